@@ -1,0 +1,3 @@
+//! Subcommands, one module per area.
+
+pub mod core;
