@@ -24,6 +24,14 @@ enum Command {
     Show(cmd::core::ShowArgs),
     /// Check an OGN game record and print its final position and result.
     Record(cmd::core::RecordArgs),
+    #[command(flatten)]
+    Engine(cmd::engine::Command),
+    #[command(flatten)]
+    Tablebase(cmd::tablebase::Command),
+    #[command(flatten)]
+    Play(cmd::play::Command),
+    #[command(flatten)]
+    Serve(cmd::serve::Command),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +41,10 @@ fn main() -> ExitCode {
         Command::Divide(args) => cmd::core::perft(args, true),
         Command::Show(args) => cmd::core::show(args),
         Command::Record(args) => cmd::core::record(args),
+        Command::Engine(c) => cmd::engine::run(c),
+        Command::Tablebase(c) => cmd::tablebase::run(c),
+        Command::Play(c) => cmd::play::run(c),
+        Command::Serve(c) => cmd::serve::run(c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

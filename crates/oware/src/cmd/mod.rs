@@ -1,3 +1,8 @@
-//! Subcommands, one module per area.
+//! Subcommands, one module per area; each owns its `Command` enum, which
+//! `main` flattens into the top-level command list.
 
 pub mod core;
+pub mod engine;
+pub mod play;
+pub mod serve;
+pub mod tablebase;

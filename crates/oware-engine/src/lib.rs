@@ -1,0 +1,210 @@
+//! The Oware Abapa engine: search, evaluation and playing levels, on top of
+//! `oware-core`.
+//!
+//! The public API (what the terminal game, the server and the UCI front end
+//! use) is [`Engine`], [`Limits`], [`Level`], [`SearchResult`], [`Score`] and
+//! [`MoveAnalysis`]. The search itself lives in [`search`].
+//!
+//! ```
+//! use oware_core::{Game, Position};
+//! use oware_engine::{Engine, EngineOptions, Limits};
+//!
+//! let game = Game::new(Position::start());
+//! let mut engine = Engine::new(EngineOptions::default());
+//! let result = engine.search(&game, &Limits::depth(4), &mut |_| {});
+//! assert!(result.best.is_some());
+//! ```
+
+#![deny(missing_docs)]
+
+pub mod search;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use oware_core::{Game, Move};
+
+pub use search::{Score, SearchInfo};
+
+/// Engine settings that persist between searches.
+#[derive(Clone, Debug)]
+pub struct EngineOptions {
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+    /// Directory of endgame tablebase files, if any.
+    pub tablebase_dir: Option<std::path::PathBuf>,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions { hash_mb: 64, tablebase_dir: None }
+    }
+}
+
+/// A playing strength, from 1 (a beginner can beat it) to [`Level::MAX`]
+/// (full strength).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Level(u8);
+
+impl Level {
+    /// The weakest level.
+    pub const MIN: Level = Level(1);
+    /// Full strength.
+    pub const MAX: Level = Level(10);
+
+    /// The level `n`, clamped to 1..=10.
+    pub fn new(n: u8) -> Level {
+        Level(n.clamp(Self::MIN.0, Self::MAX.0))
+    }
+
+    /// The level's number, 1..=10.
+    pub fn get(self) -> u8 {
+        self.0
+    }
+}
+
+impl Default for Level {
+    fn default() -> Self {
+        Level::MAX
+    }
+}
+
+/// When a search must stop. Unset limits are unlimited; a search with no
+/// limit at all runs until stopped.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Maximum depth in plies.
+    pub depth: Option<u32>,
+    /// Maximum nodes.
+    pub nodes: Option<u64>,
+    /// Fixed time for this move.
+    pub movetime: Option<Duration>,
+    /// Clock: time left for the side to move, its increment, and moves to
+    /// the next time control, if any.
+    pub clock: Option<Clock>,
+    /// Playing strength; full strength when `None`.
+    pub level: Option<Level>,
+    /// Seed for the weaker levels' choices, so games can be replayed.
+    pub seed: u64,
+}
+
+/// Time left on the clock of the side to move.
+#[derive(Clone, Copy, Debug)]
+pub struct Clock {
+    /// Time left.
+    pub remaining: Duration,
+    /// Increment per move.
+    pub increment: Duration,
+    /// Moves until the next time control, if any.
+    pub moves_to_go: Option<u32>,
+}
+
+impl Limits {
+    /// A search to a fixed depth.
+    pub fn depth(d: u32) -> Limits {
+        Limits { depth: Some(d), ..Limits::default() }
+    }
+
+    /// A search for a fixed time.
+    pub fn movetime(t: Duration) -> Limits {
+        Limits { movetime: Some(t), ..Limits::default() }
+    }
+
+    /// A search at a playing level, with the level's own time budget.
+    pub fn level(level: Level) -> Limits {
+        Limits { level: Some(level), ..Limits::default() }
+    }
+}
+
+/// The result of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The move to play (`None` when the game is over).
+    pub best: Option<Move>,
+    /// The value of the position for the side to move.
+    pub score: Score,
+    /// The principal variation, starting with `best`.
+    pub pv: Vec<Move>,
+    /// Depth completed.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time spent.
+    pub elapsed: Duration,
+}
+
+/// The value and principal variation of one legal move.
+#[derive(Clone, Debug)]
+pub struct MoveAnalysis {
+    /// The move.
+    pub mv: Move,
+    /// Its value for the side that plays it.
+    pub score: Score,
+    /// The principal variation, starting with `mv`.
+    pub pv: Vec<Move>,
+}
+
+/// A flag that stops a running search from another thread.
+#[derive(Clone, Debug, Default)]
+pub struct StopHandle(Arc<AtomicBool>);
+
+impl StopHandle {
+    /// Asks the search to stop as soon as possible.
+    pub fn stop(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+    /// True once [`stop`](Self::stop) was called.
+    pub fn is_stopped(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+    /// Clears the flag for the next search.
+    pub fn reset(&self) {
+        self.0.store(false, Ordering::Relaxed);
+    }
+}
+
+/// The engine: search state (transposition table, tables) that lives across
+/// searches. Not shared between threads; create one per concurrent search.
+pub struct Engine {
+    options: EngineOptions,
+    searcher: search::Searcher,
+    stop: StopHandle,
+}
+
+impl Engine {
+    /// A new engine.
+    pub fn new(options: EngineOptions) -> Engine {
+        let searcher = search::Searcher::new(options.hash_mb);
+        Engine { options, searcher, stop: StopHandle::default() }
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &EngineOptions {
+        &self.options
+    }
+
+    /// A handle that stops this engine's running search from another thread.
+    pub fn stop_handle(&self) -> StopHandle {
+        self.stop.clone()
+    }
+
+    /// Forgets everything learnt from earlier searches.
+    pub fn new_game(&mut self) {
+        self.searcher.clear();
+    }
+
+    /// Searches the current position of `game` (its history since the last
+    /// capture is used for repetitions). `info` is called after each
+    /// completed iteration.
+    pub fn search(&mut self, game: &Game, limits: &Limits, info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
+        self.stop.reset();
+        self.searcher.search(game, limits, &self.stop, info)
+    }
+
+    /// The value and principal variation of every legal move, best first.
+    pub fn analyze(&mut self, game: &Game, limits: &Limits) -> Vec<MoveAnalysis> {
+        self.stop.reset();
+        self.searcher.analyze(game, limits, &self.stop)
+    }
+}

@@ -1,0 +1,1 @@
+//! Endgame tablebases for Oware Abapa (work in progress).
