@@ -108,16 +108,35 @@ impl std::error::Error for IllegalMove {}
 const STORE_SHIFT: [u32; 2] = [96, 104];
 const ROW_MASK: [u128; 2] = [0xFFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF << 48];
 const HOUSES_MASK: u128 = (1u128 << 96) - 1;
+const CLEAR_MASK: [u128; 12] = {
+    let mut m = [0u128; 12];
+    let mut i = 0;
+    while i < 12 {
+        m[i] = !(0xFF << (8 * i));
+        i += 1;
+    }
+    m
+};
+const BYTE_MASK: [u128; 16] = {
+    let mut m = [0u128; 16];
+    let mut i = 0;
+    while i < 16 {
+        m[i] = 0xFF << (8 * i);
+        i += 1;
+    }
+    m
+};
 
 /// `SOW_ADD[h][n]`: what sowing `n` seeds from house `h` adds to each house
 /// (R3, R4: the emptied house is skipped on every lap).
-static SOW_ADD: [[u128; 49]; 12] = build_sow_tables().0;
+static SOW_ADD: [[u128; 64]; 12] = build_sow_tables().0;
 /// `SOW_LAST[h][n]`: the house receiving the last of `n` seeds sown from `h`.
-static SOW_LAST: [[u8; 49]; 12] = build_sow_tables().1;
+static SOW_LAST: [[u8; 64]; 12] = build_sow_tables().1;
 
-const fn build_sow_tables() -> ([[u128; 49]; 12], [[u8; 49]; 12]) {
-    let mut add = [[0u128; 49]; 12];
-    let mut last = [[0u8; 49]; 12];
+// Rows are 64 wide (counts never exceed 48) so that `n & 63` needs no bounds check.
+const fn build_sow_tables() -> ([[u128; 64]; 12], [[u8; 64]; 12]) {
+    let mut add = [[0u128; 64]; 12];
+    let mut last = [[0u8; 64]; 12];
     let mut h = 0;
     while h < 12 {
         let mut n = 1;
@@ -298,19 +317,18 @@ impl Position {
 
     #[inline(always)]
     fn legal_mask(&self) -> u8 {
+        const HIGH: u64 = 0x8080_8080_8080;
+        const LOW7: u64 = 0x7F7F_7F7F_7F7F;
+        // Byte i of the row must hold at least 6 - i seeds to reach the
+        // opponent's row: with 128 - (6 - i) added, its high bit says so.
+        const FEED: u64 = 0x7F7E_7D7C_7B7A;
         let side = self.to_move;
         let row = (self.bits >> (48 * side.index())) as u64 & 0xFFFF_FFFF_FFFF;
         let must_feed = self.bits & ROW_MASK[side.opponent().index()] == 0;
-        let mut mask = 0u8;
-        let mut i = 0;
-        while i < 6 {
-            let n = (row >> (8 * i)) as u8;
-            // From house i of the row, the first opponent house is 6 - i steps away.
-            let ok = if must_feed { n as usize >= 6 - i } else { n != 0 };
-            mask |= (ok as u8) << i;
-            i += 1;
-        }
-        mask
+        // Counts are at most 48, so no byte addition carries into the next.
+        let high = if must_feed { row + FEED } else { row + LOW7 } & HIGH;
+        // Gather the six high bits (bits 7, 15, ..., 47) into bits 0..5.
+        ((high >> 7).wrapping_mul(0x0102_0408_1020) >> 40) as u8 & 0x3F
     }
 
     /// Why `mv` is illegal here, or `Ok(())`.
@@ -359,30 +377,34 @@ impl Position {
     #[inline(always)]
     fn sow_and_capture(&self, mv: Move) -> Position {
         let h = mv.house().index();
-        let n = byte(self.bits, h) as usize;
-        let mut bits = (self.bits & !(0xFFu128 << (8 * h))) + SOW_ADD[h][n];
-        let last = SOW_LAST[h][n] as usize;
+        let n = self.bits.to_le_bytes()[h] as usize & 63;
+        let mut bits = (self.bits & CLEAR_MASK[h]) + SOW_ADD[h][n];
+        let last = SOW_LAST[h][n] as usize & 15;
         let me = self.to_move;
         let opp = me.opponent();
         let start = 6 * opp.index();
-        if last.wrapping_sub(start) < 6 {
+        let cells = bits.to_le_bytes();
+        // Evaluated without short-circuit: one predictable branch instead of
+        // two data-dependent ones.
+        let captures = (last.wrapping_sub(start) < 6) & (cells[last].wrapping_sub(2) < 2);
+        if captures {
             let mut cap_mask = 0u128;
             let mut total = 0u32;
             let mut i = last;
             loop {
-                let c = byte(bits, i);
-                if c != 2 && c != 3 {
+                let c = cells[i];
+                if c.wrapping_sub(2) >= 2 {
                     break;
                 }
                 total += c as u32;
-                cap_mask |= 0xFFu128 << (8 * i);
+                cap_mask |= BYTE_MASK[i];
                 if i == start {
                     break;
                 }
-                i -= 1;
+                i = (i - 1) & 15;
             }
             // R7: a capture that would empty the opponent's row is cancelled.
-            if total != 0 && bits & ROW_MASK[opp.index()] & !cap_mask != 0 {
+            if bits & ROW_MASK[opp.index()] & !cap_mask != 0 {
                 bits &= !cap_mask;
                 bits += (total as u128) << STORE_SHIFT[me.index()];
             }

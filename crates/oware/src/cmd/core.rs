@@ -59,10 +59,13 @@ pub fn perft(args: PerftArgs, divide: bool) -> Result<()> {
         oware_core::perft(&pos, args.depth)
     };
     let secs = started.elapsed().as_secs_f64();
+    // perft(d) makes one move per node at depths 1..=d, leaves included.
+    let made: u64 = total + (1..args.depth).map(|d| oware_core::perft(&pos, d)).sum::<u64>();
     eprintln!(
-        "perft {} of {pos}: {total} nodes in {:.3} s, {:.1} million moves/s",
+        "perft {} of {pos}: {total} leaves in {:.3} s; {made} moves made, {:.1} million moves/s ({:.1} million leaves/s)",
         args.depth,
         secs,
+        made as f64 / secs.max(1e-9) / 1e6,
         total as f64 / secs.max(1e-9) / 1e6
     );
     println!("{total}");
