@@ -210,7 +210,7 @@ fn parse_totals(s: &str) -> Option<Option<[u8; 2]>> {
         return None;
     }
     let (a, b): (u8, u8) = (a.parse().ok()?, b.parse().ok()?);
-    (a <= 48 && b <= 48).then_some(Some([a, b]))
+    (u32::from(a) + u32::from(b) <= 48).then_some(Some([a, b]))
 }
 
 fn escape(value: &str) -> String {
@@ -638,6 +638,13 @@ fn off_board_outcome(
     let pos = game.position();
     let own_rows = pos.totals_with_own_rows();
     let stores = [pos.store(Side::South), pos.store(Side::North)];
+    if totals[0] < stores[0] || totals[1] < stores[1] {
+        return Err(OgnErrorKind::ResultMismatch(format!(
+            "the result {} gives a player fewer seeds than they have captured ({})",
+            totals_str(totals),
+            totals_str(stores)
+        )));
+    }
     let reason = match termination {
         Some(t) => EndReason::from_str_id(t).ok_or_else(|| OgnErrorKind::BadTermination(t.to_string()))?,
         None if totals == own_rows => EndReason::Agreement,
