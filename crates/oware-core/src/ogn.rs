@@ -429,6 +429,9 @@ fn read_variation(sc: &mut Scanner) -> Result<String, OgnError> {
 }
 
 fn append_comment(slot: &mut Option<String>, c: String) {
+    if c.is_empty() {
+        return;
+    }
     match slot {
         Some(existing) => {
             existing.push(' ');

@@ -143,3 +143,19 @@ fn several_games_in_one_file() {
     assert_eq!(all[1].tag("Event").as_deref(), Some("two"));
     assert!(matches!(Record::parse(text).unwrap_err().kind, OgnErrorKind::TrailingGame));
 }
+
+/// Inputs the fuzzer once broke (`fuzz/`, target `ogn`): each must read and
+/// write back to a fixed point, or be refused.
+#[test]
+fn fuzz_regressions_round_trip() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ogn-regressions");
+    let mut n = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        if let Ok(rec) = Record::parse(&text) {
+            assert_eq!(Record::parse(&rec.write()).unwrap(), rec, "{text:?}");
+        }
+        n += 1;
+    }
+    assert!(n > 0);
+}
