@@ -501,10 +501,9 @@ fn parse_one(sc: &mut Scanner) -> Result<Option<Record>, OgnError> {
             }
             '(' => {
                 let v = read_variation(sc)?;
-                match plies.last_mut() {
-                    Some(p) => p.variations.push(v),
-                    // A variation before the first move replaces nothing: skip it.
-                    None => {}
+                // A variation before the first move replaces nothing: skip it.
+                if let Some(p) = plies.last_mut() {
+                    p.variations.push(v);
                 }
             }
             '*' => {

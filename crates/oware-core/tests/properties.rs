@@ -48,7 +48,7 @@ proptest! {
         prop_assert_eq!(&legal, &reference.moves());
         for mv in pos.legal_moves() {
             let after = pos.try_play(mv).unwrap();
-            prop_assert_eq!(after.to_string(), reference.sow(mv.house().index()).to_string());
+            prop_assert_eq!(after.to_string(), reference.sow(mv.house().index()).position_string());
             let total = after.seeds_on_board() as u32 + after.store(Side::South) as u32 + after.store(Side::North) as u32;
             prop_assert_eq!(total, 48);
             prop_assert_eq!(Position::from_setup(after.setup()), Ok(after));

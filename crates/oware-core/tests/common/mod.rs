@@ -18,7 +18,7 @@ impl Ref {
         Ref { h: st.houses, s: st.stores, side: st.to_move.index() }
     }
 
-    pub fn to_string(&self) -> String {
+    pub fn position_string(&self) -> String {
         let mut v: Vec<String> = self.h.iter().map(|n| n.to_string()).collect();
         v.push(self.s[0].to_string());
         v.push(self.s[1].to_string());
@@ -49,7 +49,7 @@ impl Ref {
         let mut q = p;
         while q / 6 == opp && (r.h[q] == 2 || r.h[q] == 3) {
             taken.push(q);
-            if q % 6 == 0 {
+            if q.is_multiple_of(6) {
                 break;
             }
             q -= 1;
