@@ -669,13 +669,6 @@ fn off_board_outcome(
             by_totals
         }
         EndReason::Resignation | EndReason::Time => {
-            if totals != stores && termination.is_some() {
-                return Err(OgnErrorKind::ResultMismatch(format!(
-                    "the result {} is not the stores at the end ({})",
-                    totals_str(totals),
-                    totals_str(stores)
-                )));
-            }
             // The player who resigned or lost on time is named by a
             // `Loser` tag when the totals alone do not say it.
             match winner_tag {
