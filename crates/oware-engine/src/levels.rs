@@ -116,6 +116,21 @@ pub fn pick(moves: &[MoveAnalysis], temperature: u32, seed: u64, game: &Game) ->
     moves.len() - 1
 }
 
+/// The 1-ply greedy player: the move that captures the most seeds at once,
+/// ties broken by a draw seeded by `seed` and the position. A yardstick for
+/// the full engine, not a level.
+pub fn greedy_move(game: &Game, seed: u64) -> Option<oware_core::Move> {
+    let pos = game.position();
+    let me = pos.to_move();
+    let moves: Vec<(u8, oware_core::Move)> =
+        game.legal_moves().into_iter().map(|mv| (pos.play_unchecked(mv).store(me) - pos.store(me), mv)).collect();
+    let best = moves.iter().map(|m| m.0).max()?;
+    let ties: Vec<oware_core::Move> = moves.iter().filter(|m| m.0 == best).map(|m| m.1).collect();
+    let key = pos.key();
+    let mut rng = SplitMix::new(seed ^ key as u64 ^ (key >> 64) as u64 ^ game.plies().len() as u64);
+    Some(ties[rng.below(ties.len() as u64) as usize])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -147,6 +162,17 @@ mod tests {
         let game = Game::new(Position::start());
         assert_eq!(pick(&moves, 100, 7, &game), pick(&moves, 100, 7, &game));
         assert_eq!(pick(&moves, 0, 7, &game), 0);
+    }
+
+    #[test]
+    fn greedy_takes_the_biggest_capture() {
+        // E4: D captures 3 then 2.
+        let game = Game::new("0-0-0-5-0-0-3-1-2-0-0-3-17-17-S".parse().unwrap());
+        for seed in 0..5 {
+            assert_eq!(greedy_move(&game, seed).unwrap().letter(), 'D');
+        }
+        let over = Game::new("1-0-0-0-1-0-0-0-0-0-0-0-23-23-S".parse().unwrap());
+        assert_eq!(greedy_move(&over, 0), None);
     }
 
     #[test]

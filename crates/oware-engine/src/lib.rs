@@ -25,6 +25,7 @@ pub mod search;
 pub mod time;
 pub mod tablebase;
 mod tt;
+pub mod uci;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

@@ -16,6 +16,18 @@ pub enum Command {
     Analyze(AnalyzeArgs),
     /// Search fixed positions to a fixed depth: prints the node-count signature and nodes/second.
     Bench(BenchArgs),
+    /// Speak the UCI engine protocol (Aalina's dialect) on stdin/stdout.
+    Uci(UciArgs),
+}
+
+#[derive(Args)]
+pub struct UciArgs {
+    /// Transposition table size in MiB (also `setoption name Hash`).
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+    /// Endgame tablebase directory (also `setoption name TablebaseDir`).
+    #[arg(long)]
+    pub tablebases: Option<std::path::PathBuf>,
 }
 
 #[derive(Args)]
@@ -60,6 +72,11 @@ pub fn run(command: Command) -> Result<()> {
     match command {
         Command::Analyze(a) => analyze(a),
         Command::Bench(b) => run_bench(b),
+        Command::Uci(u) => {
+            let out: oware_engine::uci::Output = std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
+            oware_engine::uci::run(std::io::stdin().lock(), out, EngineOptions { hash_mb: u.hash, tablebase_dir: u.tablebases });
+            Ok(())
+        }
     }
 }
 
