@@ -199,6 +199,7 @@ pub struct Engine {
     options: EngineOptions,
     searcher: search::Searcher,
     stop: StopHandle,
+    tables: Option<Arc<tablebase::Tablebase>>,
     tablebase_error: Option<String>,
 }
 
@@ -208,7 +209,7 @@ impl Engine {
     /// says why.
     pub fn new(options: EngineOptions) -> Engine {
         let searcher = search::Searcher::new(options.hash_mb);
-        let mut engine = Engine { options, searcher, stop: StopHandle::default(), tablebase_error: None };
+        let mut engine = Engine { options, searcher, stop: StopHandle::default(), tables: None, tablebase_error: None };
         let dir = engine.options.tablebase_dir.clone();
         let _ = engine.set_tablebase_dir(dir);
         engine
@@ -222,36 +223,44 @@ impl Engine {
     /// Changes the transposition table size (clears it).
     pub fn set_hash_mb(&mut self, mb: usize) {
         if mb != self.options.hash_mb {
-            let oracle = self.searcher_take_oracle();
             self.options.hash_mb = mb;
+            let weights = self.searcher.weights();
             self.searcher = search::Searcher::new(mb);
-            self.searcher.set_oracle(oracle);
+            self.searcher.set_weights(weights);
+            let tables = self.tables.clone();
+            self.set_tablebase(tables);
         }
     }
 
-    fn searcher_take_oracle(&mut self) -> Option<Box<dyn search::Oracle>> {
-        let dir = self.options.tablebase_dir.clone();
-        dir.and_then(|d| tablebase::open(&d).ok())
+    /// Uses `tables` (shared, e.g. built in memory) for the search, or none.
+    pub fn set_tablebase(&mut self, tables: Option<Arc<tablebase::Tablebase>>) {
+        self.tables = tables.clone();
+        self.searcher.set_oracle(tables.map(|t| Box::new(t) as Box<dyn search::Oracle>));
+    }
+
+    /// The tablebases in use, if any.
+    pub fn tablebase(&self) -> Option<&Arc<tablebase::Tablebase>> {
+        self.tables.as_ref()
     }
 
     /// Opens the endgame tablebases in `dir` (or drops them with `None`).
-    /// On failure the engine runs without tables and the error is returned.
+    /// Returns the largest seed count covered. On failure the engine runs
+    /// without tables and the error is returned.
     pub fn set_tablebase_dir(&mut self, dir: Option<std::path::PathBuf>) -> Result<u8, String> {
         self.options.tablebase_dir = dir.clone();
         self.tablebase_error = None;
         match dir {
             None => {
-                self.searcher.set_oracle(None);
+                self.set_tablebase(None);
                 Ok(0)
             }
             Some(d) => match tablebase::open(&d) {
-                Ok(o) => {
-                    let n = o.max_seeds();
-                    self.searcher.set_oracle(Some(o));
-                    Ok(n)
+                Ok(t) => {
+                    self.set_tablebase(Some(t));
+                    Ok(self.tablebase_seeds())
                 }
                 Err(e) => {
-                    self.searcher.set_oracle(None);
+                    self.set_tablebase(None);
                     self.tablebase_error = Some(e.clone());
                     Err(e)
                 }

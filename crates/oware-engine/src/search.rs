@@ -33,6 +33,15 @@ impl Score {
     pub const WIN: i32 = 30_000;
     /// Values beyond this (in absolute terms) are proven results.
     pub const PROVEN: i32 = 29_000;
+    /// Results proven by the tablebases, without a distance to the end, lie
+    /// between [`PROVEN`](Self::PROVEN) and this (in absolute terms); wins
+    /// with a known distance lie above.
+    pub const TB_MAX: i32 = Self::WIN - MAX_PLY as i32;
+
+    /// True for a result proven by the tablebases (no known distance).
+    pub fn is_tablebase(self) -> bool {
+        self.is_proven() && self.0.abs() < Self::TB_MAX
+    }
 
     /// A win in `plies` plies.
     pub fn win_in(plies: u32) -> Score {
@@ -52,7 +61,9 @@ impl Score {
     /// Plies to the end of a proven result (positive for a win, negative for
     /// a loss), `None` for a heuristic value.
     pub fn plies_to_end(self) -> Option<i32> {
-        if self.0 >= Self::PROVEN {
+        if self.is_tablebase() {
+            None
+        } else if self.0 >= Self::PROVEN {
             Some(Self::WIN - self.0)
         } else if self.0 <= -Self::PROVEN {
             Some(-(Self::WIN + self.0))
@@ -76,6 +87,9 @@ impl Score {
 
 impl std::fmt::Display for Score {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.is_tablebase() {
+            return f.write_str(if self.0 > 0 { "tablebase win" } else { "tablebase loss" });
+        }
         match self.plies_to_end() {
             Some(p) if p >= 0 => write!(f, "win in {p}"),
             Some(p) => write!(f, "loss in {}", -p),
@@ -112,14 +126,29 @@ pub struct SearchInfo {
     pub tb_hits: u64,
 }
 
-/// Something that knows the exact value of some positions: the endgame
+/// Something that knows the value of some positions: the endgame
 /// tablebases (see [`crate::tablebase`]).
-pub trait Oracle: Send {
-    /// The exact game value of `pos` for the side to move, if known,
-    /// with the full rules of the game: positive win, 0 draw, negative loss.
-    fn probe(&self, pos: &Position) -> Option<std::cmp::Ordering>;
+pub trait Oracle: Send + Sync {
+    /// Bounds on the game's result for the side to move, valid whatever the
+    /// history, if `pos` is covered.
+    fn probe(&self, pos: &Position) -> Option<OracleValue>;
     /// The largest number of seeds on the board the oracle covers.
     fn max_seeds(&self) -> u8;
+}
+
+/// What an [`Oracle`] knows of a position: the result for the side to move
+/// lies between `lower` and `upper` (-1 loss, 0 draw, 1 win).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OracleValue {
+    /// Lowest result.
+    pub lower: i8,
+    /// Highest result.
+    pub upper: i8,
+    /// The mover's store (wins with more captured are scored higher, so
+    /// that the search makes progress towards the end).
+    pub store: u8,
+    /// The opponent's store.
+    pub opp_store: u8,
 }
 
 /// Deepest ply (main search plus quiescence).
@@ -247,6 +276,11 @@ impl Searcher {
         self.killers = [[NO_MOVE; 2]; MAX_PLY];
     }
 
+    /// The evaluation weights in use.
+    pub fn weights(&self) -> Weights {
+        self.weights
+    }
+
     /// Replaces the evaluation weights.
     pub fn set_weights(&mut self, weights: Weights) {
         self.weights = weights;
@@ -315,19 +349,28 @@ impl Searcher {
         n
     }
 
+    /// The oracle's value of `pos` as a score, or a bound that cuts off.
     #[inline]
-    fn probe_oracle(&mut self, pos: &Position, ply: usize) -> Option<i32> {
+    fn probe_oracle(&mut self, pos: &Position, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
         let oracle = self.oracle.as_ref()?;
         if pos.seeds_on_board() > oracle.max_seeds() {
             return None;
         }
         let v = oracle.probe(pos)?;
         self.tb_hits += 1;
-        Some(match v {
-            std::cmp::Ordering::Greater => TB_WIN - ply as i32,
-            std::cmp::Ordering::Less => -TB_WIN + ply as i32,
-            std::cmp::Ordering::Equal => 0,
-        })
+        let score = |r: i8| match r {
+            1 => TB_WIN + 2 * v.store as i32 - ply as i32,
+            -1 => -TB_WIN - 2 * v.opp_store as i32 + ply as i32,
+            _ => 0,
+        };
+        let (lo, hi) = (score(v.lower), score(v.upper));
+        if v.lower == v.upper || lo >= beta {
+            Some(lo)
+        } else if hi <= alpha {
+            Some(hi)
+        } else {
+            None
+        }
     }
 
     fn order(&self, pos: &Position, ply: usize, tt_move: Option<u8>, list: &mut [(i32, u8, Position, u8)]) {
@@ -377,7 +420,7 @@ impl Searcher {
         {
             return end_score(pos.totals_with_own_rows(), pos.to_move(), ply);
         }
-        if let Some(v) = self.probe_oracle(pos, ply) {
+        if let Some(v) = self.probe_oracle(pos, ply, alpha, beta) {
             return v;
         }
         if depth <= 0 || ply >= MAX_PLY - 8 {
@@ -488,7 +531,7 @@ impl Searcher {
         }
         // Captures are irreversible, so no repetition can arise below the
         // main search; the oracle still applies.
-        if let Some(v) = self.probe_oracle(pos, ply) {
+        if let Some(v) = self.probe_oracle(pos, ply, alpha, beta) {
             return v;
         }
         self.quiesce_moves(pos, moves, ply, alpha, beta)
