@@ -239,6 +239,8 @@ struct Settings {
 struct Running {
     stop: StopHandle,
     thread: JoinHandle<Engine>,
+    // An infinite or pondering search only ends when told to.
+    endless: bool,
 }
 
 /// The UCI loop state.
@@ -299,8 +301,16 @@ impl Session {
 
     /// Ends a running search (it prints its bestmove) and takes the engine back.
     fn finish(&mut self) {
+        self.join(true);
+    }
+
+    /// Takes the engine back from a running search, stopping it first if
+    /// `stop` or if it would never end by itself.
+    fn join(&mut self, stop: bool) {
         if let Some(r) = self.running.take() {
-            r.stop.stop();
+            if stop || r.endless {
+                r.stop.stop();
+            }
             match r.thread.join() {
                 Ok(engine) => self.engine = Some(engine),
                 Err(_) => {
@@ -439,11 +449,12 @@ impl Session {
             send(&out, &bestmove_line(&r));
             engine
         });
-        self.running = Some(Running { stop, thread });
+        self.running = Some(Running { stop, thread, endless: wait_for_stop });
     }
 }
 
-/// Runs the UCI loop until `quit` or the end of `input`.
+/// Runs the UCI loop until `quit` or the end of `input` (where a search
+/// with limits finishes and answers first, and an endless one is stopped).
 pub fn run<R: BufRead>(input: R, out: Output, options: EngineOptions) {
     let mut session = Session::new(out, options);
     for line in input.lines() {
@@ -465,7 +476,8 @@ pub fn run<R: BufRead>(input: R, out: Output, options: EngineOptions) {
             session.finish();
         }
     }
-    session.finish();
+    // End of input: a bounded search still gets to answer.
+    session.join(false);
 }
 
 #[cfg(test)]
