@@ -18,6 +18,7 @@
 
 #![deny(missing_docs)]
 
+pub mod arena;
 pub mod bench;
 pub mod eval;
 pub mod levels;

@@ -48,3 +48,26 @@ fn bench_prints_a_stable_signature() {
     };
     assert_eq!(sig(()), sig(()));
 }
+
+#[test]
+fn match_between_levels_reports_a_result() {
+    let out = oware()
+        .args(["match", "--engine1", "oware uci", "--engine2", "oware uci", "--option2", "Level=1", "--games", "2", "--depth", "3"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("games 2  W "), "{stdout}");
+    assert!(stdout.contains("Elo difference"), "{stdout}");
+}
+
+#[test]
+fn match_counts_a_crashing_engine_as_a_loss() {
+    let out = oware()
+        .args(["match", "--engine1", "oware uci", "--engine2", "false", "--games", "2", "--depth", "2"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("W 2  D 0  L 0"), "{stdout}");
+    assert!(stdout.contains("crash"), "{stdout}");
+}

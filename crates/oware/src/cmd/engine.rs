@@ -18,6 +18,49 @@ pub enum Command {
     Bench(BenchArgs),
     /// Speak the UCI engine protocol (Aalina's dialect) on stdin/stdout.
     Uci(UciArgs),
+    /// Play a match between two UCI engines, judged by the rules core.
+    Match(MatchArgs),
+}
+
+#[derive(Args)]
+pub struct MatchArgs {
+    /// First engine's command line (`oware` means this program), e.g. "oware uci".
+    #[arg(long)]
+    pub engine1: String,
+    /// Second engine's command line.
+    #[arg(long)]
+    pub engine2: String,
+    /// Option for engine 1 as NAME=VALUE (repeatable), e.g. Level=3.
+    #[arg(long = "option1", value_name = "NAME=VALUE")]
+    pub option1: Vec<String>,
+    /// Option for engine 2 as NAME=VALUE (repeatable), e.g. Greedy=true.
+    #[arg(long = "option2", value_name = "NAME=VALUE")]
+    pub option2: Vec<String>,
+    /// Number of games (each opening is played twice, colours swapped).
+    #[arg(long, default_value_t = 10)]
+    pub games: usize,
+    /// Time per move in milliseconds.
+    #[arg(long, conflicts_with = "depth", required_unless_present = "depth")]
+    pub movetime: Option<u64>,
+    /// Depth per move in plies.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Openings file: one opening a line, a move list from the start or a
+    /// position string followed by optional moves; '#' starts a comment.
+    #[arg(long, conflicts_with = "random_plies")]
+    pub openings: Option<std::path::PathBuf>,
+    /// Random openings of this many plies (the default, with 4 plies).
+    #[arg(long)]
+    pub random_plies: Option<usize>,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Print every game's moves.
+    #[arg(long, short)]
+    pub verbose: bool,
 }
 
 #[derive(Args)]
@@ -72,6 +115,7 @@ pub fn run(command: Command) -> Result<()> {
     match command {
         Command::Analyze(a) => analyze(a),
         Command::Bench(b) => run_bench(b),
+        Command::Match(m) => run_match(m),
         Command::Uci(u) => {
             let out: oware_engine::uci::Output = std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
             oware_engine::uci::run(std::io::stdin().lock(), out, EngineOptions { hash_mb: u.hash, tablebase_dir: u.tablebases });
@@ -182,5 +226,88 @@ fn run_bench(args: BenchArgs) -> Result<()> {
         report.nps()
     );
     println!("signature {}", report.nodes);
+    Ok(())
+}
+
+fn parse_options(list: &[String], which: &str) -> Result<Vec<(String, String)>> {
+    list.iter()
+        .map(|o| match o.split_once('=') {
+            Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
+            _ => bail!("--{which} {o:?}: expected NAME=VALUE"),
+        })
+        .collect()
+}
+
+fn run_match(args: MatchArgs) -> Result<()> {
+    use oware_engine::arena::{self, EngineSpec, MatchConfig, MoveLimit, Opening};
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let openings = match &args.openings {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let mut list = Vec::new();
+            for (i, line) in text.lines().enumerate() {
+                let line = line.split('#').next().unwrap_or("").trim();
+                if line.is_empty() {
+                    continue;
+                }
+                list.push(Opening::parse(line).map_err(|e| anyhow::anyhow!("{}:{}: {e}", path.display(), i + 1))?);
+            }
+            if list.is_empty() {
+                bail!("{}: no openings", path.display());
+            }
+            list
+        }
+        None => Opening::random(args.random_plies.unwrap_or(4), args.games.div_ceil(2), args.seed),
+    };
+    let limit = match (args.movetime, args.depth) {
+        (Some(ms), _) => MoveLimit::Movetime(ms),
+        (None, Some(d)) => MoveLimit::Depth(d),
+        (None, None) => bail!("give --movetime or --depth"),
+    };
+    let config = MatchConfig {
+        engine1: EngineSpec { command: args.engine1.clone(), options: parse_options(&args.option1, "option1")? },
+        engine2: EngineSpec { command: args.engine2.clone(), options: parse_options(&args.option2, "option2")? },
+        games: args.games,
+        limit,
+        openings,
+        concurrency: args.concurrency,
+    };
+    eprintln!("match: {} vs {}, {} games, {:?}", config.engine1.label(), config.engine2.label(), config.games, limit);
+    let verbose = args.verbose;
+    let games = arena::run(&config, &|g, t| {
+        let (s, n) = (g.game.position().store(oware_core::Side::South), g.game.position().store(oware_core::Side::North));
+        let totals = g.game.outcome().map_or((s, n), |o| (o.totals[0], o.totals[1]));
+        eprintln!(
+            "game {:>3}: engine1 {} {:?} ({}, {}-{}, {} plies)  running +{} ={} -{}",
+            g.index + 1,
+            if g.engine1_south { "South" } else { "North" },
+            g.score,
+            g.reason,
+            totals.0,
+            totals.1,
+            g.game.plies().len(),
+            t.wins,
+            t.draws,
+            t.losses
+        );
+        if verbose {
+            eprintln!("  {} {}", g.game.start(), format_moves(&g.game.moves().collect::<Vec<_>>()));
+        }
+    });
+    let mut tally = arena::Tally::default();
+    for g in &games {
+        tally.add(g.score);
+    }
+    let faults = games.iter().filter(|g| g.game.outcome().is_none()).count();
+    let (elo, margin) = tally.elo();
+    println!("engine1: {}", config.engine1.label());
+    println!("engine2: {}", config.engine2.label());
+    println!("games {}  W {}  D {}  L {}  (engine1's view; {} lost by an engine fault)", tally.games(), tally.wins, tally.draws, tally.losses, faults);
+    println!("score {:.1}%  Elo difference {:+.0} +/- {:.0} (95%)", tally.score() * 100.0, elo, margin);
+    for g in games.iter().filter(|g| g.game.outcome().is_none()) {
+        println!("fault in game {}: {}", g.index + 1, g.reason);
+    }
     Ok(())
 }
