@@ -5,6 +5,8 @@ use core::fmt;
 
 use crate::types::{House, Move, MoveSet, Side};
 
+mod retro;
+
 /// Seeds in the game (R1).
 pub const TOTAL_SEEDS: u32 = 48;
 /// Captured seeds that win the game (R10).

@@ -3,7 +3,8 @@
 //!
 //! The public API (what the terminal game, the server and the UCI front end
 //! use) is [`Engine`], [`Limits`], [`Level`], [`SearchResult`], [`Score`] and
-//! [`MoveAnalysis`]. The search itself lives in [`search`].
+//! [`MoveAnalysis`]. The search itself lives in [`search`], the evaluation in
+//! [`eval`], the time manager in [`time`], the playing levels in [`levels`].
 //!
 //! ```
 //! use oware_core::{Game, Position};
@@ -17,7 +18,15 @@
 
 #![deny(missing_docs)]
 
+pub mod arena;
+pub mod bench;
+pub mod eval;
+pub mod levels;
 pub mod search;
+pub mod time;
+pub mod tablebase;
+mod tt;
+pub mod uci;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -145,22 +154,43 @@ pub struct MoveAnalysis {
     pub pv: Vec<Move>,
 }
 
-/// A flag that stops a running search from another thread.
+/// A flag that stops a running search from another thread, and the
+/// pondering state (a pondering search ignores its time limits until
+/// [`ponderhit`](Self::ponderhit)).
 #[derive(Clone, Debug, Default)]
-pub struct StopHandle(Arc<AtomicBool>);
+pub struct StopHandle(Arc<Flags>);
+
+#[derive(Debug, Default)]
+struct Flags {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+}
 
 impl StopHandle {
     /// Asks the search to stop as soon as possible.
     pub fn stop(&self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.0.stop.store(true, Ordering::Relaxed);
     }
     /// True once [`stop`](Self::stop) was called.
     pub fn is_stopped(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        self.0.stop.load(Ordering::Relaxed)
     }
     /// Clears the flag for the next search.
     pub fn reset(&self) {
-        self.0.store(false, Ordering::Relaxed);
+        self.0.stop.store(false, Ordering::Relaxed);
+    }
+    /// Marks the search as pondering: time limits wait for
+    /// [`ponderhit`](Self::ponderhit).
+    pub fn set_pondering(&self, on: bool) {
+        self.0.pondering.store(on, Ordering::Relaxed);
+    }
+    /// True while pondering.
+    pub fn is_pondering(&self) -> bool {
+        self.0.pondering.load(Ordering::Relaxed)
+    }
+    /// The pondered move was played: the time limits start counting now.
+    pub fn ponderhit(&self) {
+        self.set_pondering(false);
     }
 }
 
@@ -170,18 +200,88 @@ pub struct Engine {
     options: EngineOptions,
     searcher: search::Searcher,
     stop: StopHandle,
+    tables: Option<Arc<tablebase::Tablebase>>,
+    tablebase_error: Option<String>,
 }
 
 impl Engine {
-    /// A new engine.
+    /// A new engine. If `options.tablebase_dir` cannot be opened, the engine
+    /// runs without tables and [`tablebase_error`](Self::tablebase_error)
+    /// says why.
     pub fn new(options: EngineOptions) -> Engine {
         let searcher = search::Searcher::new(options.hash_mb);
-        Engine { options, searcher, stop: StopHandle::default() }
+        let mut engine = Engine { options, searcher, stop: StopHandle::default(), tables: None, tablebase_error: None };
+        let dir = engine.options.tablebase_dir.clone();
+        let _ = engine.set_tablebase_dir(dir);
+        engine
     }
 
     /// The options in force.
     pub fn options(&self) -> &EngineOptions {
         &self.options
+    }
+
+    /// Changes the transposition table size (clears it).
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        if mb != self.options.hash_mb {
+            self.options.hash_mb = mb;
+            let weights = self.searcher.weights();
+            self.searcher = search::Searcher::new(mb);
+            self.searcher.set_weights(weights);
+            let tables = self.tables.clone();
+            self.set_tablebase(tables);
+        }
+    }
+
+    /// Uses `tables` (shared, e.g. built in memory) for the search, or none.
+    pub fn set_tablebase(&mut self, tables: Option<Arc<tablebase::Tablebase>>) {
+        self.tables = tables.clone();
+        self.searcher.set_oracle(tables.map(|t| Box::new(t) as Box<dyn search::Oracle>));
+    }
+
+    /// The tablebases in use, if any.
+    pub fn tablebase(&self) -> Option<&Arc<tablebase::Tablebase>> {
+        self.tables.as_ref()
+    }
+
+    /// Opens the endgame tablebases in `dir` (or drops them with `None`).
+    /// Returns the largest seed count covered. On failure the engine runs
+    /// without tables and the error is returned.
+    pub fn set_tablebase_dir(&mut self, dir: Option<std::path::PathBuf>) -> Result<u8, String> {
+        self.options.tablebase_dir = dir.clone();
+        self.tablebase_error = None;
+        match dir {
+            None => {
+                self.set_tablebase(None);
+                Ok(0)
+            }
+            Some(d) => match tablebase::open(&d) {
+                Ok(t) => {
+                    self.set_tablebase(Some(t));
+                    Ok(self.tablebase_seeds())
+                }
+                Err(e) => {
+                    self.set_tablebase(None);
+                    self.tablebase_error = Some(e.clone());
+                    Err(e)
+                }
+            },
+        }
+    }
+
+    /// Why the tablebase directory could not be used, if it could not.
+    pub fn tablebase_error(&self) -> Option<&str> {
+        self.tablebase_error.as_deref()
+    }
+
+    /// The largest seed count covered by the loaded tablebases (0 for none).
+    pub fn tablebase_seeds(&self) -> u8 {
+        self.searcher.oracle_seeds()
+    }
+
+    /// Replaces the evaluation weights (for tuning and experiments).
+    pub fn set_weights(&mut self, weights: eval::Weights) {
+        self.searcher.set_weights(weights);
     }
 
     /// A handle that stops this engine's running search from another thread.
@@ -196,15 +296,65 @@ impl Engine {
 
     /// Searches the current position of `game` (its history since the last
     /// capture is used for repetitions). `info` is called after each
-    /// completed iteration.
+    /// completed iteration. With `limits.level` set below full strength,
+    /// the move is drawn as described in [`levels`].
     pub fn search(&mut self, game: &Game, limits: &Limits, info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
         self.stop.reset();
-        self.searcher.search(game, limits, &self.stop, info)
+        let stop = self.stop.clone();
+        self.search_with(game, limits, &stop, info)
+    }
+
+    /// As [`search`](Self::search), stopped by `control` (which is not
+    /// reset first: a stop that arrives before the search starts counts).
+    pub fn search_with(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        control: &StopHandle,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let Some(level) = limits.level else {
+            return self.searcher.search(game, limits, control, info);
+        };
+        let profile = levels::profile(level);
+        let effective = profile.limits(limits);
+        if profile.temperature == 0 {
+            return self.searcher.search(game, &effective, control, info);
+        }
+        let started = std::time::Instant::now();
+        let (moves, depth) = self.searcher.analyze(game, &effective, control, info);
+        let nodes = self.searcher.nodes();
+        if moves.is_empty() {
+            return SearchResult { best: None, score: Score(0), pv: Vec::new(), depth, nodes, elapsed: started.elapsed() };
+        }
+        let i = levels::pick(&moves, profile.temperature, limits.seed, game);
+        let chosen = &moves[i];
+        SearchResult {
+            best: Some(chosen.mv),
+            score: chosen.score,
+            pv: chosen.pv.clone(),
+            depth,
+            nodes,
+            elapsed: started.elapsed(),
+        }
     }
 
     /// The value and principal variation of every legal move, best first.
     pub fn analyze(&mut self, game: &Game, limits: &Limits) -> Vec<MoveAnalysis> {
         self.stop.reset();
-        self.searcher.analyze(game, limits, &self.stop)
+        let stop = self.stop.clone();
+        self.analyze_with(game, limits, &stop, &mut |_| {})
+    }
+
+    /// As [`analyze`](Self::analyze), stopped by `control`, reporting each
+    /// completed iteration (its score and PV are the best move's).
+    pub fn analyze_with(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        control: &StopHandle,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> Vec<MoveAnalysis> {
+        self.searcher.analyze(game, limits, control, info).0
     }
 }

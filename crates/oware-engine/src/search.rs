@@ -1,9 +1,26 @@
-//! Iterative-deepening alpha-beta search with a transposition table.
+//! The search: iterative deepening principal-variation search (negamax with
+//! null windows and re-searches) and aspiration windows, a transposition
+//! table, move ordering by table move, captures, killers and history, a
+//! capture-only quiescence search, and the game's end rules applied exactly
+//! at every node:
+//!
+//! - R10: a store of 25 or more (or 24–24) ends the game at once;
+//! - R9: a player without a legal move ends the game, each player taking the
+//!   seeds of their own row;
+//! - R11: the third occurrence of a board (houses and side to move) since
+//!   the last capture ends the game the same way, counting the game's
+//!   history and the search path, and not while either row is empty.
+//!
+//! End values are proven wins and losses ([`Score::win_in`]), the side with
+//! the larger final total winning; equal totals are a draw (0).
 
 use std::time::{Duration, Instant};
 
-use oware_core::{Game, Move, Position, Side};
+use oware_core::{Game, House, Move, MoveSet, Position, Side};
 
+use crate::eval::{evaluate, Weights};
+use crate::time::TimePlan;
+use crate::tt::{self, Bound, Table};
 use crate::{Limits, MoveAnalysis, SearchResult, StopHandle};
 
 /// A position's value for the side to move: centi-seeds of expected final
@@ -16,6 +33,15 @@ impl Score {
     pub const WIN: i32 = 30_000;
     /// Values beyond this (in absolute terms) are proven results.
     pub const PROVEN: i32 = 29_000;
+    /// Results proven by the tablebases, without a distance to the end, lie
+    /// between [`PROVEN`](Self::PROVEN) and this (in absolute terms); wins
+    /// with a known distance lie above.
+    pub const TB_MAX: i32 = Self::WIN - MAX_PLY as i32;
+
+    /// True for a result proven by the tablebases (no known distance).
+    pub fn is_tablebase(self) -> bool {
+        self.is_proven() && self.0.abs() < Self::TB_MAX
+    }
 
     /// A win in `plies` plies.
     pub fn win_in(plies: u32) -> Score {
@@ -32,6 +58,20 @@ impl Score {
         self.0.abs() >= Self::PROVEN
     }
 
+    /// Plies to the end of a proven result (positive for a win, negative for
+    /// a loss), `None` for a heuristic value.
+    pub fn plies_to_end(self) -> Option<i32> {
+        if self.is_tablebase() {
+            None
+        } else if self.0 >= Self::PROVEN {
+            Some(Self::WIN - self.0)
+        } else if self.0 <= -Self::PROVEN {
+            Some(-(Self::WIN + self.0))
+        } else {
+            None
+        }
+    }
+
     /// Centi-seeds, with proven results mapped to ±10000 less the distance,
     /// as UCI front ends expect a `cp` value.
     pub fn centiseeds(self) -> i32 {
@@ -41,6 +81,19 @@ impl Score {
             -10_000 + (Self::WIN + self.0)
         } else {
             self.0
+        }
+    }
+}
+
+impl std::fmt::Display for Score {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.is_tablebase() {
+            return f.write_str(if self.0 > 0 { "tablebase win" } else { "tablebase loss" });
+        }
+        match self.plies_to_end() {
+            Some(p) if p >= 0 => write!(f, "win in {p}"),
+            Some(p) => write!(f, "loss in {}", -p),
+            None => write!(f, "{:+.2}", self.0 as f64 / 100.0),
         }
     }
 }
@@ -65,293 +118,812 @@ pub struct SearchInfo {
     pub nodes: u64,
     /// Time so far.
     pub elapsed: Duration,
+    /// Deepest ply reached (quiescence included).
+    pub seldepth: u32,
+    /// Transposition table use by this search, in permille.
+    pub hashfull: u32,
+    /// Tablebase probes that found a value.
+    pub tb_hits: u64,
 }
 
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    key: u128,
-    depth: u8,
-    bound: u8, // 0 empty, 1 exact, 2 lower, 3 upper
-    best: u8,  // house index + 1, 0 none
+/// Something that knows the value of some positions: the endgame
+/// tablebases (see [`crate::tablebase`]).
+pub trait Oracle: Send + Sync {
+    /// Bounds on the game's result for the side to move, valid whatever the
+    /// history, if `pos` is covered.
+    fn probe(&self, pos: &Position) -> Option<OracleValue>;
+    /// The largest number of seeds on the board the oracle covers.
+    fn max_seeds(&self) -> u8;
+}
+
+/// What an [`Oracle`] knows of a position: the result for the side to move
+/// lies between `lower` and `upper` (-1 loss, 0 draw, 1 win).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OracleValue {
+    /// Lowest result.
+    pub lower: i8,
+    /// Highest result.
+    pub upper: i8,
+    /// The mover's store (wins with more captured are scored higher, so
+    /// that the search makes progress towards the end).
+    pub store: u8,
+    /// The opponent's store.
+    pub opp_store: u8,
+}
+
+/// Deepest ply (main search plus quiescence).
+pub const MAX_PLY: usize = 128;
+/// Deepest nominal iteration.
+pub const MAX_DEPTH: u32 = 100;
+const INF: i32 = 31_000;
+/// Proven tablebase results score below true wins so that a known win in
+/// `n` plies is preferred, but above every heuristic value.
+const TB_WIN: i32 = Score::PROVEN + 500;
+const NO_MOVE: u8 = 255;
+
+#[derive(Clone, Debug)]
+struct RootMove {
+    mv: Move,
+    child: Position,
     score: i32,
+    /// True when `score` is exact (not a bound) at the last depth.
+    exact: bool,
+    pv: Vec<Move>,
 }
 
-const EXACT: u8 = 1;
-const LOWER: u8 = 2;
-const UPPER: u8 = 3;
-
-/// Search state kept between searches.
+/// Search state kept between searches: the transposition table, the
+/// evaluation weights and the tablebases.
 pub struct Searcher {
-    table: Vec<Entry>,
+    tt: Table,
+    weights: Weights,
+    oracle: Option<Box<dyn Oracle>>,
+    // Per-search state.
     nodes: u64,
-    deadline: Option<Instant>,
-    node_limit: Option<u64>,
+    node_limit: u64,
     stopped: bool,
-    path: Vec<u128>,
-    history: Vec<u128>,
+    control: StopHandle,
+    plan: TimePlan,
+    origin: Instant,
+    was_pondering: bool,
+    // Board keys since the last capture (game history, then the search path),
+    // each with the seeds on the board, which only decrease.
+    rep: Vec<(u128, u8)>,
+    killers: [[u8; 2]; MAX_PLY],
+    history: [i32; 12],
+    pv: Box<[[u8; MAX_PLY]; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
+    seldepth: usize,
+    tb_hits: u64,
 }
 
-fn eval(pos: &Position) -> i32 {
-    let me = pos.to_move();
-    (pos.store(me) as i32 - pos.store(me.opponent()) as i32) * 100
+#[inline]
+fn end_score(totals: [u8; 2], me: Side, ply: usize) -> i32 {
+    let diff = totals[me.index()] as i32 - totals[me.opponent().index()] as i32;
+    match diff.cmp(&0) {
+        std::cmp::Ordering::Greater => Score::WIN - ply as i32,
+        std::cmp::Ordering::Less => -Score::WIN + ply as i32,
+        std::cmp::Ordering::Equal => 0,
+    }
+}
+
+/// The value of a position without legal moves: decided by R10, or ended by
+/// R9 with each player taking their own row.
+#[inline]
+fn no_moves_score(pos: &Position, ply: usize) -> i32 {
+    let totals = if pos.is_decided() {
+        [pos.store(Side::South), pos.store(Side::North)]
+    } else {
+        pos.totals_with_own_rows()
+    };
+    end_score(totals, pos.to_move(), ply)
+}
+
+#[inline]
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= Score::PROVEN {
+        score + ply as i32
+    } else if score <= -Score::PROVEN {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+#[inline]
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= Score::PROVEN {
+        score - ply as i32
+    } else if score <= -Score::PROVEN {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+#[inline]
+fn move_of(side: Side, rel: u8) -> Move {
+    Move::new(House::of(side, rel as usize).expect("house index below 6"))
 }
 
 impl Searcher {
     /// A searcher with a table of about `hash_mb` MiB.
     pub fn new(hash_mb: usize) -> Searcher {
-        let n = (hash_mb.max(1) * 1024 * 1024 / std::mem::size_of::<Entry>()).next_power_of_two() / 2;
         Searcher {
-            table: vec![Entry::default(); n.max(1024)],
+            tt: Table::new(hash_mb),
+            weights: Weights::default(),
+            oracle: None,
             nodes: 0,
-            deadline: None,
-            node_limit: None,
+            node_limit: u64::MAX,
             stopped: false,
-            path: Vec::new(),
-            history: Vec::new(),
+            control: StopHandle::default(),
+            plan: TimePlan::default(),
+            origin: Instant::now(),
+            was_pondering: false,
+            rep: Vec::with_capacity(512),
+            killers: [[NO_MOVE; 2]; MAX_PLY],
+            history: [0; 12],
+            pv: Box::new([[0; MAX_PLY]; MAX_PLY]),
+            pv_len: [0; MAX_PLY],
+            seldepth: 0,
+            tb_hits: 0,
         }
     }
 
-    /// Clears the transposition table.
+    /// Clears the transposition table and the move-ordering statistics.
     pub fn clear(&mut self) {
-        self.table.iter_mut().for_each(|e| *e = Entry::default());
+        self.tt.clear();
+        self.history = [0; 12];
+        self.killers = [[NO_MOVE; 2]; MAX_PLY];
     }
 
-    fn slot(&self, key: u128) -> usize {
-        let h = (key as u64) ^ ((key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        (h.wrapping_mul(0xBF58_476D_1CE4_E5B9) >> 20) as usize & (self.table.len() - 1)
+    /// The evaluation weights in use.
+    pub fn weights(&self) -> Weights {
+        self.weights
     }
 
-    fn time_up(&mut self, stop: &StopHandle) -> bool {
-        if self.stopped {
-            return true;
+    /// Replaces the evaluation weights.
+    pub fn set_weights(&mut self, weights: Weights) {
+        self.weights = weights;
+    }
+
+    /// Installs (or removes) the exact-value oracle probed in the tree.
+    pub fn set_oracle(&mut self, oracle: Option<Box<dyn Oracle>>) {
+        self.oracle = oracle;
+    }
+
+    /// The largest seed count the installed oracle covers (0 without one).
+    pub fn oracle_seeds(&self) -> u8 {
+        self.oracle.as_ref().map_or(0, |o| o.max_seeds())
+    }
+
+    // Counts a node and decides whether the search must stop.
+    #[inline]
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes >= self.node_limit {
+            self.stopped = true;
         }
         if self.nodes & 1023 == 0 {
-            if stop.is_stopped() || self.deadline.is_some_and(|d| Instant::now() >= d) {
-                self.stopped = true;
-            }
-        }
-        if self.node_limit.is_some_and(|n| self.nodes >= n) {
-            self.stopped = true;
+            self.poll();
         }
         self.stopped
     }
 
-    fn terminal(&self, pos: &Position, ply: u32) -> Option<i32> {
-        let me = pos.to_move();
-        let totals = if pos.is_decided() {
-            [pos.store(Side::South), pos.store(Side::North)]
-        } else if pos.legal_moves().is_empty() {
-            pos.totals_with_own_rows()
-        } else {
+    fn poll(&mut self) {
+        if self.control.is_stopped() {
+            self.stopped = true;
+            return;
+        }
+        if self.control.is_pondering() {
+            self.was_pondering = true;
+            return;
+        }
+        if self.was_pondering {
+            // ponderhit: the clock starts now.
+            self.was_pondering = false;
+            self.origin = Instant::now();
+        }
+        if let Some(hard) = self.plan.hard {
+            if self.origin.elapsed() >= hard {
+                self.stopped = true;
+            }
+        }
+    }
+
+    /// Occurrences of `key` among the ancestors since the last capture.
+    #[inline]
+    fn occurrences(&self, key: u128, on_board: u8) -> usize {
+        let mut n = 0;
+        for &(k, s) in self.rep.iter().rev() {
+            if s != on_board {
+                // Seeds on the board only decrease: nothing earlier can match.
+                if s > on_board {
+                    break;
+                }
+                continue;
+            }
+            if k == key {
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// The oracle's value of `pos` as a score, or a bound that cuts off.
+    #[inline]
+    fn probe_oracle(&mut self, pos: &Position, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+        let oracle = self.oracle.as_ref()?;
+        if pos.seeds_on_board() > oracle.max_seeds() {
             return None;
+        }
+        let v = oracle.probe(pos)?;
+        self.tb_hits += 1;
+        let score = |r: i8| match r {
+            1 => TB_WIN + 2 * v.store as i32 - ply as i32,
+            -1 => -TB_WIN - 2 * v.opp_store as i32 + ply as i32,
+            _ => 0,
         };
-        let diff = totals[me.index()] as i32 - totals[me.opponent().index()] as i32;
-        Some(match diff.cmp(&0) {
-            std::cmp::Ordering::Greater => Score::win_in(ply).0,
-            std::cmp::Ordering::Less => Score::loss_in(ply).0,
-            std::cmp::Ordering::Equal => 0,
-        })
+        let (lo, hi) = (score(v.lower), score(v.upper));
+        if v.lower == v.upper || lo >= beta {
+            Some(lo)
+        } else if hi <= alpha {
+            Some(hi)
+        } else {
+            None
+        }
     }
 
-    fn repeated(&self, pos: &Position) -> bool {
-        if pos.row_is_empty(Side::South) || pos.row_is_empty(Side::North) {
-            return false;
-        }
-        let key = pos.board_key();
-        let count = self.history.iter().chain(self.path.iter()).filter(|&&k| k == key).count();
-        count >= 2
-    }
-
-    fn negamax(&mut self, pos: &Position, depth: u32, ply: u32, mut alpha: i32, beta: i32, stop: &StopHandle) -> i32 {
-        self.nodes += 1;
-        if let Some(v) = self.terminal(pos, ply) {
-            return v;
-        }
-        if ply > 0 && self.repeated(pos) {
-            let t = pos.totals_with_own_rows();
-            let me = pos.to_move().index();
-            let diff = t[me] as i32 - t[1 - me] as i32;
-            return match diff.cmp(&0) {
-                std::cmp::Ordering::Greater => Score::win_in(ply).0,
-                std::cmp::Ordering::Less => Score::loss_in(ply).0,
-                std::cmp::Ordering::Equal => 0,
+    fn order(&self, pos: &Position, ply: usize, tt_move: Option<u8>, list: &mut [(i32, u8, Position, u8)]) {
+        let me = pos.to_move();
+        let before = pos.store(me);
+        for e in list.iter_mut() {
+            let rel = e.1;
+            let cap = e.2.store(me) - before;
+            e.3 = cap;
+            let h = 6 * me.index() + rel as usize;
+            e.0 = if Some(rel) == tt_move {
+                1 << 30
+            } else if cap > 0 {
+                (1 << 28) + cap as i32 * 64
+            } else if self.killers[ply][0] == rel {
+                1 << 27
+            } else if self.killers[ply][1] == rel {
+                (1 << 27) - 1
+            } else {
+                self.history[h]
             };
         }
-        if depth == 0 {
-            return eval(pos);
+        // Insertion sort, best first (at most six moves).
+        for i in 1..list.len() {
+            let mut j = i;
+            while j > 0 && list[j - 1].0 < list[j].0 {
+                list.swap(j - 1, j);
+                j -= 1;
+            }
         }
-        if self.time_up(stop) {
+    }
+
+    fn negamax(&mut self, pos: &Position, depth: i32, ply: usize, mut alpha: i32, beta: i32, pv_node: bool) -> i32 {
+        self.pv_len[ply] = 0;
+        if self.tick() {
             return 0;
         }
-        let key = pos.key();
-        let slot = self.slot(key);
-        let entry = self.table[slot];
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return no_moves_score(pos, ply);
+        }
+        let on_board = pos.seeds_on_board();
+        let board_key = pos.board_key();
+        if !pos.row_is_empty(Side::South)
+            && !pos.row_is_empty(Side::North)
+            && self.occurrences(board_key, on_board) >= 2
+        {
+            return end_score(pos.totals_with_own_rows(), pos.to_move(), ply);
+        }
+        if let Some(v) = self.probe_oracle(pos, ply, alpha, beta) {
+            return v;
+        }
+        if depth <= 0 || ply >= MAX_PLY - 8 {
+            return self.quiesce_moves(pos, moves, ply, alpha, beta);
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+
+        let h = tt::hash(pos.key());
         let mut tt_move = None;
-        if entry.key == key && entry.bound != 0 {
-            tt_move = (entry.best != 0).then(|| Move::new(oware_core::House::new(entry.best as usize - 1).unwrap()));
-            if entry.depth as u32 >= depth && ply > 0 {
-                let s = entry.score;
-                match entry.bound {
-                    EXACT => return s,
-                    LOWER if s >= beta => return s,
-                    UPPER if s <= alpha => return s,
+        if let Some(hit) = self.tt.probe(h) {
+            tt_move = hit.best;
+            if !pv_node && hit.depth as i32 >= depth {
+                let s = from_tt(hit.score, ply);
+                match hit.bound {
+                    Bound::Exact => return s,
+                    Bound::Lower if s >= beta => return s,
+                    Bound::Upper if s <= alpha => return s,
                     _ => {}
                 }
             }
         }
-        let alpha0 = alpha;
-        let mut moves: Vec<Move> = pos.legal_moves().into_iter().collect();
-        if let Some(t) = tt_move {
-            if let Some(i) = moves.iter().position(|&m| m == t) {
-                moves.swap(0, i);
-            }
-        }
-        let mut best = i32::MIN + 1;
-        let mut best_move = moves[0];
-        self.path.push(pos.board_key());
+
+        let me = pos.to_move();
+        let mut list = [(0i32, 0u8, *pos, 0u8); 6];
+        let mut n = 0;
         for mv in moves {
-            let child = pos.play_unchecked(mv);
-            let v = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, stop);
+            list[n] = (0, mv.house().rel() as u8, pos.play_unchecked(mv), 0);
+            n += 1;
+        }
+        let list = &mut list[..n];
+        self.order(pos, ply, tt_move, list);
+
+        self.rep.push((board_key, on_board));
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_rel = NO_MOVE;
+        for (i, &(_, rel, child, cap)) in list.iter().enumerate() {
+            let new_depth = depth - 1;
+            let v = if i == 0 {
+                -self.negamax(&child, new_depth, ply + 1, -beta, -alpha, pv_node)
+            } else {
+                // Late quiet moves are searched one ply shallower first.
+                let r = if depth >= 3 && i >= 3 && cap == 0 && !pv_node { 1 } else { 0 };
+                let mut v = -self.negamax(&child, new_depth - r, ply + 1, -alpha - 1, -alpha, false);
+                if v > alpha && r > 0 && !self.stopped {
+                    v = -self.negamax(&child, new_depth, ply + 1, -alpha - 1, -alpha, false);
+                }
+                if v > alpha && v < beta && pv_node && !self.stopped {
+                    v = -self.negamax(&child, new_depth, ply + 1, -beta, -alpha, true);
+                }
+                v
+            };
+            if self.stopped {
+                self.rep.pop();
+                return 0;
+            }
             if v > best {
                 best = v;
-                best_move = mv;
-            }
-            alpha = alpha.max(v);
-            if alpha >= beta || self.stopped {
-                break;
+                best_rel = rel;
+                if v > alpha {
+                    alpha = v;
+                    self.pv[ply][ply] = rel;
+                    let child_len = self.pv_len[ply + 1];
+                    for k in 0..child_len {
+                        self.pv[ply][ply + 1 + k] = self.pv[ply + 1][ply + 1 + k];
+                    }
+                    self.pv_len[ply] = child_len + 1;
+                    if v >= beta {
+                        if cap == 0 {
+                            if self.killers[ply][0] != rel {
+                                self.killers[ply][1] = self.killers[ply][0];
+                                self.killers[ply][0] = rel;
+                            }
+                            let hidx = 6 * me.index() + rel as usize;
+                            self.history[hidx] += depth * depth;
+                            if self.history[hidx] > 1 << 20 {
+                                self.history.iter_mut().for_each(|x| *x /= 2);
+                            }
+                        }
+                        break;
+                    }
+                }
             }
         }
-        self.path.pop();
-        if !self.stopped {
-            let bound = if best <= alpha0 {
-                UPPER
-            } else if best >= beta {
-                LOWER
-            } else {
-                EXACT
-            };
-            self.table[slot] =
-                Entry { key, depth: depth.min(255) as u8, bound, best: best_move.house().index() as u8 + 1, score: best };
+        self.rep.pop();
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(h, to_tt(best, ply), depth as u32, bound, (best_rel != NO_MOVE).then_some(best_rel));
+        best
+    }
+
+    fn quiesce(&mut self, pos: &Position, ply: usize, alpha: i32, beta: i32) -> i32 {
+        self.pv_len[ply] = 0;
+        if self.tick() {
+            return 0;
+        }
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return no_moves_score(pos, ply);
+        }
+        // Captures are irreversible, so no repetition can arise below the
+        // main search; the oracle still applies.
+        if let Some(v) = self.probe_oracle(pos, ply, alpha, beta) {
+            return v;
+        }
+        self.quiesce_moves(pos, moves, ply, alpha, beta)
+    }
+
+    // Quiescence once the node is counted and known not to be an end.
+    fn quiesce_moves(&mut self, pos: &Position, moves: MoveSet, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        let stand = evaluate(pos, &self.weights);
+        if stand >= beta || ply >= MAX_PLY - 1 {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let me = pos.to_move();
+        let before = pos.store(me);
+        let mut caps = [(0u8, 0u8, *pos); 6];
+        let mut n = 0;
+        for mv in moves {
+            let child = pos.play_unchecked(mv);
+            let c = child.store(me) - before;
+            if c > 0 {
+                caps[n] = (c, mv.house().rel() as u8, child);
+                n += 1;
+            }
+        }
+        let caps = &mut caps[..n];
+        caps.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let mut best = stand;
+        for &(_, rel, child) in caps.iter() {
+            let v = -self.quiesce(&child, ply + 1, -beta, -alpha);
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    self.pv[ply][ply] = rel;
+                    let child_len = self.pv_len[ply + 1];
+                    for k in 0..child_len {
+                        self.pv[ply][ply + 1 + k] = self.pv[ply + 1][ply + 1 + k];
+                    }
+                    self.pv_len[ply] = child_len + 1;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
         }
         best
     }
 
-    fn pv(&self, pos: &Position, max: usize) -> Vec<Move> {
-        let mut pv = Vec::new();
-        let mut p = *pos;
-        while pv.len() < max {
-            let e = self.table[self.slot(p.key())];
-            if e.key != p.key() || e.best == 0 {
-                break;
-            }
-            let mv = Move::new(oware_core::House::new(e.best as usize - 1).unwrap());
-            if !p.is_legal(mv) {
-                break;
-            }
-            pv.push(mv);
-            p = p.play_unchecked(mv);
+    fn child_pv(&self, first: Move, child: &Position) -> Vec<Move> {
+        let mut pv = vec![first];
+        let mut side = child.to_move();
+        for k in 0..self.pv_len[1] {
+            pv.push(move_of(side, self.pv[1][1 + k]));
+            side = side.opponent();
         }
         pv
     }
 
-    fn setup(&mut self, game: &Game, limits: &Limits) {
+    fn setup(&mut self, game: &Game, limits: &Limits, control: &StopHandle) {
         self.nodes = 0;
         self.stopped = false;
-        self.path.clear();
-        let hist = game.since_last_capture();
-        self.history = hist[..hist.len() - 1].iter().map(|p| p.board_key()).collect();
-        let budget = limits.movetime.or_else(|| {
-            limits.clock.map(|c| {
-                let moves = c.moves_to_go.unwrap_or(30).max(1);
-                (c.remaining / moves + c.increment * 3 / 4).min(c.remaining / 3)
-            })
-        });
-        self.deadline = budget.map(|b| Instant::now() + b);
-        self.node_limit = limits.nodes;
+        self.seldepth = 0;
+        self.tb_hits = 0;
+        self.control = control.clone();
+        self.origin = Instant::now();
+        self.was_pondering = control.is_pondering();
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
+        self.plan = TimePlan::new(limits);
+        self.rep.clear();
+        for p in game.since_last_capture() {
+            self.rep.push((p.board_key(), p.seeds_on_board()));
+        }
+        self.killers = [[NO_MOVE; 2]; MAX_PLY];
+        self.history.iter_mut().for_each(|x| *x /= 8);
+        self.tt.new_search();
     }
 
-    /// Searches the current position of `game`.
+    fn root_moves(&self, game: &Game) -> Vec<RootMove> {
+        let pos = game.position();
+        let me = pos.to_move();
+        let mut rms: Vec<RootMove> = game
+            .legal_moves()
+            .into_iter()
+            .map(|mv| {
+                let child = pos.play_unchecked(mv);
+                RootMove { mv, child, score: -INF, exact: false, pv: vec![mv] }
+            })
+            .collect();
+        // First iteration order: table move, then bigger captures.
+        let tt_move = self.tt.probe(tt::hash(pos.key())).and_then(|h| h.best);
+        rms.sort_by_key(|r| {
+            let cap = r.child.store(me) as i32 - pos.store(me) as i32;
+            let is_tt = Some(r.mv.house().rel() as u8) == tt_move;
+            (!is_tt, -cap)
+        });
+        rms
+    }
+
+    /// One iteration over the root moves. Returns the best score, or `None`
+    /// when stopped before any move completed with a usable value.
+    fn root_iteration(&mut self, rms: &mut [RootMove], depth: u32, mut alpha: i32, beta: i32, exact_all: bool) -> i32 {
+        let mut best = -INF;
+        for rm in rms.iter_mut() {
+            rm.exact = false;
+            rm.score = -INF;
+        }
+        for i in 0..rms.len() {
+            let child = rms[i].child;
+            let d = depth as i32 - 1;
+            let v = if exact_all {
+                -self.negamax(&child, d, 1, -INF, INF, true)
+            } else if i == 0 {
+                -self.negamax(&child, d, 1, -beta, -alpha, true)
+            } else {
+                let mut v = -self.negamax(&child, d, 1, -alpha - 1, -alpha, false);
+                if v > alpha && v < beta && !self.stopped {
+                    v = -self.negamax(&child, d, 1, -beta, -alpha, true);
+                }
+                v
+            };
+            if self.stopped {
+                break;
+            }
+            let mv = rms[i].mv;
+            if exact_all || (v > alpha && v < beta) {
+                rms[i].score = v;
+                rms[i].exact = true;
+                rms[i].pv = self.child_pv(mv, &child);
+            } else if v >= beta {
+                rms[i].score = v;
+                rms[i].pv = self.child_pv(mv, &child);
+            } else {
+                // Failed low: only an upper bound. Keep it below the others.
+                rms[i].score = -INF + 1;
+            }
+            if v > best {
+                best = v;
+                if v > alpha && !exact_all {
+                    alpha = v;
+                }
+                if v >= beta && !exact_all {
+                    // Move the new best to the front for the next iteration.
+                    rms[..=i].rotate_right(1);
+                    return best;
+                }
+                if i > 0 {
+                    rms[..=i].rotate_right(1);
+                }
+            }
+        }
+        best
+    }
+
+    /// Runs iterative deepening; returns the root moves ordered best first
+    /// with their values at the last completed depth, and that depth.
+    fn deepen(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        max_depth: u32,
+        exact_all: bool,
+        started: Instant,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> (Vec<RootMove>, u32) {
+        let mut rms = self.root_moves(game);
+        let mut done: Vec<RootMove> = rms.clone();
+        let mut done_depth = 0;
+        if rms.is_empty() {
+            return (rms, 0);
+        }
+        // A single legal move under a time limit needs no thought.
+        let single = rms.len() == 1 && (limits.movetime.is_some() || limits.clock.is_some());
+        let mut prev: i32 = 0;
+        for depth in 1..=max_depth.min(MAX_DEPTH) {
+            let mut window = 35;
+            let (mut alpha, mut beta) =
+                if depth >= 4 && !exact_all && prev.abs() < Score::PROVEN { (prev - window, prev + window) } else { (-INF, INF) };
+            let score = loop {
+                let v = self.root_iteration(&mut rms, depth, alpha, beta, exact_all);
+                if self.stopped {
+                    break v;
+                }
+                if v <= alpha && alpha > -INF {
+                    alpha = (alpha - window).max(-INF);
+                    window *= 3;
+                } else if v >= beta && beta < INF {
+                    beta = (beta + window).min(INF);
+                    window *= 3;
+                } else {
+                    break v;
+                }
+            };
+            if self.stopped {
+                // A partial iteration is used when its best move has a real
+                // value: the first move completed inside the window, or a
+                // later one beat it.
+                if !exact_all && rms[0].score > -INF + 1 && depth > 1 {
+                    if rms[0].mv != done[0].mv || rms[0].score >= done[0].score {
+                        done = rms.clone();
+                    }
+                } else if done_depth == 0 {
+                    done = rms.clone();
+                }
+                break;
+            }
+            if exact_all {
+                rms.sort_by(|a, b| b.score.cmp(&a.score));
+            }
+            prev = score;
+            done = rms.clone();
+            done_depth = depth;
+            let si = SearchInfo {
+                depth,
+                score: Score(rms[0].score),
+                pv: rms[0].pv.clone(),
+                nodes: self.nodes,
+                elapsed: started.elapsed(),
+                seldepth: self.seldepth as u32,
+                hashfull: self.tt.hashfull(),
+                tb_hits: self.tb_hits,
+            };
+            info(&si);
+            if single {
+                break;
+            }
+            // Every move proven: deeper search changes nothing.
+            if Score(score).is_proven() && !exact_all && depth as i32 > Score::WIN - score.abs() {
+                break;
+            }
+            if exact_all && rms.iter().all(|r| Score(r.score).is_proven()) {
+                break;
+            }
+            if !self.control.is_pondering() {
+                if let Some(soft) = self.plan.soft {
+                    if self.origin.elapsed() >= soft {
+                        break;
+                    }
+                }
+            }
+        }
+        (done, done_depth)
+    }
+
+    /// Searches the current position of `game` within `limits`, stopping when
+    /// `control` is stopped; `info` is called after each completed iteration.
+    /// `limits.level` is ignored here (see [`crate::Engine::search`]).
     pub fn search(
         &mut self,
         game: &Game,
         limits: &Limits,
-        stop: &StopHandle,
+        control: &StopHandle,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         let started = Instant::now();
-        self.setup(game, limits);
-        let pos = *game.position();
-        let legal = game.legal_moves();
-        let level_depth = limits.level.map(|l| 1 + 2 * (l.get() as u32 - 1));
-        let max_depth = limits.depth.or(level_depth).unwrap_or(if self.deadline.is_none() && limits.nodes.is_none() { 64 } else { 128 });
-        let mut result = SearchResult {
-            best: legal.into_iter().next(),
-            score: Score(0),
-            pv: legal.into_iter().next().into_iter().collect(),
-            depth: 0,
-            nodes: 0,
-            elapsed: Duration::ZERO,
-        };
-        if legal.is_empty() {
-            return result;
+        self.setup(game, limits, control);
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH);
+        let (rms, depth) = self.deepen(game, limits, max_depth, false, started, info);
+        let best = rms.first();
+        SearchResult {
+            best: best.map(|r| r.mv),
+            score: Score(best.map_or(0, |r| if r.score <= -INF + 1 { 0 } else { r.score })),
+            pv: best.map_or_else(Vec::new, |r| r.pv.clone()),
+            depth,
+            nodes: self.nodes,
+            elapsed: started.elapsed(),
         }
-        for depth in 1..=max_depth {
-            let v = self.negamax(&pos, depth, 0, -Score::WIN - 1, Score::WIN + 1, stop);
-            if self.stopped && depth > 1 {
-                break;
-            }
-            let pv = self.pv(&pos, depth as usize);
-            if let Some(&first) = pv.first() {
-                result.best = Some(first);
-            }
-            result.score = Score(v);
-            result.pv = pv;
-            result.depth = depth;
-            let si = SearchInfo {
-                depth,
-                score: result.score,
-                pv: result.pv.clone(),
-                nodes: self.nodes,
-                elapsed: started.elapsed(),
-            };
-            info(&si);
-            if self.stopped || Score(v).is_proven() {
-                break;
-            }
-        }
-        result.nodes = self.nodes;
-        result.elapsed = started.elapsed();
-        result
     }
 
-    /// Values of every legal move.
-    pub fn analyze(&mut self, game: &Game, limits: &Limits, stop: &StopHandle) -> Vec<MoveAnalysis> {
-        let mut out = Vec::new();
-        for mv in game.legal_moves() {
-            let mut g = game.clone();
-            if g.play(mv).is_err() {
-                continue;
-            }
-            let r = if g.is_over() {
-                let o = g.outcome().unwrap();
-                let me = game.position().to_move();
-                let s = match o.winner {
-                    Some(w) if w == me => Score::win_in(1),
-                    Some(_) => Score::loss_in(1),
-                    None => Score(0),
-                };
-                MoveAnalysis { mv, score: s, pv: vec![mv] }
-            } else {
-                let mut l = limits.clone();
-                l.depth = limits.depth.map(|d| d.saturating_sub(1).max(1));
-                let res = self.search(&g, &l, stop, &mut |_| {});
-                let mut pv = vec![mv];
-                pv.extend(res.pv);
-                MoveAnalysis { mv, score: -res.score, pv }
-            };
-            out.push(r);
+    /// The value and principal variation of every legal move, best first,
+    /// each value exact at the depth reached.
+    pub fn analyze(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        control: &StopHandle,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> (Vec<MoveAnalysis>, u32) {
+        let started = Instant::now();
+        self.setup(game, limits, control);
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH);
+        let (rms, depth) = self.deepen(game, limits, max_depth, true, started, info);
+        let out = rms
+            .into_iter()
+            .map(|r| MoveAnalysis { mv: r.mv, score: Score(r.score.max(-Score::WIN)), pv: r.pv })
+            .collect();
+        (out, depth)
+    }
+
+    /// Nodes searched by the last search.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oware_core::parse_moves;
+
+    fn search(pos: &str, depth: u32) -> SearchResult {
+        let game = Game::new(pos.parse().unwrap());
+        let mut s = Searcher::new(4);
+        s.search(&game, &Limits::depth(depth), &StopHandle::default(), &mut |_| {})
+    }
+
+    #[test]
+    fn e6_finds_the_winning_double_lap_capture() {
+        let r = search("0-0-0-0-0-17-2-1-1-0-0-1-13-13-S", 3);
+        assert_eq!(r.best.unwrap().letter(), 'F');
+        assert_eq!(r.score, Score::win_in(1));
+    }
+
+    #[test]
+    fn e8_north_captures_and_wins() {
+        let r = search("1-2-0-1-0-0-0-0-0-0-0-2-21-21-N", 4);
+        assert_eq!(r.best.unwrap().letter(), 'f');
+        assert_eq!(r.score, Score::win_in(1));
+    }
+
+    #[test]
+    fn e10_no_moves_is_a_finished_game() {
+        let r = search("1-0-0-0-1-0-0-0-0-0-0-0-23-23-S", 5);
+        assert!(r.best.is_none());
+    }
+
+    #[test]
+    fn e12_grand_slam_that_empties_own_row_loses() {
+        // F is South's only move besides A; F loses at once (R7 then R9).
+        let r = search("0-0-0-0-0-2-1-1-0-0-0-0-22-22-S", 6);
+        let game = Game::new("0-0-0-0-0-2-1-1-0-0-0-0-22-22-S".parse().unwrap());
+        assert!(game.legal_moves().contains(r.best.unwrap()));
+    }
+
+    #[test]
+    fn repetition_ends_the_game_inside_the_search() {
+        // E11: the cycle fAaBbCcDdEeF; after 24 plies the side to move would
+        // repeat. Both players hold one seed; every line is a draw 24-24.
+        let start: Position = "0-0-0-0-0-0-1-0-0-0-0-1-23-23-N".parse().unwrap();
+        let mut game = Game::new(start);
+        for mv in parse_moves("fAaBbCcDdEeFfAaBbCcDdEeF").unwrap() {
+            game.play(mv).unwrap();
         }
-        out.sort_by(|a, b| b.score.cmp(&a.score));
-        out
+        let mut s = Searcher::new(1);
+        let r = s.search(&game, &Limits::depth(12), &StopHandle::default(), &mut |_| {});
+        assert_eq!(r.score, Score(0));
+        assert!(r.best.is_some());
+    }
+
+    #[test]
+    fn repetition_counts_the_game_history() {
+        // North to move with 2 seeds in f and South's lone seed cycling: after
+        // history that already holds the current board twice, any line
+        // returning to it ends at once.
+        let start: Position = "0-0-0-0-0-0-1-0-0-0-0-1-23-23-N".parse().unwrap();
+        let mut s = Searcher::new(1);
+        let fresh = s.search(&Game::new(start), &Limits::depth(30), &StopHandle::default(), &mut |_| {});
+        assert!(fresh.best.is_some());
+        assert!(fresh.score.0 <= 0 || fresh.score.is_proven());
+    }
+
+    #[test]
+    fn same_depth_same_nodes() {
+        let a = search("4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", 7);
+        let b = search("4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", 7);
+        assert_eq!(a.nodes, b.nodes);
+        assert_eq!(a.best, b.best);
+        assert_eq!(a.pv, b.pv);
+    }
+
+    #[test]
+    fn pv_is_legal() {
+        let r = search("4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", 8);
+        let mut p = Position::start();
+        assert!(!r.pv.is_empty());
+        for mv in r.pv {
+            p = p.try_play(mv).unwrap();
+        }
+    }
+
+    #[test]
+    fn node_limit_is_respected() {
+        let game = Game::new(Position::start());
+        let mut s = Searcher::new(1);
+        let limits = Limits { nodes: Some(5000), ..Limits::default() };
+        let r = s.search(&game, &limits, &StopHandle::default(), &mut |_| {});
+        assert!(r.nodes <= 5000, "{} nodes", r.nodes);
+        assert!(game.legal_moves().contains(r.best.unwrap()));
     }
 }

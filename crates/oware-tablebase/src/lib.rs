@@ -1,1 +1,391 @@
-//! Endgame tablebases for Oware Abapa (work in progress).
+//! Endgame tablebases for Oware Abapa: every board with at most N seeds,
+//! solved by retrograde analysis.
+//!
+//! # What a value means
+//!
+//! The stores do not matter to the play that follows, so a table entry
+//! belongs to a *board* (the twelve houses) and the side to move; boards are
+//! seen from the mover (their row first), so one entry serves South and
+//! North. The entry says how many of the `n` seeds still on the board the
+//! side to move will end up with (by captures, and at the end by taking the
+//! seeds of their own row under R9/R11) under perfect play of both sides,
+//! each maximising their own final total.
+//!
+//! Repetition (R11) makes a game's outcome depend on its history, which a
+//! table cannot store. So each entry holds two bounds, valid whatever the
+//! history since the last capture:
+//!
+//! - `lower`: the mover can force at least this many, even if every cycle
+//!   without capture were scored entirely against them;
+//! - `upper`: the opponent can hold the mover to at most this many, even if
+//!   every such cycle were scored entirely for the mover.
+//!
+//! Both are reached by strategies that never repeat a position, so they
+//! hold under the real R11 too. When `lower == upper` (most boards) the value
+//! is exact. Otherwise the result depends on where the players let the game
+//! cycle, and [`TbValue::estimate`] gives the own-row split of R11 at this
+//! position, clamped to the bounds: each player keeps the seeds of their own
+//! row, which is what the rules give when the game repeats here.
+//!
+//! R10 (25 captured ends the game) is left out of the values: it cannot
+//! change who wins, because stores only grow and a final total is at least
+//! the store. So with `s` seeds in the mover's store, the mover wins when
+//! `s + lower >= 25`, loses when `s + upper <= 23`, and draws when both
+//! bounds equal `24 - s` ([`TbValue::result`]).
+//!
+//! # Use
+//!
+//! ```
+//! use oware_tablebase::{Tablebase, TbResult};
+//! use oware_core::Position;
+//!
+//! let tb = Tablebase::build_in_memory(6).unwrap();
+//! // E10: North is empty and South cannot feed: South takes 2 and wins 25-23.
+//! let pos: Position = "1-0-0-0-1-0-0-0-0-0-0-0-23-23-S".parse().unwrap();
+//! let v = tb.probe(&pos).unwrap();
+//! assert_eq!((v.lower(), v.upper()), (2, 2));
+//! assert_eq!(v.result(&pos), TbResult::Win);
+//! assert!(tb.probe(&Position::start()).is_none()); // 48 seeds: not covered
+//! ```
+//!
+//! Files are built by `oware tablebase build` ([`build_to_dir`]) and opened
+//! with [`Tablebase::open`], which memory-maps them. The format is in
+//! [`file`].
+
+#![deny(missing_docs)]
+
+mod build;
+pub mod file;
+pub mod index;
+
+use std::path::{Path, PathBuf};
+
+use oware_core::{Move, Position};
+
+pub use build::BuildProgress;
+
+/// Seed counts the builder accepts (indices must fit in 32 bits).
+pub const MAX_BUILD_SEEDS: usize = 30;
+
+/// The table built in memory by [`Tablebase::default_in_memory`]: a few
+/// seconds on two cores.
+pub const DEFAULT_SEEDS: usize = 12;
+
+/// Why a table could not be built, opened or used.
+#[derive(Debug, thiserror::Error)]
+pub enum TbError {
+    /// Reading or writing a file failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// What went wrong.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A file is not a valid table: wrong magic, version, size, checksum...
+    #[error("{path}: {reason}")]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A level has more distinct (lower, upper) pairs than a byte can name.
+    #[error("{seeds} seeds: more than 256 distinct value pairs; cannot encode a byte per position")]
+    PaletteOverflow {
+        /// The seed count.
+        seeds: usize,
+    },
+    /// A seed count the builder does not support.
+    #[error("cannot build {seeds} seeds: at most {MAX_BUILD_SEEDS}")]
+    TooManySeeds {
+        /// The seed count asked for.
+        seeds: usize,
+    },
+}
+
+/// The bytes of one level: owned (built in memory) or memory-mapped.
+enum Bytes {
+    Owned(Vec<u8>),
+    Mapped(memmap2::Mmap),
+}
+
+/// One seed count's table: a byte per board, naming a (lower, upper) pair
+/// in the level's palette.
+pub(crate) struct Level {
+    seeds: usize,
+    bytes: Bytes,
+    // Offset of the first entry in `bytes` (a file header precedes it).
+    offset: usize,
+    palette: Vec<(u8, u8)>,
+}
+
+impl Level {
+    pub(crate) fn owned(seeds: usize, codes: Vec<u8>, palette: Vec<(u8, u8)>) -> Level {
+        Level { seeds, bytes: Bytes::Owned(codes), offset: 0, palette }
+    }
+
+    pub(crate) fn codes(&self) -> &[u8] {
+        match &self.bytes {
+            Bytes::Owned(v) => &v[self.offset..],
+            Bytes::Mapped(m) => &m[self.offset..],
+        }
+    }
+
+    #[inline]
+    pub(crate) fn bounds(&self, index: u64) -> (u8, u8) {
+        self.palette[self.codes()[index as usize] as usize]
+    }
+}
+
+/// The table's verdict on a position, from the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TbResult {
+    /// The side to move wins with perfect play.
+    Win,
+    /// Perfect play draws (24-24).
+    Draw,
+    /// The side to move loses with perfect play.
+    Loss,
+    /// At least a draw; whether it is a win depends on repetition (R11).
+    WinOrDraw,
+    /// At most a draw; whether it is a loss depends on repetition (R11).
+    DrawOrLoss,
+    /// Anything can happen: the result depends on repetition (R11).
+    Unresolved,
+}
+
+/// A table entry: bounds on the seeds of the board the side to move will end
+/// up with (see the crate docs for exactly what they mean).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TbValue {
+    seeds: u8,
+    lower: u8,
+    upper: u8,
+    own_row: u8,
+}
+
+impl TbValue {
+    /// Seeds on the board.
+    pub fn seeds(&self) -> u8 {
+        self.seeds
+    }
+
+    /// Seeds of the board the mover can force, whatever repetition brings.
+    pub fn lower(&self) -> u8 {
+        self.lower
+    }
+
+    /// Seeds of the board the opponent can hold the mover to, whatever
+    /// repetition brings.
+    pub fn upper(&self) -> u8 {
+        self.upper
+    }
+
+    /// True when the bounds meet: the value is exact.
+    pub fn is_exact(&self) -> bool {
+        self.lower == self.upper
+    }
+
+    /// The value if exact; otherwise the R11 own-row split at this position
+    /// (the mover's row), clamped to the bounds.
+    pub fn estimate(&self) -> u8 {
+        self.own_row.clamp(self.lower, self.upper)
+    }
+
+    /// The result given the stores of `pos` (the position probed). A game
+    /// already decided by R10 is judged on its stores.
+    pub fn result(&self, pos: &Position) -> TbResult {
+        let me = pos.to_move();
+        let s = pos.store(me) as u32;
+        if pos.is_decided() {
+            let o = pos.store(me.opponent()) as u32;
+            return if s > o {
+                TbResult::Win
+            } else if s < o {
+                TbResult::Loss
+            } else {
+                TbResult::Draw
+            };
+        }
+        let (lo, hi) = (s + self.lower as u32, s + self.upper as u32);
+        if lo >= 25 {
+            TbResult::Win
+        } else if hi <= 23 {
+            TbResult::Loss
+        } else if lo == 24 && hi == 24 {
+            TbResult::Draw
+        } else if lo == 24 {
+            TbResult::WinOrDraw
+        } else if hi == 24 {
+            TbResult::DrawOrLoss
+        } else {
+            TbResult::Unresolved
+        }
+    }
+
+    /// The mover's final total (store plus the bounds' estimate) for `pos`.
+    pub fn final_total(&self, pos: &Position) -> u8 {
+        pos.store(pos.to_move()) + self.estimate()
+    }
+}
+
+/// A move and what it is worth to the side to move, as bounds on the seeds
+/// of the board (captured by the move included) the mover ends up with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MoveValue {
+    /// The move.
+    pub mv: Move,
+    /// Seeds it captures at once.
+    pub captured: u8,
+    /// Lower bound on the mover's share of the board's seeds after it.
+    pub lower: u8,
+    /// Upper bound on the mover's share.
+    pub upper: u8,
+}
+
+/// A set of tables: one per seed count, `0..=max_seeds`.
+pub struct Tablebase {
+    levels: Vec<Level>,
+}
+
+impl std::fmt::Debug for Tablebase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Tablebase(max_seeds: {:?})", self.max_seeds())
+    }
+}
+
+impl Tablebase {
+    /// Opens the tables in `dir` (files `oware-tb-NN.otb`, see [`file`]),
+    /// memory-mapped: seed counts 0, 1, 2, … as far as they go without a
+    /// gap. Every file found is checked (header, size, checksum); a corrupt
+    /// or mismatched file is an error, not skipped. A directory without
+    /// tables gives an empty tablebase.
+    pub fn open(dir: impl AsRef<Path>) -> Result<Tablebase, TbError> {
+        let dir = dir.as_ref();
+        let mut levels = Vec::new();
+        for n in 0..=index::MAX_SEEDS {
+            let path = file::path_for(dir, n);
+            if !path.exists() {
+                break;
+            }
+            levels.push(file::open_level(&path, n)?);
+        }
+        Ok(Tablebase { levels })
+    }
+
+    /// Builds the tables for 0..=`max_seeds` seeds in memory (all cores).
+    pub fn build_in_memory(max_seeds: usize) -> Result<Tablebase, TbError> {
+        Tablebase::build_in_memory_with_progress(max_seeds, &|_| {})
+    }
+
+    /// [`build_in_memory`](Self::build_in_memory) with a progress callback.
+    pub fn build_in_memory_with_progress(
+        max_seeds: usize,
+        progress: &(dyn Fn(BuildProgress) + Sync),
+    ) -> Result<Tablebase, TbError> {
+        if max_seeds > MAX_BUILD_SEEDS {
+            return Err(TbError::TooManySeeds { seeds: max_seeds });
+        }
+        let mut levels = Vec::new();
+        for n in 0..=max_seeds {
+            let level = build::build_level(n, &levels, progress)?;
+            levels.push(level);
+        }
+        Ok(Tablebase { levels })
+    }
+
+    /// The default in-memory table of [`DEFAULT_SEEDS`] seeds.
+    pub fn default_in_memory() -> Tablebase {
+        Tablebase::build_in_memory(DEFAULT_SEEDS).expect("the default table fits a byte per position")
+    }
+
+    /// The largest seed count covered, or `None` for an empty tablebase.
+    pub fn max_seeds(&self) -> Option<usize> {
+        self.levels.len().checked_sub(1)
+    }
+
+    /// The table entry of `pos`, or `None` when its seeds on the board are
+    /// more than the tables cover.
+    pub fn probe(&self, pos: &Position) -> Option<TbValue> {
+        let n = pos.seeds_on_board() as usize;
+        let level = self.levels.get(n)?;
+        let board = index::normalised_board(pos);
+        let (lower, upper) = level.bounds(index::rank(&board));
+        Some(TbValue { seeds: n as u8, lower, upper, own_row: pos.row_seeds(pos.to_move()) })
+    }
+
+    /// Every legal move of `pos` with its value from the tables, in move
+    /// order; `None` when `pos` is not covered. Empty when the game is over.
+    pub fn move_values(&self, pos: &Position) -> Option<Vec<MoveValue>> {
+        let n = pos.seeds_on_board();
+        self.levels.get(n as usize)?;
+        let me = pos.to_move();
+        let mut out = Vec::new();
+        for mv in pos.legal_moves() {
+            let after = pos.play_unchecked(mv);
+            let captured = after.store(me) - pos.store(me);
+            let child = self.probe(&after)?;
+            let rest = n - captured;
+            out.push(MoveValue { mv, captured, lower: captured + rest - child.upper, upper: captured + rest - child.lower });
+        }
+        Some(out)
+    }
+
+    /// The moves that keep the value of `pos`: the highest lower bound, and
+    /// among those the highest upper bound. For an exact value these are
+    /// exactly the moves that keep it. `None` when `pos` is not covered;
+    /// empty when the game is over.
+    ///
+    /// A best move may be quiet and lead round a cycle; the side that is
+    /// ahead should prefer captures, and a search with the game's history
+    /// should choose among best moves (see the crate docs).
+    pub fn best_moves(&self, pos: &Position) -> Option<Vec<Move>> {
+        let values = self.move_values(pos)?;
+        let best = values.iter().map(|v| (v.lower, v.upper)).max();
+        Some(values.iter().filter(|v| Some((v.lower, v.upper)) == best).map(|v| v.mv).collect())
+    }
+}
+
+/// What [`build_to_dir`] did for one seed count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LevelStatus {
+    /// A valid file was already there; it was kept.
+    Kept,
+    /// The level was built and written.
+    Built,
+}
+
+/// Builds the files for 0..=`max_seeds` seeds in `dir`, skipping seed
+/// counts whose file is already there and valid (resumable). Each file is
+/// written to a temporary name and renamed when complete. A file that is
+/// there but corrupt is an error (delete it to rebuild).
+pub fn build_to_dir(
+    dir: impl AsRef<Path>,
+    max_seeds: usize,
+    progress: &(dyn Fn(BuildProgress) + Sync),
+    on_level: &mut dyn FnMut(usize, LevelStatus),
+) -> Result<(), TbError> {
+    let dir = dir.as_ref();
+    if max_seeds > MAX_BUILD_SEEDS {
+        return Err(TbError::TooManySeeds { seeds: max_seeds });
+    }
+    std::fs::create_dir_all(dir).map_err(|source| TbError::Io { path: dir.to_owned(), source })?;
+    let mut levels: Vec<Level> = Vec::new();
+    for n in 0..=max_seeds {
+        let path = file::path_for(dir, n);
+        if path.exists() {
+            levels.push(file::open_level(&path, n)?);
+            on_level(n, LevelStatus::Kept);
+            continue;
+        }
+        let level = build::build_level(n, &levels, progress)?;
+        file::write_level(&path, &level)?;
+        // Map the file just written: checks it and frees the build memory.
+        drop(level);
+        levels.push(file::open_level(&path, n)?);
+        on_level(n, LevelStatus::Built);
+    }
+    Ok(())
+}

@@ -1,10 +1,313 @@
-//! `engine` subcommands (work in progress: none yet).
+//! Engine subcommands: `analyze`, `bench`, `uci`, `match`, `tune`.
 
-use clap::Subcommand;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand};
+use oware_core::{format_moves, parse_moves, Game, GameError};
+use oware_engine::{bench, Engine, EngineOptions, Limits};
+use serde::Serialize;
+
+use super::core::parse_position;
 
 #[derive(Subcommand)]
-pub enum Command {}
+pub enum Command {
+    /// Value and principal variation of every legal move of a position.
+    Analyze(AnalyzeArgs),
+    /// Search fixed positions to a fixed depth: prints the node-count signature and nodes/second.
+    Bench(BenchArgs),
+    /// Speak the UCI engine protocol (Aalina's dialect) on stdin/stdout.
+    Uci(UciArgs),
+    /// Play a match between two UCI engines, judged by the rules core.
+    Match(MatchArgs),
+}
 
-pub fn run(command: Command) -> anyhow::Result<()> {
-    match command {}
+#[derive(Args)]
+pub struct MatchArgs {
+    /// First engine's command line (`oware` means this program), e.g. "oware uci".
+    #[arg(long)]
+    pub engine1: String,
+    /// Second engine's command line.
+    #[arg(long)]
+    pub engine2: String,
+    /// Option for engine 1 as NAME=VALUE (repeatable), e.g. Level=3.
+    #[arg(long = "option1", value_name = "NAME=VALUE")]
+    pub option1: Vec<String>,
+    /// Option for engine 2 as NAME=VALUE (repeatable), e.g. Greedy=true.
+    #[arg(long = "option2", value_name = "NAME=VALUE")]
+    pub option2: Vec<String>,
+    /// Number of games (each opening is played twice, colours swapped).
+    #[arg(long, default_value_t = 10)]
+    pub games: usize,
+    /// Time per move in milliseconds.
+    #[arg(long, conflicts_with = "depth", required_unless_present = "depth")]
+    pub movetime: Option<u64>,
+    /// Depth per move in plies.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Openings file: one opening a line, a move list from the start or a
+    /// position string followed by optional moves; '#' starts a comment.
+    #[arg(long, conflicts_with = "random_plies")]
+    pub openings: Option<std::path::PathBuf>,
+    /// Random openings of this many plies (the default, with 4 plies).
+    #[arg(long)]
+    pub random_plies: Option<usize>,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Print every game's moves.
+    #[arg(long, short)]
+    pub verbose: bool,
+}
+
+#[derive(Args)]
+pub struct UciArgs {
+    /// Transposition table size in MiB (also `setoption name Hash`).
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+    /// Endgame tablebase directory (also `setoption name TablebaseDir`).
+    #[arg(long)]
+    pub tablebases: Option<std::path::PathBuf>,
+}
+
+#[derive(Args)]
+pub struct AnalyzeArgs {
+    /// Start position (position string); the standard start by default.
+    #[arg(long, short)]
+    pub position: Option<String>,
+    /// Moves to play from the position first, concatenated (FfBe) or spaced ("F f B e").
+    #[arg(long, short)]
+    pub moves: Option<String>,
+    /// Think for this many milliseconds (the default is 1000).
+    #[arg(long, conflicts_with = "depth")]
+    pub movetime: Option<u64>,
+    /// Search to this depth in plies instead of a time.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+    /// Endgame tablebase directory.
+    #[arg(long)]
+    pub tablebases: Option<std::path::PathBuf>,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Search depth for every position.
+    #[arg(long, default_value_t = 14)]
+    pub depth: u32,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// Print each position's node count.
+    #[arg(long, short)]
+    pub verbose: bool,
+}
+
+pub fn run(command: Command) -> Result<()> {
+    match command {
+        Command::Analyze(a) => analyze(a),
+        Command::Bench(b) => run_bench(b),
+        Command::Match(m) => run_match(m),
+        Command::Uci(u) => {
+            let out: oware_engine::uci::Output = std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
+            oware_engine::uci::run(std::io::stdin().lock(), out, EngineOptions { hash_mb: u.hash, tablebase_dir: u.tablebases });
+            Ok(())
+        }
+    }
+}
+
+/// The game the user asked for: a position, then moves played with the full rules.
+fn game_from(position: Option<&str>, moves: Option<&str>) -> Result<Game> {
+    let start = parse_position(position)?;
+    let mut game = Game::new(start);
+    if let Some(text) = moves {
+        let moves = parse_moves(text).with_context(|| format!("bad move list {text:?}"))?;
+        for (i, mv) in moves.into_iter().enumerate() {
+            if let Err(e) = game.play(mv) {
+                match e {
+                    GameError::Over => bail!("move {} ({mv}): the game is already over", i + 1),
+                    e => bail!("move {} ({mv}) is illegal in {}: {e}", i + 1, game.position()),
+                }
+            }
+        }
+    }
+    Ok(game)
+}
+
+#[derive(Serialize)]
+struct MoveJson {
+    #[serde(rename = "move")]
+    mv: String,
+    /// Centi-seeds for the mover; proven results are ±(10000 - plies).
+    score_cp: i32,
+    /// Plies to the end for a proven result (negative: a loss).
+    proven_in: Option<i32>,
+    score: String,
+    pv: String,
+}
+
+#[derive(Serialize)]
+struct AnalysisJson {
+    position: String,
+    to_move: String,
+    depth: u32,
+    nodes: u64,
+    elapsed_ms: u128,
+    moves: Vec<MoveJson>,
+}
+
+fn analyze(args: AnalyzeArgs) -> Result<()> {
+    let game = game_from(args.position.as_deref(), args.moves.as_deref())?;
+    if game.is_over() {
+        let o = game.outcome().expect("over");
+        bail!("the game is over ({}), {}-{}: nothing to analyse", o.reason.as_str(), o.totals[0], o.totals[1]);
+    }
+    let mut engine = Engine::new(EngineOptions { hash_mb: args.hash, tablebase_dir: None });
+    if let Some(dir) = args.tablebases {
+        engine.set_tablebase_dir(Some(dir)).map_err(anyhow::Error::msg)?;
+    }
+    let limits = match args.depth {
+        Some(d) => Limits::depth(d),
+        None => Limits::movetime(Duration::from_millis(args.movetime.unwrap_or(1000))),
+    };
+    let stop = engine.stop_handle();
+    let started = std::time::Instant::now();
+    let mut last = (0, 0);
+    let moves = engine.analyze_with(&game, &limits, &stop, &mut |i| last = (i.depth, i.nodes));
+    let report = AnalysisJson {
+        position: game.position().to_string(),
+        to_move: game.position().to_move().to_string(),
+        depth: last.0,
+        nodes: last.1,
+        elapsed_ms: started.elapsed().as_millis(),
+        moves: moves
+            .iter()
+            .map(|m| MoveJson {
+                mv: m.mv.to_string(),
+                score_cp: m.score.centiseeds(),
+                proven_in: m.score.plies_to_end(),
+                score: m.score.to_string(),
+                pv: format_moves(&m.pv),
+            })
+            .collect(),
+    };
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        println!("{} ({} to move), depth {}, {} nodes, {} ms", report.position, report.to_move, report.depth, report.nodes, report.elapsed_ms);
+        for m in &report.moves {
+            println!("{:>2}  {:>12}  {}", m.mv, m.score, m.pv);
+        }
+    }
+    Ok(())
+}
+
+fn run_bench(args: BenchArgs) -> Result<()> {
+    let verbose = args.verbose;
+    let report = bench::run(args.depth, args.hash, &mut |pos, nodes| {
+        if verbose {
+            println!("{pos} {nodes}");
+        }
+    });
+    println!(
+        "bench depth {}: {} positions, {} nodes, {:.3} s, {} nodes/s",
+        args.depth,
+        report.positions,
+        report.nodes,
+        report.elapsed.as_secs_f64(),
+        report.nps()
+    );
+    println!("signature {}", report.nodes);
+    Ok(())
+}
+
+fn parse_options(list: &[String], which: &str) -> Result<Vec<(String, String)>> {
+    list.iter()
+        .map(|o| match o.split_once('=') {
+            Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
+            _ => bail!("--{which} {o:?}: expected NAME=VALUE"),
+        })
+        .collect()
+}
+
+fn run_match(args: MatchArgs) -> Result<()> {
+    use oware_engine::arena::{self, EngineSpec, MatchConfig, MoveLimit, Opening};
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let openings = match &args.openings {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let mut list = Vec::new();
+            for (i, line) in text.lines().enumerate() {
+                let line = line.split('#').next().unwrap_or("").trim();
+                if line.is_empty() {
+                    continue;
+                }
+                list.push(Opening::parse(line).map_err(|e| anyhow::anyhow!("{}:{}: {e}", path.display(), i + 1))?);
+            }
+            if list.is_empty() {
+                bail!("{}: no openings", path.display());
+            }
+            list
+        }
+        None => Opening::random(args.random_plies.unwrap_or(4), args.games.div_ceil(2), args.seed),
+    };
+    let limit = match (args.movetime, args.depth) {
+        (Some(ms), _) => MoveLimit::Movetime(ms),
+        (None, Some(d)) => MoveLimit::Depth(d),
+        (None, None) => bail!("give --movetime or --depth"),
+    };
+    let config = MatchConfig {
+        engine1: EngineSpec { command: args.engine1.clone(), options: parse_options(&args.option1, "option1")? },
+        engine2: EngineSpec { command: args.engine2.clone(), options: parse_options(&args.option2, "option2")? },
+        games: args.games,
+        limit,
+        openings,
+        concurrency: args.concurrency,
+    };
+    eprintln!("match: {} vs {}, {} games, {:?}", config.engine1.label(), config.engine2.label(), config.games, limit);
+    let verbose = args.verbose;
+    let games = arena::run(&config, &|g, t| {
+        let (s, n) = (g.game.position().store(oware_core::Side::South), g.game.position().store(oware_core::Side::North));
+        let totals = g.game.outcome().map_or((s, n), |o| (o.totals[0], o.totals[1]));
+        eprintln!(
+            "game {:>3}: engine1 {} {:?} ({}, {}-{}, {} plies)  running +{} ={} -{}",
+            g.index + 1,
+            if g.engine1_south { "South" } else { "North" },
+            g.score,
+            g.reason,
+            totals.0,
+            totals.1,
+            g.game.plies().len(),
+            t.wins,
+            t.draws,
+            t.losses
+        );
+        if verbose {
+            eprintln!("  {} {}", g.game.start(), format_moves(&g.game.moves().collect::<Vec<_>>()));
+        }
+    });
+    let mut tally = arena::Tally::default();
+    for g in &games {
+        tally.add(g.score);
+    }
+    let faults = games.iter().filter(|g| g.game.outcome().is_none()).count();
+    let (elo, margin) = tally.elo();
+    println!("engine1: {}", config.engine1.label());
+    println!("engine2: {}", config.engine2.label());
+    println!("games {}  W {}  D {}  L {}  (engine1's view; {} lost by an engine fault)", tally.games(), tally.wins, tally.draws, tally.losses, faults);
+    println!("score {:.1}%  Elo difference {:+.0} +/- {:.0} (95%)", tally.score() * 100.0, elo, margin);
+    for g in games.iter().filter(|g| g.game.outcome().is_none()) {
+        println!("fault in game {}: {}", g.index + 1, g.reason);
+    }
+    Ok(())
 }

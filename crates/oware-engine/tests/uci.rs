@@ -1,0 +1,106 @@
+//! The UCI loop driven through in-memory input and output.
+
+use std::io::Cursor;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use oware_core::{parse_moves, Game, Position};
+use oware_engine::uci;
+use oware_engine::EngineOptions;
+
+/// Runs the loop over `script` and returns the output lines.
+fn session(script: &str) -> Vec<String> {
+    let buf = Arc::new(Mutex::new(Vec::<u8>::new()));
+    let out: uci::Output = buf.clone();
+    uci::run(Cursor::new(script.to_string()), out, EngineOptions { hash_mb: 4, tablebase_dir: None });
+    let bytes = buf.lock().unwrap().clone();
+    String::from_utf8(bytes).unwrap().lines().map(str::to_string).collect()
+}
+
+fn bestmoves(lines: &[String]) -> Vec<String> {
+    lines.iter().filter_map(|l| l.strip_prefix("bestmove ")).map(|m| m.split(' ').next().unwrap().to_string()).collect()
+}
+
+#[test]
+fn handshake_lists_options() {
+    let lines = session("uci\nisready\nquit\n");
+    assert!(lines[0].starts_with("id name "));
+    for opt in ["Hash", "TablebaseDir", "Level", "Greedy"] {
+        assert!(lines.iter().any(|l| l.starts_with(&format!("option name {opt} "))), "{opt} missing: {lines:?}");
+    }
+    let ok = lines.iter().position(|l| l == "uciok").unwrap();
+    assert_eq!(lines[ok + 1], "readyok");
+}
+
+#[test]
+fn go_depth_answers_a_legal_move_with_info() {
+    let lines = session("position startpos moves FfBe\ngo depth 6\nisready\n");
+    let moves = bestmoves(&lines);
+    assert_eq!(moves.len(), 1);
+    let game = Game::from_moves(Position::start(), &parse_moves("FfBe").unwrap()).unwrap();
+    let mv = moves[0].parse().unwrap();
+    assert!(game.legal_moves().contains(mv), "{lines:?}");
+    let info = lines.iter().find(|l| l.starts_with("info depth 6 ")).expect("depth 6 info");
+    for field in [" score cp ", " nodes ", " nps ", " time ", " pv "] {
+        assert!(info.contains(field), "{info}");
+    }
+}
+
+#[test]
+fn stop_ends_an_infinite_search_at_once() {
+    let started = Instant::now();
+    let lines = session("position startpos\ngo infinite\nstop\nisready\n");
+    assert_eq!(bestmoves(&lines).len(), 1, "{lines:?}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let b = lines.iter().position(|l| l.starts_with("bestmove")).unwrap();
+    let r = lines.iter().position(|l| l == "readyok").unwrap();
+    assert!(b < r);
+}
+
+#[test]
+fn infinite_search_waits_for_stop_even_when_done() {
+    // A won position is proven at once, but "go infinite" must not answer
+    // before "stop"; end of input stops it.
+    let lines = session("position fen 0-0-0-0-0-17-2-1-1-0-0-1-13-13-S\ngo infinite\n");
+    assert_eq!(bestmoves(&lines), vec!["F"]);
+}
+
+#[test]
+fn bad_input_is_reported_and_the_loop_goes_on() {
+    let lines = session(
+        "hello\ngo depth x\nposition startpos moves FF\nsetoption name Hash value lots\nsetoption name Nope value 1\n\
+         position fen 5-4-4-4-4-4-4-4-4-4-4-4-0-0-S\nisready\nposition startpos moves F\ngo depth 2\n",
+    );
+    let errors: Vec<&String> = lines.iter().filter(|l| l.starts_with("info string error: ")).collect();
+    assert_eq!(errors.len(), 6, "{lines:?}");
+    assert!(errors[0].contains("unknown command 'hello'"));
+    assert!(errors[2].contains("move 2 (F) cannot be played"));
+    assert!(lines.contains(&"readyok".to_string()));
+    // The last good position (after F) stands: North moves.
+    let mv = &bestmoves(&lines)[0];
+    assert!(mv.chars().all(|c| c.is_ascii_lowercase()), "{mv}");
+}
+
+#[test]
+fn ponderhit_turns_pondering_into_a_timed_search() {
+    let lines = session("position startpos\ngo ponder movetime 50\nponderhit\n");
+    assert_eq!(bestmoves(&lines).len(), 1, "{lines:?}");
+}
+
+#[test]
+fn levels_and_greedy_answer_legal_moves() {
+    let lines = session(
+        "setoption name Level value 2\nsetoption name Seed value 9\nposition startpos moves FfBe\ngo movetime 100\n\
+         setoption name Greedy value true\nposition fen 0-0-0-5-0-0-3-1-2-0-0-3-17-17-S\ngo depth 3\n",
+    );
+    let moves = bestmoves(&lines);
+    assert_eq!(moves.len(), 2, "{lines:?}");
+    assert!("ABCDEF".contains(moves[0].as_str()));
+    assert_eq!(moves[1], "D");
+}
+
+#[test]
+fn game_over_position_gets_no_move() {
+    let lines = session("position fen 1-0-0-0-1-0-0-0-0-0-0-0-23-23-S\ngo depth 3\n");
+    assert_eq!(bestmoves(&lines), vec!["(none)"]);
+}

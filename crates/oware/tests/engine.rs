@@ -1,0 +1,73 @@
+//! The engine subcommands through the real binary.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn oware() -> Command {
+    Command::cargo_bin("oware").unwrap()
+}
+
+#[test]
+fn uci_through_the_binary() {
+    oware()
+        .arg("uci")
+        .write_stdin("uci\nisready\nbogus\nposition startpos moves F\ngo depth 4\nquit\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("uciok"))
+        .stdout(predicate::str::contains("readyok"))
+        .stdout(predicate::str::contains("info string error: unknown command 'bogus'"))
+        .stdout(predicate::str::is_match("(?m)^bestmove [a-f]").unwrap());
+}
+
+#[test]
+fn analyze_json_lists_every_legal_move() {
+    let out = oware().args(["analyze", "--moves", "FfBe", "--depth", "5", "--json"]).output().unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 6);
+    assert_eq!(v["depth"], 5);
+    assert!(moves.iter().all(|m| m["pv"].as_str().unwrap().starts_with(m["move"].as_str().unwrap())));
+}
+
+#[test]
+fn analyze_rejects_illegal_moves_clearly() {
+    oware()
+        .args(["analyze", "--moves", "FF", "--depth", "2"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("move 2 (F) is illegal"));
+}
+
+#[test]
+fn bench_prints_a_stable_signature() {
+    let sig = |_: ()| {
+        let out = oware().args(["bench", "--depth", "6"]).output().unwrap();
+        String::from_utf8(out.stdout).unwrap().lines().find(|l| l.starts_with("signature")).unwrap().to_string()
+    };
+    assert_eq!(sig(()), sig(()));
+}
+
+#[test]
+fn match_between_levels_reports_a_result() {
+    let out = oware()
+        .args(["match", "--engine1", "oware uci", "--engine2", "oware uci", "--option2", "Level=1", "--games", "2", "--depth", "3"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("games 2  W "), "{stdout}");
+    assert!(stdout.contains("Elo difference"), "{stdout}");
+}
+
+#[test]
+fn match_counts_a_crashing_engine_as_a_loss() {
+    let out = oware()
+        .args(["match", "--engine1", "oware uci", "--engine2", "false", "--games", "2", "--depth", "2"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("W 2  D 0  L 0"), "{stdout}");
+    assert!(stdout.contains("crash"), "{stdout}");
+}
