@@ -493,7 +493,9 @@ fn parse_one(sc: &mut Scanner) -> Result<Option<Record>, OgnError> {
             }
             ';' => {
                 sc.bump();
-                let text = sc.rest_of_line().trim().to_string();
+                // A '}' could not be written back inside braces: keep the
+                // comment writable by turning it into ')'.
+                let text = sc.rest_of_line().trim().replace('}', ")");
                 match plies.last_mut() {
                     Some(p) => append_comment(&mut p.comment, text),
                     None => append_comment(&mut intro, text),
