@@ -11,7 +11,7 @@ use crate::app::{outcome_lines, App, Prompt, Screen, Tone};
 
 const SPINNER: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 /// Width of the board panel, borders included.
-const BOARD_WIDTH: u16 = 54;
+const BOARD_WIDTH: u16 = 53;
 
 /// Draws the whole screen.
 pub fn draw(frame: &mut Frame, app: &App) {
@@ -65,7 +65,7 @@ fn help_line(app: &App) -> Line<'static> {
             Screen::Resume => "y resume · n new game · q quit",
             Screen::Setup => "↑↓ choose · ←→ change · ⏎ start · l load · ? rules · q quit",
             Screen::Play if app.game.is_over() => "n new game · u take back · s save · ? rules · q quit",
-            Screen::Play => "←→/A-F choose · ⏎ play · h hint · u/r undo/redo · x resign · s save · ? rules · q quit",
+            Screen::Play => "←→/A-F ⏎ play · h hint · u undo · r redo · x resign · s save · ? rules · q quit",
         }
     };
     Line::from(format!(" {s}"))
@@ -178,12 +178,20 @@ fn board_lines(app: &App) -> Vec<Line<'static>> {
             _ => vec![Span::styled(format!("{bl}{}{br}", h.to_string().repeat(4)), style)],
         }
     };
+    let store_label = |side: Side| -> &'static str {
+        match app.computer {
+            Some((c, _)) if c == side => "cpu",
+            Some(_) => "you",
+            None if side == Side::South => "S",
+            None => "N",
+        }
+    };
     let store_part = |side: Side, r: usize| -> Span<'static> {
         let n = view.stores[side.index()];
         let text = match r {
             0 => "╭────╮".to_string(),
             2 => format!("│ {n:>2} │"),
-            3 => "│ ⌂  │".to_string(),
+            3 => format!("│{:^4}│", store_label(side)),
             5 => "╰────╯".to_string(),
             _ => "│    │".to_string(),
         };
@@ -192,8 +200,9 @@ fn board_lines(app: &App) -> Vec<Line<'static>> {
     let name_line = |side: Side| -> Line<'static> {
         let name = app.name(side);
         let store = view.stores[side.index()];
+        let who = if name == side_word(side) { name } else { format!("{name} ({})", side_word(side)) };
         let mut spans = vec![Span::styled(
-            format!("{name} ({}) · captured {store}", side_word(side)),
+            format!("{who} · captured {store}"),
             Style::new().add_modifier(Modifier::BOLD),
         )];
         if !over && side == to_move {
@@ -254,10 +263,10 @@ fn info_lines(app: &App) -> Vec<Line<'static>> {
         if let Some(refusal) = app.cursor_refusal() {
             lines.push(Line::styled(format!("✗ {refusal}"), Style::new().fg(Color::Red)));
         } else if let Some((house, n)) = app.landing() {
-            let whose = if house.owner() == to_move { "your own row" } else { "the opponent's row" };
-            let take = if n > 0 { format!("captures {n}") } else { "captures nothing".to_string() };
+            let whose = if house.owner() == to_move { "own row" } else { "opponent's row" };
+            let take = if n > 0 { format!("captures {n}") } else { "no capture".to_string() };
             lines.push(Line::styled(
-                format!("◆ {}: last seed lands in {} ({whose}), {take}.", mv.letter(), house.letter()),
+                format!("◆ {}: last seed in {} ({whose}), {take}.", mv.letter(), house.letter()),
                 Style::new().fg(Color::Cyan),
             ));
         } else {
@@ -283,14 +292,12 @@ fn info_lines(app: &App) -> Vec<Line<'static>> {
     }
     let on = |b: bool| if b { "on" } else { "off" };
     let mut aids = format!(
-        "m marks {} · w warnings {} · t animation {} · l load · n new",
+        "m marks:{} w warn:{} t anim:{} · n new",
         on(app.settings.marks),
         on(app.settings.warnings),
         on(app.settings.animation)
     );
-    if app.computer.is_none() {
-        aids.push_str(" · p agree");
-    }
+    aids.push_str(if app.computer.is_none() { " · p agree" } else { " · l load" });
     lines.push(Line::styled(aids, Style::new().fg(Color::DarkGray)));
     lines
 }
