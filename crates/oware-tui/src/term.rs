@@ -122,7 +122,12 @@ pub fn run(mut app: App) -> io::Result<()> {
     result
 }
 
+/// Set, this environment variable makes `!` panic: how the end-to-end test
+/// checks that a panic restores the terminal.
+pub const PANIC_KEY_ENV: &str = "OWARE_TEST_PANIC_KEY";
+
 fn event_loop(terminal: &mut Terminal<CrosstermBackend<Stdout>>, app: &mut App, worker: &Worker) -> io::Result<()> {
+    let panic_key = std::env::var_os(PANIC_KEY_ENV).is_some();
     let mut last = Instant::now();
     loop {
         if app.take_stop() {
@@ -137,6 +142,9 @@ fn event_loop(terminal: &mut Terminal<CrosstermBackend<Stdout>>, app: &mut App, 
         terminal.draw(|f| ui::draw(f, app))?;
         if event::poll(Duration::from_millis(30))? {
             match event::read()? {
+                Event::Key(key) if panic_key && key.code == event::KeyCode::Char('!') => {
+                    panic!("panic requested with {PANIC_KEY_ENV}")
+                }
                 Event::Key(key) => app.on_key(key),
                 Event::Resize(..) => terminal.autoresize()?,
                 _ => {}
