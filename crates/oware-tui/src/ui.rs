@@ -32,11 +32,13 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
     match app.screen {
         Screen::Resume => draw_resume(frame, app, body),
-        Screen::Setup => draw_setup(frame, app, body),
+        Screen::Setup => {
+            draw_setup(frame, app, body);
+            if let Some(prompt) = &app.prompt {
+                draw_prompt(frame, app, centered(body, 60, 6), prompt);
+            }
+        }
         Screen::Play => draw_play(frame, app, body),
-    }
-    if let Some(prompt) = &app.prompt {
-        draw_prompt(frame, app, body, prompt);
     }
 }
 
@@ -59,7 +61,7 @@ fn help_line(app: &App) -> Line<'static> {
     let s = if app.rules.is_some() {
         app.settings.lang.rules_keys()
     } else if app.prompt.is_some() {
-        "answer the question above · Esc cancels"
+        "answer the question · Esc cancels"
     } else {
         match app.screen {
             Screen::Resume => "y resume · n new game · q quit",
@@ -94,12 +96,17 @@ fn draw_play(frame: &mut Frame, app: &App, body: Rect) {
     let [left, right] = Layout::horizontal([Constraint::Length(BOARD_WIDTH), Constraint::Min(18)]).areas(body);
     let [board, info] = Layout::vertical([Constraint::Length(12), Constraint::Min(6)]).areas(left);
     frame.render_widget(Paragraph::new(board_lines(app)).block(panel("Board")), board);
-    frame.render_widget(Paragraph::new(info_lines(app)).block(panel("Game")).wrap(Wrap { trim: true }), info);
+    // Questions and the game's end take the place of the game panel, so the
+    // board stays in view.
+    if let Some(prompt) = &app.prompt {
+        draw_prompt(frame, app, info, prompt);
+    } else if app.game.is_over() && !app.animating() {
+        draw_game_over(frame, app, info);
+    } else {
+        frame.render_widget(Paragraph::new(info_lines(app)).block(panel("Game")).wrap(Wrap { trim: true }), info);
+    }
     let inner_height = right.height.saturating_sub(2) as usize;
     frame.render_widget(Paragraph::new(move_lines(app, inner_height)).block(panel("Moves")), right);
-    if app.game.is_over() && !app.animating() && app.prompt.is_none() {
-        draw_game_over(frame, app, body);
-    }
 }
 
 struct Cell {
@@ -326,14 +333,12 @@ fn move_lines(app: &App, height: usize) -> Vec<Line<'static>> {
     lines.into_iter().skip(skip).map(|l| Line::from(format!(" {l}"))).collect()
 }
 
-fn draw_game_over(frame: &mut Frame, app: &App, body: Rect) {
-    let area = centered(body, 58, 11);
+fn draw_game_over(frame: &mut Frame, app: &App, area: Rect) {
     let mut lines: Vec<Line> = Vec::new();
     for (i, l) in outcome_lines(&app.game, app.computer).into_iter().enumerate() {
         let style = if i == 2 { Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD) } else { Style::new() };
         lines.push(Line::styled(l, style));
     }
-    lines.push(Line::from(""));
     lines.push(Line::styled("n new game · u take back · s save · q quit", Style::new().fg(Color::DarkGray)));
     frame.render_widget(Clear, area);
     frame.render_widget(
@@ -342,14 +347,14 @@ fn draw_game_over(frame: &mut Frame, app: &App, body: Rect) {
     );
 }
 
-fn draw_prompt(frame: &mut Frame, app: &App, body: Rect, prompt: &Prompt) {
+fn draw_prompt(frame: &mut Frame, app: &App, area: Rect, prompt: &Prompt) {
     let text = match prompt {
         Prompt::ConfirmResign => "Resign this game? y / n".to_string(),
         Prompt::ConfirmNew => "Abandon this game and start a new one? y / n".to_string(),
         Prompt::Agreement { proposer } => {
             let t = app.game.position().totals_with_own_rows();
             format!(
-                "{} proposes to stop here (R12): each takes the seeds of their own row, {}–{}. {}, do you accept? y / n",
+                "{} proposes to stop here (R12): each takes the seeds of their own row, {}–{}.\n\n{}, do you accept? y / n",
                 side_word(*proposer),
                 t[0],
                 t[1],
@@ -359,9 +364,9 @@ fn draw_prompt(frame: &mut Frame, app: &App, body: Rect, prompt: &Prompt) {
         Prompt::SavePath(t) => format!("Save the game as: {t}▏\n(Enter saves, Esc cancels)"),
         Prompt::LoadPath(t) => format!("Load a game from: {t}▏\n(Enter loads, Esc cancels)"),
     };
-    let area = centered(body, 60, 6);
     frame.render_widget(Clear, area);
-    frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: false }).block(panel("Question")), area);
+    let block = panel("Question").border_style(Style::new().fg(Color::Yellow));
+    frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: false }).block(block), area);
 }
 
 // ---- other screens ---------------------------------------------------------

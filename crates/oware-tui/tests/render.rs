@@ -183,3 +183,25 @@ fn setup_resume_and_larger_terminals() {
     let s = screen(&app, 40, 10);
     assert_has(&s, "at least 80×24");
 }
+
+#[test]
+fn questions_and_the_end_leave_the_board_in_view() {
+    let mut app = loaded(Opponent::TwoPlayers, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "FfBe");
+    key(&mut app, KeyCode::Char('p'));
+    let s = screen(&app, 80, 24);
+    assert_has(&s, "Question");
+    assert_has(&s, "South proposes to stop here (R12)");
+    assert_has(&s, "North, do you accept? y / n");
+    assert_has(&s, "A     B     C     D     E     F");
+    // E11: the third repetition ends the game (R11), 24-24.
+    let moves = format!("{0}{0}f", "fAaBbCcDdEeF");
+    let app = loaded(Opponent::TwoPlayers, "0-0-0-0-0-0-1-0-0-0-0-1-23-23-N", &moves);
+    let s = screen(&app, 80, 24);
+    assert_has(&s, "Game over");
+    assert_has(&s, "(R11)");
+    assert_has(&s, "South (South) 24, North (North) 24.");
+    assert_has(&s, "The game is a draw.");
+    assert_has(&s, "n new game · u take back · s save · q quit");
+    assert_has(&s, "[f]    e     d     c     b     a");
+    assert_has(&s, "1... f");
+}
