@@ -320,7 +320,7 @@ pub struct App {
 
 fn random_u64() -> u64 {
     let mut h = RandomState::new().build_hasher();
-    h.write_u64(0x6f77_6172_65);
+    h.write_u64(0x006f_7761_7265);
     h.finish()
 }
 
@@ -550,7 +550,7 @@ impl App {
             Prompt::ConfirmNew => {
                 if yes {
                     self.prompt = None;
-                    self.to_setup();
+                    self.show_setup();
                 } else if no {
                     self.prompt = None;
                 }
@@ -664,7 +664,7 @@ impl App {
             KeyCode::Char('l') | KeyCode::Char('L') => self.prompt = Some(Prompt::LoadPath(String::new())),
             KeyCode::Char('n') | KeyCode::Char('N') => {
                 if self.game.is_over() || self.game.plies().is_empty() {
-                    self.to_setup();
+                    self.show_setup();
                 } else {
                     self.prompt = Some(Prompt::ConfirmNew);
                 }
@@ -687,11 +687,7 @@ impl App {
                 self.say(Tone::Info, format!("Animation {state}."));
             }
             _ if self.game.is_over() => {}
-            KeyCode::Char('x') | KeyCode::Char('X') => {
-                if self.computer.is_some() || !self.game.is_over() {
-                    self.prompt = Some(Prompt::ConfirmResign);
-                }
-            }
+            KeyCode::Char('x') | KeyCode::Char('X') => self.prompt = Some(Prompt::ConfirmResign),
             KeyCode::Char('p') | KeyCode::Char('P') => {
                 if self.computer.is_some() {
                     self.say(Tone::Error, "Stopping by agreement (R12) is for two people at one board.".to_string());
@@ -973,7 +969,7 @@ impl App {
         self.begin_play();
     }
 
-    fn to_setup(&mut self) {
+    fn show_setup(&mut self) {
         self.cancel_thinking();
         self.anim = None;
         self.screen = Screen::Setup;
@@ -1097,13 +1093,15 @@ pub fn outcome_lines(game: &Game, computer: Option<(Side, Level)>) -> Vec<String
         EndReason::Resignation => format!("{} resigned.", name(loser)),
         EndReason::Time => format!("{} ran out of time (R13).", name(loser)),
     };
-    let totals = format!(
-        "Final totals: South ({}) {}, North ({}) {}.",
-        name(Side::South),
-        o.totals[0],
-        name(Side::North),
-        o.totals[1]
-    );
+    let label = |s: Side| {
+        let side = if s == Side::South { "South" } else { "North" };
+        if computer.is_some() {
+            format!("{side} ({})", name(s))
+        } else {
+            side.to_string()
+        }
+    };
+    let totals = format!("Final totals: {} {}, {} {}.", label(Side::South), o.totals[0], label(Side::North), o.totals[1]);
     let result = match o.winner {
         None => "The game is a draw.".to_string(),
         Some(w) => match computer {
@@ -1325,7 +1323,7 @@ mod tests {
         assert!(app.game.is_over());
         let lines = outcome_lines(&app.game, None);
         assert!(lines[0].contains("R9"), "{lines:?}");
-        assert!(lines[1].contains("South (South) 25") && lines[1].contains("North (North) 23"), "{lines:?}");
+        assert!(lines[1] == "Final totals: South 25, North 23.", "{lines:?}");
         assert_eq!(lines[2], "South wins.");
         let game = Game::from_moves(
             "0-0-0-0-0-2-1-1-0-0-4-0-20-20-S".parse().unwrap(),

@@ -114,7 +114,7 @@ impl<W: Write> Plain<'_, W> {
             }
             v
         };
-        let letters = |hs: &[House]| hs.iter().map(|h| format!("  {} ", h.letter())).collect::<String>();
+        let letters = |hs: &[House]| hs.iter().map(|h| format!("  {} ", h.letter())).collect::<String>().trim_end().to_string();
         let counts = |hs: &[House]| hs.iter().map(|h| format!("[{:>2}]", pos.seeds(*h))).collect::<String>();
         let mark = |s: Side| if !self.game.is_over() && pos.to_move() == s { "  <- to move" } else { "" };
         let (t, b) = (row(top, true), row(self.bottom, false));

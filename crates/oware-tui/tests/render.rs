@@ -126,7 +126,7 @@ fn game_over_screen_gives_reason_totals_and_winner() {
     let s = screen(&app, 80, 24);
     assert_has(&s, "Game over");
     assert_has(&s, "(R9)");
-    assert_has(&s, "South (South) 25, North (North) 23");
+    assert_has(&s, "South 25, North 23");
     assert_has(&s, "South wins.");
     assert_has(&s, "n new game");
     // E8 against the computer: North captures and reaches 26 (R10).
@@ -199,7 +199,7 @@ fn questions_and_the_end_leave_the_board_in_view() {
     let s = screen(&app, 80, 24);
     assert_has(&s, "Game over");
     assert_has(&s, "(R11)");
-    assert_has(&s, "South (South) 24, North (North) 24.");
+    assert_has(&s, "South 24, North 24.");
     assert_has(&s, "The game is a draw.");
     assert_has(&s, "n new game · u take back · s save · q quit");
     assert_has(&s, "[f]    e     d     c     b     a");

@@ -43,7 +43,7 @@ fn two_players_play_a_whole_game_through_a_pipe() {
     assert!(stdout.contains("Game over."), "{stdout}");
     let result = format!("Result: {}-{}", outcome.totals[0], outcome.totals[1]);
     assert!(stdout.contains(&result), "{result} missing:\n{stdout}");
-    let totals = format!("Final totals: South (South) {}, North (North) {}.", outcome.totals[0], outcome.totals[1]);
+    let totals = format!("Final totals: South {}, North {}.", outcome.totals[0], outcome.totals[1]);
     assert!(stdout.contains(&totals), "{totals} missing:\n{stdout}");
     let record = Record::from_game(game.clone(), &[]).write();
     let movetext: String = record.split_once("\n\n").unwrap().1.split_whitespace().collect::<Vec<_>>().join(" ");
