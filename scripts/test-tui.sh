@@ -6,22 +6,29 @@ cd "$(dirname "$0")/.."
 cargo build --release --locked -q -p oware
 BIN="$PWD/target/release/oware"
 WORK="$(mktemp -d)"
-SESSION="oware-e2e-$$"
+SESSION="oware-e2e"
+# A private tmux server, kept alive by an idle session, so killing one test
+# session never races with the server shutting down.
+SOCKET="oware-e2e-$$"
+tm() { tmux -u -L "$SOCKET" "$@"; }
 PASSED=0
 FAILED=0
 cleanup() {
-    tmux kill-session -t "$SESSION" 2>/dev/null || true
+    tm kill-server 2>/dev/null || true
     rm -rf "$WORK"
 }
 trap cleanup EXIT
 
-screen() { tmux capture-pane -p -t "$SESSION"; }
+screen() { tm capture-pane -p -t "$SESSION"; }
 
 # wait_for TEXT [SECONDS]: until TEXT (fixed string) is on screen.
-wait_for() {
-    local text="$1" limit="${2:-15}" i
+wait_for() { wait_screen -F "$@"; }
+# wait_re REGEX [SECONDS]: until an extended regex matches the screen.
+wait_re() { wait_screen -E "$@"; }
+wait_screen() {
+    local mode="$1" text="$2" limit="${3:-15}" i
     for ((i = 0; i < limit * 10; i++)); do
-        if screen | grep -qF -- "$text"; then
+        if screen | grep -q "$mode" -- "$text"; then
             return 0
         fi
         sleep 0.1
@@ -46,13 +53,15 @@ check() {
 # start ARGS...: a fresh pane running the game; after it exits the shell
 # prints its exit status and whether the tty is back in canonical mode.
 start() {
-    tmux kill-session -t "$SESSION" 2>/dev/null || true
-    tmux new-session -d -s "$SESSION" -x 80 -y 24 \
+    tm kill-session -t "$SESSION" 2>/dev/null || true
+    tm new-session -d -s "$SESSION" -x 80 -y 24 \
         "env OWARE_DATA_DIR='$WORK/data' OWARE_TEST_PANIC_KEY=1 LANG=en_US.UTF-8 '$BIN' play $*; \
          echo EXITED:\$?; stty -a | grep -qw -- -icanon && echo TTY:RAW || echo TTY:COOKED; sleep 60"
 }
 
-keys() { tmux send-keys -t "$SESSION" "$@"; }
+keys() { tm send-keys -t "$SESSION" "$@"; }
+
+tm new-session -d -s keeper -x 80 -y 24 "sleep 3600"
 
 # 1. A game against the computer: setup, a move, its reply, the move list.
 start --level 1 --no-animation
@@ -63,11 +72,11 @@ check "house letters" wait_for "A     B     C     D     E     F"
 keys f
 check "landing mark for F" wait_for "◆ F: last seed in d (opponent's row), no capture."
 keys Enter
-check "computer replied, OGN move list" bash -c "for i in \$(seq 100); do tmux capture-pane -p -t $SESSION | grep -qE '1\. F [a-f]' && exit 0; sleep 0.1; done; exit 1"
-check "last move highlighted" bash -c "tmux capture-pane -p -t $SESSION | grep -qE '\[[a-f]\]'"
+check "computer replied, OGN move list" wait_re '1\. F [a-f]' 
+check "last move highlighted" wait_re '\[[a-f]\]' 
 keys e
 keys Enter
-check "second move played or refused with its reason" bash -c "for i in \$(seq 50); do tmux capture-pane -p -t $SESSION | grep -qE 'cannot be played|2\. E' && exit 0; sleep 0.1; done; exit 1"
+check "second move played or refused with its reason" wait_re 'cannot be played|2\. E' 
 keys '?'
 check "rules screen (English)" wait_for "How to play Oware Abapa"
 keys g
@@ -78,7 +87,7 @@ check "hint" wait_for "Hint: play"
 keys u
 check "undo" wait_for "Took back"
 keys c Enter
-check "a move after undo" bash -c "for i in \$(seq 100); do tmux capture-pane -p -t $SESSION | grep -qE '1\. [A-F] [a-f]' && exit 0; sleep 0.1; done; exit 1"
+check "a move after undo" wait_re '1\. [A-F] [a-f]' 
 keys q
 check "quit exits 0" wait_for "EXITED:0"
 check "terminal restored after quit" wait_for "TTY:COOKED"
@@ -116,9 +125,9 @@ check "new-game screen again" wait_for "New game"
 keys Enter
 check "board before the panic" wait_for "South · captured 0"
 keys '!'
-check "panic exits non-zero" bash -c "for i in \$(seq 100); do tmux capture-pane -p -t $SESSION | grep -qE 'EXITED:[1-9]' && exit 0; sleep 0.1; done; exit 1"
+check "panic exits non-zero" wait_re 'EXITED:[1-9]' 
 check "terminal restored after panic" wait_for "TTY:COOKED"
 check "panic message readable" wait_for "panic requested"
 
-echo "tui end-to-end: $PASSED passed, $FAILED failed"
+echo "tui-e2e: $PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]
