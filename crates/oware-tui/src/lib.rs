@@ -1,1 +1,77 @@
-//! The terminal game (work in progress).
+//! The Oware Abapa terminal game behind `oware play`: a full-screen game
+//! (ratatui + crossterm) and a line-by-line `--plain` mode.
+//!
+//! - [`app`]: the state machine (screens, keys, turns, animation, undo,
+//!   learning aids); testable without a terminal.
+//! - [`ui`]: draws an [`app::App`] with ratatui.
+//! - [`term`]: the terminal runtime and the engine's worker thread.
+//! - [`plain`]: the line mode.
+//! - [`store`]: OGN files and the autosave; [`text`]: languages and rules.
+//!
+//! All rules come from `oware-core`, all moves of the computer from
+//! `oware-engine`.
+
+#![deny(missing_docs)]
+
+pub mod app;
+pub mod plain;
+pub mod store;
+pub mod term;
+pub mod text;
+pub mod ui;
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use app::{App, Settings, Start};
+
+/// Everything `oware play` accepts.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Game settings (opponent, who starts, aids, language).
+    pub settings: Settings,
+    /// Force the line mode.
+    pub plain: bool,
+    /// A game to resume.
+    pub load: Option<PathBuf>,
+    /// The directory of the autosave (else `$OWARE_DATA_DIR` or the user's
+    /// data directory).
+    pub data_dir: Option<PathBuf>,
+    /// Never save or offer an autosave.
+    pub no_autosave: bool,
+}
+
+/// Runs the game: full screen on a terminal, the line mode otherwise.
+pub fn run(mut options: Options) -> Result<(), String> {
+    if !options.no_autosave {
+        options.settings.autosave = store::data_dir(options.data_dir.as_deref()).map(|d| store::autosave_path(&d));
+    }
+    let load = match &options.load {
+        Some(path) => Some(store::load(path)?),
+        None => None,
+    };
+    let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    if options.plain || !interactive {
+        if load.is_none() {
+            if let Some(path) = options.settings.autosave.as_ref().filter(|p| p.exists()) {
+                println!(
+                    "Note: an unfinished game was saved at {}; resume it with: oware play --load {}",
+                    path.display(),
+                    path.display()
+                );
+            }
+        }
+        let stdin = std::io::stdin();
+        let mut stdout = std::io::stdout();
+        return plain::run(&options.settings, load, stdin.lock(), &mut stdout).map_err(|e| e.to_string());
+    }
+    let start = match load {
+        Some(record) => Start::Load(Box::new(record)),
+        None => match options.settings.autosave.as_ref().filter(|p| p.exists()).map(|p| store::load(p)) {
+            Some(Ok(record)) if !record.game.is_over() => Start::OfferResume(Box::new(record)),
+            _ => Start::Setup,
+        },
+    };
+    let app = App::new(options.settings, start);
+    term::run(app).map_err(|e| format!("terminal error: {e}"))
+}

@@ -1,10 +1,101 @@
-//! `play` subcommands (work in progress: none yet).
+//! `play`: the terminal game (crate `oware-tui`).
 
-use clap::Subcommand;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Subcommand, ValueEnum};
+use oware_engine::Level;
+use oware_tui::app::{Opponent, Settings, Starter};
+use oware_tui::text::Lang;
+use oware_tui::Options;
 
 #[derive(Subcommand)]
-pub enum Command {}
+pub enum Command {
+    /// Play Oware in the terminal, against the computer or another person.
+    Play(PlayArgs),
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Who {
+    /// You start.
+    Me,
+    /// The computer starts.
+    Computer,
+    /// Drawn by lot (R2).
+    Lot,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum LangArg {
+    En,
+    Fr,
+}
+
+#[derive(Args)]
+pub struct PlayArgs {
+    /// Two people at one keyboard instead of the computer.
+    #[arg(long)]
+    two_players: bool,
+    /// The computer's level, 1 (beginner) to 10 (full strength).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=10))]
+    level: u8,
+    /// Who moves first against the computer.
+    #[arg(long, value_enum, default_value_t = Who::Me)]
+    first: Who,
+    /// Resume the game in this OGN file.
+    #[arg(long, value_name = "FILE.ogn")]
+    load: Option<PathBuf>,
+    /// Line-by-line mode (also used when stdin or stdout is not a terminal).
+    #[arg(long)]
+    plain: bool,
+    /// Show moves at once instead of sowing seed by seed.
+    #[arg(long)]
+    no_animation: bool,
+    /// Do not mark where the last seed lands and what it captures.
+    #[arg(long)]
+    no_marks: bool,
+    /// Do not warn when a move lets the opponent capture next turn.
+    #[arg(long)]
+    no_warnings: bool,
+    /// Language of the rules screen (default: from LC_ALL / LANG).
+    #[arg(long, value_enum)]
+    lang: Option<LangArg>,
+    /// Where the unfinished game is saved on quit (default: $OWARE_DATA_DIR,
+    /// else the user's data directory).
+    #[arg(long, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+    /// Neither save an unfinished game on quit nor offer one.
+    #[arg(long)]
+    no_autosave: bool,
+    /// Milliseconds the engine thinks about a hint.
+    #[arg(long, default_value_t = 1500, value_name = "MS")]
+    hint_ms: u64,
+}
 
 pub fn run(command: Command) -> anyhow::Result<()> {
-    match command {}
+    match command {
+        Command::Play(a) => {
+            let settings = Settings {
+                opponent: if a.two_players { Opponent::TwoPlayers } else { Opponent::Computer(Level::new(a.level)) },
+                first: match a.first {
+                    Who::Me => Starter::Me,
+                    Who::Computer => Starter::Computer,
+                    Who::Lot => Starter::Lot,
+                },
+                animation: !a.no_animation,
+                marks: !a.no_marks,
+                warnings: !a.no_warnings,
+                lang: match a.lang {
+                    Some(LangArg::En) => Lang::En,
+                    Some(LangArg::Fr) => Lang::Fr,
+                    None => Lang::from_env(),
+                },
+                autosave: None,
+                hint_time: Duration::from_millis(a.hint_ms),
+            };
+            let options =
+                Options { settings, plain: a.plain, load: a.load, data_dir: a.data_dir, no_autosave: a.no_autosave };
+            oware_tui::run(options).map_err(anyhow::Error::msg)
+        }
+    }
 }

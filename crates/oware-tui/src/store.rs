@@ -1,0 +1,153 @@
+//! Game files: saving and loading OGN records, and the autosave of an
+//! unfinished game.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use oware_core::{Game, Record, Side};
+use oware_engine::Level;
+
+/// The environment variable that overrides the data directory (tests use it).
+pub const DATA_DIR_ENV: &str = "OWARE_DATA_DIR";
+
+/// The extra OGN tag recording which side the computer played and at which
+/// level, e.g. `N 3`; absent in games between two people.
+pub const COMPUTER_TAG: &str = "Computer";
+
+/// The directory of the autosave: `$OWARE_DATA_DIR`, else the user's data
+/// directory (e.g. `~/.local/share/oware`).
+pub fn data_dir(explicit: Option<&Path>) -> Option<PathBuf> {
+    if let Some(p) = explicit {
+        return Some(p.to_path_buf());
+    }
+    if let Some(p) = std::env::var_os(DATA_DIR_ENV).filter(|p| !p.is_empty()) {
+        return Some(PathBuf::from(p));
+    }
+    dirs::data_dir().map(|d| d.join("oware"))
+}
+
+/// The autosave file in `dir`.
+pub fn autosave_path(dir: &Path) -> PathBuf {
+    dir.join("autosave.ogn")
+}
+
+/// Who played the game: the computer's side and level, if any.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Players {
+    /// The computer's side and level; `None` for two people.
+    pub computer: Option<(Side, Level)>,
+}
+
+impl Players {
+    fn name(self, side: Side) -> String {
+        match self.computer {
+            Some((s, level)) if s == side => format!("Computer (level {})", level.get()),
+            Some(_) => "You".to_string(),
+            None => match side {
+                Side::South => "South player".to_string(),
+                Side::North => "North player".to_string(),
+            },
+        }
+    }
+
+    /// Reads the players from a record's tags.
+    pub fn from_record(record: &Record) -> Option<Players> {
+        let v = record.tag(COMPUTER_TAG)?;
+        let mut it = v.split_whitespace();
+        let side = Side::from_letter(it.next()?.chars().next()?)?;
+        let level: u8 = it.next()?.parse().ok()?;
+        Some(Players { computer: Some((side, Level::new(level))) })
+    }
+}
+
+/// The OGN text of `game`.
+pub fn record_text(game: &Game, players: Players) -> String {
+    let date = today();
+    let south = players.name(Side::South);
+    let north = players.name(Side::North);
+    let mut record = Record::from_game(
+        game.clone(),
+        &[("Event", "oware play"), ("Date", &date), ("South", &south), ("North", &north)],
+    );
+    if let Some((side, level)) = players.computer {
+        record.set_tag(COMPUTER_TAG, &format!("{} {}", side.letter(), level.get()));
+    }
+    record.write()
+}
+
+/// Writes the game to `path` (creating its directory).
+pub fn save(path: &Path, game: &Game, players: Players) -> Result<(), String> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    fs::write(path, record_text(game, players)).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Reads one game from an OGN file.
+pub fn load(path: &Path) -> Result<Record, String> {
+    let text = fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Record::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Today's date as OGN writes it, `YYYY.MM.DD` (UTC).
+pub fn today() -> String {
+    let (y, m, d, _) = now_civil();
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// A file name for a saved game, `oware-YYYYMMDD-HHMMSS.ogn` (UTC).
+pub fn default_save_name() -> String {
+    let (y, m, d, secs) = now_civil();
+    format!("oware-{y:04}{m:02}{d:02}-{:02}{:02}{:02}.ogn", secs / 3600, secs / 60 % 60, secs % 60)
+}
+
+fn now_civil() -> (i64, u32, u32, u64) {
+    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    (y, m, d, secs % 86_400)
+}
+
+/// Days since 1970-01-01 to a proleptic Gregorian date.
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oware_core::{parse_moves, Position};
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(20_788), (2026, 12, 1));
+        assert_eq!(civil_from_days(11_017), (2000, 3, 1));
+    }
+
+    #[test]
+    fn save_and_load_keep_the_game_and_the_players() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub/game.ogn");
+        let game = Game::from_moves(Position::start(), &parse_moves("FfBe").unwrap()).unwrap();
+        let players = Players { computer: Some((Side::North, Level::new(4))) };
+        save(&path, &game, players).unwrap();
+        let record = load(&path).unwrap();
+        assert_eq!(record.game, game);
+        assert_eq!(Players::from_record(&record), Some(players));
+        assert_eq!(record.tag("North").as_deref(), Some("Computer (level 4)"));
+        let err = load(&dir.path().join("missing.ogn")).unwrap_err();
+        assert!(err.contains("cannot read"), "{err}");
+        fs::write(dir.path().join("bad.ogn"), "1. F F").unwrap();
+        assert!(load(&dir.path().join("bad.ogn")).is_err());
+    }
+}

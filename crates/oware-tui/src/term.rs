@@ -1,0 +1,160 @@
+//! The full-screen runtime: the terminal (always restored), the event loop
+//! and the engine's worker thread.
+
+use std::io::{self, Stdout};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use oware_engine::{Engine, EngineOptions, SearchResult, StopHandle};
+use ratatui::backend::CrosstermBackend;
+use ratatui::crossterm::cursor::{Hide, Show};
+use ratatui::crossterm::event::{self, Event};
+use ratatui::crossterm::execute;
+use ratatui::crossterm::terminal::{disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen};
+use ratatui::Terminal;
+
+use crate::app::{App, SearchRequest};
+use crate::ui;
+
+/// The engine on its own thread, one search at a time, so the interface
+/// never waits for it.
+pub struct Worker {
+    requests: Option<Sender<SearchRequest>>,
+    results: Receiver<(u64, SearchResult)>,
+    stop: StopHandle,
+    handle: Option<JoinHandle<()>>,
+}
+
+impl Worker {
+    /// Starts the thread.
+    pub fn spawn(options: EngineOptions) -> Worker {
+        let (req_tx, req_rx) = mpsc::channel::<SearchRequest>();
+        let (res_tx, res_rx) = mpsc::channel();
+        let (stop_tx, stop_rx) = mpsc::channel();
+        let handle = thread::Builder::new()
+            .name("oware-engine".into())
+            .spawn(move || {
+                let mut engine = Engine::new(options);
+                let _ = stop_tx.send(engine.stop_handle());
+                for req in req_rx {
+                    let result = engine.search(&req.game, &req.limits, &mut |_| {});
+                    if res_tx.send((req.id, result)).is_err() {
+                        break;
+                    }
+                }
+            })
+            .expect("spawning the engine thread");
+        let stop = stop_rx.recv().unwrap_or_default();
+        Worker { requests: Some(req_tx), results: res_rx, stop, handle: Some(handle) }
+    }
+
+    /// Queues a search.
+    pub fn submit(&self, req: SearchRequest) {
+        if let Some(tx) = &self.requests {
+            let _ = tx.send(req);
+        }
+    }
+
+    /// Stops the running search (its result still arrives, and is ignored).
+    pub fn stop(&self) {
+        self.stop.stop();
+    }
+
+    /// A finished search, if any.
+    pub fn try_recv(&self) -> Option<(u64, SearchResult)> {
+        self.results.try_recv().ok()
+    }
+
+    /// Stops any search and waits (briefly) for the thread to end.
+    pub fn shutdown(mut self) {
+        self.requests = None;
+        let deadline = Instant::now() + Duration::from_secs(3);
+        if let Some(handle) = self.handle.take() {
+            // A stop can land just before a search resets its flag: repeat it.
+            while !handle.is_finished() && Instant::now() < deadline {
+                self.stop.stop();
+                thread::sleep(Duration::from_millis(5));
+            }
+            if handle.is_finished() {
+                let _ = handle.join();
+            }
+        }
+    }
+}
+
+/// Puts the terminal back as it was: cooked mode, main screen, cursor shown.
+/// Safe to call more than once.
+pub fn restore_terminal() {
+    let _ = disable_raw_mode();
+    let _ = execute!(io::stdout(), LeaveAlternateScreen, Show);
+}
+
+/// Restores the terminal before the default panic message is printed.
+pub fn install_panic_hook() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore_terminal();
+        previous(info);
+    }));
+}
+
+struct Guard;
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        restore_terminal();
+    }
+}
+
+/// Runs the full-screen game until the player quits.
+pub fn run(mut app: App) -> io::Result<()> {
+    install_panic_hook();
+    enable_raw_mode()?;
+    let _guard = Guard;
+    execute!(io::stdout(), EnterAlternateScreen, Hide)?;
+    let mut terminal: Terminal<CrosstermBackend<Stdout>> = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+    terminal.clear()?;
+    let worker = Worker::spawn(EngineOptions { hash_mb: 32, ..EngineOptions::default() });
+    let result = event_loop(&mut terminal, &mut app, &worker);
+    worker.shutdown();
+    drop(terminal);
+    result
+}
+
+/// Set, this environment variable makes `!` panic: how the end-to-end test
+/// checks that a panic restores the terminal.
+pub const PANIC_KEY_ENV: &str = "OWARE_TEST_PANIC_KEY";
+
+fn event_loop(terminal: &mut Terminal<CrosstermBackend<Stdout>>, app: &mut App, worker: &Worker) -> io::Result<()> {
+    let panic_key = std::env::var_os(PANIC_KEY_ENV).is_some();
+    let mut last = Instant::now();
+    loop {
+        if app.take_stop() {
+            worker.stop();
+        }
+        for req in app.take_requests() {
+            worker.submit(req);
+        }
+        if app.quit {
+            return Ok(());
+        }
+        terminal.draw(|f| ui::draw(f, app))?;
+        if event::poll(Duration::from_millis(30))? {
+            match event::read()? {
+                Event::Key(key) if panic_key && key.code == event::KeyCode::Char('!') => {
+                    panic!("panic requested with {PANIC_KEY_ENV}")
+                }
+                Event::Key(key) => app.on_key(key),
+                Event::Resize(..) => terminal.autoresize()?,
+                _ => {}
+            }
+        }
+        while let Some((id, result)) = worker.try_recv() {
+            app.on_search_result(id, result);
+        }
+        let now = Instant::now();
+        app.tick(now - last);
+        last = now;
+    }
+}

@@ -1,0 +1,207 @@
+//! Render tests on ratatui's TestBackend: what the player sees.
+
+use oware_core::{parse_moves, Game, Position, Record};
+use oware_tui::app::{App, Opponent, Settings, Start};
+use oware_tui::text::Lang;
+use oware_tui::ui;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+
+fn screen(app: &App, w: u16, h: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+    terminal.draw(|f| ui::draw(f, app)).unwrap();
+    let buf = terminal.backend().buffer().clone();
+    let mut out = String::new();
+    for y in 0..h {
+        for x in 0..w {
+            out.push_str(buf[(x, y)].symbol());
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn key(app: &mut App, c: KeyCode) {
+    app.on_key(KeyEvent::new(c, KeyModifiers::NONE));
+}
+
+fn settings(opponent: Opponent) -> Settings {
+    Settings { opponent, animation: false, ..Settings::default() }
+}
+
+fn loaded(opponent: Opponent, pos: &str, moves: &str) -> App {
+    let game = Game::from_moves(pos.parse::<Position>().unwrap(), &parse_moves(moves).unwrap()).unwrap();
+    App::new(settings(opponent), Start::Load(Box::new(Record::from_game(game, &[]))))
+}
+
+fn assert_has(s: &str, needle: &str) {
+    assert!(s.contains(needle), "{needle:?} not on screen:\n{s}");
+}
+
+#[test]
+fn board_at_80x24_shows_rows_letters_stores_turn_and_moves() {
+    let start = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S";
+    let mut app = loaded(Opponent::TwoPlayers, start, "");
+    key(&mut app, KeyCode::Char('d'));
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Char('c'));
+    key(&mut app, KeyCode::Enter);
+    let s = screen(&app, 80, 24);
+    // North's row on top, f..a from the left; South's at the bottom, A..F.
+    assert_has(&s, "f     e     d    [c]    b     a");
+    assert_has(&s, "A     B     C     D     E     F");
+    let lines: Vec<&str> = s.lines().collect();
+    let top = lines.iter().position(|l| l.contains("f     e")).unwrap();
+    let bottom = lines.iter().position(|l| l.contains("A     B")).unwrap();
+    assert!(top < bottom);
+    // After D c: North's row reads f..a = 5 5 5 0 5 5 as drawn, South's A..F 5 4 4 0 5 5.
+    assert!(lines[top + 2].contains("│  5 ││  5 ││  5 ││  0 ││  5 ││  5"), "{s}");
+    assert!(lines[top + 5].contains("│  5 ││  4 │║  4 ║│  0 ││  5 ││  5 │"), "{s}");
+    assert_has(&s, "South · captured 0  ◀ to move");
+    assert_has(&s, "North · captured 0");
+    // The last move is marked, the move list is OGN movetext.
+    assert_has(&s, "[c]");
+    assert_has(&s, "1. D c");
+    assert_has(&s, "South to move");
+    assert!(s.lines().all(|l| l.chars().count() == 80));
+}
+
+#[test]
+fn cursor_landing_mark_capture_preview_and_warning_are_drawn() {
+    // E2's study position: F lands in b and captures 2+2.
+    let mut app = loaded(Opponent::TwoPlayers, "0-0-0-0-0-2-1-1-0-0-4-0-20-20-S", "");
+    key(&mut app, KeyCode::Char('f'));
+    let s = screen(&app, 80, 24);
+    assert_has(&s, "╔════╗");
+    assert_has(&s, "  1◆│");
+    assert_has(&s, "F: last seed in b (opponent's row), captures 4.");
+    // A move that hands the opponent a capture is flagged.
+    let mut app = loaded(Opponent::TwoPlayers, "1-2-0-1-0-0-0-0-0-0-0-2-21-21-S", "");
+    key(&mut app, KeyCode::Char('d'));
+    let s = screen(&app, 80, 24);
+    assert_has(&s, "⚠ After D, North could reply f and capture 5.");
+    key(&mut app, KeyCode::Char('w'));
+    key(&mut app, KeyCode::Char('m'));
+    let s = screen(&app, 80, 24);
+    assert!(!s.contains("⚠") && !s.contains("◆"), "{s}");
+    // An illegal choice shows its reason.
+    key(&mut app, KeyCode::Char('c'));
+    let s = screen(&app, 80, 24);
+    assert_has(&s, "✗ C: that house is empty (R3)");
+}
+
+#[test]
+fn computer_game_shows_the_thinking_indicator_and_its_row_on_top() {
+    let game = Game::from_moves(Position::start(), &parse_moves("F").unwrap()).unwrap();
+    let mut record = Record::from_game(game, &[]);
+    record.set_tag(oware_tui::store::COMPUTER_TAG, "N 4");
+    let app = App::new(settings(Opponent::TwoPlayers), Start::Load(Box::new(record)));
+    assert!(app.computer_thinking());
+    let s = screen(&app, 80, 24);
+    assert_has(&s, "Computer (level 4) is thinking");
+    assert_has(&s, "Computer (North) · captured 0  ◀ to move");
+    assert_has(&s, "You (South) · captured 0");
+    assert_has(&s, "You (South) vs Computer level 4");
+    assert_has(&s, "1. F");
+}
+
+#[test]
+fn human_playing_north_sees_their_row_at_the_bottom() {
+    let mut settings = settings(Opponent::Computer(oware_engine::Level::new(2)));
+    settings.first = oware_tui::app::Starter::Computer;
+    let mut app = App::new(settings, Start::Setup);
+    key(&mut app, KeyCode::Enter);
+    let s = screen(&app, 80, 24);
+    let lines: Vec<&str> = s.lines().collect();
+    let top = lines.iter().position(|l| l.contains("F     E     D     C     B     A")).unwrap();
+    let bottom = lines.iter().position(|l| l.contains("a     b     c     d     e     f")).unwrap();
+    assert!(top < bottom, "{s}");
+}
+
+#[test]
+fn game_over_screen_gives_reason_totals_and_winner() {
+    // E10: North is empty and cannot be fed: South takes its 2 (R9).
+    let app = loaded(Opponent::TwoPlayers, "1-0-0-0-1-0-0-0-0-0-0-0-23-23-S", "");
+    let s = screen(&app, 80, 24);
+    assert_has(&s, "Game over");
+    assert_has(&s, "(R9)");
+    assert_has(&s, "South 25, North 23");
+    assert_has(&s, "South wins.");
+    assert_has(&s, "n new game");
+    // E8 against the computer: North captures and reaches 26 (R10).
+    let app = loaded(Opponent::Computer(oware_engine::Level::new(1)), "1-2-0-1-0-0-0-0-0-0-0-2-21-21-N", "f");
+    let s = screen(&app, 80, 24);
+    assert_has(&s, "captured 25 seeds or more (R10)");
+    assert_has(&s, "The computer wins.");
+}
+
+#[test]
+fn rules_screen_in_english_and_french() {
+    let mut app = App::new(settings(Opponent::TwoPlayers), Start::Setup);
+    key(&mut app, KeyCode::Char('?'));
+    let s = screen(&app, 80, 24);
+    assert_has(&s, "How to play Oware Abapa");
+    assert_has(&s, "The board");
+    assert_has(&s, "counter-clockwise");
+    key(&mut app, KeyCode::Char('g'));
+    assert_eq!(app.settings.lang, Lang::Fr);
+    let s = screen(&app, 80, 24);
+    assert_has(&s, "Comment jouer à l'Awalé (Abapa)");
+    assert_has(&s, "Le plateau");
+    assert_has(&s, "aiguilles d'une montre");
+    // Scrolling reaches the end of the text.
+    for _ in 0..6 {
+        key(&mut app, KeyCode::PageDown);
+    }
+    let s = screen(&app, 80, 24);
+    assert!(!s.contains("Le plateau"), "{s}");
+    key(&mut app, KeyCode::Esc);
+    assert!(app.rules.is_none());
+    // --lang fr from the start.
+    let app = App::new(Settings { lang: Lang::Fr, ..settings(Opponent::TwoPlayers) }, Start::Setup);
+    let mut app = app;
+    key(&mut app, KeyCode::Char('?'));
+    assert_has(&screen(&app, 100, 30), "Prendre des graines");
+}
+
+#[test]
+fn setup_resume_and_larger_terminals() {
+    let app = App::new(settings(Opponent::Computer(oware_engine::Level::new(7))), Start::Setup);
+    let s = screen(&app, 80, 24);
+    assert_has(&s, "New game");
+    assert_has(&s, "7 of 10");
+    let game = Game::from_moves(Position::start(), &parse_moves("FfBe").unwrap()).unwrap();
+    let app = App::new(settings(Opponent::TwoPlayers), Start::OfferResume(Box::new(Record::from_game(game, &[]))));
+    let s = screen(&app, 80, 24);
+    assert_has(&s, "4 moves played");
+    assert_has(&s, "Resume it? y / n");
+    let app = loaded(Opponent::TwoPlayers, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "FfBe");
+    let s = screen(&app, 160, 50);
+    assert_has(&s, "1. F f");
+    assert_has(&s, "2. B e");
+    let s = screen(&app, 40, 10);
+    assert_has(&s, "at least 80×24");
+}
+
+#[test]
+fn questions_and_the_end_leave_the_board_in_view() {
+    let mut app = loaded(Opponent::TwoPlayers, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "FfBe");
+    key(&mut app, KeyCode::Char('p'));
+    let s = screen(&app, 80, 24);
+    assert_has(&s, "Question");
+    assert_has(&s, "South proposes to stop here (R12)");
+    assert_has(&s, "North, do you accept? y / n");
+    assert_has(&s, "A     B     C     D     E     F");
+    // E11: the third repetition ends the game (R11), 24-24.
+    let moves = format!("{0}{0}f", "fAaBbCcDdEeF");
+    let app = loaded(Opponent::TwoPlayers, "0-0-0-0-0-0-1-0-0-0-0-1-23-23-N", &moves);
+    let s = screen(&app, 80, 24);
+    assert_has(&s, "Game over");
+    assert_has(&s, "(R11)");
+    assert_has(&s, "South 24, North 24.");
+    assert_has(&s, "The game is a draw.");
+    assert_has(&s, "n new game · u take back · s save · q quit");
+    assert_has(&s, "[f]    e     d     c     b     a");
+    assert_has(&s, "1... f");
+}
