@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
@@ -47,7 +48,7 @@ pub(crate) async fn upgrade(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
     Query(q): Query<WsQuery>,
-    ws: WebSocketUpgrade,
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     // Check the game and the token before upgrading, so a wrong token is an HTTP error.
     let slot = hub.slot(&id).await?;
@@ -58,6 +59,7 @@ pub(crate) async fn upgrade(
             return Err(ApiError::bad_token("this token holds no seat of this game"));
         }
     }
+    let ws = ws.map_err(|e| ApiError::invalid_request(format!("expected a WebSocket upgrade: {e}")))?;
     Ok(ws
         .max_message_size(FRAME_LIMIT)
         .max_frame_size(FRAME_LIMIT)
