@@ -1,1 +1,138 @@
-//! The web server (work in progress).
+//! `oware serve`: the web app's server. Static pages embedded in the binary,
+//! a JSON HTTP API and one WebSocket per game (docs/PROTOCOL.md), games kept
+//! in SQLite behind the [`store::Store`] trait, the engine on blocking
+//! threads. Every rule is a call into `oware-core`.
+//!
+//! ```no_run
+//! # async fn run() -> std::io::Result<()> {
+//! use oware_server::{Server, ServerOptions};
+//! let server = Server::start(ServerOptions { db: Some("games.db".into()), ..ServerOptions::default() }).await?;
+//! println!("http://{}", server.addr());
+//! server.wait().await;
+//! # Ok(()) }
+//! ```
+
+#![deny(missing_docs)]
+
+pub mod assets;
+pub mod bench;
+mod engines;
+pub mod error;
+pub mod http;
+pub mod hub;
+pub mod model;
+pub mod rules;
+pub mod store;
+mod ws;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::Router;
+use tokio::net::TcpListener;
+use tokio::task::JoinHandle;
+
+pub use hub::{Config, Hub};
+
+/// How to start a server.
+#[derive(Clone, Debug)]
+pub struct ServerOptions {
+    /// Address to listen on (port 0 for any free port).
+    pub addr: SocketAddr,
+    /// Database file; the user's data directory when `None`.
+    pub db: Option<PathBuf>,
+    /// Engine and limits.
+    pub config: Config,
+}
+
+impl Default for ServerOptions {
+    fn default() -> ServerOptions {
+        ServerOptions { addr: SocketAddr::from(([127, 0, 0, 1], 8080)), db: None, config: Config::default() }
+    }
+}
+
+/// The default database path: `<data dir>/oware/games.sqlite3`.
+pub fn default_db_path() -> std::io::Result<PathBuf> {
+    let dir = dirs::data_dir()
+        .or_else(|| dirs::home_dir().map(|h| h.join(".local/share")))
+        .ok_or_else(|| std::io::Error::other("no data directory found; give --db PATH"))?;
+    Ok(dir.join("oware").join("games.sqlite3"))
+}
+
+/// The whole application as a router (API, WebSocket, static files).
+pub fn app(hub: Arc<Hub>) -> Router {
+    http::routes().fallback(assets::static_or_index).with_state(hub)
+}
+
+/// A running server.
+pub struct Server {
+    addr: SocketAddr,
+    db: PathBuf,
+    hub: Arc<Hub>,
+    task: JoinHandle<std::io::Result<()>>,
+}
+
+impl Server {
+    /// Opens the database and starts listening.
+    pub async fn start(options: ServerOptions) -> std::io::Result<Server> {
+        let db = match options.db {
+            Some(p) => p,
+            None => default_db_path()?,
+        };
+        if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)?;
+        }
+        let store = store::SqliteStore::open(&db)
+            .map_err(|e| std::io::Error::other(format!("cannot open the database {}: {e}", db.display())))?;
+        let hub = Hub::new(Arc::new(store), options.config);
+        let listener = TcpListener::bind(options.addr).await?;
+        let addr = listener.local_addr()?;
+        let router = app(hub.clone());
+        // Small frames must leave at once: no Nagle delay on game sockets.
+        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
+        let task = tokio::spawn(async move { axum::serve(listener, router).await });
+        Ok(Server { addr, db, hub, task })
+    }
+
+    /// The address it listens on.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The database file.
+    pub fn db(&self) -> &std::path::Path {
+        &self.db
+    }
+
+    /// The hub (for tests and the benchmark).
+    pub fn hub(&self) -> &Arc<Hub> {
+        &self.hub
+    }
+
+    /// Runs until the listener fails.
+    pub async fn wait(self) -> std::io::Result<()> {
+        self.task.await.map_err(std::io::Error::other)?
+    }
+
+    /// Stops listening (open connections are dropped with the runtime).
+    pub fn abort(&self) {
+        self.task.abort();
+    }
+}
+
+/// Builds a multi-threaded runtime and serves until Ctrl-C, calling
+/// `ready` with the server once it listens. For the `oware serve` command.
+pub fn serve_blocking(options: ServerOptions, ready: impl FnOnce(&Server)) -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(async move {
+        let server = Server::start(options).await?;
+        ready(&server);
+        tokio::select! {
+            r = server.task => r.map_err(std::io::Error::other)?,
+            _ = tokio::signal::ctrl_c() => Ok(()),
+        }
+    })
+}

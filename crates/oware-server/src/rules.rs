@@ -1,0 +1,178 @@
+//! `POST /api/v1/rules/state`: the core's view of a position, with a
+//! preview of every house of the side to move (the learning aids).
+
+use oware_core::{parse_moves, Game, Move, Position, Side};
+use serde::Serialize;
+
+use crate::error::ApiError;
+use crate::model::{stores, trace_of, ResultView, Totals, TraceView};
+
+/// Why a move is refused.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Refusal {
+    /// In words.
+    pub reason: String,
+    /// Rule id.
+    pub rule: &'static str,
+}
+
+/// What one house of the side to move would do.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Preview {
+    /// The move.
+    #[serde(rename = "move")]
+    pub mv: Move,
+    /// Legal here.
+    pub legal: bool,
+    /// Why not, when illegal.
+    pub refusal: Option<Refusal>,
+    /// Where the last seed lands (legal moves).
+    pub last_house: Option<oware_core::House>,
+    /// Seeds it captures.
+    pub captures: u8,
+    /// Most seeds the opponent can capture on the next move after it.
+    pub gives_capture: Option<u8>,
+    /// Another legal move captures more.
+    pub misses_capture: bool,
+}
+
+/// The response.
+#[derive(Clone, Debug, Serialize)]
+pub struct RulesState {
+    /// Current position.
+    pub position: Position,
+    /// Side to move.
+    pub to_move: Side,
+    /// Plies played.
+    pub ply: u32,
+    /// Legal moves.
+    pub legal: Vec<Move>,
+    /// `playing` or `over`.
+    pub status: &'static str,
+    /// Result once over.
+    pub result: Option<ResultView>,
+    /// Stores.
+    pub score: Totals,
+    /// Moves played, concatenated.
+    pub moves: String,
+    /// Trace of the last move.
+    pub last: Option<TraceView>,
+    /// One entry per house of the side to move.
+    pub previews: Vec<Preview>,
+}
+
+fn captured(before: &Position, after: &Position) -> u8 {
+    after.store(before.to_move()) - before.store(before.to_move())
+}
+
+/// Answers a rules query.
+pub fn state(position: Option<&str>, moves: Option<&str>) -> Result<RulesState, ApiError> {
+    let start: Position = match position {
+        None => Position::start(),
+        Some(p) => p.parse().map_err(|e| ApiError::invalid_position(format!("position {p:?}: {e}")))?,
+    };
+    let moves = match moves {
+        None => Vec::new(),
+        Some(m) => parse_moves(m).map_err(|e| ApiError::invalid_move(format!("moves {m:?}: {e}")))?,
+    };
+    let game = Game::from_moves(start, &moves).map_err(|(i, e)| {
+        let mut err = ApiError::from(e);
+        err.message = format!("move {} of the list: {}", i + 1, err.message);
+        err
+    })?;
+    let pos = *game.position();
+    let legal_set = game.legal_moves();
+    let legal: Vec<Move> = legal_set.into_iter().collect();
+    let caps: Vec<(Move, u8)> = legal.iter().map(|&m| (m, captured(&pos, &pos.play_unchecked(m)))).collect();
+    let best_capture = caps.iter().map(|c| c.1).max().unwrap_or(0);
+    let previews = pos
+        .to_move()
+        .houses()
+        .map(|h| {
+            let mv = Move::new(h);
+            let refusal = if game.is_over() {
+                Some(Refusal { reason: "the game is over".into(), rule: "R9/R10" })
+            } else {
+                pos.check(mv).err().map(|r| Refusal { reason: r.to_string(), rule: r.rule() })
+            };
+            if refusal.is_some() {
+                return Preview { mv, legal: false, refusal, last_house: None, captures: 0, gives_capture: None, misses_capture: false };
+            }
+            let trace = pos.trace(mv).expect("checked legal");
+            let after = trace.after;
+            let took = captured(&pos, &after);
+            let mut next = game.clone();
+            let _ = next.play(mv);
+            let gives = if next.is_over() {
+                0
+            } else {
+                after.legal_moves().into_iter().map(|m| captured(&after, &after.play_unchecked(m))).max().unwrap_or(0)
+            };
+            Preview {
+                mv,
+                legal: true,
+                refusal: None,
+                last_house: Some(trace.last),
+                captures: took,
+                gives_capture: Some(gives),
+                misses_capture: best_capture > took,
+            }
+        })
+        .collect();
+    let n = game.plies().len();
+    Ok(RulesState {
+        position: pos,
+        to_move: pos.to_move(),
+        ply: n as u32,
+        legal,
+        status: if game.is_over() { "over" } else { "playing" },
+        result: game.outcome().map(ResultView::from),
+        score: Totals::from(stores(&pos)),
+        moves: oware_core::format_moves(&moves),
+        last: n.checked_sub(1).and_then(|i| trace_of(&game, i)),
+        previews,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_previews() {
+        let s = state(None, None).unwrap();
+        assert_eq!(s.legal.len(), 6);
+        assert_eq!(s.previews.len(), 6);
+        // F from the start sows a..d: last seed in d, nothing taken.
+        let f = &s.previews[5];
+        assert_eq!(f.last_house.unwrap().to_string(), "d");
+        assert_eq!(f.captures, 0);
+    }
+
+    #[test]
+    fn e2_capture_and_misses() {
+        // RULES.md E2: F captures 2+2.
+        let s = state(Some("0-0-0-0-0-2-1-1-0-0-4-0-20-20-S"), None).unwrap();
+        let f = s.previews.iter().find(|p| p.mv.to_string() == "F").unwrap();
+        assert_eq!(f.captures, 4);
+        assert!(!f.misses_capture);
+        let a = s.previews.iter().find(|p| p.mv.to_string() == "A").unwrap();
+        assert!(!a.legal);
+        assert_eq!(a.refusal.as_ref().unwrap().rule, "R3");
+    }
+
+    #[test]
+    fn e9_must_feed() {
+        let s = state(Some("3-0-0-0-0-1-0-0-0-0-0-0-22-22-S"), None).unwrap();
+        assert_eq!(s.legal.iter().map(|m| m.to_string()).collect::<String>(), "F");
+        let a = &s.previews[0];
+        assert_eq!(a.refusal.as_ref().unwrap().rule, "R8");
+    }
+
+    #[test]
+    fn bad_inputs() {
+        assert_eq!(state(Some("4-4"), None).unwrap_err().code, "invalid_position");
+        assert_eq!(state(None, Some("Fz")).unwrap_err().code, "invalid_move");
+        assert_eq!(state(None, Some("FF")).unwrap_err().code, "illegal_move");
+    }
+}

@@ -1,0 +1,338 @@
+//! Persistence behind the [`Store`] trait, and its SQLite implementation.
+//!
+//! Writes go through one writer thread that groups every write waiting in
+//! its queue into one transaction, committed with `synchronous=FULL` in WAL
+//! mode (one fsync per group). A write's future resolves only after its
+//! group is committed, so a move acknowledged to a client is on disk.
+//! Reads use a second connection (WAL lets them run beside the writer).
+
+use std::path::Path;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use rusqlite::{params, Connection, OptionalExtension};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::model::GameMeta;
+
+/// A storage failure (logged; clients see `internal`).
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database refused or failed.
+    #[error("database: {0}")]
+    Db(#[from] rusqlite::Error),
+    /// Stored metadata did not parse.
+    #[error("stored game {id}: {message}")]
+    Corrupt {
+        /// Game id.
+        id: String,
+        /// What was wrong.
+        message: String,
+    },
+    /// The writer has stopped.
+    #[error("the database writer has stopped")]
+    Closed,
+}
+
+/// One stored ply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredPly {
+    /// A move letter, or `-` for a turn lost on time.
+    pub text: String,
+    /// Both clocks' time left after the ply (South, North), when the game has a clock.
+    pub clock: Option<[u64; 2]>,
+    /// When it was played, ms since the epoch.
+    pub at: i64,
+}
+
+/// A game as stored: metadata and plies.
+#[derive(Clone, Debug)]
+pub struct StoredGame {
+    /// Everything but the plies.
+    pub meta: GameMeta,
+    /// The plies in order.
+    pub plies: Vec<StoredPly>,
+}
+
+/// One durable change.
+#[derive(Clone, Debug)]
+pub enum WriteOp {
+    /// A new game, possibly with plies (imports).
+    Create {
+        /// Metadata.
+        meta: GameMeta,
+        /// Plies already played.
+        plies: Vec<StoredPly>,
+    },
+    /// Ply number `index` (0-based) was played; the metadata after it.
+    Ply {
+        /// Metadata after the ply.
+        meta: GameMeta,
+        /// 0-based index of the ply.
+        index: u32,
+        /// The ply.
+        ply: StoredPly,
+    },
+    /// Plies from `from` on were taken back; the metadata after it.
+    Truncate {
+        /// Metadata after the undo.
+        meta: GameMeta,
+        /// First ply index removed.
+        from: u32,
+    },
+    /// The metadata changed (seat taken, offer, result, rematch...).
+    Meta(GameMeta),
+}
+
+/// Which games a listing wants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Listing {
+    /// Every game, most recently updated first.
+    All,
+    /// Public online games waiting for an opponent, newest first.
+    Lobby,
+}
+
+/// Where games are kept. Reads are blocking (call them off the async
+/// threads); writes are queued and their future resolves once durable.
+pub trait Store: Send + Sync + 'static {
+    /// Queues a write; the receiver answers once it is durable.
+    fn write(&self, op: WriteOp) -> oneshot::Receiver<Result<(), String>>;
+    /// Loads one game.
+    fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError>;
+    /// Lists games' metadata, and the total count of the listing.
+    fn list(&self, which: Listing, limit: u32, offset: u32) -> Result<(Vec<GameMeta>, u64), StoreError>;
+    /// Writes committed and groups (transactions) so far.
+    fn stats(&self) -> WriteStats;
+}
+
+/// Counters of the writer.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WriteStats {
+    /// Write operations committed.
+    pub ops: u64,
+    /// Transactions committed.
+    pub commits: u64,
+}
+
+type Job = (WriteOp, oneshot::Sender<Result<(), String>>);
+
+/// SQLite storage: one file, WAL mode, group commits.
+pub struct SqliteStore {
+    queue: mpsc::UnboundedSender<Job>,
+    reader: Mutex<Connection>,
+    stats: std::sync::Arc<Mutex<WriteStats>>,
+}
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    lobby INTEGER NOT NULL,
+    meta TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS games_updated ON games(updated_at);
+CREATE INDEX IF NOT EXISTS games_lobby ON games(lobby, created_at);
+CREATE TABLE IF NOT EXISTS plies (
+    game_id TEXT NOT NULL,
+    ply INTEGER NOT NULL,
+    mv TEXT NOT NULL,
+    clock_s INTEGER,
+    clock_n INTEGER,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (game_id, ply)
+) WITHOUT ROWID;
+";
+
+fn open(path: &Path) -> Result<Connection, StoreError> {
+    let conn = Connection::open(path)?;
+    conn.busy_timeout(std::time::Duration::from_secs(10))?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    // FULL: each commit fsyncs the WAL, so a committed move survives a power cut.
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    Ok(conn)
+}
+
+impl SqliteStore {
+    /// Opens (creating if needed) the database at `path` and starts its writer thread.
+    pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
+        let writer = open(path)?;
+        writer.execute_batch(SCHEMA)?;
+        let reader = open(path)?;
+        let (queue, rx) = mpsc::unbounded_channel();
+        let stats = std::sync::Arc::new(Mutex::new(WriteStats::default()));
+        let s2 = stats.clone();
+        std::thread::Builder::new()
+            .name("oware-db-writer".into())
+            .spawn(move || writer_loop(writer, rx, s2))
+            .map_err(|e| StoreError::Corrupt { id: String::new(), message: format!("cannot start writer: {e}") })?;
+        Ok(SqliteStore { queue, reader: Mutex::new(reader), stats })
+    }
+}
+
+// Largest number of writes in one transaction.
+const MAX_GROUP: usize = 4096;
+
+fn writer_loop(mut conn: Connection, mut rx: mpsc::UnboundedReceiver<Job>, stats: std::sync::Arc<Mutex<WriteStats>>) {
+    let mut batch: Vec<Job> = Vec::with_capacity(MAX_GROUP);
+    while let Some(job) = rx.blocking_recv() {
+        batch.push(job);
+        while batch.len() < MAX_GROUP {
+            match rx.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        let started = Instant::now();
+        let outcome = commit_group(&mut conn, &batch);
+        let n = batch.len();
+        match outcome {
+            Ok(results) => {
+                {
+                    let mut s = stats.lock().unwrap_or_else(|e| e.into_inner());
+                    s.ops += n as u64;
+                    s.commits += 1;
+                }
+                for ((_, reply), r) in batch.drain(..).zip(results) {
+                    let _ = reply.send(r);
+                }
+            }
+            Err(e) => {
+                tracing::error!("commit of {n} writes failed: {e}");
+                for (_, reply) in batch.drain(..) {
+                    let _ = reply.send(Err(format!("commit failed: {e}")));
+                }
+            }
+        }
+        tracing::trace!(writes = n, elapsed_us = started.elapsed().as_micros() as u64, "group committed");
+    }
+}
+
+fn commit_group(conn: &mut Connection, batch: &[Job]) -> Result<Vec<Result<(), String>>, rusqlite::Error> {
+    let tx = conn.transaction()?;
+    let mut results = Vec::with_capacity(batch.len());
+    for (op, _) in batch {
+        // Each write in its own savepoint: one failing write does not undo the others.
+        let r = (|| -> Result<(), rusqlite::Error> {
+            tx.execute_batch("SAVEPOINT w")?;
+            match apply(&tx, op) {
+                Ok(()) => tx.execute_batch("RELEASE w"),
+                Err(e) => {
+                    tx.execute_batch("ROLLBACK TO w; RELEASE w")?;
+                    Err(e)
+                }
+            }
+        })();
+        results.push(r.map_err(|e| e.to_string()));
+    }
+    tx.commit()?;
+    Ok(results)
+}
+
+fn upsert_meta(conn: &Connection, meta: &GameMeta) -> Result<(), rusqlite::Error> {
+    let json = serde_json::to_string(meta).map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
+    let lobby = meta.public && meta.status() == "waiting";
+    conn.prepare_cached(
+        "INSERT INTO games (id, created_at, updated_at, status, lobby, meta) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+         ON CONFLICT(id) DO UPDATE SET updated_at = excluded.updated_at, status = excluded.status,
+         lobby = excluded.lobby, meta = excluded.meta",
+    )?
+    .execute(params![meta.id, meta.created_at, meta.updated_at, meta.status(), lobby, json])?;
+    Ok(())
+}
+
+fn insert_ply(conn: &Connection, id: &str, index: u32, ply: &StoredPly) -> Result<(), rusqlite::Error> {
+    conn.prepare_cached("INSERT INTO plies (game_id, ply, mv, clock_s, clock_n, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?
+        .execute(params![
+            id,
+            index,
+            ply.text,
+            ply.clock.map(|c| c[0] as i64),
+            ply.clock.map(|c| c[1] as i64),
+            ply.at
+        ])?;
+    Ok(())
+}
+
+fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
+    match op {
+        WriteOp::Create { meta, plies } => {
+            upsert_meta(conn, meta)?;
+            for (i, p) in plies.iter().enumerate() {
+                insert_ply(conn, &meta.id, i as u32, p)?;
+            }
+        }
+        WriteOp::Ply { meta, index, ply } => {
+            insert_ply(conn, &meta.id, *index, ply)?;
+            upsert_meta(conn, meta)?;
+        }
+        WriteOp::Truncate { meta, from } => {
+            conn.prepare_cached("DELETE FROM plies WHERE game_id = ?1 AND ply >= ?2")?.execute(params![meta.id, from])?;
+            upsert_meta(conn, meta)?;
+        }
+        WriteOp::Meta(meta) => upsert_meta(conn, meta)?,
+    }
+    Ok(())
+}
+
+fn parse_meta(id: &str, json: &str) -> Result<GameMeta, StoreError> {
+    serde_json::from_str(json).map_err(|e| StoreError::Corrupt { id: id.to_string(), message: e.to_string() })
+}
+
+impl Store for SqliteStore {
+    fn write(&self, op: WriteOp) -> oneshot::Receiver<Result<(), String>> {
+        let (tx, rx) = oneshot::channel();
+        if let Err(mpsc::error::SendError((_, reply))) = self.queue.send((op, tx)) {
+            let _ = reply.send(Err("the database writer has stopped".into()));
+        }
+        rx
+    }
+
+    fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        let conn = self.reader.lock().unwrap_or_else(|e| e.into_inner());
+        let json: Option<String> =
+            conn.prepare_cached("SELECT meta FROM games WHERE id = ?1")?.query_row([id], |r| r.get(0)).optional()?;
+        let Some(json) = json else { return Ok(None) };
+        let meta = parse_meta(id, &json)?;
+        let mut stmt = conn.prepare_cached("SELECT mv, clock_s, clock_n, at FROM plies WHERE game_id = ?1 ORDER BY ply")?;
+        let plies = stmt
+            .query_map([id], |r| {
+                let s: Option<i64> = r.get(1)?;
+                let n: Option<i64> = r.get(2)?;
+                Ok(StoredPly {
+                    text: r.get(0)?,
+                    clock: s.zip(n).map(|(s, n)| [s.max(0) as u64, n.max(0) as u64]),
+                    at: r.get(3)?,
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Some(StoredGame { meta, plies }))
+    }
+
+    fn list(&self, which: Listing, limit: u32, offset: u32) -> Result<(Vec<GameMeta>, u64), StoreError> {
+        let conn = self.reader.lock().unwrap_or_else(|e| e.into_inner());
+        let (count_sql, list_sql) = match which {
+            Listing::All => (
+                "SELECT COUNT(*) FROM games",
+                "SELECT id, meta FROM games ORDER BY updated_at DESC, id LIMIT ?1 OFFSET ?2",
+            ),
+            Listing::Lobby => (
+                "SELECT COUNT(*) FROM games WHERE lobby = 1",
+                "SELECT id, meta FROM games WHERE lobby = 1 ORDER BY created_at DESC, id LIMIT ?1 OFFSET ?2",
+            ),
+        };
+        let total: i64 = conn.prepare_cached(count_sql)?.query_row([], |r| r.get(0))?;
+        let mut stmt = conn.prepare_cached(list_sql)?;
+        let rows = stmt
+            .query_map(params![limit, offset], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?
+            .collect::<Result<Vec<_>, _>>()?;
+        let metas = rows.iter().map(|(id, json)| parse_meta(id, json)).collect::<Result<Vec<_>, _>>()?;
+        Ok((metas, total.max(0) as u64))
+    }
+
+    fn stats(&self) -> WriteStats {
+        *self.stats.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}

@@ -1,0 +1,135 @@
+//! Helpers for the server's integration tests: a server on an ephemeral
+//! loopback port, a tiny HTTP client and WebSocket clients.
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use oware_server::{Config, Server, ServerOptions};
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+pub async fn start(db: &Path) -> Server {
+    let config = Config { engine_threads: 1, engine_move_cap: Duration::from_millis(300), ..Config::default() };
+    Server::start(ServerOptions { addr: "127.0.0.1:0".parse().unwrap(), db: Some(db.to_path_buf()), config })
+        .await
+        .expect("server starts")
+}
+
+pub struct Resp {
+    pub status: u16,
+    pub headers: String,
+    pub body: String,
+}
+
+impl Resp {
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+    pub fn code(&self) -> String {
+        self.json()["error"]["code"].as_str().unwrap_or_else(|| panic!("no error code in {}", self.body)).to_string()
+    }
+}
+
+pub async fn raw(addr: SocketAddr, method: &str, path: &str, content_type: &str, body: &[u8]) -> Resp {
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).await.unwrap();
+    // The server may answer (413) before reading a large body.
+    let _ = s.write_all(body).await;
+    let mut buf = Vec::new();
+    let _ = s.read_to_end(&mut buf).await;
+    let text = String::from_utf8_lossy(&buf).to_string();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or_else(|| panic!("no response to {method} {path}: {text:?}"));
+    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    Resp { status, headers: head.to_ascii_lowercase(), body: body.to_string() }
+}
+
+pub async fn post(addr: SocketAddr, path: &str, body: Value) -> Resp {
+    raw(addr, "POST", path, "application/json", body.to_string().as_bytes()).await
+}
+
+pub async fn get(addr: SocketAddr, path: &str) -> Resp {
+    raw(addr, "GET", path, "application/json", b"").await
+}
+
+/// Creates an online game (creator South) and joins it: (id, south token, north token).
+pub async fn online_game(addr: SocketAddr, extra: Value) -> (String, String, String) {
+    let mut req = json!({"mode": "online", "side": "S", "name": "Ama"});
+    if let (Some(r), Some(e)) = (req.as_object_mut(), extra.as_object()) {
+        for (k, v) in e {
+            r.insert(k.clone(), v.clone());
+        }
+    }
+    let created = post(addr, "/api/v1/games", req).await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let c = created.json();
+    let id = c["id"].as_str().unwrap().to_string();
+    let south = c["tokens"]["S"].as_str().unwrap().to_string();
+    let invite = c["invite_url"].as_str().unwrap().split("invite=").nth(1).unwrap().to_string();
+    let joined = post(addr, &format!("/api/v1/games/{id}/join"), json!({"invite": invite, "name": "Kofi"})).await;
+    assert_eq!(joined.status, 200, "{}", joined.body);
+    let j = joined.json();
+    assert_eq!(j["you"], "N");
+    (id, south, j["token"].as_str().unwrap().to_string())
+}
+
+pub async fn ws(addr: SocketAddr, id: &str, token: Option<&str>) -> Ws {
+    let url = match token {
+        Some(t) => format!("ws://{addr}/api/v1/games/{id}/ws?token={t}"),
+        None => format!("ws://{addr}/api/v1/games/{id}/ws"),
+    };
+    tokio_tungstenite::connect_async(url).await.expect("websocket connects").0
+}
+
+/// The next JSON text message (5 s at most).
+pub async fn recv(ws: &mut Ws) -> Value {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(5), ws.next())
+            .await
+            .expect("a message within 5 s")
+            .expect("connection open")
+            .expect("no socket error");
+        if let Message::Text(t) = msg {
+            return serde_json::from_str(&t).unwrap();
+        }
+    }
+}
+
+/// The next message of type `ty`, skipping others.
+pub async fn recv_type(ws: &mut Ws, ty: &str) -> Value {
+    loop {
+        let v = recv(ws).await;
+        if v["type"] == ty {
+            return v;
+        }
+    }
+}
+
+pub async fn send(ws: &mut Ws, v: Value) {
+    ws.send(Message::Text(v.to_string().into())).await.unwrap();
+}
+
+pub fn legal(v: &Value) -> Vec<String> {
+    v["legal"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_string()).collect()
+}
+
+/// The `move` event with this ply, skipping earlier ones and other events.
+pub async fn recv_move(ws: &mut Ws, ply: u64) -> Value {
+    loop {
+        let v = recv_type(ws, "move").await;
+        if v["ply"] == ply {
+            return v;
+        }
+    }
+}

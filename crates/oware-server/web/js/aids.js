@@ -1,0 +1,67 @@
+// Learning aids shared by game, tutorial and study boards: hover previews
+// and the coach, both fed by the server's `previews` (rules/state).
+
+import { api } from './api.js';
+import { t, localize } from './i18n.js';
+import { settings } from './ui.js';
+
+const traceCache = new Map();
+
+/** The server's trace of one move from a position (cached), for showing
+ * which houses a move would capture. */
+export async function traceOf(position, move) {
+  const key = `${position}|${move}`;
+  if (!traceCache.has(key)) {
+    traceCache.set(key, api.rulesState(position, move).then((s) => s.last).catch(() => null));
+    if (traceCache.size > 500) traceCache.delete(traceCache.keys().next().value);
+  }
+  return traceCache.get(key);
+}
+
+/**
+ * Wires a board's hover/focus to a preview line.
+ * getState() returns {position, previews, canMove}; lineEl shows the text.
+ */
+export function previewHandler(board, lineEl, getState) {
+  let token = 0;
+  return async (letter) => {
+    const mine = ++token;
+    board.clearPreview();
+    lineEl.textContent = '';
+    const st = getState();
+    if (!letter || !st || !st.canMove || !settings.get('preview')) return;
+    const p = (st.previews || []).find((x) => x.move === letter);
+    if (!p) return;
+    if (!p.legal) {
+      board.markIllegal(letter);
+      lineEl.textContent = t('preview.illegal', { move: letter, reason: localize(p.refusal?.reason || ''), rule: p.refusal?.rule || '' });
+      return;
+    }
+    let text = t('preview.line', { move: letter, last: p.last_house }) + (p.captures ? t('preview.captures', { n: p.captures }) : t('preview.none'));
+    board.showPreview(p.last_house, []);
+    lineEl.textContent = text;
+    if (p.captures) {
+      const tr = await traceOf(st.position, letter);
+      if (mine !== token || !tr) return;
+      board.showPreview(p.last_house, tr.captured.map(([h]) => h));
+    }
+  };
+}
+
+/** The coach's warnings about a move, or [] (none / coach off). */
+export function coachWarnings(previews, letter) {
+  if (!settings.get('coach')) return [];
+  const p = (previews || []).find((x) => x.move === letter);
+  if (!p || !p.legal) return [];
+  const out = [];
+  if (p.gives_capture) out.push(t('coach.gives', { move: letter, n: p.gives_capture }));
+  if (p.misses_capture) out.push(t('coach.misses', { move: letter }));
+  return out;
+}
+
+/** The refusal message for a house the server's previews mark illegal, or null. */
+export function refusalOf(previews, letter) {
+  const p = (previews || []).find((x) => x.move === letter);
+  if (!p || p.legal) return null;
+  return t('refuse.generic', { reason: localize(p.refusal?.reason || ''), rule: p.refusal?.rule || '' });
+}

@@ -1,0 +1,126 @@
+// Thin client for the /api/v1 protocol (docs/PROTOCOL.md).
+
+export class ApiError extends Error {
+  constructor(status, code, message, rule) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.rule = rule || null;
+  }
+}
+
+async function call(method, path, body, { text = false } = {}) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    if (typeof body === 'string') {
+      init.headers['Content-Type'] = 'text/plain';
+      init.body = body;
+    } else {
+      init.headers['Content-Type'] = 'application/json';
+      init.body = JSON.stringify(body);
+    }
+  }
+  let res;
+  try {
+    res = await fetch(`/api/v1${path}`, init);
+  } catch (e) {
+    throw new ApiError(0, 'network', 'network');
+  }
+  if (!res.ok) {
+    let err = null;
+    try { err = (await res.json()).error; } catch (_) { /* not JSON */ }
+    throw new ApiError(res.status, err?.code || 'http', err?.message || `HTTP ${res.status}`, err?.rule);
+  }
+  return text ? res.text() : res.json();
+}
+
+/** Moves as the protocol writes them ("FfB"), with lost turns dropped. */
+export const movesString = (plies) => (plies || []).filter((m) => m !== '-').join('');
+
+export const api = {
+  rulesState: (position, moves) => call('POST', '/rules/state', { position: position || undefined, moves: moves || undefined }),
+  createGame: (opts) => call('POST', '/games', opts),
+  getGame: (id) => call('GET', `/games/${encodeURIComponent(id)}`),
+  listGames: (limit = 30, offset = 0) => call('GET', `/games?limit=${limit}&offset=${offset}`),
+  lobby: () => call('GET', '/lobby'),
+  join: (id, invite, name) => call('POST', `/games/${encodeURIComponent(id)}/join`, { invite: invite || undefined, name: name || undefined }),
+  move: (id, token, move, ply) => call('POST', `/games/${encodeURIComponent(id)}/moves`, { token, move, ply }),
+  undo: (id, token) => call('POST', `/games/${encodeURIComponent(id)}/undo`, { token }),
+  resign: (id, token) => call('POST', `/games/${encodeURIComponent(id)}/resign`, { token }),
+  agreement: (id, token, action) => call('POST', `/games/${encodeURIComponent(id)}/agreement`, { token, action }),
+  hint: (id, token, movetime_ms = 500) => call('POST', `/games/${encodeURIComponent(id)}/hint`, { token, movetime_ms }),
+  rematch: (id, token) => call('POST', `/games/${encodeURIComponent(id)}/rematch`, { token }),
+  ognUrl: (id) => `/api/v1/games/${encodeURIComponent(id)}/ogn`,
+  ogn: (id) => call('GET', `/games/${encodeURIComponent(id)}/ogn`, undefined, { text: true }),
+  importOgn: (text) => call('POST', '/games/import', { ogn: text }),
+  review: (id, movetime_ms = 100) => call('GET', `/games/${encodeURIComponent(id)}/review?movetime_ms=${movetime_ms}`),
+  analyze: (position, moves, movetime_ms = 1000) => call('POST', '/analyze', { position, moves: moves || undefined, movetime_ms }),
+};
+
+// Seat tokens live in localStorage under the game id, so a reload keeps the seat.
+const KEY = (id) => `oware.seats.${id}`;
+export const seats = {
+  get(id) {
+    try { return JSON.parse(localStorage.getItem(KEY(id))) || {}; } catch (_) { return {}; }
+  },
+  add(id, tokens) {
+    const cur = seats.get(id);
+    localStorage.setItem(KEY(id), JSON.stringify({ ...cur, ...tokens }));
+  },
+};
+
+/**
+ * One game's WebSocket, reconnecting with backoff. Calls onEvent(msg) for
+ * each server event and onStatus('open'|'closed') on changes. sinceFn()
+ * gives the last ply the page has seen, sent as `hello` after a reconnect.
+ */
+export class GameSocket {
+  constructor(id, token, { onEvent, onStatus, sinceFn }) {
+    this.id = id;
+    this.token = token;
+    this.onEvent = onEvent;
+    this.onStatus = onStatus;
+    this.sinceFn = sinceFn;
+    this.closedByUs = false;
+    this.delay = 500;
+    this.opens = 0;
+    this.connect();
+    this.pinger = setInterval(() => this.send({ type: 'ping' }), 25000);
+  }
+  connect() {
+    const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+    const q = this.token ? `?token=${encodeURIComponent(this.token)}` : '';
+    const ws = new WebSocket(`${proto}://${location.host}/api/v1/games/${encodeURIComponent(this.id)}/ws${q}`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.delay = 500;
+      this.opens += 1;
+      this.onStatus?.('open');
+      this.send({ type: 'hello', since: this.sinceFn() });
+    };
+    ws.onmessage = (e) => {
+      let msg;
+      try { msg = JSON.parse(e.data); } catch (_) { return; }
+      this.onEvent(msg);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.onStatus?.('closed');
+      if (this.closedByUs) return;
+      setTimeout(() => { if (!this.closedByUs) this.connect(); }, this.delay);
+      this.delay = Math.min(this.delay * 2, 8000);
+    };
+  }
+  send(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(msg));
+      return true;
+    }
+    return false;
+  }
+  close() {
+    this.closedByUs = true;
+    clearInterval(this.pinger);
+    try { this.ws.close(); } catch (_) { /* already closed */ }
+  }
+}

@@ -1,0 +1,79 @@
+// Entry point: a tiny router over the pages, the language switch, and the
+// static strings of the page shell.
+
+import { lang, setLang, onLangChange, t } from './i18n.js';
+import { setRouter } from './ui.js';
+import * as home from './pages/home.js';
+import * as play from './pages/play.js';
+import * as game from './pages/game.js';
+import * as lobby from './pages/lobby.js';
+import * as learn from './pages/learn.js';
+import * as review from './pages/review.js';
+import * as study from './pages/study.js';
+
+const routes = [
+  [/^\/$/, home.mount, ''],
+  [/^\/play\/?$/, play.mount, '/play'],
+  [/^\/lobby\/?$/, lobby.mount, '/lobby'],
+  [/^\/game\/([A-Za-z0-9_-]+)\/?$/, game.mount, ''],
+  [/^\/learn\/?$/, learn.mountTutorial, '/learn'],
+  [/^\/rules\/?$/, learn.mountRules, '/rules'],
+  [/^\/review\/?$/, review.mountList, '/review'],
+  [/^\/review\/([A-Za-z0-9_-]+)\/?$/, review.mountGame, '/review'],
+  [/^\/study\/?$/, study.mount, '/study'],
+];
+
+const main = document.getElementById('main');
+let cleanup = null;
+
+function translateShell() {
+  document.documentElement.lang = lang();
+  for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+  for (const b of document.querySelectorAll('.lang button')) b.setAttribute('aria-pressed', String(b.dataset.lang === lang()));
+}
+
+function render() {
+  if (typeof cleanup === 'function') cleanup();
+  cleanup = null;
+  const path = location.pathname;
+  let found = false;
+  for (const [re, mount, nav] of routes) {
+    const m = path.match(re);
+    if (!m) continue;
+    found = true;
+    for (const a of document.querySelectorAll('.nav a')) {
+      if (a.getAttribute('href') === nav) a.setAttribute('aria-current', 'page');
+      else a.removeAttribute('aria-current');
+    }
+    main.replaceChildren();
+    cleanup = mount(main, ...m.slice(1).map(decodeURIComponent));
+    break;
+  }
+  if (!found) {
+    main.innerHTML = `<h1>404</h1><p><a href="/" data-link>Oware</a></p>`;
+  }
+}
+
+function go(path, replace = false) {
+  if (replace) history.replaceState(null, '', path);
+  else history.pushState(null, '', path);
+  render();
+  window.scrollTo(0, 0);
+}
+setRouter(go);
+
+document.addEventListener('click', (e) => {
+  const a = e.target.closest('a[data-link]');
+  if (!a || e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+  e.preventDefault();
+  go(a.getAttribute('href'));
+  main.focus({ preventScroll: true });
+});
+window.addEventListener('popstate', render);
+for (const b of document.querySelectorAll('.lang button')) {
+  b.addEventListener('click', () => setLang(b.dataset.lang));
+}
+onLangChange(() => { translateShell(); render(); });
+
+translateShell();
+render();

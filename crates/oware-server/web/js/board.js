@@ -1,0 +1,307 @@
+// The board component: draws a position, highlights what the server says is
+// legal, previews, and replays the server's move traces seed by seed.
+// It knows the notation (house letters, the position string layout) but no
+// rule: which moves are legal and what they do always comes from the server.
+
+import { t } from './i18n.js';
+
+/** House index (0..11, sowing order) to its move letter. */
+export const letterOf = (i) => (i < 6 ? 'ABCDEF'[i] : 'abcdef'[i - 6]);
+/** Move letter to house index, or -1. */
+export const indexOf = (l) => {
+  const u = 'ABCDEF'.indexOf(l);
+  if (u >= 0) return u;
+  const d = 'abcdef'.indexOf(l);
+  return d >= 0 ? d + 6 : -1;
+};
+/** Which side a house letter belongs to. */
+export const sideOfLetter = (l) => (l === l.toUpperCase() ? 'S' : 'N');
+
+/** Splits a position string into its fields (notation only, no validation:
+ * the server validates positions). */
+export function parsePosition(text) {
+  const parts = String(text).trim().split('-');
+  const houses = parts.slice(0, 12).map((x) => parseInt(x, 10) || 0);
+  return { houses, stores: { S: parseInt(parts[12], 10) || 0, N: parseInt(parts[13], 10) || 0 }, toMove: parts[14] === 'N' ? 'N' : 'S' };
+}
+export function formatPosition(p) {
+  return [...p.houses, p.stores.S, p.stores.N, p.toMove].join('-');
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const GOLDEN = 2.399963;
+
+function seedSpots(n, max) {
+  const shown = Math.min(n, max);
+  const spots = [];
+  for (let k = 0; k < shown; k++) {
+    const r = 0.4 * Math.sqrt((k + 0.5) / Math.max(shown, 1));
+    const a = k * GOLDEN + 0.7;
+    spots.push([50 + r * 100 * Math.cos(a), 50 + r * 100 * Math.sin(a), (k * 47) % 180]);
+  }
+  return spots;
+}
+
+let boardCount = 0;
+
+export class Board {
+  /**
+   * @param {HTMLElement} host
+   * @param {object} opts orientation 'S'|'N' (side shown at the bottom), small,
+   *   onPlay(letter), onPreview(letter|null), names {S, N}
+   */
+  constructor(host, opts = {}) {
+    this.host = host;
+    this.opts = opts;
+    this.id = ++boardCount;
+    this.orientation = opts.orientation || 'S';
+    this.pos = parsePosition('4-4-4-4-4-4-4-4-4-4-4-4-0-0-S');
+    this.playable = new Set();
+    this.lastMove = null;
+    this.animating = false;
+    this.stepMs = opts.stepMs ?? 150;
+    this.build();
+  }
+
+  build() {
+    const root = document.createElement('div');
+    root.className = 'board-wrap';
+    root.innerHTML = `
+      <div class="side-label top-label"></div>
+      <div class="board${this.opts.small ? ' small' : ''}" role="group">
+        <div class="store store-left"><div class="seeds"></div><span class="count"></span></div>
+        <div class="rows"><div class="rowline row-top"></div><div class="rowline row-bottom"></div></div>
+        <div class="store store-right"><div class="seeds"></div><span class="count"></span></div>
+      </div>
+      <div class="side-label bottom-label"></div>`;
+    this.root = root;
+    this.boardEl = root.querySelector('.board');
+    this.houses = [];
+    for (let i = 0; i < 12; i++) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'house';
+      b.dataset.house = letterOf(i);
+      b.innerHTML = `<span class="label" aria-hidden="true">${letterOf(i)}</span><div class="seeds"></div><span class="count" aria-hidden="true"></span>`;
+      b.addEventListener('click', () => this.clicked(letterOf(i)));
+      b.addEventListener('mouseenter', () => this.hover(letterOf(i)));
+      b.addEventListener('mouseleave', () => this.hover(null));
+      b.addEventListener('focus', () => this.hover(letterOf(i)));
+      b.addEventListener('blur', () => this.hover(null));
+      b.addEventListener('keydown', (e) => this.key(e, i));
+      this.houses.push(b);
+    }
+    this.host.replaceChildren(root);
+    this.layout();
+    this.render();
+  }
+
+  /** Places houses and stores for the current orientation: the bottom
+   * player's A..F run left to right, their store on their right. */
+  layout() {
+    const top = this.root.querySelector('.row-top');
+    const bottom = this.root.querySelector('.row-bottom');
+    const bottomSide = this.orientation;
+    const bottomIdx = bottomSide === 'S' ? [0, 1, 2, 3, 4, 5] : [6, 7, 8, 9, 10, 11];
+    const topIdx = (bottomSide === 'S' ? [6, 7, 8, 9, 10, 11] : [0, 1, 2, 3, 4, 5]).reverse();
+    bottom.replaceChildren(...bottomIdx.map((i) => this.houses[i]));
+    top.replaceChildren(...topIdx.map((i) => this.houses[i]));
+    this.storeEl = {
+      [bottomSide]: this.root.querySelector('.store-right'),
+      [bottomSide === 'S' ? 'N' : 'S']: this.root.querySelector('.store-left'),
+    };
+    this.root.querySelector('.store-right').dataset.store = bottomSide;
+    this.root.querySelector('.store-left').dataset.store = bottomSide === 'S' ? 'N' : 'S';
+    this.labels();
+  }
+
+  labels() {
+    const names = this.opts.names || {};
+    const other = this.orientation === 'S' ? 'N' : 'S';
+    const lab = (s) => `${names[s] || t(s === 'S' ? 'side.S' : 'side.N')}`;
+    this.root.querySelector('.top-label').textContent = lab(other);
+    this.root.querySelector('.bottom-label').textContent = lab(this.orientation);
+    this.boardEl.setAttribute('aria-label', t('board.aria', { bottom: lab(this.orientation), top: lab(other) }));
+  }
+
+  setNames(names) { this.opts.names = names; this.labels(); }
+
+  setOrientation(side) {
+    if (side === this.orientation) return;
+    this.orientation = side;
+    this.layout();
+    this.render();
+  }
+
+  setPosition(text) {
+    this.pos = typeof text === 'string' ? parsePosition(text) : text;
+    this.render();
+  }
+
+  /** Letters the server says may be played now (highlighted, clickable). */
+  setPlayable(letters) {
+    this.playable = new Set(letters || []);
+    this.render();
+  }
+
+  setLastMove(letter) { this.lastMove = letter; this.render(); }
+
+  renderHouse(i) {
+    const b = this.houses[i];
+    const n = this.pos.houses[i];
+    b.querySelector('.count').textContent = n;
+    b.querySelector('.seeds').innerHTML = seedSpots(n, 22)
+      .map(([x, y, r]) => `<i class="seed" style="left:${x - 11}%;top:${y - 9}%;transform:rotate(${r}deg)"></i>`).join('');
+    const l = letterOf(i);
+    const playable = this.playable.has(l);
+    b.classList.toggle('playable', playable);
+    b.classList.toggle('last-move', this.lastMove === l);
+    const owner = t(i < 6 ? 'side.S' : 'side.N');
+    b.setAttribute('aria-label', t('board.house', { letter: l, n, owner }) + (playable ? t('board.playable') : ''));
+  }
+
+  renderStore(side) {
+    const el = this.storeEl[side];
+    const n = this.pos.stores[side];
+    el.querySelector('.count').textContent = n;
+    el.setAttribute('aria-label', t('board.store', { side: t(side === 'S' ? 'side.S' : 'side.N'), n }));
+    el.setAttribute('role', 'img');
+    const shown = Math.min(n, 30);
+    let html = '';
+    for (let k = 0; k < shown; k++) {
+      const col = k % 3, rowi = Math.floor(k / 3);
+      html += `<i class="seed" style="left:${8 + col * 30 + ((rowi * 7) % 9)}%;top:${4 + rowi * 9}%;transform:rotate(${(k * 53) % 180}deg)"></i>`;
+    }
+    el.querySelector('.seeds').innerHTML = html;
+  }
+
+  render() {
+    for (let i = 0; i < 12; i++) this.renderHouse(i);
+    this.renderStore('S');
+    this.renderStore('N');
+  }
+
+  clicked(letter) {
+    if (this.animating) return;
+    this.opts.onPlay?.(letter);
+  }
+
+  hover(letter) {
+    if (this.animating) return;
+    this.opts.onPreview?.(letter);
+  }
+
+  /** Arrow keys move between houses as they appear on screen; digits 1-6 play
+   * the bottom player's houses from the left. */
+  key(e, i) {
+    const b = this.houses[i];
+    const rowEl = b.parentElement;
+    const inRow = [...rowEl.children];
+    const k = inRow.indexOf(b);
+    let target = null;
+    if (e.key === 'ArrowLeft') target = inRow[Math.max(0, k - 1)];
+    else if (e.key === 'ArrowRight') target = inRow[Math.min(5, k + 1)];
+    else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+      const other = rowEl.classList.contains('row-top') ? this.root.querySelector('.row-bottom') : this.root.querySelector('.row-top');
+      target = other.children[k];
+    } else if (/^[1-6]$/.test(e.key)) {
+      const bottom = this.root.querySelector('.row-bottom').children[Number(e.key) - 1];
+      bottom.focus();
+      this.clicked(bottom.dataset.house);
+      e.preventDefault();
+      return;
+    }
+    if (target) { target.focus(); e.preventDefault(); }
+  }
+
+  /** Focuses the first playable house (or the first bottom house). */
+  focusFirst() {
+    const first = this.houses.find((b) => b.classList.contains('playable')) || this.root.querySelector('.row-bottom').children[0];
+    first?.focus();
+  }
+
+  /** Marks the house where the last seed would land and those it would take. */
+  showPreview(last, capturedLetters = []) {
+    this.clearPreview();
+    if (last) this.houses[indexOf(last)]?.classList.add('preview-last');
+    for (const l of capturedLetters) this.houses[indexOf(l)]?.classList.add('preview-cap');
+  }
+
+  clearPreview() {
+    for (const b of this.houses) b.classList.remove('preview-last', 'preview-cap', 'illegal-focus');
+  }
+
+  markIllegal(letter) { this.houses[indexOf(letter)]?.classList.add('illegal-focus'); }
+
+  /**
+   * Replays a move from the server's trace: empties the house, drops one seed
+   * per entry of trace.sown, then flies captured seeds to the mover's store,
+   * and finally shows the server's position after the move.
+   * trace: {move, sown: [letters], captured: [{house, seeds}], after}
+   */
+  async animate(trace, { instant = false } = {}) {
+    const src = indexOf(trace.move);
+    const mover = sideOfLetter(trace.move);
+    if (instant || this.stepMs === 0 || src < 0) {
+      this.lastMove = trace.move;
+      this.setPosition(trace.after);
+      return;
+    }
+    this.animating = true;
+    this.clearPreview();
+    this.playable = new Set();
+    const work = { houses: [...this.pos.houses], stores: { ...this.pos.stores }, toMove: this.pos.toMove };
+    this.pos = work;
+    this.lastMove = trace.move;
+    work.houses[src] = 0;
+    this.render();
+    const step = trace.sown.length > 16 ? Math.max(50, this.stepMs * 0.5) : this.stepMs;
+    await sleep(step);
+    for (const l of trace.sown) {
+      const i = indexOf(l);
+      work.houses[i] += 1;
+      this.renderHouse(i);
+      const b = this.houses[i];
+      b.classList.remove('sow-pulse');
+      void b.offsetWidth;
+      b.classList.add('sow-pulse', 'sow-now');
+      await sleep(step);
+      b.classList.remove('sow-now');
+    }
+    for (const c of trace.captured || []) {
+      const [house, seeds] = Array.isArray(c) ? c : [c.house, c.seeds];
+      const i = indexOf(house);
+      this.houses[i].classList.add('captured-flash');
+      await this.fly(this.houses[i], this.storeEl[mover], Math.min(seeds, 6));
+      work.houses[i] = 0;
+      work.stores[mover] += seeds;
+      this.renderHouse(i);
+      this.renderStore(mover);
+      setTimeout(() => this.houses[i].classList.remove('captured-flash'), 600);
+    }
+    this.animating = false;
+    this.setPosition(trace.after);
+  }
+
+  async fly(fromEl, toEl, count) {
+    const a = fromEl.getBoundingClientRect();
+    const b = toEl.getBoundingClientRect();
+    const seeds = [];
+    for (let k = 0; k < count; k++) {
+      const s = document.createElement('div');
+      s.className = 'flying-seed';
+      s.style.left = `${a.left + a.width / 2 - 7 + (k % 3) * 5 - 5}px`;
+      s.style.top = `${a.top + a.height / 2 - 6 + Math.floor(k / 3) * 5}px`;
+      document.body.appendChild(s);
+      seeds.push(s);
+    }
+    await sleep(20);
+    for (const [k, s] of seeds.entries()) {
+      const dx = b.left + b.width / 2 - a.left - a.width / 2 + ((k % 3) - 1) * 6;
+      const dy = b.top + b.height / 2 - a.top - a.height / 2 + (k - 3) * 4;
+      s.style.transform = `translate(${dx}px, ${dy}px)`;
+    }
+    await sleep(500);
+    seeds.forEach((s) => s.remove());
+  }
+}

@@ -1,0 +1,222 @@
+// English and French interface strings. Lesson texts live in learn-content.js.
+
+const listeners = new Set();
+
+const STRINGS = {
+  en: {
+    skip: 'Skip to content',
+    'nav.play': 'Play', 'nav.online': 'Online', 'nav.learn': 'Learn', 'nav.rules': 'Rules', 'nav.review': 'Review', 'nav.study': 'Study',
+    foot: 'Oware Abapa: 12 houses, 48 seeds.', 'foot.api': 'API',
+    'side.S': 'South', 'side.N': 'North',
+    'board.aria': 'Oware board: {top} at the top, {bottom} at the bottom',
+    'board.house': 'House {letter} of {owner}, {n} seeds',
+    'board.playable': ', can be played',
+    'board.store': "{side}'s store, {n} seeds captured",
+    // Home
+    'home.title': 'Oware Abapa, the game of sowing and capturing',
+    'home.lead': 'Play the classic West African board game against a strong engine, with a friend on the same screen or online, and learn the rules step by step.',
+    'home.play': 'Play the computer', 'home.hotseat': 'Two players, one screen', 'home.online': 'Play online', 'home.learn': 'Learn to play',
+    'home.f1': 'Twelve houses, forty-eight seeds: sow them round the board and capture twos and threes on your opponent\'s side.',
+    'home.f2': 'Hover over a house to see where its last seed lands. The coach warns you before you hand over a capture.',
+    'home.f3': 'Replay your games with the engine\'s verdict on every move, set up positions and ask the engine.',
+    // Play setup
+    'play.title': 'New game', 'play.mode': 'Opponent', 'play.computer': 'The computer', 'play.hotseat': 'Two players on this device',
+    'play.level': 'Level', 'play.side': 'Your side', 'play.sideS': 'South (bottom)', 'play.sideN': 'North (top)', 'play.random': 'Draw lots',
+    'play.start': 'Start position', 'play.startpos': 'Usual start (4 seeds per house)', 'play.custom': 'Position string',
+    'play.time': 'Time control', 'play.none': 'None', 'play.permove': 'Per move (R13)', 'play.clock': 'Clock',
+    'play.seconds': 'seconds per move', 'play.minutes': 'minutes', 'play.increment': 'increment (s)',
+    'play.go': 'Start the game', 'play.name': 'Your name', 'play.names': 'Names',
+    'play.levelHint': '1 plays almost at random, 10 thinks hard.',
+    // Online
+    'online.title': 'Play online', 'online.create': 'Create a game', 'online.public': 'List it in the lobby so anyone can join',
+    'online.lobby': 'Open games', 'online.empty': 'No open game right now. Create one!', 'online.join': 'Join',
+    'online.created': 'created {when}', 'online.by': 'by {name}', 'online.waits': 'waits as {side}',
+    // Game page
+    'game.loading': 'Loading the game…', 'game.notfound': 'This game does not exist.',
+    'game.toMove': '{side} to move', 'game.yourTurn': 'Your turn', 'game.theirTurn': 'Waiting for your opponent',
+    'game.thinking': 'The computer is thinking…', 'game.waiting': 'Waiting for an opponent to join.',
+    'game.invite': 'Invite link (gives the free seat)', 'game.spectate': 'Spectator link', 'game.copy': 'Copy', 'game.copied': 'Copied',
+    'game.joinTitle': 'You are invited to play', 'game.joinBtn': 'Take the seat', 'game.spectating': 'You are watching this game.',
+    'game.hint': 'Hint', 'game.undo': 'Undo', 'game.resign': 'Resign', 'game.offer': 'Offer to stop (R12)', 'game.accept': 'Accept', 'game.decline': 'Decline',
+    'game.rematch': 'Rematch', 'game.newgame': 'New game', 'game.review': 'Review this game', 'game.ogn': 'Download OGN',
+    'game.resignConfirm': 'Resign this game?',
+    'game.offerFrom': '{side} proposes to stop the game, each taking the seeds of their own row (R12).',
+    'game.offerSent': 'You proposed to stop the game. Waiting for an answer.',
+    'game.offerDeclined': 'The offer to stop was declined.',
+    'game.rematchOffer': 'Your opponent wants a rematch.', 'game.rematchJoin': 'Play the rematch',
+    'game.hintIs': 'The engine suggests {move} ({score}).',
+    'game.aids': 'Learning aids', 'game.previewOpt': 'Preview where the last seed lands', 'game.coachOpt': 'Coach: warn about risky moves',
+    'game.animOpt': 'Animate sowing', 'game.orientOpt': 'Turn the board to the player to move',
+    'game.moves': 'Moves', 'game.you': 'you', 'game.computer': 'computer', 'game.connLost': 'Connection lost: reconnecting…', 'game.connBack': 'Reconnected.',
+    'game.over': 'Game over', 'game.draw': 'Draw, {s}–{n}.', 'game.wins': '{side} wins, {s}–{n}.',
+    'reason.majority': 'a player captured 25 seeds or more (R10)', 'reason.even-split': 'both players have 24 (R10)',
+    'reason.no-moves': 'the player to move could not play; each player took the seeds of their own row (R9)',
+    'reason.repetition': 'the same position came back a third time (R11)', 'reason.agreement': 'the players agreed to stop (R12)',
+    'reason.resignation': 'a player resigned', 'reason.time': 'a clock ran out',
+    'refuse.notYours': 'Not your turn: wait for your opponent.', 'refuse.spectator': 'You are watching: only the players can move.',
+    'refuse.generic': 'Move refused: {reason} ({rule}).',
+    'coach.gives': 'Coach: after {move}, your opponent can capture {n} seeds next turn.',
+    'coach.misses': 'Coach: another move captures more than {move}.',
+    'coach.confirm': 'Click {move} again to play it anyway, or choose another house.',
+    'preview.line': '{move}: last seed in {last}', 'preview.captures': ', captures {n}', 'preview.none': ', no capture',
+    'preview.illegal': '{move} cannot be played: {reason} ({rule})',
+    'say.move': '{side} plays {move}.', 'say.capture': 'Captures {n} seeds from {houses}.', 'say.slam': 'Grand slam: the capture is cancelled (R7).',
+    'say.score': 'Score: South {s}, North {n}.', 'say.lost': '{side} lost the turn (time).',
+    // Errors by code
+    'err.network': 'The server cannot be reached.', 'err.stale_ply': 'The game moved on; the board was updated.',
+    // Review
+    'review.title': 'Past games', 'review.none': 'No game yet.', 'review.open': 'Replay', 'review.import': 'Import an OGN record',
+    'review.importBtn': 'Import', 'review.paste': 'Paste an OGN record here', 'review.file': 'or choose a file',
+    'review.game': 'Game review', 'review.eval': 'Engine evaluation', 'review.loadingEval': 'The engine is reviewing the moves…',
+    'review.first': 'Start', 'review.prev': 'Back', 'review.next': 'Forward', 'review.last': 'End',
+    'review.ply': 'Move {k} of {n}', 'review.best': 'best {best}', 'review.loss': 'loses {cp}', 'review.good': 'best move',
+    'review.study': 'Study this position', 'review.when': 'When', 'review.players': 'Players', 'review.result': 'Result', 'review.mode': 'Mode',
+    'mode.computer': 'vs computer', 'mode.hotseat': 'hot-seat', 'mode.online': 'online', 'status.waiting': 'waiting', 'status.playing': 'in progress', 'status.over': 'over',
+    // Study
+    'study.title': 'Position editor', 'study.help': 'Click a house to add a seed, right-click or Shift+click to take one away. Switch to “play” to try moves.',
+    'study.edit': 'Edit', 'study.play': 'Play moves', 'study.toMove': 'Side to move', 'study.stores': 'Stores', 'study.apply': 'Set',
+    'study.ask': 'Ask the engine', 'study.clear': 'Empty board', 'study.reset': 'Start position', 'study.asPlay': 'Play it against the computer', 'study.asHotseat': 'Play it on this device',
+    'study.total': 'Seeds in all: {n} (must be 48)', 'study.thinking': 'Thinking…', 'study.result': 'Engine: depth {d}',
+    'score.win': 'wins in {n}', 'score.loss': 'loses in {n}', 'score.cp': '{v} seeds',
+    // Learn
+    'learn.title': 'Learn Oware', 'learn.intro': 'Each lesson has a small board you can play on. Click a highlighted house to sow it; the board answers with the real rules.',
+    'learn.try': 'Try it', 'learn.reset': 'Reset', 'learn.show': 'Show me', 'learn.contents': 'Contents', 'learn.mistakes': 'Common mistakes',
+    'learn.examples': 'Worked examples', 'learn.toRules': 'The rules in one page', 'learn.toLearn': 'The interactive tutorial',
+    'learn.done': 'Well done!', 'learn.over': 'Game over: {text}',
+    'rules.title': 'The rules of Oware Abapa',
+  },
+  fr: {
+    skip: 'Aller au contenu',
+    'nav.play': 'Jouer', 'nav.online': 'En ligne', 'nav.learn': 'Apprendre', 'nav.rules': 'Règles', 'nav.review': 'Revoir', 'nav.study': 'Étude',
+    foot: 'Awalé Abapa : 12 cases, 48 graines.', 'foot.api': 'API',
+    'side.S': 'Sud', 'side.N': 'Nord',
+    'board.aria': 'Plateau d’awalé : {top} en haut, {bottom} en bas',
+    'board.house': 'Case {letter} de {owner}, {n} graines',
+    'board.playable': ', jouable',
+    'board.store': 'Réserve de {side}, {n} graines capturées',
+    'home.title': 'L’awalé Abapa, le jeu des semailles et des prises',
+    'home.lead': 'Jouez au grand jeu de semailles d’Afrique de l’Ouest contre un moteur solide, à deux sur le même écran ou en ligne, et apprenez les règles pas à pas.',
+    'home.play': 'Jouer contre l’ordinateur', 'home.hotseat': 'À deux sur un écran', 'home.online': 'Jouer en ligne', 'home.learn': 'Apprendre à jouer',
+    'home.f1': 'Douze cases, quarante-huit graines : semez-les autour du plateau et prenez les deux et les trois dans le camp adverse.',
+    'home.f2': 'Survolez une case pour voir où tombera sa dernière graine. Le coach vous prévient avant que vous n’offriez une prise.',
+    'home.f3': 'Revoyez vos parties avec l’avis du moteur sur chaque coup, composez des positions et interrogez le moteur.',
+    'play.title': 'Nouvelle partie', 'play.mode': 'Adversaire', 'play.computer': 'L’ordinateur', 'play.hotseat': 'Deux joueurs sur cet appareil',
+    'play.level': 'Niveau', 'play.side': 'Votre camp', 'play.sideS': 'Sud (en bas)', 'play.sideN': 'Nord (en haut)', 'play.random': 'Tirer au sort',
+    'play.start': 'Position de départ', 'play.startpos': 'Départ habituel (4 graines par case)', 'play.custom': 'Chaîne de position',
+    'play.time': 'Cadence', 'play.none': 'Aucune', 'play.permove': 'Par coup (R13)', 'play.clock': 'Pendule',
+    'play.seconds': 'secondes par coup', 'play.minutes': 'minutes', 'play.increment': 'incrément (s)',
+    'play.go': 'Commencer la partie', 'play.name': 'Votre nom', 'play.names': 'Noms',
+    'play.levelHint': '1 joue presque au hasard, 10 réfléchit beaucoup.',
+    'online.title': 'Jouer en ligne', 'online.create': 'Créer une partie', 'online.public': 'L’afficher dans le salon pour que tout le monde puisse la rejoindre',
+    'online.lobby': 'Parties ouvertes', 'online.empty': 'Aucune partie ouverte pour l’instant. Créez-en une !', 'online.join': 'Rejoindre',
+    'online.created': 'créée {when}', 'online.by': 'par {name}', 'online.waits': 'attend en {side}',
+    'game.loading': 'Chargement de la partie…', 'game.notfound': 'Cette partie n’existe pas.',
+    'game.toMove': 'Au tour de {side}', 'game.yourTurn': 'À vous de jouer', 'game.theirTurn': 'En attente de votre adversaire',
+    'game.thinking': 'L’ordinateur réfléchit…', 'game.waiting': 'En attente d’un adversaire.',
+    'game.invite': 'Lien d’invitation (donne la place libre)', 'game.spectate': 'Lien spectateur', 'game.copy': 'Copier', 'game.copied': 'Copié',
+    'game.joinTitle': 'Vous êtes invité à jouer', 'game.joinBtn': 'Prendre la place', 'game.spectating': 'Vous regardez cette partie.',
+    'game.hint': 'Indice', 'game.undo': 'Annuler', 'game.resign': 'Abandonner', 'game.offer': 'Proposer d’arrêter (R12)', 'game.accept': 'Accepter', 'game.decline': 'Refuser',
+    'game.rematch': 'Revanche', 'game.newgame': 'Nouvelle partie', 'game.review': 'Revoir la partie', 'game.ogn': 'Télécharger l’OGN',
+    'game.resignConfirm': 'Abandonner cette partie ?',
+    'game.offerFrom': '{side} propose d’arrêter la partie ; chacun prendrait les graines de sa rangée (R12).',
+    'game.offerSent': 'Vous avez proposé d’arrêter. En attente d’une réponse.',
+    'game.offerDeclined': 'La proposition d’arrêt a été refusée.',
+    'game.rematchOffer': 'Votre adversaire veut une revanche.', 'game.rematchJoin': 'Jouer la revanche',
+    'game.hintIs': 'Le moteur propose {move} ({score}).',
+    'game.aids': 'Aides', 'game.previewOpt': 'Montrer où tombe la dernière graine', 'game.coachOpt': 'Coach : prévenir des coups risqués',
+    'game.animOpt': 'Animer les semailles', 'game.orientOpt': 'Tourner le plateau vers le joueur au trait',
+    'game.moves': 'Coups', 'game.you': 'vous', 'game.computer': 'ordinateur', 'game.connLost': 'Connexion perdue : reconnexion…', 'game.connBack': 'Reconnecté.',
+    'game.over': 'Partie terminée', 'game.draw': 'Partie nulle, {s}–{n}.', 'game.wins': '{side} gagne, {s}–{n}.',
+    'reason.majority': 'un joueur a capturé 25 graines ou plus (R10)', 'reason.even-split': 'chacun a 24 graines (R10)',
+    'reason.no-moves': 'le joueur au trait ne pouvait plus jouer ; chacun a pris les graines de sa rangée (R9)',
+    'reason.repetition': 'la même position est revenue une troisième fois (R11)', 'reason.agreement': 'les joueurs ont convenu d’arrêter (R12)',
+    'reason.resignation': 'un joueur a abandonné', 'reason.time': 'une pendule est tombée',
+    'refuse.notYours': 'Ce n’est pas votre tour : attendez votre adversaire.', 'refuse.spectator': 'Vous regardez : seuls les joueurs peuvent jouer.',
+    'refuse.generic': 'Coup refusé : {reason} ({rule}).',
+    'coach.gives': 'Coach : après {move}, votre adversaire peut prendre {n} graines au coup suivant.',
+    'coach.misses': 'Coach : un autre coup prend plus que {move}.',
+    'coach.confirm': 'Cliquez encore sur {move} pour le jouer quand même, ou choisissez une autre case.',
+    'preview.line': '{move} : dernière graine en {last}', 'preview.captures': ', prend {n}', 'preview.none': ', aucune prise',
+    'preview.illegal': '{move} est impossible : {reason} ({rule})',
+    'say.move': '{side} joue {move}.', 'say.capture': 'Prend {n} graines en {houses}.', 'say.slam': 'Capture totale : la prise est annulée (R7).',
+    'say.score': 'Score : Sud {s}, Nord {n}.', 'say.lost': '{side} perd son tour (temps).',
+    'err.network': 'Le serveur est injoignable.', 'err.stale_ply': 'La partie a avancé ; le plateau est à jour.',
+    'review.title': 'Parties jouées', 'review.none': 'Aucune partie pour l’instant.', 'review.open': 'Rejouer', 'review.import': 'Importer une partie OGN',
+    'review.importBtn': 'Importer', 'review.paste': 'Collez ici une partie au format OGN', 'review.file': 'ou choisissez un fichier',
+    'review.game': 'Analyse de la partie', 'review.eval': 'Évaluation du moteur', 'review.loadingEval': 'Le moteur examine les coups…',
+    'review.first': 'Début', 'review.prev': 'Reculer', 'review.next': 'Avancer', 'review.last': 'Fin',
+    'review.ply': 'Coup {k} sur {n}', 'review.best': 'meilleur {best}', 'review.loss': 'perd {cp}', 'review.good': 'meilleur coup',
+    'review.study': 'Étudier cette position', 'review.when': 'Date', 'review.players': 'Joueurs', 'review.result': 'Résultat', 'review.mode': 'Type',
+    'mode.computer': 'contre l’ordinateur', 'mode.hotseat': 'à deux', 'mode.online': 'en ligne', 'status.waiting': 'en attente', 'status.playing': 'en cours', 'status.over': 'terminée',
+    'study.title': 'Éditeur de position', 'study.help': 'Cliquez sur une case pour ajouter une graine, clic droit ou Maj+clic pour en retirer une. Passez en « jouer » pour essayer des coups.',
+    'study.edit': 'Modifier', 'study.play': 'Jouer des coups', 'study.toMove': 'Camp au trait', 'study.stores': 'Réserves', 'study.apply': 'Appliquer',
+    'study.ask': 'Demander au moteur', 'study.clear': 'Plateau vide', 'study.reset': 'Position de départ', 'study.asPlay': 'La jouer contre l’ordinateur', 'study.asHotseat': 'La jouer sur cet appareil',
+    'study.total': 'Graines en tout : {n} (il en faut 48)', 'study.thinking': 'Réflexion…', 'study.result': 'Moteur : profondeur {d}',
+    'score.win': 'gagne en {n}', 'score.loss': 'perd en {n}', 'score.cp': '{v} graines',
+    'learn.title': 'Apprendre l’awalé', 'learn.intro': 'Chaque leçon a un petit plateau sur lequel vous pouvez jouer. Cliquez sur une case en surbrillance pour la semer ; le plateau répond avec les vraies règles.',
+    'learn.try': 'Essayez', 'learn.reset': 'Recommencer', 'learn.show': 'Montrez-moi', 'learn.contents': 'Sommaire', 'learn.mistakes': 'Les erreurs fréquentes',
+    'learn.examples': 'Exemples commentés', 'learn.toRules': 'Les règles sur une page', 'learn.toLearn': 'Le tutoriel interactif',
+    'learn.done': 'Bravo !', 'learn.over': 'Partie terminée : {text}',
+    'rules.title': 'Les règles de l’awalé Abapa',
+  },
+};
+
+function detect() {
+  const q = new URLSearchParams(location.search).get('lang');
+  if (q === 'en' || q === 'fr') return q;
+  const saved = localStorage.getItem('oware.lang');
+  if (saved === 'en' || saved === 'fr') return saved;
+  return (navigator.language || 'en').toLowerCase().startsWith('fr') ? 'fr' : 'en';
+}
+
+let current = detect();
+
+export const lang = () => current;
+
+export function setLang(l) {
+  if (l !== 'en' && l !== 'fr') return;
+  current = l;
+  localStorage.setItem('oware.lang', l);
+  document.documentElement.lang = l;
+  for (const f of listeners) f(l);
+}
+
+export function onLangChange(f) { listeners.add(f); return () => listeners.delete(f); }
+
+/** Looks up a string and fills {placeholders}. Missing French falls back to English. */
+export function t(key, vars = {}) {
+  const s = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
+  return s.replace(/\{(\w+)\}/g, (_, k) => (vars[k] ?? `{${k}}`));
+}
+
+/** Picks the current language's text from an {en, fr} pair. */
+export const tr = (pair) => (pair ? pair[current] ?? pair.en : '');
+
+export function sideName(s) { return t(s === 'S' ? 'side.S' : 'side.N'); }
+
+export function formatScore(score) {
+  if (!score) return '';
+  if (score.win_in != null) return t('score.win', { n: score.win_in });
+  if (score.loss_in != null) return t('score.loss', { n: score.loss_in });
+  const v = (score.cp / 100).toFixed(1);
+  return t('score.cp', { v: score.cp > 0 ? `+${v}` : v });
+}
+
+// The server words refusals in English; these are the French for the core's reasons.
+const REASONS_FR = [
+  ['the opponent\'s row is empty and this move does not feed it, while another move does', 'la rangée adverse est vide et ce coup ne la nourrit pas, alors qu’un autre coup le peut'],
+  ['that house belongs to the opponent', 'cette case appartient à l’adversaire'],
+  ['that house is empty', 'cette case est vide'],
+  ['the game is over', 'la partie est terminée'],
+  ['illegal move', 'coup interdit'],
+];
+
+/** A server reason or error message in the current language (known phrases only). */
+export function localize(text) {
+  if (current !== 'fr' || !text) return text || '';
+  let out = String(text);
+  for (const [en, fr] of REASONS_FR) out = out.split(en).join(fr);
+  return out;
+}
+
+export { STRINGS };

@@ -1,0 +1,535 @@
+// The game page (/game/{id}): computer, hot-seat and online games, for
+// players and spectators. The server is the referee: this page sends moves,
+// animates the traces it gets back, and resyncs by ply number.
+
+import { api, seats, GameSocket, ApiError } from '../api.js';
+import { Board } from '../board.js';
+import { t, sideName, formatScore, localize } from '../i18n.js';
+import { announce, esc, navigate, setMsg, settings } from '../ui.js';
+import { previewHandler, coachWarnings } from '../aids.js';
+import { describeTrace, resultText } from '../rulesboard.js';
+
+const other = (s) => (s === 'S' ? 'N' : 'S');
+
+export function mount(main, id) {
+  const page = new GamePage(main, id);
+  return () => page.destroy();
+}
+
+class GamePage {
+  constructor(main, id) {
+    this.main = main;
+    this.id = id;
+    this.game = null;
+    this.tokens = seats.get(id);
+    this.previews = [];
+    this.queue = Promise.resolve();
+    this.pendingCoach = null;
+    this.destroyed = false;
+    this.clockBase = null;
+    main.innerHTML = `<p class="muted">${esc(t('game.loading'))}</p>`;
+    this.start();
+  }
+
+  destroy() {
+    this.destroyed = true;
+    this.ws?.close();
+    clearInterval(this.ticker);
+  }
+
+  mySides() { return ['S', 'N'].filter((s) => this.tokens[s]); }
+
+  async start() {
+    let game;
+    try {
+      game = await api.getGame(this.id);
+    } catch (e) {
+      this.main.innerHTML = `<h1>${esc(t('game.notfound'))}</h1><p class="msg bad">${esc(e.message)}</p><p><a class="btn" href="/play" data-link>${esc(t('game.newgame'))}</a></p>`;
+      return;
+    }
+    if (this.destroyed) return;
+    const invite = new URLSearchParams(location.search).get('invite');
+    this.layout();
+    this.setGame(game);
+    if (!this.mySides().length && game.status === 'waiting' && game.mode === 'online') this.showJoin(invite);
+    this.connect();
+    this.ticker = setInterval(() => this.renderClocks(), 200);
+  }
+
+  connect() {
+    this.ws?.close();
+    const token = this.tokens.S || this.tokens.N || null;
+    this.ws = new GameSocket(this.id, token, {
+      sinceFn: () => this.game?.ply ?? 0,
+      onEvent: (ev) => this.enqueue(() => this.onEvent(ev)),
+      onStatus: (s) => {
+        const el = this.main.querySelector('.conn');
+        if (!el) return;
+        if (s === 'closed') setMsg(el, t('game.connLost'), 'warn');
+        else if (this.ws.opens > 1) { setMsg(el, t('game.connBack'), 'ok'); setTimeout(() => setMsg(el, ''), 2000); }
+      },
+    });
+  }
+
+  enqueue(f) {
+    this.queue = this.queue.then(() => (this.destroyed ? null : f())).catch((e) => console.error(e));
+    return this.queue;
+  }
+
+  layout() {
+    this.main.innerHTML = `
+      <div class="game">
+        <section aria-label="Board">
+          <div class="player top-player"></div>
+          <div class="board-host"></div>
+          <div class="player bottom-player"></div>
+          <div class="preview-line" aria-hidden="true"></div>
+          <div class="msg move-msg" role="status"></div>
+          <div class="msg conn" role="status"></div>
+          <div class="offer-box"></div>
+          <div class="row controls">
+            <button class="btn hint-btn" type="button">${esc(t('game.hint'))}</button>
+            <button class="btn undo-btn" type="button">${esc(t('game.undo'))}</button>
+            <button class="btn offer-btn" type="button">${esc(t('game.offer'))}</button>
+            <button class="btn resign-btn" type="button">${esc(t('game.resign'))}</button>
+          </div>
+          <div class="end-box"></div>
+        </section>
+        <aside class="side-panel">
+          <div class="card"><div class="status" aria-live="polite"></div><div class="muted mode-line"></div></div>
+          <div class="card join-card" hidden></div>
+          <div class="card links-card" hidden></div>
+          <div class="card"><h2>${esc(t('game.moves'))}</h2><div class="moves-list"></div></div>
+          <div class="card toggles"><h2>${esc(t('game.aids'))}</h2>
+            <label><input type="checkbox" data-set="preview"> ${esc(t('game.previewOpt'))}</label>
+            <label><input type="checkbox" data-set="coach"> ${esc(t('game.coachOpt'))}</label>
+            <label><input type="checkbox" data-set="animate"> ${esc(t('game.animOpt'))}</label>
+            <label class="orient-opt" hidden><input type="checkbox" data-set="orient"> ${esc(t('game.orientOpt'))}</label>
+          </div>
+        </aside>
+      </div>`;
+    const q = (s) => this.main.querySelector(s);
+    this.msgEl = q('.move-msg');
+    this.lineEl = q('.preview-line');
+    this.board = new Board(q('.board-host'), {
+      onPlay: (l) => this.onPlay(l),
+      onPreview: (l) => this.previewFn?.(l),
+    });
+    this.previewFn = previewHandler(this.board, this.lineEl, () => ({ position: this.game?.position, previews: this.previews, canMove: this.canMove() }));
+    for (const box of this.main.querySelectorAll('[data-set]')) {
+      box.checked = settings.get(box.dataset.set);
+      box.addEventListener('change', () => {
+        settings.set(box.dataset.set, box.checked);
+        if (box.dataset.set === 'orient') this.orient();
+        if (!box.checked) { this.board.clearPreview(); this.lineEl.textContent = ''; }
+      });
+    }
+    q('.hint-btn').addEventListener('click', () => this.hint());
+    q('.undo-btn').addEventListener('click', () => this.undo());
+    q('.resign-btn').addEventListener('click', () => this.resign());
+    q('.offer-btn').addEventListener('click', () => this.agreement('offer'));
+  }
+
+  // ---- state --------------------------------------------------------------
+
+  setGame(game) {
+    this.game = game;
+    this.board.setPosition(game.position);
+    this.board.setLastMove(game.last?.move || null);
+    this.clockBase = game.clock ? { ...game.clock, at: performance.now() } : null;
+    this.refresh();
+  }
+
+  canMove() {
+    const g = this.game;
+    return !!g && g.status === 'playing' && !!this.tokens[g.to_move] && !g.thinking;
+  }
+
+  orient() {
+    const g = this.game;
+    if (!g) return;
+    let bottom = 'S';
+    if (g.mode === 'hotseat') bottom = settings.get('orient') && g.status !== 'over' ? g.to_move : 'S';
+    else if (this.mySides().length) bottom = this.mySides()[0];
+    this.board.setOrientation(bottom);
+  }
+
+  async refresh() {
+    const g = this.game;
+    this.orient();
+    this.board.setNames({ S: this.seatName('S'), N: this.seatName('N') });
+    this.board.setPlayable(this.canMove() ? g.legal : []);
+    this.renderPanel();
+    this.previews = [];
+    if (this.canMove()) {
+      try {
+        const st = await api.rulesState(g.position);
+        if (st.position === this.game.position) this.previews = st.previews;
+      } catch (_) { /* previews are optional */ }
+    }
+  }
+
+  seatName(side) {
+    const seat = this.game?.seats?.[side];
+    let name = seat?.name || sideName(side);
+    if (this.tokens[side] && this.game.mode !== 'hotseat') name += ` (${t('game.you')})`;
+    return name;
+  }
+
+  renderPanel() {
+    const g = this.game;
+    const q = (s) => this.main.querySelector(s);
+    const bottom = this.board.orientation;
+    for (const [sel, side] of [['.top-player', other(bottom)], ['.bottom-player', bottom]]) {
+      const el = q(sel);
+      const seat = g.seats?.[side];
+      const online = g.mode === 'online' && seat?.taken ? `<span title="${seat.connected ? 'online' : 'offline'}" aria-hidden="true">${seat.connected ? '🟢' : '⚪'}</span>` : '';
+      el.className = `player ${sel.slice(1)}${g.status === 'playing' && g.to_move === side ? ' to-move' : ''}`;
+      el.dataset.side = side;
+      el.innerHTML = `<span>${online} ${esc(this.seatName(side))} · <strong class="store-count">${side === 'S' ? g.score.south : g.score.north}</strong></span>${g.time_control ? `<span class="clock" data-clock="${side}"></span>` : ''}`;
+    }
+    this.renderClocks();
+    // Status line
+    let status;
+    if (g.status === 'over') status = `${t('game.over')}: ${resultText(g.result)}`;
+    else if (g.status === 'waiting') status = t('game.waiting');
+    else if (g.thinking) status = t('game.thinking');
+    else if (g.mode === 'hotseat') status = t('game.toMove', { side: this.seatName(g.to_move) });
+    else if (this.tokens[g.to_move]) status = t('game.yourTurn');
+    else if (this.mySides().length) status = t('game.theirTurn');
+    else status = `${t('game.spectating')} ${t('game.toMove', { side: this.seatName(g.to_move) })}`;
+    q('.status').textContent = status;
+    q('.mode-line').textContent = `${t(`mode.${g.mode}`)}${g.level ? ` · ${t('play.level')} ${g.level}` : ''}${g.time_control ? ` · ${tcText(g.time_control)}` : ''}`;
+    // Moves
+    const ml = q('.moves-list');
+    let html = '';
+    g.plies.forEach((m, i) => {
+      if (i % 2 === 0) html += `<span class="muted">${i / 2 + 1}.</span> `;
+      html += `<span class="mv">${esc(m)}</span> `;
+    });
+    ml.innerHTML = html || '<span class="muted">—</span>';
+    ml.scrollTop = ml.scrollHeight;
+    // Controls
+    const mine = this.mySides().length > 0;
+    const playing = g.status === 'playing';
+    const noClock = !g.time_control;
+    q('.hint-btn').hidden = !(mine && g.mode !== 'online' && noClock);
+    q('.hint-btn').disabled = !this.canMove();
+    q('.undo-btn').hidden = !(mine && g.mode !== 'online');
+    q('.undo-btn').disabled = !playing || g.ply === 0 || g.thinking;
+    q('.resign-btn').hidden = !mine;
+    q('.resign-btn').disabled = !playing;
+    q('.offer-btn').hidden = !mine || g.mode === 'hotseat';
+    q('.offer-btn').disabled = !playing || (g.offer && this.tokens[g.offer]);
+    q('.orient-opt').hidden = g.mode !== 'hotseat';
+    this.renderOffer();
+    this.renderLinks();
+    this.renderEnd();
+  }
+
+  renderOffer() {
+    const g = this.game;
+    const box = this.main.querySelector('.offer-box');
+    if (g.status !== 'playing' || !g.offer) { box.innerHTML = ''; return; }
+    if (this.tokens[g.offer] && g.mode !== 'hotseat') {
+      box.innerHTML = `<div class="msg">${esc(t('game.offerSent'))}</div>`;
+      return;
+    }
+    if (!this.tokens[other(g.offer)]) { box.innerHTML = `<div class="msg">${esc(t('game.offerFrom', { side: this.seatName(g.offer) }))}</div>`; return; }
+    box.innerHTML = `<div class="msg warn">${esc(t('game.offerFrom', { side: this.seatName(g.offer) }))}
+      <div class="row"><button class="btn primary accept-btn" type="button">${esc(t('game.accept'))}</button><button class="btn decline-btn" type="button">${esc(t('game.decline'))}</button></div></div>`;
+    box.querySelector('.accept-btn').addEventListener('click', () => this.agreement('accept'));
+    box.querySelector('.decline-btn').addEventListener('click', () => this.agreement('decline'));
+  }
+
+  renderLinks() {
+    const g = this.game;
+    const card = this.main.querySelector('.links-card');
+    if (g.mode !== 'online') { card.hidden = true; return; }
+    card.hidden = false;
+    const invite = localStorage.getItem(`oware.invite.${this.id}`);
+    const abs = (p) => new URL(p, location.origin).href;
+    let html = '';
+    if (invite && g.status === 'waiting' && this.mySides().length) {
+      html += `<label>${esc(t('game.invite'))}<div class="linkbox"><input type="text" readonly class="invite-url" value="${esc(abs(invite))}"><button class="btn small copy" type="button">${esc(t('game.copy'))}</button></div></label>`;
+    }
+    html += `<label>${esc(t('game.spectate'))}<div class="linkbox"><input type="text" readonly class="spectator-url" value="${esc(abs(`/game/${this.id}`))}"><button class="btn small copy" type="button">${esc(t('game.copy'))}</button></div></label>`;
+    if (card.dataset.html === html) return;
+    card.dataset.html = html;
+    card.innerHTML = html;
+    for (const b of card.querySelectorAll('.copy')) {
+      b.addEventListener('click', async () => {
+        const input = b.parentElement.querySelector('input');
+        input.select();
+        try { await navigator.clipboard.writeText(input.value); } catch (_) { document.execCommand?.('copy'); }
+        b.textContent = t('game.copied');
+      });
+    }
+  }
+
+  renderEnd() {
+    const g = this.game;
+    const box = this.main.querySelector('.end-box');
+    if (g.status !== 'over') { box.innerHTML = ''; return; }
+    const mine = this.mySides().length > 0;
+    let html = `<div class="card result-card"><h2>${esc(t('game.over'))}</h2><p class="result-text">${esc(resultText(g.result))}</p><div class="row">`;
+    if (mine) html += `<button class="btn primary rematch-btn" type="button">${esc(g.rematch ? t('game.rematchJoin') : t('game.rematch'))}</button>`;
+    html += `<a class="btn" href="/review/${esc(this.id)}" data-link>${esc(t('game.review'))}</a>`;
+    html += `<a class="btn" href="${esc(api.ognUrl(this.id))}" download="oware-${esc(this.id)}.ogn">${esc(t('game.ogn'))}</a>`;
+    html += `<a class="btn" href="/play" data-link>${esc(t('game.newgame'))}</a></div>`;
+    if (g.rematch && mine && g.mode === 'online') html += `<p class="msg ok">${esc(t('game.rematchOffer'))}</p>`;
+    html += '</div>';
+    if (box.dataset.html === html) return;
+    box.dataset.html = html;
+    box.innerHTML = html;
+    box.querySelector('.rematch-btn')?.addEventListener('click', () => this.rematch());
+  }
+
+  renderClocks() {
+    const c = this.clockBase;
+    if (!c || !this.game) return;
+    const elapsed = performance.now() - c.at;
+    for (const side of ['S', 'N']) {
+      const el = this.main.querySelector(`[data-clock="${side}"]`);
+      if (!el) continue;
+      let ms = side === 'S' ? c.south_ms : c.north_ms;
+      if (c.running === side && this.game.status === 'playing') ms -= elapsed;
+      ms = Math.max(0, ms);
+      const s = Math.ceil(ms / 1000);
+      el.textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+      el.classList.toggle('low', ms < 10000);
+      el.setAttribute('aria-label', `${sideName(side)}: ${el.textContent}`);
+    }
+  }
+
+  showJoin(invite) {
+    const card = this.main.querySelector('.join-card');
+    card.hidden = false;
+    card.innerHTML = `<h2>${esc(t('game.joinTitle'))}</h2>
+      <label>${esc(t('play.name'))} <input type="text" class="join-name" maxlength="40" value="${esc(localStorage.getItem('oware.name') || '')}"></label>
+      <p><button class="btn primary join-btn" type="button">${esc(t('game.joinBtn'))}</button></p><div class="msg"></div>`;
+    card.querySelector('.join-btn').addEventListener('click', async () => {
+      const name = card.querySelector('.join-name').value.trim();
+      if (name) localStorage.setItem('oware.name', name);
+      try {
+        const r = await api.join(this.id, invite, name || undefined);
+        seats.add(this.id, { [r.you]: r.token });
+        this.tokens = seats.get(this.id);
+        card.hidden = true;
+        history.replaceState(null, '', `/game/${this.id}`);
+        this.setGame(r.game);
+        this.connect();
+      } catch (e) {
+        setMsg(card.querySelector('.msg'), e.message, 'bad');
+      }
+    });
+  }
+
+  // ---- events -------------------------------------------------------------
+
+  async onEvent(ev) {
+    const g = this.game;
+    switch (ev.type) {
+      case 'state':
+        if (ev.game.ply === g.ply + 1 && ev.game.last && ev.game.status !== 'waiting' && g.plies.join('') === ev.game.plies.slice(0, -1).join('')) {
+          await this.animateTrace(ev.game.last, ev.game.position);
+        }
+        this.setGame(ev.game);
+        break;
+      case 'move':
+        await this.applyMove(ev);
+        break;
+      case 'end':
+        g.status = 'over';
+        g.result = ev.result;
+        g.offer = null;
+        announce(`${t('game.over')}: ${resultText(ev.result)}`);
+        this.refresh();
+        break;
+      case 'offer':
+        if (ev.action === 'offer') {
+          g.offer = ev.side;
+          if (!this.tokens[ev.side]) announce(t('game.offerFrom', { side: this.seatName(ev.side) }));
+        } else {
+          g.offer = null;
+          if (this.tokens[ev.side] === undefined) setMsg(this.msgEl, t('game.offerDeclined'));
+          else setMsg(this.msgEl, t('game.offerDeclined'));
+        }
+        this.renderPanel();
+        break;
+      case 'presence':
+        g.seats = ev.seats;
+        if (g.status === 'waiting' && ev.seats.S?.taken && ev.seats.N?.taken) {
+          // The other seat was taken: the game starts; fetch the full state.
+          this.setGame(await api.getGame(this.id));
+        } else this.renderPanel();
+        break;
+      case 'thinking':
+        g.thinking = ev.thinking;
+        this.renderPanel();
+        this.board.setPlayable(this.canMove() ? g.legal : []);
+        break;
+      case 'clock':
+        g.clock = ev.clock;
+        this.clockBase = { ...ev.clock, at: performance.now() };
+        break;
+      case 'rematch':
+        g.rematch = ev.id;
+        this.renderPanel();
+        break;
+      case 'error':
+        setMsg(this.msgEl, ev.message, 'bad');
+        break;
+      default:
+        break;
+    }
+  }
+
+  async applyMove(ev) {
+    const g = this.game;
+    if (ev.ply <= g.ply) return; // already shown (our own POST answer, or a replay after hello)
+    if (ev.ply > g.ply + 1) {
+      // We missed something: take the server's full state.
+      this.setGame(await api.getGame(this.id));
+      return;
+    }
+    if (ev.trace) await this.animateTrace(ev.trace, ev.position);
+    else this.board.setPosition(ev.position);
+    g.plies = [...g.plies, ev.move];
+    g.ply = ev.ply;
+    g.position = ev.position;
+    g.to_move = ev.to_move;
+    g.legal = ev.legal;
+    g.score = ev.score;
+    g.last = ev.trace;
+    g.offer = null;
+    if (g.status === 'waiting') g.status = 'playing';
+    if (ev.clock) { g.clock = ev.clock; this.clockBase = { ...ev.clock, at: performance.now() }; }
+    if (ev.trace) announce(`${describeTrace(ev.trace, ev.side)} ${t('say.score', { s: ev.score.south, n: ev.score.north })}`);
+    else announce(t('say.lost', { side: sideName(ev.side) }));
+    this.board.setLastMove(ev.trace?.move || null);
+    await this.refresh();
+  }
+
+  animateTrace(trace, after) {
+    return this.board.animate({ ...trace, after }, { instant: !settings.get('animate') });
+  }
+
+  // ---- actions ------------------------------------------------------------
+
+  async onPlay(letter) {
+    const g = this.game;
+    if (!g || this.sending) return;
+    this.board.clearPreview();
+    if (g.status !== 'playing') { setMsg(this.msgEl, g.status === 'over' ? t('game.over') : t('game.waiting'), 'bad'); return; }
+    if (!this.mySides().length) { setMsg(this.msgEl, t('refuse.spectator'), 'bad'); return; }
+    if (!this.tokens[g.to_move] || g.thinking) { setMsg(this.msgEl, t('refuse.notYours'), 'bad'); announce(t('refuse.notYours')); return; }
+    const p = this.previews.find((x) => x.move === letter);
+    if (p && !p.legal) {
+      const text = t('refuse.generic', { reason: localize(p.refusal?.reason || ''), rule: p.refusal?.rule || '' });
+      setMsg(this.msgEl, text, 'bad');
+      announce(text);
+      this.board.markIllegal(letter);
+      return;
+    }
+    const warnings = coachWarnings(this.previews, letter);
+    if (warnings.length && this.pendingCoach !== `${g.ply}${letter}`) {
+      this.pendingCoach = `${g.ply}${letter}`;
+      const text = `${warnings.join(' ')} ${t('coach.confirm', { move: letter })}`;
+      setMsg(this.msgEl, text, 'warn');
+      announce(text);
+      return;
+    }
+    this.pendingCoach = null;
+    setMsg(this.msgEl, '');
+    this.sending = true;
+    try {
+      const r = await api.move(this.id, this.tokens[g.to_move], letter, g.ply);
+      await this.enqueue(async () => {
+        const cur = this.game;
+        if (r.game.ply === cur.ply + 1 && r.game.last) {
+          await this.animateTrace(r.game.last, r.game.position);
+          announce(`${describeTrace(r.game.last, cur.to_move)} ${t('say.score', { s: r.game.score.south, n: r.game.score.north })}`);
+        }
+        if (r.game.ply >= cur.ply) this.setGame(r.game);
+      });
+    } catch (e) {
+      this.showError(e, letter);
+    } finally {
+      this.sending = false;
+    }
+  }
+
+  showError(e, letter) {
+    if (e instanceof ApiError && e.code === 'stale_ply') {
+      setMsg(this.msgEl, t('err.stale_ply'), 'warn');
+      api.getGame(this.id).then((g) => this.enqueue(() => this.setGame(g)));
+      return;
+    }
+    const text = e.code === 'network' ? t('err.network') : localize(e.message);
+    setMsg(this.msgEl, text, 'bad');
+    announce(text);
+    if (letter) this.board.markIllegal(letter);
+  }
+
+  token() { return this.tokens[this.game.to_move] || this.tokens.S || this.tokens.N; }
+
+  async hint() {
+    try {
+      const r = await api.hint(this.id, this.token(), 700);
+      const text = t('game.hintIs', { move: r.move, score: formatScore(r.score) });
+      setMsg(this.msgEl, text, 'ok');
+      announce(text);
+      this.board.showPreview(r.move, []);
+    } catch (e) { this.showError(e); }
+  }
+
+  async undo() {
+    try {
+      const r = await api.undo(this.id, this.token());
+      this.enqueue(() => this.setGame(r.game));
+      setMsg(this.msgEl, '');
+    } catch (e) { this.showError(e); }
+  }
+
+  async resign() {
+    if (!window.confirm(t('game.resignConfirm'))) return;
+    try {
+      const side = this.game.mode === 'hotseat' ? this.game.to_move : this.mySides()[0];
+      const r = await api.resign(this.id, this.tokens[side]);
+      this.enqueue(() => this.setGame(r.game));
+    } catch (e) { this.showError(e); }
+  }
+
+  async agreement(action) {
+    try {
+      const side = this.game.mode === 'hotseat' ? this.game.to_move : (action === 'offer' ? this.mySides()[0] : other(this.game.offer));
+      const r = await api.agreement(this.id, this.tokens[side] || this.token(), action);
+      this.enqueue(() => {
+        if (action === 'offer' && r.game.status === 'playing' && !r.game.offer) setMsg(this.msgEl, t('game.offerDeclined'));
+        this.setGame(r.game);
+      });
+    } catch (e) { this.showError(e); }
+  }
+
+  async rematch() {
+    try {
+      let newId = null;
+      for (const side of this.mySides()) {
+        // eslint-disable-next-line no-await-in-loop
+        const r = await api.rematch(this.id, this.tokens[side]);
+        newId = r.id;
+        seats.add(r.id, { [r.you]: r.token });
+        if (r.tokens) seats.add(r.id, r.tokens);
+        if (this.game.mode !== 'hotseat') break;
+      }
+      if (newId) navigate(`/game/${newId}`);
+    } catch (e) { this.showError(e); }
+  }
+}
+
+export function tcText(tc) {
+  if (!tc) return t('play.none');
+  if (tc.per_move_ms) return `${Math.round(tc.per_move_ms / 1000)} s / ${t('play.permove').replace(/ \(R13\)/, '').toLowerCase()}`;
+  return `${Math.round(tc.initial_ms / 60000)}+${Math.round((tc.increment_ms || 0) / 1000)}`;
+}

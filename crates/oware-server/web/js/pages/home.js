@@ -1,0 +1,28 @@
+import { t } from '../i18n.js';
+import { esc } from '../ui.js';
+import { Board } from '../board.js';
+
+export function mount(main) {
+  main.innerHTML = `
+    <section class="hero">
+      <div>
+        <h1>${esc(t('home.title'))}</h1>
+        <p class="lead">${esc(t('home.lead'))}</p>
+        <div class="row">
+          <a class="btn primary" href="/play" data-link>${esc(t('home.play'))}</a>
+          <a class="btn" href="/play?mode=hotseat" data-link>${esc(t('home.hotseat'))}</a>
+          <a class="btn" href="/lobby" data-link>${esc(t('home.online'))}</a>
+          <a class="btn" href="/learn" data-link>${esc(t('home.learn'))}</a>
+        </div>
+      </div>
+      <div class="home-board"></div>
+    </section>
+    <section class="grid2">
+      <div class="card"><h2>${esc(t('nav.learn'))}</h2><p>${esc(t('home.f1'))}</p><a href="/rules" data-link>${esc(t('learn.toRules'))}</a></div>
+      <div class="card"><h2>${esc(t('game.aids'))}</h2><p>${esc(t('home.f2'))}</p><a href="/learn" data-link>${esc(t('learn.toLearn'))}</a></div>
+      <div class="card"><h2>${esc(t('nav.review'))}</h2><p>${esc(t('home.f3'))}</p><a href="/review" data-link>${esc(t('review.title'))}</a></div>
+    </section>`;
+  const b = new Board(main.querySelector('.home-board'), {});
+  b.setPosition('4-4-4-4-4-4-4-4-4-4-4-4-0-0-S');
+  for (const h of b.houses) h.tabIndex = -1;
+}

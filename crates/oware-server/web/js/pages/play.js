@@ -1,0 +1,98 @@
+// New game form: against the computer or two players on one device.
+
+import { api, seats } from '../api.js';
+import { t } from '../i18n.js';
+import { esc, navigate, setMsg } from '../ui.js';
+
+export function timeControlFields(prefix) {
+  return `<fieldset><legend>${esc(t('play.time'))}</legend>
+    <label class="choice"><input type="radio" name="${prefix}tc" value="none" checked> ${esc(t('play.none'))}</label>
+    <label class="choice"><input type="radio" name="${prefix}tc" value="move"> ${esc(t('play.permove'))}</label>
+    <label class="choice"><input type="radio" name="${prefix}tc" value="clock"> ${esc(t('play.clock'))}</label>
+    <div class="row tc-move" hidden><input type="number" name="${prefix}per" min="1" max="3600" value="30" style="width:6em"> ${esc(t('play.seconds'))}</div>
+    <div class="row tc-clock" hidden><input type="number" name="${prefix}min" min="1" max="600" value="5" style="width:5em"> ${esc(t('play.minutes'))}
+      + <input type="number" name="${prefix}inc" min="0" max="600" value="3" style="width:5em"> ${esc(t('play.increment'))}</div>
+  </fieldset>`;
+}
+
+export function wireTimeControl(form, prefix) {
+  const upd = () => {
+    const v = form.querySelector(`[name=${prefix}tc]:checked`).value;
+    form.querySelector('.tc-move').hidden = v !== 'move';
+    form.querySelector('.tc-clock').hidden = v !== 'clock';
+  };
+  for (const r of form.querySelectorAll(`[name=${prefix}tc]`)) r.addEventListener('change', upd);
+  upd();
+}
+
+export function readTimeControl(form, prefix) {
+  const v = form.querySelector(`[name=${prefix}tc]:checked`).value;
+  if (v === 'move') return { per_move_ms: Number(form[`${prefix}per`].value) * 1000 };
+  if (v === 'clock') return { initial_ms: Number(form[`${prefix}min`].value) * 60000, increment_ms: Number(form[`${prefix}inc`].value) * 1000 };
+  return null;
+}
+
+export function mount(main) {
+  const params = new URLSearchParams(location.search);
+  const mode = params.get('mode') === 'hotseat' ? 'hotseat' : 'computer';
+  const pos = params.get('position') || '';
+  main.innerHTML = `
+    <h1>${esc(t('play.title'))}</h1>
+    <form class="card new-game" novalidate>
+      <fieldset><legend>${esc(t('play.mode'))}</legend>
+        <label class="choice"><input type="radio" name="mode" value="computer" ${mode === 'computer' ? 'checked' : ''}> ${esc(t('play.computer'))}</label>
+        <label class="choice"><input type="radio" name="mode" value="hotseat" ${mode === 'hotseat' ? 'checked' : ''}> ${esc(t('play.hotseat'))}</label>
+      </fieldset>
+      <div class="computer-only">
+        <fieldset><legend>${esc(t('play.level'))}</legend>
+          <div class="row"><input type="range" name="level" min="1" max="10" value="${esc(localStorage.getItem('oware.level') || '3')}" aria-describedby="level-hint"> <output class="level-out"></output></div>
+          <p id="level-hint" class="muted">${esc(t('play.levelHint'))}</p>
+        </fieldset>
+        <fieldset><legend>${esc(t('play.side'))}</legend>
+          <label class="choice"><input type="radio" name="side" value="S" checked> ${esc(t('play.sideS'))}</label>
+          <label class="choice"><input type="radio" name="side" value="N"> ${esc(t('play.sideN'))}</label>
+          <label class="choice"><input type="radio" name="side" value="random"> ${esc(t('play.random'))}</label>
+        </fieldset>
+      </div>
+      <div class="hotseat-only">${timeControlFields('')}</div>
+      <fieldset><legend>${esc(t('play.start'))}</legend>
+        <label class="choice"><input type="radio" name="start" value="start" ${pos ? '' : 'checked'}> ${esc(t('play.startpos'))}</label>
+        <label class="choice"><input type="radio" name="start" value="custom" ${pos ? 'checked' : ''}> ${esc(t('play.custom'))}</label>
+        <input type="text" name="position" class="mono" size="34" placeholder="4-4-4-4-4-4-4-4-4-4-4-4-0-0-S" value="${esc(pos)}" aria-label="${esc(t('play.custom'))}">
+      </fieldset>
+      <label>${esc(t('play.name'))} <input type="text" name="name" maxlength="40" value="${esc(localStorage.getItem('oware.name') || '')}"></label>
+      <p><button class="btn primary" type="submit">${esc(t('play.go'))}</button></p>
+      <div class="msg" role="status"></div>
+    </form>`;
+  const form = main.querySelector('form');
+  const upd = () => {
+    const m = form.querySelector('[name=mode]:checked').value;
+    form.querySelector('.computer-only').hidden = m !== 'computer';
+    form.querySelector('.hotseat-only').hidden = m !== 'hotseat';
+    form.querySelector('.level-out').textContent = form.level.value;
+  };
+  form.addEventListener('input', upd);
+  wireTimeControl(form, '');
+  upd();
+  form.position.addEventListener('input', () => { form.querySelector('[name=start][value=custom]').checked = true; });
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const m = form.querySelector('[name=mode]:checked').value;
+    const custom = form.querySelector('[name=start]:checked').value === 'custom';
+    const name = form.name.value.trim();
+    if (name) localStorage.setItem('oware.name', name);
+    localStorage.setItem('oware.level', form.level.value);
+    const body = { mode: m, name: name || undefined, position: custom ? form.position.value.trim() : undefined };
+    if (m === 'computer') {
+      body.level = Number(form.level.value);
+      body.side = form.querySelector('[name=side]:checked').value;
+    } else body.time_control = readTimeControl(form, '');
+    try {
+      const r = await api.createGame(body);
+      seats.add(r.id, r.tokens);
+      navigate(`/game/${r.id}`);
+    } catch (err) {
+      setMsg(form.querySelector('.msg'), err.message, 'bad');
+    }
+  });
+}

@@ -1,0 +1,169 @@
+// Past games, OGN import, and the replay of one game with the engine's
+// evaluation of each move.
+
+import { api, movesString } from '../api.js';
+import { Board } from '../board.js';
+import { t, sideName, formatScore } from '../i18n.js';
+import { esc, navigate, setMsg, relTime, announce, settings } from '../ui.js';
+import { resultText, describeTrace } from '../rulesboard.js';
+
+export function mountList(main) {
+  main.innerHTML = `
+    <h1>${esc(t('review.title'))}</h1>
+    <section class="card"><div class="games-list"></div><p><button class="btn small more" type="button" hidden>…</button></p></section>
+    <section class="card">
+      <h2>${esc(t('review.import'))}</h2>
+      <form class="import-form">
+        <textarea name="ogn" aria-label="${esc(t('review.paste'))}" placeholder="${esc(t('review.paste'))}"></textarea>
+        <div class="row"><label>${esc(t('review.file'))} <input type="file" name="file" accept=".ogn,.txt,text/plain"></label>
+        <button class="btn primary" type="submit">${esc(t('review.importBtn'))}</button></div>
+        <div class="msg" role="status"></div>
+      </form>
+    </section>`;
+  const listEl = main.querySelector('.games-list');
+  const more = main.querySelector('.more');
+  let offset = 0;
+  let rows = [];
+  async function load() {
+    try {
+      const r = await api.listGames(30, offset);
+      rows = rows.concat(r.games);
+      offset += r.games.length;
+      more.hidden = offset >= r.total;
+      if (!rows.length) { listEl.innerHTML = `<p class="muted">${esc(t('review.none'))}</p>`; return; }
+      listEl.innerHTML = `<table class="list"><thead><tr><th>${esc(t('review.when'))}</th><th>${esc(t('review.mode'))}</th><th>${esc(t('review.players'))}</th><th>${esc(t('review.result'))}</th><th></th></tr></thead><tbody>${rows.map((g) => `
+        <tr><td>${esc(relTime(g.updated_at))}</td><td>${esc(t(`mode.${g.mode}`))}${g.level ? ` (${g.level})` : ''}</td>
+        <td>${esc(g.seats.S?.name || sideName('S'))} – ${esc(g.seats.N?.name || sideName('N'))}</td>
+        <td>${g.result ? `${g.result.totals.south}–${g.result.totals.north}` : esc(t(`status.${g.status}`))} <span class="muted">(${g.ply})</span></td>
+        <td><a href="/review/${esc(g.id)}" data-link>${esc(t('review.open'))}</a>${g.status !== 'over' ? ` · <a href="/game/${esc(g.id)}" data-link>${esc(t('nav.play'))}</a>` : ''}</td></tr>`).join('')}</tbody></table>`;
+    } catch (e) { listEl.innerHTML = `<p class="msg bad">${esc(e.message)}</p>`; }
+  }
+  more.addEventListener('click', load);
+  load();
+  const form = main.querySelector('.import-form');
+  form.file.addEventListener('change', async () => {
+    const f = form.file.files[0];
+    if (f) form.ogn.value = await f.text();
+  });
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    try {
+      const r = await api.importOgn(form.ogn.value);
+      navigate(`/review/${r.id}`);
+    } catch (err) { setMsg(form.querySelector('.msg'), err.message, 'bad'); }
+  });
+}
+
+export function mountGame(main, id) {
+  let alive = true;
+  const cleanupFns = [];
+  main.innerHTML = `<p class="muted">${esc(t('game.loading'))}</p>`;
+  (async () => {
+    let game;
+    try { game = await api.getGame(id); } catch (e) {
+      main.innerHTML = `<h1>${esc(t('game.notfound'))}</h1><p class="msg bad">${esc(e.message)}</p>`;
+      return;
+    }
+    if (!alive) return;
+    main.innerHTML = `
+      <h1>${esc(t('review.game'))}</h1>
+      <p class="muted">${esc(game.seats.S?.name || sideName('S'))} – ${esc(game.seats.N?.name || sideName('N'))} · ${esc(t(`mode.${game.mode}`))}${game.result ? ` · ${esc(resultText(game.result))}` : ''}</p>
+      <div class="game">
+        <section>
+          <div class="board-host"></div>
+          <div class="row controls" role="group" aria-label="Replay">
+            <button class="btn first" type="button" aria-label="${esc(t('review.first'))}">⏮</button>
+            <button class="btn prev" type="button" aria-label="${esc(t('review.prev'))}">◀</button>
+            <span class="ply-label" aria-live="polite"></span>
+            <button class="btn next" type="button" aria-label="${esc(t('review.next'))}">▶</button>
+            <button class="btn last" type="button" aria-label="${esc(t('review.last'))}">⏭</button>
+          </div>
+          <div class="msg ply-info"></div>
+          <svg class="eval-graph" viewBox="0 0 400 80" preserveAspectRatio="none" width="100%" height="80" role="img" aria-label="${esc(t('review.eval'))}"></svg>
+          <div class="row"><a class="btn study-btn" href="/study" data-link>${esc(t('review.study'))}</a>
+          <a class="btn" href="${esc(api.ognUrl(id))}" download="oware-${esc(id)}.ogn">${esc(t('game.ogn'))}</a></div>
+        </section>
+        <aside class="side-panel">
+          <div class="card"><h2>${esc(t('review.eval'))}</h2><div class="eval-status muted">${esc(t('review.loadingEval'))}</div><div class="moves-list review-moves"></div></div>
+          <div class="card"><h2>OGN</h2><textarea class="ogn-text" readonly></textarea></div>
+        </aside>
+      </div>`;
+    const q = (s) => main.querySelector(s);
+    const board = new Board(q('.board-host'), { names: { S: game.seats.S?.name, N: game.seats.N?.name } });
+    const plies = game.plies;
+    // Replay stops before the first lost turn: rules/state replays moves only.
+    const lost = plies.indexOf('-');
+    const n = lost < 0 ? plies.length : lost;
+    const cache = new Map();
+    const stateAt = (k) => {
+      if (!cache.has(k)) cache.set(k, api.rulesState(game.start, movesString(plies.slice(0, k))));
+      return cache.get(k);
+    };
+    let k = n;
+    let evals = null;
+    async function show(target, animate) {
+      target = Math.max(0, Math.min(n, target));
+      const st = await stateAt(target);
+      if (!alive) return;
+      if (animate && target === k + 1 && st.last) {
+        await board.animate({ ...st.last, after: st.position }, { instant: !settings.get('animate') });
+        announce(describeTrace(st.last, st.last.move === st.last.move.toUpperCase() ? 'S' : 'N'));
+      } else {
+        board.setPosition(st.position);
+        board.setLastMove(st.last?.move || null);
+      }
+      k = target;
+      q('.ply-label').textContent = t('review.ply', { k, n: plies.length });
+      q('.study-btn').setAttribute('href', `/study?position=${encodeURIComponent(st.position)}`);
+      renderMoves();
+      const info = q('.ply-info');
+      const e = evals?.[k - 1];
+      if (e && e.move !== '-') {
+        const good = !e.loss_cp || e.best === e.move;
+        setMsg(info, `${k}. ${sideName(e.side)} ${e.move}: ${formatScore(e.score)}${good ? ` · ${t('review.good')}` : ` · ${t('review.best', { best: e.best })} (${formatScore(e.best_score)}), ${t('review.loss', { cp: (e.loss_cp / 100).toFixed(1) })}`}${e.pv ? ` · pv ${e.pv}` : ''}`, good ? 'ok' : (e.loss_cp >= 200 ? 'bad' : 'warn'));
+      } else setMsg(info, st.status === 'over' ? resultText(st.result) : '');
+    }
+    function renderMoves() {
+      const ml = q('.review-moves');
+      ml.innerHTML = plies.map((m, i) => {
+        const e = evals?.[i];
+        const mark = e && e.move !== '-' ? (e.loss_cp >= 200 ? '??' : e.loss_cp >= 50 ? '?' : '') : '';
+        return `${i % 2 === 0 ? `<span class="muted">${i / 2 + 1}.</span>` : ''}<button type="button" data-k="${i + 1}" ${i + 1 === k ? 'aria-current="true"' : ''} ${i >= n ? 'disabled' : ''} class="eval-cell ${mark ? 'bad' : ''}">${esc(m)}${mark}</button> `;
+      }).join('');
+      for (const b of ml.querySelectorAll('button')) b.addEventListener('click', () => show(Number(b.dataset.k), false));
+    }
+    q('.first').addEventListener('click', () => show(0));
+    q('.prev').addEventListener('click', () => show(k - 1));
+    q('.next').addEventListener('click', () => show(k + 1, true));
+    q('.last').addEventListener('click', () => show(n));
+    const keys = (e) => {
+      if (e.target.closest('input, textarea, select')) return;
+      if (e.key === 'ArrowLeft') show(k - 1);
+      else if (e.key === 'ArrowRight') show(k + 1, true);
+    };
+    document.addEventListener('keydown', keys);
+    cleanupFns.push(() => document.removeEventListener('keydown', keys));
+    await show(n);
+    api.ogn(id).then((text) => { if (alive) q('.ogn-text').value = text; }).catch(() => {});
+    try {
+      const r = await api.review(id, 100);
+      if (!alive) return;
+      evals = r.plies;
+      q('.eval-status').textContent = '';
+      drawGraph(q('.eval-graph'), evals);
+      await show(k);
+    } catch (e) { q('.eval-status').textContent = e.message; }
+  })();
+  return () => { alive = false; cleanupFns.forEach((f) => f()); };
+}
+
+function drawGraph(svg, evals) {
+  const pts = evals.map((e, i) => [i, e.eval_south_cp]).filter(([, v]) => typeof v === 'number');
+  if (!pts.length) return;
+  const w = 400, h = 80, n = Math.max(evals.length - 1, 1);
+  const y = (v) => h / 2 - Math.max(-1, Math.min(1, v / 1200)) * (h / 2 - 4);
+  const line = pts.map(([i, v]) => `${((i / n) * w).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
+  svg.innerHTML = `<rect width="${w}" height="${h}" fill="#2c1c10"/><rect y="${h / 2}" width="${w}" height="${h / 2}" fill="#efe2c4" opacity=".15"/>
+    <line x1="0" x2="${w}" y1="${h / 2}" y2="${h / 2}" stroke="#8c6c4c" stroke-width="1"/>
+    <polyline points="${line}" fill="none" stroke="#f1c46b" stroke-width="2" vector-effect="non-scaling-stroke"/>`;
+}

@@ -1,0 +1,127 @@
+// A board driven by the stateless rules service: the tutorial's lesson
+// boards and the study page's "play moves" mode. Every move goes to
+// POST /api/v1/rules/state; the page only animates what comes back.
+
+import { api } from './api.js';
+import { Board } from './board.js';
+import { t, sideName, localize } from './i18n.js';
+import { announce, setMsg, settings } from './ui.js';
+import { previewHandler, coachWarnings } from './aids.js';
+
+export function describeTrace(trace, side) {
+  let text = t('say.move', { side: sideName(side), move: trace.move });
+  const n = (trace.captured || []).reduce((a, c) => a + (Array.isArray(c) ? c[1] : c.seeds), 0);
+  if (n) text += ' ' + t('say.capture', { n, houses: trace.captured.map((c) => (Array.isArray(c) ? c[0] : c.house)).join(', ') });
+  if (trace.grand_slam) text += ' ' + t('say.slam');
+  return text;
+}
+
+export function resultText(result) {
+  if (!result) return '';
+  const s = result.totals?.south ?? 0, n = result.totals?.north ?? 0;
+  const head = result.winner === 'draw' ? t('game.draw', { s, n }) : t('game.wins', { side: sideName(result.winner), s, n });
+  return `${head} (${t(`reason.${result.reason}`)})`;
+}
+
+/**
+ * host gets the board, a preview line and a message line.
+ * opts: position, moves, small, orientation, coach (bool, default settings),
+ * onChange(state) after each update.
+ */
+export class RulesBoard {
+  constructor(host, opts = {}) {
+    this.opts = opts;
+    this.start = opts.position || '4-4-4-4-4-4-4-4-4-4-4-4-0-0-S';
+    this.moves = opts.moves || '';
+    this.state = null;
+    this.pending = null;
+    host.innerHTML = '<div class="rb-board"></div><div class="preview-line" aria-hidden="true"></div><div class="msg" role="status"></div>';
+    this.msgEl = host.querySelector('.msg');
+    this.lineEl = host.querySelector('.preview-line');
+    this.board = new Board(host.querySelector('.rb-board'), {
+      small: opts.small,
+      orientation: opts.orientation || 'S',
+      onPlay: (l) => this.play(l),
+      onPreview: (l) => this.preview(l),
+    });
+    this.preview = previewHandler(this.board, this.lineEl, () => this.state && { position: this.state.position, previews: this.state.previews, canMove: this.state.status !== 'over' });
+    this.ready = this.load(false);
+  }
+
+  async load(animate) {
+    let st;
+    try {
+      st = await api.rulesState(this.start, this.moves);
+    } catch (e) {
+      setMsg(this.msgEl, e.message, 'bad');
+      throw e;
+    }
+    return this.apply(st, animate);
+  }
+
+  async apply(st, animate) {
+    {
+      const prevPly = this.state?.ply ?? -1;
+      this.state = st;
+      if (animate && st.last && st.ply === prevPly + 1) {
+        await this.board.animate({ ...st.last, after: st.position }, { instant: !settings.get('animate') });
+        announce(describeTrace(st.last, st.last.move === st.last.move.toUpperCase() ? 'S' : 'N'));
+      } else {
+        this.board.setPosition(st.position);
+        this.board.setLastMove(st.last?.move || null);
+      }
+      this.board.setPlayable(st.status === 'over' ? [] : st.legal);
+      if (st.status === 'over') setMsg(this.msgEl, t('learn.over', { text: resultText(st.result) }), 'ok');
+      this.opts.onChange?.(st, this);
+      return st;
+    }
+  }
+
+  async play(letter) {
+    if (!this.state || this.busy) return;
+    const p = this.state.previews.find((x) => x.move === letter);
+    if (p && !p.legal) {
+      setMsg(this.msgEl, t('refuse.generic', { reason: localize(p.refusal?.reason), rule: p.refusal?.rule }), 'bad');
+      this.board.markIllegal(letter);
+      return;
+    }
+    const warnings = this.opts.coach === false ? [] : coachWarnings(this.state.previews, letter);
+    if (warnings.length && this.pending !== letter) {
+      this.pending = letter;
+      setMsg(this.msgEl, `${warnings.join(' ')} ${t('coach.confirm', { move: letter })}`, 'warn');
+      return;
+    }
+    this.pending = null;
+    this.busy = true;
+    try {
+      // Ask first without committing, so a refused move leaves the board as it was.
+      const st = await api.rulesState(this.start, this.moves + letter);
+      this.moves += letter;
+      setMsg(this.msgEl, '');
+      await this.apply(st, true);
+    } catch (e) {
+      setMsg(this.msgEl, localize(e.message), 'bad');
+      this.board.markIllegal(letter);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  reset(position = this.start, moves = '') {
+    this.start = position;
+    this.moves = moves;
+    this.state = null;
+    this.pending = null;
+    setMsg(this.msgEl, '');
+    return this.load(false);
+  }
+
+  /** Plays a fixed list of moves one after the other, animated. */
+  async playSequence(moves) {
+    for (const m of moves) {
+      this.moves += m;
+      // eslint-disable-next-line no-await-in-loop
+      await this.load(true);
+    }
+  }
+}

@@ -1,0 +1,37 @@
+// Small DOM helpers shared by the pages.
+
+export const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+
+/** Says something to screen-reader users through the page's aria-live region. */
+export function announce(text) {
+  const el = document.getElementById('announcer');
+  if (!el) return;
+  el.textContent = '';
+  // A fresh text node after a tick makes screen readers read repeated messages.
+  setTimeout(() => { el.textContent = text; }, 30);
+}
+
+let router = null;
+export function setRouter(r) { router = r; }
+export function navigate(path, { replace = false } = {}) { router?.(path, replace); }
+
+export function setMsg(el, text, kind = '') {
+  el.className = `msg${kind ? ` ${kind}` : ''}`;
+  el.textContent = text || '';
+}
+
+/** Settings that persist across pages (learning aids, animation). */
+const DEFAULTS = { preview: true, coach: true, animate: true, orient: true };
+export const settings = {
+  get(k) {
+    const v = localStorage.getItem(`oware.set.${k}`);
+    return v === null ? DEFAULTS[k] : v === '1';
+  },
+  set(k, v) { localStorage.setItem(`oware.set.${k}`, v ? '1' : '0'); },
+};
+
+export function relTime(iso) {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  return d.toLocaleString(document.documentElement.lang || 'en', { dateStyle: 'medium', timeStyle: 'short' });
+}

@@ -1,0 +1,63 @@
+// Shared helpers for the browser tests: launch Debian's Chromium through
+// playwright-core, read the board, take screenshots.
+
+import { chromium } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const BASE = process.env.OWARE_URL || 'http://127.0.0.1:8080';
+const here = dirname(fileURLToPath(import.meta.url));
+export const SHOTS = join(here, 'screenshots');
+mkdirSync(SHOTS, { recursive: true });
+
+/** Launches headless Chromium; playwright gives each launch a fresh,
+ * temporary user-data dir. Returns {browser, context, newContext, close}. */
+export async function launch() {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+  const newContext = (opts = {}) => browser.newContext({ viewport: { width: 1200, height: 900 }, locale: 'en-GB', ...opts });
+  const context = await newContext();
+  return { browser, context, newContext, close: () => browser.close() };
+}
+
+/** Collects page errors so a test can assert the console stayed clean. */
+export function watchErrors(page) {
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) errors.push(m.text()); });
+  return errors;
+}
+
+/** The counts shown on the page's first board: {A..F, a..f, S, N}. */
+export async function readBoard(page, scope = '') {
+  return page.evaluate((scope) => {
+    const root = scope ? document.querySelector(scope) : document;
+    const out = {};
+    for (const h of root.querySelectorAll('.house')) out[h.dataset.house] = Number(h.querySelector('.count').textContent);
+    for (const s of root.querySelectorAll('.store')) out[s.dataset.store] = Number(s.querySelector('.count').textContent);
+    return out;
+  }, scope);
+}
+
+export async function shot(page, name) {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until fn() is truthy (polling), or throws with the label. */
+export async function until(fn, label, timeout = 20000) {
+  const end = Date.now() + timeout;
+  let last;
+  while (Date.now() < end) {
+    last = await fn();
+    if (last) return last;
+    await sleep(100);
+  }
+  throw new Error(`timed out waiting for ${label}`);
+}

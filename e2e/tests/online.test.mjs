@@ -1,0 +1,107 @@
+// An online game between two browser contexts, watched by a third; one
+// player drops off the network and comes back in sync.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, BASE, readBoard, shot, until, watchErrors } from '../lib.mjs';
+
+const movesText = (page) => page.locator('.moves-list').innerText();
+
+async function playFirst(page) {
+  const house = page.locator('.house.playable').first();
+  await house.waitFor();
+  const letter = await house.getAttribute('data-house');
+  await house.click();
+  await page.waitForTimeout(100);
+  if (/again/.test(await page.locator('.move-msg').textContent())) await house.click();
+  return letter;
+}
+
+test('two players online: invite, live moves, reconnect, spectator, resignation', async () => {
+  const b = await launch();
+  try {
+    const ctxA = await b.newContext();
+    const ctxB = await b.newContext();
+    const ctxC = await b.newContext();
+    const a = await ctxA.newPage();
+    const pb = await ctxB.newPage();
+    const c = await ctxC.newPage();
+    const errors = [watchErrors(a), watchErrors(pb), watchErrors(c)];
+
+    await a.goto(`${BASE}/lobby`);
+    await a.locator('form.create-online [name=name]').fill('Ama');
+    await a.getByLabel('South (bottom)').check();
+    await a.getByLabel('List it in the lobby').uncheck();
+    await a.getByRole('button', { name: 'Create a game' }).click();
+    await a.waitForURL(/\/game\//);
+    const invite = await a.locator('.invite-url').inputValue();
+    const spectator = await a.locator('.spectator-url').inputValue();
+    assert.match(invite, /invite=/);
+    await shot(a, 'online-waiting');
+
+    // B follows the invite link and takes the free seat.
+    await pb.goto(invite);
+    await pb.locator('.join-name').fill('Kofi');
+    await pb.getByRole('button', { name: 'Take the seat' }).click();
+    await until(async () => /Waiting for your opponent/.test(await pb.locator('.status').textContent()), 'B seated');
+    await until(async () => /Your turn/.test(await a.locator('.status').textContent()), 'A to move');
+    // B sees the board from North's side.
+    assert.equal(await pb.locator('.row-bottom .house').first().getAttribute('data-house'), 'a');
+
+    // The spectator watches; clicking a house is refused.
+    await c.goto(spectator);
+    await c.locator('.house').first().waitFor();
+    await c.locator('.house[data-house="C"]').click();
+    await until(async () => /watching/.test(await c.locator('.move-msg').textContent()), 'spectator refusal');
+
+    // Six moves, alternately; each side sees the other's moves live.
+    for (let i = 0; i < 6; i++) {
+      const [mover, watcher] = i % 2 === 0 ? [a, pb] : [pb, a];
+      const letter = await playFirst(mover);
+      await until(async () => (await movesText(watcher)).includes(letter) && (await movesText(watcher)) === (await movesText(mover)), `move ${i + 1} (${letter}) to reach the other player`);
+    }
+    await until(async () => (await movesText(c)) === (await movesText(a)), 'spectator in sync');
+    assert.deepEqual(await readBoard(pb), await readBoard(a));
+    await shot(a, 'online-game');
+
+    // B loses the connection; A moves; B comes back and catches up.
+    await ctxB.setOffline(true);
+    await until(async () => /Connection lost/.test(await pb.locator('.conn').textContent()), 'B notices the lost connection');
+    await playFirst(a);
+    await ctxB.setOffline(false);
+    await until(async () => (await movesText(pb)) === (await movesText(a)), 'B resynced after reconnecting');
+    assert.deepEqual(await readBoard(pb), await readBoard(a));
+
+    // A reloads in mid-game and keeps the seat.
+    await a.reload();
+    await a.locator('.house').first().waitFor();
+    await until(async () => (await movesText(a)) === (await movesText(pb)), 'A back after reload');
+    await playFirst(pb);
+    await until(async () => /Your turn/.test(await a.locator('.status').textContent()), 'A can move after reload');
+
+    // A offers to stop; B declines. Then B resigns.
+    await a.getByRole('button', { name: 'Offer to stop (R12)' }).click();
+    await pb.getByRole('button', { name: 'Decline' }).waitFor();
+    await pb.getByRole('button', { name: 'Decline' }).click();
+    await until(async () => !(await a.locator('.offer-box').textContent()).includes('Waiting for an answer'), 'offer declined');
+    pb.once('dialog', (d) => d.accept());
+    await pb.getByRole('button', { name: 'Resign' }).click();
+    for (const p of [a, pb, c]) {
+      await p.locator('.result-card').waitFor();
+      assert.match(await p.locator('.result-text').textContent(), /South wins/);
+    }
+    await shot(c, 'online-spectator-end');
+
+    // Rematch: A asks, B is told and joins the new game.
+    await a.getByRole('button', { name: 'Rematch' }).click();
+    await a.waitForURL((u) => !u.href.includes(spectator.split('/').pop()));
+    await pb.getByRole('button', { name: 'Play the rematch' }).waitFor();
+    await pb.getByRole('button', { name: 'Play the rematch' }).click();
+    await pb.waitForURL(a.url());
+    await until(async () => /Your turn/.test(await pb.locator('.status').textContent()), 'rematch with sides swapped: B (now South) to move');
+
+    for (const e of errors) assert.deepEqual(e, []);
+  } finally {
+    await b.close();
+  }
+});

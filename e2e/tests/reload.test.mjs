@@ -1,0 +1,43 @@
+// A reload in the middle of a game keeps the game: same board, same moves,
+// and play goes on.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, BASE, readBoard, until, watchErrors } from '../lib.mjs';
+
+test('reloading mid-game keeps the game (hot-seat, keyboard play)', async () => {
+  const b = await launch();
+  try {
+    const page = await b.context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${BASE}/play?mode=hotseat`);
+    await page.getByRole('button', { name: 'Start the game' }).click();
+    await page.waitForURL(/\/game\//);
+    // Keyboard: focus the first playable house and press Enter, three times
+    // (the board turns to each player in turn).
+    for (let i = 0; i < 3; i++) {
+      await page.locator('.house.playable').first().focus();
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('Enter');
+      await page.waitForTimeout(100);
+      if (/again/.test(await page.locator('.move-msg').textContent())) await page.keyboard.press('Enter');
+      await until(async () => (await page.locator('.moves-list .mv').count()) === i + 1, `move ${i + 1}`);
+      await until(async () => (await page.locator('.house.playable').count()) > 0, 'board ready');
+    }
+    // The aria-live region announced the last move.
+    await until(async () => /plays/.test(await page.locator('#announcer').textContent()), 'announcement');
+    const board = await readBoard(page);
+    const moves = await page.locator('.moves-list').innerText();
+    await page.reload();
+    await page.locator('.house.playable').first().waitFor();
+    assert.deepEqual(await readBoard(page), board);
+    assert.equal(await page.locator('.moves-list').innerText(), moves);
+    await page.locator('.house.playable').first().click();
+    await page.waitForTimeout(100);
+    if (/again/.test(await page.locator('.move-msg').textContent())) await page.locator('.house.playable').first().click();
+    await until(async () => (await page.locator('.moves-list .mv').count()) === 4, 'a move after the reload');
+    assert.deepEqual(errors, []);
+  } finally {
+    await b.close();
+  }
+});
