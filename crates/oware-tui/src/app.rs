@@ -1334,6 +1334,66 @@ mod tests {
     }
 
     #[test]
+    fn save_and_load_prompts_write_and_read_ogn() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = two_players();
+        for c in "FfB".chars() {
+            app.on_key(key(KeyCode::Char(c)));
+            app.on_key(key(KeyCode::Enter));
+        }
+        app.on_key(key(KeyCode::Char('s')));
+        assert!(matches!(&app.prompt, Some(Prompt::SavePath(p)) if p.ends_with(".ogn")));
+        // Replace the proposed name with our own.
+        for _ in 0..40 {
+            app.on_key(key(KeyCode::Backspace));
+        }
+        let path = dir.path().join("g.ogn");
+        for c in path.to_str().unwrap().chars() {
+            app.on_key(key(KeyCode::Char(c)));
+        }
+        app.on_key(key(KeyCode::Enter));
+        assert_eq!(app.prompt, None);
+        assert!(app.message.clone().unwrap().1.starts_with("Saved to"), "{:?}", app.message);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("1. F f 2. B *"), "{text}");
+        // Load it into a fresh app.
+        let mut other = two_players();
+        other.on_key(key(KeyCode::Char('l')));
+        for c in path.to_str().unwrap().chars() {
+            other.on_key(key(KeyCode::Char(c)));
+        }
+        other.on_key(key(KeyCode::Enter));
+        assert_eq!(other.game, app.game);
+        // A bad path is reported, not fatal.
+        other.on_key(key(KeyCode::Char('l')));
+        for c in "/nonexistent/x.ogn".chars() {
+            other.on_key(key(KeyCode::Char(c)));
+        }
+        other.on_key(key(KeyCode::Enter));
+        let (tone, text) = other.message.clone().unwrap();
+        assert_eq!(tone, Tone::Error);
+        assert!(text.contains("cannot read"), "{text}");
+    }
+
+    #[test]
+    fn hints_come_from_the_engine_and_move_the_cursor() {
+        let mut app = two_players();
+        with_position(&mut app, "0-0-0-0-0-2-1-1-0-0-4-0-20-20-S");
+        app.on_key(key(KeyCode::Char('a')));
+        app.on_key(key(KeyCode::Char('h')));
+        assert!(app.hint_pending());
+        let req = app.take_requests().pop().unwrap();
+        let mut engine = oware_engine::Engine::new(oware_engine::EngineOptions { hash_mb: 1, tablebase_dir: None });
+        let result = engine.search(&req.game, &Limits::depth(4), &mut |_| {});
+        let best = result.best.unwrap();
+        app.on_search_result(req.id, result);
+        assert_eq!(app.cursor, best.house().rel());
+        let text = app.message.clone().unwrap().1;
+        assert!(text.starts_with(&format!("Hint: play {}", best.letter())), "{text}");
+        assert_eq!(app.hint.as_ref().map(|h| h.0), Some(best));
+    }
+
+    #[test]
     fn scores_read_as_words() {
         assert_eq!(describe_score(Score(10)), "the game is about even");
         assert_eq!(describe_score(Score(150)), "you stand 1.5 seeds better");

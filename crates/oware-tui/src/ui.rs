@@ -250,7 +250,7 @@ fn info_lines(app: &App) -> Vec<Line<'static>> {
         let level = app.computer.map(|(_, l)| l.get()).unwrap_or(0);
         let spin = SPINNER[app.spinner % SPINNER.len()];
         Line::styled(
-            format!("{spin} Computer (level {level}) is thinking… (u takes back, q quits)"),
+            format!("{spin} Computer (level {level}) is thinking…"),
             Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
         )
     } else if app.computer.is_some() {
