@@ -728,7 +728,7 @@ impl App {
                 anim.elapsed -= anim.step_time();
                 anim.step += 1;
                 if anim.step == anim.trace.sown.len() + 1 && !anim.trace.captured.is_empty() {
-                    let houses: String = anim.trace.captured.iter().map(|(h, _)| h.letter()).collect();
+                    let houses: String = anim.trace.captured.iter().rev().map(|(h, _)| h.letter()).collect();
                     let who = player_name(self.computer, anim.before.to_move());
                     let n = anim.trace.captured_seeds();
                     self.message = Some((Tone::Info, format!("{who} captures {n} ({houses})…")));
@@ -831,10 +831,12 @@ impl App {
         match self.game.play_traced(mv) {
             Ok(trace) => {
                 self.hint = None;
-                self.message = Some((Tone::Info, describe_move(self.computer, &before, &trace)));
                 if self.settings.animation {
+                    let who = player_name(self.computer, before.to_move());
+                    self.message = Some((Tone::Info, format!("{who} sows {}…", mv.letter())));
                     self.anim = Some(Animation { before, trace, step: 0, elapsed: Duration::ZERO });
                 } else {
+                    self.message = Some((Tone::Info, describe_move(self.computer, &before, &trace)));
                     self.after_move();
                 }
             }
