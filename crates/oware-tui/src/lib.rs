@@ -65,7 +65,11 @@ pub fn run(mut options: Options) -> Result<(), String> {
         }
         let stdin = std::io::stdin();
         let mut stdout = std::io::stdout();
-        return plain::run(&options.settings, load, stdin.lock(), &mut stdout).map_err(|e| e.to_string());
+        return match plain::run(&options.settings, load, stdin.lock(), &mut stdout) {
+            // A reader that stops reading (e.g. `| head`) is not an error.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+            r => r.map_err(|e| e.to_string()),
+        };
     }
     let start = match load {
         Some(record) => Start::Load(Box::new(record)),
