@@ -4,7 +4,7 @@ use oware_core::{House, Move, Record, Side};
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Block, BorderType, Borders, Clear, Padding, Paragraph, Wrap};
 use ratatui::Frame;
 
 use crate::app::{outcome_lines, App, Prompt, Screen, Tone};
@@ -424,6 +424,6 @@ fn draw_rules(frame: &mut Frame, app: &App, body: Rect, scroll: u16) {
             lines.push(Line::from(para.to_string()));
         }
     }
-    let p = Paragraph::new(lines).wrap(Wrap { trim: true }).scroll((scroll, 0)).block(panel(lang.rules_title()));
+    let p = Paragraph::new(lines).wrap(Wrap { trim: true }).scroll((scroll, 0)).block(panel(lang.rules_title()).padding(Padding::horizontal(1)));
     frame.render_widget(p, body);
 }

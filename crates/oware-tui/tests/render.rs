@@ -149,7 +149,7 @@ fn rules_screen_in_english_and_french() {
     let s = screen(&app, 80, 24);
     assert_has(&s, "Comment jouer à l'Awalé (Abapa)");
     assert_has(&s, "Le plateau");
-    assert_has(&s, "aiguilles d'une montre");
+    assert_has(&s, "sens inverse des aiguilles");
     // Scrolling reaches the end of the text.
     for _ in 0..6 {
         key(&mut app, KeyCode::PageDown);
