@@ -696,6 +696,9 @@ impl App {
                 }
             }
             KeyCode::Char('h') | KeyCode::Char('H') => self.ask_hint(),
+            KeyCode::Left | KeyCode::Right | KeyCode::Enter | KeyCode::Char(_) if !self.human_to_move() => {
+                self.say(Tone::Warn, "The computer is thinking: wait for its move (u takes back, q quits).".to_string());
+            }
             _ if !self.human_to_move() => {}
             KeyCode::Left | KeyCode::Right => {
                 // The top row is drawn right to left (its `a` on the right).
@@ -1239,6 +1242,7 @@ mod tests {
         app.on_key(key(KeyCode::Char('a')));
         app.on_key(key(KeyCode::Enter));
         assert_eq!(app.game.plies().len(), 1);
+        assert!(app.message.clone().unwrap().1.contains("computer is thinking"));
         let mut engine = oware_engine::Engine::new(oware_engine::EngineOptions { hash_mb: 1, tablebase_dir: None });
         let result = engine.search(&req.game, &Limits::depth(2), &mut |_| {});
         app.on_search_result(req.id + 100, result.clone()); // stale id: ignored
