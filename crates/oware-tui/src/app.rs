@@ -696,6 +696,9 @@ impl App {
                 }
             }
             KeyCode::Char('h') | KeyCode::Char('H') => self.ask_hint(),
+            KeyCode::Left | KeyCode::Right | KeyCode::Enter | KeyCode::Char(_) if !self.human_to_move() => {
+                self.say(Tone::Warn, "The computer is thinking: wait for its move (u takes back, q quits).".to_string());
+            }
             _ if !self.human_to_move() => {}
             KeyCode::Left | KeyCode::Right => {
                 // The top row is drawn right to left (its `a` on the right).
@@ -728,7 +731,7 @@ impl App {
                 anim.elapsed -= anim.step_time();
                 anim.step += 1;
                 if anim.step == anim.trace.sown.len() + 1 && !anim.trace.captured.is_empty() {
-                    let houses: String = anim.trace.captured.iter().map(|(h, _)| h.letter()).collect();
+                    let houses: String = anim.trace.captured.iter().rev().map(|(h, _)| h.letter()).collect();
                     let who = player_name(self.computer, anim.before.to_move());
                     let n = anim.trace.captured_seeds();
                     self.message = Some((Tone::Info, format!("{who} captures {n} ({houses})…")));
@@ -831,10 +834,12 @@ impl App {
         match self.game.play_traced(mv) {
             Ok(trace) => {
                 self.hint = None;
-                self.message = Some((Tone::Info, describe_move(self.computer, &before, &trace)));
                 if self.settings.animation {
+                    let who = player_name(self.computer, before.to_move());
+                    self.message = Some((Tone::Info, format!("{who} sows {}…", mv.letter())));
                     self.anim = Some(Animation { before, trace, step: 0, elapsed: Duration::ZERO });
                 } else {
+                    self.message = Some((Tone::Info, describe_move(self.computer, &before, &trace)));
                     self.after_move();
                 }
             }
@@ -1237,6 +1242,7 @@ mod tests {
         app.on_key(key(KeyCode::Char('a')));
         app.on_key(key(KeyCode::Enter));
         assert_eq!(app.game.plies().len(), 1);
+        assert!(app.message.clone().unwrap().1.contains("computer is thinking"));
         let mut engine = oware_engine::Engine::new(oware_engine::EngineOptions { hash_mb: 1, tablebase_dir: None });
         let result = engine.search(&req.game, &Limits::depth(2), &mut |_| {});
         app.on_search_result(req.id + 100, result.clone()); // stale id: ignored
@@ -1331,6 +1337,66 @@ mod tests {
         )
         .unwrap();
         assert!(!game.is_over());
+    }
+
+    #[test]
+    fn save_and_load_prompts_write_and_read_ogn() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = two_players();
+        for c in "FfB".chars() {
+            app.on_key(key(KeyCode::Char(c)));
+            app.on_key(key(KeyCode::Enter));
+        }
+        app.on_key(key(KeyCode::Char('s')));
+        assert!(matches!(&app.prompt, Some(Prompt::SavePath(p)) if p.ends_with(".ogn")));
+        // Replace the proposed name with our own.
+        for _ in 0..40 {
+            app.on_key(key(KeyCode::Backspace));
+        }
+        let path = dir.path().join("g.ogn");
+        for c in path.to_str().unwrap().chars() {
+            app.on_key(key(KeyCode::Char(c)));
+        }
+        app.on_key(key(KeyCode::Enter));
+        assert_eq!(app.prompt, None);
+        assert!(app.message.clone().unwrap().1.starts_with("Saved to"), "{:?}", app.message);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("1. F f 2. B *"), "{text}");
+        // Load it into a fresh app.
+        let mut other = two_players();
+        other.on_key(key(KeyCode::Char('l')));
+        for c in path.to_str().unwrap().chars() {
+            other.on_key(key(KeyCode::Char(c)));
+        }
+        other.on_key(key(KeyCode::Enter));
+        assert_eq!(other.game, app.game);
+        // A bad path is reported, not fatal.
+        other.on_key(key(KeyCode::Char('l')));
+        for c in "/nonexistent/x.ogn".chars() {
+            other.on_key(key(KeyCode::Char(c)));
+        }
+        other.on_key(key(KeyCode::Enter));
+        let (tone, text) = other.message.clone().unwrap();
+        assert_eq!(tone, Tone::Error);
+        assert!(text.contains("cannot read"), "{text}");
+    }
+
+    #[test]
+    fn hints_come_from_the_engine_and_move_the_cursor() {
+        let mut app = two_players();
+        with_position(&mut app, "0-0-0-0-0-2-1-1-0-0-4-0-20-20-S");
+        app.on_key(key(KeyCode::Char('a')));
+        app.on_key(key(KeyCode::Char('h')));
+        assert!(app.hint_pending());
+        let req = app.take_requests().pop().unwrap();
+        let mut engine = oware_engine::Engine::new(oware_engine::EngineOptions { hash_mb: 1, tablebase_dir: None });
+        let result = engine.search(&req.game, &Limits::depth(4), &mut |_| {});
+        let best = result.best.unwrap();
+        app.on_search_result(req.id, result);
+        assert_eq!(app.cursor, best.house().rel());
+        let text = app.message.clone().unwrap().1;
+        assert!(text.starts_with(&format!("Hint: play {}", best.letter())), "{text}");
+        assert_eq!(app.hint.as_ref().map(|h| h.0), Some(best));
     }
 
     #[test]

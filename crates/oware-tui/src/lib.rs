@@ -41,7 +41,8 @@ pub struct Options {
     pub no_autosave: bool,
 }
 
-/// Runs the game: full screen on a terminal, the line mode otherwise.
+/// Runs the game: full screen on a terminal, the line mode otherwise (and
+/// when `TERM=dumb`).
 pub fn run(mut options: Options) -> Result<(), String> {
     if !options.no_autosave {
         options.settings.autosave = store::data_dir(options.data_dir.as_deref()).map(|d| store::autosave_path(&d));
@@ -50,7 +51,8 @@ pub fn run(mut options: Options) -> Result<(), String> {
         Some(path) => Some(store::load(path)?),
         None => None,
     };
-    let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    let dumb = std::env::var("TERM").is_ok_and(|t| t == "dumb");
+    let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal() && !dumb;
     if options.plain || !interactive {
         if load.is_none() {
             if let Some(path) = options.settings.autosave.as_ref().filter(|p| p.exists()) {
@@ -63,7 +65,11 @@ pub fn run(mut options: Options) -> Result<(), String> {
         }
         let stdin = std::io::stdin();
         let mut stdout = std::io::stdout();
-        return plain::run(&options.settings, load, stdin.lock(), &mut stdout).map_err(|e| e.to_string());
+        return match plain::run(&options.settings, load, stdin.lock(), &mut stdout) {
+            // A reader that stops reading (e.g. `| head`) is not an error.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+            r => r.map_err(|e| e.to_string()),
+        };
     }
     let start = match load {
         Some(record) => Start::Load(Box::new(record)),

@@ -276,7 +276,8 @@ impl<W: Write> Plain<'_, W> {
                 continue;
             }
             let mut width = 0;
-            for word in para.split_whitespace() {
+            // Split on plain spaces only: French text keeps its no-break spaces.
+            for word in para.split(' ').filter(|w| !w.is_empty()) {
                 if width > 0 && width + 1 + word.chars().count() > 78 {
                     writeln!(self.out)?;
                     width = 0;

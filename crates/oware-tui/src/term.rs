@@ -66,6 +66,11 @@ impl Worker {
         self.results.try_recv().ok()
     }
 
+    /// False once the thread has ended (it only ends early if the engine panicked).
+    pub fn is_alive(&self) -> bool {
+        self.handle.as_ref().is_some_and(|h| !h.is_finished())
+    }
+
     /// Stops any search and waits (briefly) for the thread to end.
     pub fn shutdown(mut self) {
         self.requests = None;
@@ -152,6 +157,11 @@ fn event_loop(terminal: &mut Terminal<CrosstermBackend<Stdout>>, app: &mut App, 
         }
         while let Some((id, result)) = worker.try_recv() {
             app.on_search_result(id, result);
+        }
+        if !worker.is_alive() {
+            // The panic hook has already put the terminal back: save and leave.
+            app.request_quit();
+            return Err(io::Error::other("the engine stopped unexpectedly; the game was saved"));
         }
         let now = Instant::now();
         app.tick(now - last);

@@ -119,7 +119,7 @@ const RULES_EN: &[&str] = &[
 
 const RULES_FR: &[&str] = &[
     "# Le plateau",
-    "Deux rangées de six cases se font face ; la vôtre est en bas, lettrée de A à F \
+    "Deux rangées de six cases se font face\u{a0}; la vôtre est en bas, lettrée de A à F \
      en partant de votre gauche. Les cases adverses portent les lettres a à f, vues \
      de l'autre côté. Chaque joueur a aussi un grenier pour les graines gagnées. Au \
      départ, chaque case contient quatre graines (48 en tout) et les greniers sont \
@@ -127,25 +127,25 @@ const RULES_FR: &[&str] = &[
      (R1, R2).",
     "# Jouer un coup",
     "Prenez toutes les graines d'une de vos cases non vides et posez-les une par une \
-     dans les cases suivantes, dans le sens inverse des aiguilles d'une montre : vers \
+     dans les cases suivantes, dans le sens inverse des aiguilles d'une montre\u{a0}: vers \
      la droite sur votre rangée, puis vers la gauche chez l'adversaire. Les greniers \
      ne reçoivent jamais de graine. À partir de douze graines, on fait le tour complet \
      en passant à chaque fois par-dessus la case vidée (R3, R4).",
     "# Prendre des graines",
     "Seule compte la case où tombe la dernière graine. Si elle est dans le camp adverse \
      et contient maintenant deux ou trois graines, vous les gagnez. Examinez alors la \
-     case précédente : si elle est aussi chez l'adversaire avec deux ou trois graines, \
+     case précédente\u{a0}: si elle est aussi chez l'adversaire avec deux ou trois graines, \
      prenez-les également, et continuez ainsi à reculer jusqu'à une case qui ne convient \
      pas ou jusqu'au bout de sa rangée. Une case passée à deux ou trois plus tôt dans \
      le semis ne compte pas pour elle-même. Une prise ne donne jamais de tour en plus \
      (R5, R6).",
     "# Laisser jouer l'adversaire",
-    "Si une prise devait vider toute la rangée adverse, elle est annulée en entier : \
+    "Si une prise devait vider toute la rangée adverse, elle est annulée en entier\u{a0}: \
      les graines restent où elles ont été semées et la main passe (R7). Si la rangée \
      adverse est vide au début de votre tour, vous devez jouer un coup qui y dépose au \
      moins une graine, s'il en existe un (R8).",
     "# La fin de la partie",
-    "Vous gagnez dès que votre grenier atteint 25 graines ; à 24 partout, c'est match \
+    "Vous gagnez dès que votre grenier atteint 25 graines\u{a0}; à 24 partout, c'est match \
      nul (R10). Si la rangée adverse est vide et qu'aucun coup ne peut l'atteindre, la \
      partie s'arrête et vous gardez les graines de votre côté (R9). Quand une même \
      position revient pour la troisième fois sans prise entre-temps, ou quand les deux \
@@ -155,7 +155,7 @@ const RULES_FR: &[&str] = &[
     "# Conseils",
     "Avant de jouer, comptez où tombera votre dernière graine (le jeu la signale). \
      Demandez-vous ensuite ce que l'adversaire pourra prendre en réponse (le jeu peut \
-     vous prévenir). Une case qui accumule beaucoup de graines est une réserve : plus \
+     vous prévenir). Une case qui accumule beaucoup de graines est une réserve\u{a0}: plus \
      tard, elle pourra atteindre l'autre camp pour le nourrir ou pour prendre.",
 ];
 

@@ -4,7 +4,7 @@ use oware_core::{House, Move, Record, Side};
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Block, BorderType, Borders, Clear, Padding, Paragraph, Wrap};
 use ratatui::Frame;
 
 use crate::app::{outcome_lines, App, Prompt, Screen, Tone};
@@ -38,7 +38,8 @@ pub fn draw(frame: &mut Frame, app: &App) {
                 draw_prompt(frame, app, centered(body, 60, 6), prompt);
             }
         }
-        Screen::Play => draw_play(frame, app, body),
+        // On big terminals the game keeps a comfortable size, centred.
+        Screen::Play => draw_play(frame, app, centered(body, body.width.min(100), body.height.min(30))),
     }
 }
 
@@ -212,7 +213,7 @@ fn board_lines(app: &App) -> Vec<Line<'static>> {
             format!("{who} · captured {store}"),
             Style::new().add_modifier(Modifier::BOLD),
         )];
-        if !over && side == to_move {
+        if !over && side == to_move && !app.animating() {
             spans.push(Span::styled("  ◀ to move", Style::new().fg(Color::Yellow)));
         }
         Line::from(spans).alignment(Alignment::Center)
@@ -242,15 +243,15 @@ fn info_lines(app: &App) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     let pos = app.game.position();
     let to_move = pos.to_move();
-    let turn = if app.game.is_over() {
-        Line::styled("Game over.", Style::new().add_modifier(Modifier::BOLD))
-    } else if app.animating() {
+    let turn = if app.animating() {
         Line::styled("Sowing… (any key skips)", Style::new().fg(Color::Green))
+    } else if app.game.is_over() {
+        Line::styled("Game over.", Style::new().add_modifier(Modifier::BOLD))
     } else if app.computer_thinking() {
         let level = app.computer.map(|(_, l)| l.get()).unwrap_or(0);
         let spin = SPINNER[app.spinner % SPINNER.len()];
         Line::styled(
-            format!("{spin} Computer (level {level}) is thinking… (u takes back, q quits)"),
+            format!("{spin} Computer (level {level}) is thinking…"),
             Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
         )
     } else if app.computer.is_some() {
@@ -423,6 +424,6 @@ fn draw_rules(frame: &mut Frame, app: &App, body: Rect, scroll: u16) {
             lines.push(Line::from(para.to_string()));
         }
     }
-    let p = Paragraph::new(lines).wrap(Wrap { trim: true }).scroll((scroll, 0)).block(panel(lang.rules_title()));
+    let p = Paragraph::new(lines).wrap(Wrap { trim: true }).scroll((scroll, 0)).block(panel(lang.rules_title()).padding(Padding::horizontal(1)));
     frame.render_widget(p, body);
 }

@@ -149,7 +149,7 @@ fn rules_screen_in_english_and_french() {
     let s = screen(&app, 80, 24);
     assert_has(&s, "Comment jouer à l'Awalé (Abapa)");
     assert_has(&s, "Le plateau");
-    assert_has(&s, "aiguilles d'une montre");
+    assert_has(&s, "sens inverse des aiguilles");
     // Scrolling reaches the end of the text.
     for _ in 0..6 {
         key(&mut app, KeyCode::PageDown);
@@ -204,4 +204,30 @@ fn questions_and_the_end_leave_the_board_in_view() {
     assert_has(&s, "n new game · u take back · s save · q quit");
     assert_has(&s, "[f]    e     d     c     b     a");
     assert_has(&s, "1... f");
+}
+
+#[test]
+fn sowing_is_drawn_seed_by_seed_and_captures_as_they_happen() {
+    let game = Game::new("0-0-0-0-0-2-1-1-0-0-4-0-20-20-S".parse().unwrap());
+    let settings = Settings { opponent: Opponent::TwoPlayers, ..Settings::default() };
+    let mut app = App::new(settings, Start::Load(Box::new(Record::from_game(game, &[]))));
+    key(&mut app, KeyCode::Char('f'));
+    key(&mut app, KeyCode::Enter);
+    app.tick(std::time::Duration::from_millis(200));
+    let s = screen(&app, 80, 24);
+    assert_has(&s, "Sowing… (any key skips)");
+    assert_has(&s, "South sows F…");
+    // First seed in a (now 2), b still 1; the stores unchanged.
+    let row = s.lines().find(|l| l.contains("│  0 ││  4 │")).unwrap();
+    assert!(row.contains("│  1 ││  2 │"), "{s}");
+    app.tick(std::time::Duration::from_millis(140 + 140 + 450));
+    let s = screen(&app, 80, 24);
+    assert_has(&s, "South captures 4 (ab)…");
+    assert!(app.animating());
+    app.tick(std::time::Duration::from_millis(450));
+    assert!(!app.animating());
+    let s = screen(&app, 80, 24);
+    assert_has(&s, "South played F and captured 4 (ab).");
+    assert_has(&s, "South · captured 24");
+    assert_has(&s, "1. F+4");
 }
