@@ -16,7 +16,9 @@ export function setRouter(r) { router = r; }
 export function navigate(path, { replace = false } = {}) { router?.(path, replace); }
 
 export function setMsg(el, text, kind = '') {
-  el.className = `msg${kind ? ` ${kind}` : ''}`;
+  el.classList.add('msg');
+  el.classList.remove('bad', 'warn', 'ok');
+  if (kind) el.classList.add(kind);
   el.textContent = text || '';
 }
 

@@ -403,6 +403,8 @@ class GamePage {
     g.score = ev.score;
     g.last = ev.trace;
     g.offer = null;
+    // The engine's move ends its thinking, whether or not a `thinking` event follows.
+    if (g.seats?.[ev.side]?.kind === 'computer') g.thinking = false;
     if (g.status === 'waiting') g.status = 'playing';
     if (ev.clock) { g.clock = ev.clock; this.clockBase = { ...ev.clock, at: performance.now() }; }
     if (ev.trace) announce(`${describeTrace(ev.trace, ev.side)} ${t('say.score', { s: ev.score.south, n: ev.score.north })}`);
