@@ -65,7 +65,7 @@ export class Board {
 
   build() {
     const root = document.createElement('div');
-    root.className = 'board-wrap';
+    root.className = `board-wrap${this.opts.labels === false ? ' no-labels' : ''}`;
     root.innerHTML = `
       <div class="side-label top-label"></div>
       <div class="board${this.opts.small ? ' small' : ''}" role="group">

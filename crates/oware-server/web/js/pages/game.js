@@ -112,6 +112,7 @@ class GamePage {
     this.msgEl = q('.move-msg');
     this.lineEl = q('.preview-line');
     this.board = new Board(q('.board-host'), {
+      labels: false,
       onPlay: (l) => this.onPlay(l),
       onPreview: (l) => this.previewFn?.(l),
     });
@@ -183,10 +184,10 @@ class GamePage {
     for (const [sel, side] of [['.top-player', other(bottom)], ['.bottom-player', bottom]]) {
       const el = q(sel);
       const seat = g.seats?.[side];
-      const online = g.mode === 'online' && seat?.taken ? `<span title="${seat.connected ? 'online' : 'offline'}" aria-hidden="true">${seat.connected ? '🟢' : '⚪'}</span>` : '';
+      const online = g.mode === 'online' && seat?.taken ? `<span class="dot${seat.connected ? ' on' : ''}" title="${seat.connected ? 'online' : 'offline'}" aria-hidden="true"></span>` : '';
       el.className = `player ${sel.slice(1)}${g.status === 'playing' && g.to_move === side ? ' to-move' : ''}`;
       el.dataset.side = side;
-      el.innerHTML = `<span>${online} ${esc(this.seatName(side))} · <strong class="store-count">${side === 'S' ? g.score.south : g.score.north}</strong></span>${g.time_control ? `<span class="clock" data-clock="${side}"></span>` : ''}`;
+      el.innerHTML = `<span>${online} ${esc(this.seatName(side))} <span class="pill">${esc(t('game.captured', { n: side === 'S' ? g.score.south : g.score.north }))}</span></span>${g.time_control ? `<span class="clock" data-clock="${side}"></span>` : ''}`;
     }
     this.renderClocks();
     // Status line
@@ -213,6 +214,7 @@ class GamePage {
     const mine = this.mySides().length > 0;
     const playing = g.status === 'playing';
     const noClock = !g.time_control;
+    q('.controls').hidden = !mine || !playing;
     q('.hint-btn').hidden = !(mine && g.mode !== 'online' && noClock);
     q('.hint-btn').disabled = !this.canMove();
     q('.undo-btn').hidden = !(mine && g.mode !== 'online');

@@ -72,11 +72,11 @@ export function mountGame(main, id) {
         <section>
           <div class="board-host"></div>
           <div class="row controls" role="group" aria-label="Replay">
-            <button class="btn first" type="button" aria-label="${esc(t('review.first'))}">⏮</button>
+            <button class="btn first" type="button" aria-label="${esc(t('review.first'))}">◀◀</button>
             <button class="btn prev" type="button" aria-label="${esc(t('review.prev'))}">◀</button>
             <span class="ply-label" aria-live="polite"></span>
             <button class="btn next" type="button" aria-label="${esc(t('review.next'))}">▶</button>
-            <button class="btn last" type="button" aria-label="${esc(t('review.last'))}">⏭</button>
+            <button class="btn last" type="button" aria-label="${esc(t('review.last'))}">▶▶</button>
           </div>
           <div class="msg ply-info"></div>
           <svg class="eval-graph" viewBox="0 0 400 80" preserveAspectRatio="none" width="100%" height="80" role="img" aria-label="${esc(t('review.eval'))}"></svg>
@@ -120,7 +120,9 @@ export function mountGame(main, id) {
       const e = evals?.[k - 1];
       if (e && e.move !== '-') {
         const good = !e.loss_cp || e.best === e.move;
-        setMsg(info, `${k}. ${sideName(e.side)} ${e.move}: ${formatScore(e.score)}${good ? ` · ${t('review.good')}` : ` · ${t('review.best', { best: e.best })} (${formatScore(e.best_score)}), ${t('review.loss', { cp: (e.loss_cp / 100).toFixed(1) })}`}${e.pv ? ` · pv ${e.pv}` : ''}`, good ? 'ok' : (e.loss_cp >= 200 ? 'bad' : 'warn'));
+        const proven = e.score?.win_in != null || e.score?.loss_in != null || e.best_score?.win_in != null || e.best_score?.loss_in != null;
+        const loss = proven ? '' : `, ${t('review.loss', { cp: (e.loss_cp / 100).toFixed(1) })}`;
+        setMsg(info, `${k}. ${sideName(e.side)} ${e.move}: ${formatScore(e.score)}${good ? ` · ${t('review.good')}` : ` · ${t('review.best', { best: e.best })} (${formatScore(e.best_score)})${loss}`}${e.pv ? ` · ${e.pv}` : ''}`, good ? 'ok' : (e.loss_cp >= 200 ? 'bad' : 'warn'));
       } else setMsg(info, st.status === 'over' ? resultText(st.result) : '');
     }
     function renderMoves() {
