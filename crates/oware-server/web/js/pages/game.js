@@ -192,7 +192,7 @@ class GamePage {
     this.renderClocks();
     // Status line
     let status;
-    if (g.status === 'over') status = `${t('game.over')}: ${resultText(g.result)}`;
+    if (g.status === 'over') status = `${t('game.overColon')} ${resultText(g.result)}`;
     else if (g.status === 'waiting') status = t('game.waiting');
     else if (g.thinking) status = t('game.thinking');
     else if (g.mode === 'hotseat') status = t('game.toMove', { side: this.seatName(g.to_move) });
@@ -345,7 +345,7 @@ class GamePage {
         g.status = 'over';
         g.result = ev.result;
         g.offer = null;
-        announce(`${t('game.over')}: ${resultText(ev.result)}`);
+        announce(`${t('game.overColon')} ${resultText(ev.result)}`);
         this.refresh();
         break;
       case 'offer':

@@ -97,7 +97,7 @@ export function mount(main) {
   }
   function resultText(st) {
     const r = st.result;
-    return r ? `${t('game.over')}: ${r.totals.south}–${r.totals.north} (${t(`reason.${r.reason}`)})` : t('game.over');
+    return r ? `${t('game.overColon')} ${r.totals.south}–${r.totals.north} (${t(`reason.${r.reason}`)})` : t('game.over');
   }
   function bump(letter, d) {
     const i = indexOf(letter);
