@@ -31,11 +31,26 @@ export function formatPosition(p) {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const GOLDEN = 2.399963;
 
+// Small counts get tidy clusters (easy to count at a glance); larger ones a
+// sunflower spiral that fills the pit evenly.
+const CLUSTERS = [
+  [],
+  [[50, 50]],
+  [[33, 48], [66, 54]],
+  [[50, 28], [30, 66], [70, 64]],
+  [[30, 30], [68, 27], [32, 70], [70, 68]],
+  [[27, 27], [70, 26], [50, 50], [29, 73], [72, 71]],
+  [[24, 34], [50, 26], [76, 36], [26, 68], [52, 74], [78, 64]],
+  [[50, 50], [50, 18], [78, 34], [78, 66], [50, 82], [22, 66], [22, 34]],
+];
+const TILT = [35, 110, 160, 75, 10, 130, 55];
+
 function seedSpots(n, max) {
+  if (n < CLUSTERS.length) return CLUSTERS[n].map(([x, y], k) => [x, y, TILT[k]]);
   const shown = Math.min(n, max);
   const spots = [];
   for (let k = 0; k < shown; k++) {
-    const r = 0.4 * Math.sqrt((k + 0.5) / Math.max(shown, 1));
+    const r = 0.42 * Math.sqrt((k + 0.5) / Math.max(shown, 1));
     const a = k * GOLDEN + 0.7;
     spots.push([50 + r * 100 * Math.cos(a), 50 + r * 100 * Math.sin(a), (k * 47) % 180]);
   }
