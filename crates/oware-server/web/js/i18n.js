@@ -30,7 +30,7 @@ const STRINGS = {
     // Online
     'online.title': 'Play online', 'online.create': 'Create a game', 'online.public': 'List it in the lobby so anyone can join',
     'online.lobby': 'Open games', 'online.empty': 'No open game right now. Create one!', 'online.join': 'Join',
-    'online.created': 'created {when}', 'online.by': 'by {name}', 'online.waits': 'waits as {side}',
+    'online.created': 'created {when}', 'online.by': 'by {name}', 'online.waits': 'you would play {side}', 'tc.permove': '{s} s per move', 'tc.clock': '{m} min + {i} s',
     // Game page
     'game.loading': 'Loading the game…', 'game.notfound': 'This game does not exist.',
     'game.toMove': '{side} to move', 'game.yourTurn': 'Your turn', 'game.theirTurn': 'Waiting for your opponent',
@@ -109,7 +109,7 @@ const STRINGS = {
     'play.levelHint': '1 joue presque au hasard, 10 réfléchit beaucoup.',
     'online.title': 'Jouer en ligne', 'online.create': 'Créer une partie', 'online.public': 'L’afficher dans le salon pour que tout le monde puisse la rejoindre',
     'online.lobby': 'Parties ouvertes', 'online.empty': 'Aucune partie ouverte pour l’instant. Créez-en une !', 'online.join': 'Rejoindre',
-    'online.created': 'créée {when}', 'online.by': 'par {name}', 'online.waits': 'attend en {side}',
+    'online.created': 'créée {when}', 'online.by': 'par {name}', 'online.waits': 'vous joueriez {side}', 'tc.permove': '{s} s par coup', 'tc.clock': '{m} min + {i} s',
     'game.loading': 'Chargement de la partie…', 'game.notfound': 'Cette partie n’existe pas.',
     'game.toMove': 'Au tour de {side}', 'game.yourTurn': 'À vous de jouer', 'game.theirTurn': 'En attente de votre adversaire',
     'game.thinking': 'L’ordinateur réfléchit…', 'game.waiting': 'En attente d’un adversaire.',

@@ -534,6 +534,6 @@ class GamePage {
 
 export function tcText(tc) {
   if (!tc) return t('play.none');
-  if (tc.per_move_ms) return `${Math.round(tc.per_move_ms / 1000)} s / ${t('play.permove').replace(/ \(R13\)/, '').toLowerCase()}`;
-  return `${Math.round(tc.initial_ms / 60000)}+${Math.round((tc.increment_ms || 0) / 1000)}`;
+  if (tc.per_move_ms) return t('tc.permove', { s: Math.round(tc.per_move_ms / 1000) });
+  return t('tc.clock', { m: Math.round(tc.initial_ms / 60000), i: Math.round((tc.increment_ms || 0) / 1000) });
 }

@@ -51,7 +51,7 @@ export function mount(main) {
       if (!games.length) { list.innerHTML = `<p class="muted">${esc(t('online.empty'))}</p>`; return; }
       list.innerHTML = `<table class="list"><tbody>${games.map((g) => {
         const side = g.seats.S?.taken ? 'S' : 'N';
-        return `<tr><td>${esc(t('online.by', { name: g.seats[side]?.name || sideName(side) }))}<br><span class="muted">${esc(t('online.waits', { side: sideName(side) }))} · ${esc(tcText(g.time_control))} · ${esc(relTime(g.created_at))}</span></td>
+        return `<tr><td>${esc(t('online.by', { name: g.seats[side]?.name || sideName(side) }))}<br><span class="muted">${esc(t('online.waits', { side: sideName(side === 'S' ? 'N' : 'S') }))} · ${esc(tcText(g.time_control))} · ${esc(relTime(g.created_at))}</span></td>
           <td><button class="btn small join" type="button" data-id="${esc(g.id)}">${esc(t('online.join'))}</button></td></tr>`;
       }).join('')}</tbody></table>`;
       for (const b of list.querySelectorAll('.join')) {
