@@ -51,6 +51,13 @@ class GamePage {
     const invite = new URLSearchParams(location.search).get('invite');
     this.layout();
     this.setGame(game);
+    const drawn = sessionStorage.getItem(`oware.drawn.${this.id}`);
+    if (drawn) {
+      sessionStorage.removeItem(`oware.drawn.${this.id}`);
+      const text = t('game.drawn', { side: sideName(drawn) });
+      setMsg(this.msgEl, text, 'ok');
+      announce(text);
+    }
     if (!this.mySides().length && game.status === 'waiting' && game.mode === 'online') this.showJoin(invite);
     this.connect();
     this.ticker = setInterval(() => this.renderClocks(), 200);

@@ -37,6 +37,7 @@ export function mount(main) {
         time_control: readTimeControl(form, 'o'), public: form.public.checked,
       });
       seats.add(r.id, r.tokens);
+      if (r.you && form.querySelector('[name=side]:checked').value === 'random') sessionStorage.setItem(`oware.drawn.${r.id}`, r.you);
       if (r.invite_url) localStorage.setItem(`oware.invite.${r.id}`, r.invite_url);
       navigate(`/game/${r.id}`);
     } catch (err) { setMsg(form.querySelector('.msg'), err.message, 'bad'); }
