@@ -271,18 +271,32 @@ export class Board {
     work.houses[src] = 0;
     this.render();
     const step = trace.sown.length > 16 ? Math.max(50, this.stepMs * 0.5) : this.stepMs;
-    await sleep(step);
+    // One seed "in the hand" travels from house to house and drops a seed in each.
+    const hand = document.createElement('div');
+    hand.className = 'flying-seed hand';
+    hand.setAttribute('aria-hidden', 'true');
+    const centre = (el) => { const r = el.getBoundingClientRect(); return [r.left + r.width / 2 - 7, r.top + r.height / 2 - 6]; };
+    const [x0, y0] = centre(this.houses[src]);
+    hand.style.left = `${x0}px`;
+    hand.style.top = `${y0}px`;
+    hand.style.transition = `transform ${Math.round(step * 0.8)}ms ease-in-out`;
+    document.body.appendChild(hand);
+    await sleep(step / 2);
     for (const l of trace.sown) {
       const i = indexOf(l);
+      const [x, y] = centre(this.houses[i]);
+      hand.style.transform = `translate(${x - x0}px, ${y - y0}px)`;
+      await sleep(step * 0.8);
       work.houses[i] += 1;
       this.renderHouse(i);
       const b = this.houses[i];
       b.classList.remove('sow-pulse');
       void b.offsetWidth;
       b.classList.add('sow-pulse', 'sow-now');
-      await sleep(step);
+      await sleep(step * 0.2);
       b.classList.remove('sow-now');
     }
+    hand.remove();
     for (const c of trace.captured || []) {
       const [house, seeds] = Array.isArray(c) ? c : [c.house, c.seeds];
       const i = indexOf(house);

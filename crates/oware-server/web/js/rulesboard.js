@@ -93,6 +93,7 @@ export class RulesBoard {
     }
     this.pending = null;
     this.busy = true;
+    this.lineEl.textContent = '';
     try {
       // Ask first without committing, so a refused move leaves the board as it was.
       const st = await api.rulesState(this.start, this.moves + letter);

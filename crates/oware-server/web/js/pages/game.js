@@ -90,6 +90,7 @@ class GamePage {
           <div class="player top-player"></div>
           <div class="board-host"></div>
           <div class="player bottom-player"></div>
+          <div class="last-line muted" aria-hidden="true"></div>
           <div class="preview-line" aria-hidden="true"></div>
           <div class="msg move-msg" role="status"></div>
           <div class="msg conn" role="status"></div>
@@ -112,6 +113,7 @@ class GamePage {
             <label><input type="checkbox" data-set="coach"> ${esc(t('game.coachOpt'))}</label>
             <label><input type="checkbox" data-set="animate"> ${esc(t('game.animOpt'))}</label>
             <label class="orient-opt" hidden><input type="checkbox" data-set="orient"> ${esc(t('game.orientOpt'))}</label>
+            <p class="muted small-print">${esc(t('game.keys'))}</p>
           </div>
         </aside>
       </div>`;
@@ -165,6 +167,9 @@ class GamePage {
   async refresh() {
     const g = this.game;
     this.orient();
+    const lastLine = this.main.querySelector('.last-line');
+    if (g.last) lastLine.textContent = describeTrace(g.last, g.last.move === g.last.move.toUpperCase() ? 'S' : 'N');
+    else lastLine.textContent = g.plies.length && g.plies[g.plies.length - 1] === '-' ? t('say.lost', { side: sideName(other(g.to_move)) }) : '';
     this.board.setNames({ S: this.seatName('S'), N: this.seatName('N') });
     this.board.setPlayable(this.canMove() ? g.legal : []);
     this.renderPanel();
@@ -432,6 +437,7 @@ class GamePage {
     const g = this.game;
     if (!g || this.sending) return;
     this.board.clearPreview();
+    this.lineEl.textContent = '';
     if (g.status !== 'playing') { setMsg(this.msgEl, g.status === 'over' ? t('game.over') : t('game.waiting'), 'bad'); return; }
     if (!this.mySides().length) { setMsg(this.msgEl, t('refuse.spectator'), 'bad'); return; }
     if (!this.tokens[g.to_move] || g.thinking) { setMsg(this.msgEl, t('refuse.notYours'), 'bad'); announce(t('refuse.notYours')); return; }
