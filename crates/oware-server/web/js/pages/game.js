@@ -233,7 +233,7 @@ class GamePage {
     q('.undo-btn').disabled = !playing || g.ply === 0 || g.thinking;
     q('.resign-btn').hidden = !mine;
     q('.resign-btn').disabled = !playing;
-    q('.offer-btn').hidden = !mine || g.mode === 'hotseat';
+    q('.offer-btn').hidden = !mine;
     q('.offer-btn').disabled = !playing || (g.offer && this.tokens[g.offer]);
     q('.orient-opt').hidden = g.mode !== 'hotseat';
     this.renderOffer();
@@ -519,6 +519,17 @@ class GamePage {
   }
 
   async agreement(action) {
+    if (this.game.mode === 'hotseat') {
+      // Both players sit at this device: one confirmation stands for the offer and its acceptance.
+      if (action !== 'offer' || !window.confirm(t('game.agreeBoth'))) return;
+      try {
+        const g = this.game;
+        await api.agreement(this.id, this.tokens[g.to_move], 'offer');
+        const r = await api.agreement(this.id, this.tokens[other(g.to_move)], 'accept');
+        this.enqueue(() => this.setGame(r.game));
+      } catch (e) { this.showError(e); }
+      return;
+    }
     try {
       const side = this.game.mode === 'hotseat' ? this.game.to_move : (action === 'offer' ? this.mySides()[0] : other(this.game.offer));
       const r = await api.agreement(this.id, this.tokens[side] || this.token(), action);
