@@ -23,7 +23,8 @@ export function setMsg(el, text, kind = '') {
 }
 
 /** Settings that persist across pages (learning aids, animation). */
-const DEFAULTS = { preview: true, coach: true, animate: true, orient: true };
+const reducedMotion = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+const DEFAULTS = { preview: true, coach: true, animate: !reducedMotion, orient: true };
 export const settings = {
   get(k) {
     const v = localStorage.getItem(`oware.set.${k}`);
