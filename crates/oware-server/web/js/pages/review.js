@@ -116,6 +116,7 @@ export function mountGame(main, id) {
       q('.ply-label').textContent = t('review.ply', { k, n: plies.length });
       q('.study-btn').setAttribute('href', `/study?position=${encodeURIComponent(st.position)}`);
       renderMoves();
+      if (evals) drawGraph(q('.eval-graph'), evals, k);
       const info = q('.ply-info');
       const e = evals?.[k - 1];
       if (e && e.move !== '-') {
@@ -134,6 +135,10 @@ export function mountGame(main, id) {
       }).join('');
       for (const b of ml.querySelectorAll('button')) b.addEventListener('click', () => show(Number(b.dataset.k), false));
     }
+    q('.eval-graph').addEventListener('click', (e) => {
+      const r = e.currentTarget.getBoundingClientRect();
+      show(Math.round(((e.clientX - r.left) / r.width) * plies.length));
+    });
     q('.first').addEventListener('click', () => show(0));
     q('.prev').addEventListener('click', () => show(k - 1));
     q('.next').addEventListener('click', () => show(k + 1, true));
@@ -152,20 +157,27 @@ export function mountGame(main, id) {
       if (!alive) return;
       evals = r.plies;
       q('.eval-status').textContent = '';
-      drawGraph(q('.eval-graph'), evals);
       await show(k);
     } catch (e) { q('.eval-status').textContent = e.message; }
   })();
   return () => { alive = false; cleanupFns.forEach((f) => f()); };
 }
 
-function drawGraph(svg, evals) {
-  const pts = evals.map((e, i) => [i, e.eval_south_cp]).filter(([, v]) => typeof v === 'number');
-  if (!pts.length) return;
-  const w = 400, h = 80, n = Math.max(evals.length - 1, 1);
-  const y = (v) => h / 2 - Math.max(-1, Math.min(1, v / 1200)) * (h / 2 - 4);
-  const line = pts.map(([i, v]) => `${((i / n) * w).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
-  svg.innerHTML = `<rect width="${w}" height="${h}" fill="#2c1c10"/><rect y="${h / 2}" width="${w}" height="${h / 2}" fill="#efe2c4" opacity=".15"/>
-    <line x1="0" x2="${w}" y1="${h / 2}" y2="${h / 2}" stroke="#8c6c4c" stroke-width="1"/>
-    <polyline points="${line}" fill="none" stroke="#f1c46b" stroke-width="2" vector-effect="non-scaling-stroke"/>`;
+/** South's evaluation after each ply: the light area is South's side of the
+ * balance, the dark one North's; the marker is the ply on the board. */
+function drawGraph(svg, evals, current) {
+  const w = 400, h = 80, n = Math.max(evals.length, 1);
+  const y = (v) => h / 2 - Math.max(-1, Math.min(1, v / 1200)) * (h / 2 - 3);
+  let last = 0;
+  const pts = [[0, y(0)]];
+  evals.forEach((e, i) => {
+    if (typeof e.eval_south_cp === 'number') last = e.eval_south_cp;
+    pts.push([((i + 1) / n) * w, y(last)]);
+  });
+  const line = pts.map(([x, v]) => `${x.toFixed(1)},${v.toFixed(1)}`).join(' ');
+  const cx = ((current || 0) / n) * w;
+  svg.innerHTML = `<rect width="${w}" height="${h}" fill="#3b2716"/>
+    <polygon points="0,${h} ${line} ${w},${h}" fill="#efe2c4"/>
+    <line x1="0" x2="${w}" y1="${h / 2}" y2="${h / 2}" stroke="#a4471c" stroke-width="1" stroke-dasharray="4 3" vector-effect="non-scaling-stroke"/>
+    <line x1="${cx}" x2="${cx}" y1="0" y2="${h}" stroke="#1b64d1" stroke-width="2" vector-effect="non-scaling-stroke"/>`;
 }
