@@ -4,7 +4,7 @@
 
 import { api, seats, GameSocket, ApiError } from '../api.js';
 import { Board } from '../board.js';
-import { t, sideName, formatScore, localize } from '../i18n.js';
+import { t, sideName, formatScore, localize, seatName } from '../i18n.js';
 import { announce, esc, navigate, setMsg, settings } from '../ui.js';
 import { previewHandler, coachWarnings } from '../aids.js';
 import { describeTrace, resultText } from '../rulesboard.js';
@@ -184,7 +184,7 @@ class GamePage {
 
   seatName(side) {
     const seat = this.game?.seats?.[side];
-    let name = seat?.name || sideName(side);
+    let name = seatName(seat, side, this.game?.level);
     if (this.tokens[side] && this.game.mode !== 'hotseat') name += ` (${t('game.you')})`;
     return name;
   }

@@ -3,7 +3,7 @@
 
 import { api, movesString } from '../api.js';
 import { Board } from '../board.js';
-import { t, sideName, formatScore } from '../i18n.js';
+import { t, sideName, formatScore, seatName } from '../i18n.js';
 import { esc, navigate, setMsg, relTime, announce, settings } from '../ui.js';
 import { resultText, describeTrace } from '../rulesboard.js';
 
@@ -33,7 +33,7 @@ export function mountList(main) {
       if (!rows.length) { listEl.innerHTML = `<p class="muted">${esc(t('review.none'))}</p>`; return; }
       listEl.innerHTML = `<table class="list"><thead><tr><th>${esc(t('review.when'))}</th><th>${esc(t('review.mode'))}</th><th>${esc(t('review.players'))}</th><th>${esc(t('review.result'))}</th><th></th></tr></thead><tbody>${rows.map((g) => `
         <tr><td>${esc(relTime(g.updated_at))}</td><td>${esc(t(`mode.${g.mode}`))}${g.level ? ` (${g.level})` : ''}</td>
-        <td>${esc(g.seats.S?.name || sideName('S'))} – ${esc(g.seats.N?.name || sideName('N'))}</td>
+        <td>${esc(seatName(g.seats.S, 'S', g.level))} – ${esc(seatName(g.seats.N, 'N', g.level))}</td>
         <td>${g.result ? `${g.result.totals.south}–${g.result.totals.north}` : esc(t(`status.${g.status}`))} <span class="muted">(${g.ply})</span></td>
         <td><a href="/review/${esc(g.id)}" data-link>${esc(t('review.open'))}</a>${g.status !== 'over' ? ` · <a href="/game/${esc(g.id)}" data-link>${esc(t('nav.play'))}</a>` : ''}</td></tr>`).join('')}</tbody></table>`;
     } catch (e) { listEl.innerHTML = `<p class="msg bad">${esc(e.message)}</p>`; }
@@ -67,7 +67,7 @@ export function mountGame(main, id) {
     if (!alive) return;
     main.innerHTML = `
       <h1>${esc(t('review.game'))}</h1>
-      <p class="muted">${esc(game.seats.S?.name || sideName('S'))} – ${esc(game.seats.N?.name || sideName('N'))} · ${esc(t(`mode.${game.mode}`))}${game.result ? ` · ${esc(resultText(game.result))}` : ''}</p>
+      <p class="muted">${esc(seatName(game.seats.S, 'S', game.level))} – ${esc(seatName(game.seats.N, 'N', game.level))} · ${esc(t(`mode.${game.mode}`))}${game.result ? ` · ${esc(resultText(game.result))}` : ''}</p>
       <div class="game">
         <section>
           <div class="board-host"></div>
@@ -89,7 +89,7 @@ export function mountGame(main, id) {
         </aside>
       </div>`;
     const q = (s) => main.querySelector(s);
-    const board = new Board(q('.board-host'), { names: { S: game.seats.S?.name, N: game.seats.N?.name } });
+    const board = new Board(q('.board-host'), { names: { S: seatName(game.seats.S, 'S', game.level), N: seatName(game.seats.N, 'N', game.level) } });
     const plies = game.plies;
     // Replay stops before the first lost turn: rules/state replays moves only.
     const lost = plies.indexOf('-');
