@@ -159,6 +159,12 @@ CREATE TABLE IF NOT EXISTS plies (
 fn open(path: &Path) -> Result<Connection, StoreError> {
     let conn = Connection::open(path)?;
     conn.busy_timeout(std::time::Duration::from_secs(10))?;
+    // Small pages for a new database: each move dirties one page of the
+    // plies index somewhere in the file, and every dirty page is written to
+    // the WAL and fsynced, so the page size is the bytes written per move.
+    // 1 KiB instead of 4 KiB cuts the fsynced volume about four times.
+    // (Ignored for an existing database.)
+    conn.pragma_update(None, "page_size", 1024)?;
     conn.pragma_update(None, "journal_mode", "WAL")?;
     // FULL: each commit fsyncs the WAL, so a committed move survives a power cut.
     conn.pragma_update(None, "synchronous", "FULL")?;
@@ -170,6 +176,11 @@ impl SqliteStore {
     pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
         let writer = open(path)?;
         writer.execute_batch(SCHEMA)?;
+        // Tuning knob for experiments: WAL pages between automatic checkpoints
+        // (SQLite's default is 1000; 0 turns them off).
+        if let Some(pages) = std::env::var("OWARE_DB_AUTOCHECKPOINT").ok().and_then(|v| v.parse::<u32>().ok()) {
+            writer.pragma_update(None, "wal_autocheckpoint", pages)?;
+        }
         let reader = open(path)?;
         let (queue, rx) = mpsc::unbounded_channel();
         let stats = std::sync::Arc::new(Mutex::new(WriteStats::default()));
