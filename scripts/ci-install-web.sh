@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 if [ ! -x /usr/bin/chromium ]; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update
-    apt-get install -y --no-install-recommends chromium fonts-dejavu-core
+    apt-get install -y chromium fonts-dejavu-core
 fi
 if [ ! -d e2e/node_modules/playwright-core ]; then
     (cd e2e && npm ci --no-audit --no-fund)

@@ -38,8 +38,9 @@ test('a full game against the computer, by clicks', async () => {
 
     // Play until the game is over: the first highlighted house each turn.
     let clicks = 0;
+    const deadline = Date.now() + 120000;
     while (!(await page.locator('.result-card').isVisible())) {
-      assert.ok(clicks < 80, 'the game should end within 80 of our moves');
+      assert.ok(clicks < 80 && Date.now() < deadline, 'the game should end within 80 of our moves and two minutes');
       const playable = page.locator('.house.playable');
       if (await playable.count() === 0) { await page.waitForTimeout(150); continue; }
       const plies = await page.locator('.moves-list .mv').count();

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { launch, BASE, readBoard, shot, until, watchErrors } from '../lib.mjs';
 
 const movesText = (page) => page.locator('.moves-list').innerText();
+const moveCount = (page) => page.locator('.moves-list .mv').count();
 
 async function playFirst(page) {
   const house = page.locator('.house.playable').first();
@@ -58,7 +59,8 @@ test('two players online: invite, live moves, reconnect, spectator, resignation'
     for (let i = 0; i < 6; i++) {
       const [mover, watcher] = i % 2 === 0 ? [a, pb] : [pb, a];
       const letter = await playFirst(mover);
-      await until(async () => (await movesText(watcher)).includes(letter) && (await movesText(watcher)) === (await movesText(mover)), `move ${i + 1} (${letter}) to reach the other player`);
+      await until(async () => (await moveCount(mover)) === i + 1 && (await moveCount(watcher)) === i + 1, `move ${i + 1} (${letter}) to reach the other player`);
+      assert.equal(await movesText(watcher), await movesText(mover));
     }
     await until(async () => (await movesText(c)) === (await movesText(a)), 'spectator in sync');
     assert.deepEqual(await readBoard(pb), await readBoard(a));
@@ -68,14 +70,18 @@ test('two players online: invite, live moves, reconnect, spectator, resignation'
     await ctxB.setOffline(true);
     await until(async () => /Connection lost/.test(await pb.locator('.conn').textContent()), 'B notices the lost connection');
     await playFirst(a);
+    await until(async () => (await moveCount(a)) === 7, 'A moved while B was offline');
+    assert.equal(await moveCount(pb), 6);
     await ctxB.setOffline(false);
-    await until(async () => (await movesText(pb)) === (await movesText(a)), 'B resynced after reconnecting');
+    await until(async () => (await moveCount(pb)) === 7, 'B resynced after reconnecting');
+    assert.equal(await movesText(pb), await movesText(a));
     assert.deepEqual(await readBoard(pb), await readBoard(a));
 
     // A reloads in mid-game and keeps the seat.
     await a.reload();
     await a.locator('.house').first().waitFor();
     await until(async () => (await movesText(a)) === (await movesText(pb)), 'A back after reload');
+    assert.deepEqual(await readBoard(a), await readBoard(pb));
     await playFirst(pb);
     await until(async () => /Your turn/.test(await a.locator('.status').textContent()), 'A can move after reload');
 

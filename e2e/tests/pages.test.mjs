@@ -34,6 +34,45 @@ test('main pages render (desktop and phone) and the study page asks the engine',
     assert.match(await page.locator('.analysis tr').first().textContent(), /^F/);
     await shot(page, 'study');
 
+    // OGN import: a bad record is refused with a message, a good one opens in review.
+    await page.goto(`${BASE}/review`);
+    await page.locator('.import-form textarea').fill('[Variant "Abapa"]\n\n1. F Z *');
+    await page.getByRole('button', { name: 'Import' }).click();
+    await until(async () => (await page.locator('.import-form .msg').textContent()).length > 0, 'import error');
+    const ogn = ['[Variant "Abapa"]', '[Event "e2e import"]', '[Site "?"]', '[Date "2026.11.30"]', '[Round "?"]',
+      '[South "Ama"]', '[North "Kofi"]', '[Result "*"]', '', '1. F f 2. B e *', ''].join('\n');
+    await page.locator('.import-form textarea').fill(ogn);
+    await page.getByRole('button', { name: 'Import' }).click();
+    await page.waitForURL(/\/review\/[A-Za-z0-9_-]+$/);
+    await until(async () => (await page.locator('.review-moves button').count()) === 4, 'imported moves');
+    assert.match(await page.locator('main > p.muted').textContent(), /Ama – Kofi/);
+    await until(async () => /South "Ama"/.test(await page.locator('.ogn-text').inputValue()), 'OGN export of the imported game');
+    await page.locator('.first').click();
+    await until(async () => /Move 0 of 4/.test(await page.locator('.ply-label').textContent()), 'replay to the start');
+    await page.keyboard.press('ArrowRight');
+    await until(async () => /Move 1 of 4/.test(await page.locator('.ply-label').textContent()), 'step forward with the keyboard');
+
+    // The coach: D hands North a capture of 5 (f takes 3 + 2); it asks for a
+    // second click. With the coach switched off, a risky move goes at once.
+    await page.goto(`${BASE}/play?mode=hotseat&position=1-2-0-1-0-0-0-0-0-0-0-2-21-21-S`);
+    await page.getByRole('button', { name: 'Start the game' }).click();
+    await page.waitForURL(/\/game\//);
+    await page.locator('.house.playable').first().waitFor();
+    await page.waitForTimeout(300);
+    await page.locator('.house[data-house="D"]').click();
+    await until(async () => /capture 5 seeds/.test(await page.locator('.move-msg').textContent()), 'coach warning');
+    assert.equal(await page.locator('.moves-list .mv').count(), 0, 'the warned move waits for confirmation');
+    await page.locator('.house[data-house="D"]').click();
+    await until(async () => (await page.locator('.moves-list .mv').count()) === 1, 'confirmed move');
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await until(async () => (await page.locator('.moves-list .mv').count()) === 0, 'undo');
+    await page.getByLabel('Coach: warn about risky moves').uncheck();
+    await page.locator('.house.playable').first().waitFor();
+    await page.waitForTimeout(300);
+    await page.locator('.house[data-house="D"]').click();
+    await until(async () => (await page.locator('.moves-list .mv').count()) === 1, 'move without the coach');
+    await page.getByLabel('Coach: warn about risky moves').check();
+
     // Phone-sized screen: the board fits the width.
     const phone = await b.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const p = await phone.newPage();

@@ -16,8 +16,12 @@ test('reloading mid-game keeps the game (hot-seat, keyboard play)', async () => 
     // Keyboard: focus the first playable house and press Enter, three times
     // (the board turns to each player in turn).
     for (let i = 0; i < 3; i++) {
-      await page.locator('.house.playable').first().focus();
+      const first = page.locator('.house.playable').first();
+      const letter = await first.getAttribute('data-house');
+      await first.focus();
       await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowLeft');
+      assert.equal(await page.evaluate(() => document.activeElement.dataset.house), letter, 'arrow keys move between houses');
       await page.keyboard.press('Enter');
       await page.waitForTimeout(100);
       if (/again/.test(await page.locator('.move-msg').textContent())) await page.keyboard.press('Enter');

@@ -50,7 +50,7 @@ test('the French tutorial', async () => {
     await until(async () => (await readBoard(page, '[data-example="alice"]')).S === 24, 'Alice captures four');
 
     // The rules page keeps the language.
-    await page.getByRole('link', { name: 'Règles' }).click();
+    await page.getByRole('link', { name: 'Règles', exact: true }).click();
     await until(async () => /Les règles/.test(await page.locator('h1').textContent()), 'rules page in French');
     await shot(page, 'rules-fr');
     await page.goto(`${BASE}/learn`);

@@ -112,7 +112,10 @@ async fn http_json(addr: SocketAddr, method: &str, path: &str, body: Option<&Val
 
 async fn connect(addr: SocketAddr, id: &str, token: &str) -> anyhow::Result<Ws> {
     let url = format!("ws://{addr}/api/v1/games/{id}/ws?token={token}");
-    let (ws, _) = tokio_tungstenite::connect_async_with_config(url, None, true).await?;
+    let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+        .read_buffer_size(4 * 1024)
+        .write_buffer_size(0);
+    let (ws, _) = tokio_tungstenite::connect_async_with_config(url, Some(config), true).await?;
     Ok(ws)
 }
 
@@ -234,6 +237,16 @@ fn rss_kib(pid: u32) -> Option<u64> {
     status.lines().find(|l| l.starts_with("VmRSS:"))?.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// CPU time (user + system) of a process, seconds.
+fn cpu_s(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name (which may hold spaces) start at state.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
 fn percentile(sorted: &[u32], p: f64) -> f64 {
     if sorted.is_empty() {
         return f64::NAN;
@@ -272,7 +285,7 @@ async fn verify(addr: SocketAddr, acked: &HashMap<String, u32>) -> (u64, u64) {
 }
 
 async fn run(args: BenchArgs) -> anyhow::Result<()> {
-    let (status, _) = http_json(args.addr, "GET", "/api/v1/health", None).await.context("is the server running?")?;
+    let (status, health0) = http_json(args.addr, "GET", "/api/v1/health", None).await.context("is the server running?")?;
     if status != 200 {
         bail!("health check: HTTP {status}");
     }
@@ -313,7 +326,10 @@ async fn run(args: BenchArgs) -> anyhow::Result<()> {
     let open_at_start = shared.open_games.load(Ordering::Relaxed);
     let rss1 = args.server_pid.and_then(rss_kib);
     println!("ramp: {open_at_start} games open after {:.1} s; measuring", started.elapsed().as_secs_f64());
+    let health1 = http_json(args.addr, "GET", "/api/v1/health", None).await.map(|r| r.1).unwrap_or(health0);
     shared.measuring.store(true, Ordering::Relaxed);
+    let cpu_server0 = args.server_pid.and_then(cpu_s);
+    let cpu_self0 = cpu_s(std::process::id());
     let t0 = Instant::now();
     let mut min_open = open_at_start;
     let mut peak_rss = rss1;
@@ -333,6 +349,9 @@ async fn run(args: BenchArgs) -> anyhow::Result<()> {
     }
     shared.measuring.store(false, Ordering::Relaxed);
     let elapsed = t0.elapsed().as_secs_f64();
+    let cpu_server = args.server_pid.and_then(cpu_s).zip(cpu_server0).map(|(b, a)| b - a);
+    let cpu_self = cpu_s(std::process::id()).zip(cpu_self0).map(|(b, a)| b - a);
+    let health2 = http_json(args.addr, "GET", "/api/v1/health", None).await.map(|r| r.1).unwrap_or(Value::Null);
     shared.stop.store(true, Ordering::Relaxed);
     let mut lat = std::mem::take(&mut *shared.latencies_us.lock().unwrap_or_else(|e| e.into_inner()));
     lat.sort_unstable();
@@ -347,6 +366,30 @@ async fn run(args: BenchArgs) -> anyhow::Result<()> {
         percentile(&lat, 0.999),
         percentile(&lat, 1.0)
     );
+    let d = |k: &str| health2[k].as_u64().unwrap_or(0).saturating_sub(health1[k].as_u64().unwrap_or(0));
+    if d("commits") > 0 {
+        println!(
+            "server storage: {} writes in {} commits ({:.1} writes per fsynced commit, {:.0} commits/s, mean commit {:.2} ms, longest {:.1} ms, largest group {})",
+            d("writes"),
+            d("commits"),
+            d("writes") as f64 / d("commits") as f64,
+            d("commits") as f64 / elapsed,
+            d("commit_us") as f64 / d("commits") as f64 / 1000.0,
+            health2["max_commit_us"].as_u64().unwrap_or(0) as f64 / 1000.0,
+            health2["max_group"]
+        );
+    }
+    if let Some(c) = cpu_server {
+        println!(
+            "server CPU: {:.1} s in {elapsed:.1} s = {:.0}% of one core, {:.0} us per move",
+            c,
+            100.0 * c / elapsed,
+            1e6 * c / moves.max(1) as f64
+        );
+    }
+    if let Some(c) = cpu_self {
+        println!("load generator CPU: {:.0}% of one core", 100.0 * c / elapsed);
+    }
     println!("errors: {}, games finished: {}", shared.errors.load(Ordering::Relaxed), shared.games_done.load(Ordering::Relaxed));
     if let (Some(a), Some(b)) = (rss0, peak_rss) {
         println!(

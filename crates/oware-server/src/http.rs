@@ -82,6 +82,9 @@ async fn health(State(hub): State<Arc<Hub>>) -> Json<serde_json::Value> {
         "games_in_memory": hub.games_in_memory(),
         "writes": stats.ops,
         "commits": stats.commits,
+        "commit_us": stats.commit_us,
+        "max_commit_us": stats.max_commit_us,
+        "max_group": stats.max_group,
     }))
 }
 

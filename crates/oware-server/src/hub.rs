@@ -297,6 +297,11 @@ impl Live {
             }
         }
         meta.result = game.outcome().copied();
+        meta.ply = game.plies().len() as u32;
+        meta.score = stores(game.position());
+        if let Some(last) = plies.last() {
+            meta.updated_at = meta.updated_at.max(last.at);
+        }
         let clock = meta.time_control.map(|tc| {
             let remaining = match tc {
                 TimeControl::PerMove { per_move_ms } => [per_move_ms; 2],
@@ -595,11 +600,19 @@ impl Hub {
     /// Lists games.
     pub async fn list(&self, which: Listing, limit: u32, offset: u32) -> Result<(Vec<Summary>, u64), ApiError> {
         let store = self.store.clone();
-        let (metas, total) = tokio::task::spawn_blocking(move || store.list(which, limit, offset))
+        let (games, total) = tokio::task::spawn_blocking(move || store.list(which, limit, offset))
             .await
             .map_err(store_err)?
             .map_err(store_err)?;
-        Ok((metas.iter().map(GameMeta::summary).collect(), total))
+        let mut out = Vec::with_capacity(games.len());
+        for g in games {
+            let id = g.meta.id.clone();
+            match Live::from_stored(g) {
+                Ok(live) => out.push(live.meta.summary()),
+                Err(e) => tracing::error!("game {id} cannot be replayed: {e}"),
+            }
+        }
+        Ok((out, total))
     }
 
     /// Takes the free seat of an online game.
@@ -712,7 +725,15 @@ impl Hub {
         live.sync_meta();
         let index = live.ply() - 1;
         let clock_after = live.clock.map(|c| c.remaining).filter(|_| matches!(live.meta.time_control, Some(TimeControl::Clock { .. })));
-        let op = WriteOp::Ply { meta: live.meta.clone(), index, ply: StoredPly { text: ply_text(ply), clock: clock_after, at: live.meta.updated_at } };
+        // The games row changes only when the status or an offer does; a
+        // plain ply is one small row (the listings replay the plies).
+        let meta_changed = before_meta.offer.is_some() || live.game.is_over();
+        let op = WriteOp::Ply {
+            id: live.meta.id.clone(),
+            meta: meta_changed.then(|| live.meta.clone()),
+            index,
+            ply: StoredPly { text: ply_text(ply), clock: clock_after, at: live.meta.updated_at },
+        };
         if let Err(e) = self.write(op).await {
             let _ = live.game.undo();
             live.clock = before_clock;

@@ -60,7 +60,12 @@ pub(crate) async fn upgrade(
         }
     }
     let ws = ws.map_err(|e| ApiError::invalid_request(format!("expected a WebSocket upgrade: {e}")))?;
+    // Small buffers: a game socket carries messages of a few hundred bytes,
+    // and thousands of sockets are open at once.
     Ok(ws
+        .read_buffer_size(4 * 1024)
+        .write_buffer_size(0)
+        .max_write_buffer_size(FRAME_LIMIT * 4)
         .max_message_size(FRAME_LIMIT)
         .max_frame_size(FRAME_LIMIT)
         .on_upgrade(move |socket| connection(socket, hub, id, token)))

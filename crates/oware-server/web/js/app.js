@@ -46,6 +46,8 @@ function render() {
       else a.removeAttribute('aria-current');
     }
     main.replaceChildren();
+    const navLink = nav && document.querySelector(`.nav a[href="${nav}"]`);
+    document.title = navLink ? `${navLink.textContent} · Oware` : 'Oware Abapa';
     cleanup = mount(main, ...m.slice(1).map(decodeURIComponent));
     break;
   }

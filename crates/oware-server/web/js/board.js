@@ -31,11 +31,26 @@ export function formatPosition(p) {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const GOLDEN = 2.399963;
 
+// Small counts get tidy clusters (easy to count at a glance); larger ones a
+// sunflower spiral that fills the pit evenly.
+const CLUSTERS = [
+  [],
+  [[50, 50]],
+  [[33, 48], [66, 54]],
+  [[50, 28], [30, 66], [70, 64]],
+  [[30, 30], [68, 27], [32, 70], [70, 68]],
+  [[27, 27], [70, 26], [50, 50], [29, 73], [72, 71]],
+  [[24, 34], [50, 26], [76, 36], [26, 68], [52, 74], [78, 64]],
+  [[50, 50], [50, 18], [78, 34], [78, 66], [50, 82], [22, 66], [22, 34]],
+];
+const TILT = [35, 110, 160, 75, 10, 130, 55];
+
 function seedSpots(n, max) {
+  if (n < CLUSTERS.length) return CLUSTERS[n].map(([x, y], k) => [x, y, TILT[k]]);
   const shown = Math.min(n, max);
   const spots = [];
   for (let k = 0; k < shown; k++) {
-    const r = 0.4 * Math.sqrt((k + 0.5) / Math.max(shown, 1));
+    const r = 0.42 * Math.sqrt((k + 0.5) / Math.max(shown, 1));
     const a = k * GOLDEN + 0.7;
     spots.push([50 + r * 100 * Math.cos(a), 50 + r * 100 * Math.sin(a), (k * 47) % 180]);
   }
@@ -65,7 +80,7 @@ export class Board {
 
   build() {
     const root = document.createElement('div');
-    root.className = 'board-wrap';
+    root.className = `board-wrap${this.opts.labels === false ? ' no-labels' : ''}`;
     root.innerHTML = `
       <div class="side-label top-label"></div>
       <div class="board${this.opts.small ? ' small' : ''}" role="group">
@@ -256,18 +271,32 @@ export class Board {
     work.houses[src] = 0;
     this.render();
     const step = trace.sown.length > 16 ? Math.max(50, this.stepMs * 0.5) : this.stepMs;
-    await sleep(step);
+    // One seed "in the hand" travels from house to house and drops a seed in each.
+    const hand = document.createElement('div');
+    hand.className = 'flying-seed hand';
+    hand.setAttribute('aria-hidden', 'true');
+    const centre = (el) => { const r = el.getBoundingClientRect(); return [r.left + r.width / 2 - 7, r.top + r.height / 2 - 6]; };
+    const [x0, y0] = centre(this.houses[src]);
+    hand.style.left = `${x0}px`;
+    hand.style.top = `${y0}px`;
+    hand.style.transition = `transform ${Math.round(step * 0.8)}ms ease-in-out`;
+    document.body.appendChild(hand);
+    await sleep(step / 2);
     for (const l of trace.sown) {
       const i = indexOf(l);
+      const [x, y] = centre(this.houses[i]);
+      hand.style.transform = `translate(${x - x0}px, ${y - y0}px)`;
+      await sleep(step * 0.8);
       work.houses[i] += 1;
       this.renderHouse(i);
       const b = this.houses[i];
       b.classList.remove('sow-pulse');
       void b.offsetWidth;
       b.classList.add('sow-pulse', 'sow-now');
-      await sleep(step);
+      await sleep(step * 0.2);
       b.classList.remove('sow-now');
     }
+    hand.remove();
     for (const c of trace.captured || []) {
       const [house, seeds] = Array.isArray(c) ? c : [c.house, c.seeds];
       const i = indexOf(house);

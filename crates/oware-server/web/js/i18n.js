@@ -30,7 +30,7 @@ const STRINGS = {
     // Online
     'online.title': 'Play online', 'online.create': 'Create a game', 'online.public': 'List it in the lobby so anyone can join',
     'online.lobby': 'Open games', 'online.empty': 'No open game right now. Create one!', 'online.join': 'Join',
-    'online.created': 'created {when}', 'online.by': 'by {name}', 'online.waits': 'waits as {side}',
+    'online.created': 'created {when}', 'online.by': 'by {name}', 'online.waits': 'you would play {side}', 'tc.permove': '{s} s per move', 'tc.clock': '{m} min + {i} s',
     // Game page
     'game.loading': 'Loading the game…', 'game.notfound': 'This game does not exist.',
     'game.toMove': '{side} to move', 'game.yourTurn': 'Your turn', 'game.theirTurn': 'Waiting for your opponent',
@@ -39,7 +39,7 @@ const STRINGS = {
     'game.joinTitle': 'You are invited to play', 'game.joinBtn': 'Take the seat', 'game.spectating': 'You are watching this game.',
     'game.hint': 'Hint', 'game.undo': 'Undo', 'game.resign': 'Resign', 'game.offer': 'Offer to stop (R12)', 'game.accept': 'Accept', 'game.decline': 'Decline',
     'game.rematch': 'Rematch', 'game.newgame': 'New game', 'game.review': 'Review this game', 'game.ogn': 'Download OGN',
-    'game.resignConfirm': 'Resign this game?',
+    'game.resignConfirm': 'Resign this game?', 'game.agreeBoth': 'Do both players agree to stop here? Each takes the seeds on their own side (R12).',
     'game.offerFrom': '{side} proposes to stop the game, each taking the seeds of their own row (R12).',
     'game.offerSent': 'You proposed to stop the game. Waiting for an answer.',
     'game.offerDeclined': 'The offer to stop was declined.',
@@ -47,8 +47,8 @@ const STRINGS = {
     'game.hintIs': 'The engine suggests {move} ({score}).',
     'game.aids': 'Learning aids', 'game.previewOpt': 'Preview where the last seed lands', 'game.coachOpt': 'Coach: warn about risky moves',
     'game.animOpt': 'Animate sowing', 'game.orientOpt': 'Turn the board to the player to move',
-    'game.moves': 'Moves', 'game.you': 'you', 'game.computer': 'computer', 'game.connLost': 'Connection lost: reconnecting…', 'game.connBack': 'Reconnected.',
-    'game.over': 'Game over', 'game.draw': 'Draw, {s}–{n}.', 'game.wins': '{side} wins, {s}–{n}.',
+    'game.keys': 'Keyboard: Tab or arrow keys choose a house, Enter plays it, 1–6 play your houses from the left.', 'game.drawn': 'Lots drawn (R2): you play {side}.', 'seat.computer': 'Computer (level {level})', 'seat.player': 'Player', 'seat.guest': 'Guest', 'game.moves': 'Moves', 'game.captured': '{n} captured', 'game.you': 'you', 'game.computer': 'computer', 'game.connLost': 'Connection lost: reconnecting…', 'game.connBack': 'Reconnected.',
+    'game.over': 'Game over', 'game.overColon': 'Game over:', 'game.draw': 'Draw, {s}–{n}', 'game.wins': '{side} wins, {s}–{n}',
     'reason.majority': 'a player captured 25 seeds or more (R10)', 'reason.even-split': 'both players have 24 (R10)',
     'reason.no-moves': 'the player to move could not play; each player took the seeds of their own row (R9)',
     'reason.repetition': 'the same position came back a third time (R11)', 'reason.agreement': 'the players agreed to stop (R12)',
@@ -69,7 +69,7 @@ const STRINGS = {
     'review.importBtn': 'Import', 'review.paste': 'Paste an OGN record here', 'review.file': 'or choose a file',
     'review.game': 'Game review', 'review.eval': 'Engine evaluation', 'review.loadingEval': 'The engine is reviewing the moves…',
     'review.first': 'Start', 'review.prev': 'Back', 'review.next': 'Forward', 'review.last': 'End',
-    'review.ply': 'Move {k} of {n}', 'review.best': 'best {best}', 'review.loss': 'loses {cp}', 'review.good': 'best move',
+    'review.ply': 'Move {k} of {n}', 'review.best': 'best {best}', 'review.loss': '{cp} seeds worse', 'review.good': 'best move',
     'review.study': 'Study this position', 'review.when': 'When', 'review.players': 'Players', 'review.result': 'Result', 'review.mode': 'Mode',
     'mode.computer': 'vs computer', 'mode.hotseat': 'hot-seat', 'mode.online': 'online', 'status.waiting': 'waiting', 'status.playing': 'in progress', 'status.over': 'over',
     // Study
@@ -80,7 +80,7 @@ const STRINGS = {
     'score.win': 'wins in {n}', 'score.loss': 'loses in {n}', 'score.cp': '{v} seeds',
     // Learn
     'learn.title': 'Learn Oware', 'learn.intro': 'Each lesson has a small board you can play on. Click a highlighted house to sow it; the board answers with the real rules.',
-    'learn.try': 'Try it', 'learn.reset': 'Reset', 'learn.show': 'Show me', 'learn.contents': 'Contents', 'learn.mistakes': 'Common mistakes',
+    'learn.try': 'Try it:', 'learn.reset': 'Reset', 'learn.show': 'Show me', 'learn.contents': 'Contents', 'learn.mistakes': 'Common mistakes',
     'learn.examples': 'Worked examples', 'learn.toRules': 'The rules in one page', 'learn.toLearn': 'The interactive tutorial',
     'learn.done': 'Well done!', 'learn.over': 'Game over: {text}',
     'rules.title': 'The rules of Oware Abapa',
@@ -109,7 +109,7 @@ const STRINGS = {
     'play.levelHint': '1 joue presque au hasard, 10 réfléchit beaucoup.',
     'online.title': 'Jouer en ligne', 'online.create': 'Créer une partie', 'online.public': 'L’afficher dans le salon pour que tout le monde puisse la rejoindre',
     'online.lobby': 'Parties ouvertes', 'online.empty': 'Aucune partie ouverte pour l’instant. Créez-en une !', 'online.join': 'Rejoindre',
-    'online.created': 'créée {when}', 'online.by': 'par {name}', 'online.waits': 'attend en {side}',
+    'online.created': 'créée {when}', 'online.by': 'par {name}', 'online.waits': 'vous joueriez {side}', 'tc.permove': '{s} s par coup', 'tc.clock': '{m} min + {i} s',
     'game.loading': 'Chargement de la partie…', 'game.notfound': 'Cette partie n’existe pas.',
     'game.toMove': 'Au tour de {side}', 'game.yourTurn': 'À vous de jouer', 'game.theirTurn': 'En attente de votre adversaire',
     'game.thinking': 'L’ordinateur réfléchit…', 'game.waiting': 'En attente d’un adversaire.',
@@ -117,7 +117,7 @@ const STRINGS = {
     'game.joinTitle': 'Vous êtes invité à jouer', 'game.joinBtn': 'Prendre la place', 'game.spectating': 'Vous regardez cette partie.',
     'game.hint': 'Indice', 'game.undo': 'Annuler', 'game.resign': 'Abandonner', 'game.offer': 'Proposer d’arrêter (R12)', 'game.accept': 'Accepter', 'game.decline': 'Refuser',
     'game.rematch': 'Revanche', 'game.newgame': 'Nouvelle partie', 'game.review': 'Revoir la partie', 'game.ogn': 'Télécharger l’OGN',
-    'game.resignConfirm': 'Abandonner cette partie ?',
+    'game.resignConfirm': 'Abandonner cette partie ?', 'game.agreeBoth': 'Les deux joueurs sont-ils d’accord pour arrêter ici ? Chacun prend les graines de son côté (R12).',
     'game.offerFrom': '{side} propose d’arrêter la partie ; chacun prendrait les graines de sa rangée (R12).',
     'game.offerSent': 'Vous avez proposé d’arrêter. En attente d’une réponse.',
     'game.offerDeclined': 'La proposition d’arrêt a été refusée.',
@@ -125,8 +125,8 @@ const STRINGS = {
     'game.hintIs': 'Le moteur propose {move} ({score}).',
     'game.aids': 'Aides', 'game.previewOpt': 'Montrer où tombe la dernière graine', 'game.coachOpt': 'Coach : prévenir des coups risqués',
     'game.animOpt': 'Animer les semailles', 'game.orientOpt': 'Tourner le plateau vers le joueur au trait',
-    'game.moves': 'Coups', 'game.you': 'vous', 'game.computer': 'ordinateur', 'game.connLost': 'Connexion perdue : reconnexion…', 'game.connBack': 'Reconnecté.',
-    'game.over': 'Partie terminée', 'game.draw': 'Partie nulle, {s}–{n}.', 'game.wins': '{side} gagne, {s}–{n}.',
+    'game.keys': 'Clavier : Tab ou les flèches choisissent une case, Entrée la joue, 1 à 6 jouent vos cases depuis la gauche.', 'game.drawn': 'Tirage au sort (R2) : vous jouez {side}.', 'seat.computer': 'Ordinateur (niveau {level})', 'seat.player': 'Joueur', 'seat.guest': 'Invité', 'game.moves': 'Coups', 'game.captured': '{n} capturées', 'game.you': 'vous', 'game.computer': 'ordinateur', 'game.connLost': 'Connexion perdue : reconnexion…', 'game.connBack': 'Reconnecté.',
+    'game.over': 'Partie terminée', 'game.overColon': 'Partie terminée :', 'game.draw': 'Partie nulle, {s}–{n}', 'game.wins': '{side} gagne, {s}–{n}',
     'reason.majority': 'un joueur a capturé 25 graines ou plus (R10)', 'reason.even-split': 'chacun a 24 graines (R10)',
     'reason.no-moves': 'le joueur au trait ne pouvait plus jouer ; chacun a pris les graines de sa rangée (R9)',
     'reason.repetition': 'la même position est revenue une troisième fois (R11)', 'reason.agreement': 'les joueurs ont convenu d’arrêter (R12)',
@@ -145,7 +145,7 @@ const STRINGS = {
     'review.importBtn': 'Importer', 'review.paste': 'Collez ici une partie au format OGN', 'review.file': 'ou choisissez un fichier',
     'review.game': 'Analyse de la partie', 'review.eval': 'Évaluation du moteur', 'review.loadingEval': 'Le moteur examine les coups…',
     'review.first': 'Début', 'review.prev': 'Reculer', 'review.next': 'Avancer', 'review.last': 'Fin',
-    'review.ply': 'Coup {k} sur {n}', 'review.best': 'meilleur {best}', 'review.loss': 'perd {cp}', 'review.good': 'meilleur coup',
+    'review.ply': 'Coup {k} sur {n}', 'review.best': 'meilleur {best}', 'review.loss': '{cp} graines de moins', 'review.good': 'meilleur coup',
     'review.study': 'Étudier cette position', 'review.when': 'Date', 'review.players': 'Joueurs', 'review.result': 'Résultat', 'review.mode': 'Type',
     'mode.computer': 'contre l’ordinateur', 'mode.hotseat': 'à deux', 'mode.online': 'en ligne', 'status.waiting': 'en attente', 'status.playing': 'en cours', 'status.over': 'terminée',
     'study.title': 'Éditeur de position', 'study.help': 'Cliquez sur une case pour ajouter une graine, clic droit ou Maj+clic pour en retirer une. Passez en « jouer » pour essayer des coups.',
@@ -154,7 +154,7 @@ const STRINGS = {
     'study.total': 'Graines en tout : {n} (il en faut 48)', 'study.thinking': 'Réflexion…', 'study.result': 'Moteur : profondeur {d}',
     'score.win': 'gagne en {n}', 'score.loss': 'perd en {n}', 'score.cp': '{v} graines',
     'learn.title': 'Apprendre l’awalé', 'learn.intro': 'Chaque leçon a un petit plateau sur lequel vous pouvez jouer. Cliquez sur une case en surbrillance pour la semer ; le plateau répond avec les vraies règles.',
-    'learn.try': 'Essayez', 'learn.reset': 'Recommencer', 'learn.show': 'Montrez-moi', 'learn.contents': 'Sommaire', 'learn.mistakes': 'Les erreurs fréquentes',
+    'learn.try': 'Essayez :', 'learn.reset': 'Recommencer', 'learn.show': 'Montrez-moi', 'learn.contents': 'Sommaire', 'learn.mistakes': 'Les erreurs fréquentes',
     'learn.examples': 'Exemples commentés', 'learn.toRules': 'Les règles sur une page', 'learn.toLearn': 'Le tutoriel interactif',
     'learn.done': 'Bravo !', 'learn.over': 'Partie terminée : {text}',
     'rules.title': 'Les règles de l’awalé Abapa',
@@ -217,6 +217,17 @@ export function localize(text) {
   let out = String(text);
   for (const [en, fr] of REASONS_FR) out = out.split(en).join(fr);
   return out;
+}
+
+/** A seat's display name: the computer and the server's default names are
+ * shown in the current language; names people chose are kept as typed. */
+export function seatName(seat, side, level) {
+  if (!seat) return sideName(side);
+  if (seat.kind === 'computer') return t('seat.computer', { level: level ?? (String(seat.name || '').match(/\d+/) || [''])[0] });
+  if (!seat.name) return sideName(side);
+  if (seat.name === 'Player') return t('seat.player');
+  if (seat.name === 'Guest') return t('seat.guest');
+  return seat.name;
 }
 
 export { STRINGS };

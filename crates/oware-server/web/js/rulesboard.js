@@ -20,7 +20,7 @@ export function resultText(result) {
   if (!result) return '';
   const s = result.totals?.south ?? 0, n = result.totals?.north ?? 0;
   const head = result.winner === 'draw' ? t('game.draw', { s, n }) : t('game.wins', { side: sideName(result.winner), s, n });
-  return `${head} (${t(`reason.${result.reason}`)})`;
+  return `${head} (${t(`reason.${result.reason}`)}).`;
 }
 
 /**
@@ -93,6 +93,7 @@ export class RulesBoard {
     }
     this.pending = null;
     this.busy = true;
+    this.lineEl.textContent = '';
     try {
       // Ask first without committing, so a refused move leaves the board as it was.
       const st = await api.rulesState(this.start, this.moves + letter);

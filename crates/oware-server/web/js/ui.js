@@ -16,12 +16,15 @@ export function setRouter(r) { router = r; }
 export function navigate(path, { replace = false } = {}) { router?.(path, replace); }
 
 export function setMsg(el, text, kind = '') {
-  el.className = `msg${kind ? ` ${kind}` : ''}`;
+  el.classList.add('msg');
+  el.classList.remove('bad', 'warn', 'ok');
+  if (kind) el.classList.add(kind);
   el.textContent = text || '';
 }
 
 /** Settings that persist across pages (learning aids, animation). */
-const DEFAULTS = { preview: true, coach: true, animate: true, orient: true };
+const reducedMotion = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+const DEFAULTS = { preview: true, coach: true, animate: !reducedMotion, orient: true };
 export const settings = {
   get(k) {
     const v = localStorage.getItem(`oware.set.${k}`);

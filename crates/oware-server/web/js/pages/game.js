@@ -4,7 +4,7 @@
 
 import { api, seats, GameSocket, ApiError } from '../api.js';
 import { Board } from '../board.js';
-import { t, sideName, formatScore, localize } from '../i18n.js';
+import { t, sideName, formatScore, localize, seatName } from '../i18n.js';
 import { announce, esc, navigate, setMsg, settings } from '../ui.js';
 import { previewHandler, coachWarnings } from '../aids.js';
 import { describeTrace, resultText } from '../rulesboard.js';
@@ -51,6 +51,13 @@ class GamePage {
     const invite = new URLSearchParams(location.search).get('invite');
     this.layout();
     this.setGame(game);
+    const drawn = sessionStorage.getItem(`oware.drawn.${this.id}`);
+    if (drawn) {
+      sessionStorage.removeItem(`oware.drawn.${this.id}`);
+      const text = t('game.drawn', { side: sideName(drawn) });
+      setMsg(this.msgEl, text, 'ok');
+      announce(text);
+    }
     if (!this.mySides().length && game.status === 'waiting' && game.mode === 'online') this.showJoin(invite);
     this.connect();
     this.ticker = setInterval(() => this.renderClocks(), 200);
@@ -83,6 +90,7 @@ class GamePage {
           <div class="player top-player"></div>
           <div class="board-host"></div>
           <div class="player bottom-player"></div>
+          <div class="last-line muted" aria-hidden="true"></div>
           <div class="preview-line" aria-hidden="true"></div>
           <div class="msg move-msg" role="status"></div>
           <div class="msg conn" role="status"></div>
@@ -105,6 +113,7 @@ class GamePage {
             <label><input type="checkbox" data-set="coach"> ${esc(t('game.coachOpt'))}</label>
             <label><input type="checkbox" data-set="animate"> ${esc(t('game.animOpt'))}</label>
             <label class="orient-opt" hidden><input type="checkbox" data-set="orient"> ${esc(t('game.orientOpt'))}</label>
+            <p class="muted small-print">${esc(t('game.keys'))}</p>
           </div>
         </aside>
       </div>`;
@@ -112,6 +121,7 @@ class GamePage {
     this.msgEl = q('.move-msg');
     this.lineEl = q('.preview-line');
     this.board = new Board(q('.board-host'), {
+      labels: false,
       onPlay: (l) => this.onPlay(l),
       onPreview: (l) => this.previewFn?.(l),
     });
@@ -157,6 +167,9 @@ class GamePage {
   async refresh() {
     const g = this.game;
     this.orient();
+    const lastLine = this.main.querySelector('.last-line');
+    if (g.last) lastLine.textContent = describeTrace(g.last, g.last.move === g.last.move.toUpperCase() ? 'S' : 'N');
+    else lastLine.textContent = g.plies.length && g.plies[g.plies.length - 1] === '-' ? t('say.lost', { side: sideName(other(g.to_move)) }) : '';
     this.board.setNames({ S: this.seatName('S'), N: this.seatName('N') });
     this.board.setPlayable(this.canMove() ? g.legal : []);
     this.renderPanel();
@@ -171,7 +184,7 @@ class GamePage {
 
   seatName(side) {
     const seat = this.game?.seats?.[side];
-    let name = seat?.name || sideName(side);
+    let name = seatName(seat, side, this.game?.level);
     if (this.tokens[side] && this.game.mode !== 'hotseat') name += ` (${t('game.you')})`;
     return name;
   }
@@ -183,15 +196,15 @@ class GamePage {
     for (const [sel, side] of [['.top-player', other(bottom)], ['.bottom-player', bottom]]) {
       const el = q(sel);
       const seat = g.seats?.[side];
-      const online = g.mode === 'online' && seat?.taken ? `<span title="${seat.connected ? 'online' : 'offline'}" aria-hidden="true">${seat.connected ? '🟢' : '⚪'}</span>` : '';
+      const online = g.mode === 'online' && seat?.taken ? `<span class="dot${seat.connected ? ' on' : ''}" title="${seat.connected ? 'online' : 'offline'}" aria-hidden="true"></span>` : '';
       el.className = `player ${sel.slice(1)}${g.status === 'playing' && g.to_move === side ? ' to-move' : ''}`;
       el.dataset.side = side;
-      el.innerHTML = `<span>${online} ${esc(this.seatName(side))} · <strong class="store-count">${side === 'S' ? g.score.south : g.score.north}</strong></span>${g.time_control ? `<span class="clock" data-clock="${side}"></span>` : ''}`;
+      el.innerHTML = `<span>${online} ${esc(this.seatName(side))} <span class="pill">${esc(t('game.captured', { n: side === 'S' ? g.score.south : g.score.north }))}</span></span>${g.time_control ? `<span class="clock" data-clock="${side}"></span>` : ''}`;
     }
     this.renderClocks();
     // Status line
     let status;
-    if (g.status === 'over') status = `${t('game.over')}: ${resultText(g.result)}`;
+    if (g.status === 'over') status = `${t('game.overColon')} ${resultText(g.result)}`;
     else if (g.status === 'waiting') status = t('game.waiting');
     else if (g.thinking) status = t('game.thinking');
     else if (g.mode === 'hotseat') status = t('game.toMove', { side: this.seatName(g.to_move) });
@@ -213,13 +226,14 @@ class GamePage {
     const mine = this.mySides().length > 0;
     const playing = g.status === 'playing';
     const noClock = !g.time_control;
+    q('.controls').hidden = !mine || !playing;
     q('.hint-btn').hidden = !(mine && g.mode !== 'online' && noClock);
     q('.hint-btn').disabled = !this.canMove();
     q('.undo-btn').hidden = !(mine && g.mode !== 'online');
     q('.undo-btn').disabled = !playing || g.ply === 0 || g.thinking;
     q('.resign-btn').hidden = !mine;
     q('.resign-btn').disabled = !playing;
-    q('.offer-btn').hidden = !mine || g.mode === 'hotseat';
+    q('.offer-btn').hidden = !mine;
     q('.offer-btn').disabled = !playing || (g.offer && this.tokens[g.offer]);
     q('.orient-opt').hidden = g.mode !== 'hotseat';
     this.renderOffer();
@@ -343,7 +357,7 @@ class GamePage {
         g.status = 'over';
         g.result = ev.result;
         g.offer = null;
-        announce(`${t('game.over')}: ${resultText(ev.result)}`);
+        announce(`${t('game.overColon')} ${resultText(ev.result)}`);
         this.refresh();
         break;
       case 'offer':
@@ -403,6 +417,8 @@ class GamePage {
     g.score = ev.score;
     g.last = ev.trace;
     g.offer = null;
+    // The engine's move ends its thinking, whether or not a `thinking` event follows.
+    if (g.seats?.[ev.side]?.kind === 'computer') g.thinking = false;
     if (g.status === 'waiting') g.status = 'playing';
     if (ev.clock) { g.clock = ev.clock; this.clockBase = { ...ev.clock, at: performance.now() }; }
     if (ev.trace) announce(`${describeTrace(ev.trace, ev.side)} ${t('say.score', { s: ev.score.south, n: ev.score.north })}`);
@@ -421,6 +437,7 @@ class GamePage {
     const g = this.game;
     if (!g || this.sending) return;
     this.board.clearPreview();
+    this.lineEl.textContent = '';
     if (g.status !== 'playing') { setMsg(this.msgEl, g.status === 'over' ? t('game.over') : t('game.waiting'), 'bad'); return; }
     if (!this.mySides().length) { setMsg(this.msgEl, t('refuse.spectator'), 'bad'); return; }
     if (!this.tokens[g.to_move] || g.thinking) { setMsg(this.msgEl, t('refuse.notYours'), 'bad'); announce(t('refuse.notYours')); return; }
@@ -502,6 +519,17 @@ class GamePage {
   }
 
   async agreement(action) {
+    if (this.game.mode === 'hotseat') {
+      // Both players sit at this device: one confirmation stands for the offer and its acceptance.
+      if (action !== 'offer' || !window.confirm(t('game.agreeBoth'))) return;
+      try {
+        const g = this.game;
+        await api.agreement(this.id, this.tokens[g.to_move], 'offer');
+        const r = await api.agreement(this.id, this.tokens[other(g.to_move)], 'accept');
+        this.enqueue(() => this.setGame(r.game));
+      } catch (e) { this.showError(e); }
+      return;
+    }
     try {
       const side = this.game.mode === 'hotseat' ? this.game.to_move : (action === 'offer' ? this.mySides()[0] : other(this.game.offer));
       const r = await api.agreement(this.id, this.tokens[side] || this.token(), action);
@@ -530,6 +558,6 @@ class GamePage {
 
 export function tcText(tc) {
   if (!tc) return t('play.none');
-  if (tc.per_move_ms) return `${Math.round(tc.per_move_ms / 1000)} s / ${t('play.permove').replace(/ \(R13\)/, '').toLowerCase()}`;
-  return `${Math.round(tc.initial_ms / 60000)}+${Math.round((tc.increment_ms || 0) / 1000)}`;
+  if (tc.per_move_ms) return t('tc.permove', { s: Math.round(tc.per_move_ms / 1000) });
+  return t('tc.clock', { m: Math.round(tc.initial_ms / 60000), i: Math.round((tc.increment_ms || 0) / 1000) });
 }

@@ -23,6 +23,8 @@ export function mount(main) {
       <div class="card"><h2>${esc(t('nav.review'))}</h2><p>${esc(t('home.f3'))}</p><a href="/review" data-link>${esc(t('review.title'))}</a></div>
     </section>`;
   const b = new Board(main.querySelector('.home-board'), {});
-  b.setPosition('4-4-4-4-4-4-4-4-4-4-4-4-0-0-S');
+  // A picture of a game under way (display only).
+  b.setPosition('5-0-7-2-6-1-3-9-0-4-2-1-3-5-S');
+  b.setLastMove('b');
   for (const h of b.houses) h.tabIndex = -1;
 }

@@ -22,7 +22,7 @@ export function mountTutorial(main) {
       <section class="card lesson" id="${l.id}" aria-labelledby="${l.id}-h">
         <h2 id="${l.id}-h"><span class="rule-id">${esc(l.rule)}</span>${esc(tr(l.title))}</h2>
         ${paras(l.body[L])}
-        <p><strong>${esc(t('learn.try'))}:</strong> ${esc(tr(l.task))}</p>
+        <p><strong>${esc(t('learn.try'))}</strong> ${esc(tr(l.task))}</p>
         <div class="lesson-board" data-lesson="${l.id}"></div>
         <div class="row">
           <button class="btn small reset" type="button" data-lesson="${l.id}">${esc(t('learn.reset'))}</button>

@@ -1,7 +1,7 @@
 // Online play: create a game (invite link, optionally listed) and the lobby.
 
 import { api, seats } from '../api.js';
-import { t, sideName } from '../i18n.js';
+import { t, sideName, seatName } from '../i18n.js';
 import { esc, navigate, setMsg, relTime } from '../ui.js';
 import { timeControlFields, wireTimeControl, readTimeControl } from './play.js';
 import { tcText } from './game.js';
@@ -37,6 +37,7 @@ export function mount(main) {
         time_control: readTimeControl(form, 'o'), public: form.public.checked,
       });
       seats.add(r.id, r.tokens);
+      if (r.you && form.querySelector('[name=side]:checked').value === 'random') sessionStorage.setItem(`oware.drawn.${r.id}`, r.you);
       if (r.invite_url) localStorage.setItem(`oware.invite.${r.id}`, r.invite_url);
       navigate(`/game/${r.id}`);
     } catch (err) { setMsg(form.querySelector('.msg'), err.message, 'bad'); }
@@ -51,7 +52,7 @@ export function mount(main) {
       if (!games.length) { list.innerHTML = `<p class="muted">${esc(t('online.empty'))}</p>`; return; }
       list.innerHTML = `<table class="list"><tbody>${games.map((g) => {
         const side = g.seats.S?.taken ? 'S' : 'N';
-        return `<tr><td>${esc(t('online.by', { name: g.seats[side]?.name || sideName(side) }))}<br><span class="muted">${esc(t('online.waits', { side: sideName(side) }))} · ${esc(tcText(g.time_control))} · ${esc(relTime(g.created_at))}</span></td>
+        return `<tr><td>${esc(t('online.by', { name: seatName(g.seats[side], side) }))}<br><span class="muted">${esc(t('online.waits', { side: sideName(side === 'S' ? 'N' : 'S') }))} · ${esc(tcText(g.time_control))} · ${esc(relTime(g.created_at))}</span></td>
           <td><button class="btn small join" type="button" data-id="${esc(g.id)}">${esc(t('online.join'))}</button></td></tr>`;
       }).join('')}</tbody></table>`;
       for (const b of list.querySelectorAll('.join')) {

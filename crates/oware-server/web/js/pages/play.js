@@ -90,6 +90,7 @@ export function mount(main) {
     try {
       const r = await api.createGame(body);
       seats.add(r.id, r.tokens);
+      if (body.side === 'random') sessionStorage.setItem(`oware.drawn.${r.id}`, r.you);
       navigate(`/game/${r.id}`);
     } catch (err) {
       setMsg(form.querySelector('.msg'), err.message, 'bad');

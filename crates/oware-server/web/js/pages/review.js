@@ -3,7 +3,7 @@
 
 import { api, movesString } from '../api.js';
 import { Board } from '../board.js';
-import { t, sideName, formatScore } from '../i18n.js';
+import { t, sideName, formatScore, seatName } from '../i18n.js';
 import { esc, navigate, setMsg, relTime, announce, settings } from '../ui.js';
 import { resultText, describeTrace } from '../rulesboard.js';
 
@@ -33,7 +33,7 @@ export function mountList(main) {
       if (!rows.length) { listEl.innerHTML = `<p class="muted">${esc(t('review.none'))}</p>`; return; }
       listEl.innerHTML = `<table class="list"><thead><tr><th>${esc(t('review.when'))}</th><th>${esc(t('review.mode'))}</th><th>${esc(t('review.players'))}</th><th>${esc(t('review.result'))}</th><th></th></tr></thead><tbody>${rows.map((g) => `
         <tr><td>${esc(relTime(g.updated_at))}</td><td>${esc(t(`mode.${g.mode}`))}${g.level ? ` (${g.level})` : ''}</td>
-        <td>${esc(g.seats.S?.name || sideName('S'))} – ${esc(g.seats.N?.name || sideName('N'))}</td>
+        <td>${esc(seatName(g.seats.S, 'S', g.level))} – ${esc(seatName(g.seats.N, 'N', g.level))}</td>
         <td>${g.result ? `${g.result.totals.south}–${g.result.totals.north}` : esc(t(`status.${g.status}`))} <span class="muted">(${g.ply})</span></td>
         <td><a href="/review/${esc(g.id)}" data-link>${esc(t('review.open'))}</a>${g.status !== 'over' ? ` · <a href="/game/${esc(g.id)}" data-link>${esc(t('nav.play'))}</a>` : ''}</td></tr>`).join('')}</tbody></table>`;
     } catch (e) { listEl.innerHTML = `<p class="msg bad">${esc(e.message)}</p>`; }
@@ -67,16 +67,16 @@ export function mountGame(main, id) {
     if (!alive) return;
     main.innerHTML = `
       <h1>${esc(t('review.game'))}</h1>
-      <p class="muted">${esc(game.seats.S?.name || sideName('S'))} – ${esc(game.seats.N?.name || sideName('N'))} · ${esc(t(`mode.${game.mode}`))}${game.result ? ` · ${esc(resultText(game.result))}` : ''}</p>
+      <p class="muted">${esc(seatName(game.seats.S, 'S', game.level))} – ${esc(seatName(game.seats.N, 'N', game.level))} · ${esc(t(`mode.${game.mode}`))}${game.result ? ` · ${esc(resultText(game.result))}` : ''}</p>
       <div class="game">
         <section>
           <div class="board-host"></div>
           <div class="row controls" role="group" aria-label="Replay">
-            <button class="btn first" type="button" aria-label="${esc(t('review.first'))}">⏮</button>
+            <button class="btn first" type="button" aria-label="${esc(t('review.first'))}">◀◀</button>
             <button class="btn prev" type="button" aria-label="${esc(t('review.prev'))}">◀</button>
             <span class="ply-label" aria-live="polite"></span>
             <button class="btn next" type="button" aria-label="${esc(t('review.next'))}">▶</button>
-            <button class="btn last" type="button" aria-label="${esc(t('review.last'))}">⏭</button>
+            <button class="btn last" type="button" aria-label="${esc(t('review.last'))}">▶▶</button>
           </div>
           <div class="msg ply-info"></div>
           <svg class="eval-graph" viewBox="0 0 400 80" preserveAspectRatio="none" width="100%" height="80" role="img" aria-label="${esc(t('review.eval'))}"></svg>
@@ -89,7 +89,7 @@ export function mountGame(main, id) {
         </aside>
       </div>`;
     const q = (s) => main.querySelector(s);
-    const board = new Board(q('.board-host'), { names: { S: game.seats.S?.name, N: game.seats.N?.name } });
+    const board = new Board(q('.board-host'), { names: { S: seatName(game.seats.S, 'S', game.level), N: seatName(game.seats.N, 'N', game.level) } });
     const plies = game.plies;
     // Replay stops before the first lost turn: rules/state replays moves only.
     const lost = plies.indexOf('-');
@@ -116,11 +116,14 @@ export function mountGame(main, id) {
       q('.ply-label').textContent = t('review.ply', { k, n: plies.length });
       q('.study-btn').setAttribute('href', `/study?position=${encodeURIComponent(st.position)}`);
       renderMoves();
+      if (evals) drawGraph(q('.eval-graph'), evals, k);
       const info = q('.ply-info');
       const e = evals?.[k - 1];
       if (e && e.move !== '-') {
         const good = !e.loss_cp || e.best === e.move;
-        setMsg(info, `${k}. ${sideName(e.side)} ${e.move}: ${formatScore(e.score)}${good ? ` · ${t('review.good')}` : ` · ${t('review.best', { best: e.best })} (${formatScore(e.best_score)}), ${t('review.loss', { cp: (e.loss_cp / 100).toFixed(1) })}`}${e.pv ? ` · pv ${e.pv}` : ''}`, good ? 'ok' : (e.loss_cp >= 200 ? 'bad' : 'warn'));
+        const proven = e.score?.win_in != null || e.score?.loss_in != null || e.best_score?.win_in != null || e.best_score?.loss_in != null;
+        const loss = proven ? '' : `, ${t('review.loss', { cp: (e.loss_cp / 100).toFixed(1) })}`;
+        setMsg(info, `${k}. ${sideName(e.side)} ${e.move}: ${formatScore(e.score)}${good ? ` · ${t('review.good')}` : ` · ${t('review.best', { best: e.best })} (${formatScore(e.best_score)})${loss}`}${e.pv ? ` · ${e.pv}` : ''}`, good ? 'ok' : (e.loss_cp >= 200 ? 'bad' : 'warn'));
       } else setMsg(info, st.status === 'over' ? resultText(st.result) : '');
     }
     function renderMoves() {
@@ -132,6 +135,10 @@ export function mountGame(main, id) {
       }).join('');
       for (const b of ml.querySelectorAll('button')) b.addEventListener('click', () => show(Number(b.dataset.k), false));
     }
+    q('.eval-graph').addEventListener('click', (e) => {
+      const r = e.currentTarget.getBoundingClientRect();
+      show(Math.round(((e.clientX - r.left) / r.width) * plies.length));
+    });
     q('.first').addEventListener('click', () => show(0));
     q('.prev').addEventListener('click', () => show(k - 1));
     q('.next').addEventListener('click', () => show(k + 1, true));
@@ -150,20 +157,27 @@ export function mountGame(main, id) {
       if (!alive) return;
       evals = r.plies;
       q('.eval-status').textContent = '';
-      drawGraph(q('.eval-graph'), evals);
       await show(k);
     } catch (e) { q('.eval-status').textContent = e.message; }
   })();
   return () => { alive = false; cleanupFns.forEach((f) => f()); };
 }
 
-function drawGraph(svg, evals) {
-  const pts = evals.map((e, i) => [i, e.eval_south_cp]).filter(([, v]) => typeof v === 'number');
-  if (!pts.length) return;
-  const w = 400, h = 80, n = Math.max(evals.length - 1, 1);
-  const y = (v) => h / 2 - Math.max(-1, Math.min(1, v / 1200)) * (h / 2 - 4);
-  const line = pts.map(([i, v]) => `${((i / n) * w).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
-  svg.innerHTML = `<rect width="${w}" height="${h}" fill="#2c1c10"/><rect y="${h / 2}" width="${w}" height="${h / 2}" fill="#efe2c4" opacity=".15"/>
-    <line x1="0" x2="${w}" y1="${h / 2}" y2="${h / 2}" stroke="#8c6c4c" stroke-width="1"/>
-    <polyline points="${line}" fill="none" stroke="#f1c46b" stroke-width="2" vector-effect="non-scaling-stroke"/>`;
+/** South's evaluation after each ply: the light area is South's side of the
+ * balance, the dark one North's; the marker is the ply on the board. */
+function drawGraph(svg, evals, current) {
+  const w = 400, h = 80, n = Math.max(evals.length, 1);
+  const y = (v) => h / 2 - Math.max(-1, Math.min(1, v / 1200)) * (h / 2 - 3);
+  let last = 0;
+  const pts = [[0, y(0)]];
+  evals.forEach((e, i) => {
+    if (typeof e.eval_south_cp === 'number') last = e.eval_south_cp;
+    pts.push([((i + 1) / n) * w, y(last)]);
+  });
+  const line = pts.map(([x, v]) => `${x.toFixed(1)},${v.toFixed(1)}`).join(' ');
+  const cx = ((current || 0) / n) * w;
+  svg.innerHTML = `<rect width="${w}" height="${h}" fill="#3b2716"/>
+    <polygon points="0,${h} ${line} ${w},${h}" fill="#efe2c4"/>
+    <line x1="0" x2="${w}" y1="${h / 2}" y2="${h / 2}" stroke="#a4471c" stroke-width="1" stroke-dasharray="4 3" vector-effect="non-scaling-stroke"/>
+    <line x1="${cx}" x2="${cx}" y1="0" y2="${h}" stroke="#1b64d1" stroke-width="2" vector-effect="non-scaling-stroke"/>`;
 }

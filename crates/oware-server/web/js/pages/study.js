@@ -97,7 +97,7 @@ export function mount(main) {
   }
   function resultText(st) {
     const r = st.result;
-    return r ? `${t('game.over')}: ${r.totals.south}–${r.totals.north} (${t(`reason.${r.reason}`)})` : t('game.over');
+    return r ? `${t('game.overColon')} ${r.totals.south}–${r.totals.north} (${t(`reason.${r.reason}`)})` : t('game.over');
   }
   function bump(letter, d) {
     const i = indexOf(letter);
@@ -130,7 +130,7 @@ export function mount(main) {
     const at = rb?.state?.position || current();
     try {
       const r = await api.analyze(at, undefined, 1000);
-      out.innerHTML = `<p class="muted">${esc(t('study.result', { d: r.depth }))} · ${esc(t('game.toMove', { side: sideName(r.to_move) }))}</p>
+      out.innerHTML = `<p class="muted">${r.depth ? `${esc(t('study.result', { d: r.depth }))} · ` : ''}${esc(t('game.toMove', { side: sideName(r.to_move) }))}</p>
         <table class="list"><tbody>${r.moves.map((m, i) => `<tr><td><strong>${esc(m.move)}</strong>${i === 0 ? ' ★' : ''}</td><td>${esc(formatScore(m.score))}</td><td class="mono">${esc(m.pv || '')}</td></tr>`).join('')}</tbody></table>`;
     } catch (e) { out.innerHTML = `<p class="msg bad">${esc(e.message)}</p>`; }
   });
