@@ -3,8 +3,10 @@
 # (a tmux pane of 80x24), driven with keys, its screen read back.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --locked -q -p oware
-BIN="$PWD/target/release/oware"
+# The same build profile as the workspace tests in scripts/test-all.
+profile="${OWARE_TEST_PROFILE:-ci}"
+cargo build --profile "$profile" --locked -q -p oware
+BIN="$PWD/target/$profile/oware"
 WORK="$(mktemp -d)"
 SESSION="oware-e2e"
 # A private tmux server, kept alive by an idle session, so killing one test
