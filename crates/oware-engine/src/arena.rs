@@ -215,8 +215,10 @@ impl Tally {
             + self.losses as f64 * s.powi(2))
             / n;
         let sd = (var / n).sqrt();
-        let lo = elo((s - 1.96 * sd).max(0.0));
-        let hi = elo((s + 1.96 * sd).min(1.0));
+        // Keep the interval's ends off 0 and 1 (half a game from either).
+        let edge = 0.5 / n;
+        let lo = elo((s - 1.96 * sd).clamp(edge, 1.0 - edge));
+        let hi = elo((s + 1.96 * sd).clamp(edge, 1.0 - edge));
         (elo(s), (hi - lo) / 2.0)
     }
 }

@@ -337,6 +337,7 @@ impl Session {
                 self.say("option name Greedy type check default false");
                 self.say("option name Seed type spin default 0 min 0 max 2147483647");
                 self.say("option name Ponder type check default false");
+                self.say(&format!("option name EvalWeights type string default {}", crate::eval::Weights::TUNED));
                 self.say("uciok");
             }
             UciCommand::IsReady => self.say("readyok"),
@@ -401,6 +402,10 @@ impl Session {
             "seed" => match need(value).and_then(|v| v.parse::<u64>().ok()) {
                 Some(s) => self.settings.seed = s,
                 None => self.error(format!("setoption Seed: expected a number, got {value:?}")),
+            },
+            "evalweights" => match crate::eval::Weights::parse(value.unwrap_or("")) {
+                Ok(w) => self.engine().set_weights(w),
+                Err(e) => self.error(format!("setoption EvalWeights: {e}")),
             },
             "ponder" | "uci_analysemode" | "multipv" => {}
             _ => self.error(format!("setoption: unknown option '{name}'")),

@@ -20,6 +20,39 @@ pub enum Command {
     Uci(UciArgs),
     /// Play a match between two UCI engines, judged by the rules core.
     Match(MatchArgs),
+    /// Fit the evaluation weights on self-play data (see docs/ENGINE.md).
+    Tune {
+        #[command(subcommand)]
+        action: TuneAction,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum TuneAction {
+    /// Play self-play games and write their quiet positions with the results.
+    Gen {
+        /// Games to play.
+        #[arg(long, default_value_t = 200)]
+        games: usize,
+        /// Search depth per move.
+        #[arg(long, default_value_t = 6)]
+        depth: u32,
+        /// Random opening plies.
+        #[arg(long, default_value_t = 6)]
+        plies: usize,
+        /// Seed of the openings and the move noise.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Output file.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+    /// Fit the weights on files written by `tune gen` and print them.
+    Fit {
+        /// Data files.
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+    },
 }
 
 #[derive(Args)]
@@ -116,6 +149,7 @@ pub fn run(command: Command) -> Result<()> {
         Command::Analyze(a) => analyze(a),
         Command::Bench(b) => run_bench(b),
         Command::Match(m) => run_match(m),
+        Command::Tune { action } => tune(action),
         Command::Uci(u) => {
             let out: oware_engine::uci::Output = std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
             oware_engine::uci::run(std::io::stdin().lock(), out, EngineOptions { hash_mb: u.hash, tablebase_dir: u.tablebases });
@@ -308,6 +342,38 @@ fn run_match(args: MatchArgs) -> Result<()> {
     println!("score {:.1}%  Elo difference {:+.0} +/- {:.0} (95%)", tally.score() * 100.0, elo, margin);
     for g in games.iter().filter(|g| g.game.outcome().is_none()) {
         println!("fault in game {}: {}", g.index + 1, g.reason);
+    }
+    Ok(())
+}
+
+fn tune(action: TuneAction) -> Result<()> {
+    use oware_engine::{eval, tune};
+    match action {
+        TuneAction::Gen { games, depth, plies, seed, out } => {
+            let started = std::time::Instant::now();
+            let samples = tune::generate(games, depth, plies, seed, &mut |g| {
+                if g % 10 == 0 {
+                    eprintln!("{g}/{games} games, {:.0} s", started.elapsed().as_secs_f64());
+                }
+            });
+            std::fs::write(&out, tune::write(&samples)).with_context(|| format!("cannot write {}", out.display()))?;
+            println!("{} positions from {games} games written to {}", samples.len(), out.display());
+        }
+        TuneAction::Fit { files } => {
+            let mut samples = Vec::new();
+            for f in &files {
+                let text = std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?;
+                samples.extend(tune::read(&text).map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?);
+            }
+            if samples.is_empty() {
+                bail!("no samples");
+            }
+            let fit = tune::fit(&samples, &eval::Weights::TUNED);
+            println!("samples {}", samples.len());
+            println!("features {}", eval::FEATURE_NAMES.join(","));
+            println!("weights {}", fit.weights);
+            println!("log-loss {:.5} (current weights, best scale: {:.5})", fit.loss, fit.baseline_loss);
+        }
     }
     Ok(())
 }
