@@ -51,6 +51,8 @@ pub enum MoveLimit {
     Movetime(u64),
     /// `go depth D`.
     Depth(u32),
+    /// `go nodes N`: fair on a loaded machine, for engines that honour it.
+    Nodes(u64),
 }
 
 /// A game's starting point.
@@ -350,6 +352,7 @@ fn play_game(
     let (go, timeout) = match config.limit {
         MoveLimit::Movetime(ms) => (format!("go movetime {ms}"), Duration::from_millis(ms) + grace(ms)),
         MoveLimit::Depth(d) => (format!("go depth {d}"), Duration::from_secs(120)),
+        MoveLimit::Nodes(n) => (format!("go nodes {n}"), Duration::from_secs(120)),
     };
     let start_str = opening.start.to_string();
     while !game.is_over() {

@@ -73,11 +73,14 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 10)]
     pub games: usize,
     /// Time per move in milliseconds.
-    #[arg(long, conflicts_with = "depth", required_unless_present = "depth")]
+    #[arg(long, conflicts_with_all = ["depth", "nodes"], required_unless_present_any = ["depth", "nodes"])]
     pub movetime: Option<u64>,
     /// Depth per move in plies.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "nodes")]
     pub depth: Option<u32>,
+    /// Nodes per move (fair comparisons on a loaded machine).
+    #[arg(long)]
+    pub nodes: Option<u64>,
     /// Openings file: one opening a line, a move list from the start or a
     /// position string followed by optional moves; '#' starts a comment.
     #[arg(long, conflicts_with = "random_plies")]
@@ -101,10 +104,41 @@ pub struct UciArgs {
     /// Transposition table size in MiB (also `setoption name Hash`).
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
-    /// Endgame tablebase directory (also `setoption name TablebaseDir`).
+    #[command(flatten)]
+    pub tables: TableArgs,
+}
+
+/// Which endgame tables the engine uses.
+#[derive(Args)]
+pub struct TableArgs {
+    /// Endgame tablebase directory (also `setoption name TablebaseDir`). By
+    /// default `./tablebases` if it exists, else a small table built in memory.
     #[arg(long)]
     pub tablebases: Option<std::path::PathBuf>,
+    /// Use no endgame tables at all.
+    #[arg(long, conflicts_with = "tablebases")]
+    pub no_tablebases: bool,
 }
+
+impl TableArgs {
+    /// The directory to open, or the seed count to build in memory.
+    fn choose(&self) -> (Option<std::path::PathBuf>, Option<usize>) {
+        if self.no_tablebases {
+            return (None, None);
+        }
+        if let Some(d) = &self.tablebases {
+            return (Some(d.clone()), None);
+        }
+        let default = std::path::Path::new(DEFAULT_TABLE_DIR);
+        if default.is_dir() && oware_engine::tablebase::open(default).is_ok() {
+            return (Some(default.to_path_buf()), None);
+        }
+        (None, Some(oware_tablebase::DEFAULT_SEEDS))
+    }
+}
+
+/// Where `oware tablebase build` puts tables by default.
+const DEFAULT_TABLE_DIR: &str = "tablebases";
 
 #[derive(Args)]
 pub struct AnalyzeArgs {
@@ -123,9 +157,8 @@ pub struct AnalyzeArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
-    /// Endgame tablebase directory.
-    #[arg(long)]
-    pub tablebases: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub tables: TableArgs,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -152,7 +185,9 @@ pub fn run(command: Command) -> Result<()> {
         Command::Tune { action } => tune(action),
         Command::Uci(u) => {
             let out: oware_engine::uci::Output = std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
-            oware_engine::uci::run(std::io::stdin().lock(), out, EngineOptions { hash_mb: u.hash, tablebase_dir: u.tablebases });
+            let (dir, build) = u.tables.choose();
+            let options = EngineOptions { hash_mb: u.hash, tablebase_dir: dir };
+            oware_engine::uci::run_with_tables(std::io::stdin().lock(), out, options, build);
             Ok(())
         }
     }
@@ -205,8 +240,15 @@ fn analyze(args: AnalyzeArgs) -> Result<()> {
         bail!("the game is over ({}), {}-{}: nothing to analyse", o.reason.as_str(), o.totals[0], o.totals[1]);
     }
     let mut engine = Engine::new(EngineOptions { hash_mb: args.hash, tablebase_dir: None });
-    if let Some(dir) = args.tablebases {
-        engine.set_tablebase_dir(Some(dir)).map_err(anyhow::Error::msg)?;
+    match args.tables.choose() {
+        (Some(dir), _) => {
+            engine.set_tablebase_dir(Some(dir)).map_err(anyhow::Error::msg)?;
+        }
+        (None, Some(n)) => {
+            let tb = oware_engine::tablebase::Tablebase::build_in_memory(n).map_err(|e| anyhow::anyhow!("{e}"))?;
+            engine.set_tablebase(Some(std::sync::Arc::new(tb)));
+        }
+        (None, None) => {}
     }
     let limits = match args.depth {
         Some(d) => Limits::depth(d),
@@ -295,10 +337,11 @@ fn run_match(args: MatchArgs) -> Result<()> {
         }
         None => Opening::random(args.random_plies.unwrap_or(4), args.games.div_ceil(2), args.seed),
     };
-    let limit = match (args.movetime, args.depth) {
-        (Some(ms), _) => MoveLimit::Movetime(ms),
-        (None, Some(d)) => MoveLimit::Depth(d),
-        (None, None) => bail!("give --movetime or --depth"),
+    let limit = match (args.movetime, args.depth, args.nodes) {
+        (Some(ms), _, _) => MoveLimit::Movetime(ms),
+        (None, Some(d), _) => MoveLimit::Depth(d),
+        (None, None, Some(n)) => MoveLimit::Nodes(n),
+        (None, None, None) => bail!("give --movetime, --depth or --nodes"),
     };
     let config = MatchConfig {
         engine1: EngineSpec { command: args.engine1.clone(), options: parse_options(&args.option1, "option1")? },
