@@ -127,6 +127,8 @@ pub struct MatchConfig {
     pub games: usize,
     /// Per-move limit.
     pub limit: MoveLimit,
+    /// Engine 2's own limit, when it differs (time-odds matches).
+    pub limit2: Option<MoveLimit>,
     /// Openings, used in turn, each twice with colours swapped.
     pub openings: Vec<Opening>,
     /// Games played at once.
@@ -349,11 +351,12 @@ fn play_game(
             return fault(e, err, game);
         }
     }
-    let (go, timeout) = match config.limit {
+    let go_of = |limit: MoveLimit| match limit {
         MoveLimit::Movetime(ms) => (format!("go movetime {ms}"), Duration::from_millis(ms) + grace(ms)),
         MoveLimit::Depth(d) => (format!("go depth {d}"), Duration::from_secs(120)),
         MoveLimit::Nodes(n) => (format!("go nodes {n}"), Duration::from_secs(120)),
     };
+    let gos = [go_of(config.limit), go_of(config.limit2.unwrap_or(config.limit))];
     let start_str = opening.start.to_string();
     while !game.is_over() {
         if game.plies().len() >= MAX_PLIES {
@@ -369,7 +372,8 @@ fn play_game(
         } else {
             format!("position fen {start_str} moves {}", format_moves(&moves))
         };
-        let answer = p.send(&cmd).and_then(|_| p.send(&go)).and_then(|_| p.expect("bestmove", timeout));
+        let (go, timeout) = &gos[e];
+        let answer = p.send(&cmd).and_then(|_| p.send(go)).and_then(|_| p.expect("bestmove", *timeout));
         let line = match answer {
             Ok(l) => l,
             Err(err) => {

@@ -81,6 +81,9 @@ pub struct MatchArgs {
     /// Nodes per move (fair comparisons on a loaded machine).
     #[arg(long)]
     pub nodes: Option<u64>,
+    /// Engine 2's time per move, for time-odds matches (default: --movetime).
+    #[arg(long, requires = "movetime")]
+    pub movetime2: Option<u64>,
     /// Openings file: one opening a line, a move list from the start or a
     /// position string followed by optional moves; '#' starts a comment.
     #[arg(long, conflicts_with = "random_plies")]
@@ -348,10 +351,18 @@ fn run_match(args: MatchArgs) -> Result<()> {
         engine2: EngineSpec { command: args.engine2.clone(), options: parse_options(&args.option2, "option2")? },
         games: args.games,
         limit,
+        limit2: args.movetime2.map(MoveLimit::Movetime),
         openings,
         concurrency: args.concurrency,
     };
-    eprintln!("match: {} vs {}, {} games, {:?}", config.engine1.label(), config.engine2.label(), config.games, limit);
+    eprintln!(
+        "match: {} vs {}, {} games, {:?} (engine 2: {:?})",
+        config.engine1.label(),
+        config.engine2.label(),
+        config.games,
+        limit,
+        config.limit2.unwrap_or(limit)
+    );
     let verbose = args.verbose;
     let games = arena::run(&config, &|g, t| {
         let (s, n) = (g.game.position().store(oware_core::Side::South), g.game.position().store(oware_core::Side::North));
