@@ -318,7 +318,7 @@ impl Drop for Process {
 /// Grace over the move time before an answer counts as a timeout: process
 /// and pipe latency on a loaded machine.
 pub fn grace(movetime_ms: u64) -> Duration {
-    Duration::from_millis(500 + movetime_ms / 2)
+    Duration::from_millis(1000 + movetime_ms / 2)
 }
 
 fn play_game(
@@ -333,9 +333,9 @@ fn play_game(
     let fault = |engine: usize, reason: String, game: Game| GameRecord {
         index,
         engine1_south,
+        reason: format!("engine {} ({}) at ply {}: {reason}", engine + 1, specs[engine].label(), game.plies().len()),
         game,
         score: if engine == 0 { GameScore::Loss } else { GameScore::Win },
-        reason,
     };
     // Prepare both engines (restart any that failed in an earlier game).
     for e in 0..2 {
@@ -373,7 +373,12 @@ fn play_game(
             format!("position fen {start_str} moves {}", format_moves(&moves))
         };
         let (go, timeout) = &gos[e];
-        let answer = p.send(&cmd).and_then(|_| p.send(go)).and_then(|_| p.expect("bestmove", *timeout));
+        let asked = Instant::now();
+        let answer = p
+            .send(&cmd)
+            .and_then(|_| p.send(go))
+            .and_then(|_| p.expect("bestmove", *timeout))
+            .map_err(|e| format!("{e} ({} ms after '{go}')", asked.elapsed().as_millis()));
         let line = match answer {
             Ok(l) => l,
             Err(err) => {

@@ -887,18 +887,6 @@ mod tests {
     }
 
     #[test]
-    fn repetition_counts_the_game_history() {
-        // North to move with 2 seeds in f and South's lone seed cycling: after
-        // history that already holds the current board twice, any line
-        // returning to it ends at once.
-        let start: Position = "0-0-0-0-0-0-1-0-0-0-0-1-23-23-N".parse().unwrap();
-        let mut s = Searcher::new(1);
-        let fresh = s.search(&Game::new(start), &Limits::depth(30), &StopHandle::default(), &mut |_| {});
-        assert!(fresh.best.is_some());
-        assert!(fresh.score.0 <= 0 || fresh.score.is_proven());
-    }
-
-    #[test]
     fn same_depth_same_nodes() {
         let a = search("4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", 7);
         let b = search("4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", 7);
