@@ -389,3 +389,40 @@ pub fn build_to_dir(
     }
     Ok(())
 }
+
+/// Checks, on up to `sample` boards of `seeds` seeds spread over the index
+/// range, that each entry agrees with its moves: the lower bound is the best
+/// of the moves' lower bounds and the upper bound the best of their upper
+/// bounds (a board without moves: both are the mover's row, R9). Returns
+/// the number of boards checked, or a description of the first mismatch.
+pub fn check_consistency(tb: &Tablebase, seeds: usize, sample: u64) -> Result<u64, String> {
+    if tb.levels.get(seeds).is_none() {
+        return Err(format!("no table for {seeds} seeds"));
+    }
+    let count = index::count(seeds);
+    let step = count.div_ceil(sample.max(1)).max(1);
+    let mut checked = 0;
+    let mut i = 0;
+    while i < count {
+        let board = index::unrank(seeds, i).expect("in range");
+        let pos = index::position_of(&board);
+        let v = tb.probe(&pos).expect("covered");
+        let moves = tb.move_values(&pos).expect("covered");
+        let (lo, hi) = if moves.is_empty() {
+            let own = pos.row_seeds(pos.to_move());
+            (own, own)
+        } else {
+            (moves.iter().map(|m| m.lower).max().unwrap(), moves.iter().map(|m| m.upper).max().unwrap())
+        };
+        if (lo, hi) != (v.lower(), v.upper()) {
+            return Err(format!(
+                "{pos}: stored bounds {}..={} but its moves give {lo}..={hi}",
+                v.lower(),
+                v.upper()
+            ));
+        }
+        checked += 1;
+        i += step;
+    }
+    Ok(checked)
+}
