@@ -30,6 +30,19 @@ pub enum TbCommand {
     /// Check every file in a directory (header, size, checksum) and, on a
     /// sample of positions, that each value agrees with its moves' values.
     Verify(VerifyArgs),
+    /// Measure probe speed: random positions of the largest seed count
+    /// (deterministic sequence), probed from the files.
+    Bench(BenchArgs),
+}
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Directory of the table files.
+    #[arg(long, default_value = DEFAULT_DIR)]
+    pub dir: PathBuf,
+    /// Number of probes.
+    #[arg(long, default_value_t = 10_000_000)]
+    pub probes: u64,
 }
 
 #[derive(Args)]
@@ -70,6 +83,7 @@ pub fn run(command: Command) -> Result<()> {
         Command::Tablebase(TbCommand::Build(a)) => build(a),
         Command::Tablebase(TbCommand::Probe(a)) => probe(a),
         Command::Tablebase(TbCommand::Verify(a)) => verify(a),
+        Command::Tablebase(TbCommand::Bench(a)) => bench(a),
     }
 }
 
@@ -216,5 +230,35 @@ fn verify(args: VerifyArgs) -> Result<()> {
             .map_err(|e| anyhow::anyhow!("{n} seeds: {e}"))?;
         println!("{n:>2} seeds: {checked} positions agree with their moves' values");
     }
+    Ok(())
+}
+
+fn bench(args: BenchArgs) -> Result<()> {
+    let started = Instant::now();
+    let tb = open(&args.dir)?;
+    let n = tb.max_seeds().expect("not empty");
+    println!("opened and checked 0..={n} seeds in {:.2} s", started.elapsed().as_secs_f64());
+    let count = index::count(n);
+    // A fixed pseudo-random sequence (64-bit LCG), so runs are comparable.
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let positions: Vec<Position> = (0..args.probes.min(1_000_000))
+        .map(|_| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            index::position_of(&index::unrank(n, (x >> 11) % count).expect("in range"))
+        })
+        .collect();
+    let started = Instant::now();
+    let mut sum = 0u64;
+    for i in 0..args.probes {
+        let v = tb.probe(&positions[(i % positions.len() as u64) as usize]).expect("covered");
+        sum += v.lower() as u64;
+    }
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "{} probes of random {n}-seed positions in {secs:.2} s: {:.0} probes/s ({:.0} ns each; checksum {sum})",
+        args.probes,
+        args.probes as f64 / secs,
+        secs * 1e9 / args.probes as f64
+    );
     Ok(())
 }
