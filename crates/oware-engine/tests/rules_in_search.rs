@@ -58,3 +58,43 @@ fn every_game_ending_move_gets_the_games_result() {
     assert!(by_reason.get("repetition").copied().unwrap_or(0) >= 5, "{by_reason:?}");
     assert!(by_reason.get("no-moves").copied().unwrap_or(0) >= 5, "{by_reason:?}");
 }
+
+#[test]
+fn searches_return_legal_moves_under_any_limit() {
+    let mut rng = SplitMix::new(99);
+    let mut engine = Engine::new(EngineOptions { hash_mb: 1, tablebase_dir: None });
+    for i in 0..200 {
+        let mut game = Game::new(Position::start());
+        let plies = rng.below(40);
+        for _ in 0..plies {
+            let moves: Vec<_> = game.legal_moves().into_iter().collect();
+            if moves.is_empty() {
+                break;
+            }
+            game.play(moves[rng.below(moves.len() as u64) as usize]).unwrap();
+        }
+        let limits = Limits { nodes: Some(1 + rng.below(3000)), seed: i, ..Limits::default() };
+        let limits = if i % 3 == 0 { Limits { level: Some(oware_engine::Level::new(1 + (i % 10) as u8)), ..limits } } else { limits };
+        let r = engine.search(&game, &limits, &mut |_| {});
+        match r.best {
+            Some(mv) => assert!(game.legal_moves().contains(mv), "{} {mv}", game.position()),
+            None => assert!(game.is_over()),
+        }
+    }
+}
+
+#[test]
+fn stop_from_another_thread_ends_an_unlimited_search() {
+    let mut engine = Engine::new(EngineOptions { hash_mb: 4, tablebase_dir: None });
+    let stop = engine.stop_handle();
+    let started = std::time::Instant::now();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        stop.stop();
+    });
+    // search() resets the handle first, so the stop arrives mid-search.
+    let r = engine.search(&Game::new(Position::start()), &Limits::default(), &mut |_| {});
+    stopper.join().unwrap();
+    assert!(r.best.is_some());
+    assert!(started.elapsed() < std::time::Duration::from_secs(3), "{:?}", started.elapsed());
+}
