@@ -78,7 +78,8 @@ pub(crate) fn build_level(
 
     // Pass 1: exits (captures, end of game) and the number of quiet moves.
     {
-        let chunks: Vec<(u64, &mut [u8], &mut [u8], &mut [u8])> = lo
+        type Chunk<'a> = (u64, &'a mut [u8], &'a mut [u8], &'a mut [u8]);
+        let chunks: Vec<Chunk> = lo
             .chunks_mut(CHUNK as usize)
             .zip(hi.chunks_mut(CHUNK as usize))
             .zip(cnt.chunks_mut(CHUNK as usize))

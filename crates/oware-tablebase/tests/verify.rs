@@ -50,8 +50,8 @@ fn with_stores(b: &[u8; 12], south: u8, to_move: Side) -> Position {
 fn mover_view(p: &Position) -> [u8; 12] {
     let s = p.setup();
     let mut b = [0u8; 12];
-    for i in 0..12 {
-        b[i] = if p.to_move() == Side::South { s.houses[i] } else { s.houses[(i + 6) % 12] };
+    for (i, x) in b.iter_mut().enumerate() {
+        *x = if p.to_move() == Side::South { s.houses[i] } else { s.houses[(i + 6) % 12] };
     }
     b
 }
