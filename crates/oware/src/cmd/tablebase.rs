@@ -226,9 +226,14 @@ fn verify(args: VerifyArgs) -> Result<()> {
     let max = tb.max_seeds().expect("not empty");
     println!("files for 0..={max} seeds: headers, sizes and checksums valid ({:.1} s)", started.elapsed().as_secs_f64());
     for n in 0..=max {
-        let checked = oware_tablebase::check_consistency(&tb, n, args.sample)
+        let (checked, exact, decided) = oware_tablebase::check_consistency(&tb, n, args.sample)
             .map_err(|e| anyhow::anyhow!("{n} seeds: {e}"))?;
-        println!("{n:>2} seeds: {checked} positions agree with their moves' values");
+        let pct = |k: u64| 100.0 * k as f64 / checked.max(1) as f64;
+        println!(
+            "{n:>2} seeds: {checked} positions agree with their moves' values; {:.1}% exact; result decided for {:.1}% with even stores",
+            pct(exact),
+            pct(decided)
+        );
     }
     Ok(())
 }
