@@ -51,6 +51,8 @@ pub enum MoveLimit {
     Movetime(u64),
     /// `go depth D`.
     Depth(u32),
+    /// `go nodes N`: fair on a loaded machine, for engines that honour it.
+    Nodes(u64),
 }
 
 /// A game's starting point.
@@ -125,6 +127,8 @@ pub struct MatchConfig {
     pub games: usize,
     /// Per-move limit.
     pub limit: MoveLimit,
+    /// Engine 2's own limit, when it differs (time-odds matches).
+    pub limit2: Option<MoveLimit>,
     /// Openings, used in turn, each twice with colours swapped.
     pub openings: Vec<Opening>,
     /// Games played at once.
@@ -215,8 +219,10 @@ impl Tally {
             + self.losses as f64 * s.powi(2))
             / n;
         let sd = (var / n).sqrt();
-        let lo = elo((s - 1.96 * sd).max(0.0));
-        let hi = elo((s + 1.96 * sd).min(1.0));
+        // Keep the interval's ends off 0 and 1 (half a game from either).
+        let edge = 0.5 / n;
+        let lo = elo((s - 1.96 * sd).clamp(edge, 1.0 - edge));
+        let hi = elo((s + 1.96 * sd).clamp(edge, 1.0 - edge));
         (elo(s), (hi - lo) / 2.0)
     }
 }
@@ -312,7 +318,7 @@ impl Drop for Process {
 /// Grace over the move time before an answer counts as a timeout: process
 /// and pipe latency on a loaded machine.
 pub fn grace(movetime_ms: u64) -> Duration {
-    Duration::from_millis(500 + movetime_ms / 2)
+    Duration::from_millis(1000 + movetime_ms / 2)
 }
 
 fn play_game(
@@ -327,9 +333,9 @@ fn play_game(
     let fault = |engine: usize, reason: String, game: Game| GameRecord {
         index,
         engine1_south,
+        reason: format!("engine {} ({}) at ply {}: {reason}", engine + 1, specs[engine].label(), game.plies().len()),
         game,
         score: if engine == 0 { GameScore::Loss } else { GameScore::Win },
-        reason,
     };
     // Prepare both engines (restart any that failed in an earlier game).
     for e in 0..2 {
@@ -345,10 +351,12 @@ fn play_game(
             return fault(e, err, game);
         }
     }
-    let (go, timeout) = match config.limit {
+    let go_of = |limit: MoveLimit| match limit {
         MoveLimit::Movetime(ms) => (format!("go movetime {ms}"), Duration::from_millis(ms) + grace(ms)),
         MoveLimit::Depth(d) => (format!("go depth {d}"), Duration::from_secs(120)),
+        MoveLimit::Nodes(n) => (format!("go nodes {n}"), Duration::from_secs(120)),
     };
+    let gos = [go_of(config.limit), go_of(config.limit2.unwrap_or(config.limit))];
     let start_str = opening.start.to_string();
     while !game.is_over() {
         if game.plies().len() >= MAX_PLIES {
@@ -364,7 +372,13 @@ fn play_game(
         } else {
             format!("position fen {start_str} moves {}", format_moves(&moves))
         };
-        let answer = p.send(&cmd).and_then(|_| p.send(&go)).and_then(|_| p.expect("bestmove", timeout));
+        let (go, timeout) = &gos[e];
+        let asked = Instant::now();
+        let answer = p
+            .send(&cmd)
+            .and_then(|_| p.send(go))
+            .and_then(|_| p.expect("bestmove", *timeout))
+            .map_err(|e| format!("{e} ({} ms after '{go}')", asked.elapsed().as_millis()));
         let line = match answer {
             Ok(l) => l,
             Err(err) => {

@@ -13,7 +13,7 @@ pub const FEATURES: usize = 8;
 
 /// Feature names, in the order of [`Features::values`] and [`Weights::w`].
 pub const FEATURE_NAMES: [&str; FEATURES] =
-    ["store", "row_seeds", "kroo", "vulnerable", "empty", "mobility", "reach", "tempo"];
+    ["store", "row_seeds", "kroo", "vulnerable", "threat", "mobility", "reach", "tempo"];
 
 /// Feature values of a position, from the side to move's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,10 +31,32 @@ pub struct Weights {
 
 impl Weights {
     /// Hand-set starting weights (before tuning); kept for comparisons.
-    pub const INITIAL: Weights = Weights { w: [100, 5, 60, -25, -10, 10, 5, 10] };
+    pub const INITIAL: Weights = Weights { w: [100, 5, 60, -25, -40, 10, 5, 10] };
 
     /// The weights fitted by `oware tune` (see `docs/ENGINE.md`).
-    pub const TUNED: Weights = Weights { w: [100, 5, 60, -25, -10, 10, 5, 10] };
+    pub const TUNED: Weights = Weights { w: [100, 0, 67, -40, -32, 126, -74, -23] };
+}
+
+impl Weights {
+    /// Parses a comma-separated list of the weights, e.g. `100,5,60,-25,-10,10,5,10`.
+    pub fn parse(text: &str) -> Result<Weights, String> {
+        let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+        if parts.len() != FEATURES {
+            return Err(format!("expected {FEATURES} comma-separated weights ({}), got {}", FEATURE_NAMES.join(","), parts.len()));
+        }
+        let mut w = [0; FEATURES];
+        for (i, p) in parts.iter().enumerate() {
+            w[i] = p.parse().map_err(|_| format!("weight {} ({}): '{p}' is not an integer", i + 1, FEATURE_NAMES[i]))?;
+        }
+        Ok(Weights { w })
+    }
+}
+
+impl std::fmt::Display for Weights {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let parts: Vec<String> = self.w.iter().map(|x| x.to_string()).collect();
+        f.write_str(&parts.join(","))
+    }
 }
 
 impl Default for Weights {
@@ -48,7 +70,6 @@ struct SideFeatures {
     row: i32,
     kroo: i32,
     vulnerable: i32,
-    empty: i32,
     mobility: i32,
     reach: i32,
 }
@@ -64,9 +85,7 @@ fn side_features(pos: &Position, side: Side) -> SideFeatures {
         if n == 1 || n == 2 {
             f.vulnerable += 1;
         }
-        if n == 0 {
-            f.empty += 1;
-        } else {
+        if n != 0 {
             f.mobility += 1;
         }
         // Seeds that leave the row: a move from house `rel` reaches the
@@ -85,13 +104,18 @@ impl Features {
         let opp = me.opponent();
         let a = side_features(pos, me);
         let b = side_features(pos, opp);
+        // The opponent's best capture if it were their move: what the mover
+        // must defend against.
+        let theirs = pos.with_side_to_move(opp);
+        let before = theirs.store(opp);
+        let threat = theirs.legal_moves().into_iter().map(|mv| theirs.play_unchecked(mv).store(opp) - before).max().unwrap_or(0) as i32;
         Features {
             values: [
                 pos.store(me) as i32 - pos.store(opp) as i32,
                 a.row - b.row,
                 a.kroo - b.kroo,
                 a.vulnerable - b.vulnerable,
-                a.empty - b.empty,
+                threat,
                 a.mobility - b.mobility,
                 a.reach - b.reach,
                 1,
@@ -136,7 +160,7 @@ mod tests {
         assert_eq!(a, b);
         let swapped = pos.with_side_to_move(Side::North);
         let c = Features::of(&swapped);
-        for i in 0..FEATURES - 1 {
+        for i in (0..FEATURES - 1).filter(|&i| FEATURE_NAMES[i] != "threat") {
             assert_eq!(a.values[i], -c.values[i], "feature {}", FEATURE_NAMES[i]);
         }
     }

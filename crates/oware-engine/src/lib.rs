@@ -24,6 +24,7 @@ pub mod eval;
 pub mod levels;
 pub mod search;
 pub mod time;
+pub mod tune;
 pub mod tablebase;
 mod tt;
 pub mod uci;

@@ -250,6 +250,9 @@ struct Session {
     running: Option<Running>,
     game: Game,
     settings: Settings,
+    // Default tables being built in memory (installed before the next
+    // `isready` or `go` answers).
+    pending_tables: Option<JoinHandle<Result<crate::tablebase::Tablebase, String>>>,
 }
 
 /// The info line of one iteration.
@@ -288,6 +291,21 @@ impl Session {
             running: None,
             game: Game::new(Position::start()),
             settings: Settings { level: Level::MAX, greedy: false, seed: 0 },
+            pending_tables: None,
+        }
+    }
+
+    /// Waits for the default tables being built, and installs them.
+    fn install_tables(&mut self) {
+        let Some(handle) = self.pending_tables.take() else { return };
+        match handle.join() {
+            Ok(Ok(tb)) => {
+                let n = tb.max_seeds().unwrap_or(0);
+                self.engine().set_tablebase(Some(std::sync::Arc::new(tb)));
+                self.say(&format!("info string tablebases built in memory up to {n} seeds"));
+            }
+            Ok(Err(e)) => self.error(format!("building the default tablebases: {e}")),
+            Err(_) => self.error("building the default tablebases failed"),
         }
     }
 
@@ -337,9 +355,13 @@ impl Session {
                 self.say("option name Greedy type check default false");
                 self.say("option name Seed type spin default 0 min 0 max 2147483647");
                 self.say("option name Ponder type check default false");
+                self.say(&format!("option name EvalWeights type string default {}", crate::eval::Weights::TUNED));
                 self.say("uciok");
             }
-            UciCommand::IsReady => self.say("readyok"),
+            UciCommand::IsReady => {
+                self.install_tables();
+                self.say("readyok");
+            }
             UciCommand::Debug => {}
             UciCommand::NewGame => {
                 self.engine().new_game();
@@ -382,6 +404,10 @@ impl Session {
                 _ => self.error(format!("setoption Hash: expected a size in MiB from 1 to 16384, got {value:?}")),
             },
             "tablebasedir" | "tablebasepath" | "syzygypath" => {
+                // A directory given by the GUI replaces the default tables.
+                if let Some(h) = self.pending_tables.take() {
+                    let _ = h.join();
+                }
                 let dir = need(value).filter(|v| *v != "<empty>").map(std::path::PathBuf::from);
                 match self.engine().set_tablebase_dir(dir) {
                     Ok(0) => {}
@@ -402,6 +428,10 @@ impl Session {
                 Some(s) => self.settings.seed = s,
                 None => self.error(format!("setoption Seed: expected a number, got {value:?}")),
             },
+            "evalweights" => match crate::eval::Weights::parse(value.unwrap_or("")) {
+                Ok(w) => self.engine().set_weights(w),
+                Err(e) => self.error(format!("setoption EvalWeights: {e}")),
+            },
             "ponder" | "uci_analysemode" | "multipv" => {}
             _ => self.error(format!("setoption: unknown option '{name}'")),
         }
@@ -409,6 +439,7 @@ impl Session {
 
     fn go(&mut self, params: GoParams) {
         self.finish();
+        self.install_tables();
         if self.game.is_over() {
             self.error("go: the game is over in this position");
             self.say("bestmove (none)");
@@ -456,7 +487,25 @@ impl Session {
 /// Runs the UCI loop until `quit` or the end of `input` (where a search
 /// with limits finishes and answers first, and an endless one is stopped).
 pub fn run<R: BufRead>(input: R, out: Output, options: EngineOptions) {
+    run_with_tables(input, out, options, None);
+}
+
+/// As [`run`], also building tablebases of up to `build_seeds` seeds in
+/// memory on a background thread (used from the first `isready` or `go`
+/// after they are done; `isready` waits for them), unless
+/// `options.tablebase_dir` is set.
+pub fn run_with_tables<R: BufRead>(input: R, out: Output, options: EngineOptions, build_seeds: Option<usize>) {
+    let has_dir = options.tablebase_dir.is_some();
     let mut session = Session::new(out, options);
+    if let Some(e) = session.engine.as_ref().and_then(|e| e.tablebase_error()) {
+        let e = e.to_string();
+        session.error(e);
+    }
+    if let (Some(n), false) = (build_seeds, has_dir) {
+        session.pending_tables = Some(std::thread::spawn(move || {
+            crate::tablebase::Tablebase::build_in_memory(n).map_err(|e| e.to_string())
+        }));
+    }
     for line in input.lines() {
         let Ok(line) = line else {
             session.error("input is not valid UTF-8; line ignored");

@@ -68,6 +68,9 @@ pub(crate) fn build_level(
         let d = done.fetch_add(k, Ordering::Relaxed) + k;
         progress(BuildProgress { seeds: n, done: d.min(total_units), total: total_units });
     };
+    let trace = std::env::var_os("OWARE_TB_TRACE").is_some();
+    let t0 = std::time::Instant::now();
+    let (mut prop_time, mut rounds, mut props) = (0f64, 0u64, 0u64);
     let len = count as usize;
     let mut lo = vec![0u8; len];
     let mut hi = vec![0u8; len];
@@ -75,7 +78,8 @@ pub(crate) fn build_level(
 
     // Pass 1: exits (captures, end of game) and the number of quiet moves.
     {
-        let chunks: Vec<(u64, &mut [u8], &mut [u8], &mut [u8])> = lo
+        type Chunk<'a> = (u64, &'a mut [u8], &'a mut [u8], &'a mut [u8]);
+        let chunks: Vec<Chunk> = lo
             .chunks_mut(CHUNK as usize)
             .zip(hi.chunks_mut(CHUNK as usize))
             .zip(cnt.chunks_mut(CHUNK as usize))
@@ -95,6 +99,7 @@ pub(crate) fn build_level(
         });
     }
 
+    let pass1 = t0.elapsed().as_secs_f64();
     let lo_a = atomic(&mut lo);
     let hi_a = atomic(&mut hi);
     let cnt_a = atomic(&mut cnt);
@@ -103,77 +108,74 @@ pub(crate) fn build_level(
     for t in (1..=n8).rev() {
         // Seeds of this threshold: exits worth exactly t to the mover, and
         // positions whose quiet moves are all resolved and whose best exit
-        // gives the mover n - t.
-        let (mut f_lo, mut f_hi): (Vec<u32>, Vec<u32>) = (0..count.div_ceil(CHUNK))
+        // gives the mover n - t. Each seed is propagated at once, depth
+        // first, by the thread that found it: a threshold costs one pass and
+        // one synchronisation, whatever the length of its cascades.
+        let ts = std::time::Instant::now();
+        let assigned: u64 = (0..count.div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
                 let start = (c * CHUNK) as usize;
                 let end = ((c + 1) * CHUNK).min(count) as usize;
-                let mut a = Vec::new();
-                let mut b = Vec::new();
+                let mut st_lo: Vec<u64> = Vec::new();
+                let mut st_hi: Vec<u64> = Vec::new();
+                let mut assigned = 0u64;
                 for p in start..end {
-                    if lo_a[p].load(Ordering::Relaxed) == PENDING | t {
-                        lo_a[p].store(t, Ordering::Relaxed);
-                        a.push(p as u32);
+                    let l = lo_a[p].load(Ordering::Relaxed);
+                    if l == PENDING | t && lo_a[p].compare_exchange(l, t, Ordering::Relaxed, Ordering::Relaxed).is_ok() {
+                        st_lo.push(pack(&index::unrank(n, p as u64).expect("in range")));
                     }
                     let h = hi_a[p].load(Ordering::Relaxed);
-                    if h & PENDING != 0 && h != PENDING | NONE && cnt_a[p].load(Ordering::Relaxed) == 0 && n8 - (h & !PENDING) == t {
-                        hi_a[p].store(n8 - t, Ordering::Relaxed);
-                        b.push(p as u32);
+                    if h & PENDING != 0
+                        && h != PENDING | NONE
+                        && n8 - (h & !PENDING) == t
+                        && cnt_a[p].load(Ordering::Relaxed) == 0
+                        && hi_a[p].compare_exchange(h, n8 - t, Ordering::Relaxed, Ordering::Relaxed).is_ok()
+                    {
+                        st_hi.push(pack(&index::unrank(n, p as u64).expect("in range")));
                     }
-                }
-                (a, b)
-            })
-            .reduce(|| (Vec::new(), Vec::new()), |mut x, y| {
-                x.0.extend(y.0);
-                x.1.extend(y.1);
-                x
-            });
-        while !f_lo.is_empty() || !f_hi.is_empty() {
-            report((f_lo.len() + f_hi.len()) as u64);
-            // lo(p) = t: every quiet predecessor q has one more move resolved
-            // with value n - t for its mover.
-            let new_hi: Vec<u32> = f_lo
-                .par_chunks(4096)
-                .flat_map_iter(|ps| {
-                    let mut out = Vec::new();
-                    for &p in ps {
-                        for_each_pred(n, p as u64, |q| {
-                            if cnt_a[q].fetch_sub(1, Ordering::Relaxed) == 1 {
-                                let h = hi_a[q].load(Ordering::Relaxed);
-                                if h & PENDING != 0 {
-                                    let u = h & !PENDING;
-                                    if (u == NONE || u <= n8 - t)
-                                        && hi_a[q].compare_exchange(h, n8 - t, Ordering::Relaxed, Ordering::Relaxed).is_ok()
-                                    {
-                                        out.push(q as u32);
+                    while let Some(x) = st_lo.pop().map(|x| (x, true)).or_else(|| st_hi.pop().map(|x| (x, false))) {
+                        assigned += 1;
+                        match x {
+                            // lo = t: each quiet predecessor has one more move
+                            // resolved, worth n - t to its mover.
+                            (b, true) => for_each_pred(b, |q, qb| {
+                                if cnt_a[q].fetch_sub(1, Ordering::Relaxed) == 1 {
+                                    let h = hi_a[q].load(Ordering::Relaxed);
+                                    if h & PENDING != 0 {
+                                        let u = h & !PENDING;
+                                        if (u == NONE || u <= n8 - t)
+                                            && hi_a[q].compare_exchange(h, n8 - t, Ordering::Relaxed, Ordering::Relaxed).is_ok()
+                                        {
+                                            st_hi.push(qb);
+                                        }
                                     }
                                 }
-                            }
-                        });
+                            }),
+                            // hi = n - t: each quiet predecessor can force t
+                            // by moving here.
+                            (b, false) => for_each_pred(b, |r, rb| {
+                                let l = lo_a[r].load(Ordering::Relaxed);
+                                if l & PENDING != 0 && lo_a[r].compare_exchange(l, t, Ordering::Relaxed, Ordering::Relaxed).is_ok() {
+                                    st_lo.push(rb);
+                                }
+                            }),
+                        }
                     }
-                    out
-                })
-                .collect();
-            // hi(q) = n - t: every quiet predecessor r can force t by moving to q.
-            let new_lo: Vec<u32> = f_hi
-                .par_chunks(4096)
-                .flat_map_iter(|qs| {
-                    let mut out = Vec::new();
-                    for &q in qs {
-                        for_each_pred(n, q as u64, |r| {
-                            let l = lo_a[r].load(Ordering::Relaxed);
-                            if l & PENDING != 0 && lo_a[r].compare_exchange(l, t, Ordering::Relaxed, Ordering::Relaxed).is_ok() {
-                                out.push(r as u32);
-                            }
-                        });
-                    }
-                    out
-                })
-                .collect();
-            f_lo = new_lo;
-            f_hi = new_hi;
-        }
+                }
+                report(assigned);
+                assigned
+            })
+            .sum();
+        props += assigned;
+        rounds += 1;
+        prop_time += ts.elapsed().as_secs_f64();
+    }
+    if trace {
+        eprintln!(
+            "[{n} seeds] exits {pass1:.2}s, thresholds {prop_time:.2}s ({rounds} passes, {props} assignments), total {:.2}s",
+            t0.elapsed().as_secs_f64()
+        );
     }
 
     // Never resolved: the mover cannot force anything above 0 (lo = 0) or the
@@ -246,13 +248,30 @@ fn exits(n: usize, board: &[u8; 12], lower: &[Level]) -> (u8, u8, u8) {
     (l, h, c)
 }
 
-/// Calls `f` with the index of every quiet predecessor of the board with
-/// index `i` (both from their mover's view).
+/// Calls `f(index, packed board)` for every quiet predecessor of the
+/// packed board `packed` (both from their mover's view).
 #[inline]
-fn for_each_pred(n: usize, i: u64, mut f: impl FnMut(usize)) {
-    let board = index::unrank(n, i).expect("index in range");
-    let pos: Position = index::position_of(&board);
-    pos.for_each_quiet_predecessor(|_, q| f(index::rank(&index::normalised_board(&q)) as usize));
+fn for_each_pred(packed: u64, mut f: impl FnMut(usize, u64)) {
+    let pos: Position = index::position_of(&unpack(packed));
+    pos.for_each_quiet_predecessor(|_, q| {
+        let b = index::normalised_board(&q);
+        f(index::rank(&b) as usize, pack(&b))
+    });
+}
+
+/// A board in 60 bits: five per house (at most 30 seeds are built).
+#[inline]
+fn pack(b: &[u8; 12]) -> u64 {
+    b.iter().enumerate().fold(0u64, |acc, (i, &x)| acc | (x as u64) << (5 * i))
+}
+
+#[inline]
+fn unpack(p: u64) -> [u8; 12] {
+    let mut b = [0u8; 12];
+    for (i, x) in b.iter_mut().enumerate() {
+        *x = (p >> (5 * i)) as u8 & 31;
+    }
+    b
 }
 
 /// The largest byte in `codes` (in parallel).

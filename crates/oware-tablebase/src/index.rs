@@ -220,9 +220,9 @@ mod tests {
             let p = position_of(&b);
             let q = if north { p.with_side_to_move(Side::North) } else { p };
             let nb = normalised_board(&q);
-            for i in 0..12 {
+            for (i, &x) in nb.iter().enumerate() {
                 let abs = if north { (i + 6) % 12 } else { i };
-                prop_assert_eq!(nb[i], b[abs]);
+                prop_assert_eq!(x, b[abs]);
             }
         }
     }

@@ -21,7 +21,7 @@
 //!   every such cycle were scored entirely for the mover.
 //!
 //! Both are reached by strategies that never repeat a position, so they
-//! hold under the real R11 too. When `lower == upper` (most boards) the value
+//! hold under the real R11 too. When `lower == upper` the value
 //! is exact. Otherwise the result depends on where the players let the game
 //! cycle, and [`TbValue::estimate`] gives the own-row split of R11 at this
 //! position, clamped to the bounds: each player keeps the seeds of their own
@@ -388,4 +388,47 @@ pub fn build_to_dir(
         on_level(n, LevelStatus::Built);
     }
     Ok(())
+}
+
+/// Checks, on up to `sample` boards of `seeds` seeds spread over the index
+/// range, that each entry agrees with its moves: the lower bound is the best
+/// of the moves' lower bounds and the upper bound the best of their upper
+/// bounds (a board without moves: both are the mover's row, R9). Returns
+/// the number of boards checked, how many have an exact value, and for how
+/// many the result is decided (win, draw or loss) with the captured seeds
+/// split evenly; or a description of the first mismatch.
+pub fn check_consistency(tb: &Tablebase, seeds: usize, sample: u64) -> Result<(u64, u64, u64), String> {
+    if tb.levels.get(seeds).is_none() {
+        return Err(format!("no table for {seeds} seeds"));
+    }
+    let count = index::count(seeds);
+    let step = count.div_ceil(sample.max(1)).max(1);
+    let mut checked = 0;
+    let mut exact = 0;
+    let mut decided = 0;
+    let mut i = 0;
+    while i < count {
+        let board = index::unrank(seeds, i).expect("in range");
+        let pos = index::position_of(&board);
+        let v = tb.probe(&pos).expect("covered");
+        let moves = tb.move_values(&pos).expect("covered");
+        let (lo, hi) = if moves.is_empty() {
+            let own = pos.row_seeds(pos.to_move());
+            (own, own)
+        } else {
+            (moves.iter().map(|m| m.lower).max().unwrap(), moves.iter().map(|m| m.upper).max().unwrap())
+        };
+        if (lo, hi) != (v.lower(), v.upper()) {
+            return Err(format!(
+                "{pos}: stored bounds {}..={} but its moves give {lo}..={hi}",
+                v.lower(),
+                v.upper()
+            ));
+        }
+        checked += 1;
+        exact += v.is_exact() as u64;
+        decided += matches!(v.result(&pos), TbResult::Win | TbResult::Draw | TbResult::Loss) as u64;
+        i += step;
+    }
+    Ok((checked, exact, decided))
 }

@@ -10,7 +10,7 @@ fn oware() -> Command {
 #[test]
 fn uci_through_the_binary() {
     oware()
-        .arg("uci")
+        .args(["uci", "--no-tablebases"])
         .write_stdin("uci\nisready\nbogus\nposition startpos moves F\ngo depth 4\nquit\n")
         .assert()
         .success()
@@ -22,7 +22,7 @@ fn uci_through_the_binary() {
 
 #[test]
 fn analyze_json_lists_every_legal_move() {
-    let out = oware().args(["analyze", "--moves", "FfBe", "--depth", "5", "--json"]).output().unwrap();
+    let out = oware().args(["analyze", "--moves", "FfBe", "--depth", "5", "--json", "--no-tablebases"]).output().unwrap();
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let moves = v["moves"].as_array().unwrap();
@@ -52,7 +52,7 @@ fn bench_prints_a_stable_signature() {
 #[test]
 fn match_between_levels_reports_a_result() {
     let out = oware()
-        .args(["match", "--engine1", "oware uci", "--engine2", "oware uci", "--option2", "Level=1", "--games", "2", "--depth", "3"])
+        .args(["match", "--engine1", "oware uci --no-tablebases", "--engine2", "oware uci --no-tablebases", "--option2", "Level=1", "--games", "2", "--depth", "3"])
         .output()
         .unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
@@ -64,10 +64,25 @@ fn match_between_levels_reports_a_result() {
 #[test]
 fn match_counts_a_crashing_engine_as_a_loss() {
     let out = oware()
-        .args(["match", "--engine1", "oware uci", "--engine2", "false", "--games", "2", "--depth", "2"])
+        .args(["match", "--engine1", "oware uci --no-tablebases", "--engine2", "false", "--games", "2", "--depth", "2"])
         .output()
         .unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(stdout.contains("W 2  D 0  L 0"), "{stdout}");
     assert!(stdout.contains("crash"), "{stdout}");
+}
+
+#[test]
+fn uci_builds_and_uses_default_tables() {
+    // No ./tablebases in the test's working directory: a small table is
+    // built in memory; E10-like endgames are then known at once.
+    let dir = tempfile::tempdir().unwrap();
+    oware()
+        .current_dir(dir.path())
+        .arg("uci")
+        .write_stdin("isready\nposition fen 0-0-0-0-0-2-1-1-0-0-0-0-22-22-N\ngo depth 3\nquit\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("info string tablebases built in memory up to 12 seeds"))
+        .stdout(predicate::str::is_match("tbhits [1-9]").unwrap());
 }

@@ -20,6 +20,39 @@ pub enum Command {
     Uci(UciArgs),
     /// Play a match between two UCI engines, judged by the rules core.
     Match(MatchArgs),
+    /// Fit the evaluation weights on self-play data (see docs/ENGINE.md).
+    Tune {
+        #[command(subcommand)]
+        action: TuneAction,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum TuneAction {
+    /// Play self-play games and write their quiet positions with the results.
+    Gen {
+        /// Games to play.
+        #[arg(long, default_value_t = 200)]
+        games: usize,
+        /// Search depth per move.
+        #[arg(long, default_value_t = 6)]
+        depth: u32,
+        /// Random opening plies.
+        #[arg(long, default_value_t = 6)]
+        plies: usize,
+        /// Seed of the openings and the move noise.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Output file.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+    /// Fit the weights on files written by `tune gen` and print them.
+    Fit {
+        /// Data files.
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+    },
 }
 
 #[derive(Args)]
@@ -40,11 +73,17 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 10)]
     pub games: usize,
     /// Time per move in milliseconds.
-    #[arg(long, conflicts_with = "depth", required_unless_present = "depth")]
+    #[arg(long, conflicts_with_all = ["depth", "nodes"], required_unless_present_any = ["depth", "nodes"])]
     pub movetime: Option<u64>,
     /// Depth per move in plies.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "nodes")]
     pub depth: Option<u32>,
+    /// Nodes per move (fair comparisons on a loaded machine).
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Engine 2's time per move, for time-odds matches (default: --movetime).
+    #[arg(long, requires = "movetime")]
+    pub movetime2: Option<u64>,
     /// Openings file: one opening a line, a move list from the start or a
     /// position string followed by optional moves; '#' starts a comment.
     #[arg(long, conflicts_with = "random_plies")]
@@ -68,10 +107,41 @@ pub struct UciArgs {
     /// Transposition table size in MiB (also `setoption name Hash`).
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
-    /// Endgame tablebase directory (also `setoption name TablebaseDir`).
+    #[command(flatten)]
+    pub tables: TableArgs,
+}
+
+/// Which endgame tables the engine uses.
+#[derive(Args)]
+pub struct TableArgs {
+    /// Endgame tablebase directory (also `setoption name TablebaseDir`). By
+    /// default `./tablebases` if it exists, else a small table built in memory.
     #[arg(long)]
     pub tablebases: Option<std::path::PathBuf>,
+    /// Use no endgame tables at all.
+    #[arg(long, conflicts_with = "tablebases")]
+    pub no_tablebases: bool,
 }
+
+impl TableArgs {
+    /// The directory to open, or the seed count to build in memory.
+    fn choose(&self) -> (Option<std::path::PathBuf>, Option<usize>) {
+        if self.no_tablebases {
+            return (None, None);
+        }
+        if let Some(d) = &self.tablebases {
+            return (Some(d.clone()), None);
+        }
+        let default = std::path::Path::new(DEFAULT_TABLE_DIR);
+        if default.is_dir() && oware_engine::tablebase::open(default).is_ok() {
+            return (Some(default.to_path_buf()), None);
+        }
+        (None, Some(oware_tablebase::DEFAULT_SEEDS))
+    }
+}
+
+/// Where `oware tablebase build` puts tables by default.
+const DEFAULT_TABLE_DIR: &str = "tablebases";
 
 #[derive(Args)]
 pub struct AnalyzeArgs {
@@ -90,9 +160,8 @@ pub struct AnalyzeArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
-    /// Endgame tablebase directory.
-    #[arg(long)]
-    pub tablebases: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub tables: TableArgs,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -116,9 +185,12 @@ pub fn run(command: Command) -> Result<()> {
         Command::Analyze(a) => analyze(a),
         Command::Bench(b) => run_bench(b),
         Command::Match(m) => run_match(m),
+        Command::Tune { action } => tune(action),
         Command::Uci(u) => {
             let out: oware_engine::uci::Output = std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
-            oware_engine::uci::run(std::io::stdin().lock(), out, EngineOptions { hash_mb: u.hash, tablebase_dir: u.tablebases });
+            let (dir, build) = u.tables.choose();
+            let options = EngineOptions { hash_mb: u.hash, tablebase_dir: dir };
+            oware_engine::uci::run_with_tables(std::io::stdin().lock(), out, options, build);
             Ok(())
         }
     }
@@ -171,8 +243,15 @@ fn analyze(args: AnalyzeArgs) -> Result<()> {
         bail!("the game is over ({}), {}-{}: nothing to analyse", o.reason.as_str(), o.totals[0], o.totals[1]);
     }
     let mut engine = Engine::new(EngineOptions { hash_mb: args.hash, tablebase_dir: None });
-    if let Some(dir) = args.tablebases {
-        engine.set_tablebase_dir(Some(dir)).map_err(anyhow::Error::msg)?;
+    match args.tables.choose() {
+        (Some(dir), _) => {
+            engine.set_tablebase_dir(Some(dir)).map_err(anyhow::Error::msg)?;
+        }
+        (None, Some(n)) => {
+            let tb = oware_engine::tablebase::Tablebase::build_in_memory(n).map_err(|e| anyhow::anyhow!("{e}"))?;
+            engine.set_tablebase(Some(std::sync::Arc::new(tb)));
+        }
+        (None, None) => {}
     }
     let limits = match args.depth {
         Some(d) => Limits::depth(d),
@@ -261,20 +340,29 @@ fn run_match(args: MatchArgs) -> Result<()> {
         }
         None => Opening::random(args.random_plies.unwrap_or(4), args.games.div_ceil(2), args.seed),
     };
-    let limit = match (args.movetime, args.depth) {
-        (Some(ms), _) => MoveLimit::Movetime(ms),
-        (None, Some(d)) => MoveLimit::Depth(d),
-        (None, None) => bail!("give --movetime or --depth"),
+    let limit = match (args.movetime, args.depth, args.nodes) {
+        (Some(ms), _, _) => MoveLimit::Movetime(ms),
+        (None, Some(d), _) => MoveLimit::Depth(d),
+        (None, None, Some(n)) => MoveLimit::Nodes(n),
+        (None, None, None) => bail!("give --movetime, --depth or --nodes"),
     };
     let config = MatchConfig {
         engine1: EngineSpec { command: args.engine1.clone(), options: parse_options(&args.option1, "option1")? },
         engine2: EngineSpec { command: args.engine2.clone(), options: parse_options(&args.option2, "option2")? },
         games: args.games,
         limit,
+        limit2: args.movetime2.map(MoveLimit::Movetime),
         openings,
         concurrency: args.concurrency,
     };
-    eprintln!("match: {} vs {}, {} games, {:?}", config.engine1.label(), config.engine2.label(), config.games, limit);
+    eprintln!(
+        "match: {} vs {}, {} games, {:?} (engine 2: {:?})",
+        config.engine1.label(),
+        config.engine2.label(),
+        config.games,
+        limit,
+        config.limit2.unwrap_or(limit)
+    );
     let verbose = args.verbose;
     let games = arena::run(&config, &|g, t| {
         let (s, n) = (g.game.position().store(oware_core::Side::South), g.game.position().store(oware_core::Side::North));
@@ -308,6 +396,38 @@ fn run_match(args: MatchArgs) -> Result<()> {
     println!("score {:.1}%  Elo difference {:+.0} +/- {:.0} (95%)", tally.score() * 100.0, elo, margin);
     for g in games.iter().filter(|g| g.game.outcome().is_none()) {
         println!("fault in game {}: {}", g.index + 1, g.reason);
+    }
+    Ok(())
+}
+
+fn tune(action: TuneAction) -> Result<()> {
+    use oware_engine::{eval, tune};
+    match action {
+        TuneAction::Gen { games, depth, plies, seed, out } => {
+            let started = std::time::Instant::now();
+            let samples = tune::generate(games, depth, plies, seed, &mut |g| {
+                if g % 10 == 0 {
+                    eprintln!("{g}/{games} games, {:.0} s", started.elapsed().as_secs_f64());
+                }
+            });
+            std::fs::write(&out, tune::write(&samples)).with_context(|| format!("cannot write {}", out.display()))?;
+            println!("{} positions from {games} games written to {}", samples.len(), out.display());
+        }
+        TuneAction::Fit { files } => {
+            let mut samples = Vec::new();
+            for f in &files {
+                let text = std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?;
+                samples.extend(tune::read(&text).map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?);
+            }
+            if samples.is_empty() {
+                bail!("no samples");
+            }
+            let fit = tune::fit(&samples, &eval::Weights::TUNED);
+            println!("samples {}", samples.len());
+            println!("features {}", eval::FEATURE_NAMES.join(","));
+            println!("weights {}", fit.weights);
+            println!("log-loss {:.5} (current weights, best scale: {:.5})", fit.loss, fit.baseline_loss);
+        }
     }
     Ok(())
 }

@@ -1,10 +1,269 @@
-//! `tablebase` subcommands (work in progress: none yet).
+//! `tablebase` subcommands: `oware tablebase build|probe|verify`.
 
-use clap::Subcommand;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use oware_core::Position;
+use oware_tablebase::{file, index, LevelStatus, Tablebase, TbResult};
+
+/// Where tables live unless `--dir` says otherwise.
+const DEFAULT_DIR: &str = "tablebases";
 
 #[derive(Subcommand)]
-pub enum Command {}
+pub enum Command {
+    /// Endgame tablebases: build the files, probe a position, verify files.
+    #[command(subcommand)]
+    Tablebase(TbCommand),
+}
 
-pub fn run(command: Command) -> anyhow::Result<()> {
-    match command {}
+#[derive(Subcommand)]
+pub enum TbCommand {
+    /// Build the tables for every board with at most N seeds (resumable:
+    /// seed counts whose file is already there and valid are kept).
+    Build(BuildArgs),
+    /// Print the table's value of a position, its result and the best moves.
+    Probe(ProbeArgs),
+    /// Check every file in a directory (header, size, checksum) and, on a
+    /// sample of positions, that each value agrees with its moves' values.
+    Verify(VerifyArgs),
+    /// Measure probe speed: random positions of the largest seed count
+    /// (deterministic sequence), probed from the files.
+    Bench(BenchArgs),
+}
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Directory of the table files.
+    #[arg(long, default_value = DEFAULT_DIR)]
+    pub dir: PathBuf,
+    /// Number of probes.
+    #[arg(long, default_value_t = 10_000_000)]
+    pub probes: u64,
+}
+
+#[derive(Args)]
+pub struct BuildArgs {
+    /// Largest number of seeds on the board.
+    #[arg(long)]
+    pub max_seeds: usize,
+    /// Directory of the table files.
+    #[arg(long, default_value = DEFAULT_DIR)]
+    pub dir: PathBuf,
+}
+
+#[derive(Args)]
+pub struct ProbeArgs {
+    /// Directory of the table files; without it, a table of
+    /// `--max-seeds` seeds is built in memory.
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    /// Seeds of the in-memory table when no `--dir` is given.
+    #[arg(long, default_value_t = oware_tablebase::DEFAULT_SEEDS)]
+    pub max_seeds: usize,
+    /// The position (position string, e.g. 1-0-0-0-1-0-0-0-0-0-0-0-23-23-S).
+    pub position: String,
+}
+
+#[derive(Args)]
+pub struct VerifyArgs {
+    /// Directory of the table files.
+    #[arg(long, default_value = DEFAULT_DIR)]
+    pub dir: PathBuf,
+    /// Positions to check per seed count.
+    #[arg(long, default_value_t = 100_000)]
+    pub sample: u64,
+}
+
+pub fn run(command: Command) -> Result<()> {
+    match command {
+        Command::Tablebase(TbCommand::Build(a)) => build(a),
+        Command::Tablebase(TbCommand::Probe(a)) => probe(a),
+        Command::Tablebase(TbCommand::Verify(a)) => verify(a),
+        Command::Tablebase(TbCommand::Bench(a)) => bench(a),
+    }
+}
+
+fn build(args: BuildArgs) -> Result<()> {
+    if args.max_seeds > oware_tablebase::MAX_BUILD_SEEDS {
+        bail!("--max-seeds {}: at most {} is supported", args.max_seeds, oware_tablebase::MAX_BUILD_SEEDS);
+    }
+    // Work units of the seed counts still to build (three per position).
+    let todo: u64 = (0..=args.max_seeds)
+        .filter(|&n| !file::path_for(&args.dir, n).exists())
+        .map(|n| 3 * index::count(n))
+        .sum();
+    let bar = ProgressBar::new(todo.max(1));
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{msg:>10} [{elapsed_precise}] [{wide_bar}] {percent:>3}% {human_pos}/{human_len} units {per_sec} ETA {eta}",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    bar.enable_steady_tick(Duration::from_millis(250));
+    let base = AtomicU64::new(0);
+    let started = Instant::now();
+    let progress = |p: oware_tablebase::BuildProgress| {
+        bar.set_message(format!("{} seeds", p.seeds));
+        bar.set_position(base.load(Ordering::Relaxed) + p.done);
+    };
+    let mut level_started = Instant::now();
+    let mut on_level = |n: usize, status: LevelStatus| {
+        match status {
+            LevelStatus::Kept => say(&bar, format!("{n:>2} seeds: valid file kept")),
+            LevelStatus::Built => {
+                base.fetch_add(3 * index::count(n), Ordering::Relaxed);
+                say(
+                    &bar,
+                    format!(
+                        "{n:>2} seeds: {} positions built in {:.1} s",
+                        index::count(n),
+                        level_started.elapsed().as_secs_f64()
+                    ),
+                );
+            }
+        }
+        level_started = Instant::now();
+    };
+    let result = oware_tablebase::build_to_dir(&args.dir, args.max_seeds, &progress, &mut on_level);
+    bar.finish_and_clear();
+    result.with_context(|| format!("building tables in {}", args.dir.display()))?;
+    println!(
+        "tables for 0..={} seeds ({} positions) in {} after {:.1} s",
+        args.max_seeds,
+        index::count_up_to(args.max_seeds),
+        args.dir.display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// A line above the progress bar, or on stderr when the bar is hidden
+/// (output not a terminal).
+fn say(bar: &ProgressBar, line: String) {
+    if bar.is_hidden() {
+        eprintln!("{line}");
+    } else {
+        bar.println(line);
+    }
+}
+
+fn open(dir: &std::path::Path) -> Result<Tablebase> {
+    let tb = Tablebase::open(dir).with_context(|| format!("opening tables in {}", dir.display()))?;
+    if tb.max_seeds().is_none() {
+        bail!("no table files in {} (build them with `oware tablebase build --dir {}`)", dir.display(), dir.display());
+    }
+    Ok(tb)
+}
+
+fn result_text(r: TbResult) -> &'static str {
+    match r {
+        TbResult::Win => "win for the side to move",
+        TbResult::Draw => "draw",
+        TbResult::Loss => "loss for the side to move",
+        TbResult::WinOrDraw => "win or draw for the side to move (depends on repetition)",
+        TbResult::DrawOrLoss => "draw or loss for the side to move (depends on repetition)",
+        TbResult::Unresolved => "depends on repetition",
+    }
+}
+
+fn probe(args: ProbeArgs) -> Result<()> {
+    let pos: Position = args.position.parse().with_context(|| format!("bad position {:?}", args.position))?;
+    let tb = match &args.dir {
+        Some(dir) => open(dir)?,
+        None => Tablebase::build_in_memory(args.max_seeds).context("building the in-memory table")?,
+    };
+    let Some(v) = tb.probe(&pos) else {
+        bail!(
+            "{} seeds on the board; the tables cover at most {}",
+            pos.seeds_on_board(),
+            tb.max_seeds().map_or("none".to_string(), |n| n.to_string())
+        );
+    };
+    let me = pos.to_move();
+    println!("position   {pos}");
+    println!("to move    {me} (store {}, opponent's store {})", pos.store(me), pos.store(me.opponent()));
+    if v.is_exact() {
+        println!("value      {} of the {} seeds on the board (exact)", v.lower(), v.seeds());
+    } else {
+        println!(
+            "value      {}..={} of the {} seeds on the board (depends on repetition; own-row estimate {})",
+            v.lower(),
+            v.upper(),
+            v.seeds(),
+            v.estimate()
+        );
+    }
+    let (lo, hi) = (pos.store(me) + v.lower(), pos.store(me) + v.upper());
+    if lo == hi {
+        println!("final      {lo}-{} for {me}", 48 - lo);
+    } else {
+        println!("final      {lo}..={hi} for {me}");
+    }
+    println!("result     {}", result_text(v.result(&pos)));
+    let values = tb.move_values(&pos).expect("covered");
+    let best = tb.best_moves(&pos).expect("covered");
+    if values.is_empty() {
+        println!("best       none: the game is over");
+    } else {
+        println!("best       {}", best.iter().map(|m| m.letter()).collect::<String>());
+        for m in values {
+            let range = if m.lower == m.upper { m.lower.to_string() } else { format!("{}..={}", m.lower, m.upper) };
+            let cap = if m.captured > 0 { format!(" (captures {})", m.captured) } else { String::new() };
+            println!("  {} {range}{cap}", m.mv);
+        }
+    }
+    Ok(())
+}
+
+fn verify(args: VerifyArgs) -> Result<()> {
+    let started = Instant::now();
+    let tb = open(&args.dir)?;
+    let max = tb.max_seeds().expect("not empty");
+    println!("files for 0..={max} seeds: headers, sizes and checksums valid ({:.1} s)", started.elapsed().as_secs_f64());
+    for n in 0..=max {
+        let (checked, exact, decided) = oware_tablebase::check_consistency(&tb, n, args.sample)
+            .map_err(|e| anyhow::anyhow!("{n} seeds: {e}"))?;
+        let pct = |k: u64| 100.0 * k as f64 / checked.max(1) as f64;
+        println!(
+            "{n:>2} seeds: {checked} positions agree with their moves' values; {:.1}% exact; result decided for {:.1}% with even stores",
+            pct(exact),
+            pct(decided)
+        );
+    }
+    Ok(())
+}
+
+fn bench(args: BenchArgs) -> Result<()> {
+    let started = Instant::now();
+    let tb = open(&args.dir)?;
+    let n = tb.max_seeds().expect("not empty");
+    println!("opened and checked 0..={n} seeds in {:.2} s", started.elapsed().as_secs_f64());
+    let count = index::count(n);
+    // A fixed pseudo-random sequence (64-bit LCG), so runs are comparable.
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let positions: Vec<Position> = (0..args.probes.min(1_000_000))
+        .map(|_| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            index::position_of(&index::unrank(n, (x >> 11) % count).expect("in range"))
+        })
+        .collect();
+    let started = Instant::now();
+    let mut sum = 0u64;
+    for i in 0..args.probes {
+        let v = tb.probe(&positions[(i % positions.len() as u64) as usize]).expect("covered");
+        sum += v.lower() as u64;
+    }
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "{} probes of random {n}-seed positions in {secs:.2} s: {:.0} probes/s ({:.0} ns each; checksum {sum})",
+        args.probes,
+        args.probes as f64 / secs,
+        secs * 1e9 / args.probes as f64
+    );
+    Ok(())
 }

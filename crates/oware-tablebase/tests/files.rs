@@ -1,0 +1,117 @@
+//! Files: round trip, resume, and refusal of corrupt or mismatched files.
+
+use std::fs;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use oware_core::Position;
+use oware_tablebase::{build_to_dir, file, index, LevelStatus, Tablebase, TbError};
+
+const N: usize = 7;
+
+fn build(dir: &std::path::Path) -> Vec<(usize, LevelStatus)> {
+    let mut statuses = Vec::new();
+    build_to_dir(dir, N, &|_| {}, &mut |n, s| statuses.push((n, s))).unwrap();
+    statuses
+}
+
+#[test]
+fn files_probe_like_the_in_memory_table() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path());
+    let on_disk = Tablebase::open(dir.path()).unwrap();
+    let in_memory = Tablebase::build_in_memory(N).unwrap();
+    assert_eq!(on_disk.max_seeds(), Some(N));
+    for n in 0..=N {
+        for i in 0..index::count(n) {
+            let pos = index::position_of(&index::unrank(n, i).unwrap());
+            assert_eq!(on_disk.probe(&pos), in_memory.probe(&pos), "{pos}");
+        }
+        assert_eq!(
+            fs::metadata(file::path_for(dir.path(), n)).unwrap().len(),
+            file::HEADER_LEN as u64 + index::count(n),
+            "a byte per position"
+        );
+    }
+    assert!(on_disk.probe(&Position::start()).is_none());
+}
+
+#[test]
+fn build_resumes_from_valid_files() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path());
+    fs::remove_file(file::path_for(dir.path(), N)).unwrap();
+    fs::remove_file(file::path_for(dir.path(), N - 1)).unwrap();
+    let before = fs::metadata(file::path_for(dir.path(), 3)).unwrap().modified().unwrap();
+    let statuses = build(dir.path());
+    let built: Vec<usize> = statuses.iter().filter(|s| s.1 == LevelStatus::Built).map(|s| s.0).collect();
+    assert_eq!(built, vec![N - 1, N]);
+    assert_eq!(fs::metadata(file::path_for(dir.path(), 3)).unwrap().modified().unwrap(), before);
+    // No temporary file is left behind.
+    assert!(fs::read_dir(dir.path()).unwrap().all(|e| e.unwrap().path().extension().unwrap() == "otb"));
+    // Progress reaches the total.
+    let done = AtomicU64::new(0);
+    fs::remove_file(file::path_for(dir.path(), N)).unwrap();
+    build_to_dir(dir.path(), N, &|p| done.store(p.done * 1000 / p.total, Ordering::Relaxed), &mut |_, _| {}).unwrap();
+    assert_eq!(done.load(Ordering::Relaxed), 1000);
+}
+
+fn corrupt_reason(dir: &std::path::Path) -> String {
+    match Tablebase::open(dir) {
+        Err(e @ TbError::Corrupt { .. }) => e.to_string(),
+        Err(e) => panic!("unexpected error {e}"),
+        Ok(_) => panic!("a damaged file was accepted"),
+    }
+}
+
+#[test]
+fn a_flipped_byte_anywhere_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path());
+    let path = file::path_for(dir.path(), 5);
+    let good = fs::read(&path).unwrap();
+    for offset in [0, 9, 13, 20, 25, 33, 40, 64, 65, file::HEADER_LEN, file::HEADER_LEN + 100, good.len() - 1] {
+        let mut bad = good.clone();
+        bad[offset] ^= 0x10;
+        fs::write(&path, &bad).unwrap();
+        let reason = corrupt_reason(dir.path());
+        assert!(reason.contains("oware-tb-05.otb"), "{reason}");
+    }
+    fs::write(&path, &good).unwrap();
+    Tablebase::open(dir.path()).unwrap();
+}
+
+#[test]
+fn truncated_and_mismatched_files_are_refused_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path());
+    let p5 = file::path_for(dir.path(), 5);
+    let p6 = file::path_for(dir.path(), 6);
+    let good5 = fs::read(&p5).unwrap();
+    fs::write(&p5, &good5[..good5.len() - 1]).unwrap();
+    assert!(corrupt_reason(dir.path()).contains("truncated"));
+    fs::write(&p5, &good5[..10]).unwrap();
+    assert!(corrupt_reason(dir.path()).contains("too short"));
+    // The 6-seed file under the 5-seed name.
+    fs::copy(&p6, &p5).unwrap();
+    assert!(corrupt_reason(dir.path()).contains("expected 5"));
+    fs::write(&p5, b"not a table at all, just some text padding it out to be long enough........................................................................................................................................................................................................................................................................................................................................................................................................................................................................................................................................................................").unwrap();
+    assert!(corrupt_reason(dir.path()).contains("magic"));
+    let mut newer = good5.clone();
+    newer[8] = 2;
+    fs::write(&p5, &newer).unwrap();
+    assert!(corrupt_reason(dir.path()).contains("version 2"));
+    // A corrupt file also stops a build that would keep it.
+    fs::write(&p5, &newer).unwrap();
+    let err = build_to_dir(dir.path(), N, &|_| {}, &mut |_, _| {}).unwrap_err();
+    assert!(err.to_string().contains("version"), "{err}");
+}
+
+#[test]
+fn tables_load_up_to_the_first_gap() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path());
+    fs::remove_file(file::path_for(dir.path(), 4)).unwrap();
+    assert_eq!(Tablebase::open(dir.path()).unwrap().max_seeds(), Some(3));
+    let empty = tempfile::tempdir().unwrap();
+    assert_eq!(Tablebase::open(empty.path()).unwrap().max_seeds(), None);
+}

@@ -1,0 +1,232 @@
+//! The tables against two independent computations:
+//!
+//! - a naive fixpoint over a hash map, using only oware-core's forward move
+//!   rules (no index, no predecessors, no thresholds), for every board of up
+//!   to 8 seeds: the same bounds, exactly;
+//! - exhaustive search with the full game rules (`oware_core::Game`,
+//!   repetition R11 and R10 included) from every board of up to 3 seeds and
+//!   a quarter of the boards of 4, for the pairs of stores that put the
+//!   result on an edge of the bounds: the game's result must lie within what
+//!   the bounds allow, and equal it where the bounds are exact. Repetition
+//!   makes the game's tree grow fast (the history since the last capture is
+//!   part of the state), so searches over a node budget are skipped and
+//!   counted; about 40% complete (827 of 1928 when written).
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use oware_core::{Game, Position, Setup, Side};
+use oware_tablebase::{index, Tablebase, TbResult};
+
+fn table() -> &'static Tablebase {
+    static TB: OnceLock<Tablebase> = OnceLock::new();
+    TB.get_or_init(|| Tablebase::build_in_memory(8).unwrap())
+}
+
+/// Every board of `n` seeds (South's view), enumerated by brute force.
+fn boards(n: u8) -> Vec<[u8; 12]> {
+    fn rec(i: usize, left: u8, b: &mut [u8; 12], out: &mut Vec<[u8; 12]>) {
+        if i == 11 {
+            b[11] = left;
+            out.push(*b);
+            return;
+        }
+        for x in 0..=left {
+            b[i] = x;
+            rec(i + 1, left - x, b, out);
+        }
+    }
+    let mut out = Vec::new();
+    rec(0, n, &mut [0; 12], &mut out);
+    out
+}
+
+fn with_stores(b: &[u8; 12], south: u8, to_move: Side) -> Position {
+    let n: u8 = b.iter().sum();
+    Position::from_setup(Setup { houses: *b, stores: [south, 48 - n - south], to_move }).unwrap()
+}
+
+/// The board as its mover sees it, written independently of the index module.
+fn mover_view(p: &Position) -> [u8; 12] {
+    let s = p.setup();
+    let mut b = [0u8; 12];
+    for (i, x) in b.iter_mut().enumerate() {
+        *x = if p.to_move() == Side::South { s.houses[i] } else { s.houses[(i + 6) % 12] };
+    }
+    b
+}
+
+/// Naive least (lo) / greatest (hi) fixpoint, level by level.
+fn reference(max: u8) -> HashMap<[u8; 12], (u8, u8)> {
+    let mut values: HashMap<[u8; 12], (u8, u8)> = HashMap::new();
+    for n in 0..=max {
+        let level = boards(n);
+        let mut cur: HashMap<[u8; 12], (u8, u8)> = level.iter().map(|b| (*b, (0, n))).collect();
+        loop {
+            let mut changed = false;
+            for b in &level {
+                let south = (48 - n) / 2;
+                let pos = with_stores(b, south, Side::South);
+                let moves = pos.legal_moves();
+                let new = if moves.is_empty() {
+                    let own = pos.row_seeds(Side::South);
+                    (own, own)
+                } else {
+                    let mut best = (0u8, 0u8);
+                    for mv in moves {
+                        let after = pos.play_unchecked(mv);
+                        let cap = after.store(Side::South) - pos.store(Side::South);
+                        let rest = n - cap;
+                        let child = mover_view(&after);
+                        let (cl, ch) = if cap == 0 { cur[&child] } else { values[&child] };
+                        best.0 = best.0.max(cap + rest - ch);
+                        best.1 = best.1.max(cap + rest - cl);
+                    }
+                    best
+                };
+                if cur[b] != new {
+                    cur.insert(*b, new);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        values.extend(cur);
+    }
+    values
+}
+
+#[test]
+fn bounds_equal_a_naive_fixpoint_up_to_8_seeds() {
+    let tb = table();
+    let reference = reference(8);
+    let mut inexact = 0;
+    for (b, &(lo, hi)) in &reference {
+        for side in Side::ALL {
+            // The same board from either side's view.
+            let mut abs = *b;
+            if side == Side::North {
+                abs.rotate_right(6);
+            }
+            let n: u8 = b.iter().sum();
+            let pos = with_stores(&abs, (48 - n) / 2, side);
+            let v = tb.probe(&pos).unwrap();
+            assert_eq!((v.lower(), v.upper()), (lo, hi), "{pos}");
+        }
+        inexact += (lo != hi) as usize;
+    }
+    assert_eq!(reference.len() as u64, index::count_up_to(8));
+    // The comparison covers repetition-dependent boards too.
+    assert!(inexact > 0);
+}
+
+/// Nodes one exhaustive search may visit before it is abandoned.
+const NODE_BUDGET: u64 = 1_000;
+
+/// Exhaustive search with the full rules of `oware_core::Game`, memoised on
+/// what decides the rest of the game: the position (stores included) and the
+/// multiset of boards since the last capture (what R11 counts).
+struct Solver {
+    memo: HashMap<(u128, Vec<u128>), i8>,
+    nodes: u64,
+}
+
+impl Solver {
+    fn new() -> Solver {
+        Solver { memo: HashMap::new(), nodes: 0 }
+    }
+
+    /// 1 win, 0 draw, -1 loss for the side to move; `None` over budget.
+    fn result(&mut self, game: &mut Game) -> Option<i8> {
+        self.nodes += 1;
+        if self.nodes > NODE_BUDGET {
+            return None;
+        }
+        let me = game.position().to_move();
+        if let Some(o) = game.outcome() {
+            return Some(match o.winner {
+                None => 0,
+                Some(w) if w == me => 1,
+                Some(_) => -1,
+            });
+        }
+        let mut history: Vec<u128> = game.since_last_capture().iter().map(|p| p.board_key()).collect();
+        history.sort_unstable();
+        let key = (game.position().key(), history);
+        if let Some(&r) = self.memo.get(&key) {
+            return Some(r);
+        }
+        let mut best = -1;
+        for mv in game.legal_moves() {
+            game.play(mv).unwrap();
+            let r = self.result(game).map(|r| -r);
+            game.undo().unwrap();
+            best = best.max(r?);
+            if best == 1 {
+                break;
+            }
+        }
+        self.memo.insert(key, best);
+        Some(best)
+    }
+}
+
+/// Checked, abandoned.
+fn check_against_game(b: &[u8; 12], stats: &mut (u64, u64), solver: &mut Solver) {
+    let tb = table();
+    let n: u8 = b.iter().sum();
+    for south in 0..=(48 - n) {
+        let north = 48 - n - south;
+        if south > 24 || north > 24 || (south == 24 && north == 24) {
+            continue; // decided by R10 before any move
+        }
+        if south + n < 24 && north + n < 24 {
+            continue;
+        }
+        // The splits where the table's bounds put the result on an edge.
+        let v = table().probe(&with_stores(b, south, Side::South)).unwrap();
+        let edge = |x: u8| (23..=25).contains(&(south + x));
+        if !edge(v.lower()) && !edge(v.upper()) {
+            continue;
+        }
+        let pos = with_stores(b, south, Side::South);
+        let v = tb.probe(&pos).unwrap();
+        // The memo is shared across searches (its keys hold the whole state);
+        // the budget is per search.
+        solver.nodes = 0;
+        if solver.memo.len() > 2_000_000 {
+            solver.memo.clear();
+        }
+        let Some(r) = solver.result(&mut Game::new(pos)) else {
+            stats.1 += 1;
+            continue;
+        };
+        stats.0 += 1;
+        let allowed: &[i8] = match v.result(&pos) {
+            TbResult::Win => &[1],
+            TbResult::Draw => &[0],
+            TbResult::Loss => &[-1],
+            TbResult::WinOrDraw => &[1, 0],
+            TbResult::DrawOrLoss => &[0, -1],
+            TbResult::Unresolved => &[1, 0, -1],
+        };
+        assert!(allowed.contains(&r), "{pos}: the game gives {r}, the table {:?} ({}..={})", v.result(&pos), v.lower(), v.upper());
+    }
+}
+
+#[test]
+fn results_agree_with_full_rule_search_up_to_4_seeds_sampled() {
+    let mut stats = (0, 0);
+    let mut solver = Solver::new();
+    for n in 0..=4 {
+        for (i, b) in boards(n).into_iter().enumerate() {
+            if n < 4 || i % 4 == 0 {
+                check_against_game(&b, &mut stats, &mut solver);
+            }
+        }
+    }
+    eprintln!("checked {}, abandoned {}", stats.0, stats.1);
+    assert!(stats.0 >= 400, "{stats:?}");
+}
