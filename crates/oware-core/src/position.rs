@@ -135,7 +135,8 @@ static SOW_ADD: [[u128; 64]; 12] = build_sow_tables().0;
 /// `SOW_LAST[h][n]`: the house receiving the last of `n` seeds sown from `h`.
 static SOW_LAST: [[u8; 64]; 12] = build_sow_tables().1;
 
-// Rows are 64 wide (counts never exceed 48) so that `n & 63` needs no bounds check.
+// Rows are 64 wide so that `n & 63` needs no bounds check; counts never
+// exceed 48, and columns 49..64 stay zero (never a valid sowing).
 const fn build_sow_tables() -> ([[u128; 64]; 12], [[u8; 64]; 12]) {
     let mut add = [[0u128; 64]; 12];
     let mut last = [[0u8; 64]; 12];

@@ -40,7 +40,7 @@ impl Position {
                 continue;
             }
             let mv = Move::new(House::ALL[h]);
-            for (k, &add) in SOW_ADD[h].iter().enumerate().skip(1) {
+            for (k, &add) in SOW_ADD[h].iter().enumerate().take(49).skip(1) {
                 // Bytes never exceed 48, so with each house byte's high bit set
                 // a subtraction borrows across bytes only if some house lacks
                 // the seeds the sowing would have put there.
