@@ -86,7 +86,7 @@ impl From<GameError> for ApiError {
     fn from(e: GameError) -> ApiError {
         match e {
             GameError::Over => ApiError::game_over("the game is over"),
-            GameError::Illegal { mv, reason } if reason == IllegalMove::GameOver => {
+            GameError::Illegal { mv, reason: IllegalMove::GameOver } => {
                 ApiError::game_over(format!("move {mv}: the game is over"))
             }
             GameError::Illegal { mv, reason } => ApiError::illegal(mv, reason),

@@ -437,10 +437,36 @@ impl Slot {
 }
 
 impl Hub {
-    /// A hub over `store`.
+    /// A hub over `store`. Must be called inside a Tokio runtime: it starts
+    /// the task that drops idle games from memory every 30 s.
     pub fn new(store: Arc<dyn Store>, config: Config) -> Arc<Hub> {
         let engines = Arc::new(EnginePool::new(config.engine_threads, config.engine_queue, config.engine_hash_mb));
-        Arc::new(Hub { store, engines, games: StdMutex::new(HashMap::new()), reviews: StdMutex::new(HashMap::new()), config })
+        let hub = Arc::new(Hub { store, engines, games: StdMutex::new(HashMap::new()), reviews: StdMutex::new(HashMap::new()), config });
+        let weak = Arc::downgrade(&hub);
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(Duration::from_secs(30)).await;
+                match weak.upgrade() {
+                    Some(hub) => {
+                        hub.sweep();
+                    }
+                    None => break,
+                }
+            }
+        });
+        hub
+    }
+
+    /// Drops from memory every game nobody holds: no connection, request,
+    /// timer or engine search has a reference to it, so its whole state is
+    /// the stored one and it is loaded again on next use. Returns how many.
+    pub fn sweep(&self) -> usize {
+        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        let before = games.len();
+        // Every reference to a slot is cloned from this map under this lock,
+        // so a count of one cannot grow while we hold it.
+        games.retain(|_, slot| Arc::strong_count(slot) > 1);
+        before - games.len()
     }
 
     /// The store.

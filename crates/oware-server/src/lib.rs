@@ -86,7 +86,9 @@ impl Server {
         let store = store::SqliteStore::open(&db)
             .map_err(|e| std::io::Error::other(format!("cannot open the database {}: {e}", db.display())))?;
         let hub = Hub::new(Arc::new(store), options.config);
-        let listener = TcpListener::bind(options.addr).await?;
+        let listener = TcpListener::bind(options.addr)
+            .await
+            .map_err(|e| std::io::Error::new(e.kind(), format!("cannot listen on {}: {e}", options.addr)))?;
         let addr = listener.local_addr()?;
         let router = app(hub.clone());
         // Small frames must leave at once: no Nagle delay on game sockets.

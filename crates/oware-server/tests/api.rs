@@ -395,3 +395,36 @@ async fn hotseat_agreement_import_lobby_rules_and_pages() {
     assert_eq!(get(addr, "/api/v1/nothing").await.status, 404);
     tokio::time::sleep(Duration::from_millis(10)).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_games_leave_memory_and_come_back_from_the_database() {
+    let (_dir, path) = db();
+    let server = start(&path).await;
+    let addr = server.addr();
+    let c = post(addr, "/api/v1/games", json!({"mode": "hotseat"})).await.json();
+    let id = c["id"].as_str().unwrap().to_string();
+    let ts = c["tokens"]["S"].as_str().unwrap().to_string();
+    let tn = c["tokens"]["N"].as_str().unwrap().to_string();
+    let moves = format!("/api/v1/games/{id}/moves");
+    assert_eq!(post(addr, &moves, json!({"token": ts, "move": "F", "ply": 0})).await.status, 200);
+    // A watched game stays in memory; an idle one is dropped.
+    let mut w = ws(addr, &id, None).await;
+    recv_type(&mut w, "state").await;
+    assert_eq!(server.hub().sweep(), 0);
+    assert_eq!(server.hub().games_in_memory(), 1);
+    drop(w);
+    let mut evicted = 0;
+    for _ in 0..50 {
+        evicted += server.hub().sweep();
+        if evicted > 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(evicted, 1);
+    assert_eq!(server.hub().games_in_memory(), 0);
+    // Loaded again on use, with its history and seats.
+    let r = post(addr, &moves, json!({"token": tn, "move": "f", "ply": 1})).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["game"]["plies"], json!(["F", "f"]));
+}
