@@ -247,6 +247,18 @@ fn move_of(side: Side, rel: u8) -> Move {
 }
 
 impl Searcher {
+    /// The principal variation at `ply` becomes `rel` followed by the one
+    /// just found at `ply + 1`.
+    #[inline(always)]
+    fn extend_pv(&mut self, ply: usize, rel: u8) {
+        self.pv[ply][ply] = rel;
+        let child_len = self.pv_len[ply + 1];
+        for k in 0..child_len {
+            self.pv[ply][ply + 1 + k] = self.pv[ply + 1][ply + 1 + k];
+        }
+        self.pv_len[ply] = child_len + 1;
+    }
+
     /// A searcher with a table of about `hash_mb` MiB.
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher {
@@ -491,12 +503,7 @@ impl Searcher {
                 best_rel = rel;
                 if v > alpha {
                     alpha = v;
-                    self.pv[ply][ply] = rel;
-                    let child_len = self.pv_len[ply + 1];
-                    for k in 0..child_len {
-                        self.pv[ply][ply + 1 + k] = self.pv[ply + 1][ply + 1 + k];
-                    }
-                    self.pv_len[ply] = child_len + 1;
+                    self.extend_pv(ply, rel);
                     if v >= beta {
                         if cap == 0 {
                             if self.killers[ply][0] != rel {
@@ -578,12 +585,7 @@ impl Searcher {
                 best = v;
                 if v > alpha {
                     alpha = v;
-                    self.pv[ply][ply] = rel;
-                    let child_len = self.pv_len[ply + 1];
-                    for k in 0..child_len {
-                        self.pv[ply][ply + 1 + k] = self.pv[ply + 1][ply + 1 + k];
-                    }
-                    self.pv_len[ply] = child_len + 1;
+                    self.extend_pv(ply, rel);
                     if v >= beta {
                         break;
                     }

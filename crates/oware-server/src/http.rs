@@ -11,7 +11,7 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use oware_core::{parse_moves, Game, Position, Side};
+use oware_core::{Position, Side};
 use oware_engine::Limits;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -288,19 +288,7 @@ struct AnalyzeReq {
 }
 
 async fn analyze(State(hub): State<Arc<Hub>>, JsonBody(req): JsonBody<AnalyzeReq>) -> Result<Json<serde_json::Value>, ApiError> {
-    let start: Position = match req.position.as_deref() {
-        None => Position::start(),
-        Some(p) => p.parse().map_err(|e| ApiError::invalid_position(format!("position {p:?}: {e}")))?,
-    };
-    let moves = match req.moves.as_deref() {
-        None => Vec::new(),
-        Some(m) => parse_moves(m).map_err(|e| ApiError::invalid_move(format!("moves {m:?}: {e}")))?,
-    };
-    let game = Game::from_moves(start, &moves).map_err(|(i, e)| {
-        let mut err = ApiError::from(e);
-        err.message = format!("move {} of the list: {}", i + 1, err.message);
-        err
-    })?;
+    let game = crate::rules::replay(req.position.as_deref(), req.moves.as_deref())?;
     let legal = game.legal_moves().len().max(1) as u64;
     let limits = match (req.depth, req.movetime_ms) {
         (Some(_), Some(_)) => return Err(ApiError::invalid_request("give depth or movetime_ms, not both")),

@@ -65,8 +65,9 @@ fn captured(before: &Position, after: &Position) -> u8 {
     after.store(before.to_move()) - before.store(before.to_move())
 }
 
-/// Answers a rules query.
-pub fn state(position: Option<&str>, moves: Option<&str>) -> Result<RulesState, ApiError> {
+/// The game a request describes: a start position (the standard start when
+/// absent) and a move list played from it with the full rules.
+pub fn replay(position: Option<&str>, moves: Option<&str>) -> Result<Game, ApiError> {
     let start: Position = match position {
         None => Position::start(),
         Some(p) => p.parse().map_err(|e| ApiError::invalid_position(format!("position {p:?}: {e}")))?,
@@ -75,11 +76,16 @@ pub fn state(position: Option<&str>, moves: Option<&str>) -> Result<RulesState, 
         None => Vec::new(),
         Some(m) => parse_moves(m).map_err(|e| ApiError::invalid_move(format!("moves {m:?}: {e}")))?,
     };
-    let game = Game::from_moves(start, &moves).map_err(|(i, e)| {
+    Game::from_moves(start, &moves).map_err(|(i, e)| {
         let mut err = ApiError::from(e);
         err.message = format!("move {} of the list: {}", i + 1, err.message);
         err
-    })?;
+    })
+}
+
+/// Answers a rules query.
+pub fn state(position: Option<&str>, moves: Option<&str>) -> Result<RulesState, ApiError> {
+    let game = replay(position, moves)?;
     let pos = *game.position();
     let legal_set = game.legal_moves();
     let legal: Vec<Move> = legal_set.into_iter().collect();
@@ -128,7 +134,7 @@ pub fn state(position: Option<&str>, moves: Option<&str>) -> Result<RulesState, 
         status: if game.is_over() { "over" } else { "playing" },
         result: game.outcome().map(ResultView::from),
         score: Totals::from(stores(&pos)),
-        moves: oware_core::format_moves(&moves),
+        moves: oware_core::format_moves(&game.moves().collect::<Vec<Move>>()),
         last: n.checked_sub(1).and_then(|i| trace_of(&game, i)),
         previews,
     })
