@@ -1,11 +1,15 @@
 // A complete game against the computer, played by clicks, from a short
-// endgame position so it ends within a few dozen moves.
+// endgame position. We always play our leftmost playable house; from this
+// position every game then ends within 4 to 6 of our moves whatever the
+// computer plays (checked by simulating 100,000 games against random replies
+// with the rules core). The first position used here allowed long cycles and
+// made the test flaky.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, BASE, readBoard, shot, until, watchErrors } from '../lib.mjs';
 
-const ENDGAME = '0-0-0-1-1-2-1-1-0-1-0-0-20-21-S';
+const ENDGAME = '0-0-0-0-0-2-2-2-0-1-2-0-17-22-S';
 
 test('a full game against the computer, by clicks', async () => {
   const b = await launch();
@@ -23,7 +27,7 @@ test('a full game against the computer, by clicks', async () => {
 
     const before = await readBoard(page);
     assert.equal(before.F, 2, 'the board shows the chosen position');
-    assert.equal(before.S, 20);
+    assert.equal(before.S, 17);
 
     // A refused move: A is empty; the page says why and the board is unchanged.
     await page.locator('.house[data-house="A"]').click();
@@ -40,7 +44,7 @@ test('a full game against the computer, by clicks', async () => {
     let clicks = 0;
     const deadline = Date.now() + 120000;
     while (!(await page.locator('.result-card').isVisible())) {
-      assert.ok(clicks < 80 && Date.now() < deadline, 'the game should end within 80 of our moves and two minutes');
+      assert.ok(clicks < 20 && Date.now() < deadline, 'the game should end within 20 of our moves and two minutes');
       const playable = page.locator('.house.playable');
       if (await playable.count() === 0) { await page.waitForTimeout(150); continue; }
       const plies = await page.locator('.moves-list .mv').count();
