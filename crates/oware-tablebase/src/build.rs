@@ -22,7 +22,7 @@
 //! propagated to their quiet predecessors ([`Position::for_each_quiet_predecessor`]),
 //! in parallel frontiers, with atomic counters and compare-and-swap.
 
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use oware_core::{Position, Side};
 use rayon::prelude::*;
@@ -46,10 +46,163 @@ pub struct BuildProgress {
     pub total: u64,
 }
 
-fn atomic(v: &mut [u8]) -> &[AtomicU8] {
-    // SAFETY: AtomicU8 has the same size, alignment and bit validity as u8,
-    // and the exclusive borrow guarantees no non-atomic access meanwhile.
-    unsafe { &*(v as *mut [u8] as *const [AtomicU8]) }
+fn atomic(v: &mut [u32]) -> &[AtomicU32] {
+    // SAFETY: AtomicU32 has the same size and bit validity as u32 and an
+    // alignment of 4 on every platform with 32-bit atomics (checked below);
+    // the exclusive borrow guarantees no non-atomic access meanwhile.
+    const _: () = assert!(std::mem::align_of::<AtomicU32>() == std::mem::align_of::<u32>());
+    unsafe { &*(v as *mut [u32] as *const [AtomicU32]) }
+}
+
+#[inline]
+const fn word(cnt: u8, lo: u8, hi: u8) -> u32 {
+    cnt as u32 | (lo as u32) << 8 | (hi as u32) << 16
+}
+
+#[inline]
+const fn cnt_of(w: u32) -> u8 {
+    w as u8
+}
+
+#[inline]
+const fn lo_of(w: u32) -> u8 {
+    (w >> 8) as u8
+}
+
+#[inline]
+const fn hi_of(w: u32) -> u8 {
+    (w >> 16) as u8
+}
+
+/// Asks the processor to bring a board's word into the cache ahead of use.
+#[inline(always)]
+fn prefetch(cell: &AtomicU32) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint with no effect on memory or program
+    // state; SSE is part of the x86_64 baseline.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(cell.as_ptr() as *const i8);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = cell;
+}
+
+/// Visits of predecessors waiting for their word to arrive in the cache.
+const PIPELINE: usize = 32;
+
+/// One thread's propagation of the positions it resolves at threshold `t`.
+///
+/// A newly resolved board's quiet predecessors are generated at once and
+/// their words prefetched, but each visit (the atomic update) is made only
+/// when the pipeline of [`PIPELINE`] visits is full, by which time the
+/// word is usually in the cache: the random accesses overlap instead of
+/// stalling one after another. Within a threshold every assignment has the
+/// same value, so the order of the visits does not matter.
+struct Propagator<'a> {
+    n: u8,
+    t: u8,
+    state: &'a [AtomicU32],
+    /// Boards just given `lo = t` (normalised keys), whose predecessors are still to visit.
+    resolved_lo: Vec<u128>,
+    /// Boards just given `hi = n - t` (normalised keys).
+    resolved_hi: Vec<u128>,
+    ring: [(usize, u128, bool); PIPELINE],
+    head: usize,
+    len: usize,
+    assigned: u64,
+}
+
+impl<'a> Propagator<'a> {
+    fn new(n: u8, t: u8, state: &'a [AtomicU32]) -> Self {
+        Propagator {
+            n,
+            t,
+            state,
+            resolved_lo: Vec::new(),
+            resolved_hi: Vec::new(),
+            ring: [(0, 0, false); PIPELINE],
+            head: 0,
+            len: 0,
+            assigned: 0,
+        }
+    }
+
+    /// Gives board `p` the lower bound `t` if it is still pending.
+    fn set_lo(&self, p: usize) -> bool {
+        let t = self.t;
+        self.state[p]
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |w| {
+                (lo_of(w) & PENDING != 0).then_some(w & !(0xFF << 8) | (t as u32) << 8)
+            })
+            .is_ok()
+    }
+
+    /// Gives board `p` the upper bound `n - t` if it is still pending.
+    fn set_hi(&self, p: usize) -> bool {
+        let v = self.n - self.t;
+        self.state[p]
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |w| {
+                (hi_of(w) & PENDING != 0).then_some(w & !(0xFF << 16) | (v as u32) << 16)
+            })
+            .is_ok()
+    }
+
+    /// Propagates until nothing resolved is left.
+    fn run(&mut self) {
+        loop {
+            let next = match self.resolved_lo.pop() {
+                Some(b) => Some((b, true)),
+                None => self.resolved_hi.pop().map(|b| (b, false)),
+            };
+            match next {
+                Some((b, from_lo)) => {
+                    self.assigned += 1;
+                    for_each_pred(b, |q, qb| {
+                        prefetch(&self.state[q]);
+                        if self.len == PIPELINE {
+                            let op = self.ring[self.head];
+                            self.head = (self.head + 1) % PIPELINE;
+                            self.len -= 1;
+                            self.visit(op);
+                        }
+                        self.ring[(self.head + self.len) % PIPELINE] = (q, qb, from_lo);
+                        self.len += 1;
+                    });
+                }
+                None if self.len > 0 => {
+                    let op = self.ring[self.head];
+                    self.head = (self.head + 1) % PIPELINE;
+                    self.len -= 1;
+                    self.visit(op);
+                }
+                None => return,
+            }
+        }
+    }
+
+    /// Visits predecessor `q` (normalised key `qb`) of a board just resolved.
+    #[inline]
+    fn visit(&mut self, (q, qb, from_lo): (usize, u128, bool)) {
+        if from_lo {
+            // The child got lo = t: one more of q's quiet moves is resolved,
+            // worth n - t to q's mover. The counter is the low byte and is
+            // decremented once per move, so it never borrows.
+            let old = self.state[q].fetch_sub(1, Ordering::Relaxed);
+            if cnt_of(old) == 1 {
+                let h = hi_of(old);
+                if h & PENDING != 0 {
+                    let u = h & !PENDING;
+                    if (u == NONE || u <= self.n - self.t) && self.set_hi(q) {
+                        self.resolved_hi.push(qb);
+                    }
+                }
+            }
+        } else if self.set_lo(q) {
+            // The child got hi = n - t: q's mover can force t by moving there.
+            self.resolved_lo.push(qb);
+        }
+    }
 }
 
 /// Builds the level of `n` seeds, given every level below it
@@ -72,99 +225,59 @@ pub(crate) fn build_level(
     let t0 = std::time::Instant::now();
     let (mut prop_time, mut rounds, mut props) = (0f64, 0u64, 0u64);
     let len = count as usize;
-    let mut lo = vec![0u8; len];
-    let mut hi = vec![0u8; len];
-    let mut cnt = vec![0u8; len];
+    // One word per board: the counter of unresolved quiet moves in bits
+    // 0-7, `lo` in bits 8-15 and `hi` in bits 16-23 (each with the PENDING
+    // flag until final). Keeping the three together makes every visit of a
+    // predecessor one cache miss instead of two or three.
+    let mut words = vec![0u32; len];
 
     // Pass 1: exits (captures, end of game) and the number of quiet moves.
-    {
-        type Chunk<'a> = (u64, &'a mut [u8], &'a mut [u8], &'a mut [u8]);
-        let chunks: Vec<Chunk> = lo
-            .chunks_mut(CHUNK as usize)
-            .zip(hi.chunks_mut(CHUNK as usize))
-            .zip(cnt.chunks_mut(CHUNK as usize))
-            .enumerate()
-            .map(|(i, ((a, b), c))| (i as u64 * CHUNK, a, b, c))
-            .collect();
-        chunks.into_par_iter().for_each(|(start, lo, hi, cnt)| {
-            let end = start + lo.len() as u64;
-            for (i, board) in Boards::range(n, start, end) {
-                let k = (i - start) as usize;
-                let (l, h, c) = exits(n, &board, lower);
-                lo[k] = PENDING | l;
-                hi[k] = PENDING | h;
-                cnt[k] = c;
-            }
-            report(end - start);
-        });
-    }
+    words.par_chunks_mut(CHUNK as usize).enumerate().for_each(|(i, chunk)| {
+        let start = i as u64 * CHUNK;
+        let end = start + chunk.len() as u64;
+        for (i, board) in Boards::range(n, start, end) {
+            let (l, h, c) = exits(n, &board, lower);
+            chunk[(i - start) as usize] = word(c, PENDING | l, PENDING | h);
+        }
+        report(end - start);
+    });
 
     let pass1 = t0.elapsed().as_secs_f64();
-    let lo_a = atomic(&mut lo);
-    let hi_a = atomic(&mut hi);
-    let cnt_a = atomic(&mut cnt);
+    let state = atomic(&mut words);
     let n8 = n as u8;
 
     for t in (1..=n8).rev() {
         // Seeds of this threshold: exits worth exactly t to the mover, and
         // positions whose quiet moves are all resolved and whose best exit
-        // gives the mover n - t. Each seed is propagated at once, depth
-        // first, by the thread that found it: a threshold costs one pass and
-        // one synchronisation, whatever the length of its cascades.
+        // gives the mover n - t. Each seed is propagated at once by the
+        // thread that found it: a threshold costs one pass and one
+        // synchronisation, whatever the length of its cascades.
         let ts = std::time::Instant::now();
         let assigned: u64 = (0..count.div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
                 let start = (c * CHUNK) as usize;
                 let end = ((c + 1) * CHUNK).min(count) as usize;
-                let mut st_lo: Vec<u64> = Vec::new();
-                let mut st_hi: Vec<u64> = Vec::new();
-                let mut assigned = 0u64;
+                let mut prop = Propagator::new(n8, t, state);
                 for p in start..end {
-                    let l = lo_a[p].load(Ordering::Relaxed);
-                    if l == PENDING | t && lo_a[p].compare_exchange(l, t, Ordering::Relaxed, Ordering::Relaxed).is_ok() {
-                        st_lo.push(pack(&index::unrank(n, p as u64).expect("in range")));
+                    let w = state[p].load(Ordering::Relaxed);
+                    if lo_of(w) == PENDING | t && prop.set_lo(p) {
+                        prop.resolved_lo.push(index::key_of_board(&index::unrank(n, p as u64).expect("in range")));
                     }
-                    let h = hi_a[p].load(Ordering::Relaxed);
+                    let w = state[p].load(Ordering::Relaxed);
+                    let h = hi_of(w);
                     if h & PENDING != 0
                         && h != PENDING | NONE
                         && n8 - (h & !PENDING) == t
-                        && cnt_a[p].load(Ordering::Relaxed) == 0
-                        && hi_a[p].compare_exchange(h, n8 - t, Ordering::Relaxed, Ordering::Relaxed).is_ok()
+                        && cnt_of(w) == 0
+                        && prop.set_hi(p)
                     {
-                        st_hi.push(pack(&index::unrank(n, p as u64).expect("in range")));
+                        prop.resolved_hi.push(index::key_of_board(&index::unrank(n, p as u64).expect("in range")));
                     }
-                    while let Some(x) = st_lo.pop().map(|x| (x, true)).or_else(|| st_hi.pop().map(|x| (x, false))) {
-                        assigned += 1;
-                        match x {
-                            // lo = t: each quiet predecessor has one more move
-                            // resolved, worth n - t to its mover.
-                            (b, true) => for_each_pred(b, |q, qb| {
-                                if cnt_a[q].fetch_sub(1, Ordering::Relaxed) == 1 {
-                                    let h = hi_a[q].load(Ordering::Relaxed);
-                                    if h & PENDING != 0 {
-                                        let u = h & !PENDING;
-                                        if (u == NONE || u <= n8 - t)
-                                            && hi_a[q].compare_exchange(h, n8 - t, Ordering::Relaxed, Ordering::Relaxed).is_ok()
-                                        {
-                                            st_hi.push(qb);
-                                        }
-                                    }
-                                }
-                            }),
-                            // hi = n - t: each quiet predecessor can force t
-                            // by moving here.
-                            (b, false) => for_each_pred(b, |r, rb| {
-                                let l = lo_a[r].load(Ordering::Relaxed);
-                                if l & PENDING != 0 && lo_a[r].compare_exchange(l, t, Ordering::Relaxed, Ordering::Relaxed).is_ok() {
-                                    st_lo.push(rb);
-                                }
-                            }),
-                        }
-                    }
+                    prop.run();
                 }
-                report(assigned);
-                assigned
+                report(prop.assigned);
+                prop.assigned
             })
             .sum();
         props += assigned;
@@ -177,6 +290,9 @@ pub(crate) fn build_level(
             t0.elapsed().as_secs_f64()
         );
     }
+    let mut lo: Vec<u8> = words.par_iter().map(|&w| lo_of(w)).collect();
+    let mut hi: Vec<u8> = words.par_iter().map(|&w| hi_of(w)).collect();
+    drop(words);
 
     // Never resolved: the mover cannot force anything above 0 (lo = 0) or the
     // opponent cannot hold the mover below n (hi = n). Then encode the pairs.
@@ -190,7 +306,6 @@ pub(crate) fn build_level(
         }
         used[*l as usize][*h as usize] = true;
     }
-    drop(cnt);
     let mut palette = Vec::new();
     let mut code = [[0u8; 49]; 49];
     for l in 0..=n {
@@ -235,7 +350,7 @@ fn exits(n: usize, board: &[u8; 12], lower: &[Level]) -> (u8, u8, u8) {
             continue;
         }
         let rest = n - captured as usize;
-        let (cl, ch) = lower[rest].bounds(index::rank(&index::normalised_board(&child)));
+        let (cl, ch) = lower[rest].bounds(index::rank_key(index::normalised_key(&child)));
         let el = captured + rest as u8 - ch;
         let eh = captured + rest as u8 - cl;
         if l == NONE || el > l {
@@ -248,30 +363,15 @@ fn exits(n: usize, board: &[u8; 12], lower: &[Level]) -> (u8, u8, u8) {
     (l, h, c)
 }
 
-/// Calls `f(index, packed board)` for every quiet predecessor of the
-/// packed board `packed` (both from their mover's view).
+/// Calls `f(index, normalised key)` for every quiet predecessor of the
+/// board with normalised key `key`.
 #[inline]
-fn for_each_pred(packed: u64, mut f: impl FnMut(usize, u64)) {
-    let pos: Position = index::position_of(&unpack(packed));
+fn for_each_pred(key: u128, mut f: impl FnMut(usize, u128)) {
+    let pos: Position = index::position_of(&index::board_of_key(key));
     pos.for_each_quiet_predecessor(|_, q| {
-        let b = index::normalised_board(&q);
-        f(index::rank(&b) as usize, pack(&b))
+        let k = index::normalised_key(&q);
+        f(index::rank_key(k) as usize, k)
     });
-}
-
-/// A board in 60 bits: five per house (at most 30 seeds are built).
-#[inline]
-fn pack(b: &[u8; 12]) -> u64 {
-    b.iter().enumerate().fold(0u64, |acc, (i, &x)| acc | (x as u64) << (5 * i))
-}
-
-#[inline]
-fn unpack(p: u64) -> [u8; 12] {
-    let mut b = [0u8; 12];
-    for (i, x) in b.iter_mut().enumerate() {
-        *x = (p >> (5 * i)) as u8 & 31;
-    }
-    b
 }
 
 /// The largest byte in `codes` (in parallel).

@@ -57,6 +57,67 @@ pub fn normalised_board(pos: &Position) -> [u8; 12] {
     b
 }
 
+/// The twelve houses of `pos` from its mover's view, one byte each (the
+/// mover's A..F or a..f in bytes 0-5): [`normalised_board`] in one integer.
+#[inline]
+pub fn normalised_key(pos: &Position) -> u128 {
+    const HOUSES: u128 = (1 << 96) - 1;
+    let k = pos.key() & HOUSES;
+    if pos.to_move() == Side::South {
+        k
+    } else {
+        (k >> 48 | k << 48) & HOUSES
+    }
+}
+
+/// `RANK_TERM[j][s]` = C(s + j, j + 1): the term of bar `j` when the first
+/// `j + 1` houses hold `s` seeds.
+static RANK_TERM: [[u64; MAX_SEEDS + 1]; 11] = rank_terms();
+
+const fn rank_terms() -> [[u64; MAX_SEEDS + 1]; 11] {
+    let mut t = [[0u64; MAX_SEEDS + 1]; 11];
+    let mut j = 0;
+    while j < 11 {
+        let mut s = 0;
+        while s <= MAX_SEEDS {
+            t[j][s] = BINOM[s + j][j + 1];
+            s += 1;
+        }
+        j += 1;
+    }
+    t
+}
+
+/// [`rank`] of a board given as a [`normalised_key`]: the running totals
+/// of the houses come from one multiplication (every total is at most 48,
+/// so no byte carries into the next).
+#[inline]
+pub fn rank_key(key: u128) -> u64 {
+    const ONES: u128 = 0x0101_0101_0101_0101_0101_0101;
+    let sums = key.wrapping_mul(ONES);
+    let mut r = 0;
+    for (j, term) in RANK_TERM.iter().enumerate() {
+        r += term[(sums >> (8 * j)) as u8 as usize];
+    }
+    r
+}
+
+/// The board of a [`normalised_key`] as twelve counts.
+#[inline]
+pub fn board_of_key(key: u128) -> [u8; 12] {
+    let mut b = [0u8; 12];
+    b.copy_from_slice(&key.to_le_bytes()[..12]);
+    b
+}
+
+/// The [`normalised_key`] of a board.
+#[inline]
+pub fn key_of_board(board: &[u8; 12]) -> u128 {
+    let mut bytes = [0u8; 16];
+    bytes[..12].copy_from_slice(board);
+    u128::from_le_bytes(bytes)
+}
+
 /// Rank of a normalised board among the boards with the same seed count.
 #[inline]
 pub fn rank(board: &[u8; 12]) -> u64 {
@@ -171,6 +232,20 @@ pub fn position_of(board: &[u8; 12]) -> Position {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn key_rank_agrees_with_board_rank() {
+        for n in [0, 1, 7, 12, 20] {
+            for (i, b) in Boards::range(n, 0, 5000) {
+                let key = key_of_board(&b);
+                assert_eq!(rank_key(key), i);
+                assert_eq!(board_of_key(key), b);
+            }
+        }
+        let pos: Position = "1-2-3-4-5-6-7-0-0-0-0-0-5-5-N".parse().unwrap();
+        assert_eq!(board_of_key(normalised_key(&pos)), normalised_board(&pos));
+        assert_eq!(rank_key(normalised_key(&pos)), rank(&normalised_board(&pos)));
+    }
 
     #[test]
     fn counts_match_the_issue() {

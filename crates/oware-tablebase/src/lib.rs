@@ -311,8 +311,7 @@ impl Tablebase {
     pub fn probe(&self, pos: &Position) -> Option<TbValue> {
         let n = pos.seeds_on_board() as usize;
         let level = self.levels.get(n)?;
-        let board = index::normalised_board(pos);
-        let (lower, upper) = level.bounds(index::rank(&board));
+        let (lower, upper) = level.bounds(index::rank_key(index::normalised_key(pos)));
         Some(TbValue { seeds: n as u8, lower, upper, own_row: pos.row_seeds(pos.to_move()) })
     }
 
