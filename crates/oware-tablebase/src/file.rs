@@ -69,7 +69,10 @@ fn checksum(header: &[u8], codes: &[u8]) -> u32 {
 /// Writes a level to `path` atomically: to `path` + `.tmp`, synced, then
 /// renamed over `path`.
 pub(crate) fn write_level(path: &Path, level: &Level) -> Result<(), TbError> {
-    let io = |source| TbError::Io { path: path.to_owned(), source };
+    let io = |source| TbError::Io {
+        path: path.to_owned(),
+        source,
+    };
     let mut h = header(level);
     let crc = checksum(&h, level.codes());
     h[32..36].copy_from_slice(&crc.to_le_bytes());
@@ -85,34 +88,58 @@ pub(crate) fn write_level(path: &Path, level: &Level) -> Result<(), TbError> {
 
 /// Maps and checks the file of `seeds` seeds.
 pub(crate) fn open_level(path: &Path, seeds: usize) -> Result<Level, TbError> {
-    let corrupt = |reason: String| TbError::Corrupt { path: path.to_owned(), reason };
-    let f = File::open(path).map_err(|source| TbError::Io { path: path.to_owned(), source })?;
+    let corrupt = |reason: String| TbError::Corrupt {
+        path: path.to_owned(),
+        reason,
+    };
+    let f = File::open(path).map_err(|source| TbError::Io {
+        path: path.to_owned(),
+        source,
+    })?;
     // SAFETY: the map is read-only; the builder replaces files by rename,
     // never in place. A file truncated or rewritten by another program while
     // mapped is outside what this crate can defend against.
-    let map = unsafe { memmap2::Mmap::map(&f) }.map_err(|source| TbError::Io { path: path.to_owned(), source })?;
+    let map = unsafe { memmap2::Mmap::map(&f) }.map_err(|source| TbError::Io {
+        path: path.to_owned(),
+        source,
+    })?;
     if map.len() < HEADER_LEN {
-        return Err(corrupt(format!("{} bytes: too short for a table header ({HEADER_LEN} bytes)", map.len())));
+        return Err(corrupt(format!(
+            "{} bytes: too short for a table header ({HEADER_LEN} bytes)",
+            map.len()
+        )));
     }
     if map[0..8] != MAGIC {
-        return Err(corrupt("not an Oware tablebase file (bad magic bytes)".into()));
+        return Err(corrupt(
+            "not an Oware tablebase file (bad magic bytes)".into(),
+        ));
     }
     let u32_at = |o: usize| u32::from_le_bytes(map[o..o + 4].try_into().unwrap());
     let version = u32_at(8);
     if version != VERSION {
-        return Err(corrupt(format!("format version {version}; this program reads version {VERSION}")));
+        return Err(corrupt(format!(
+            "format version {version}; this program reads version {VERSION}"
+        )));
     }
     let file_seeds = u32_at(12) as usize;
     if file_seeds != seeds {
-        return Err(corrupt(format!("holds the table of {file_seeds} seeds, expected {seeds}")));
+        return Err(corrupt(format!(
+            "holds the table of {file_seeds} seeds, expected {seeds}"
+        )));
     }
     let entries = u64::from_le_bytes(map[16..24].try_into().unwrap());
     if entries != index::count(seeds) {
-        return Err(corrupt(format!("header says {entries} entries; {seeds} seeds have {}", index::count(seeds))));
+        return Err(corrupt(format!(
+            "header says {entries} entries; {seeds} seeds have {}",
+            index::count(seeds)
+        )));
     }
     let expected_len = HEADER_LEN as u64 + entries;
     if map.len() as u64 != expected_len {
-        return Err(corrupt(format!("{} bytes, expected {expected_len} (truncated or padded)", map.len())));
+        return Err(corrupt(format!(
+            "{} bytes, expected {expected_len} (truncated or padded)",
+            map.len()
+        )));
     }
     let plen = u32_at(24) as usize;
     if plen == 0 || plen > 256 {
@@ -121,21 +148,32 @@ pub(crate) fn open_level(path: &Path, seeds: usize) -> Result<Level, TbError> {
     let stored = u32_at(32);
     let actual = checksum(&map[..HEADER_LEN], &map[HEADER_LEN..]);
     if stored != actual {
-        return Err(corrupt(format!("checksum mismatch (stored {stored:08x}, computed {actual:08x}): the file is damaged")));
+        return Err(corrupt(format!(
+            "checksum mismatch (stored {stored:08x}, computed {actual:08x}): the file is damaged"
+        )));
     }
     let mut palette = Vec::with_capacity(plen);
     for i in 0..plen {
         let (l, u) = (map[64 + 2 * i], map[65 + 2 * i]);
         if l > u || u as usize > seeds {
-            return Err(corrupt(format!("palette entry {i} ({l}, {u}) is not a pair of bounds within 0..={seeds}")));
+            return Err(corrupt(format!(
+                "palette entry {i} ({l}, {u}) is not a pair of bounds within 0..={seeds}"
+            )));
         }
         palette.push((l, u));
     }
     if plen < 256 {
         let bad = crate::build::max_code(&map[HEADER_LEN..]);
         if bad as usize >= plen {
-            return Err(corrupt(format!("an entry names palette slot {bad}, but the palette has {plen}")));
+            return Err(corrupt(format!(
+                "an entry names palette slot {bad}, but the palette has {plen}"
+            )));
         }
     }
-    Ok(Level { seeds, bytes: Bytes::Mapped(map), offset: HEADER_LEN, palette })
+    Ok(Level {
+        seeds,
+        bytes: Bytes::Mapped(map),
+        offset: HEADER_LEN,
+        palette,
+    })
 }

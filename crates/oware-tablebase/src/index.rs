@@ -25,7 +25,11 @@ const fn binomials() -> [[u64; 13]; ROWS] {
         t[m][0] = 1;
         let mut k = 1;
         while k <= 12 {
-            t[m][k] = if m == 0 { 0 } else { t[m - 1][k - 1] + t[m - 1][k] };
+            t[m][k] = if m == 0 {
+                0
+            } else {
+                t[m - 1][k - 1] + t[m - 1][k]
+            };
             k += 1;
         }
         m += 1;
@@ -185,7 +189,12 @@ impl Boards {
                 s[j] = acc + j;
             }
         }
-        Boards { seeds, s, next: start, end }
+        Boards {
+            seeds,
+            s,
+            next: start,
+            end,
+        }
     }
 }
 
@@ -224,8 +233,12 @@ pub fn position_of(board: &[u8; 12]) -> Position {
     let on_board: u32 = board.iter().map(|&x| x as u32).sum();
     let rest = (48 - on_board) as u8;
     let south = rest / 2;
-    Position::from_setup(Setup { houses: *board, stores: [south, rest - south], to_move: Side::South })
-        .expect("48 seeds in all")
+    Position::from_setup(Setup {
+        houses: *board,
+        stores: [south, rest - south],
+        to_move: Side::South,
+    })
+    .expect("48 seeds in all")
 }
 
 #[cfg(test)]
@@ -244,7 +257,10 @@ mod tests {
         }
         let pos: Position = "1-2-3-4-5-6-7-0-0-0-0-0-5-5-N".parse().unwrap();
         assert_eq!(board_of_key(normalised_key(&pos)), normalised_board(&pos));
-        assert_eq!(rank_key(normalised_key(&pos)), rank(&normalised_board(&pos)));
+        assert_eq!(
+            rank_key(normalised_key(&pos)),
+            rank(&normalised_board(&pos))
+        );
     }
 
     #[test]

@@ -92,7 +92,9 @@ pub enum TbError {
         reason: String,
     },
     /// A level has more distinct (lower, upper) pairs than a byte can name.
-    #[error("{seeds} seeds: more than 256 distinct value pairs; cannot encode a byte per position")]
+    #[error(
+        "{seeds} seeds: more than 256 distinct value pairs; cannot encode a byte per position"
+    )]
     PaletteOverflow {
         /// The seed count.
         seeds: usize,
@@ -123,7 +125,12 @@ pub(crate) struct Level {
 
 impl Level {
     pub(crate) fn owned(seeds: usize, codes: Vec<u8>, palette: Vec<(u8, u8)>) -> Level {
-        Level { seeds, bytes: Bytes::Owned(codes), offset: 0, palette }
+        Level {
+            seeds,
+            bytes: Bytes::Owned(codes),
+            offset: 0,
+            palette,
+        }
     }
 
     pub(crate) fn codes(&self) -> &[u8] {
@@ -298,7 +305,8 @@ impl Tablebase {
 
     /// The default in-memory table of [`DEFAULT_SEEDS`] seeds.
     pub fn default_in_memory() -> Tablebase {
-        Tablebase::build_in_memory(DEFAULT_SEEDS).expect("the default table fits a byte per position")
+        Tablebase::build_in_memory(DEFAULT_SEEDS)
+            .expect("the default table fits a byte per position")
     }
 
     /// The largest seed count covered, or `None` for an empty tablebase.
@@ -312,7 +320,12 @@ impl Tablebase {
         let n = pos.seeds_on_board() as usize;
         let level = self.levels.get(n)?;
         let (lower, upper) = level.bounds(index::rank_key(index::normalised_key(pos)));
-        Some(TbValue { seeds: n as u8, lower, upper, own_row: pos.row_seeds(pos.to_move()) })
+        Some(TbValue {
+            seeds: n as u8,
+            lower,
+            upper,
+            own_row: pos.row_seeds(pos.to_move()),
+        })
     }
 
     /// Every legal move of `pos` with its value from the tables, in move
@@ -327,7 +340,12 @@ impl Tablebase {
             let captured = after.store(me) - pos.store(me);
             let child = self.probe(&after)?;
             let rest = n - captured;
-            out.push(MoveValue { mv, captured, lower: captured + rest - child.upper, upper: captured + rest - child.lower });
+            out.push(MoveValue {
+                mv,
+                captured,
+                lower: captured + rest - child.upper,
+                upper: captured + rest - child.lower,
+            });
         }
         Some(out)
     }
@@ -343,7 +361,13 @@ impl Tablebase {
     pub fn best_moves(&self, pos: &Position) -> Option<Vec<Move>> {
         let values = self.move_values(pos)?;
         let best = values.iter().map(|v| (v.lower, v.upper)).max();
-        Some(values.iter().filter(|v| Some((v.lower, v.upper)) == best).map(|v| v.mv).collect())
+        Some(
+            values
+                .iter()
+                .filter(|v| Some((v.lower, v.upper)) == best)
+                .map(|v| v.mv)
+                .collect(),
+        )
     }
 }
 
@@ -370,7 +394,10 @@ pub fn build_to_dir(
     if max_seeds > MAX_BUILD_SEEDS {
         return Err(TbError::TooManySeeds { seeds: max_seeds });
     }
-    std::fs::create_dir_all(dir).map_err(|source| TbError::Io { path: dir.to_owned(), source })?;
+    std::fs::create_dir_all(dir).map_err(|source| TbError::Io {
+        path: dir.to_owned(),
+        source,
+    })?;
     let mut levels: Vec<Level> = Vec::new();
     for n in 0..=max_seeds {
         let path = file::path_for(dir, n);
@@ -396,7 +423,11 @@ pub fn build_to_dir(
 /// the number of boards checked, how many have an exact value, and for how
 /// many the result is decided (win, draw or loss) with the captured seeds
 /// split evenly; or a description of the first mismatch.
-pub fn check_consistency(tb: &Tablebase, seeds: usize, sample: u64) -> Result<(u64, u64, u64), String> {
+pub fn check_consistency(
+    tb: &Tablebase,
+    seeds: usize,
+    sample: u64,
+) -> Result<(u64, u64, u64), String> {
     if tb.levels.get(seeds).is_none() {
         return Err(format!("no table for {seeds} seeds"));
     }
@@ -415,7 +446,10 @@ pub fn check_consistency(tb: &Tablebase, seeds: usize, sample: u64) -> Result<(u
             let own = pos.row_seeds(pos.to_move());
             (own, own)
         } else {
-            (moves.iter().map(|m| m.lower).max().unwrap(), moves.iter().map(|m| m.upper).max().unwrap())
+            (
+                moves.iter().map(|m| m.lower).max().unwrap(),
+                moves.iter().map(|m| m.upper).max().unwrap(),
+            )
         };
         if (lo, hi) != (v.lower(), v.upper()) {
             return Err(format!(
@@ -426,7 +460,10 @@ pub fn check_consistency(tb: &Tablebase, seeds: usize, sample: u64) -> Result<(u
         }
         checked += 1;
         exact += v.is_exact() as u64;
-        decided += matches!(v.result(&pos), TbResult::Win | TbResult::Draw | TbResult::Loss) as u64;
+        decided += matches!(
+            v.result(&pos),
+            TbResult::Win | TbResult::Draw | TbResult::Loss
+        ) as u64;
         i += step;
     }
     Ok((checked, exact, decided))

@@ -41,17 +41,38 @@ fn build_resumes_from_valid_files() {
     build(dir.path());
     fs::remove_file(file::path_for(dir.path(), N)).unwrap();
     fs::remove_file(file::path_for(dir.path(), N - 1)).unwrap();
-    let before = fs::metadata(file::path_for(dir.path(), 3)).unwrap().modified().unwrap();
+    let before = fs::metadata(file::path_for(dir.path(), 3))
+        .unwrap()
+        .modified()
+        .unwrap();
     let statuses = build(dir.path());
-    let built: Vec<usize> = statuses.iter().filter(|s| s.1 == LevelStatus::Built).map(|s| s.0).collect();
+    let built: Vec<usize> = statuses
+        .iter()
+        .filter(|s| s.1 == LevelStatus::Built)
+        .map(|s| s.0)
+        .collect();
     assert_eq!(built, vec![N - 1, N]);
-    assert_eq!(fs::metadata(file::path_for(dir.path(), 3)).unwrap().modified().unwrap(), before);
+    assert_eq!(
+        fs::metadata(file::path_for(dir.path(), 3))
+            .unwrap()
+            .modified()
+            .unwrap(),
+        before
+    );
     // No temporary file is left behind.
-    assert!(fs::read_dir(dir.path()).unwrap().all(|e| e.unwrap().path().extension().unwrap() == "otb"));
+    assert!(fs::read_dir(dir.path())
+        .unwrap()
+        .all(|e| e.unwrap().path().extension().unwrap() == "otb"));
     // Progress reaches the total.
     let done = AtomicU64::new(0);
     fs::remove_file(file::path_for(dir.path(), N)).unwrap();
-    build_to_dir(dir.path(), N, &|p| done.store(p.done * 1000 / p.total, Ordering::Relaxed), &mut |_, _| {}).unwrap();
+    build_to_dir(
+        dir.path(),
+        N,
+        &|p| done.store(p.done * 1000 / p.total, Ordering::Relaxed),
+        &mut |_, _| {},
+    )
+    .unwrap();
     assert_eq!(done.load(Ordering::Relaxed), 1000);
 }
 
@@ -69,7 +90,20 @@ fn a_flipped_byte_anywhere_is_refused() {
     build(dir.path());
     let path = file::path_for(dir.path(), 5);
     let good = fs::read(&path).unwrap();
-    for offset in [0, 9, 13, 20, 25, 33, 40, 64, 65, file::HEADER_LEN, file::HEADER_LEN + 100, good.len() - 1] {
+    for offset in [
+        0,
+        9,
+        13,
+        20,
+        25,
+        33,
+        40,
+        64,
+        65,
+        file::HEADER_LEN,
+        file::HEADER_LEN + 100,
+        good.len() - 1,
+    ] {
         let mut bad = good.clone();
         bad[offset] ^= 0x10;
         fs::write(&path, &bad).unwrap();

@@ -43,7 +43,12 @@ fn boards(n: u8) -> Vec<[u8; 12]> {
 
 fn with_stores(b: &[u8; 12], south: u8, to_move: Side) -> Position {
     let n: u8 = b.iter().sum();
-    Position::from_setup(Setup { houses: *b, stores: [south, 48 - n - south], to_move }).unwrap()
+    Position::from_setup(Setup {
+        houses: *b,
+        stores: [south, 48 - n - south],
+        to_move,
+    })
+    .unwrap()
 }
 
 /// The board as its mover sees it, written independently of the index module.
@@ -51,7 +56,11 @@ fn mover_view(p: &Position) -> [u8; 12] {
     let s = p.setup();
     let mut b = [0u8; 12];
     for (i, x) in b.iter_mut().enumerate() {
-        *x = if p.to_move() == Side::South { s.houses[i] } else { s.houses[(i + 6) % 12] };
+        *x = if p.to_move() == Side::South {
+            s.houses[i]
+        } else {
+            s.houses[(i + 6) % 12]
+        };
     }
     b
 }
@@ -78,7 +87,11 @@ fn reference(max: u8) -> HashMap<[u8; 12], (u8, u8)> {
                         let cap = after.store(Side::South) - pos.store(Side::South);
                         let rest = n - cap;
                         let child = mover_view(&after);
-                        let (cl, ch) = if cap == 0 { cur[&child] } else { values[&child] };
+                        let (cl, ch) = if cap == 0 {
+                            cur[&child]
+                        } else {
+                            values[&child]
+                        };
                         best.0 = best.0.max(cap + rest - ch);
                         best.1 = best.1.max(cap + rest - cl);
                     }
@@ -135,7 +148,10 @@ struct Solver {
 
 impl Solver {
     fn new() -> Solver {
-        Solver { memo: HashMap::new(), nodes: 0 }
+        Solver {
+            memo: HashMap::new(),
+            nodes: 0,
+        }
     }
 
     /// 1 win, 0 draw, -1 loss for the side to move; `None` over budget.
@@ -152,7 +168,11 @@ impl Solver {
                 Some(_) => -1,
             });
         }
-        let mut history: Vec<u128> = game.since_last_capture().iter().map(|p| p.board_key()).collect();
+        let mut history: Vec<u128> = game
+            .since_last_capture()
+            .iter()
+            .map(|p| p.board_key())
+            .collect();
         history.sort_unstable();
         let key = (game.position().key(), history);
         if let Some(&r) = self.memo.get(&key) {
@@ -212,7 +232,13 @@ fn check_against_game(b: &[u8; 12], stats: &mut (u64, u64), solver: &mut Solver)
             TbResult::DrawOrLoss => &[0, -1],
             TbResult::Unresolved => &[1, 0, -1],
         };
-        assert!(allowed.contains(&r), "{pos}: the game gives {r}, the table {:?} ({}..={})", v.result(&pos), v.lower(), v.upper());
+        assert!(
+            allowed.contains(&r),
+            "{pos}: the game gives {r}, the table {:?} ({}..={})",
+            v.result(&pos),
+            v.lower(),
+            v.upper()
+        );
     }
 }
 
