@@ -20,10 +20,16 @@ fn bench_perft(c: &mut Criterion) {
     group.sample_size(10);
     for (name, pos, depth) in [
         ("start-d9", Position::start(), 9),
-        ("midgame-d8", "5-0-7-1-6-4-3-7-0-2-5-2-3-3-S".parse::<Position>().unwrap(), 8),
+        (
+            "midgame-d8",
+            "5-0-7-1-6-4-3-7-0-2-5-2-3-3-S".parse::<Position>().unwrap(),
+            8,
+        ),
     ] {
         group.throughput(Throughput::Elements(moves_made(&pos, depth)));
-        group.bench_function(format!("oware-core/{name}"), |b| b.iter(|| perft(black_box(&pos), depth)));
+        group.bench_function(format!("oware-core/{name}"), |b| {
+            b.iter(|| perft(black_box(&pos), depth))
+        });
         let reference = common::Ref::from_core(&pos);
         group.bench_function(format!("plain-array-baseline/{name}"), |b| {
             b.iter(|| black_box(&reference).perft(depth))

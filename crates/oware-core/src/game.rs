@@ -100,7 +100,11 @@ impl Outcome {
             core::cmp::Ordering::Less => Some(Side::North),
             core::cmp::Ordering::Equal => None,
         };
-        Outcome { reason, totals, winner }
+        Outcome {
+            reason,
+            totals,
+            winner,
+        }
     }
 
     /// `"S"`, `"N"` or `"draw"`.
@@ -142,7 +146,9 @@ impl fmt::Display for GameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             GameError::Over => f.write_str("the game is over"),
-            GameError::Illegal { mv, reason } => write!(f, "illegal move {mv}: {reason} ({})", reason.rule()),
+            GameError::Illegal { mv, reason } => {
+                write!(f, "illegal move {mv}: {reason} ({})", reason.rule())
+            }
             GameError::NothingToUndo => f.write_str("there is no move to undo"),
         }
     }
@@ -175,7 +181,12 @@ pub struct Game {
 impl Game {
     /// A new game from `start` (the game may already be over there).
     pub fn new(start: Position) -> Game {
-        let mut game = Game { positions: vec![start], plies: Vec::new(), since_capture: 0, outcome: None };
+        let mut game = Game {
+            positions: vec![start],
+            plies: Vec::new(),
+            since_capture: 0,
+            outcome: None,
+        };
         game.outcome = game.natural_end();
         game
     }
@@ -258,7 +269,9 @@ impl Game {
             return Err(GameError::Over);
         }
         let before = *self.position();
-        let after = before.try_play(mv).map_err(|reason| GameError::Illegal { mv, reason })?;
+        let after = before
+            .try_play(mv)
+            .map_err(|reason| GameError::Illegal { mv, reason })?;
         let captured = after.store(before.to_move()) - before.store(before.to_move());
         self.push(Ply::Move(mv), after, captured > 0);
         Ok(captured)
@@ -269,7 +282,10 @@ impl Game {
         if self.is_over() {
             return Err(GameError::Over);
         }
-        let trace = self.position().trace(mv).map_err(|reason| GameError::Illegal { mv, reason })?;
+        let trace = self
+            .position()
+            .trace(mv)
+            .map_err(|reason| GameError::Illegal { mv, reason })?;
         self.push(Ply::Move(mv), trace.after, !trace.captured.is_empty());
         Ok(trace)
     }
@@ -282,7 +298,11 @@ impl Game {
             return Err(GameError::Over);
         }
         let pos = *self.position();
-        self.push(Ply::Pass, pos.with_side_to_move(pos.to_move().opponent()), false);
+        self.push(
+            Ply::Pass,
+            pos.with_side_to_move(pos.to_move().opponent()),
+            false,
+        );
         Ok(())
     }
 
@@ -300,17 +320,31 @@ impl Game {
         let pos = self.position();
         let stores = [pos.store(Side::South), pos.store(Side::North)];
         if pos.is_decided() {
-            let reason = if stores == [24, 24] { EndReason::EvenSplit } else { EndReason::Majority };
+            let reason = if stores == [24, 24] {
+                EndReason::EvenSplit
+            } else {
+                EndReason::Majority
+            };
             return Some(Outcome::by_totals(reason, stores));
         }
         if pos.legal_moves().is_empty() {
-            return Some(Outcome::by_totals(EndReason::NoMoves, pos.totals_with_own_rows()));
+            return Some(Outcome::by_totals(
+                EndReason::NoMoves,
+                pos.totals_with_own_rows(),
+            ));
         }
         if !pos.row_is_empty(Side::South) && !pos.row_is_empty(Side::North) {
             let key = pos.board_key();
-            let count = self.since_last_capture().iter().filter(|p| p.board_key() == key).count();
+            let count = self
+                .since_last_capture()
+                .iter()
+                .filter(|p| p.board_key() == key)
+                .count();
             if count >= 3 {
-                return Some(Outcome::by_totals(EndReason::Repetition, pos.totals_with_own_rows()));
+                return Some(Outcome::by_totals(
+                    EndReason::Repetition,
+                    pos.totals_with_own_rows(),
+                ));
             }
         }
         None
@@ -318,14 +352,21 @@ impl Game {
 
     /// The players agree to stop (R12): each takes the seeds of their row.
     pub fn agree_to_stop(&mut self) -> Result<Outcome, GameError> {
-        self.end_with(Outcome::by_totals(EndReason::Agreement, self.position().totals_with_own_rows()))
+        self.end_with(Outcome::by_totals(
+            EndReason::Agreement,
+            self.position().totals_with_own_rows(),
+        ))
     }
 
     /// `side` resigns: the opponent wins; the totals are the stores as they are.
     pub fn resign(&mut self, side: Side) -> Result<Outcome, GameError> {
         let pos = self.position();
         let totals = [pos.store(Side::South), pos.store(Side::North)];
-        self.end_with(Outcome { reason: EndReason::Resignation, totals, winner: Some(side.opponent()) })
+        self.end_with(Outcome {
+            reason: EndReason::Resignation,
+            totals,
+            winner: Some(side.opponent()),
+        })
     }
 
     /// `side` ran out of time on the clock: the opponent wins; the totals are
@@ -333,7 +374,11 @@ impl Game {
     pub fn lose_on_time(&mut self, side: Side) -> Result<Outcome, GameError> {
         let pos = self.position();
         let totals = [pos.store(Side::South), pos.store(Side::North)];
-        self.end_with(Outcome { reason: EndReason::Time, totals, winner: Some(side.opponent()) })
+        self.end_with(Outcome {
+            reason: EndReason::Time,
+            totals,
+            winner: Some(side.opponent()),
+        })
     }
 
     /// Records an outcome decided outside the board (agreement, resignation,

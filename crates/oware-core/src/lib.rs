@@ -35,5 +35,8 @@ pub mod types;
 pub use game::{EndReason, Game, GameError, Outcome, Ply};
 pub use notation::{diagram, format_moves, parse_moves, ParseMoveError, ParsePositionError};
 pub use ogn::{OgnError, OgnErrorKind, Record, RecordPly};
-pub use position::{divide, perft, IllegalMove, MoveTrace, Position, PositionError, Setup, TOTAL_SEEDS, WINNING_STORE};
+pub use position::{
+    divide, perft, IllegalMove, MoveTrace, Position, PositionError, Setup, TOTAL_SEEDS,
+    WINNING_STORE,
+};
 pub use types::{House, Move, MoveSet, Side};

@@ -37,7 +37,12 @@ pub enum ParsePositionError {
 
 fn field_name(field: usize) -> String {
     match field {
-        1..=12 => format!("house {}", crate::types::House::new(field - 1).map(|h| h.letter()).unwrap_or('?')),
+        1..=12 => format!(
+            "house {}",
+            crate::types::House::new(field - 1)
+                .map(|h| h.letter())
+                .unwrap_or('?')
+        ),
         13 => "South's store".to_string(),
         14 => "North's store".to_string(),
         _ => format!("field {field}"),
@@ -78,7 +83,9 @@ impl Setup {
         let text = text.trim();
         let fields: Vec<&str> = text.split('-').collect();
         if fields.len() != 15 {
-            return Err(ParsePositionError::FieldCount { found: fields.len() });
+            return Err(ParsePositionError::FieldCount {
+                found: fields.len(),
+            });
         }
         let mut setup = Setup::start();
         let mut column = 1;
@@ -100,7 +107,10 @@ impl Setup {
                     (Some(c), None) => Side::from_letter(c),
                     _ => None,
                 }
-                .ok_or_else(|| ParsePositionError::BadSide { column, text: field.to_string() })?;
+                .ok_or_else(|| ParsePositionError::BadSide {
+                    column,
+                    text: field.to_string(),
+                })?;
             }
             column += field.chars().count() + 1;
         }
@@ -121,7 +131,13 @@ impl fmt::Display for Setup {
         for n in self.houses {
             write!(f, "{n}-")?;
         }
-        write!(f, "{}-{}-{}", self.stores[0], self.stores[1], self.to_move.letter())
+        write!(
+            f,
+            "{}-{}-{}",
+            self.stores[0],
+            self.stores[1],
+            self.to_move.letter()
+        )
     }
 }
 
@@ -169,10 +185,17 @@ impl fmt::Display for ParseMoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ParseMoveError::BadLetter { found, column } => {
-                write!(f, "expected a move letter A-F or a-f at column {column}, found {found:?}")
+                write!(
+                    f,
+                    "expected a move letter A-F or a-f at column {column}, found {found:?}"
+                )
             }
-            ParseMoveError::Empty => f.write_str("expected a move letter A-F or a-f, found nothing"),
-            ParseMoveError::TooLong { text } => write!(f, "expected one move letter A-F or a-f, found {text:?}"),
+            ParseMoveError::Empty => {
+                f.write_str("expected a move letter A-F or a-f, found nothing")
+            }
+            ParseMoveError::TooLong { text } => {
+                write!(f, "expected one move letter A-F or a-f, found {text:?}")
+            }
         }
     }
 }
@@ -186,8 +209,13 @@ impl FromStr for Move {
         let mut chars = t.chars();
         match (chars.next(), chars.next()) {
             (None, _) => Err(ParseMoveError::Empty),
-            (Some(c), None) => Move::from_letter(c).ok_or(ParseMoveError::BadLetter { found: c, column: 1 }),
-            _ => Err(ParseMoveError::TooLong { text: t.to_string() }),
+            (Some(c), None) => Move::from_letter(c).ok_or(ParseMoveError::BadLetter {
+                found: c,
+                column: 1,
+            }),
+            _ => Err(ParseMoveError::TooLong {
+                text: t.to_string(),
+            }),
         }
     }
 }
@@ -200,7 +228,10 @@ pub fn parse_moves(text: &str) -> Result<Vec<Move>, ParseMoveError> {
         if c.is_whitespace() {
             continue;
         }
-        moves.push(Move::from_letter(c).ok_or(ParseMoveError::BadLetter { found: c, column: i + 1 })?);
+        moves.push(Move::from_letter(c).ok_or(ParseMoveError::BadLetter {
+            found: c,
+            column: i + 1,
+        })?);
     }
     Ok(moves)
 }
@@ -223,19 +254,39 @@ pub fn format_moves(moves: &[Move]) -> String {
 pub fn diagram(pos: &Position) -> String {
     use crate::types::House;
     let mut s = String::new();
-    let mark = |side: Side| if pos.to_move() == side { "  <- to move" } else { "" };
-    s.push_str(&format!("          North  store {:>2}{}\n", pos.store(Side::North), mark(Side::North)));
+    let mark = |side: Side| {
+        if pos.to_move() == side {
+            "  <- to move"
+        } else {
+            ""
+        }
+    };
+    s.push_str(&format!(
+        "          North  store {:>2}{}\n",
+        pos.store(Side::North),
+        mark(Side::North)
+    ));
     s.push_str("   f    e    d    c    b    a\n");
     for rel in (0..6).rev() {
-        s.push_str(&format!(" [{:>2}]", pos.seeds(House::of(Side::North, rel).unwrap())));
+        s.push_str(&format!(
+            " [{:>2}]",
+            pos.seeds(House::of(Side::North, rel).unwrap())
+        ));
     }
     s.push('\n');
     for rel in 0..6 {
-        s.push_str(&format!(" [{:>2}]", pos.seeds(House::of(Side::South, rel).unwrap())));
+        s.push_str(&format!(
+            " [{:>2}]",
+            pos.seeds(House::of(Side::South, rel).unwrap())
+        ));
     }
     s.push('\n');
     s.push_str("   A    B    C    D    E    F\n");
-    s.push_str(&format!("          South  store {:>2}{}\n", pos.store(Side::South), mark(Side::South)));
+    s.push_str(&format!(
+        "          South  store {:>2}{}\n",
+        pos.store(Side::South),
+        mark(Side::South)
+    ));
     s
 }
 
@@ -252,18 +303,46 @@ mod tests {
 
     #[test]
     fn errors_name_the_problem() {
-        let e = "4-4-4-4-4-4-4-4-4-4-4-4-0-0".parse::<Position>().unwrap_err();
+        let e = "4-4-4-4-4-4-4-4-4-4-4-4-0-0"
+            .parse::<Position>()
+            .unwrap_err();
         assert_eq!(e, ParsePositionError::FieldCount { found: 14 });
-        let e = "4-4-4-4-4-4-x-4-4-4-4-4-0-0-S".parse::<Position>().unwrap_err();
-        assert_eq!(e, ParsePositionError::BadCount { field: 7, column: 13, text: "x".into() });
+        let e = "4-4-4-4-4-4-x-4-4-4-4-4-0-0-S"
+            .parse::<Position>()
+            .unwrap_err();
+        assert_eq!(
+            e,
+            ParsePositionError::BadCount {
+                field: 7,
+                column: 13,
+                text: "x".into()
+            }
+        );
         assert!(e.to_string().contains("house a"), "{e}");
-        let e = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-W".parse::<Position>().unwrap_err();
-        assert_eq!(e, ParsePositionError::BadSide { column: 29, text: "W".into() });
-        let e = "4-4-4-4-4-4-4-4-4-4-4-5-0-0-S".parse::<Position>().unwrap_err();
-        assert_eq!(e, ParsePositionError::Invalid(PositionError::WrongTotal { total: 49 }));
-        let e = "4-4-4-4-4-4-4-4-4-4-4-49-0-0-S".parse::<Position>().unwrap_err();
+        let e = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-W"
+            .parse::<Position>()
+            .unwrap_err();
+        assert_eq!(
+            e,
+            ParsePositionError::BadSide {
+                column: 29,
+                text: "W".into()
+            }
+        );
+        let e = "4-4-4-4-4-4-4-4-4-4-4-5-0-0-S"
+            .parse::<Position>()
+            .unwrap_err();
+        assert_eq!(
+            e,
+            ParsePositionError::Invalid(PositionError::WrongTotal { total: 49 })
+        );
+        let e = "4-4-4-4-4-4-4-4-4-4-4-49-0-0-S"
+            .parse::<Position>()
+            .unwrap_err();
         assert!(matches!(e, ParsePositionError::BadCount { field: 12, .. }));
-        assert!("+4-4-4-4-4-4-4-4-4-4-4-4-0-0-S".parse::<Position>().is_err());
+        assert!("+4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"
+            .parse::<Position>()
+            .is_err());
     }
 
     #[test]
@@ -272,7 +351,13 @@ mod tests {
         let b = parse_moves(" F f  B e ").unwrap();
         assert_eq!(a, b);
         assert_eq!(format_moves(&a), "FfBe");
-        assert_eq!(parse_moves("Fg"), Err(ParseMoveError::BadLetter { found: 'g', column: 2 }));
+        assert_eq!(
+            parse_moves("Fg"),
+            Err(ParseMoveError::BadLetter {
+                found: 'g',
+                column: 2
+            })
+        );
         assert_eq!("".parse::<Move>(), Err(ParseMoveError::Empty));
         assert!("AB".parse::<Move>().is_err());
     }

@@ -26,7 +26,9 @@ use crate::position::Position;
 use crate::types::{Move, Side};
 
 /// The tag roster, written first and in this order.
-pub const ROSTER: [&str; 8] = ["Variant", "Event", "Site", "Date", "Round", "South", "North", "Result"];
+pub const ROSTER: [&str; 8] = [
+    "Variant", "Event", "Site", "Date", "Round", "South", "North", "Result",
+];
 
 /// One ply of a record with its annotations.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -111,10 +113,16 @@ impl fmt::Display for OgnError {
             OgnErrorKind::Unexpected(c) => write!(f, "unexpected character {c:?} in movetext"),
             OgnErrorKind::Unterminated(what) => write!(f, "unterminated {what}"),
             OgnErrorKind::Move(e) => write!(f, "{e}"),
-            OgnErrorKind::CaptureMark { mv, written, actual } => {
+            OgnErrorKind::CaptureMark {
+                mv,
+                written,
+                actual,
+            } => {
                 write!(f, "move {mv} is marked +{written} but captures {actual}")
             }
-            OgnErrorKind::BadResult(r) => write!(f, "bad result {r:?}: expected totals like 25-23, or *"),
+            OgnErrorKind::BadResult(r) => {
+                write!(f, "bad result {r:?}: expected totals like 25-23, or *")
+            }
             OgnErrorKind::ResultMismatch(m) => f.write_str(m),
             OgnErrorKind::BadTermination(t) => write!(f, "unknown Termination {t:?}"),
             OgnErrorKind::BadWinner(t) => write!(f, "Winner tag {t:?}: expected S or N"),
@@ -136,7 +144,13 @@ struct Scanner<'a> {
 
 impl<'a> Scanner<'a> {
     fn new(text: &'a str) -> Self {
-        Scanner { chars: text.chars().collect(), pos: 0, line: 1, column: 1, _text: text }
+        Scanner {
+            chars: text.chars().collect(),
+            pos: 0,
+            line: 1,
+            column: 1,
+            _text: text,
+        }
     }
     fn peek(&self) -> Option<char> {
         self.chars.get(self.pos).copied()
@@ -225,17 +239,40 @@ impl Record {
     /// A record of `game` with the given tags (roster tags missing from
     /// `tags` are written as `?`, `Variant` as `Abapa`).
     pub fn from_game(game: Game, tags: &[(&str, &str)]) -> Record {
-        let tags = normalize_tags(tags.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect());
-        let plies = game.plies().iter().map(|&ply| RecordPly { ply, comment: None, variations: Vec::new() }).collect();
-        Record { tags, intro: None, plies, game }
+        let tags = normalize_tags(
+            tags.iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        );
+        let plies = game
+            .plies()
+            .iter()
+            .map(|&ply| RecordPly {
+                ply,
+                comment: None,
+                variations: Vec::new(),
+            })
+            .collect();
+        Record {
+            tags,
+            intro: None,
+            plies,
+            game,
+        }
     }
 
     /// The value of a tag, `Result` and `FEN` included.
     pub fn tag(&self, name: &str) -> Option<String> {
         match name {
             "Result" => Some(self.result_str()),
-            "FEN" => (*self.game.start() != Position::start()).then(|| self.game.start().to_string()),
-            _ => self.tags.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()),
+            "FEN" => {
+                (*self.game.start() != Position::start()).then(|| self.game.start().to_string())
+            }
+            _ => self
+                .tags
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.clone()),
         }
     }
 
@@ -295,7 +332,10 @@ impl Record {
                     s.push_str(&format!("[FEN \"{fen}\"]\n"));
                 }
                 if let Some(o) = self.game.outcome() {
-                    if matches!(o.reason, EndReason::Agreement | EndReason::Resignation | EndReason::Time) {
+                    if matches!(
+                        o.reason,
+                        EndReason::Agreement | EndReason::Resignation | EndReason::Time
+                    ) {
                         s.push_str(&format!("[Termination \"{}\"]\n", o.reason.as_str()));
                     }
                     if matches!(o.reason, EndReason::Resignation | EndReason::Time) {
@@ -368,17 +408,24 @@ fn normalize_tags(tags: Vec<(String, String)>) -> Vec<(String, String)> {
         if name == "Result" {
             continue;
         }
-        let value = tags.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()).unwrap_or_else(|| {
-            if name == "Variant" {
-                "Abapa".to_string()
-            } else {
-                "?".to_string()
-            }
-        });
+        let value = tags
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_else(|| {
+                if name == "Variant" {
+                    "Abapa".to_string()
+                } else {
+                    "?".to_string()
+                }
+            });
         out.push((name.to_string(), value));
     }
     for (k, v) in tags {
-        if !ROSTER.contains(&k.as_str()) && !matches!(k.as_str(), "FEN" | "Termination" | "Winner") && !out.iter().any(|(o, _)| *o == k) {
+        if !ROSTER.contains(&k.as_str())
+            && !matches!(k.as_str(), "FEN" | "Termination" | "Winner")
+            && !out.iter().any(|(o, _)| *o == k)
+        {
             out.push((k, v));
         }
     }
@@ -454,7 +501,8 @@ fn parse_one(sc: &mut Scanner) -> Result<Option<Record>, OgnError> {
         }
         let (line, column) = (sc.line, sc.column);
         let text = sc.rest_of_line();
-        let (k, v) = parse_tag_line(&text).ok_or_else(|| sc.err(line, column, OgnErrorKind::BadTag(text.clone())))?;
+        let (k, v) = parse_tag_line(&text)
+            .ok_or_else(|| sc.err(line, column, OgnErrorKind::BadTag(text.clone())))?;
         match k.as_str() {
             "FEN" => fen = Some((line, column, v)),
             "Result" => result_tag = Some((line, column, v)),
@@ -516,8 +564,13 @@ fn parse_one(sc: &mut Scanner) -> Result<Option<Record>, OgnError> {
             '-' if sc.peek_at(1) == Some('-') => {
                 sc.bump();
                 sc.bump();
-                game.pass().map_err(|e| sc.err(line, column, OgnErrorKind::Move(e)))?;
-                plies.push(RecordPly { ply: Ply::Pass, comment: None, variations: Vec::new() });
+                game.pass()
+                    .map_err(|e| sc.err(line, column, OgnErrorKind::Move(e)))?;
+                plies.push(RecordPly {
+                    ply: Ply::Pass,
+                    comment: None,
+                    variations: Vec::new(),
+                });
             }
             '0'..='9' => {
                 let mut digits = String::new();
@@ -561,22 +614,38 @@ fn parse_one(sc: &mut Scanner) -> Result<Option<Record>, OgnError> {
                         digits.push(d);
                         sc.bump();
                     }
-                    mark = Some(digits.parse::<u8>().map_err(|_| {
-                        sc.err(line, column, OgnErrorKind::Unexpected('+'))
-                    })?);
+                    mark = Some(
+                        digits
+                            .parse::<u8>()
+                            .map_err(|_| sc.err(line, column, OgnErrorKind::Unexpected('+')))?,
+                    );
                 }
                 if let Some(next) = sc.peek() {
                     if !(next.is_whitespace() || matches!(next, '{' | '(' | ';' | ')')) {
                         return Err(sc.here(OgnErrorKind::Unexpected(next)));
                     }
                 }
-                let actual = game.play(mv).map_err(|e| sc.err(line, column, OgnErrorKind::Move(e)))?;
+                let actual = game
+                    .play(mv)
+                    .map_err(|e| sc.err(line, column, OgnErrorKind::Move(e)))?;
                 if let Some(written) = mark {
                     if written != actual {
-                        return Err(sc.err(line, column, OgnErrorKind::CaptureMark { mv, written, actual }));
+                        return Err(sc.err(
+                            line,
+                            column,
+                            OgnErrorKind::CaptureMark {
+                                mv,
+                                written,
+                                actual,
+                            },
+                        ));
                     }
                 }
-                plies.push(RecordPly { ply: Ply::Move(mv), comment: None, variations: Vec::new() });
+                plies.push(RecordPly {
+                    ply: Ply::Move(mv),
+                    comment: None,
+                    variations: Vec::new(),
+                });
             }
             other => return Err(sc.here(OgnErrorKind::Unexpected(other))),
         }
@@ -585,8 +654,8 @@ fn parse_one(sc: &mut Scanner) -> Result<Option<Record>, OgnError> {
     // Result: the token and the tag must agree with each other and with the board.
     let mut claimed: Option<(usize, usize, Option<[u8; 2]>)> = None;
     for (line, column, text) in [&result_tag, &result_token].into_iter().flatten() {
-        let totals =
-            parse_totals(text).ok_or_else(|| sc.err(*line, *column, OgnErrorKind::BadResult(text.clone())))?;
+        let totals = parse_totals(text)
+            .ok_or_else(|| sc.err(*line, *column, OgnErrorKind::BadResult(text.clone())))?;
         if let Some((_, _, earlier)) = claimed {
             if earlier != totals {
                 return Err(sc.err(
@@ -601,8 +670,14 @@ fn parse_one(sc: &mut Scanner) -> Result<Option<Record>, OgnError> {
         }
         claimed = Some((*line, *column, totals));
     }
-    let termination = derived.iter().find(|(k, _)| k == "Termination").map(|(_, v)| v.clone());
-    let winner_tag = derived.iter().find(|(k, _)| k == "Winner").map(|(_, v)| v.clone());
+    let termination = derived
+        .iter()
+        .find(|(k, _)| k == "Termination")
+        .map(|(_, v)| v.clone());
+    let winner_tag = derived
+        .iter()
+        .find(|(k, _)| k == "Winner")
+        .map(|(_, v)| v.clone());
     if let Some((line, column, Some(totals))) = claimed {
         match game.outcome() {
             Some(o) => {
@@ -620,13 +695,20 @@ fn parse_one(sc: &mut Scanner) -> Result<Option<Record>, OgnError> {
                 }
             }
             None => {
-                let outcome = off_board_outcome(&game, totals, termination.as_deref(), winner_tag.as_deref())
-                    .map_err(|kind| sc.err(line, column, kind))?;
-                game.set_outcome(outcome).map_err(|e| sc.err(line, column, OgnErrorKind::Move(e)))?;
+                let outcome =
+                    off_board_outcome(&game, totals, termination.as_deref(), winner_tag.as_deref())
+                        .map_err(|kind| sc.err(line, column, kind))?;
+                game.set_outcome(outcome)
+                    .map_err(|e| sc.err(line, column, OgnErrorKind::Move(e)))?;
             }
         }
     }
-    Ok(Some(Record { tags: normalize_tags(raw_tags), intro, plies, game }))
+    Ok(Some(Record {
+        tags: normalize_tags(raw_tags),
+        intro,
+        plies,
+        game,
+    }))
 }
 
 // The outcome of a game that the board did not end: the Termination tag
@@ -650,7 +732,9 @@ fn off_board_outcome(
         )));
     }
     let reason = match termination {
-        Some(t) => EndReason::from_str_id(t).ok_or_else(|| OgnErrorKind::BadTermination(t.to_string()))?,
+        Some(t) => {
+            EndReason::from_str_id(t).ok_or_else(|| OgnErrorKind::BadTermination(t.to_string()))?
+        }
         None if totals == own_rows => EndReason::Agreement,
         None => EndReason::Resignation,
     };
@@ -687,7 +771,11 @@ fn off_board_outcome(
             )))
         }
     };
-    Ok(Outcome { reason, totals, winner })
+    Ok(Outcome {
+        reason,
+        totals,
+        winner,
+    })
 }
 
 impl fmt::Display for Record {

@@ -29,7 +29,11 @@ impl Setup {
     /// The start position (R1): four seeds in every house, empty stores,
     /// South to move.
     pub const fn start() -> Setup {
-        Setup { houses: [4; 12], stores: [0, 0], to_move: Side::South }
+        Setup {
+            houses: [4; 12],
+            stores: [0, 0],
+            to_move: Side::South,
+        }
     }
 }
 
@@ -223,7 +227,12 @@ impl Position {
 
     /// Validates a setup: the houses and stores must hold 48 seeds in all.
     pub fn from_setup(setup: Setup) -> Result<Position, PositionError> {
-        let total: u32 = setup.houses.iter().chain(setup.stores.iter()).map(|&n| u32::from(n)).sum();
+        let total: u32 = setup
+            .houses
+            .iter()
+            .chain(setup.stores.iter())
+            .map(|&n| u32::from(n))
+            .sum();
         if total != TOTAL_SEEDS {
             return Err(PositionError::WrongTotal { total });
         }
@@ -233,7 +242,10 @@ impl Position {
         }
         bits |= u128::from(setup.stores[0]) << STORE_SHIFT[0];
         bits |= u128::from(setup.stores[1]) << STORE_SHIFT[1];
-        Ok(Position { bits, to_move: setup.to_move })
+        Ok(Position {
+            bits,
+            to_move: setup.to_move,
+        })
     }
 
     /// The position as an editable setup.
@@ -242,7 +254,11 @@ impl Position {
         for (i, h) in houses.iter_mut().enumerate() {
             *h = byte(self.bits, i);
         }
-        Setup { houses, stores: [self.store(Side::South), self.store(Side::North)], to_move: self.to_move }
+        Setup {
+            houses,
+            stores: [self.store(Side::South), self.store(Side::North)],
+            to_move: self.to_move,
+        }
     }
 
     /// The player to move.
@@ -296,7 +312,10 @@ impl Position {
     /// The same houses and stores with the other player to move. Useful to
     /// engines (null-move ideas) and for R13's lost turn.
     pub fn with_side_to_move(&self, side: Side) -> Position {
-        Position { bits: self.bits, to_move: side }
+        Position {
+            bits: self.bits,
+            to_move: side,
+        }
     }
 
     /// True when R10 has decided the game: a store holds 25 or more, or both
@@ -455,7 +474,14 @@ impl Position {
         let took = after.store(self.to_move) - self.store(self.to_move);
         let grand_slam = !chain.is_empty() && took == 0;
         let captured = if grand_slam { Vec::new() } else { chain };
-        Ok(MoveTrace { mv, sown, last, captured, grand_slam, after })
+        Ok(MoveTrace {
+            mv,
+            sown,
+            last,
+            captured,
+            grand_slam,
+            after,
+        })
     }
 
     /// Where the last seed of `mv` would land, and how many seeds it would
@@ -468,7 +494,10 @@ impl Position {
             return None;
         }
         let after = self.sow_and_capture(mv);
-        Some((House::ALL[SOW_LAST[h.index()][n] as usize], after.store(self.to_move) - self.store(self.to_move)))
+        Some((
+            House::ALL[SOW_LAST[h.index()][n] as usize],
+            after.store(self.to_move) - self.store(self.to_move),
+        ))
     }
 
     /// The final totals if the game ended here with each player taking the
@@ -526,5 +555,8 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     if depth == 0 {
         return Vec::new();
     }
-    pos.legal_moves().into_iter().map(|mv| (mv, perft(&pos.play_unchecked(mv), depth - 1))).collect()
+    pos.legal_moves()
+        .into_iter()
+        .map(|mv| (mv, perft(&pos.play_unchecked(mv), depth - 1)))
+        .collect()
 }

@@ -46,7 +46,11 @@ impl<'de> Deserialize<'de> for House {
             (Some(c), None) => House::from_letter(c),
             _ => None,
         }
-        .ok_or_else(|| D::Error::custom(format!("expected a house letter A-F or a-f, found {text:?}")))
+        .ok_or_else(|| {
+            D::Error::custom(format!(
+                "expected a house letter A-F or a-f, found {text:?}"
+            ))
+        })
     }
 }
 

@@ -273,7 +273,10 @@ impl IntoIterator for MoveSet {
     type Item = Move;
     type IntoIter = MoveSetIter;
     fn into_iter(self) -> MoveSetIter {
-        MoveSetIter { base: 6 * self.side as u8, mask: self.mask }
+        MoveSetIter {
+            base: 6 * self.side as u8,
+            mask: self.mask,
+        }
     }
 }
 

@@ -27,7 +27,10 @@ fn reads_tags_comments_and_variations() {
     assert_eq!(rec.plies.len(), 5);
     assert_eq!(rec.plies[2].comment.as_deref(), Some("a developing move"));
     assert_eq!(rec.plies[3].variations, vec!["2... a 3. A".to_string()]);
-    assert_eq!(oware_core::format_moves(&rec.game.moves().collect::<Vec<_>>()), "FfBeA");
+    assert_eq!(
+        oware_core::format_moves(&rec.game.moves().collect::<Vec<_>>()),
+        "FfBeA"
+    );
     assert!(!rec.game.is_over());
 }
 
@@ -50,13 +53,27 @@ fn writes_canonically_and_round_trips() {
 #[test]
 fn capture_marks_are_written_and_checked() {
     let fen = "0-0-0-0-0-2-1-1-0-0-4-0-20-20-S";
-    let game = Game::from_moves(fen.parse().unwrap(), &oware_core::parse_moves("F").unwrap()).unwrap();
+    let game =
+        Game::from_moves(fen.parse().unwrap(), &oware_core::parse_moves("F").unwrap()).unwrap();
     let text = Record::from_game(game, &[]).write();
-    assert!(text.contains("[FEN \"0-0-0-0-0-2-1-1-0-0-4-0-20-20-S\"]"), "{text}");
+    assert!(
+        text.contains("[FEN \"0-0-0-0-0-2-1-1-0-0-4-0-20-20-S\"]"),
+        "{text}"
+    );
     assert!(text.contains("1. F+4 *"), "{text}");
     let bad = text.replace("F+4", "F+3");
     let err = Record::parse(&bad).unwrap_err();
-    assert!(matches!(err.kind, OgnErrorKind::CaptureMark { written: 3, actual: 4, .. }), "{err}");
+    assert!(
+        matches!(
+            err.kind,
+            OgnErrorKind::CaptureMark {
+                written: 3,
+                actual: 4,
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert_eq!(err.line, 11);
     assert_eq!(err.column, 4);
 }
@@ -65,7 +82,8 @@ fn capture_marks_are_written_and_checked() {
 fn finished_game_result_must_match() {
     // E8: North captures 3+2 and wins 21-26.
     let fen = "1-2-0-1-0-0-0-0-0-0-0-2-21-21-N";
-    let game = Game::from_moves(fen.parse().unwrap(), &oware_core::parse_moves("f").unwrap()).unwrap();
+    let game =
+        Game::from_moves(fen.parse().unwrap(), &oware_core::parse_moves("f").unwrap()).unwrap();
     let text = Record::from_game(game, &[]).write();
     assert!(text.contains("[Result \"21-26\"]"));
     assert!(text.contains("1... f+5 21-26"), "{text}");
@@ -78,15 +96,20 @@ fn finished_game_result_must_match() {
 
 #[test]
 fn resignation_and_agreement_survive_a_round_trip() {
-    let mut game = Game::from_moves(Position::start(), &oware_core::parse_moves("FfBe").unwrap()).unwrap();
+    let mut game =
+        Game::from_moves(Position::start(), &oware_core::parse_moves("FfBe").unwrap()).unwrap();
     game.resign(Side::South).unwrap();
     let rec = Record::from_game(game.clone(), &[]);
     let text = rec.write();
-    assert!(text.contains("[Termination \"resignation\"]") && text.contains("[Winner \"N\"]"), "{text}");
+    assert!(
+        text.contains("[Termination \"resignation\"]") && text.contains("[Winner \"N\"]"),
+        "{text}"
+    );
     let back = Record::parse(&text).unwrap();
     assert_eq!(back.game.outcome(), game.outcome());
 
-    let mut game = Game::from_moves(Position::start(), &oware_core::parse_moves("FfBe").unwrap()).unwrap();
+    let mut game =
+        Game::from_moves(Position::start(), &oware_core::parse_moves("FfBe").unwrap()).unwrap();
     let o = game.agree_to_stop().unwrap();
     let back = Record::parse(&Record::from_game(game, &[]).write()).unwrap();
     assert_eq!(back.game.outcome(), Some(&o));
@@ -126,7 +149,12 @@ fn errors_name_line_and_column() {
         ("1. F g\n", 1, 6, "unexpected character 'g'"),
         ("1. F f 30-30\n", 1, 8, "bad result"),
         ("1. Fx\n", 1, 5, "unexpected character 'x'"),
-        ("[Result \"1-2\"]\n1. F *\n", 2, 6, "disagrees with the Result tag"),
+        (
+            "[Result \"1-2\"]\n1. F *\n",
+            2,
+            6,
+            "disagrees with the Result tag",
+        ),
     ];
     for (text, line, column, msg) in cases {
         let err = Record::parse(text).unwrap_err();
@@ -141,7 +169,10 @@ fn several_games_in_one_file() {
     let all = Record::parse_all(text).unwrap();
     assert_eq!(all.len(), 2);
     assert_eq!(all[1].tag("Event").as_deref(), Some("two"));
-    assert!(matches!(Record::parse(text).unwrap_err().kind, OgnErrorKind::TrailingGame));
+    assert!(matches!(
+        Record::parse(text).unwrap_err().kind,
+        OgnErrorKind::TrailingGame
+    ));
 }
 
 /// Inputs the fuzzer once broke (`fuzz/`, target `ogn`): each must read and

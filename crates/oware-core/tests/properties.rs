@@ -9,9 +9,18 @@ use proptest::prelude::*;
 /// Any valid position: `k` seeds scattered over the houses, the rest split
 /// between the stores.
 fn position() -> impl Strategy<Value = Position> {
-    (0..=48usize, prop::collection::vec(0..12usize, 48), 0..=100u32, any::<bool>()).prop_map(
-        |(k, spots, split, north)| {
-            let mut s = Setup { houses: [0; 12], stores: [0, 0], to_move: if north { Side::North } else { Side::South } };
+    (
+        0..=48usize,
+        prop::collection::vec(0..12usize, 48),
+        0..=100u32,
+        any::<bool>(),
+    )
+        .prop_map(|(k, spots, split, north)| {
+            let mut s = Setup {
+                houses: [0; 12],
+                stores: [0, 0],
+                to_move: if north { Side::North } else { Side::South },
+            };
             for &h in &spots[..k] {
                 s.houses[h] += 1;
             }
@@ -19,8 +28,7 @@ fn position() -> impl Strategy<Value = Position> {
             s.stores[0] = (rest * split / 100) as u8;
             s.stores[1] = (rest - rest * split / 100) as u8;
             Position::from_setup(s).unwrap()
-        },
-    )
+        })
 }
 
 /// A position reached by random play from the start (more game-like).

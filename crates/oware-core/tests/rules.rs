@@ -28,17 +28,30 @@ fn illegal_reason(name: &str) -> IllegalMove {
 fn check(case: &Case) {
     let id = case.id();
     for text in case.all("invalid") {
-        assert!(text.parse::<Position>().is_err(), "{id}: {text} should be refused");
+        assert!(
+            text.parse::<Position>().is_err(),
+            "{id}: {text} should be refused"
+        );
     }
     let Some(pos) = case.get("pos") else { return };
-    let start: Position = if pos == "start" { Position::start() } else { pos.parse().unwrap() };
+    let start: Position = if pos == "start" {
+        Position::start()
+    } else {
+        pos.parse().unwrap()
+    };
     let moves = parse_moves(case.get("moves").unwrap_or("")).unwrap();
     let mut game = Game::new(start);
     let mut over_at = game.is_over().then_some(0);
     let mut last_trace = None;
     for (i, &mv) in moves.iter().enumerate() {
-        let trace = game.play_traced(mv).unwrap_or_else(|e| panic!("{id}: move {} ({mv}): {e}", i + 1));
-        assert_eq!(trace.after, *game.position(), "{id}: trace agrees with the game");
+        let trace = game
+            .play_traced(mv)
+            .unwrap_or_else(|e| panic!("{id}: move {} ({mv}): {e}", i + 1));
+        assert_eq!(
+            trace.after,
+            *game.position(),
+            "{id}: trace agrees with the game"
+        );
         last_trace = Some(trace);
         if game.is_over() && over_at.is_none() {
             over_at = Some(i + 1);
@@ -56,13 +69,20 @@ fn check(case: &Case) {
         r.unwrap_or_else(|e| panic!("{id}: action {action}: {e}"));
     }
     let pos = *game.position();
-    assert_eq!(pos.seeds_on_board() as u32 + pos.store(Side::South) as u32 + pos.store(Side::North) as u32, 48);
+    assert_eq!(
+        pos.seeds_on_board() as u32 + pos.store(Side::South) as u32 + pos.store(Side::North) as u32,
+        48
+    );
     if let Some(after) = case.get("after") {
         assert_eq!(pos.to_string(), after, "{id}: position after the moves");
     }
     if let Some(k) = case.get("captured") {
         let trace = last_trace.as_ref().expect("captured needs moves");
-        assert_eq!(trace.captured_seeds().to_string(), k, "{id}: seeds captured by the last move");
+        assert_eq!(
+            trace.captured_seeds().to_string(),
+            k,
+            "{id}: seeds captured by the last move"
+        );
     }
     if let Some(sown) = case.get("sown") {
         let trace = last_trace.as_ref().expect("sown needs moves");
@@ -76,7 +96,11 @@ fn check(case: &Case) {
     for text in case.all("illegal") {
         let (mv, why) = text.split_once(' ').unwrap();
         let mv: Move = mv.parse().unwrap();
-        assert_eq!(pos.check(mv), Err(illegal_reason(why)), "{id}: {mv} should be illegal");
+        assert_eq!(
+            pos.check(mv),
+            Err(illegal_reason(why)),
+            "{id}: {mv} should be illegal"
+        );
         let mut copy = game.clone();
         assert!(copy.play(mv).is_err(), "{id}: the game refuses {mv}");
         assert_eq!(copy, game, "{id}: a refused move changes nothing");
@@ -85,15 +109,31 @@ fn check(case: &Case) {
         assert_eq!(pos.to_move(), side(to_move), "{id}: side to move");
     }
     if case.get("ongoing").is_some() {
-        assert!(!game.is_over(), "{id}: the game should go on, ended {:?}", game.outcome());
+        assert!(
+            !game.is_over(),
+            "{id}: the game should go on, ended {:?}",
+            game.outcome()
+        );
     }
     if let Some(fin) = case.get("final") {
-        let o = game.outcome().unwrap_or_else(|| panic!("{id}: the game should be over"));
-        let got = format!("{}-{} {} {}", o.totals[0], o.totals[1], o.reason.as_str(), o.winner_str());
+        let o = game
+            .outcome()
+            .unwrap_or_else(|| panic!("{id}: the game should be over"));
+        let got = format!(
+            "{}-{} {} {}",
+            o.totals[0],
+            o.totals[1],
+            o.reason.as_str(),
+            o.winner_str()
+        );
         assert_eq!(got, fin, "{id}: outcome");
     }
     if let Some(n) = case.get("over-at") {
-        assert_eq!(over_at, Some(n.parse().unwrap()), "{id}: ply at which the game ended");
+        assert_eq!(
+            over_at,
+            Some(n.parse().unwrap()),
+            "{id}: ply at which the game ended"
+        );
     }
 }
 
@@ -101,7 +141,11 @@ fn run(tag: &str) {
     let cases: Vec<Case> = read_cases(EXAMPLES)
         .into_iter()
         .chain(read_cases(RULES))
-        .filter(|c| c.id() == tag || c.get("rules").is_some_and(|r| r.split_whitespace().any(|x| x == tag)))
+        .filter(|c| {
+            c.id() == tag
+                || c.get("rules")
+                    .is_some_and(|r| r.split_whitespace().any(|x| x == tag))
+        })
         .collect();
     assert!(!cases.is_empty(), "no case for {tag}");
     for case in &cases {
@@ -146,14 +190,20 @@ fn every_rule_and_example_has_a_case() {
     for i in 1..=13 {
         let tag = format!("R{i}");
         assert!(
-            read_cases(EXAMPLES).iter().chain(read_cases(RULES).iter()).any(|c| c
-                .get("rules")
-                .is_some_and(|r| r.split_whitespace().any(|x| x == tag))),
+            read_cases(EXAMPLES)
+                .iter()
+                .chain(read_cases(RULES).iter())
+                .any(|c| c
+                    .get("rules")
+                    .is_some_and(|r| r.split_whitespace().any(|x| x == tag))),
             "{tag} has no case"
         );
     }
     for i in 1..=12 {
         let tag = format!("E{i}");
-        assert!(read_cases(EXAMPLES).iter().any(|c| c.id() == tag), "{tag} has no case");
+        assert!(
+            read_cases(EXAMPLES).iter().any(|c| c.id() == tag),
+            "{tag} has no case"
+        );
     }
 }

@@ -7,12 +7,27 @@ use oware_core::{House, Move, Position, Side};
 #[test]
 fn vocabulary_types_as_strings() {
     let pos = Position::start();
-    assert_eq!(serde_json::to_string(&pos).unwrap(), "\"4-4-4-4-4-4-4-4-4-4-4-4-0-0-S\"");
-    assert_eq!(serde_json::from_str::<Position>("\"4-4-4-4-4-4-4-4-4-4-4-4-0-0-S\"").unwrap(), pos);
-    assert_eq!(serde_json::to_string(&"f".parse::<Move>().unwrap()).unwrap(), "\"f\"");
-    assert_eq!(serde_json::from_str::<Move>("\"C\"").unwrap(), "C".parse().unwrap());
+    assert_eq!(
+        serde_json::to_string(&pos).unwrap(),
+        "\"4-4-4-4-4-4-4-4-4-4-4-4-0-0-S\""
+    );
+    assert_eq!(
+        serde_json::from_str::<Position>("\"4-4-4-4-4-4-4-4-4-4-4-4-0-0-S\"").unwrap(),
+        pos
+    );
+    assert_eq!(
+        serde_json::to_string(&"f".parse::<Move>().unwrap()).unwrap(),
+        "\"f\""
+    );
+    assert_eq!(
+        serde_json::from_str::<Move>("\"C\"").unwrap(),
+        "C".parse().unwrap()
+    );
     assert_eq!(serde_json::to_string(&Side::North).unwrap(), "\"N\"");
-    assert_eq!(serde_json::from_str::<House>("\"a\"").unwrap(), House::new(6).unwrap());
+    assert_eq!(
+        serde_json::from_str::<House>("\"a\"").unwrap(),
+        House::new(6).unwrap()
+    );
 }
 
 #[test]

@@ -77,10 +77,13 @@ impl Opening {
         let start: Position = if start.is_empty() {
             Position::start()
         } else {
-            start.parse().map_err(|e| format!("bad position '{start}': {e}"))?
+            start
+                .parse()
+                .map_err(|e| format!("bad position '{start}': {e}"))?
         };
         let moves = parse_moves(rest).map_err(|e| format!("bad moves '{rest}': {e}"))?;
-        let game = Game::from_moves(start, &moves).map_err(|(i, e)| format!("move {} of '{rest}': {e}", i + 1))?;
+        let game = Game::from_moves(start, &moves)
+            .map_err(|(i, e)| format!("move {} of '{rest}': {e}", i + 1))?;
         if game.is_over() {
             return Err(format!("the game is already over after '{line}'"));
         }
@@ -107,7 +110,10 @@ impl Opening {
             if game.is_over() {
                 continue;
             }
-            let o = Opening { start: Position::start(), moves: game.moves().collect() };
+            let o = Opening {
+                start: Position::start(),
+                moves: game.moves().collect(),
+            };
             if !out.contains(&o) {
                 out.push(o);
             }
@@ -203,7 +209,14 @@ impl Tally {
         }
         let s = self.score();
         if s <= 0.0 || s >= 1.0 {
-            return (if s <= 0.0 { f64::NEG_INFINITY } else { f64::INFINITY }, f64::INFINITY);
+            return (
+                if s <= 0.0 {
+                    f64::NEG_INFINITY
+                } else {
+                    f64::INFINITY
+                },
+                f64::INFINITY,
+            );
         }
         let elo = |p: f64| -> f64 {
             if p <= 0.0 {
@@ -265,7 +278,11 @@ impl Process {
                 }
             }
         });
-        let mut p = Process { child, stdin, lines: rx };
+        let mut p = Process {
+            child,
+            stdin,
+            lines: rx,
+        };
         p.send("uci")?;
         p.expect("uciok", Duration::from_secs(10))?;
         for (k, v) in &spec.options {
@@ -276,7 +293,9 @@ impl Process {
     }
 
     fn send(&mut self, line: &str) -> Result<(), String> {
-        writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush()).map_err(|e| format!("crash: cannot write to the engine ({e})"))
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| format!("crash: cannot write to the engine ({e})"))
     }
 
     /// Reads lines until one starts with `prefix`.
@@ -287,8 +306,12 @@ impl Process {
             match self.lines.recv_timeout(left) {
                 Ok(line) if line.starts_with(prefix) => return Ok(line),
                 Ok(_) => {}
-                Err(RecvTimeoutError::Timeout) => return Err(format!("timeout waiting for '{prefix}'")),
-                Err(RecvTimeoutError::Disconnected) => return Err("crash: the engine closed its output".into()),
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(format!("timeout waiting for '{prefix}'"))
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err("crash: the engine closed its output".into())
+                }
             }
         }
     }
@@ -333,9 +356,18 @@ fn play_game(
     let fault = |engine: usize, reason: String, game: Game| GameRecord {
         index,
         engine1_south,
-        reason: format!("engine {} ({}) at ply {}: {reason}", engine + 1, specs[engine].label(), game.plies().len()),
+        reason: format!(
+            "engine {} ({}) at ply {}: {reason}",
+            engine + 1,
+            specs[engine].label(),
+            game.plies().len()
+        ),
         game,
-        score: if engine == 0 { GameScore::Loss } else { GameScore::Win },
+        score: if engine == 0 {
+            GameScore::Loss
+        } else {
+            GameScore::Win
+        },
     };
     // Prepare both engines (restart any that failed in an earlier game).
     for e in 0..2 {
@@ -352,11 +384,17 @@ fn play_game(
         }
     }
     let go_of = |limit: MoveLimit| match limit {
-        MoveLimit::Movetime(ms) => (format!("go movetime {ms}"), Duration::from_millis(ms) + grace(ms)),
+        MoveLimit::Movetime(ms) => (
+            format!("go movetime {ms}"),
+            Duration::from_millis(ms) + grace(ms),
+        ),
         MoveLimit::Depth(d) => (format!("go depth {d}"), Duration::from_secs(120)),
         MoveLimit::Nodes(n) => (format!("go nodes {n}"), Duration::from_secs(120)),
     };
-    let gos = [go_of(config.limit), go_of(config.limit2.unwrap_or(config.limit))];
+    let gos = [
+        go_of(config.limit),
+        go_of(config.limit2.unwrap_or(config.limit)),
+    ];
     let start_str = opening.start.to_string();
     while !game.is_over() {
         if game.plies().len() >= MAX_PLIES {
@@ -364,7 +402,11 @@ fn play_game(
             break;
         }
         let side = game.position().to_move();
-        let e = if (side == Side::South) == engine1_south { 0 } else { 1 };
+        let e = if (side == Side::South) == engine1_south {
+            0
+        } else {
+            1
+        };
         let p = engines[e].as_mut().expect("started");
         let moves: Vec<Move> = game.moves().collect();
         let cmd = if moves.is_empty() {
@@ -396,19 +438,32 @@ fn play_game(
         }
     }
     let outcome = *game.outcome().expect("the game is over");
-    let engine1_side = if engine1_south { Side::South } else { Side::North };
+    let engine1_side = if engine1_south {
+        Side::South
+    } else {
+        Side::North
+    };
     let score = match outcome.winner {
         None => GameScore::Draw,
         Some(w) if w == engine1_side => GameScore::Win,
         Some(_) => GameScore::Loss,
     };
-    GameRecord { index, engine1_south, game, score, reason: outcome.reason.as_str().to_string() }
+    GameRecord {
+        index,
+        engine1_south,
+        game,
+        score,
+        reason: outcome.reason.as_str().to_string(),
+    }
 }
 
 /// Plays the match; `each` is called after every game (from the worker
 /// threads, one at a time). Returns the games in order.
 pub fn run(config: &MatchConfig, each: &(dyn Fn(&GameRecord, &Tally) + Sync)) -> Vec<GameRecord> {
-    assert!(!config.openings.is_empty(), "a match needs at least one opening");
+    assert!(
+        !config.openings.is_empty(),
+        "a match needs at least one opening"
+    );
     let next = AtomicUsize::new(0);
     let results: Mutex<(Vec<GameRecord>, Tally)> = Mutex::new((Vec::new(), Tally::default()));
     std::thread::scope(|scope| {
@@ -420,7 +475,8 @@ pub fn run(config: &MatchConfig, each: &(dyn Fn(&GameRecord, &Tally) + Sync)) ->
                     if i >= config.games {
                         break;
                     }
-                    let rec = play_game(i, config, &mut engines, [&config.engine1, &config.engine2]);
+                    let rec =
+                        play_game(i, config, &mut engines, [&config.engine1, &config.engine2]);
                     let mut r = results.lock().unwrap_or_else(|e| e.into_inner());
                     r.1.add(rec.score);
                     each(&rec, &r.1);
@@ -443,9 +499,17 @@ mod tests {
         assert_eq!(Opening::parse("FfBe").unwrap().moves.len(), 4);
         let o = Opening::parse("0-0-0-0-0-17-2-1-1-0-0-1-13-13-S").unwrap();
         assert!(o.moves.is_empty());
-        assert_eq!(Opening::parse("4-4-4-4-4-4-4-4-4-4-4-4-0-0-S F f").unwrap().moves.len(), 2);
+        assert_eq!(
+            Opening::parse("4-4-4-4-4-4-4-4-4-4-4-4-0-0-S F f")
+                .unwrap()
+                .moves
+                .len(),
+            2
+        );
         assert!(Opening::parse("FF").unwrap_err().contains("move 2"));
-        assert!(Opening::parse("1-0-0-0-1-0-0-0-0-0-0-0-23-23-S").unwrap_err().contains("over"));
+        assert!(Opening::parse("1-0-0-0-1-0-0-0-0-0-0-0-23-23-S")
+            .unwrap_err()
+            .contains("over"));
         let r = Opening::random(4, 20, 1);
         assert_eq!(r.len(), 20);
         assert!(r.iter().all(|o| o.moves.len() == 4));
@@ -454,12 +518,27 @@ mod tests {
 
     #[test]
     fn elo_from_scores() {
-        let even = Tally { wins: 10, draws: 0, losses: 10 };
+        let even = Tally {
+            wins: 10,
+            draws: 0,
+            losses: 10,
+        };
         assert_eq!(even.elo().0, 0.0);
-        let t = Tally { wins: 75, draws: 0, losses: 25 };
+        let t = Tally {
+            wins: 75,
+            draws: 0,
+            losses: 25,
+        };
         let (elo, margin) = t.elo();
         assert!((elo - 190.8).abs() < 0.5, "{elo}");
         assert!(margin > 50.0 && margin < 120.0, "{margin}");
-        assert!(Tally { wins: 3, draws: 0, losses: 0 }.elo().0.is_infinite());
+        assert!(Tally {
+            wins: 3,
+            draws: 0,
+            losses: 0
+        }
+        .elo()
+        .0
+        .is_infinite());
     }
 }

@@ -67,7 +67,10 @@ impl BenchReport {
 /// Searches every bench position to `depth` with a fresh `hash_mb` table,
 /// no tablebases; `each` is called with each position and its node count.
 pub fn run(depth: u32, hash_mb: usize, each: &mut dyn FnMut(&Position, u64)) -> BenchReport {
-    let mut engine = Engine::new(EngineOptions { hash_mb, tablebase_dir: None });
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb,
+        tablebase_dir: None,
+    });
     let started = Instant::now();
     let mut nodes = 0;
     let games = games();
@@ -77,7 +80,11 @@ pub fn run(depth: u32, hash_mb: usize, each: &mut dyn FnMut(&Position, u64)) -> 
         nodes += r.nodes;
         each(game.position(), r.nodes);
     }
-    BenchReport { nodes, elapsed: started.elapsed(), positions: games.len() }
+    BenchReport {
+        nodes,
+        elapsed: started.elapsed(),
+        positions: games.len(),
+    }
 }
 
 #[cfg(test)]

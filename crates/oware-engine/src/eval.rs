@@ -12,8 +12,16 @@ use oware_core::{Position, Side};
 pub const FEATURES: usize = 8;
 
 /// Feature names, in the order of [`Features::values`] and [`Weights::w`].
-pub const FEATURE_NAMES: [&str; FEATURES] =
-    ["store", "row_seeds", "kroo", "vulnerable", "threat", "mobility", "reach", "tempo"];
+pub const FEATURE_NAMES: [&str; FEATURES] = [
+    "store",
+    "row_seeds",
+    "kroo",
+    "vulnerable",
+    "threat",
+    "mobility",
+    "reach",
+    "tempo",
+];
 
 /// Feature values of a position, from the side to move's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,10 +39,14 @@ pub struct Weights {
 
 impl Weights {
     /// Hand-set starting weights (before tuning); kept for comparisons.
-    pub const INITIAL: Weights = Weights { w: [100, 5, 60, -25, -40, 10, 5, 10] };
+    pub const INITIAL: Weights = Weights {
+        w: [100, 5, 60, -25, -40, 10, 5, 10],
+    };
 
     /// The weights fitted by `oware tune` (see `docs/ENGINE.md`).
-    pub const TUNED: Weights = Weights { w: [100, 0, 67, -40, -32, 126, -74, -23] };
+    pub const TUNED: Weights = Weights {
+        w: [100, 0, 67, -40, -32, 126, -74, -23],
+    };
 }
 
 impl Weights {
@@ -42,11 +54,21 @@ impl Weights {
     pub fn parse(text: &str) -> Result<Weights, String> {
         let parts: Vec<&str> = text.split(',').map(str::trim).collect();
         if parts.len() != FEATURES {
-            return Err(format!("expected {FEATURES} comma-separated weights ({}), got {}", FEATURE_NAMES.join(","), parts.len()));
+            return Err(format!(
+                "expected {FEATURES} comma-separated weights ({}), got {}",
+                FEATURE_NAMES.join(","),
+                parts.len()
+            ));
         }
         let mut w = [0; FEATURES];
         for (i, p) in parts.iter().enumerate() {
-            w[i] = p.parse().map_err(|_| format!("weight {} ({}): '{p}' is not an integer", i + 1, FEATURE_NAMES[i]))?;
+            w[i] = p.parse().map_err(|_| {
+                format!(
+                    "weight {} ({}): '{p}' is not an integer",
+                    i + 1,
+                    FEATURE_NAMES[i]
+                )
+            })?;
         }
         Ok(Weights { w })
     }
@@ -108,7 +130,12 @@ impl Features {
         // must defend against.
         let theirs = pos.with_side_to_move(opp);
         let before = theirs.store(opp);
-        let threat = theirs.legal_moves().into_iter().map(|mv| theirs.play_unchecked(mv).store(opp) - before).max().unwrap_or(0) as i32;
+        let threat = theirs
+            .legal_moves()
+            .into_iter()
+            .map(|mv| theirs.play_unchecked(mv).store(opp) - before)
+            .max()
+            .unwrap_or(0) as i32;
         Features {
             values: [
                 pos.store(me) as i32 - pos.store(opp) as i32,
@@ -135,7 +162,11 @@ impl Features {
 #[inline]
 pub fn evaluate(pos: &Position, weights: &Weights) -> i32 {
     let f = Features::of(pos);
-    f.values.iter().zip(weights.w.iter()).map(|(a, b)| a * b).sum()
+    f.values
+        .iter()
+        .zip(weights.w.iter())
+        .map(|(a, b)| a * b)
+        .sum()
 }
 
 #[cfg(test)]

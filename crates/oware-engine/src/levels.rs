@@ -42,7 +42,11 @@ pub fn profile(level: Level) -> Profile {
         9 => (Some(14), ms(300), 0),
         _ => (None, ms(1000), 0),
     };
-    Profile { depth, movetime, temperature }
+    Profile {
+        depth,
+        movetime,
+        temperature,
+    }
 }
 
 impl Profile {
@@ -50,7 +54,8 @@ impl Profile {
     /// it gave any (capped at the level's depth), else the level's budget.
     pub fn limits(&self, given: &Limits) -> Limits {
         let mut l = given.clone();
-        let unlimited = l.depth.is_none() && l.nodes.is_none() && l.movetime.is_none() && l.clock.is_none();
+        let unlimited =
+            l.depth.is_none() && l.nodes.is_none() && l.movetime.is_none() && l.clock.is_none();
         if unlimited {
             l.movetime = Some(self.movetime);
         }
@@ -98,13 +103,22 @@ pub fn pick(moves: &[MoveAnalysis], temperature: u32, seed: u64, game: &Game) ->
     if moves.len() <= 1 || temperature == 0 {
         return 0;
     }
-    let best = moves.iter().map(|m| m.score.centiseeds()).max().unwrap_or(0);
+    let best = moves
+        .iter()
+        .map(|m| m.score.centiseeds())
+        .max()
+        .unwrap_or(0);
     let t = temperature as f64;
-    let weights: Vec<f64> = moves.iter().map(|m| ((m.score.centiseeds() - best) as f64 / t).exp()).collect();
+    let weights: Vec<f64> = moves
+        .iter()
+        .map(|m| ((m.score.centiseeds() - best) as f64 / t).exp())
+        .collect();
     let total: f64 = weights.iter().sum();
     let key = game.position().key();
     let mut rng = SplitMix::new(
-        seed ^ (key as u64) ^ ((key >> 64) as u64).rotate_left(17) ^ (game.plies().len() as u64).wrapping_mul(0x2545_F491_4F6C_DD1D),
+        seed ^ (key as u64)
+            ^ ((key >> 64) as u64).rotate_left(17)
+            ^ (game.plies().len() as u64).wrapping_mul(0x2545_F491_4F6C_DD1D),
     );
     let mut x = rng.next_f64() * total;
     for (i, w) in weights.iter().enumerate() {
@@ -122,8 +136,11 @@ pub fn pick(moves: &[MoveAnalysis], temperature: u32, seed: u64, game: &Game) ->
 pub fn greedy_move(game: &Game, seed: u64) -> Option<oware_core::Move> {
     let pos = game.position();
     let me = pos.to_move();
-    let moves: Vec<(u8, oware_core::Move)> =
-        game.legal_moves().into_iter().map(|mv| (pos.play_unchecked(mv).store(me) - pos.store(me), mv)).collect();
+    let moves: Vec<(u8, oware_core::Move)> = game
+        .legal_moves()
+        .into_iter()
+        .map(|mv| (pos.play_unchecked(mv).store(me) - pos.store(me), mv))
+        .collect();
     let best = moves.iter().map(|m| m.0).max()?;
     let ties: Vec<oware_core::Move> = moves.iter().filter(|m| m.0 == best).map(|m| m.1).collect();
     let key = pos.key();
@@ -143,7 +160,11 @@ mod tests {
             .enumerate()
             .map(|(i, &v)| {
                 let mv = Move::of(oware_core::Side::South, i).unwrap();
-                MoveAnalysis { mv, score: Score(v), pv: vec![mv] }
+                MoveAnalysis {
+                    mv,
+                    score: Score(v),
+                    pv: vec![mv],
+                }
             })
             .collect()
     }

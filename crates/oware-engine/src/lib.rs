@@ -23,10 +23,10 @@ pub mod bench;
 pub mod eval;
 pub mod levels;
 pub mod search;
-pub mod time;
-pub mod tune;
 pub mod tablebase;
+pub mod time;
 mod tt;
+pub mod tune;
 pub mod uci;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -48,7 +48,10 @@ pub struct EngineOptions {
 
 impl Default for EngineOptions {
     fn default() -> Self {
-        EngineOptions { hash_mb: 64, tablebase_dir: None }
+        EngineOptions {
+            hash_mb: 64,
+            tablebase_dir: None,
+        }
     }
 }
 
@@ -113,17 +116,26 @@ pub struct Clock {
 impl Limits {
     /// A search to a fixed depth.
     pub fn depth(d: u32) -> Limits {
-        Limits { depth: Some(d), ..Limits::default() }
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
     }
 
     /// A search for a fixed time.
     pub fn movetime(t: Duration) -> Limits {
-        Limits { movetime: Some(t), ..Limits::default() }
+        Limits {
+            movetime: Some(t),
+            ..Limits::default()
+        }
     }
 
     /// A search at a playing level, with the level's own time budget.
     pub fn level(level: Level) -> Limits {
-        Limits { level: Some(level), ..Limits::default() }
+        Limits {
+            level: Some(level),
+            ..Limits::default()
+        }
     }
 }
 
@@ -211,7 +223,13 @@ impl Engine {
     /// says why.
     pub fn new(options: EngineOptions) -> Engine {
         let searcher = search::Searcher::new(options.hash_mb);
-        let mut engine = Engine { options, searcher, stop: StopHandle::default(), tables: None, tablebase_error: None };
+        let mut engine = Engine {
+            options,
+            searcher,
+            stop: StopHandle::default(),
+            tables: None,
+            tablebase_error: None,
+        };
         let dir = engine.options.tablebase_dir.clone();
         let _ = engine.set_tablebase_dir(dir);
         engine
@@ -237,7 +255,8 @@ impl Engine {
     /// Uses `tables` (shared, e.g. built in memory) for the search, or none.
     pub fn set_tablebase(&mut self, tables: Option<Arc<tablebase::Tablebase>>) {
         self.tables = tables.clone();
-        self.searcher.set_oracle(tables.map(|t| Box::new(t) as Box<dyn search::Oracle>));
+        self.searcher
+            .set_oracle(tables.map(|t| Box::new(t) as Box<dyn search::Oracle>));
     }
 
     /// The tablebases in use, if any.
@@ -299,7 +318,12 @@ impl Engine {
     /// capture is used for repetitions). `info` is called after each
     /// completed iteration. With `limits.level` set below full strength,
     /// the move is drawn as described in [`levels`].
-    pub fn search(&mut self, game: &Game, limits: &Limits, info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
+    pub fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
         self.stop.reset();
         let stop = self.stop.clone();
         self.search_with(game, limits, &stop, info)
@@ -326,7 +350,14 @@ impl Engine {
         let (moves, depth) = self.searcher.analyze(game, &effective, control, info);
         let nodes = self.searcher.nodes();
         if moves.is_empty() {
-            return SearchResult { best: None, score: Score(0), pv: Vec::new(), depth, nodes, elapsed: started.elapsed() };
+            return SearchResult {
+                best: None,
+                score: Score(0),
+                pv: Vec::new(),
+                depth,
+                nodes,
+                elapsed: started.elapsed(),
+            };
         }
         let i = levels::pick(&moves, profile.temperature, limits.seed, game);
         let chosen = &moves[i];

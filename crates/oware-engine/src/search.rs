@@ -88,7 +88,11 @@ impl Score {
 impl std::fmt::Display for Score {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.is_tablebase() {
-            return f.write_str(if self.0 > 0 { "tablebase win" } else { "tablebase loss" });
+            return f.write_str(if self.0 > 0 {
+                "tablebase win"
+            } else {
+                "tablebase loss"
+            });
         }
         match self.plies_to_end() {
             Some(p) if p >= 0 => write!(f, "win in {p}"),
@@ -392,7 +396,13 @@ impl Searcher {
         }
     }
 
-    fn order(&self, pos: &Position, ply: usize, tt_move: Option<u8>, list: &mut [(i32, u8, Position, u8)]) {
+    fn order(
+        &self,
+        pos: &Position,
+        ply: usize,
+        tt_move: Option<u8>,
+        list: &mut [(i32, u8, Position, u8)],
+    ) {
         let me = pos.to_move();
         let before = pos.store(me);
         for e in list.iter_mut() {
@@ -422,7 +432,15 @@ impl Searcher {
         }
     }
 
-    fn negamax(&mut self, pos: &Position, depth: i32, ply: usize, mut alpha: i32, beta: i32, pv_node: bool) -> i32 {
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        pv_node: bool,
+    ) -> i32 {
         self.pv_len[ply] = 0;
         if self.tick() {
             return 0;
@@ -484,8 +502,13 @@ impl Searcher {
                 -self.negamax(&child, new_depth, ply + 1, -beta, -alpha, pv_node)
             } else {
                 // Late quiet moves are searched one ply shallower first.
-                let r = if depth >= 3 && i >= 3 && cap == 0 && !pv_node { 1 } else { 0 };
-                let mut v = -self.negamax(&child, new_depth - r, ply + 1, -alpha - 1, -alpha, false);
+                let r = if depth >= 3 && i >= 3 && cap == 0 && !pv_node {
+                    1
+                } else {
+                    0
+                };
+                let mut v =
+                    -self.negamax(&child, new_depth - r, ply + 1, -alpha - 1, -alpha, false);
                 if v > alpha && r > 0 && !self.stopped {
                     v = -self.negamax(&child, new_depth, ply + 1, -alpha - 1, -alpha, false);
                 }
@@ -530,7 +553,13 @@ impl Searcher {
         } else {
             Bound::Upper
         };
-        self.tt.store(h, to_tt(best, ply), depth as u32, bound, (best_rel != NO_MOVE).then_some(best_rel));
+        self.tt.store(
+            h,
+            to_tt(best, ply),
+            depth as u32,
+            bound,
+            (best_rel != NO_MOVE).then_some(best_rel),
+        );
         best
     }
 
@@ -552,7 +581,14 @@ impl Searcher {
     }
 
     // Quiescence once the node is counted and known not to be an end.
-    fn quiesce_moves(&mut self, pos: &Position, moves: MoveSet, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+    fn quiesce_moves(
+        &mut self,
+        pos: &Position,
+        moves: MoveSet,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
         if ply > self.seldepth {
             self.seldepth = ply;
         }
@@ -633,7 +669,13 @@ impl Searcher {
             .into_iter()
             .map(|mv| {
                 let child = pos.play_unchecked(mv);
-                RootMove { mv, child, score: -INF, exact: false, pv: vec![mv] }
+                RootMove {
+                    mv,
+                    child,
+                    score: -INF,
+                    exact: false,
+                    pv: vec![mv],
+                }
             })
             .collect();
         // First iteration order: table move, then bigger captures.
@@ -648,7 +690,14 @@ impl Searcher {
 
     /// One iteration over the root moves, reordering them best first.
     /// Returns the best score (meaningless when the search was stopped).
-    fn root_iteration(&mut self, rms: &mut [RootMove], depth: u32, mut alpha: i32, beta: i32, exact_all: bool) -> i32 {
+    fn root_iteration(
+        &mut self,
+        rms: &mut [RootMove],
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        exact_all: bool,
+    ) -> i32 {
         let mut best = -INF;
         for rm in rms.iter_mut() {
             rm.exact = false;
@@ -723,8 +772,11 @@ impl Searcher {
         let mut prev: i32 = 0;
         for depth in 1..=max_depth.min(MAX_DEPTH) {
             let mut window = 35;
-            let (mut alpha, mut beta) =
-                if depth >= 4 && !exact_all && prev.abs() < Score::PROVEN { (prev - window, prev + window) } else { (-INF, INF) };
+            let (mut alpha, mut beta) = if depth >= 4 && !exact_all && prev.abs() < Score::PROVEN {
+                (prev - window, prev + window)
+            } else {
+                (-INF, INF)
+            };
             let score = loop {
                 let v = self.root_iteration(&mut rms, depth, alpha, beta, exact_all);
                 if self.stopped {
@@ -835,7 +887,11 @@ impl Searcher {
         let (rms, depth) = self.deepen(game, limits, max_depth, true, started, info);
         let out = rms
             .into_iter()
-            .map(|r| MoveAnalysis { mv: r.mv, score: Score(r.score.max(-Score::WIN)), pv: r.pv })
+            .map(|r| MoveAnalysis {
+                mv: r.mv,
+                score: Score(r.score.max(-Score::WIN)),
+                pv: r.pv,
+            })
             .collect();
         (out, depth)
     }
@@ -854,7 +910,12 @@ mod tests {
     fn search(pos: &str, depth: u32) -> SearchResult {
         let game = Game::new(pos.parse().unwrap());
         let mut s = Searcher::new(4);
-        s.search(&game, &Limits::depth(depth), &StopHandle::default(), &mut |_| {})
+        s.search(
+            &game,
+            &Limits::depth(depth),
+            &StopHandle::default(),
+            &mut |_| {},
+        )
     }
 
     #[test]
@@ -895,7 +956,12 @@ mod tests {
             game.play(mv).unwrap();
         }
         let mut s = Searcher::new(1);
-        let r = s.search(&game, &Limits::depth(12), &StopHandle::default(), &mut |_| {});
+        let r = s.search(
+            &game,
+            &Limits::depth(12),
+            &StopHandle::default(),
+            &mut |_| {},
+        );
         assert_eq!(r.score, Score(0));
         assert!(r.best.is_some());
     }
@@ -923,7 +989,10 @@ mod tests {
     fn tiny_limits_still_complete_the_first_iteration() {
         let game = Game::new("0-0-0-5-0-0-3-1-2-0-0-3-17-17-S".parse().unwrap());
         let mut s = Searcher::new(1);
-        let limits = Limits { nodes: Some(1), ..Limits::default() };
+        let limits = Limits {
+            nodes: Some(1),
+            ..Limits::default()
+        };
         let r = s.search(&game, &limits, &StopHandle::default(), &mut |_| {});
         assert_eq!((r.depth, r.best.unwrap().letter()), (1, 'D'));
         let stopped = StopHandle::default();
@@ -939,7 +1008,10 @@ mod tests {
     fn node_limit_is_respected() {
         let game = Game::new(Position::start());
         let mut s = Searcher::new(1);
-        let limits = Limits { nodes: Some(5000), ..Limits::default() };
+        let limits = Limits {
+            nodes: Some(5000),
+            ..Limits::default()
+        };
         let r = s.search(&game, &limits, &StopHandle::default(), &mut |_| {});
         assert!(r.nodes <= 5000, "{} nodes", r.nodes);
         assert!(game.legal_moves().contains(r.best.unwrap()));

@@ -27,7 +27,12 @@ impl Oracle for Arc<Tablebase> {
             TbResult::Unresolved => (-1, 1),
         };
         let me = pos.to_move();
-        Some(OracleValue { lower, upper, store: pos.store(me), opp_store: pos.store(me.opponent()) })
+        Some(OracleValue {
+            lower,
+            upper,
+            store: pos.store(me),
+            opp_store: pos.store(me.opponent()),
+        })
     }
 
     fn max_seeds(&self) -> u8 {
@@ -37,7 +42,8 @@ impl Oracle for Arc<Tablebase> {
 
 /// Opens the tables in `dir` as an oracle for the search.
 pub fn open(dir: &std::path::Path) -> Result<Arc<Tablebase>, String> {
-    let tb = Tablebase::open(dir).map_err(|e| format!("cannot open tablebases in {}: {e}", dir.display()))?;
+    let tb = Tablebase::open(dir)
+        .map_err(|e| format!("cannot open tablebases in {}: {e}", dir.display()))?;
     if tb.max_seeds().is_none() {
         return Err(format!("no tablebase files in {}", dir.display()));
     }

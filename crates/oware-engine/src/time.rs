@@ -73,7 +73,10 @@ mod tests {
                 for mtg in [None, Some(1), Some(5)] {
                     let p = TimePlan::new(&clock(ms, inc, mtg));
                     let hard = p.hard.unwrap();
-                    assert!(hard <= Duration::from_millis(ms).saturating_sub(Duration::from_millis(30)), "{ms} {inc} {mtg:?}");
+                    assert!(
+                        hard <= Duration::from_millis(ms).saturating_sub(Duration::from_millis(30)),
+                        "{ms} {inc} {mtg:?}"
+                    );
                     assert!(p.soft.unwrap() <= hard);
                 }
             }

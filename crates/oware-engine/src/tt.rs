@@ -64,7 +64,11 @@ impl Table {
         while n * 2 * std::mem::size_of::<Bucket>() <= bytes {
             n *= 2;
         }
-        Table { buckets: vec![Bucket::default(); n], mask: n - 1, generation: 0 }
+        Table {
+            buckets: vec![Bucket::default(); n],
+            mask: n - 1,
+            generation: 0,
+        }
     }
 
     pub fn clear(&mut self) {
@@ -126,7 +130,11 @@ impl Table {
             }
         }
         let s = &mut b.0[victim];
-        let keep_best = if s.check == h && best.is_none() { s.best } else { 0 };
+        let keep_best = if s.check == h && best.is_none() {
+            s.best
+        } else {
+            0
+        };
         let bound_bits = match bound {
             Bound::Exact => 1,
             Bound::Lower => 2,
@@ -169,7 +177,10 @@ mod tests {
         assert!(t.probe(h).is_none());
         t.store(h, -321, 7, Bound::Lower, Some(3));
         let hit = t.probe(h).unwrap();
-        assert_eq!((hit.score, hit.depth, hit.bound, hit.best), (-321, 7, Bound::Lower, Some(3)));
+        assert_eq!(
+            (hit.score, hit.depth, hit.bound, hit.best),
+            (-321, 7, Bound::Lower, Some(3))
+        );
         t.store(h, 5, 8, Bound::Exact, None);
         let hit = t.probe(h).unwrap();
         assert_eq!((hit.score, hit.best), (5, Some(3)));

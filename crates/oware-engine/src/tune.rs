@@ -30,25 +30,39 @@ pub struct Sample {
 
 fn quiet(pos: &Position) -> bool {
     let me = pos.to_move();
-    pos.legal_moves().into_iter().all(|mv| pos.play_unchecked(mv).store(me) == pos.store(me))
+    pos.legal_moves()
+        .into_iter()
+        .all(|mv| pos.play_unchecked(mv).store(me) == pos.store(me))
 }
 
 /// Plays `games` self-play games at `depth` from random openings of
 /// `plies` plies and returns their quiet positions with results. `each` is
 /// called after every game.
-pub fn generate(games: usize, depth: u32, plies: usize, seed: u64, each: &mut dyn FnMut(usize)) -> Vec<Sample> {
+pub fn generate(
+    games: usize,
+    depth: u32,
+    plies: usize,
+    seed: u64,
+    each: &mut dyn FnMut(usize),
+) -> Vec<Sample> {
     let openings = Opening::random(plies, games, seed);
-    let mut engine = Engine::new(EngineOptions { hash_mb: 16, tablebase_dir: None });
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: 16,
+        tablebase_dir: None,
+    });
     let mut rng = SplitMix::new(seed ^ 0xA5A5);
     let mut out = Vec::new();
     for (g, opening) in openings.iter().enumerate() {
-        let mut game = Game::from_moves(opening.start, &opening.moves).expect("random openings are legal");
+        let mut game =
+            Game::from_moves(opening.start, &opening.moves).expect("random openings are legal");
         engine.new_game();
         while !game.is_over() && game.plies().len() < 400 {
             let stop = engine.stop_handle();
-            let moves: Vec<MoveAnalysis> = engine.analyze_with(&game, &Limits::depth(depth), &stop, &mut |_| {});
+            let moves: Vec<MoveAnalysis> =
+                engine.analyze_with(&game, &Limits::depth(depth), &stop, &mut |_| {});
             let i = levels::pick(&moves, 15, rng.next_u64(), &game);
-            game.play(moves[i].mv).expect("the engine plays legal moves");
+            game.play(moves[i].mv)
+                .expect("the engine plays legal moves");
         }
         if !game.is_over() {
             game.agree_to_stop().expect("running");
@@ -87,9 +101,14 @@ pub fn read(text: &str) -> Result<Vec<Sample>, String> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let (p, r) = line.split_once(' ').ok_or_else(|| format!("line {}: expected 'POSITION RESULT'", i + 1))?;
+        let (p, r) = line
+            .split_once(' ')
+            .ok_or_else(|| format!("line {}: expected 'POSITION RESULT'", i + 1))?;
         let pos: Position = p.parse().map_err(|e| format!("line {}: {e}", i + 1))?;
-        let result: f64 = r.trim().parse().map_err(|_| format!("line {}: bad result '{r}'", i + 1))?;
+        let result: f64 = r
+            .trim()
+            .parse()
+            .map_err(|_| format!("line {}: bad result '{r}'", i + 1))?;
         if !(0.0..=1.0).contains(&result) {
             return Err(format!("line {}: result {result} is not in 0..1", i + 1));
         }
@@ -157,7 +176,9 @@ fn newton(samples: &[(Vec<f64>, f64)], n: usize, ridge: f64) -> Vec<f64> {
 fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
     let n = b.len();
     for c in 0..n {
-        let p = (c..n).max_by(|&i, &j| a[i][c].abs().total_cmp(&a[j][c].abs())).unwrap_or(c);
+        let p = (c..n)
+            .max_by(|&i, &j| a[i][c].abs().total_cmp(&a[j][c].abs()))
+            .unwrap_or(c);
         a.swap(c, p);
         b.swap(c, p);
         let d = a[c][c];
@@ -174,14 +195,31 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
             }
         }
     }
-    (0..n).map(|i| if a[i][i].abs() < 1e-12 { 0.0 } else { b[i] / a[i][i] }).collect()
+    (0..n)
+        .map(|i| {
+            if a[i][i].abs() < 1e-12 {
+                0.0
+            } else {
+                b[i] / a[i][i]
+            }
+        })
+        .collect()
 }
 
 /// Fits the weights on `samples`, comparing with `baseline`.
 pub fn fit(samples: &[Sample], baseline: &Weights) -> Fit {
     let data: Vec<(Vec<f64>, f64)> = samples
         .iter()
-        .map(|s| (Features::of(&s.pos).values.iter().map(|&v| v as f64).collect(), s.result))
+        .map(|s| {
+            (
+                Features::of(&s.pos)
+                    .values
+                    .iter()
+                    .map(|&v| v as f64)
+                    .collect(),
+                s.result,
+            )
+        })
         .collect();
     let beta = newton(&data, FEATURES, 1e-3 * data.len() as f64 / 1000.0);
     let store = if beta[0].abs() > 1e-12 { beta[0] } else { 1.0 };
@@ -192,10 +230,19 @@ pub fn fit(samples: &[Sample], baseline: &Weights) -> Fit {
     // The baseline as one feature (its evaluation), with the best scale.
     let base: Vec<(Vec<f64>, f64)> = samples
         .iter()
-        .map(|s| (vec![crate::eval::evaluate(&s.pos, baseline) as f64], s.result))
+        .map(|s| {
+            (
+                vec![crate::eval::evaluate(&s.pos, baseline) as f64],
+                s.result,
+            )
+        })
         .collect();
     let bscale = newton(&base, 1, 1e-6);
-    Fit { weights: Weights { w }, loss: log_loss(&data, &beta), baseline_loss: log_loss(&base, &bscale) }
+    Fit {
+        weights: Weights { w },
+        loss: log_loss(&data, &beta),
+        baseline_loss: log_loss(&base, &bscale),
+    }
 }
 
 #[cfg(test)]
@@ -218,12 +265,19 @@ mod tests {
                 houses[rng.below(12) as usize] += 1;
                 left -= 1;
             }
-            let setup = oware_core::Setup { houses, stores: [a, b], to_move: oware_core::Side::South };
+            let setup = oware_core::Setup {
+                houses,
+                stores: [a, b],
+                to_move: oware_core::Side::South,
+            };
             let pos = Position::from_setup(setup).unwrap();
             let f = Features::of(&pos).values;
             let z = 0.2 * f[0] as f64 + 0.05 * f[1] as f64;
             let p = 1.0 / (1.0 + (-z).exp());
-            samples.push(Sample { pos, result: if rng.next_f64() < p { 1.0 } else { 0.0 } });
+            samples.push(Sample {
+                pos,
+                result: if rng.next_f64() < p { 1.0 } else { 0.0 },
+            });
         }
         let fit = fit(&samples, &Weights::INITIAL);
         assert_eq!(fit.weights.w[0], 100);
@@ -238,6 +292,8 @@ mod tests {
     fn generates_labelled_quiet_positions() {
         let s = generate(2, 2, 2, 5, &mut |_| {});
         assert!(s.len() > 10);
-        assert!(s.iter().all(|x| quiet(&x.pos) && [0.0, 0.5, 1.0].contains(&x.result)));
+        assert!(s
+            .iter()
+            .all(|x| quiet(&x.pos) && [0.0, 0.5, 1.0].contains(&x.result)));
     }
 }

@@ -13,7 +13,9 @@ use std::time::Duration;
 
 use oware_core::{format_moves, parse_moves, Game, Move, Position, Side};
 
-use crate::{levels, Clock, Engine, EngineOptions, Level, Limits, SearchInfo, SearchResult, StopHandle};
+use crate::{
+    levels, Clock, Engine, EngineOptions, Level, Limits, SearchInfo, SearchResult, StopHandle,
+};
 
 /// The parameters of `go`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -101,12 +103,24 @@ impl fmt::Display for UciError {
 impl std::error::Error for UciError {}
 
 fn malformed(command: &'static str, problem: impl Into<String>) -> UciError {
-    UciError::Malformed { command, problem: problem.into() }
+    UciError::Malformed {
+        command,
+        problem: problem.into(),
+    }
 }
 
-fn number<T: std::str::FromStr>(command: &'static str, key: &str, v: Option<&str>) -> Result<T, UciError> {
+fn number<T: std::str::FromStr>(
+    command: &'static str,
+    key: &str,
+    v: Option<&str>,
+) -> Result<T, UciError> {
     let v = v.ok_or_else(|| malformed(command, format!("'{key}' needs a value")))?;
-    v.parse().map_err(|_| malformed(command, format!("'{key}' expects a non-negative number, got '{v}'")))
+    v.parse().map_err(|_| {
+        malformed(
+            command,
+            format!("'{key}' expects a non-negative number, got '{v}'"),
+        )
+    })
 }
 
 /// Parses one line; `Ok(None)` for a blank line.
@@ -134,7 +148,10 @@ pub fn parse(line: &str) -> Result<Option<UciCommand>, UciError> {
 
 fn parse_setoption(rest: &[&str]) -> Result<UciCommand, UciError> {
     if rest.first() != Some(&"name") {
-        return Err(malformed("setoption", "expected 'setoption name NAME [value V]'"));
+        return Err(malformed(
+            "setoption",
+            "expected 'setoption name NAME [value V]'",
+        ));
     }
     let vpos = rest.iter().position(|w| *w == "value");
     let name_words = &rest[1..vpos.unwrap_or(rest.len())];
@@ -142,27 +159,45 @@ fn parse_setoption(rest: &[&str]) -> Result<UciCommand, UciError> {
         return Err(malformed("setoption", "missing option name"));
     }
     let value = vpos.map(|i| rest[i + 1..].join(" "));
-    Ok(UciCommand::SetOption { name: name_words.join(" "), value })
+    Ok(UciCommand::SetOption {
+        name: name_words.join(" "),
+        value,
+    })
 }
 
 fn parse_position(rest: &[&str]) -> Result<UciCommand, UciError> {
     let (start, after) = match rest.first() {
         Some(&"startpos") => (Position::start(), &rest[1..]),
         Some(&"fen") => {
-            let text = rest.get(1).ok_or_else(|| malformed("position", "'fen' needs a position string"))?;
-            let pos = text.parse::<Position>().map_err(|e| malformed("position", format!("bad position '{text}': {e}")))?;
+            let text = rest
+                .get(1)
+                .ok_or_else(|| malformed("position", "'fen' needs a position string"))?;
+            let pos = text
+                .parse::<Position>()
+                .map_err(|e| malformed("position", format!("bad position '{text}': {e}")))?;
             (pos, &rest[2..])
         }
-        Some(w) => return Err(malformed("position", format!("expected 'startpos' or 'fen', got '{w}'"))),
+        Some(w) => {
+            return Err(malformed(
+                "position",
+                format!("expected 'startpos' or 'fen', got '{w}'"),
+            ))
+        }
         None => return Err(malformed("position", "expected 'startpos' or 'fen'")),
     };
     let moves = match after.first() {
         None => Vec::new(),
         Some(&"moves") => {
             let text = after[1..].join(" ");
-            parse_moves(&text).map_err(|e| malformed("position", format!("bad move list '{text}': {e}")))?
+            parse_moves(&text)
+                .map_err(|e| malformed("position", format!("bad move list '{text}': {e}")))?
         }
-        Some(w) => return Err(malformed("position", format!("expected 'moves', got '{w}'"))),
+        Some(w) => {
+            return Err(malformed(
+                "position",
+                format!("expected 'moves', got '{w}'"),
+            ))
+        }
     };
     Ok(UciCommand::Position { start, moves })
 }
@@ -186,7 +221,11 @@ fn parse_go(rest: &[&str]) -> Result<GoParams, UciError> {
             "movestogo" => g.movestogo = Some(number("go", key, val)?),
             other => return Err(malformed("go", format!("unknown parameter '{other}'"))),
         }
-        i += if matches!(key, "infinite" | "ponder") { 1 } else { 2 };
+        i += if matches!(key, "infinite" | "ponder") {
+            1
+        } else {
+            2
+        };
     }
     if g.depth == Some(0) {
         return Err(malformed("go", "depth must be at least 1"));
@@ -290,19 +329,27 @@ impl Session {
             engine: Some(Engine::new(options)),
             running: None,
             game: Game::new(Position::start()),
-            settings: Settings { level: Level::MAX, greedy: false, seed: 0 },
+            settings: Settings {
+                level: Level::MAX,
+                greedy: false,
+                seed: 0,
+            },
             pending_tables: None,
         }
     }
 
     /// Waits for the default tables being built, and installs them.
     fn install_tables(&mut self) {
-        let Some(handle) = self.pending_tables.take() else { return };
+        let Some(handle) = self.pending_tables.take() else {
+            return;
+        };
         match handle.join() {
             Ok(Ok(tb)) => {
                 let n = tb.max_seeds().unwrap_or(0);
                 self.engine().set_tablebase(Some(std::sync::Arc::new(tb)));
-                self.say(&format!("info string tablebases built in memory up to {n} seeds"));
+                self.say(&format!(
+                    "info string tablebases built in memory up to {n} seeds"
+                ));
             }
             Ok(Err(e)) => self.error(format!("building the default tablebases: {e}")),
             Err(_) => self.error("building the default tablebases failed"),
@@ -341,7 +388,9 @@ impl Session {
 
     fn engine(&mut self) -> &mut Engine {
         self.finish();
-        self.engine.as_mut().expect("the engine is home when no search runs")
+        self.engine
+            .as_mut()
+            .expect("the engine is home when no search runs")
     }
 
     fn handle(&mut self, cmd: UciCommand) -> bool {
@@ -355,7 +404,10 @@ impl Session {
                 self.say("option name Greedy type check default false");
                 self.say("option name Seed type spin default 0 min 0 max 2147483647");
                 self.say("option name Ponder type check default false");
-                self.say(&format!("option name EvalWeights type string default {}", crate::eval::Weights::TUNED));
+                self.say(&format!(
+                    "option name EvalWeights type string default {}",
+                    crate::eval::Weights::TUNED
+                ));
                 self.say("uciok");
             }
             UciCommand::IsReady => {
@@ -372,7 +424,10 @@ impl Session {
                 let mut game = Game::new(start);
                 for (i, &mv) in moves.iter().enumerate() {
                     if let Err(e) = game.play(mv) {
-                        self.error(format!("position: move {} ({mv}) cannot be played: {e}; position unchanged", i + 1));
+                        self.error(format!(
+                            "position: move {} ({mv}) cannot be played: {e}; position unchanged",
+                            i + 1
+                        ));
                         return true;
                     }
                 }
@@ -401,14 +456,18 @@ impl Session {
         match key.as_str() {
             "hash" => match need(value).and_then(|v| v.parse::<usize>().ok()) {
                 Some(mb) if (1..=16384).contains(&mb) => self.engine().set_hash_mb(mb),
-                _ => self.error(format!("setoption Hash: expected a size in MiB from 1 to 16384, got {value:?}")),
+                _ => self.error(format!(
+                    "setoption Hash: expected a size in MiB from 1 to 16384, got {value:?}"
+                )),
             },
             "tablebasedir" | "tablebasepath" | "syzygypath" => {
                 // A directory given by the GUI replaces the default tables.
                 if let Some(h) = self.pending_tables.take() {
                     let _ = h.join();
                 }
-                let dir = need(value).filter(|v| *v != "<empty>").map(std::path::PathBuf::from);
+                let dir = need(value)
+                    .filter(|v| *v != "<empty>")
+                    .map(std::path::PathBuf::from);
                 match self.engine().set_tablebase_dir(dir) {
                     Ok(0) => {}
                     Ok(n) => self.say(&format!("info string tablebases loaded up to {n} seeds")),
@@ -422,7 +481,9 @@ impl Session {
             "greedy" => match need(value) {
                 Some("true") => self.settings.greedy = true,
                 Some("false") => self.settings.greedy = false,
-                _ => self.error(format!("setoption Greedy: expected true or false, got {value:?}")),
+                _ => self.error(format!(
+                    "setoption Greedy: expected true or false, got {value:?}"
+                )),
             },
             "seed" => match need(value).and_then(|v| v.parse::<u64>().ok()) {
                 Some(s) => self.settings.seed = s,
@@ -464,7 +525,10 @@ impl Session {
             self.say(&bestmove_line(&r));
             return;
         }
-        let mut engine = self.engine.take().expect("the engine is home when no search runs");
+        let mut engine = self
+            .engine
+            .take()
+            .expect("the engine is home when no search runs");
         let stop = StopHandle::default();
         stop.set_pondering(params.ponder);
         let control = stop.clone();
@@ -472,15 +536,22 @@ impl Session {
         let game = self.game.clone();
         let wait_for_stop = params.infinite || params.ponder;
         let thread = std::thread::spawn(move || {
-            let r = engine.search_with(&game, &limits, &control, &mut |i| send(&out, &info_line(i)));
+            let r =
+                engine.search_with(&game, &limits, &control, &mut |i| send(&out, &info_line(i)));
             // An infinite or pondering search answers only when told to.
-            while !control.is_stopped() && ((wait_for_stop && params.infinite) || control.is_pondering()) {
+            while !control.is_stopped()
+                && ((wait_for_stop && params.infinite) || control.is_pondering())
+            {
                 std::thread::sleep(Duration::from_millis(1));
             }
             send(&out, &bestmove_line(&r));
             engine
         });
-        self.running = Some(Running { stop, thread, endless: wait_for_stop });
+        self.running = Some(Running {
+            stop,
+            thread,
+            endless: wait_for_stop,
+        });
     }
 }
 
@@ -494,7 +565,12 @@ pub fn run<R: BufRead>(input: R, out: Output, options: EngineOptions) {
 /// memory on a background thread (used from the first `isready` or `go`
 /// after they are done; `isready` waits for them), unless
 /// `options.tablebase_dir` is set.
-pub fn run_with_tables<R: BufRead>(input: R, out: Output, options: EngineOptions, build_seeds: Option<usize>) {
+pub fn run_with_tables<R: BufRead>(
+    input: R,
+    out: Output,
+    options: EngineOptions,
+    build_seeds: Option<usize>,
+) {
     let has_dir = options.tablebase_dir.is_some();
     let mut session = Session::new(out, options);
     if let Some(e) = session.engine.as_ref().and_then(|e| e.tablebase_error()) {
@@ -521,7 +597,11 @@ pub fn run_with_tables<R: BufRead>(input: R, out: Output, options: EngineOptions
             Err(e) => session.error(e),
         }
         // Reap a search that has finished on its own.
-        if session.running.as_ref().is_some_and(|r| r.thread.is_finished()) {
+        if session
+            .running
+            .as_ref()
+            .is_some_and(|r| r.thread.is_finished())
+        {
             session.finish();
         }
     }
@@ -539,7 +619,10 @@ mod tests {
         assert_eq!(parse("").unwrap(), None);
         assert_eq!(
             parse("setoption name Hash value 32").unwrap(),
-            Some(UciCommand::SetOption { name: "Hash".into(), value: Some("32".into()) })
+            Some(UciCommand::SetOption {
+                name: "Hash".into(),
+                value: Some("32".into())
+            })
         );
         match parse("position fen 4-4-4-4-4-0-5-5-5-5-4-4-0-0-N moves f A").unwrap() {
             Some(UciCommand::Position { start, moves }) => {
@@ -549,9 +632,17 @@ mod tests {
             other => panic!("{other:?}"),
         }
         let go = parse("go wtime 1000 btime 2000 winc 10 binc 20 movestogo 5").unwrap();
-        let Some(UciCommand::Go(g)) = go else { panic!() };
-        assert_eq!((g.wtime, g.btime, g.winc, g.binc, g.movestogo), (Some(1000), Some(2000), Some(10), Some(20), Some(5)));
-        assert_eq!(g.limits(Side::North).clock.unwrap().remaining, Duration::from_millis(2000));
+        let Some(UciCommand::Go(g)) = go else {
+            panic!()
+        };
+        assert_eq!(
+            (g.wtime, g.btime, g.winc, g.binc, g.movestogo),
+            (Some(1000), Some(2000), Some(10), Some(20), Some(5))
+        );
+        assert_eq!(
+            g.limits(Side::North).clock.unwrap().remaining,
+            Duration::from_millis(2000)
+        );
     }
 
     #[test]

@@ -17,17 +17,33 @@ fn sparse_position(rng: &mut SplitMix) -> Position {
     let north = 48 - on_board - south;
     if north > 24 {
         // Keep the game undecided: move the excess to South.
-        let setup = Setup { houses, stores: [south + north - 24, 24], to_move: Side::South };
+        let setup = Setup {
+            houses,
+            stores: [south + north - 24, 24],
+            to_move: Side::South,
+        };
         return Position::from_setup(setup).unwrap();
     }
-    let to_move = if rng.below(2) == 0 { Side::South } else { Side::North };
-    Position::from_setup(Setup { houses, stores: [south, north], to_move }).unwrap()
+    let to_move = if rng.below(2) == 0 {
+        Side::South
+    } else {
+        Side::North
+    };
+    Position::from_setup(Setup {
+        houses,
+        stores: [south, north],
+        to_move,
+    })
+    .unwrap()
 }
 
 #[test]
 fn every_game_ending_move_gets_the_games_result() {
     let mut rng = SplitMix::new(17);
-    let mut engine = Engine::new(EngineOptions { hash_mb: 1, tablebase_dir: None });
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: 1,
+        tablebase_dir: None,
+    });
     let mut by_reason = std::collections::HashMap::new();
     for _ in 0..300 {
         let mut game = Game::new(sparse_position(&mut rng));
@@ -47,22 +63,39 @@ fn every_game_ending_move_gets_the_games_result() {
                     Some(w) if w == me => Score::win_in(1),
                     Some(_) => Score::loss_in(1),
                 };
-                assert_eq!(a.score, expected, "{} then {}: {:?}", game.position(), a.mv, o.reason);
+                assert_eq!(
+                    a.score,
+                    expected,
+                    "{} then {}: {:?}",
+                    game.position(),
+                    a.mv,
+                    o.reason
+                );
                 *by_reason.entry(o.reason.as_str()).or_insert(0) += 1;
             }
             let moves: Vec<_> = game.legal_moves().into_iter().collect();
-            game.play(moves[rng.below(moves.len() as u64) as usize]).unwrap();
+            game.play(moves[rng.below(moves.len() as u64) as usize])
+                .unwrap();
         }
     }
     // The sample must exercise the repetition rule, not only captures.
-    assert!(by_reason.get("repetition").copied().unwrap_or(0) >= 5, "{by_reason:?}");
-    assert!(by_reason.get("no-moves").copied().unwrap_or(0) >= 5, "{by_reason:?}");
+    assert!(
+        by_reason.get("repetition").copied().unwrap_or(0) >= 5,
+        "{by_reason:?}"
+    );
+    assert!(
+        by_reason.get("no-moves").copied().unwrap_or(0) >= 5,
+        "{by_reason:?}"
+    );
 }
 
 #[test]
 fn searches_return_legal_moves_under_any_limit() {
     let mut rng = SplitMix::new(99);
-    let mut engine = Engine::new(EngineOptions { hash_mb: 1, tablebase_dir: None });
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: 1,
+        tablebase_dir: None,
+    });
     for i in 0..200 {
         let mut game = Game::new(Position::start());
         let plies = rng.below(40);
@@ -71,10 +104,22 @@ fn searches_return_legal_moves_under_any_limit() {
             if moves.is_empty() {
                 break;
             }
-            game.play(moves[rng.below(moves.len() as u64) as usize]).unwrap();
+            game.play(moves[rng.below(moves.len() as u64) as usize])
+                .unwrap();
         }
-        let limits = Limits { nodes: Some(1 + rng.below(3000)), seed: i, ..Limits::default() };
-        let limits = if i % 3 == 0 { Limits { level: Some(oware_engine::Level::new(1 + (i % 10) as u8)), ..limits } } else { limits };
+        let limits = Limits {
+            nodes: Some(1 + rng.below(3000)),
+            seed: i,
+            ..Limits::default()
+        };
+        let limits = if i % 3 == 0 {
+            Limits {
+                level: Some(oware_engine::Level::new(1 + (i % 10) as u8)),
+                ..limits
+            }
+        } else {
+            limits
+        };
         let r = engine.search(&game, &limits, &mut |_| {});
         match r.best {
             Some(mv) => assert!(game.legal_moves().contains(mv), "{} {mv}", game.position()),
@@ -85,7 +130,10 @@ fn searches_return_legal_moves_under_any_limit() {
 
 #[test]
 fn stop_from_another_thread_ends_an_unlimited_search() {
-    let mut engine = Engine::new(EngineOptions { hash_mb: 4, tablebase_dir: None });
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: 4,
+        tablebase_dir: None,
+    });
     let stop = engine.stop_handle();
     let started = std::time::Instant::now();
     let stopper = std::thread::spawn(move || {
@@ -93,8 +141,16 @@ fn stop_from_another_thread_ends_an_unlimited_search() {
         stop.stop();
     });
     // search() resets the handle first, so the stop arrives mid-search.
-    let r = engine.search(&Game::new(Position::start()), &Limits::default(), &mut |_| {});
+    let r = engine.search(
+        &Game::new(Position::start()),
+        &Limits::default(),
+        &mut |_| {},
+    );
     stopper.join().unwrap();
     assert!(r.best.is_some());
-    assert!(started.elapsed() < std::time::Duration::from_secs(3), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
 }

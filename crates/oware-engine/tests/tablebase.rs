@@ -35,7 +35,10 @@ fn endgames(seeds: u8, count: usize) -> Vec<Position> {
 #[test]
 fn search_with_tables_keeps_wins_and_draws() {
     let tb = Arc::new(Tablebase::build_in_memory(8).unwrap());
-    let mut engine = Engine::new(EngineOptions { hash_mb: 2, tablebase_dir: None });
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: 2,
+        tablebase_dir: None,
+    });
     engine.set_tablebase(Some(tb.clone()));
     assert_eq!(engine.tablebase_seeds(), 8);
     let mut checked = 0;
@@ -48,16 +51,39 @@ fn search_with_tables_keeps_wins_and_draws() {
         let mv = r.best.unwrap();
         let after = pos.play_unchecked(mv);
         let them = if after.legal_moves().is_empty() {
-            let t = if after.is_decided() { [after.store(oware_core::Side::South), after.store(oware_core::Side::North)] } else { after.totals_with_own_rows() };
-            let (m, o) = (t[after.to_move().index()], t[after.to_move().opponent().index()]);
-            if m > o { TbResult::Win } else if m < o { TbResult::Loss } else { TbResult::Draw }
+            let t = if after.is_decided() {
+                [
+                    after.store(oware_core::Side::South),
+                    after.store(oware_core::Side::North),
+                ]
+            } else {
+                after.totals_with_own_rows()
+            };
+            let (m, o) = (
+                t[after.to_move().index()],
+                t[after.to_move().opponent().index()],
+            );
+            if m > o {
+                TbResult::Win
+            } else if m < o {
+                TbResult::Loss
+            } else {
+                TbResult::Draw
+            }
         } else {
             tb.probe(&after).unwrap().result(&after)
         };
-        let expected = if before == TbResult::Win { TbResult::Loss } else { TbResult::Draw };
+        let expected = if before == TbResult::Win {
+            TbResult::Loss
+        } else {
+            TbResult::Draw
+        };
         // A draw may be kept through a position whose value depends on repetition.
         assert!(
-            them == expected || (before == TbResult::Draw && them != TbResult::Win && them != TbResult::WinOrDraw),
+            them == expected
+                || (before == TbResult::Draw
+                    && them != TbResult::Win
+                    && them != TbResult::WinOrDraw),
             "{pos}: {before:?}, played {mv}, opponent then {them:?}"
         );
         if before == TbResult::Win {
@@ -71,7 +97,9 @@ fn search_with_tables_keeps_wins_and_draws() {
 #[test]
 fn missing_table_directory_is_a_clear_error() {
     let mut engine = Engine::new(EngineOptions::default());
-    let e = engine.set_tablebase_dir(Some("/nonexistent/tables".into())).unwrap_err();
+    let e = engine
+        .set_tablebase_dir(Some("/nonexistent/tables".into()))
+        .unwrap_err();
     assert!(e.contains("/nonexistent/tables"), "{e}");
     assert_eq!(engine.tablebase_seeds(), 0);
 }

@@ -12,13 +12,28 @@ use oware_engine::EngineOptions;
 fn session(script: &str) -> Vec<String> {
     let buf = Arc::new(Mutex::new(Vec::<u8>::new()));
     let out: uci::Output = buf.clone();
-    uci::run(Cursor::new(script.to_string()), out, EngineOptions { hash_mb: 4, tablebase_dir: None });
+    uci::run(
+        Cursor::new(script.to_string()),
+        out,
+        EngineOptions {
+            hash_mb: 4,
+            tablebase_dir: None,
+        },
+    );
     let bytes = buf.lock().unwrap().clone();
-    String::from_utf8(bytes).unwrap().lines().map(str::to_string).collect()
+    String::from_utf8(bytes)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
 }
 
 fn bestmoves(lines: &[String]) -> Vec<String> {
-    lines.iter().filter_map(|l| l.strip_prefix("bestmove ")).map(|m| m.split(' ').next().unwrap().to_string()).collect()
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("bestmove "))
+        .map(|m| m.split(' ').next().unwrap().to_string())
+        .collect()
 }
 
 #[test]
@@ -26,7 +41,12 @@ fn handshake_lists_options() {
     let lines = session("uci\nisready\nquit\n");
     assert!(lines[0].starts_with("id name "));
     for opt in ["Hash", "TablebaseDir", "Level", "Greedy"] {
-        assert!(lines.iter().any(|l| l.starts_with(&format!("option name {opt} "))), "{opt} missing: {lines:?}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {opt} "))),
+            "{opt} missing: {lines:?}"
+        );
     }
     let ok = lines.iter().position(|l| l == "uciok").unwrap();
     assert_eq!(lines[ok + 1], "readyok");
@@ -40,7 +60,10 @@ fn go_depth_answers_a_legal_move_with_info() {
     let game = Game::from_moves(Position::start(), &parse_moves("FfBe").unwrap()).unwrap();
     let mv = moves[0].parse().unwrap();
     assert!(game.legal_moves().contains(mv), "{lines:?}");
-    let info = lines.iter().find(|l| l.starts_with("info depth 6 ")).expect("depth 6 info");
+    let info = lines
+        .iter()
+        .find(|l| l.starts_with("info depth 6 "))
+        .expect("depth 6 info");
     for field in [" score cp ", " nodes ", " nps ", " time ", " pv "] {
         assert!(info.contains(field), "{info}");
     }
@@ -52,7 +75,10 @@ fn stop_ends_an_infinite_search_at_once() {
     let lines = session("position startpos\ngo infinite\nstop\nisready\n");
     assert_eq!(bestmoves(&lines).len(), 1, "{lines:?}");
     assert!(started.elapsed() < Duration::from_secs(5));
-    let b = lines.iter().position(|l| l.starts_with("bestmove")).unwrap();
+    let b = lines
+        .iter()
+        .position(|l| l.starts_with("bestmove"))
+        .unwrap();
     let r = lines.iter().position(|l| l == "readyok").unwrap();
     assert!(b < r);
 }
@@ -71,7 +97,10 @@ fn bad_input_is_reported_and_the_loop_goes_on() {
         "hello\ngo depth x\nposition startpos moves FF\nsetoption name Hash value lots\nsetoption name Nope value 1\n\
          position fen 5-4-4-4-4-4-4-4-4-4-4-4-0-0-S\nisready\nposition startpos moves F\ngo depth 2\n",
     );
-    let errors: Vec<&String> = lines.iter().filter(|l| l.starts_with("info string error: ")).collect();
+    let errors: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string error: "))
+        .collect();
     assert_eq!(errors.len(), 6, "{lines:?}");
     assert!(errors[0].contains("unknown command 'hello'"));
     assert!(errors[2].contains("move 2 (F) cannot be played"));

@@ -17,15 +17,29 @@ fn file_response(path: &str, status: StatusCode) -> Option<Response> {
     let file = Web::get(path)?;
     let mime = mime_guess::from_path(path).first_or_octet_stream();
     let mut ct = mime.essence_str().to_string();
-    if ct.starts_with("text/") || ct == "application/javascript" || ct == "application/json" || ct == "image/svg+xml" {
+    if ct.starts_with("text/")
+        || ct == "application/javascript"
+        || ct == "application/json"
+        || ct == "image/svg+xml"
+    {
         ct.push_str("; charset=utf-8");
     }
-    let cache = if path == "index.html" { "no-cache" } else { "public, max-age=300" };
+    let cache = if path == "index.html" {
+        "no-cache"
+    } else {
+        "public, max-age=300"
+    };
     let mut resp = (status, file.data.into_owned()).into_response();
     let headers = resp.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_str(&ct).unwrap_or(HeaderValue::from_static("application/octet-stream")));
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_str(&ct).unwrap_or(HeaderValue::from_static("application/octet-stream")),
+    );
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
-    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
     Some(resp)
 }
 
@@ -43,6 +57,11 @@ pub async fn static_or_index(uri: Uri) -> Response {
             return r;
         }
     }
-    file_response("index.html", StatusCode::OK)
-        .unwrap_or_else(|| (StatusCode::NOT_FOUND, "the web app is missing from this build").into_response())
+    file_response("index.html", StatusCode::OK).unwrap_or_else(|| {
+        (
+            StatusCode::NOT_FOUND,
+            "the web app is missing from this build",
+        )
+            .into_response()
+    })
 }

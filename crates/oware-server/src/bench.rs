@@ -55,20 +55,36 @@ pub struct BenchArgs {
 /// Runs the benchmark on its own runtime and prints the report.
 pub fn run_blocking(args: BenchArgs) -> anyhow::Result<()> {
     if !args.addr.ip().is_loopback() {
-        bail!("serve-bench only loads servers on loopback addresses, not {}", args.addr.ip());
+        bail!(
+            "serve-bench only loads servers on loopback addresses, not {}",
+            args.addr.ip()
+        );
     }
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(args.threads.max(1)).enable_all().build()?;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(args.threads.max(1))
+        .enable_all()
+        .build()?;
     rt.block_on(async move {
         if let Some(path) = &args.verify {
-            let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading {}", path.display()))?;
             let mut acked = HashMap::new();
             for (n, line) in text.lines().enumerate() {
                 let mut it = line.split_whitespace();
-                let (Some(id), Some(p)) = (it.next(), it.next()) else { bail!("{}:{}: expected `id plies`", path.display(), n + 1) };
-                acked.insert(id.to_string(), p.parse::<u32>().with_context(|| format!("{}:{}", path.display(), n + 1))?);
+                let (Some(id), Some(p)) = (it.next(), it.next()) else {
+                    bail!("{}:{}: expected `id plies`", path.display(), n + 1)
+                };
+                acked.insert(
+                    id.to_string(),
+                    p.parse::<u32>()
+                        .with_context(|| format!("{}:{}", path.display(), n + 1))?,
+                );
             }
             let (ok, bad) = verify(args.addr, &acked).await;
-            println!("verify: {} games checked, {ok} hold every acknowledged move, {bad} do not", acked.len());
+            println!(
+                "verify: {} games checked, {ok} hold every acknowledged move, {bad} do not",
+                acked.len()
+            );
             if bad > 0 {
                 bail!("{bad} games lost acknowledged moves");
             }
@@ -92,7 +108,12 @@ struct Shared {
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// A minimal HTTP/1.1 JSON request (the bench needs nothing more).
-async fn http_json(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) -> anyhow::Result<(u16, Value)> {
+async fn http_json(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+) -> anyhow::Result<(u16, Value)> {
     let mut s = TcpStream::connect(addr).await?;
     s.set_nodelay(true)?;
     let body = body.map(|b| b.to_string()).unwrap_or_default();
@@ -104,8 +125,14 @@ async fn http_json(addr: SocketAddr, method: &str, path: &str, body: Option<&Val
     let mut buf = Vec::new();
     s.read_to_end(&mut buf).await?;
     let text = String::from_utf8_lossy(&buf);
-    let (head, body) = text.split_once("\r\n\r\n").ok_or_else(|| anyhow!("no HTTP header end"))?;
-    let status: u16 = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).ok_or_else(|| anyhow!("bad status line"))?;
+    let (head, body) = text
+        .split_once("\r\n\r\n")
+        .ok_or_else(|| anyhow!("no HTTP header end"))?;
+    let status: u16 = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| anyhow!("bad status line"))?;
     let value = serde_json::from_str(body).unwrap_or(Value::Null);
     Ok((status, value))
 }
@@ -144,22 +171,54 @@ async fn wait_move(ws: &mut Ws, ply: u64) -> anyhow::Result<Value> {
 }
 
 fn legal_of(v: &Value) -> Vec<String> {
-    v["legal"].as_array().map(|a| a.iter().filter_map(|m| m.as_str().map(str::to_string)).collect()).unwrap_or_default()
+    v["legal"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|m| m.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 async fn open_game(addr: SocketAddr) -> anyhow::Result<(String, Ws, Ws, Value)> {
-    let (status, created) = http_json(addr, "POST", "/api/v1/games", Some(&json!({"mode": "online", "side": "S", "name": "bench"}))).await?;
+    let (status, created) = http_json(
+        addr,
+        "POST",
+        "/api/v1/games",
+        Some(&json!({"mode": "online", "side": "S", "name": "bench"})),
+    )
+    .await?;
     if status != 201 {
         bail!("create: HTTP {status} {created}");
     }
-    let id = created["id"].as_str().ok_or_else(|| anyhow!("no id"))?.to_string();
-    let tok_s = created["tokens"]["S"].as_str().ok_or_else(|| anyhow!("no South token"))?.to_string();
-    let invite = created["invite_url"].as_str().and_then(|u| u.split("invite=").nth(1)).unwrap_or_default().to_string();
-    let (status, joined) = http_json(addr, "POST", &format!("/api/v1/games/{id}/join"), Some(&json!({"invite": invite, "name": "bench"}))).await?;
+    let id = created["id"]
+        .as_str()
+        .ok_or_else(|| anyhow!("no id"))?
+        .to_string();
+    let tok_s = created["tokens"]["S"]
+        .as_str()
+        .ok_or_else(|| anyhow!("no South token"))?
+        .to_string();
+    let invite = created["invite_url"]
+        .as_str()
+        .and_then(|u| u.split("invite=").nth(1))
+        .unwrap_or_default()
+        .to_string();
+    let (status, joined) = http_json(
+        addr,
+        "POST",
+        &format!("/api/v1/games/{id}/join"),
+        Some(&json!({"invite": invite, "name": "bench"})),
+    )
+    .await?;
     if status != 200 {
         bail!("join: HTTP {status} {joined}");
     }
-    let tok_n = joined["token"].as_str().ok_or_else(|| anyhow!("no North token"))?.to_string();
+    let tok_n = joined["token"]
+        .as_str()
+        .ok_or_else(|| anyhow!("no North token"))?
+        .to_string();
     let mut ws_s = connect(addr, &id, &tok_s).await?;
     let mut ws_n = connect(addr, &id, &tok_n).await?;
     let state = next_json(&mut ws_s).await?;
@@ -167,7 +226,12 @@ async fn open_game(addr: SocketAddr) -> anyhow::Result<(String, Ws, Ws, Value)> 
     Ok((id, ws_s, ws_n, state["game"].clone()))
 }
 
-async fn game_loop(addr: SocketAddr, interval: Duration, shared: Arc<Shared>, start_delay: Duration) {
+async fn game_loop(
+    addr: SocketAddr,
+    interval: Duration,
+    shared: Arc<Shared>,
+    start_delay: Duration,
+) {
     tokio::time::sleep(start_delay).await;
     while !shared.stop.load(Ordering::Relaxed) {
         let opened = open_game(addr).await;
@@ -200,7 +264,14 @@ async fn game_loop(addr: SocketAddr, interval: Duration, shared: Arc<Shared>, st
 }
 
 /// Plays random legal moves until the game ends (true) or the run stops (false).
-async fn play(id: &str, ws_s: &mut Ws, ws_n: &mut Ws, state: Value, interval: Duration, shared: &Shared) -> anyhow::Result<bool> {
+async fn play(
+    id: &str,
+    ws_s: &mut Ws,
+    ws_n: &mut Ws,
+    state: Value,
+    interval: Duration,
+    shared: &Shared,
+) -> anyhow::Result<bool> {
     let mut legal = legal_of(&state);
     let mut ply = state["ply"].as_u64().unwrap_or(0);
     let mut south_to_move = state["to_move"].as_str() == Some("S");
@@ -214,18 +285,32 @@ async fn play(id: &str, ws_s: &mut Ws, ws_n: &mut Ws, state: Value, interval: Du
             return Ok(false);
         }
         let mv = legal[rand::thread_rng().gen_range(0..legal.len())].clone();
-        let (mover, other) = if south_to_move { (&mut *ws_s, &mut *ws_n) } else { (&mut *ws_n, &mut *ws_s) };
+        let (mover, other) = if south_to_move {
+            (&mut *ws_s, &mut *ws_n)
+        } else {
+            (&mut *ws_n, &mut *ws_s)
+        };
         let msg = json!({"type": "move", "move": mv, "ply": ply}).to_string();
         let t0 = Instant::now();
         mover.send(Message::Text(msg.into())).await?;
         let ev = wait_move(mover, ply + 1).await?;
         let rtt = t0.elapsed();
-        shared.acked.lock().unwrap_or_else(|e| e.into_inner()).insert(id.to_string(), (ply + 1) as u32);
+        shared
+            .acked
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id.to_string(), (ply + 1) as u32);
         if shared.measuring.load(Ordering::Relaxed) {
             shared.moves.fetch_add(1, Ordering::Relaxed);
-            shared.latencies_us.lock().unwrap_or_else(|e| e.into_inner()).push(rtt.as_micros().min(u32::MAX as u128) as u32);
+            shared
+                .latencies_us
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(rtt.as_micros().min(u32::MAX as u128) as u32);
         }
-        tokio::time::timeout(Duration::from_secs(30), wait_move(other, ply + 1)).await.context("opponent never saw the move")??;
+        tokio::time::timeout(Duration::from_secs(30), wait_move(other, ply + 1))
+            .await
+            .context("opponent never saw the move")??;
         ply += 1;
         legal = legal_of(&ev);
         south_to_move = ev["to_move"].as_str() == Some("S");
@@ -234,7 +319,13 @@ async fn play(id: &str, ws_s: &mut Ws, ws_n: &mut Ws, state: Value, interval: Du
 
 fn rss_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    status.lines().find(|l| l.starts_with("VmRSS:"))?.split_whitespace().nth(1)?.parse().ok()
+    status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
 }
 
 /// CPU time (user + system) of a process, seconds.
@@ -266,9 +357,14 @@ async fn verify(addr: SocketAddr, acked: &HashMap<String, u32>) -> (u64, u64) {
         tasks.push(tokio::spawn(async move {
             let _p = sem.acquire().await;
             match http_json(addr, "GET", &format!("/api/v1/games/{id}"), None).await {
-                Ok((200, g)) if g["ply"].as_u64().unwrap_or(0) >= want as u64 => ok.fetch_add(1, Ordering::Relaxed),
+                Ok((200, g)) if g["ply"].as_u64().unwrap_or(0) >= want as u64 => {
+                    ok.fetch_add(1, Ordering::Relaxed)
+                }
                 Ok((status, g)) => {
-                    eprintln!("game {id}: acknowledged {want} plies, server has {} (HTTP {status})", g["ply"]);
+                    eprintln!(
+                        "game {id}: acknowledged {want} plies, server has {} (HTTP {status})",
+                        g["ply"]
+                    );
                     bad.fetch_add(1, Ordering::Relaxed)
                 }
                 Err(e) => {
@@ -285,7 +381,9 @@ async fn verify(addr: SocketAddr, acked: &HashMap<String, u32>) -> (u64, u64) {
 }
 
 async fn run(args: BenchArgs) -> anyhow::Result<()> {
-    let (status, health0) = http_json(args.addr, "GET", "/api/v1/health", None).await.context("is the server running?")?;
+    let (status, health0) = http_json(args.addr, "GET", "/api/v1/health", None)
+        .await
+        .context("is the server running?")?;
     if status != 200 {
         bail!("health check: HTTP {status}");
     }
@@ -312,10 +410,16 @@ async fn run(args: BenchArgs) -> anyhow::Result<()> {
     let mut tasks = Vec::with_capacity(args.games);
     for i in 0..args.games {
         let delay = Duration::from_millis(args.ramp_s * 1000 * i as u64 / args.games.max(1) as u64);
-        tasks.push(tokio::spawn(game_loop(args.addr, interval, shared.clone(), delay)));
+        tasks.push(tokio::spawn(game_loop(
+            args.addr,
+            interval,
+            shared.clone(),
+            delay,
+        )));
     }
     let started = Instant::now();
-    let ramp_deadline = started + Duration::from_secs(args.ramp_s) + Duration::from_secs(args.ramp_s / 2 + 5);
+    let ramp_deadline =
+        started + Duration::from_secs(args.ramp_s) + Duration::from_secs(args.ramp_s / 2 + 5);
     loop {
         tokio::time::sleep(Duration::from_secs(1)).await;
         let open = shared.open_games.load(Ordering::Relaxed);
@@ -325,8 +429,14 @@ async fn run(args: BenchArgs) -> anyhow::Result<()> {
     }
     let open_at_start = shared.open_games.load(Ordering::Relaxed);
     let rss1 = args.server_pid.and_then(rss_kib);
-    println!("ramp: {open_at_start} games open after {:.1} s; measuring", started.elapsed().as_secs_f64());
-    let health1 = http_json(args.addr, "GET", "/api/v1/health", None).await.map(|r| r.1).unwrap_or(health0);
+    println!(
+        "ramp: {open_at_start} games open after {:.1} s; measuring",
+        started.elapsed().as_secs_f64()
+    );
+    let health1 = http_json(args.addr, "GET", "/api/v1/health", None)
+        .await
+        .map(|r| r.1)
+        .unwrap_or(health0);
     shared.measuring.store(true, Ordering::Relaxed);
     let cpu_server0 = args.server_pid.and_then(cpu_s);
     let cpu_self0 = cpu_s(std::process::id());
@@ -349,15 +459,30 @@ async fn run(args: BenchArgs) -> anyhow::Result<()> {
     }
     shared.measuring.store(false, Ordering::Relaxed);
     let elapsed = t0.elapsed().as_secs_f64();
-    let cpu_server = args.server_pid.and_then(cpu_s).zip(cpu_server0).map(|(b, a)| b - a);
+    let cpu_server = args
+        .server_pid
+        .and_then(cpu_s)
+        .zip(cpu_server0)
+        .map(|(b, a)| b - a);
     let cpu_self = cpu_s(std::process::id()).zip(cpu_self0).map(|(b, a)| b - a);
-    let health2 = http_json(args.addr, "GET", "/api/v1/health", None).await.map(|r| r.1).unwrap_or(Value::Null);
+    let health2 = http_json(args.addr, "GET", "/api/v1/health", None)
+        .await
+        .map(|r| r.1)
+        .unwrap_or(Value::Null);
     shared.stop.store(true, Ordering::Relaxed);
-    let mut lat = std::mem::take(&mut *shared.latencies_us.lock().unwrap_or_else(|e| e.into_inner()));
+    let mut lat = std::mem::take(
+        &mut *shared
+            .latencies_us
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()),
+    );
     lat.sort_unstable();
     let moves = lat.len();
     println!("concurrent games: {open_at_start} at the start of the measurement, {min_open} at the lowest ({} connections)", 2 * min_open);
-    println!("moves acknowledged: {moves} in {elapsed:.1} s = {:.0} moves/s", moves as f64 / elapsed);
+    println!(
+        "moves acknowledged: {moves} in {elapsed:.1} s = {:.0} moves/s",
+        moves as f64 / elapsed
+    );
     println!(
         "move round trip (ms): p50 {:.2}  p90 {:.2}  p99 {:.2}  p99.9 {:.2}  max {:.2}",
         percentile(&lat, 0.50),
@@ -366,7 +491,12 @@ async fn run(args: BenchArgs) -> anyhow::Result<()> {
         percentile(&lat, 0.999),
         percentile(&lat, 1.0)
     );
-    let d = |k: &str| health2[k].as_u64().unwrap_or(0).saturating_sub(health1[k].as_u64().unwrap_or(0));
+    let d = |k: &str| {
+        health2[k]
+            .as_u64()
+            .unwrap_or(0)
+            .saturating_sub(health1[k].as_u64().unwrap_or(0))
+    };
     if d("commits") > 0 {
         println!(
             "server storage: {} writes in {} commits ({:.1} writes per fsynced commit, {:.0} commits/s, mean commit {:.2} ms, longest {:.1} ms, largest group {})",
@@ -388,9 +518,16 @@ async fn run(args: BenchArgs) -> anyhow::Result<()> {
         );
     }
     if let Some(c) = cpu_self {
-        println!("load generator CPU: {:.0}% of one core", 100.0 * c / elapsed);
+        println!(
+            "load generator CPU: {:.0}% of one core",
+            100.0 * c / elapsed
+        );
     }
-    println!("errors: {}, games finished: {}", shared.errors.load(Ordering::Relaxed), shared.games_done.load(Ordering::Relaxed));
+    println!(
+        "errors: {}, games finished: {}",
+        shared.errors.load(Ordering::Relaxed),
+        shared.games_done.load(Ordering::Relaxed)
+    );
     if let (Some(a), Some(b)) = (rss0, peak_rss) {
         println!(
             "server memory (VmRSS): {:.1} MiB before, {:.1} MiB peak, {:.1} KiB per open game",
@@ -411,10 +548,17 @@ async fn run(args: BenchArgs) -> anyhow::Result<()> {
     if let Some(path) = &args.acked_out {
         let text: String = acked.iter().map(|(id, p)| format!("{id} {p}\n")).collect();
         std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
-        println!("acknowledged plies of {} games written to {}", acked.len(), path.display());
+        println!(
+            "acknowledged plies of {} games written to {}",
+            acked.len(),
+            path.display()
+        );
     }
     let (ok, bad) = verify(args.addr, &acked).await;
-    println!("durability: {ok} of {} games hold every acknowledged move ({bad} do not)", acked.len());
+    println!(
+        "durability: {ok} of {} games hold every acknowledged move ({bad} do not)",
+        acked.len()
+    );
     if bad > 0 {
         bail!("{bad} games lost acknowledged moves");
     }

@@ -40,9 +40,13 @@ impl EnginePool {
         R: Send + 'static,
         F: FnOnce(&mut Engine) -> R + Send + 'static,
     {
-        if self.waiting.fetch_add(1, Ordering::SeqCst) >= self.max_waiting + self.threads && may_refuse {
+        if self.waiting.fetch_add(1, Ordering::SeqCst) >= self.max_waiting + self.threads
+            && may_refuse
+        {
             self.waiting.fetch_sub(1, Ordering::SeqCst);
-            return Err(ApiError::busy("the engine is busy with other games; try again shortly"));
+            return Err(ApiError::busy(
+                "the engine is busy with other games; try again shortly",
+            ));
         }
         let permit = self.permits.clone().acquire_owned().await;
         self.waiting.fetch_sub(1, Ordering::SeqCst);
@@ -52,10 +56,17 @@ impl EnginePool {
         let pool = self.clone();
         let handle = tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            let mut engine =
-                engine.unwrap_or_else(|| Engine::new(EngineOptions { hash_mb, ..EngineOptions::default() }));
+            let mut engine = engine.unwrap_or_else(|| {
+                Engine::new(EngineOptions {
+                    hash_mb,
+                    ..EngineOptions::default()
+                })
+            });
             let out = job(&mut engine);
-            pool.idle.lock().unwrap_or_else(|e| e.into_inner()).push(engine);
+            pool.idle
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(engine);
             out
         });
         handle.await.map_err(|e| {

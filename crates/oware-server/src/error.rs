@@ -86,9 +86,10 @@ impl From<GameError> for ApiError {
     fn from(e: GameError) -> ApiError {
         match e {
             GameError::Over => ApiError::game_over("the game is over"),
-            GameError::Illegal { mv, reason: IllegalMove::GameOver } => {
-                ApiError::game_over(format!("move {mv}: the game is over"))
-            }
+            GameError::Illegal {
+                mv,
+                reason: IllegalMove::GameOver,
+            } => ApiError::game_over(format!("move {mv}: the game is over")),
             GameError::Illegal { mv, reason } => ApiError::illegal(mv, reason),
             GameError::NothingToUndo => ApiError::not_allowed("there is no move to undo"),
         }

@@ -41,9 +41,17 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
-        let bytes = Bytes::from_request(req, state).await.map_err(body_rejection)?;
-        let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) { b"{}" } else { &bytes };
-        serde_json::from_slice(bytes).map(JsonBody).map_err(|e| ApiError::malformed(format!("invalid JSON body: {e}")))
+        let bytes = Bytes::from_request(req, state)
+            .await
+            .map_err(body_rejection)?;
+        let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
+            b"{}"
+        } else {
+            &bytes
+        };
+        serde_json::from_slice(bytes)
+            .map(JsonBody)
+            .map_err(|e| ApiError::malformed(format!("invalid JSON body: {e}")))
     }
 }
 
@@ -53,7 +61,10 @@ pub fn routes() -> Router<Arc<Hub>> {
         .route("/api/v1/rules/state", post(rules_state))
         .route("/api/v1/games", post(create).get(list))
         .route("/api/v1/lobby", get(lobby))
-        .route("/api/v1/games/import", post(import).layer(DefaultBodyLimit::max(IMPORT_LIMIT)))
+        .route(
+            "/api/v1/games/import",
+            post(import).layer(DefaultBodyLimit::max(IMPORT_LIMIT)),
+        )
         .route("/api/v1/games/{id}", get(show))
         .route("/api/v1/games/{id}/join", post(join))
         .route("/api/v1/games/{id}/moves", post(play))
@@ -94,7 +105,9 @@ struct RulesReq {
     moves: Option<String>,
 }
 
-async fn rules_state(JsonBody(req): JsonBody<RulesReq>) -> Result<Json<crate::rules::RulesState>, ApiError> {
+async fn rules_state(
+    JsonBody(req): JsonBody<RulesReq>,
+) -> Result<Json<crate::rules::RulesState>, ApiError> {
     crate::rules::state(req.position.as_deref(), req.moves.as_deref()).map(Json)
 }
 
@@ -115,7 +128,9 @@ fn parse_side(s: &str) -> Result<Option<Side>, ApiError> {
         "S" | "s" | "south" => Ok(Some(Side::South)),
         "N" | "n" | "north" => Ok(Some(Side::North)),
         "random" | "R" => Ok(None),
-        other => Err(ApiError::invalid_request(format!("side: {other:?} is not S, N or random"))),
+        other => Err(ApiError::invalid_request(format!(
+            "side: {other:?} is not S, N or random"
+        ))),
     }
 }
 
@@ -129,22 +144,40 @@ fn parse_time_control(v: Option<serde_json::Value>) -> Result<Option<TimeControl
     }
 }
 
-async fn create(State(hub): State<Arc<Hub>>, JsonBody(req): JsonBody<CreateReq>) -> Result<Response, ApiError> {
+async fn create(
+    State(hub): State<Arc<Hub>>,
+    JsonBody(req): JsonBody<CreateReq>,
+) -> Result<Response, ApiError> {
     let mode = match req.mode.as_deref() {
         Some("computer") => Mode::Computer,
         Some("hotseat") => Mode::Hotseat,
         Some("online") => Mode::Online,
-        Some(other) => return Err(ApiError::invalid_request(format!("mode: {other:?} is not computer, hotseat or online"))),
-        None => return Err(ApiError::invalid_request("mode: required (computer, hotseat or online)")),
+        Some(other) => {
+            return Err(ApiError::invalid_request(format!(
+                "mode: {other:?} is not computer, hotseat or online"
+            )))
+        }
+        None => {
+            return Err(ApiError::invalid_request(
+                "mode: required (computer, hotseat or online)",
+            ))
+        }
     };
     let level = match req.level {
         None => None,
         Some(l) if (1..=10).contains(&l) => Some(l as u8),
-        Some(l) => return Err(ApiError::invalid_request(format!("level: {l} is not in 1..10"))),
+        Some(l) => {
+            return Err(ApiError::invalid_request(format!(
+                "level: {l} is not in 1..10"
+            )))
+        }
     };
     let position = match req.position.as_deref() {
         None => None,
-        Some(p) => Some(p.parse::<Position>().map_err(|e| ApiError::invalid_position(format!("position {p:?}: {e}")))?),
+        Some(p) => Some(
+            p.parse::<Position>()
+                .map_err(|e| ApiError::invalid_position(format!("position {p:?}: {e}")))?,
+        ),
     };
     let side = match req.side.as_deref() {
         None => None,
@@ -170,7 +203,10 @@ struct ListQuery {
     offset: Option<u32>,
 }
 
-async fn list(State(hub): State<Arc<Hub>>, q: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>) -> Result<Json<serde_json::Value>, ApiError> {
+async fn list(
+    State(hub): State<Arc<Hub>>,
+    q: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<serde_json::Value>, ApiError> {
     let Query(q) = q.map_err(|e| ApiError::invalid_request(format!("query: {e}")))?;
     let limit = q.limit.unwrap_or(20).clamp(1, 100);
     let (games, total) = hub.list(Listing::All, limit, q.offset.unwrap_or(0)).await?;
@@ -182,7 +218,10 @@ async fn lobby(State(hub): State<Arc<Hub>>) -> Result<Json<serde_json::Value>, A
     Ok(Json(serde_json::json!({ "games": games })))
 }
 
-async fn show(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Result<Json<crate::model::GameView>, ApiError> {
+async fn show(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+) -> Result<Json<crate::model::GameView>, ApiError> {
     hub.view(&id).await.map(Json)
 }
 
@@ -192,10 +231,16 @@ struct JoinReq {
     name: Option<String>,
 }
 
-async fn join(State(hub): State<Arc<Hub>>, Path(id): Path<String>, JsonBody(req): JsonBody<JoinReq>) -> Result<Json<serde_json::Value>, ApiError> {
+async fn join(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<JoinReq>,
+) -> Result<Json<serde_json::Value>, ApiError> {
     let seated = hub.join(&id, req.invite.as_deref(), req.name).await?;
     let token = seated.tokens.get(&seated.you).cloned();
-    Ok(Json(serde_json::json!({ "id": seated.id, "token": token, "you": seated.you, "game": seated.game })))
+    Ok(Json(
+        serde_json::json!({ "id": seated.id, "token": token, "you": seated.you, "game": seated.game }),
+    ))
 }
 
 #[derive(Deserialize)]
@@ -206,8 +251,14 @@ struct MoveReq {
     ply: Option<u32>,
 }
 
-async fn play(State(hub): State<Arc<Hub>>, Path(id): Path<String>, JsonBody(req): JsonBody<MoveReq>) -> Result<Json<serde_json::Value>, ApiError> {
-    let mv = req.mv.ok_or_else(|| ApiError::invalid_move("move: required (a letter A-F or a-f)"))?;
+async fn play(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<MoveReq>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let mv = req
+        .mv
+        .ok_or_else(|| ApiError::invalid_move("move: required (a letter A-F or a-f)"))?;
     let game = hub.play(&id, req.token.as_deref(), &mv, req.ply).await?;
     Ok(Json(serde_json::json!({ "ply": game.ply, "game": game })))
 }
@@ -219,27 +270,51 @@ struct TokenReq {
     movetime_ms: Option<u64>,
 }
 
-async fn undo(State(hub): State<Arc<Hub>>, Path(id): Path<String>, JsonBody(req): JsonBody<TokenReq>) -> Result<Json<serde_json::Value>, ApiError> {
+async fn undo(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<TokenReq>,
+) -> Result<Json<serde_json::Value>, ApiError> {
     let game = hub.undo(&id, req.token.as_deref()).await?;
     Ok(Json(serde_json::json!({ "game": game })))
 }
 
-async fn resign(State(hub): State<Arc<Hub>>, Path(id): Path<String>, JsonBody(req): JsonBody<TokenReq>) -> Result<Json<serde_json::Value>, ApiError> {
+async fn resign(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<TokenReq>,
+) -> Result<Json<serde_json::Value>, ApiError> {
     let game = hub.resign(&id, req.token.as_deref()).await?;
     Ok(Json(serde_json::json!({ "game": game })))
 }
 
-async fn agreement(State(hub): State<Arc<Hub>>, Path(id): Path<String>, JsonBody(req): JsonBody<TokenReq>) -> Result<Json<serde_json::Value>, ApiError> {
-    let action = req.action.ok_or_else(|| ApiError::invalid_request("action: required (offer, accept or decline)"))?;
+async fn agreement(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<TokenReq>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let action = req
+        .action
+        .ok_or_else(|| ApiError::invalid_request("action: required (offer, accept or decline)"))?;
     let game = hub.agreement(&id, req.token.as_deref(), &action).await?;
     Ok(Json(serde_json::json!({ "game": game })))
 }
 
-async fn hint(State(hub): State<Arc<Hub>>, Path(id): Path<String>, JsonBody(req): JsonBody<TokenReq>) -> Result<Json<serde_json::Value>, ApiError> {
-    hub.hint(&id, req.token.as_deref(), req.movetime_ms).await.map(Json)
+async fn hint(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<TokenReq>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    hub.hint(&id, req.token.as_deref(), req.movetime_ms)
+        .await
+        .map(Json)
 }
 
-async fn rematch(State(hub): State<Arc<Hub>>, Path(id): Path<String>, JsonBody(req): JsonBody<TokenReq>) -> Result<Json<crate::hub::Seated>, ApiError> {
+async fn rematch(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<TokenReq>,
+) -> Result<Json<crate::hub::Seated>, ApiError> {
     hub.rematch(&id, req.token.as_deref()).await.map(Json)
 }
 
@@ -254,15 +329,20 @@ async fn import(State(hub): State<Arc<Hub>>, req: Request) -> Result<Response, A
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.starts_with("application/json"));
-    let bytes = Bytes::from_request(req, &()).await.map_err(body_rejection)?;
+    let bytes = Bytes::from_request(req, &())
+        .await
+        .map_err(body_rejection)?;
     let text = if is_json {
         #[derive(Deserialize)]
         struct ImportReq {
             ogn: String,
         }
-        serde_json::from_slice::<ImportReq>(&bytes).map_err(|e| ApiError::malformed(format!("invalid JSON body: {e}")))?.ogn
+        serde_json::from_slice::<ImportReq>(&bytes)
+            .map_err(|e| ApiError::malformed(format!("invalid JSON body: {e}")))?
+            .ogn
     } else {
-        String::from_utf8(bytes.to_vec()).map_err(|_| ApiError::malformed("the OGN text is not UTF-8"))?
+        String::from_utf8(bytes.to_vec())
+            .map_err(|_| ApiError::malformed("the OGN text is not UTF-8"))?
     };
     let seated = hub.import(&text).await?;
     Ok((StatusCode::CREATED, Json(seated)).into_response())
@@ -273,7 +353,11 @@ struct ReviewQuery {
     movetime_ms: Option<u64>,
 }
 
-async fn review(State(hub): State<Arc<Hub>>, Path(id): Path<String>, q: Result<Query<ReviewQuery>, axum::extract::rejection::QueryRejection>) -> Result<Json<serde_json::Value>, ApiError> {
+async fn review(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    q: Result<Query<ReviewQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<serde_json::Value>, ApiError> {
     let Query(q) = q.map_err(|e| ApiError::invalid_request(format!("query: {e}")))?;
     let v = hub.review(&id, q.movetime_ms.unwrap_or(100)).await?;
     Ok(Json((*v).clone()))
@@ -287,17 +371,30 @@ struct AnalyzeReq {
     depth: Option<u32>,
 }
 
-async fn analyze(State(hub): State<Arc<Hub>>, JsonBody(req): JsonBody<AnalyzeReq>) -> Result<Json<serde_json::Value>, ApiError> {
+async fn analyze(
+    State(hub): State<Arc<Hub>>,
+    JsonBody(req): JsonBody<AnalyzeReq>,
+) -> Result<Json<serde_json::Value>, ApiError> {
     let game = crate::rules::replay(req.position.as_deref(), req.moves.as_deref())?;
     let legal = game.legal_moves().len().max(1) as u64;
     let limits = match (req.depth, req.movetime_ms) {
-        (Some(_), Some(_)) => return Err(ApiError::invalid_request("give depth or movetime_ms, not both")),
+        (Some(_), Some(_)) => {
+            return Err(ApiError::invalid_request(
+                "give depth or movetime_ms, not both",
+            ))
+        }
         (Some(d), None) if (1..=40).contains(&d) => Limits::depth(d),
-        (Some(d), None) => return Err(ApiError::invalid_request(format!("depth: {d} is not in 1..40"))),
+        (Some(d), None) => {
+            return Err(ApiError::invalid_request(format!(
+                "depth: {d} is not in 1..40"
+            )))
+        }
         (None, ms) => {
             let ms = ms.unwrap_or(1000);
             if !(10..=10_000).contains(&ms) {
-                return Err(ApiError::invalid_request(format!("movetime_ms: {ms} is not in 10..10000")));
+                return Err(ApiError::invalid_request(format!(
+                    "movetime_ms: {ms} is not in 10..10000"
+                )));
             }
             Limits::movetime(Duration::from_millis((ms / legal).max(5)))
         }
@@ -308,5 +405,7 @@ async fn analyze(State(hub): State<Arc<Hub>>, JsonBody(req): JsonBody<AnalyzeReq
         .iter()
         .map(|a| serde_json::json!({ "move": a.mv, "score": ScoreView::from(a.score), "pv": oware_core::format_moves(&a.pv) }))
         .collect();
-    Ok(Json(serde_json::json!({ "position": pos, "to_move": pos.to_move(), "moves": moves })))
+    Ok(Json(
+        serde_json::json!({ "position": pos, "to_move": pos.to_move(), "moves": moves }),
+    ))
 }

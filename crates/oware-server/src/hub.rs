@@ -34,7 +34,9 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Config {
-        let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
+        let cores = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(2);
         Config {
             engine_threads: cores.max(1),
             engine_queue: 64,
@@ -59,7 +61,11 @@ impl ClockState {
             let spent = now.saturating_duration_since(since).as_millis() as u64;
             r[side.index()] = r[side.index()].saturating_sub(spent);
         }
-        ClockView { south_ms: r[0], north_ms: r[1], running: self.running.map(|(s, _)| s) }
+        ClockView {
+            south_ms: r[0],
+            north_ms: r[1],
+            running: self.running.map(|(s, _)| s),
+        }
     }
 }
 
@@ -245,7 +251,9 @@ impl Event<'_> {
 
 fn random_string(len: usize, alphabet: &[u8]) -> String {
     let mut rng = rand::thread_rng();
-    (0..len).map(|_| alphabet[rng.gen_range(0..alphabet.len())] as char).collect()
+    (0..len)
+        .map(|_| alphabet[rng.gen_range(0..alphabet.len())] as char)
+        .collect()
 }
 
 fn new_id() -> String {
@@ -257,9 +265,14 @@ fn new_token() -> String {
 }
 
 fn check_name(name: Option<String>, default: &str) -> Result<String, ApiError> {
-    let name = name.map(|n| n.trim().to_string()).filter(|n| !n.is_empty()).unwrap_or_else(|| default.to_string());
+    let name = name
+        .map(|n| n.trim().to_string())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| default.to_string());
     if name.chars().count() > 40 || name.chars().any(char::is_control) {
-        return Err(ApiError::invalid_request("name: at most 40 characters, no control characters"));
+        return Err(ApiError::invalid_request(
+            "name: at most 40 characters, no control characters",
+        ));
     }
     Ok(name)
 }
@@ -283,7 +296,8 @@ impl Live {
         let mut game = Game::new(meta.start);
         let mut clock_at = Vec::with_capacity(plies.len());
         for (i, p) in plies.iter().enumerate() {
-            let ply = parse_ply(&p.text).ok_or_else(|| format!("ply {i}: {:?} is not a move", p.text))?;
+            let ply =
+                parse_ply(&p.text).ok_or_else(|| format!("ply {i}: {:?} is not a move", p.text))?;
             match ply {
                 Ply::Move(mv) => game.play(mv).map(|_| ()),
                 Ply::Pass => game.pass(),
@@ -305,11 +319,26 @@ impl Live {
         let clock = meta.time_control.map(|tc| {
             let remaining = match tc {
                 TimeControl::PerMove { per_move_ms } => [per_move_ms; 2],
-                TimeControl::Clock { initial_ms, .. } => clock_at.last().copied().flatten().unwrap_or([initial_ms; 2]),
+                TimeControl::Clock { initial_ms, .. } => clock_at
+                    .last()
+                    .copied()
+                    .flatten()
+                    .unwrap_or([initial_ms; 2]),
             };
-            ClockState { remaining, running: None }
+            ClockState {
+                remaining,
+                running: None,
+            }
         });
-        Ok(Live { meta, game, clock, clock_at, timer_gen: 0, engine_gen: 0, thinking: false })
+        Ok(Live {
+            meta,
+            game,
+            clock,
+            clock_at,
+            timer_gen: 0,
+            engine_gen: 0,
+            thinking: false,
+        })
     }
 
     fn ply(&self) -> u32 {
@@ -373,8 +402,12 @@ impl Live {
 
     /// The seat a token holds; `missing_token` / `bad_token` otherwise.
     fn seat(&self, token: Option<&str>) -> Result<Side, ApiError> {
-        let token = token.filter(|t| !t.is_empty()).ok_or_else(|| ApiError::missing_token("this action needs a seat token"))?;
-        self.meta.side_of(token).ok_or_else(|| ApiError::bad_token("this token holds no seat of this game"))
+        let token = token
+            .filter(|t| !t.is_empty())
+            .ok_or_else(|| ApiError::missing_token("this action needs a seat token"))?;
+        self.meta
+            .side_of(token)
+            .ok_or_else(|| ApiError::bad_token("this token holds no seat of this game"))
     }
 
     /// Events that bring a client that has seen `since` plies up to date.
@@ -382,17 +415,34 @@ impl Live {
         let n = self.ply();
         if since > n {
             let view = self.view(connected);
-            return vec![Event::State { ply: n, game: &view, you: None }.to_text()];
+            return vec![Event::State {
+                ply: n,
+                game: &view,
+                you: None,
+            }
+            .to_text()];
         }
         let mut out = Vec::new();
         for i in since as usize..n as usize {
             out.push(self.move_event(i, None).to_text());
         }
         if let Some(c) = self.clock {
-            out.push(Event::Clock { ply: n, clock: c.view(Instant::now()) }.to_text());
+            out.push(
+                Event::Clock {
+                    ply: n,
+                    clock: c.view(Instant::now()),
+                }
+                .to_text(),
+            );
         }
         if let Some(o) = self.game.outcome() {
-            out.push(Event::End { ply: n, result: ResultView::from(o) }.to_text());
+            out.push(
+                Event::End {
+                    ply: n,
+                    result: ResultView::from(o),
+                }
+                .to_text(),
+            );
         }
         out
     }
@@ -422,12 +472,20 @@ impl Live {
 impl Slot {
     fn new(live: Live) -> Arc<Slot> {
         let (events, _) = broadcast::channel(64);
-        Arc::new(Slot { id: live.meta.id.clone(), state: Mutex::new(live), events, connected: Default::default() })
+        Arc::new(Slot {
+            id: live.meta.id.clone(),
+            state: Mutex::new(live),
+            events,
+            connected: Default::default(),
+        })
     }
 
     /// Which seats have a connection open.
     pub fn connected(&self) -> [bool; 2] {
-        [self.connected[0].load(Ordering::Relaxed) > 0, self.connected[1].load(Ordering::Relaxed) > 0]
+        [
+            self.connected[0].load(Ordering::Relaxed) > 0,
+            self.connected[1].load(Ordering::Relaxed) > 0,
+        ]
     }
 
     fn send(&self, text: Utf8Bytes) {
@@ -440,8 +498,18 @@ impl Hub {
     /// A hub over `store`. Must be called inside a Tokio runtime: it starts
     /// the task that drops idle games from memory every 30 s.
     pub fn new(store: Arc<dyn Store>, config: Config) -> Arc<Hub> {
-        let engines = Arc::new(EnginePool::new(config.engine_threads, config.engine_queue, config.engine_hash_mb));
-        let hub = Arc::new(Hub { store, engines, games: StdMutex::new(HashMap::new()), reviews: StdMutex::new(HashMap::new()), config });
+        let engines = Arc::new(EnginePool::new(
+            config.engine_threads,
+            config.engine_queue,
+            config.engine_hash_mb,
+        ));
+        let hub = Arc::new(Hub {
+            store,
+            engines,
+            games: StdMutex::new(HashMap::new()),
+            reviews: StdMutex::new(HashMap::new()),
+            config,
+        });
         let weak = Arc::downgrade(&hub);
         tokio::spawn(async move {
             loop {
@@ -521,7 +589,10 @@ impl Hub {
 
     fn insert(&self, live: Live) -> Arc<Slot> {
         let slot = Slot::new(live);
-        self.games.lock().unwrap_or_else(|e| e.into_inner()).insert(slot.id.clone(), slot.clone());
+        self.games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(slot.id.clone(), slot.clone());
         slot
     }
 
@@ -535,43 +606,80 @@ impl Hub {
 
     /// Creates a game.
     pub async fn create(self: &Arc<Self>, req: NewGame) -> Result<Seated, ApiError> {
-        let mode = req.mode.ok_or_else(|| ApiError::invalid_request("mode: expected computer, hotseat or online"))?;
+        let mode = req.mode.ok_or_else(|| {
+            ApiError::invalid_request("mode: expected computer, hotseat or online")
+        })?;
         let level = match (mode, req.level) {
             (Mode::Computer, None) => Some(3),
             (Mode::Computer, Some(l)) if (1..=10).contains(&l) => Some(l),
-            (Mode::Computer, Some(l)) => return Err(ApiError::invalid_request(format!("level: {l} is not in 1..10"))),
+            (Mode::Computer, Some(l)) => {
+                return Err(ApiError::invalid_request(format!(
+                    "level: {l} is not in 1..10"
+                )))
+            }
             (_, _) => None,
         };
         if let Some(tc) = req.time_control {
             if mode == Mode::Computer {
-                return Err(ApiError::invalid_request("time_control: only online and hot-seat games have one"));
+                return Err(ApiError::invalid_request(
+                    "time_control: only online and hot-seat games have one",
+                ));
             }
             let ok = |ms: u64| (1_000..=86_400_000).contains(&ms);
             let valid = match tc {
                 TimeControl::PerMove { per_move_ms } => ok(per_move_ms),
-                TimeControl::Clock { initial_ms, increment_ms } => ok(initial_ms) && increment_ms <= 3_600_000,
+                TimeControl::Clock {
+                    initial_ms,
+                    increment_ms,
+                } => ok(initial_ms) && increment_ms <= 3_600_000,
             };
             if !valid {
-                return Err(ApiError::invalid_request("time_control: times must be between 1 s and 24 h"));
+                return Err(ApiError::invalid_request(
+                    "time_control: times must be between 1 s and 24 h",
+                ));
             }
         }
         if req.public && mode != Mode::Online {
-            return Err(ApiError::invalid_request("public: only online games are listed in the lobby"));
+            return Err(ApiError::invalid_request(
+                "public: only online games are listed in the lobby",
+            ));
         }
-        let side = req.side.unwrap_or_else(|| if rand::thread_rng().gen_bool(0.5) { Side::South } else { Side::North });
+        let side = req.side.unwrap_or_else(|| {
+            if rand::thread_rng().gen_bool(0.5) {
+                Side::South
+            } else {
+                Side::North
+            }
+        });
         let name = check_name(req.name, "Player")?;
         let start = req.position.unwrap_or_else(Position::start);
-        let human = |name: String| Seat { kind: SeatKind::Human, name, token: Some(new_token()) };
+        let human = |name: String| Seat {
+            kind: SeatKind::Human,
+            name,
+            token: Some(new_token()),
+        };
         let seats: [Seat; 2] = match mode {
             Mode::Hotseat => [human("South".into()), human("North".into())],
             Mode::Computer | Mode::Online => {
                 let other = if mode == Mode::Computer {
-                    Seat { kind: SeatKind::Computer, name: format!("Computer (level {})", level.unwrap_or(3)), token: None }
+                    Seat {
+                        kind: SeatKind::Computer,
+                        name: format!("Computer (level {})", level.unwrap_or(3)),
+                        token: None,
+                    }
                 } else {
-                    Seat { kind: SeatKind::Human, name: "Open seat".into(), token: None }
+                    Seat {
+                        kind: SeatKind::Human,
+                        name: "Open seat".into(),
+                        token: None,
+                    }
                 };
                 let mine = human(name);
-                if side == Side::South { [mine, other] } else { [other, mine] }
+                if side == Side::South {
+                    [mine, other]
+                } else {
+                    [other, mine]
+                }
             }
         };
         let now = now_ms();
@@ -592,28 +700,51 @@ impl Hub {
             ply: 0,
             score: stores(&start),
         };
-        let you = if mode == Mode::Hotseat { Side::South } else { side };
+        let you = if mode == Mode::Hotseat {
+            Side::South
+        } else {
+            side
+        };
         self.create_from(meta, Vec::new(), you).await
     }
 
-    async fn create_from(self: &Arc<Self>, meta: GameMeta, plies: Vec<StoredPly>, you: Side) -> Result<Seated, ApiError> {
-        let mut live = Live::from_stored(StoredGame { meta, plies: plies.clone() })
-            .map_err(|e| ApiError::invalid_request(format!("the game cannot be played: {e}")))?;
+    async fn create_from(
+        self: &Arc<Self>,
+        meta: GameMeta,
+        plies: Vec<StoredPly>,
+        you: Side,
+    ) -> Result<Seated, ApiError> {
+        let mut live = Live::from_stored(StoredGame {
+            meta,
+            plies: plies.clone(),
+        })
+        .map_err(|e| ApiError::invalid_request(format!("the game cannot be played: {e}")))?;
         live.sync_meta();
-        self.write(WriteOp::Create { meta: live.meta.clone(), plies }).await?;
+        self.write(WriteOp::Create {
+            meta: live.meta.clone(),
+            plies,
+        })
+        .await?;
         let tokens: HashMap<Side, String> = Side::ALL
             .into_iter()
             .filter(|s| live.meta.mode == Mode::Hotseat || *s == you)
             .filter_map(|s| live.meta.seats[s.index()].token.clone().map(|t| (s, t)))
             .collect();
         let id = live.meta.id.clone();
-        let invite_url =
-            (live.meta.mode == Mode::Online).then(|| format!("/game/{id}?invite={}", live.meta.invite));
+        let invite_url = (live.meta.mode == Mode::Online)
+            .then(|| format!("/game/{id}?invite={}", live.meta.invite));
         let slot = self.insert(live);
         let mut live = slot.state.lock().await;
         self.after_change(&slot, &mut live, true);
         let game = live.view(slot.connected());
-        Ok(Seated { id: id.clone(), tokens, you, invite_url, spectator_url: format!("/game/{id}"), game })
+        Ok(Seated {
+            id: id.clone(),
+            tokens,
+            you,
+            invite_url,
+            spectator_url: format!("/game/{id}"),
+            game,
+        })
     }
 
     /// The game's view.
@@ -624,7 +755,12 @@ impl Hub {
     }
 
     /// Lists games.
-    pub async fn list(&self, which: Listing, limit: u32, offset: u32) -> Result<(Vec<Summary>, u64), ApiError> {
+    pub async fn list(
+        &self,
+        which: Listing,
+        limit: u32,
+        offset: u32,
+    ) -> Result<(Vec<Summary>, u64), ApiError> {
         let store = self.store.clone();
         let (games, total) = tokio::task::spawn_blocking(move || store.list(which, limit, offset))
             .await
@@ -642,14 +778,21 @@ impl Hub {
     }
 
     /// Takes the free seat of an online game.
-    pub async fn join(self: &Arc<Self>, id: &str, invite: Option<&str>, name: Option<String>) -> Result<Seated, ApiError> {
+    pub async fn join(
+        self: &Arc<Self>,
+        id: &str,
+        invite: Option<&str>,
+        name: Option<String>,
+    ) -> Result<Seated, ApiError> {
         let slot = self.slot(id).await?;
         let mut live = slot.state.lock().await;
         if live.meta.mode != Mode::Online {
             return Err(ApiError::not_allowed("only online games can be joined"));
         }
         if !live.meta.public && invite != Some(live.meta.invite.as_str()) {
-            return Err(ApiError::bad_token("this game needs its invite code to join"));
+            return Err(ApiError::bad_token(
+                "this game needs its invite code to join",
+            ));
         }
         if live.game.is_over() {
             return Err(ApiError::game_over("the game is over"));
@@ -661,7 +804,11 @@ impl Hub {
         let name = check_name(name, "Guest")?;
         let token = new_token();
         let before = live.meta.clone();
-        live.meta.seats[side.index()] = Seat { kind: SeatKind::Human, name, token: Some(token.clone()) };
+        live.meta.seats[side.index()] = Seat {
+            kind: SeatKind::Human,
+            name,
+            token: Some(token.clone()),
+        };
         live.meta.updated_at = now_ms();
         if let Err(e) = self.write(WriteOp::Meta(live.meta.clone())).await {
             live.meta = before;
@@ -669,7 +816,14 @@ impl Hub {
         }
         self.after_change(&slot, &mut live, true);
         let ply = live.ply();
-        slot.send(Event::Presence { ply, status: live.meta.status(), seats: seats_view(&live.meta.seats, slot.connected()) }.to_text());
+        slot.send(
+            Event::Presence {
+                ply,
+                status: live.meta.status(),
+                seats: seats_view(&live.meta.seats, slot.connected()),
+            }
+            .to_text(),
+        );
         let game = live.view(slot.connected());
         Ok(Seated {
             id: id.to_string(),
@@ -683,7 +837,13 @@ impl Hub {
 
     /// Plays a move for the seat `token` holds; `ply` must be the number of
     /// plies already played. Resolves once the move is stored.
-    pub async fn play(self: &Arc<Self>, id: &str, token: Option<&str>, mv: &str, ply: Option<u32>) -> Result<GameView, ApiError> {
+    pub async fn play(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+        mv: &str,
+        ply: Option<u32>,
+    ) -> Result<GameView, ApiError> {
         let slot = self.slot(id).await?;
         let mut live = slot.state.lock().await;
         self.play_locked(&slot, &mut live, token, mv, ply).await?;
@@ -700,20 +860,32 @@ impl Hub {
         ply: Option<u32>,
     ) -> Result<(), ApiError> {
         let side = live.seat(token)?;
-        let mv: Move = mv.parse().map_err(|e| ApiError::invalid_move(format!("move {mv:?}: {e}")))?;
-        let ply = ply.ok_or_else(|| ApiError::invalid_request("ply: the number of plies already played is required"))?;
+        let mv: Move = mv
+            .parse()
+            .map_err(|e| ApiError::invalid_move(format!("move {mv:?}: {e}")))?;
+        let ply = ply.ok_or_else(|| {
+            ApiError::invalid_request("ply: the number of plies already played is required")
+        })?;
         self.expire_if_due(slot, live).await;
         if live.game.is_over() {
             return Err(ApiError::game_over("the game is over"));
         }
         if ply != live.ply() {
-            return Err(ApiError::stale_ply(format!("ply {ply} given, but {} plies have been played", live.ply())));
+            return Err(ApiError::stale_ply(format!(
+                "ply {ply} given, but {} plies have been played",
+                live.ply()
+            )));
         }
         if live.meta.status() == "waiting" {
-            return Err(ApiError::not_allowed("the game has not started: a seat is still free"));
+            return Err(ApiError::not_allowed(
+                "the game has not started: a seat is still free",
+            ));
         }
         if side != live.to_move() {
-            return Err(ApiError::not_your_turn(format!("it is {}'s turn", live.to_move())));
+            return Err(ApiError::not_your_turn(format!(
+                "it is {}'s turn",
+                live.to_move()
+            )));
         }
         if mv.side() != side {
             return Err(ApiError::illegal(mv, oware_core::IllegalMove::NotYourHouse));
@@ -723,7 +895,12 @@ impl Hub {
 
     /// Applies a ply: plays it with the rules, stores it, then announces it.
     /// On a storage failure the game is put back as it was.
-    async fn apply(self: &Arc<Self>, slot: &Arc<Slot>, live: &mut Live, ply: Ply) -> Result<(), ApiError> {
+    async fn apply(
+        self: &Arc<Self>,
+        slot: &Arc<Slot>,
+        live: &mut Live,
+        ply: Ply,
+    ) -> Result<(), ApiError> {
         let side = live.to_move();
         let now = Instant::now();
         match ply {
@@ -738,7 +915,8 @@ impl Hub {
                 TimeControl::Clock { increment_ms, .. } => {
                     if let Some((s, since)) = clock.running {
                         let spent = now.saturating_duration_since(since).as_millis() as u64;
-                        clock.remaining[s.index()] = clock.remaining[s.index()].saturating_sub(spent);
+                        clock.remaining[s.index()] =
+                            clock.remaining[s.index()].saturating_sub(spent);
                     }
                     if ply != Ply::Pass {
                         clock.remaining[side.index()] += increment_ms;
@@ -750,7 +928,10 @@ impl Hub {
         live.meta.offer = None;
         live.sync_meta();
         let index = live.ply() - 1;
-        let clock_after = live.clock.map(|c| c.remaining).filter(|_| matches!(live.meta.time_control, Some(TimeControl::Clock { .. })));
+        let clock_after = live
+            .clock
+            .map(|c| c.remaining)
+            .filter(|_| matches!(live.meta.time_control, Some(TimeControl::Clock { .. })));
         // The games row changes only when the status or an offer does; a
         // plain ply is one small row (the listings replay the plies).
         let meta_changed = before_meta.offer.is_some() || live.game.is_over();
@@ -758,7 +939,11 @@ impl Hub {
             id: live.meta.id.clone(),
             meta: meta_changed.then(|| live.meta.clone()),
             index,
-            ply: StoredPly { text: ply_text(ply), clock: clock_after, at: live.meta.updated_at },
+            ply: StoredPly {
+                text: ply_text(ply),
+                clock: clock_after,
+                at: live.meta.updated_at,
+            },
         };
         if let Err(e) = self.write(op).await {
             let _ = live.game.undo();
@@ -774,7 +959,13 @@ impl Hub {
         let clock = live.clock.map(|c| c.view(Instant::now()));
         slot.send(live.move_event(index as usize, clock).to_text());
         if let Some(o) = live.game.outcome() {
-            slot.send(Event::End { ply: live.ply(), result: ResultView::from(o) }.to_text());
+            slot.send(
+                Event::End {
+                    ply: live.ply(),
+                    result: ResultView::from(o),
+                }
+                .to_text(),
+            );
         }
         Ok(())
     }
@@ -804,7 +995,13 @@ impl Hub {
             });
             let view = clock.view(now);
             if announce_clock {
-                slot.send(Event::Clock { ply: live.ply(), clock: view }.to_text());
+                slot.send(
+                    Event::Clock {
+                        ply: live.ply(),
+                        clock: view,
+                    }
+                    .to_text(),
+                );
             }
         } else if let Some(c) = live.clock.as_mut() {
             if c.running.is_some() {
@@ -824,9 +1021,15 @@ impl Hub {
     /// The side to move's time is up: a lost turn (per-move limit, R13) or
     /// a lost game (clock).
     async fn expire_if_due(self: &Arc<Self>, slot: &Arc<Slot>, live: &mut Live) {
-        let (Some(clock), Some(tc)) = (live.clock, live.meta.time_control) else { return };
-        let Some((side, since)) = clock.running else { return };
-        if live.game.is_over() || since.elapsed() < Duration::from_millis(clock.remaining[side.index()]) {
+        let (Some(clock), Some(tc)) = (live.clock, live.meta.time_control) else {
+            return;
+        };
+        let Some((side, since)) = clock.running else {
+            return;
+        };
+        if live.game.is_over()
+            || since.elapsed() < Duration::from_millis(clock.remaining[side.index()])
+        {
             return;
         }
         match tc {
@@ -860,9 +1063,21 @@ impl Hub {
     fn announce_end(&self, slot: &Slot, live: &Live) {
         if let Some(o) = live.game.outcome() {
             if let Some(c) = live.clock {
-                slot.send(Event::Clock { ply: live.ply(), clock: c.view(Instant::now()) }.to_text());
+                slot.send(
+                    Event::Clock {
+                        ply: live.ply(),
+                        clock: c.view(Instant::now()),
+                    }
+                    .to_text(),
+                );
             }
-            slot.send(Event::End { ply: live.ply(), result: ResultView::from(o) }.to_text());
+            slot.send(
+                Event::End {
+                    ply: live.ply(),
+                    result: ResultView::from(o),
+                }
+                .to_text(),
+            );
         }
     }
 
@@ -875,7 +1090,14 @@ impl Hub {
         let level = Level::new(live.meta.level.unwrap_or(3));
         let cap = self.config.engine_move_cap;
         let seed = live.meta.created_at as u64 ^ live.ply() as u64;
-        slot.send(Event::Thinking { ply: live.ply(), side, thinking: true }.to_text());
+        slot.send(
+            Event::Thinking {
+                ply: live.ply(),
+                side,
+                thinking: true,
+            }
+            .to_text(),
+        );
         let hub = self.clone();
         let slot = slot.clone();
         tokio::spawn(async move {
@@ -899,13 +1121,34 @@ impl Hub {
                 Ok(Some(mv)) => {
                     if let Err(e) = hub.apply(&slot, &mut live, Ply::Move(mv)).await {
                         tracing::error!("game {}: engine move {mv} not applied: {e}", slot.id);
-                        slot.send(Event::Thinking { ply: live.ply(), side, thinking: false }.to_text());
+                        slot.send(
+                            Event::Thinking {
+                                ply: live.ply(),
+                                side,
+                                thinking: false,
+                            }
+                            .to_text(),
+                        );
                     }
                 }
-                Ok(None) => slot.send(Event::Thinking { ply: live.ply(), side, thinking: false }.to_text()),
+                Ok(None) => slot.send(
+                    Event::Thinking {
+                        ply: live.ply(),
+                        side,
+                        thinking: false,
+                    }
+                    .to_text(),
+                ),
                 Err(e) => {
                     tracing::error!("game {}: engine failed: {e}", slot.id);
-                    slot.send(Event::Thinking { ply: live.ply(), side, thinking: false }.to_text());
+                    slot.send(
+                        Event::Thinking {
+                            ply: live.ply(),
+                            side,
+                            thinking: false,
+                        }
+                        .to_text(),
+                    );
                 }
             }
         });
@@ -913,14 +1156,24 @@ impl Hub {
 
     /// Takes back moves: in computer games the player's last move and the
     /// engine's answer; in hot-seat games one ply.
-    pub async fn undo(self: &Arc<Self>, id: &str, token: Option<&str>) -> Result<GameView, ApiError> {
+    pub async fn undo(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+    ) -> Result<GameView, ApiError> {
         let slot = self.slot(id).await?;
         let mut live = slot.state.lock().await;
         let side = live.seat(token)?;
         match live.meta.mode {
-            Mode::Online => return Err(ApiError::not_allowed("moves cannot be taken back in online games")),
+            Mode::Online => {
+                return Err(ApiError::not_allowed(
+                    "moves cannot be taken back in online games",
+                ))
+            }
             _ if live.meta.time_control.is_some() => {
-                return Err(ApiError::not_allowed("moves cannot be taken back in games with a time control"))
+                return Err(ApiError::not_allowed(
+                    "moves cannot be taken back in games with a time control",
+                ))
             }
             _ => {}
         }
@@ -930,7 +1183,9 @@ impl Hub {
             let before = game.clone();
             let Ok(_) = game.undo() else {
                 if !undone_human {
-                    return Err(ApiError::not_allowed("there is no move of yours to take back"));
+                    return Err(ApiError::not_allowed(
+                        "there is no move of yours to take back",
+                    ));
                 }
                 game = before;
                 break;
@@ -946,7 +1201,9 @@ impl Hub {
             }
         }
         if !undone_human {
-            return Err(ApiError::not_allowed("there is no move of yours to take back"));
+            return Err(ApiError::not_allowed(
+                "there is no move of yours to take back",
+            ));
         }
         let from = game.plies().len() as u32;
         let before = (live.game.clone(), live.meta.clone(), live.clock_at.clone());
@@ -954,7 +1211,13 @@ impl Hub {
         live.clock_at.truncate(from as usize);
         live.meta.offer = None;
         live.sync_meta();
-        if let Err(e) = self.write(WriteOp::Truncate { meta: live.meta.clone(), from }).await {
+        if let Err(e) = self
+            .write(WriteOp::Truncate {
+                meta: live.meta.clone(),
+                from,
+            })
+            .await
+        {
             (live.game, live.meta, live.clock_at) = before;
             return Err(e);
         }
@@ -962,12 +1225,23 @@ impl Hub {
         live.thinking = false;
         self.after_change(&slot, &mut live, false);
         let view = live.view(slot.connected());
-        slot.send(Event::State { ply: view.ply, game: &view, you: None }.to_text());
+        slot.send(
+            Event::State {
+                ply: view.ply,
+                game: &view,
+                you: None,
+            }
+            .to_text(),
+        );
         Ok(view)
     }
 
     /// The seat `token` holds resigns.
-    pub async fn resign(self: &Arc<Self>, id: &str, token: Option<&str>) -> Result<GameView, ApiError> {
+    pub async fn resign(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+    ) -> Result<GameView, ApiError> {
         let slot = self.slot(id).await?;
         let mut live = slot.state.lock().await;
         self.resign_locked(&slot, &mut live, token).await?;
@@ -975,7 +1249,12 @@ impl Hub {
     }
 
     /// [`resign`](Self::resign) with the lock held.
-    pub async fn resign_locked(self: &Arc<Self>, slot: &Arc<Slot>, live: &mut Live, token: Option<&str>) -> Result<(), ApiError> {
+    pub async fn resign_locked(
+        self: &Arc<Self>,
+        slot: &Arc<Slot>,
+        live: &mut Live,
+        token: Option<&str>,
+    ) -> Result<(), ApiError> {
         let side = live.seat(token)?;
         self.end_off_board(slot, live, |g| g.resign(side)).await
     }
@@ -1004,10 +1283,16 @@ impl Hub {
     }
 
     /// Offers, accepts or declines an end by agreement (R12).
-    pub async fn agreement(self: &Arc<Self>, id: &str, token: Option<&str>, action: &str) -> Result<GameView, ApiError> {
+    pub async fn agreement(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+        action: &str,
+    ) -> Result<GameView, ApiError> {
         let slot = self.slot(id).await?;
         let mut live = slot.state.lock().await;
-        self.agreement_locked(&slot, &mut live, token, action).await?;
+        self.agreement_locked(&slot, &mut live, token, action)
+            .await?;
         Ok(live.view(slot.connected()))
     }
 
@@ -1025,16 +1310,27 @@ impl Hub {
         }
         let opponent_offered = live.meta.offer == Some(side.opponent());
         match action {
-            "accept" if opponent_offered => self.end_off_board(slot, live, |g| g.agree_to_stop()).await,
-            "offer" if opponent_offered => self.end_off_board(slot, live, |g| g.agree_to_stop()).await,
-            "accept" | "decline" if !opponent_offered => {
-                Err(ApiError::not_allowed("there is no offer from the opponent to answer"))
+            "accept" if opponent_offered => {
+                self.end_off_board(slot, live, |g| g.agree_to_stop()).await
             }
+            "offer" if opponent_offered => {
+                self.end_off_board(slot, live, |g| g.agree_to_stop()).await
+            }
+            "accept" | "decline" if !opponent_offered => Err(ApiError::not_allowed(
+                "there is no offer from the opponent to answer",
+            )),
             "decline" => {
                 live.meta.offer = None;
                 live.meta.updated_at = now_ms();
                 self.write(WriteOp::Meta(live.meta.clone())).await?;
-                slot.send(Event::Offer { ply: live.ply(), side, action: "decline" }.to_text());
+                slot.send(
+                    Event::Offer {
+                        ply: live.ply(),
+                        side,
+                        action: "decline",
+                    }
+                    .to_text(),
+                );
                 Ok(())
             }
             "offer" => {
@@ -1050,35 +1346,83 @@ impl Hub {
                     live.meta.offer = None;
                     return Err(e);
                 }
-                slot.send(Event::Offer { ply: live.ply(), side, action: "offer" }.to_text());
+                slot.send(
+                    Event::Offer {
+                        ply: live.ply(),
+                        side,
+                        action: "offer",
+                    }
+                    .to_text(),
+                );
                 Ok(())
             }
-            other => Err(ApiError::invalid_request(format!("action: {other:?} is not offer, accept or decline"))),
+            other => Err(ApiError::invalid_request(format!(
+                "action: {other:?} is not offer, accept or decline"
+            ))),
         }
     }
 
     // The engine accepts an offer when it judges the position no better than a draw for itself.
-    async fn computer_answers_offer(self: &Arc<Self>, slot: &Arc<Slot>, live: &mut Live, side: Side) -> Result<(), ApiError> {
-        slot.send(Event::Offer { ply: live.ply(), side, action: "offer" }.to_text());
+    async fn computer_answers_offer(
+        self: &Arc<Self>,
+        slot: &Arc<Slot>,
+        live: &mut Live,
+        side: Side,
+    ) -> Result<(), ApiError> {
+        slot.send(
+            Event::Offer {
+                ply: live.ply(),
+                side,
+                action: "offer",
+            }
+            .to_text(),
+        );
         let game = live.game.clone();
-        let result = self.engines.run(true, move |e| e.search(&game, &Limits::movetime(Duration::from_millis(300)), &mut |_| {})).await?;
-        let for_computer = if live.to_move() == side { -result.score.0 } else { result.score.0 };
+        let result = self
+            .engines
+            .run(true, move |e| {
+                e.search(
+                    &game,
+                    &Limits::movetime(Duration::from_millis(300)),
+                    &mut |_| {},
+                )
+            })
+            .await?;
+        let for_computer = if live.to_move() == side {
+            -result.score.0
+        } else {
+            result.score.0
+        };
         if for_computer <= 0 {
             self.end_off_board(slot, live, |g| g.agree_to_stop()).await
         } else {
-            slot.send(Event::Offer { ply: live.ply(), side: side.opponent(), action: "decline" }.to_text());
+            slot.send(
+                Event::Offer {
+                    ply: live.ply(),
+                    side: side.opponent(),
+                    action: "decline",
+                }
+                .to_text(),
+            );
             Ok(())
         }
     }
 
     /// The engine's suggestion for the side to move.
-    pub async fn hint(self: &Arc<Self>, id: &str, token: Option<&str>, movetime_ms: Option<u64>) -> Result<serde_json::Value, ApiError> {
+    pub async fn hint(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+        movetime_ms: Option<u64>,
+    ) -> Result<serde_json::Value, ApiError> {
         let slot = self.slot(id).await?;
         let game = {
             let live = slot.state.lock().await;
             live.seat(token)?;
             if live.meta.mode == Mode::Online || live.meta.time_control.is_some() {
-                return Err(ApiError::not_allowed("hints are for computer and untimed hot-seat games"));
+                return Err(ApiError::not_allowed(
+                    "hints are for computer and untimed hot-seat games",
+                ));
             }
             if live.game.is_over() {
                 return Err(ApiError::game_over("the game is over"));
@@ -1089,7 +1433,16 @@ impl Hub {
         if !(10..=5000).contains(&ms) {
             return Err(ApiError::invalid_request("movetime_ms: expected 10..5000"));
         }
-        let r = self.engines.run(true, move |e| e.search(&game, &Limits::movetime(Duration::from_millis(ms)), &mut |_| {})).await?;
+        let r = self
+            .engines
+            .run(true, move |e| {
+                e.search(
+                    &game,
+                    &Limits::movetime(Duration::from_millis(ms)),
+                    &mut |_| {},
+                )
+            })
+            .await?;
         Ok(serde_json::json!({
             "move": r.best,
             "score": ScoreView::from(r.score),
@@ -1100,7 +1453,11 @@ impl Hub {
 
     /// A new game with the sides swapped; the first call creates it, the
     /// opponent's call returns their seat in it.
-    pub async fn rematch(self: &Arc<Self>, id: &str, token: Option<&str>) -> Result<Seated, ApiError> {
+    pub async fn rematch(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+    ) -> Result<Seated, ApiError> {
         let slot = self.slot(id).await?;
         let mut live = slot.state.lock().await;
         let side = live.seat(token)?;
@@ -1115,7 +1472,14 @@ impl Hub {
                 .filter_map(|s| rlive.meta.seats[s.index()].token.clone().map(|t| (s, t)))
                 .collect();
             let game = rlive.view(rslot.connected());
-            return Ok(Seated { id: rid.clone(), tokens, you: new_side, invite_url: None, spectator_url: format!("/game/{rid}"), game });
+            return Ok(Seated {
+                id: rid.clone(),
+                tokens,
+                you: new_side,
+                invite_url: None,
+                spectator_url: format!("/game/{rid}"),
+                game,
+            });
         }
         let old = &live.meta;
         let now = now_ms();
@@ -1143,12 +1507,22 @@ impl Hub {
             score: [0, 0],
         };
         let rid = meta.id.clone();
-        let you = if meta.mode == Mode::Hotseat { Side::South } else { new_side };
+        let you = if meta.mode == Mode::Hotseat {
+            Side::South
+        } else {
+            new_side
+        };
         let seated = self.create_from(meta, Vec::new(), you).await?;
         live.meta.rematch = Some(rid.clone());
         live.meta.updated_at = now_ms();
         self.write(WriteOp::Meta(live.meta.clone())).await?;
-        slot.send(Event::Rematch { ply: live.ply(), id: rid }.to_text());
+        slot.send(
+            Event::Rematch {
+                ply: live.ply(),
+                id: rid,
+            }
+            .to_text(),
+        );
         Ok(seated)
     }
 
@@ -1158,7 +1532,10 @@ impl Hub {
         let live = slot.state.lock().await;
         let date = ogn_date(live.meta.created_at);
         let tags = [
-            ("Event", format!("oware serve, {} game", live.meta.mode.as_str())),
+            (
+                "Event",
+                format!("oware serve, {} game", live.meta.mode.as_str()),
+            ),
             ("Site", "oware serve".to_string()),
             ("Date", date),
             ("South", live.meta.seats[0].name.clone()),
@@ -1170,14 +1547,27 @@ impl Hub {
 
     /// Imports an OGN record as a hot-seat game.
     pub async fn import(self: &Arc<Self>, text: &str) -> Result<Seated, ApiError> {
-        let record = Record::parse(text).map_err(|e| ApiError::invalid_request(format!("OGN: {e}")))?;
+        let record =
+            Record::parse(text).map_err(|e| ApiError::invalid_request(format!("OGN: {e}")))?;
         let name = |tag: &str, default: &str| {
-            record.tag(tag).filter(|n| n != "?" && !n.trim().is_empty()).map(|n| n.chars().filter(|c| !c.is_control()).take(40).collect()).unwrap_or_else(|| default.to_string())
+            record
+                .tag(tag)
+                .filter(|n| n != "?" && !n.trim().is_empty())
+                .map(|n| n.chars().filter(|c| !c.is_control()).take(40).collect())
+                .unwrap_or_else(|| default.to_string())
         };
         let now = now_ms();
         let seats = [
-            Seat { kind: SeatKind::Human, name: name("South", "South"), token: Some(new_token()) },
-            Seat { kind: SeatKind::Human, name: name("North", "North"), token: Some(new_token()) },
+            Seat {
+                kind: SeatKind::Human,
+                name: name("South", "South"),
+                token: Some(new_token()),
+            },
+            Seat {
+                kind: SeatKind::Human,
+                name: name("North", "North"),
+                token: Some(new_token()),
+            },
         ];
         let meta = GameMeta {
             id: new_id(),
@@ -1196,23 +1586,46 @@ impl Hub {
             ply: 0,
             score: [0, 0],
         };
-        let plies = record.game.plies().iter().map(|&p| StoredPly { text: ply_text(p), clock: None, at: now }).collect();
+        let plies = record
+            .game
+            .plies()
+            .iter()
+            .map(|&p| StoredPly {
+                text: ply_text(p),
+                clock: None,
+                at: now,
+            })
+            .collect();
         self.create_from(meta, plies, Side::South).await
     }
 
     /// The engine's evaluation of every move played.
-    pub async fn review(self: &Arc<Self>, id: &str, movetime_ms: u64) -> Result<Arc<serde_json::Value>, ApiError> {
+    pub async fn review(
+        self: &Arc<Self>,
+        id: &str,
+        movetime_ms: u64,
+    ) -> Result<Arc<serde_json::Value>, ApiError> {
         if !(10..=2000).contains(&movetime_ms) {
             return Err(ApiError::invalid_request("movetime_ms: expected 10..2000"));
         }
         let slot = self.slot(id).await?;
         let game = slot.state.lock().await.game.clone();
         let key = (id.to_string(), game.plies().len() as u32, movetime_ms);
-        if let Some(v) = self.reviews.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        if let Some(v) = self
+            .reviews
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
             return Ok(v.clone());
         }
         let id2 = id.to_string();
-        let value = self.engines.run(true, move |engine| review_game(engine, &id2, &game, movetime_ms)).await?;
+        let value = self
+            .engines
+            .run(true, move |engine| {
+                review_game(engine, &id2, &game, movetime_ms)
+            })
+            .await?;
         let value = Arc::new(value);
         let mut reviews = self.reviews.lock().unwrap_or_else(|e| e.into_inner());
         if reviews.len() > 256 {
@@ -1223,8 +1636,14 @@ impl Hub {
     }
 
     /// Values of every legal move of a position.
-    pub async fn analyze(self: &Arc<Self>, game: Game, limits: Limits) -> Result<Vec<oware_engine::MoveAnalysis>, ApiError> {
-        self.engines.run(true, move |engine| engine.analyze(&game, &limits)).await
+    pub async fn analyze(
+        self: &Arc<Self>,
+        game: Game,
+        limits: Limits,
+    ) -> Result<Vec<oware_engine::MoveAnalysis>, ApiError> {
+        self.engines
+            .run(true, move |engine| engine.analyze(&game, &limits))
+            .await
     }
 
     /// Opens a watcher of game `id`: the seat (if the token holds one), the
@@ -1233,21 +1652,45 @@ impl Hub {
         self: &Arc<Self>,
         id: &str,
         token: Option<&str>,
-    ) -> Result<(Arc<Slot>, Option<Side>, Utf8Bytes, broadcast::Receiver<Utf8Bytes>), ApiError> {
+    ) -> Result<
+        (
+            Arc<Slot>,
+            Option<Side>,
+            Utf8Bytes,
+            broadcast::Receiver<Utf8Bytes>,
+        ),
+        ApiError,
+    > {
         let slot = self.slot(id).await?;
         let live = slot.state.lock().await;
         let side = match token.filter(|t| !t.is_empty()) {
             None => None,
-            Some(t) => Some(live.meta.side_of(t).ok_or_else(|| ApiError::bad_token("this token holds no seat of this game"))?),
+            Some(t) => Some(
+                live.meta
+                    .side_of(t)
+                    .ok_or_else(|| ApiError::bad_token("this token holds no seat of this game"))?,
+            ),
         };
         let rx = slot.events.subscribe();
         if let Some(s) = side {
             if slot.connected[s.index()].fetch_add(1, Ordering::Relaxed) == 0 {
-                slot.send(Event::Presence { ply: live.ply(), status: live.meta.status(), seats: seats_view(&live.meta.seats, slot.connected()) }.to_text());
+                slot.send(
+                    Event::Presence {
+                        ply: live.ply(),
+                        status: live.meta.status(),
+                        seats: seats_view(&live.meta.seats, slot.connected()),
+                    }
+                    .to_text(),
+                );
             }
         }
         let view = live.view(slot.connected());
-        let state = Event::State { ply: view.ply, game: &view, you: Some(side) }.to_text();
+        let state = Event::State {
+            ply: view.ply,
+            game: &view,
+            you: Some(side),
+        }
+        .to_text();
         Ok((slot.clone(), side, state, rx))
     }
 
@@ -1256,13 +1699,25 @@ impl Hub {
         if let Some(s) = side {
             if slot.connected[s.index()].fetch_sub(1, Ordering::Relaxed) == 1 {
                 let live = slot.state.lock().await;
-                slot.send(Event::Presence { ply: live.ply(), status: live.meta.status(), seats: seats_view(&live.meta.seats, slot.connected()) }.to_text());
+                slot.send(
+                    Event::Presence {
+                        ply: live.ply(),
+                        status: live.meta.status(),
+                        seats: seats_view(&live.meta.seats, slot.connected()),
+                    }
+                    .to_text(),
+                );
             }
         }
     }
 }
 
-fn review_game(engine: &mut oware_engine::Engine, id: &str, game: &Game, movetime_ms: u64) -> serde_json::Value {
+fn review_game(
+    engine: &mut oware_engine::Engine,
+    id: &str,
+    game: &Game,
+    movetime_ms: u64,
+) -> serde_json::Value {
     let mut g = Game::new(*game.start());
     let mut plies = Vec::new();
     for (i, &ply) in game.plies().iter().enumerate() {
@@ -1282,7 +1737,11 @@ fn review_game(engine: &mut oware_engine::Engine, id: &str, game: &Game, movetim
                 match (best, played) {
                     (Some(best), Some(played)) => {
                         let loss = (best.score.centiseeds() - played.score.centiseeds()).max(0);
-                        let south = if side == Side::South { played.score.centiseeds() } else { -played.score.centiseeds() };
+                        let south = if side == Side::South {
+                            played.score.centiseeds()
+                        } else {
+                            -played.score.centiseeds()
+                        };
                         serde_json::json!({
                             "ply": i + 1, "side": side, "move": mv, "best": best.mv,
                             "score": ScoreView::from(played.score), "best_score": ScoreView::from(best.score),

@@ -48,7 +48,11 @@ pub struct ServerOptions {
 
 impl Default for ServerOptions {
     fn default() -> ServerOptions {
-        ServerOptions { addr: SocketAddr::from(([127, 0, 0, 1], 8080)), db: None, config: Config::default() }
+        ServerOptions {
+            addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            db: None,
+            config: Config::default(),
+        }
     }
 }
 
@@ -62,7 +66,9 @@ pub fn default_db_path() -> std::io::Result<PathBuf> {
 
 /// The whole application as a router (API, WebSocket, static files).
 pub fn app(hub: Arc<Hub>) -> Router {
-    http::routes().fallback(assets::static_or_index).with_state(hub)
+    http::routes()
+        .fallback(assets::static_or_index)
+        .with_state(hub)
 }
 
 /// A running server.
@@ -83,12 +89,13 @@ impl Server {
         if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)?;
         }
-        let store = store::SqliteStore::open(&db)
-            .map_err(|e| std::io::Error::other(format!("cannot open the database {}: {e}", db.display())))?;
+        let store = store::SqliteStore::open(&db).map_err(|e| {
+            std::io::Error::other(format!("cannot open the database {}: {e}", db.display()))
+        })?;
         let hub = Hub::new(Arc::new(store), options.config);
-        let listener = TcpListener::bind(options.addr)
-            .await
-            .map_err(|e| std::io::Error::new(e.kind(), format!("cannot listen on {}: {e}", options.addr)))?;
+        let listener = TcpListener::bind(options.addr).await.map_err(|e| {
+            std::io::Error::new(e.kind(), format!("cannot listen on {}: {e}", options.addr))
+        })?;
         let addr = listener.local_addr()?;
         let router = app(hub.clone());
         // Small frames must leave at once: no Nagle delay on game sockets.
@@ -96,7 +103,12 @@ impl Server {
             let _ = tcp.set_nodelay(true);
         });
         let task = tokio::spawn(async move { axum::serve(listener, router).await });
-        Ok(Server { addr, db, hub, task })
+        Ok(Server {
+            addr,
+            db,
+            hub,
+            task,
+        })
     }
 
     /// The address it listens on.
@@ -128,7 +140,9 @@ impl Server {
 /// Builds a multi-threaded runtime and serves until Ctrl-C, calling
 /// `ready` with the server once it listens. For the `oware serve` command.
 pub fn serve_blocking(options: ServerOptions, ready: impl FnOnce(&Server)) -> std::io::Result<()> {
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
     runtime.block_on(async move {
         let server = Server::start(options).await?;
         ready(&server);

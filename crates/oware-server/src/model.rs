@@ -114,7 +114,12 @@ mod outcome_serde {
     }
 
     pub fn serialize<S: Serializer>(o: &Option<Outcome>, s: S) -> Result<S::Ok, S::Error> {
-        o.map(|o| Wire { reason: o.reason.as_str().to_string(), totals: o.totals, winner: o.winner }).serialize(s)
+        o.map(|o| Wire {
+            reason: o.reason.as_str().to_string(),
+            totals: o.totals,
+            winner: o.winner,
+        })
+        .serialize(s)
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Outcome>, D::Error> {
@@ -122,9 +127,14 @@ mod outcome_serde {
         match w {
             None => Ok(None),
             Some(w) => {
-                let reason = EndReason::from_str_id(&w.reason)
-                    .ok_or_else(|| serde::de::Error::custom(format!("unknown end reason {:?}", w.reason)))?;
-                Ok(Some(Outcome { reason, totals: w.totals, winner: w.winner }))
+                let reason = EndReason::from_str_id(&w.reason).ok_or_else(|| {
+                    serde::de::Error::custom(format!("unknown end reason {:?}", w.reason))
+                })?;
+                Ok(Some(Outcome {
+                    reason,
+                    totals: w.totals,
+                    winner: w.winner,
+                }))
             }
         }
     }
@@ -135,7 +145,11 @@ impl GameMeta {
     pub fn status(&self) -> &'static str {
         if self.result.is_some() {
             "over"
-        } else if self.seats.iter().any(|s| s.token.is_none() && s.kind == SeatKind::Human) {
+        } else if self
+            .seats
+            .iter()
+            .any(|s| s.token.is_none() && s.kind == SeatKind::Human)
+        {
             "waiting"
         } else {
             "playing"
@@ -144,7 +158,9 @@ impl GameMeta {
 
     /// The seat a token holds, if any.
     pub fn side_of(&self, token: &str) -> Option<Side> {
-        Side::ALL.into_iter().find(|s| self.seats[s.index()].token.as_deref() == Some(token))
+        Side::ALL
+            .into_iter()
+            .find(|s| self.seats[s.index()].token.as_deref() == Some(token))
     }
 
     /// The summary sent in lists.
@@ -177,7 +193,10 @@ pub struct Totals {
 
 impl From<[u8; 2]> for Totals {
     fn from(t: [u8; 2]) -> Totals {
-        Totals { south: t[0], north: t[1] }
+        Totals {
+            south: t[0],
+            north: t[1],
+        }
     }
 }
 
@@ -245,7 +264,10 @@ pub fn seats_view(seats: &[Seat; 2], connected: [bool; 2]) -> SeatsView {
         taken: seats[i].token.is_some() || seats[i].kind == SeatKind::Computer,
         connected: connected[i] || seats[i].kind == SeatKind::Computer,
     };
-    SeatsView { south: one(0), north: one(1) }
+    SeatsView {
+        south: one(0),
+        north: one(1),
+    }
 }
 
 /// What a move did, for animation.
@@ -266,14 +288,23 @@ pub struct TraceView {
 
 impl From<&MoveTrace> for TraceView {
     fn from(t: &MoveTrace) -> TraceView {
-        TraceView { mv: t.mv, sown: t.sown.clone(), last: t.last, captured: t.captured.clone(), grand_slam: t.grand_slam }
+        TraceView {
+            mv: t.mv,
+            sown: t.sown.clone(),
+            last: t.last,
+            captured: t.captured.clone(),
+            grand_slam: t.grand_slam,
+        }
     }
 }
 
 /// The trace of ply `i` of `game`, if it was a move.
 pub fn trace_of(game: &Game, i: usize) -> Option<TraceView> {
     match game.plies().get(i)? {
-        Ply::Move(mv) => game.positions()[i].trace(*mv).ok().map(|t| TraceView::from(&t)),
+        Ply::Move(mv) => game.positions()[i]
+            .trace(*mv)
+            .ok()
+            .map(|t| TraceView::from(&t)),
         Ply::Pass => None,
     }
 }
@@ -308,7 +339,11 @@ impl From<oware_engine::Score> for ScoreView {
         } else {
             (None, None)
         };
-        ScoreView { cp: s.centiseeds(), win_in, loss_in }
+        ScoreView {
+            cp: s.centiseeds(),
+            win_in,
+            loss_in,
+        }
     }
 }
 
@@ -407,7 +442,12 @@ pub fn rfc3339(ms: i64) -> String {
     let days = secs.div_euclid(86_400);
     let rem = secs.rem_euclid(86_400);
     let (y, m, d) = civil_from_days(days);
-    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem / 60 % 60, rem % 60)
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
 }
 
 /// The date part, `YYYY.MM.DD`, as OGN wants it.
@@ -432,7 +472,10 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 
 /// Now, in ms since the Unix epoch.
 pub fn now_ms() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
 }
 
 #[cfg(test)]

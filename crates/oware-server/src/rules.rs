@@ -70,11 +70,15 @@ fn captured(before: &Position, after: &Position) -> u8 {
 pub fn replay(position: Option<&str>, moves: Option<&str>) -> Result<Game, ApiError> {
     let start: Position = match position {
         None => Position::start(),
-        Some(p) => p.parse().map_err(|e| ApiError::invalid_position(format!("position {p:?}: {e}")))?,
+        Some(p) => p
+            .parse()
+            .map_err(|e| ApiError::invalid_position(format!("position {p:?}: {e}")))?,
     };
     let moves = match moves {
         None => Vec::new(),
-        Some(m) => parse_moves(m).map_err(|e| ApiError::invalid_move(format!("moves {m:?}: {e}")))?,
+        Some(m) => {
+            parse_moves(m).map_err(|e| ApiError::invalid_move(format!("moves {m:?}: {e}")))?
+        }
     };
     Game::from_moves(start, &moves).map_err(|(i, e)| {
         let mut err = ApiError::from(e);
@@ -89,7 +93,10 @@ pub fn state(position: Option<&str>, moves: Option<&str>) -> Result<RulesState, 
     let pos = *game.position();
     let legal_set = game.legal_moves();
     let legal: Vec<Move> = legal_set.into_iter().collect();
-    let caps: Vec<(Move, u8)> = legal.iter().map(|&m| (m, captured(&pos, &pos.play_unchecked(m)))).collect();
+    let caps: Vec<(Move, u8)> = legal
+        .iter()
+        .map(|&m| (m, captured(&pos, &pos.play_unchecked(m))))
+        .collect();
     let best_capture = caps.iter().map(|c| c.1).max().unwrap_or(0);
     let previews = pos
         .to_move()
@@ -97,12 +104,26 @@ pub fn state(position: Option<&str>, moves: Option<&str>) -> Result<RulesState, 
         .map(|h| {
             let mv = Move::new(h);
             let refusal = if game.is_over() {
-                Some(Refusal { reason: "the game is over".into(), rule: "R9/R10" })
+                Some(Refusal {
+                    reason: "the game is over".into(),
+                    rule: "R9/R10",
+                })
             } else {
-                pos.check(mv).err().map(|r| Refusal { reason: r.to_string(), rule: r.rule() })
+                pos.check(mv).err().map(|r| Refusal {
+                    reason: r.to_string(),
+                    rule: r.rule(),
+                })
             };
             if refusal.is_some() {
-                return Preview { mv, legal: false, refusal, last_house: None, captures: 0, gives_capture: None, misses_capture: false };
+                return Preview {
+                    mv,
+                    legal: false,
+                    refusal,
+                    last_house: None,
+                    captures: 0,
+                    gives_capture: None,
+                    misses_capture: false,
+                };
             }
             let trace = pos.trace(mv).expect("checked legal");
             let after = trace.after;
@@ -112,7 +133,12 @@ pub fn state(position: Option<&str>, moves: Option<&str>) -> Result<RulesState, 
             let gives = if next.is_over() {
                 0
             } else {
-                after.legal_moves().into_iter().map(|m| captured(&after, &after.play_unchecked(m))).max().unwrap_or(0)
+                after
+                    .legal_moves()
+                    .into_iter()
+                    .map(|m| captured(&after, &after.play_unchecked(m)))
+                    .max()
+                    .unwrap_or(0)
             };
             Preview {
                 mv,
@@ -170,14 +196,20 @@ mod tests {
     #[test]
     fn e9_must_feed() {
         let s = state(Some("3-0-0-0-0-1-0-0-0-0-0-0-22-22-S"), None).unwrap();
-        assert_eq!(s.legal.iter().map(|m| m.to_string()).collect::<String>(), "F");
+        assert_eq!(
+            s.legal.iter().map(|m| m.to_string()).collect::<String>(),
+            "F"
+        );
         let a = &s.previews[0];
         assert_eq!(a.refusal.as_ref().unwrap().rule, "R8");
     }
 
     #[test]
     fn bad_inputs() {
-        assert_eq!(state(Some("4-4"), None).unwrap_err().code, "invalid_position");
+        assert_eq!(
+            state(Some("4-4"), None).unwrap_err().code,
+            "invalid_position"
+        );
         assert_eq!(state(None, Some("Fz")).unwrap_err().code, "invalid_move");
         assert_eq!(state(None, Some("FF")).unwrap_err().code, "illegal_move");
     }

@@ -105,7 +105,12 @@ pub trait Store: Send + Sync + 'static {
     /// Loads one game.
     fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError>;
     /// Lists games with their plies, and the total count of the listing.
-    fn list(&self, which: Listing, limit: u32, offset: u32) -> Result<(Vec<StoredGame>, u64), StoreError>;
+    fn list(
+        &self,
+        which: Listing,
+        limit: u32,
+        offset: u32,
+    ) -> Result<(Vec<StoredGame>, u64), StoreError>;
     /// Writes committed and groups (transactions) so far.
     fn stats(&self) -> WriteStats;
 }
@@ -179,7 +184,10 @@ impl SqliteStore {
         writer.execute_batch(SCHEMA)?;
         // Tuning knob for experiments: WAL pages between automatic checkpoints
         // (SQLite's default is 1000; 0 turns them off).
-        if let Some(pages) = std::env::var("OWARE_DB_AUTOCHECKPOINT").ok().and_then(|v| v.parse::<u32>().ok()) {
+        if let Some(pages) = std::env::var("OWARE_DB_AUTOCHECKPOINT")
+            .ok()
+            .and_then(|v| v.parse::<u32>().ok())
+        {
             writer.pragma_update(None, "wal_autocheckpoint", pages)?;
         }
         let reader = open(path)?;
@@ -189,15 +197,26 @@ impl SqliteStore {
         std::thread::Builder::new()
             .name("oware-db-writer".into())
             .spawn(move || writer_loop(writer, rx, s2))
-            .map_err(|e| StoreError::Corrupt { id: String::new(), message: format!("cannot start writer: {e}") })?;
-        Ok(SqliteStore { queue, reader: Mutex::new(reader), stats })
+            .map_err(|e| StoreError::Corrupt {
+                id: String::new(),
+                message: format!("cannot start writer: {e}"),
+            })?;
+        Ok(SqliteStore {
+            queue,
+            reader: Mutex::new(reader),
+            stats,
+        })
     }
 }
 
 // Largest number of writes in one transaction.
 const MAX_GROUP: usize = 4096;
 
-fn writer_loop(mut conn: Connection, mut rx: mpsc::UnboundedReceiver<Job>, stats: std::sync::Arc<Mutex<WriteStats>>) {
+fn writer_loop(
+    mut conn: Connection,
+    mut rx: mpsc::UnboundedReceiver<Job>,
+    stats: std::sync::Arc<Mutex<WriteStats>>,
+) {
     let mut batch: Vec<Job> = Vec::with_capacity(MAX_GROUP);
     while let Some(job) = rx.blocking_recv() {
         batch.push(job);
@@ -232,11 +251,18 @@ fn writer_loop(mut conn: Connection, mut rx: mpsc::UnboundedReceiver<Job>, stats
                 }
             }
         }
-        tracing::trace!(writes = n, elapsed_us = started.elapsed().as_micros() as u64, "group committed");
+        tracing::trace!(
+            writes = n,
+            elapsed_us = started.elapsed().as_micros() as u64,
+            "group committed"
+        );
     }
 }
 
-fn commit_group(conn: &mut Connection, batch: &[Job]) -> Result<Vec<Result<(), String>>, rusqlite::Error> {
+fn commit_group(
+    conn: &mut Connection,
+    batch: &[Job],
+) -> Result<Vec<Result<(), String>>, rusqlite::Error> {
     let tx = conn.transaction()?;
     let mut results = Vec::with_capacity(batch.len());
     for (op, _) in batch {
@@ -258,7 +284,8 @@ fn commit_group(conn: &mut Connection, batch: &[Job]) -> Result<Vec<Result<(), S
 }
 
 fn upsert_meta(conn: &Connection, meta: &GameMeta) -> Result<(), rusqlite::Error> {
-    let json = serde_json::to_string(meta).map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
+    let json = serde_json::to_string(meta)
+        .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
     let lobby = meta.public && meta.status() == "waiting";
     conn.prepare_cached(
         "INSERT INTO games (id, created_at, updated_at, status, lobby, meta) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
@@ -269,7 +296,12 @@ fn upsert_meta(conn: &Connection, meta: &GameMeta) -> Result<(), rusqlite::Error
     Ok(())
 }
 
-fn insert_ply(conn: &Connection, id: &str, index: u32, ply: &StoredPly) -> Result<(), rusqlite::Error> {
+fn insert_ply(
+    conn: &Connection,
+    id: &str,
+    index: u32,
+    ply: &StoredPly,
+) -> Result<(), rusqlite::Error> {
     conn.prepare_cached("INSERT INTO plies (game_id, ply, mv, clock_s, clock_n, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?
         .execute(params![
             id,
@@ -290,14 +322,20 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
                 insert_ply(conn, &meta.id, i as u32, p)?;
             }
         }
-        WriteOp::Ply { id, meta, index, ply } => {
+        WriteOp::Ply {
+            id,
+            meta,
+            index,
+            ply,
+        } => {
             insert_ply(conn, id, *index, ply)?;
             if let Some(meta) = meta {
                 upsert_meta(conn, meta)?;
             }
         }
         WriteOp::Truncate { meta, from } => {
-            conn.prepare_cached("DELETE FROM plies WHERE game_id = ?1 AND ply >= ?2")?.execute(params![meta.id, from])?;
+            conn.prepare_cached("DELETE FROM plies WHERE game_id = ?1 AND ply >= ?2")?
+                .execute(params![meta.id, from])?;
             upsert_meta(conn, meta)?;
         }
         WriteOp::Meta(meta) => upsert_meta(conn, meta)?,
@@ -306,7 +344,10 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
 }
 
 fn parse_meta(id: &str, json: &str) -> Result<GameMeta, StoreError> {
-    serde_json::from_str(json).map_err(|e| StoreError::Corrupt { id: id.to_string(), message: e.to_string() })
+    serde_json::from_str(json).map_err(|e| StoreError::Corrupt {
+        id: id.to_string(),
+        message: e.to_string(),
+    })
 }
 
 impl Store for SqliteStore {
@@ -323,7 +364,12 @@ impl Store for SqliteStore {
         load_with(&conn, id)
     }
 
-    fn list(&self, which: Listing, limit: u32, offset: u32) -> Result<(Vec<StoredGame>, u64), StoreError> {
+    fn list(
+        &self,
+        which: Listing,
+        limit: u32,
+        offset: u32,
+    ) -> Result<(Vec<StoredGame>, u64), StoreError> {
         let conn = self.reader.lock().unwrap_or_else(|e| e.into_inner());
         let (count_sql, list_sql) = match which {
             Listing::All => ("SELECT COUNT(*) FROM games", "SELECT id FROM games ORDER BY created_at DESC, id LIMIT ?1 OFFSET ?2"),
@@ -332,7 +378,9 @@ impl Store for SqliteStore {
                 "SELECT id FROM games WHERE lobby = 1 ORDER BY created_at DESC, id LIMIT ?1 OFFSET ?2",
             ),
         };
-        let total: i64 = conn.prepare_cached(count_sql)?.query_row([], |r| r.get(0))?;
+        let total: i64 = conn
+            .prepare_cached(count_sql)?
+            .query_row([], |r| r.get(0))?;
         let ids = conn
             .prepare_cached(list_sql)?
             .query_map(params![limit, offset], |r| r.get::<_, String>(0))?
@@ -353,11 +401,15 @@ impl Store for SqliteStore {
 
 fn load_with(conn: &Connection, id: &str) -> Result<Option<StoredGame>, StoreError> {
     {
-        let json: Option<String> =
-            conn.prepare_cached("SELECT meta FROM games WHERE id = ?1")?.query_row([id], |r| r.get(0)).optional()?;
+        let json: Option<String> = conn
+            .prepare_cached("SELECT meta FROM games WHERE id = ?1")?
+            .query_row([id], |r| r.get(0))
+            .optional()?;
         let Some(json) = json else { return Ok(None) };
         let meta = parse_meta(id, &json)?;
-        let mut stmt = conn.prepare_cached("SELECT mv, clock_s, clock_n, at FROM plies WHERE game_id = ?1 ORDER BY ply")?;
+        let mut stmt = conn.prepare_cached(
+            "SELECT mv, clock_s, clock_n, at FROM plies WHERE game_id = ?1 ORDER BY ply",
+        )?;
         let plies = stmt
             .query_map([id], |r| {
                 let s: Option<i64> = r.get(1)?;

@@ -59,7 +59,8 @@ pub(crate) async fn upgrade(
             return Err(ApiError::bad_token("this token holds no seat of this game"));
         }
     }
-    let ws = ws.map_err(|e| ApiError::invalid_request(format!("expected a WebSocket upgrade: {e}")))?;
+    let ws =
+        ws.map_err(|e| ApiError::invalid_request(format!("expected a WebSocket upgrade: {e}")))?;
     // Small buffers: a game socket carries messages of a few hundred bytes,
     // and thousands of sockets are open at once.
     Ok(ws
@@ -72,11 +73,19 @@ pub(crate) async fn upgrade(
 }
 
 fn error_event(ply: u32, e: &ApiError) -> Utf8Bytes {
-    Event::Error { ply, code: e.code, message: e.message.clone(), rule: e.rule }.to_text()
+    Event::Error {
+        ply,
+        code: e.code,
+        message: e.message.clone(),
+        rule: e.rule,
+    }
+    .to_text()
 }
 
 async fn connection(socket: WebSocket, hub: Arc<Hub>, id: String, token: Option<String>) {
-    let Ok((slot, side, state, mut events)) = hub.watch(&id, token.as_deref()).await else { return };
+    let Ok((slot, side, state, mut events)) = hub.watch(&id, token.as_deref()).await else {
+        return;
+    };
     let (mut sink, mut stream) = socket.split();
     if sink.send(Message::Text(state)).await.is_ok() {
         loop {
@@ -118,30 +127,55 @@ async fn connection(socket: WebSocket, hub: Arc<Hub>, id: String, token: Option<
     hub.unwatch(&slot, side).await;
 }
 
-async fn handle(hub: &Arc<Hub>, slot: &Arc<Slot>, side: Option<Side>, token: Option<&str>, text: &str) -> Vec<Utf8Bytes> {
+async fn handle(
+    hub: &Arc<Hub>,
+    slot: &Arc<Slot>,
+    side: Option<Side>,
+    token: Option<&str>,
+    text: &str,
+) -> Vec<Utf8Bytes> {
     if text.len() > MESSAGE_LIMIT {
         let ply = slot.state.lock().await.game.plies().len() as u32;
-        return vec![error_event(ply, &ApiError::too_large(format!("messages are limited to {MESSAGE_LIMIT} bytes")))];
+        return vec![error_event(
+            ply,
+            &ApiError::too_large(format!("messages are limited to {MESSAGE_LIMIT} bytes")),
+        )];
     }
     let msg: ClientMsg = match serde_json::from_str(text) {
         Ok(m) => m,
         Err(e) => {
             let ply = slot.state.lock().await.game.plies().len() as u32;
-            return vec![error_event(ply, &ApiError::malformed(format!("invalid message: {e}")))];
+            return vec![error_event(
+                ply,
+                &ApiError::malformed(format!("invalid message: {e}")),
+            )];
         }
     };
     let mut live = slot.state.lock().await;
-    let needs_seat = matches!(msg, ClientMsg::Move { .. } | ClientMsg::Resign {} | ClientMsg::Agreement { .. });
+    let needs_seat = matches!(
+        msg,
+        ClientMsg::Move { .. } | ClientMsg::Resign {} | ClientMsg::Agreement { .. }
+    );
     if needs_seat && side.is_none() {
         let ply = live.game.plies().len() as u32;
-        return vec![error_event(ply, &ApiError::missing_token("spectators cannot play: connect with a seat token"))];
+        return vec![error_event(
+            ply,
+            &ApiError::missing_token("spectators cannot play: connect with a seat token"),
+        )];
     }
     let result = match msg {
         ClientMsg::Hello { since } => return live.catch_up(since, slot.connected()),
-        ClientMsg::Ping {} => return vec![Event::Pong { ply: live.game.plies().len() as u32 }.to_text()],
+        ClientMsg::Ping {} => {
+            return vec![Event::Pong {
+                ply: live.game.plies().len() as u32,
+            }
+            .to_text()]
+        }
         ClientMsg::Move { mv, ply } => hub.play_locked(slot, &mut live, token, &mv, ply).await,
         ClientMsg::Resign {} => hub.resign_locked(slot, &mut live, token).await,
-        ClientMsg::Agreement { action } => hub.agreement_locked(slot, &mut live, token, &action).await,
+        ClientMsg::Agreement { action } => {
+            hub.agreement_locked(slot, &mut live, token, &action).await
+        }
     };
     match result {
         Ok(()) => Vec::new(),

@@ -17,7 +17,10 @@ fn db() -> (tempfile::TempDir, std::path::PathBuf) {
 struct Lcg(u64);
 impl Lcg {
     fn pick(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         ((self.0 >> 33) % n as u64) as usize
     }
 }
@@ -47,7 +50,12 @@ async fn two_clients_play_a_full_online_game() {
         if ply % 5 == 4 {
             // Some moves over HTTP: the WebSocket clients must see them too.
             let token = if south_moves { &south } else { &north };
-            let r = post(addr, &format!("/api/v1/games/{id}/moves"), json!({"token": token, "move": mv, "ply": ply})).await;
+            let r = post(
+                addr,
+                &format!("/api/v1/games/{id}/moves"),
+                json!({"token": token, "move": mv, "ply": ply}),
+            )
+            .await;
             assert_eq!(r.status, 200, "{}", r.body);
             assert_eq!(r.json()["ply"], ply + 1);
         } else {
@@ -81,7 +89,15 @@ async fn two_clients_play_a_full_online_game() {
     let g = get(addr, &format!("/api/v1/games/{id}")).await.json();
     assert_eq!(g["status"], "over");
     assert_eq!(g["ply"], ply);
-    assert_eq!(g["plies"].as_array().unwrap().iter().map(|p| p.as_str().unwrap().to_string()).collect::<Vec<_>>(), seen_by_spectator);
+    assert_eq!(
+        g["plies"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_str().unwrap().to_string())
+            .collect::<Vec<_>>(),
+        seen_by_spectator
+    );
     // The OGN export replays to the same game.
     let ogn = get(addr, &format!("/api/v1/games/{id}/ogn")).await;
     assert_eq!(ogn.status, 200);
@@ -90,7 +106,12 @@ async fn two_clients_play_a_full_online_game() {
     assert_eq!(record.game.plies().len() as u64, ply);
     assert!(record.game.is_over());
     // A move after the end is refused.
-    let r = post(addr, &format!("/api/v1/games/{id}/moves"), json!({"token": south, "move": "A", "ply": ply})).await;
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{id}/moves"),
+        json!({"token": south, "move": "A", "ply": ply}),
+    )
+    .await;
     assert_eq!(r.code(), "game_over");
 }
 
@@ -102,16 +123,30 @@ async fn every_bad_input_gets_an_error_and_changes_nothing() {
     let (id, south, north) = online_game(addr, json!({})).await;
     let moves = format!("/api/v1/games/{id}/moves");
     // Two good moves first: F (ply 0), then f (ply 1).
-    assert_eq!(post(addr, &moves, json!({"token": south, "move": "F", "ply": 0})).await.status, 200);
-    assert_eq!(post(addr, &moves, json!({"token": north, "move": "f", "ply": 1})).await.status, 200);
+    assert_eq!(
+        post(addr, &moves, json!({"token": south, "move": "F", "ply": 0}))
+            .await
+            .status,
+        200
+    );
+    assert_eq!(
+        post(addr, &moves, json!({"token": north, "move": "f", "ply": 1}))
+            .await
+            .status,
+        200
+    );
     let before = get(addr, &format!("/api/v1/games/{id}")).await.json();
 
-    let check = |status: u16, code: &'static str| move |r: Resp| {
-        assert_eq!(r.status, status, "{}", r.body);
-        assert_eq!(r.code(), code, "{}", r.body);
+    let check = |status: u16, code: &'static str| {
+        move |r: Resp| {
+            assert_eq!(r.status, status, "{}", r.body);
+            assert_eq!(r.code(), code, "{}", r.body);
+        }
     };
     // Out of turn (it is South's turn).
-    check(409, "not_your_turn")(post(addr, &moves, json!({"token": north, "move": "a", "ply": 2})).await);
+    check(409, "not_your_turn")(
+        post(addr, &moves, json!({"token": north, "move": "a", "ply": 2})).await,
+    );
     // Illegal: an opponent's house, and an empty house (F was emptied).
     let r = post(addr, &moves, json!({"token": south, "move": "a", "ply": 2})).await;
     assert_eq!(r.json()["error"]["rule"], "R3");
@@ -120,13 +155,26 @@ async fn every_bad_input_gets_an_error_and_changes_nothing() {
     assert!(r.body.contains("empty"), "{}", r.body);
     check(409, "illegal_move")(r);
     // Not a move at all.
-    check(400, "invalid_move")(post(addr, &moves, json!({"token": south, "move": "Z", "ply": 2})).await);
+    check(400, "invalid_move")(
+        post(addr, &moves, json!({"token": south, "move": "Z", "ply": 2})).await,
+    );
     check(400, "invalid_move")(post(addr, &moves, json!({"token": south, "ply": 2})).await);
     // Stale and future plies.
-    check(409, "stale_ply")(post(addr, &moves, json!({"token": south, "move": "A", "ply": 1})).await);
-    check(409, "stale_ply")(post(addr, &moves, json!({"token": south, "move": "A", "ply": 9})).await);
+    check(409, "stale_ply")(
+        post(addr, &moves, json!({"token": south, "move": "A", "ply": 1})).await,
+    );
+    check(409, "stale_ply")(
+        post(addr, &moves, json!({"token": south, "move": "A", "ply": 9})).await,
+    );
     // Wrong and missing tokens.
-    check(403, "bad_token")(post(addr, &moves, json!({"token": "0123", "move": "A", "ply": 2})).await);
+    check(403, "bad_token")(
+        post(
+            addr,
+            &moves,
+            json!({"token": "0123", "move": "A", "ply": 2}),
+        )
+        .await,
+    );
     check(401, "missing_token")(post(addr, &moves, json!({"move": "A", "ply": 2})).await);
     // Malformed and oversized bodies.
     check(400, "malformed")(raw(addr, "POST", &moves, "application/json", b"{\"token\": ").await);
@@ -134,27 +182,84 @@ async fn every_bad_input_gets_an_error_and_changes_nothing() {
     let big = json!({"token": south, "move": "A", "ply": 2, "pad": "x".repeat(100_000)});
     check(413, "too_large")(post(addr, &moves, big).await);
     // Unknown game, seat already taken, wrong invite.
-    check(404, "not_found")(post(addr, "/api/v1/games/nosuchgame/moves", json!({"token": south, "move": "A", "ply": 2})).await);
-    check(403, "bad_token")(post(addr, &format!("/api/v1/games/{id}/join"), json!({"invite": "wrong"})).await);
+    check(404, "not_found")(
+        post(
+            addr,
+            "/api/v1/games/nosuchgame/moves",
+            json!({"token": south, "move": "A", "ply": 2}),
+        )
+        .await,
+    );
+    check(403, "bad_token")(
+        post(
+            addr,
+            &format!("/api/v1/games/{id}/join"),
+            json!({"invite": "wrong"}),
+        )
+        .await,
+    );
     // Undo is not allowed online.
-    check(409, "not_allowed")(post(addr, &format!("/api/v1/games/{id}/undo"), json!({"token": south})).await);
+    check(409, "not_allowed")(
+        post(
+            addr,
+            &format!("/api/v1/games/{id}/undo"),
+            json!({"token": south}),
+        )
+        .await,
+    );
     // Bad creation requests.
     check(400, "invalid_request")(post(addr, "/api/v1/games", json!({"mode": "chess"})).await);
-    check(400, "invalid_request")(post(addr, "/api/v1/games", json!({"mode": "computer", "level": 11})).await);
-    check(400, "invalid_position")(post(addr, "/api/v1/games", json!({"mode": "hotseat", "position": "4-4-4"})).await);
-    check(400, "invalid_request")(post(addr, "/api/v1/games", json!({"mode": "online", "time_control": {"per_move_ms": 5}})).await);
+    check(400, "invalid_request")(
+        post(
+            addr,
+            "/api/v1/games",
+            json!({"mode": "computer", "level": 11}),
+        )
+        .await,
+    );
+    check(400, "invalid_position")(
+        post(
+            addr,
+            "/api/v1/games",
+            json!({"mode": "hotseat", "position": "4-4-4"}),
+        )
+        .await,
+    );
+    check(400, "invalid_request")(
+        post(
+            addr,
+            "/api/v1/games",
+            json!({"mode": "online", "time_control": {"per_move_ms": 5}}),
+        )
+        .await,
+    );
 
     // The same over the WebSocket: each gets an error event and the connection stays.
     let mut s = ws(addr, &id, Some(&south)).await;
     recv_type(&mut s, "state").await;
     for (msg, code) in [
-        (json!({"type": "move", "move": "a", "ply": 2}).to_string(), "illegal_move"),
-        (json!({"type": "move", "move": "A", "ply": 0}).to_string(), "stale_ply"),
-        (json!({"type": "move", "move": "?", "ply": 2}).to_string(), "invalid_move"),
+        (
+            json!({"type": "move", "move": "a", "ply": 2}).to_string(),
+            "illegal_move",
+        ),
+        (
+            json!({"type": "move", "move": "A", "ply": 0}).to_string(),
+            "stale_ply",
+        ),
+        (
+            json!({"type": "move", "move": "?", "ply": 2}).to_string(),
+            "invalid_move",
+        ),
         (json!({"type": "fly"}).to_string(), "malformed"),
         ("not json".to_string(), "malformed"),
-        (json!({"type": "move", "move": "A", "ply": 2, "pad": "x".repeat(5000)}).to_string(), "too_large"),
-        (json!({"type": "agreement", "action": "accept"}).to_string(), "not_allowed"),
+        (
+            json!({"type": "move", "move": "A", "ply": 2, "pad": "x".repeat(5000)}).to_string(),
+            "too_large",
+        ),
+        (
+            json!({"type": "agreement", "action": "accept"}).to_string(),
+            "not_allowed",
+        ),
     ] {
         send_text(&mut s, msg).await;
         let e = recv_type(&mut s, "error").await;
@@ -190,7 +295,9 @@ async fn every_bad_input_gets_an_error_and_changes_nothing() {
 
 async fn send_text(ws: &mut Ws, text: String) {
     use futures_util::SinkExt;
-    ws.send(tokio_tungstenite::tungstenite::Message::Text(text.into())).await.unwrap();
+    ws.send(tokio_tungstenite::tungstenite::Message::Text(text.into()))
+        .await
+        .unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -199,7 +306,11 @@ async fn a_restart_in_the_middle_of_a_game_loses_nothing() {
     let (id, south, north, plies) = {
         let server = start(&path).await;
         let addr = server.addr();
-        let (id, south, north) = online_game(addr, json!({"time_control": {"initial_ms": 600000, "increment_ms": 1000}})).await;
+        let (id, south, north) = online_game(
+            addr,
+            json!({"time_control": {"initial_ms": 600000, "increment_ms": 1000}}),
+        )
+        .await;
         let mut s = ws(addr, &id, Some(&south)).await;
         let mut n = ws(addr, &id, Some(&north)).await;
         recv_type(&mut s, "state").await;
@@ -222,11 +333,25 @@ async fn a_restart_in_the_middle_of_a_game_loses_nothing() {
     assert_eq!(g["ply"], 5);
     assert_eq!(g["to_move"], "N");
     assert_eq!(g["status"], "playing");
-    assert!(g["clock"]["north_ms"].as_u64().unwrap() > 500_000, "{}", g["clock"]);
+    assert!(
+        g["clock"]["north_ms"].as_u64().unwrap() > 500_000,
+        "{}",
+        g["clock"]
+    );
     // The same tokens still hold the seats; play goes on.
-    let r = post(addr, &format!("/api/v1/games/{id}/moves"), json!({"token": south, "move": "A", "ply": 5})).await;
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{id}/moves"),
+        json!({"token": south, "move": "A", "ply": 5}),
+    )
+    .await;
     assert_eq!(r.code(), "not_your_turn");
-    let r = post(addr, &format!("/api/v1/games/{id}/moves"), json!({"token": north, "move": g["legal"][0], "ply": 5})).await;
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{id}/moves"),
+        json!({"token": north, "move": g["legal"][0], "ply": 5}),
+    )
+    .await;
     assert_eq!(r.status, 200, "{}", r.body);
     let list = get(addr, "/api/v1/games?limit=10").await.json();
     assert_eq!(list["total"], 1);
@@ -242,12 +367,25 @@ async fn a_client_that_reconnects_resyncs_by_ply() {
     let moves = format!("/api/v1/games/{id}/moves");
     let mut s = ws(addr, &id, Some(&south)).await;
     recv_type(&mut s, "state").await;
-    assert_eq!(post(addr, &moves, json!({"token": south, "move": "F", "ply": 0})).await.status, 200);
+    assert_eq!(
+        post(addr, &moves, json!({"token": south, "move": "F", "ply": 0}))
+            .await
+            .status,
+        200
+    );
     assert_eq!(recv_type(&mut s, "move").await["ply"], 1);
     drop(s);
     // Missed while away.
-    for (i, (tok, mv)) in [(&north, "f"), (&south, "B"), (&north, "e")].iter().enumerate() {
-        let r = post(addr, &moves, json!({"token": tok, "move": mv, "ply": i + 1})).await;
+    for (i, (tok, mv)) in [(&north, "f"), (&south, "B"), (&north, "e")]
+        .iter()
+        .enumerate()
+    {
+        let r = post(
+            addr,
+            &moves,
+            json!({"token": tok, "move": mv, "ply": i + 1}),
+        )
+        .await;
         assert_eq!(r.status, 200, "{}", r.body);
     }
     let mut s = ws(addr, &id, Some(&south)).await;
@@ -260,9 +398,21 @@ async fn a_client_that_reconnects_resyncs_by_ply() {
         recv_type(&mut s, "move").await,
     ]
     .iter()
-    .map(|e| (e["ply"].as_u64().unwrap(), e["move"].as_str().unwrap().to_string()))
+    .map(|e| {
+        (
+            e["ply"].as_u64().unwrap(),
+            e["move"].as_str().unwrap().to_string(),
+        )
+    })
     .collect();
-    assert_eq!(got, vec![(2, "f".to_string()), (3, "B".to_string()), (4, "e".to_string())]);
+    assert_eq!(
+        got,
+        vec![
+            (2, "f".to_string()),
+            (3, "B".to_string()),
+            (4, "e".to_string())
+        ]
+    );
     // A client ahead of the server gets the whole state.
     send(&mut s, json!({"type": "hello", "since": 99})).await;
     assert_eq!(recv_type(&mut s, "state").await["game"]["ply"], 4);
@@ -274,7 +424,12 @@ async fn the_engine_moves_in_a_computer_game() {
     let server = start(&path).await;
     let addr = server.addr();
     // The player takes North: the computer (South) moves first.
-    let c = post(addr, "/api/v1/games", json!({"mode": "computer", "level": 2, "side": "N"})).await;
+    let c = post(
+        addr,
+        "/api/v1/games",
+        json!({"mode": "computer", "level": 2, "side": "N"}),
+    )
+    .await;
     assert_eq!(c.status, 201, "{}", c.body);
     let c = c.json();
     let id = c["id"].as_str().unwrap().to_string();
@@ -291,22 +446,45 @@ async fn the_engine_moves_in_a_computer_game() {
     assert_eq!(reply["ply"], 3);
     assert_eq!(reply["side"], "S");
     // Undo takes back the player's move and the engine's answer.
-    let r = post(addr, &format!("/api/v1/games/{id}/undo"), json!({"token": token})).await;
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{id}/undo"),
+        json!({"token": token}),
+    )
+    .await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.json()["game"]["ply"], 1);
     // A hint, then resignation.
-    let h = post(addr, &format!("/api/v1/games/{id}/hint"), json!({"token": token, "movetime_ms": 50})).await;
+    let h = post(
+        addr,
+        &format!("/api/v1/games/{id}/hint"),
+        json!({"token": token, "movetime_ms": 50}),
+    )
+    .await;
     assert_eq!(h.status, 200, "{}", h.body);
     assert!(legal(&first).contains(&h.json()["move"].as_str().unwrap().to_string()));
-    let r = post(addr, &format!("/api/v1/games/{id}/resign"), json!({"token": token})).await;
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{id}/resign"),
+        json!({"token": token}),
+    )
+    .await;
     assert_eq!(r.json()["game"]["result"]["winner"], "S");
     // Rematch: sides swapped, the player is South now.
-    let r = post(addr, &format!("/api/v1/games/{id}/rematch"), json!({"token": token})).await;
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{id}/rematch"),
+        json!({"token": token}),
+    )
+    .await;
     assert_eq!(r.status, 200, "{}", r.body);
     let r = r.json();
     assert_eq!(r["you"], "S");
     assert!(r["tokens"]["S"].is_string());
-    assert_eq!(get(addr, &format!("/api/v1/games/{id}")).await.json()["rematch"], r["id"]);
+    assert_eq!(
+        get(addr, &format!("/api/v1/games/{id}")).await.json()["rematch"],
+        r["id"]
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -315,7 +493,8 @@ async fn time_controls_are_enforced_by_the_server() {
     let server = start(&path).await;
     let addr = server.addr();
     // Per-move limit: South does not move and loses the turn (R13).
-    let (id, south, _north) = online_game(addr, json!({"time_control": {"per_move_ms": 1000}})).await;
+    let (id, south, _north) =
+        online_game(addr, json!({"time_control": {"per_move_ms": 1000}})).await;
     let mut s = ws(addr, &id, Some(&south)).await;
     recv_type(&mut s, "state").await;
     let lost = recv_type(&mut s, "move").await;
@@ -324,7 +503,11 @@ async fn time_controls_are_enforced_by_the_server() {
     assert_eq!(lost["to_move"], "N");
     assert!(lost["trace"].is_null());
     // Clock: South's flag falls and South loses.
-    let (id, south, _north) = online_game(addr, json!({"time_control": {"initial_ms": 1000, "increment_ms": 0}})).await;
+    let (id, south, _north) = online_game(
+        addr,
+        json!({"time_control": {"initial_ms": 1000, "increment_ms": 0}}),
+    )
+    .await;
     let mut s = ws(addr, &id, Some(&south)).await;
     recv_type(&mut s, "state").await;
     let end = recv_type(&mut s, "end").await;
@@ -341,40 +524,101 @@ async fn hotseat_agreement_import_lobby_rules_and_pages() {
     let server = start(&path).await;
     let addr = server.addr();
     // Hot-seat: both tokens, agreement by R12.
-    let c = post(addr, "/api/v1/games", json!({"mode": "hotseat"})).await.json();
+    let c = post(addr, "/api/v1/games", json!({"mode": "hotseat"}))
+        .await
+        .json();
     let id = c["id"].as_str().unwrap();
-    let (ts, tn) = (c["tokens"]["S"].as_str().unwrap(), c["tokens"]["N"].as_str().unwrap());
+    let (ts, tn) = (
+        c["tokens"]["S"].as_str().unwrap(),
+        c["tokens"]["N"].as_str().unwrap(),
+    );
     let ag = format!("/api/v1/games/{id}/agreement");
-    assert_eq!(post(addr, &ag, json!({"token": tn, "action": "accept"})).await.code(), "not_allowed");
-    assert_eq!(post(addr, &ag, json!({"token": ts, "action": "offer"})).await.json()["game"]["offer"], "S");
-    let done = post(addr, &ag, json!({"token": tn, "action": "accept"})).await.json();
+    assert_eq!(
+        post(addr, &ag, json!({"token": tn, "action": "accept"}))
+            .await
+            .code(),
+        "not_allowed"
+    );
+    assert_eq!(
+        post(addr, &ag, json!({"token": ts, "action": "offer"}))
+            .await
+            .json()["game"]["offer"],
+        "S"
+    );
+    let done = post(addr, &ag, json!({"token": tn, "action": "accept"}))
+        .await
+        .json();
     assert_eq!(done["game"]["result"]["reason"], "agreement");
     assert_eq!(done["game"]["result"]["winner"], "draw");
     // Import an OGN record and export it again.
     let ogn = "[Variant \"Abapa\"]\n[South \"Alice\"]\n[North \"Bob\"]\n\n1. F f 2. B e *\n";
-    let r = raw(addr, "POST", "/api/v1/games/import", "text/plain", ogn.as_bytes()).await;
+    let r = raw(
+        addr,
+        "POST",
+        "/api/v1/games/import",
+        "text/plain",
+        ogn.as_bytes(),
+    )
+    .await;
     assert_eq!(r.status, 201, "{}", r.body);
     let g = r.json();
     assert_eq!(g["game"]["plies"], json!(["F", "f", "B", "e"]));
     assert_eq!(g["game"]["seats"]["S"]["name"], "Alice");
-    let bad = raw(addr, "POST", "/api/v1/games/import", "text/plain", b"1. F F *").await;
+    let bad = raw(
+        addr,
+        "POST",
+        "/api/v1/games/import",
+        "text/plain",
+        b"1. F F *",
+    )
+    .await;
     assert_eq!(bad.code(), "invalid_request");
     // Lobby: a public online game waiting for an opponent.
-    let p = post(addr, "/api/v1/games", json!({"mode": "online", "public": true})).await.json();
+    let p = post(
+        addr,
+        "/api/v1/games",
+        json!({"mode": "online", "public": true}),
+    )
+    .await
+    .json();
     let lobby = get(addr, "/api/v1/lobby").await.json();
     assert_eq!(lobby["games"].as_array().unwrap().len(), 1);
     assert_eq!(lobby["games"][0]["id"], p["id"]);
-    let j = post(addr, &format!("/api/v1/games/{}/join", p["id"].as_str().unwrap()), json!({})).await;
+    let j = post(
+        addr,
+        &format!("/api/v1/games/{}/join", p["id"].as_str().unwrap()),
+        json!({}),
+    )
+    .await;
     assert_eq!(j.status, 200, "{}", j.body);
-    let again = post(addr, &format!("/api/v1/games/{}/join", p["id"].as_str().unwrap()), json!({})).await;
+    let again = post(
+        addr,
+        &format!("/api/v1/games/{}/join", p["id"].as_str().unwrap()),
+        json!({}),
+    )
+    .await;
     assert_eq!(again.code(), "seat_taken");
-    assert_eq!(get(addr, "/api/v1/lobby").await.json()["games"].as_array().unwrap().len(), 0);
+    assert_eq!(
+        get(addr, "/api/v1/lobby").await.json()["games"]
+            .as_array()
+            .unwrap()
+            .len(),
+        0
+    );
     // Rules service.
-    let r = post(addr, "/api/v1/rules/state", json!({"position": "0-0-0-0-0-2-1-1-0-0-4-0-20-20-S", "moves": "F"})).await.json();
+    let r = post(
+        addr,
+        "/api/v1/rules/state",
+        json!({"position": "0-0-0-0-0-2-1-1-0-0-4-0-20-20-S", "moves": "F"}),
+    )
+    .await
+    .json();
     assert_eq!(r["position"], "0-0-0-0-0-0-0-0-0-0-4-0-24-20-N");
     assert_eq!(r["last"]["captured"], json!([["b", 2], ["a", 2]]));
     // Analysis of every legal move.
-    let a = post(addr, "/api/v1/analyze", json!({"depth": 3})).await.json();
+    let a = post(addr, "/api/v1/analyze", json!({"depth": 3}))
+        .await
+        .json();
     assert_eq!(a["moves"].as_array().unwrap().len(), 6);
     // Pages: the app at /, its files with content types, the app again for its own routes.
     let home = get(addr, "/").await;
@@ -401,12 +645,19 @@ async fn idle_games_leave_memory_and_come_back_from_the_database() {
     let (_dir, path) = db();
     let server = start(&path).await;
     let addr = server.addr();
-    let c = post(addr, "/api/v1/games", json!({"mode": "hotseat"})).await.json();
+    let c = post(addr, "/api/v1/games", json!({"mode": "hotseat"}))
+        .await
+        .json();
     let id = c["id"].as_str().unwrap().to_string();
     let ts = c["tokens"]["S"].as_str().unwrap().to_string();
     let tn = c["tokens"]["N"].as_str().unwrap().to_string();
     let moves = format!("/api/v1/games/{id}/moves");
-    assert_eq!(post(addr, &moves, json!({"token": ts, "move": "F", "ply": 0})).await.status, 200);
+    assert_eq!(
+        post(addr, &moves, json!({"token": ts, "move": "F", "ply": 0}))
+            .await
+            .status,
+        200
+    );
     // A watched game stays in memory; an idle one is dropped.
     let mut w = ws(addr, &id, None).await;
     recv_type(&mut w, "state").await;

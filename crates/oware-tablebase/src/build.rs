@@ -78,7 +78,7 @@ const fn hi_of(w: u32) -> u8 {
 /// The propagation visits words at random over up to gigabytes; with 4 KiB
 /// pages nearly every visit also misses the TLB. Only a hint: without
 /// transparent huge pages (or off Linux) nothing changes.
-fn advise_huge_pages(v: &mut [u32]) {
+pub(crate) fn advise_huge_pages<T: Copy>(v: &mut [T]) {
     #[cfg(target_os = "linux")]
     {
         const HUGE: usize = 2 << 20;
@@ -90,7 +90,11 @@ fn advise_huge_pages(v: &mut [u32]) {
             // SAFETY: the range lies inside the allocation of `v`, which we
             // borrow exclusively; MADV_HUGEPAGE changes no contents.
             unsafe {
-                libc::madvise(first as *mut libc::c_void, last - first, libc::MADV_HUGEPAGE);
+                libc::madvise(
+                    first as *mut libc::c_void,
+                    last - first,
+                    libc::MADV_HUGEPAGE,
+                );
             }
         }
     }

@@ -255,7 +255,7 @@ mod tests {
                 assert_eq!(board_of_key(key), b);
             }
         }
-        let pos: Position = "1-2-3-4-5-6-7-0-0-0-0-0-5-5-N".parse().unwrap();
+        let pos: Position = "1-2-3-4-5-6-7-0-0-0-0-0-5-15-N".parse().unwrap();
         assert_eq!(board_of_key(normalised_key(&pos)), normalised_board(&pos));
         assert_eq!(
             rank_key(normalised_key(&pos)),

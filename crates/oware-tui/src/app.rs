@@ -160,7 +160,11 @@ impl SetupForm {
         let mut rows = vec![(
             0,
             "Opponent",
-            if self.two_players { "two people at this keyboard".to_string() } else { "the computer".to_string() },
+            if self.two_players {
+                "two people at this keyboard".to_string()
+            } else {
+                "the computer".to_string()
+            },
         )];
         if !self.two_players {
             rows.push((1, "Level", format!("{} of 10", self.level)));
@@ -332,7 +336,12 @@ impl App {
             Opponent::TwoPlayers => (true, 3),
         };
         let mut app = App {
-            setup: SetupForm { field: 3, two_players, level, first: settings.first },
+            setup: SetupForm {
+                field: 3,
+                two_players,
+                level,
+                first: settings.first,
+            },
             settings,
             screen: Screen::Setup,
             game: Game::new(Position::start()),
@@ -381,12 +390,24 @@ impl App {
 
     /// True while the engine works on the computer's move.
     pub fn computer_thinking(&self) -> bool {
-        matches!(self.thinking, Some(Thinking { purpose: Purpose::Move, .. }))
+        matches!(
+            self.thinking,
+            Some(Thinking {
+                purpose: Purpose::Move,
+                ..
+            })
+        )
     }
 
     /// True while the engine works on a hint.
     pub fn hint_pending(&self) -> bool {
-        matches!(self.thinking, Some(Thinking { purpose: Purpose::Hint, .. }))
+        matches!(
+            self.thinking,
+            Some(Thinking {
+                purpose: Purpose::Hint,
+                ..
+            })
+        )
     }
 
     /// True while a move is being animated.
@@ -404,7 +425,9 @@ impl App {
 
     /// The players, for game files.
     pub fn players(&self) -> Players {
-        Players { computer: self.computer }
+        Players {
+            computer: self.computer,
+        }
     }
 
     /// A player's name as shown.
@@ -416,7 +439,9 @@ impl App {
     pub fn human_to_move(&self) -> bool {
         self.screen == Screen::Play
             && !self.game.is_over()
-            && self.computer.is_none_or(|(c, _)| c != self.game.position().to_move())
+            && self
+                .computer
+                .is_none_or(|(c, _)| c != self.game.position().to_move())
     }
 
     /// The move under the cursor, when a person is to move.
@@ -529,7 +554,10 @@ impl App {
     }
 
     fn prompt_key(&mut self, code: KeyCode, prompt: Prompt) {
-        let yes = matches!(code, KeyCode::Char('y') | KeyCode::Char('Y') | KeyCode::Char('o') | KeyCode::Char('O'));
+        let yes = matches!(
+            code,
+            KeyCode::Char('y') | KeyCode::Char('Y') | KeyCode::Char('o') | KeyCode::Char('O')
+        );
         let no = matches!(code, KeyCode::Char('n') | KeyCode::Char('N') | KeyCode::Esc);
         match prompt {
             Prompt::ConfirmResign => {
@@ -563,7 +591,10 @@ impl App {
                     }
                 } else if no {
                     self.prompt = None;
-                    self.say(Tone::Info, format!("{} declined; play on.", self.name(proposer.opponent())));
+                    self.say(
+                        Tone::Info,
+                        format!("{} declined; play on.", self.name(proposer.opponent())),
+                    );
                 }
             }
             Prompt::SavePath(mut text) | Prompt::LoadPath(mut text) => {
@@ -577,7 +608,9 @@ impl App {
                             self.say(Tone::Error, "No file name given.".to_string());
                         } else if saving {
                             match store::save(&path, &self.game, self.players()) {
-                                Ok(()) => self.say(Tone::Info, format!("Saved to {}.", path.display())),
+                                Ok(()) => {
+                                    self.say(Tone::Info, format!("Saved to {}.", path.display()))
+                                }
                                 Err(e) => self.say(Tone::Error, e),
                             }
                         } else {
@@ -592,11 +625,19 @@ impl App {
                     }
                     KeyCode::Backspace => {
                         text.pop();
-                        self.prompt = Some(if saving { Prompt::SavePath(text) } else { Prompt::LoadPath(text) });
+                        self.prompt = Some(if saving {
+                            Prompt::SavePath(text)
+                        } else {
+                            Prompt::LoadPath(text)
+                        });
                     }
                     KeyCode::Char(c) if !c.is_control() && text.chars().count() < 200 => {
                         text.push(c);
-                        self.prompt = Some(if saving { Prompt::SavePath(text) } else { Prompt::LoadPath(text) });
+                        self.prompt = Some(if saving {
+                            Prompt::SavePath(text)
+                        } else {
+                            Prompt::LoadPath(text)
+                        });
                     }
                     _ => {}
                 }
@@ -609,7 +650,10 @@ impl App {
             KeyCode::Char('y') | KeyCode::Char('Y') | KeyCode::Char('o') | KeyCode::Enter => {
                 if let Some(record) = self.resume.take() {
                     self.resume_record(*record);
-                    self.say(Tone::Info, "Welcome back: the game goes on where you left it.".to_string());
+                    self.say(
+                        Tone::Info,
+                        "Welcome back: the game goes on where you left it.".to_string(),
+                    );
                 }
             }
             KeyCode::Char('n') | KeyCode::Char('N') | KeyCode::Esc => {
@@ -626,17 +670,25 @@ impl App {
 
     fn setup_key(&mut self, code: KeyCode) {
         let fields = self.setup.fields();
-        let pos = fields.iter().position(|&f| f == self.setup.field).unwrap_or(fields.len() - 1);
+        let pos = fields
+            .iter()
+            .position(|&f| f == self.setup.field)
+            .unwrap_or(fields.len() - 1);
         match code {
             KeyCode::Up => self.setup.field = fields[pos.saturating_sub(1)],
-            KeyCode::Down | KeyCode::Tab => self.setup.field = fields[(pos + 1).min(fields.len() - 1)],
+            KeyCode::Down | KeyCode::Tab => {
+                self.setup.field = fields[(pos + 1).min(fields.len() - 1)]
+            }
             KeyCode::Left | KeyCode::Right => {
                 let right = code == KeyCode::Right;
                 match self.setup.field {
                     0 => self.setup.two_players = !self.setup.two_players,
                     1 => {
-                        self.setup.level =
-                            if right { (self.setup.level + 1).min(10) } else { self.setup.level.saturating_sub(1).max(1) }
+                        self.setup.level = if right {
+                            (self.setup.level + 1).min(10)
+                        } else {
+                            self.setup.level.saturating_sub(1).max(1)
+                        }
                     }
                     2 => {
                         let all = [Starter::Me, Starter::Computer, Starter::Lot];
@@ -646,7 +698,9 @@ impl App {
                     _ => {}
                 }
             }
-            KeyCode::Char(c @ '1'..='9') if !self.setup.two_players => self.setup.level = c as u8 - b'0',
+            KeyCode::Char(c @ '1'..='9') if !self.setup.two_players => {
+                self.setup.level = c as u8 - b'0'
+            }
             KeyCode::Char('0') if !self.setup.two_players => self.setup.level = 10,
             KeyCode::Enter => self.start_game(),
             KeyCode::Char('?') | KeyCode::F(1) => self.rules = Some(0),
@@ -660,8 +714,12 @@ impl App {
         match code {
             KeyCode::Char('q') => self.request_quit(),
             KeyCode::Char('?') | KeyCode::F(1) => self.rules = Some(0),
-            KeyCode::Char('s') | KeyCode::Char('S') => self.prompt = Some(Prompt::SavePath(store::default_save_name())),
-            KeyCode::Char('l') | KeyCode::Char('L') => self.prompt = Some(Prompt::LoadPath(String::new())),
+            KeyCode::Char('s') | KeyCode::Char('S') => {
+                self.prompt = Some(Prompt::SavePath(store::default_save_name()))
+            }
+            KeyCode::Char('l') | KeyCode::Char('L') => {
+                self.prompt = Some(Prompt::LoadPath(String::new()))
+            }
             KeyCode::Char('n') | KeyCode::Char('N') => {
                 if self.game.is_over() || self.game.plies().is_empty() {
                     self.show_setup();
@@ -690,20 +748,36 @@ impl App {
             KeyCode::Char('x') | KeyCode::Char('X') => self.prompt = Some(Prompt::ConfirmResign),
             KeyCode::Char('p') | KeyCode::Char('P') => {
                 if self.computer.is_some() {
-                    self.say(Tone::Error, "Stopping by agreement (R12) is for two people at one board.".to_string());
+                    self.say(
+                        Tone::Error,
+                        "Stopping by agreement (R12) is for two people at one board.".to_string(),
+                    );
                 } else {
-                    self.prompt = Some(Prompt::Agreement { proposer: self.game.position().to_move() });
+                    self.prompt = Some(Prompt::Agreement {
+                        proposer: self.game.position().to_move(),
+                    });
                 }
             }
             KeyCode::Char('h') | KeyCode::Char('H') => self.ask_hint(),
-            KeyCode::Left | KeyCode::Right | KeyCode::Enter | KeyCode::Char(_) if !self.human_to_move() => {
-                self.say(Tone::Warn, "The computer is thinking: wait for its move (u takes back, q quits).".to_string());
+            KeyCode::Left | KeyCode::Right | KeyCode::Enter | KeyCode::Char(_)
+                if !self.human_to_move() =>
+            {
+                self.say(
+                    Tone::Warn,
+                    "The computer is thinking: wait for its move (u takes back, q quits)."
+                        .to_string(),
+                );
             }
             _ if !self.human_to_move() => {}
             KeyCode::Left | KeyCode::Right => {
                 // The top row is drawn right to left (its `a` on the right).
-                let rightwards = (code == KeyCode::Right) == (self.game.position().to_move() == self.bottom);
-                self.cursor = if rightwards { (self.cursor + 1).min(5) } else { self.cursor.saturating_sub(1) };
+                let rightwards =
+                    (code == KeyCode::Right) == (self.game.position().to_move() == self.bottom);
+                self.cursor = if rightwards {
+                    (self.cursor + 1).min(5)
+                } else {
+                    self.cursor.saturating_sub(1)
+                };
             }
             KeyCode::Home => self.cursor = 0,
             KeyCode::End => self.cursor = 5,
@@ -731,7 +805,13 @@ impl App {
                 anim.elapsed -= anim.step_time();
                 anim.step += 1;
                 if anim.step == anim.trace.sown.len() + 1 && !anim.trace.captured.is_empty() {
-                    let houses: String = anim.trace.captured.iter().rev().map(|(h, _)| h.letter()).collect();
+                    let houses: String = anim
+                        .trace
+                        .captured
+                        .iter()
+                        .rev()
+                        .map(|(h, _)| h.letter())
+                        .collect();
                     let who = player_name(self.computer, anim.before.to_move());
                     let n = anim.trace.captured_seeds();
                     self.message = Some((Tone::Info, format!("{who} captures {n} ({houses})…")));
@@ -749,14 +829,18 @@ impl App {
 
     /// A search finished.
     pub fn on_search_result(&mut self, id: u64, result: SearchResult) {
-        let Some(thinking) = self.thinking else { return };
+        let Some(thinking) = self.thinking else {
+            return;
+        };
         if thinking.id != id {
             return;
         }
         self.thinking = None;
         match thinking.purpose {
             Purpose::Move => {
-                let mv = result.best.or_else(|| self.game.legal_moves().into_iter().next());
+                let mv = result
+                    .best
+                    .or_else(|| self.game.legal_moves().into_iter().next());
                 if let Some(mv) = mv {
                     self.redo.clear();
                     self.play_move(mv);
@@ -784,7 +868,11 @@ impl App {
         if !self.human_to_move() || self.thinking.is_some() {
             return;
         }
-        let limits = Limits { movetime: Some(self.settings.hint_time), depth: Some(30), ..Limits::default() };
+        let limits = Limits {
+            movetime: Some(self.settings.hint_time),
+            depth: Some(30),
+            ..Limits::default()
+        };
         self.search(Purpose::Hint, limits);
         self.say(Tone::Info, "Looking for a good move…".to_string());
     }
@@ -793,7 +881,11 @@ impl App {
         let id = self.next_id;
         self.next_id += 1;
         self.thinking = Some(Thinking { id, purpose });
-        self.requests.push(SearchRequest { id, game: self.game.clone(), limits });
+        self.requests.push(SearchRequest {
+            id,
+            game: self.game.clone(),
+            limits,
+        });
     }
 
     fn cancel_thinking(&mut self) {
@@ -804,13 +896,21 @@ impl App {
     }
 
     fn maybe_start_computer(&mut self) {
-        if self.screen != Screen::Play || self.game.is_over() || self.anim.is_some() || self.thinking.is_some() {
+        if self.screen != Screen::Play
+            || self.game.is_over()
+            || self.anim.is_some()
+            || self.thinking.is_some()
+        {
             return;
         }
         if let Some((side, level)) = self.computer {
             if self.game.position().to_move() == side {
-                let seed = self.seed ^ (self.game.plies().len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                let limits = Limits { seed, ..Limits::level(level) };
+                let seed = self.seed
+                    ^ (self.game.plies().len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                let limits = Limits {
+                    seed,
+                    ..Limits::level(level)
+                };
                 self.search(Purpose::Move, limits);
             }
         }
@@ -821,7 +921,15 @@ impl App {
     fn play_cursor(&mut self) {
         let Some(mv) = self.cursor_move() else { return };
         if let Err(reason) = self.game.position().check(mv) {
-            self.say(Tone::Error, format!("{} cannot be played: {} ({}).", mv.letter(), reason, reason.rule()));
+            self.say(
+                Tone::Error,
+                format!(
+                    "{} cannot be played: {} ({}).",
+                    mv.letter(),
+                    reason,
+                    reason.rule()
+                ),
+            );
             return;
         }
         self.cancel_thinking();
@@ -837,9 +945,15 @@ impl App {
                 if self.settings.animation {
                     let who = player_name(self.computer, before.to_move());
                     self.message = Some((Tone::Info, format!("{who} sows {}…", mv.letter())));
-                    self.anim = Some(Animation { before, trace, step: 0, elapsed: Duration::ZERO });
+                    self.anim = Some(Animation {
+                        before,
+                        trace,
+                        step: 0,
+                        elapsed: Duration::ZERO,
+                    });
                 } else {
-                    self.message = Some((Tone::Info, describe_move(self.computer, &before, &trace)));
+                    self.message =
+                        Some((Tone::Info, describe_move(self.computer, &before, &trace)));
                     self.after_move();
                 }
             }
@@ -849,7 +963,10 @@ impl App {
 
     fn finish_animation(&mut self) {
         if let Some(anim) = self.anim.take() {
-            self.message = Some((Tone::Info, describe_move(self.computer, &anim.before, &anim.trace)));
+            self.message = Some((
+                Tone::Info,
+                describe_move(self.computer, &anim.before, &anim.trace),
+            ));
             self.after_move();
         }
     }
@@ -877,7 +994,10 @@ impl App {
         self.finish_animation();
         self.cancel_thinking();
         if let Some(o) = self.game.outcome() {
-            if matches!(o.reason, EndReason::Resignation | EndReason::Agreement | EndReason::Time) {
+            if matches!(
+                o.reason,
+                EndReason::Resignation | EndReason::Agreement | EndReason::Time
+            ) {
                 self.game.reopen();
                 self.say(Tone::Info, "Taken back: play on.".to_string());
                 self.after_move();
@@ -933,11 +1053,21 @@ impl App {
             self.computer = Some((me.opponent(), level));
             self.bottom = me;
             let who = if me_first { "You" } else { "The computer" };
-            let how = if form.first == Starter::Lot { " (drawn by lot)" } else { "" };
-            self.message = Some((Tone::Info, format!("{who} start{}{how}.", if me_first { "" } else { "s" })));
+            let how = if form.first == Starter::Lot {
+                " (drawn by lot)"
+            } else {
+                ""
+            };
+            self.message = Some((
+                Tone::Info,
+                format!("{who} start{}{how}.", if me_first { "" } else { "s" }),
+            ));
         }
         if form.two_players {
-            self.message = Some((Tone::Info, "South starts; North sits at the top.".to_string()));
+            self.message = Some((
+                Tone::Info,
+                "South starts; North sits at the top.".to_string(),
+            ));
         }
         self.game = Game::new(Position::start());
         self.seed = random_u64();
@@ -987,7 +1117,8 @@ impl App {
         self.cancel_thinking();
         self.stop = true;
         if let Some(path) = self.settings.autosave.clone() {
-            if self.screen == Screen::Play && !self.game.is_over() && !self.game.plies().is_empty() {
+            if self.screen == Screen::Play && !self.game.is_over() && !self.game.plies().is_empty()
+            {
                 let _ = store::save(&path, &self.game, self.players());
             } else if self.screen != Screen::Resume {
                 let _ = std::fs::remove_file(&path);
@@ -1034,7 +1165,11 @@ pub fn player_name(computer: Option<(Side, Level)>, side: Side) -> String {
 }
 
 /// What a move did, in a sentence.
-pub fn describe_move(computer: Option<(Side, Level)>, before: &Position, trace: &MoveTrace) -> String {
+pub fn describe_move(
+    computer: Option<(Side, Level)>,
+    before: &Position,
+    trace: &MoveTrace,
+) -> String {
     let who = player_name(computer, before.to_move());
     let mut s = format!("{who} played {}", trace.mv.letter());
     let n = trace.captured_seeds();
@@ -1057,9 +1192,15 @@ pub fn describe_score(score: Score) -> String {
         let plies = Score::WIN - score.0.abs();
         let moves = (plies + 1) / 2;
         if score.0 > 0 {
-            format!("a forced win in {moves} move{}", if moves == 1 { "" } else { "s" })
+            format!(
+                "a forced win in {moves} move{}",
+                if moves == 1 { "" } else { "s" }
+            )
         } else {
-            format!("a forced loss in {moves} move{}", if moves == 1 { "" } else { "s" })
+            format!(
+                "a forced loss in {moves} move{}",
+                if moves == 1 { "" } else { "s" }
+            )
         }
     } else {
         let seeds = score.0 as f64 / 100.0;
@@ -1075,7 +1216,9 @@ pub fn describe_score(score: Score) -> String {
 
 /// The game-over text: why, the totals, who won.
 pub fn outcome_lines(game: &Game, computer: Option<(Side, Level)>) -> Vec<String> {
-    let Some(o) = game.outcome() else { return Vec::new() };
+    let Some(o) = game.outcome() else {
+        return Vec::new();
+    };
     let name = |s: Side| player_name(computer, s);
     let to_move = game.position().to_move();
     let loser = o.winner.map(|w| w.opponent()).unwrap_or(to_move);
@@ -1106,7 +1249,13 @@ pub fn outcome_lines(game: &Game, computer: Option<(Side, Level)>) -> Vec<String
             side.to_string()
         }
     };
-    let totals = format!("Final totals: {} {}, {} {}.", label(Side::South), o.totals[0], label(Side::North), o.totals[1]);
+    let totals = format!(
+        "Final totals: {} {}, {} {}.",
+        label(Side::South),
+        o.totals[0],
+        label(Side::North),
+        o.totals[1]
+    );
     let result = match o.winner {
         None => "The game is a draw.".to_string(),
         Some(w) => match computer {
@@ -1128,7 +1277,11 @@ mod tests {
     }
 
     fn two_players() -> App {
-        let settings = Settings { opponent: Opponent::TwoPlayers, animation: false, ..Settings::default() };
+        let settings = Settings {
+            opponent: Opponent::TwoPlayers,
+            animation: false,
+            ..Settings::default()
+        };
         let mut app = App::new(settings, Start::Setup);
         app.on_key(key(KeyCode::Enter));
         assert_eq!(app.screen, Screen::Play);
@@ -1146,7 +1299,10 @@ mod tests {
         app.on_key(key(KeyCode::Char('f')));
         assert_eq!(app.cursor, 5);
         app.on_key(key(KeyCode::Enter));
-        assert_eq!(app.game.position().to_string(), "4-4-4-4-4-0-5-5-5-5-4-4-0-0-N");
+        assert_eq!(
+            app.game.position().to_string(),
+            "4-4-4-4-4-0-5-5-5-5-4-4-0-0-N"
+        );
         assert_eq!(app.last_move(), Some((Move::from_letter('F').unwrap(), 0)));
     }
 
@@ -1173,7 +1329,10 @@ mod tests {
         app.on_key(key(KeyCode::Enter));
         let (tone, text) = app.message.clone().unwrap();
         assert_eq!(tone, Tone::Error);
-        assert!(text.contains("does not feed") && text.contains("R8"), "{text}");
+        assert!(
+            text.contains("does not feed") && text.contains("R8"),
+            "{text}"
+        );
         assert!(app.game.plies().is_empty());
         app.on_key(key(KeyCode::Char('B')));
         app.on_key(key(KeyCode::Enter));
@@ -1194,14 +1353,20 @@ mod tests {
         app.on_key(key(KeyCode::Char('d')));
         // After D (1 seed to E), North's f (2 seeds) lands in B making 3, and A... (E8-like).
         let danger = app.danger();
-        assert!(danger.is_some_and(|(m, n)| m.letter() == 'f' && n > 0), "{danger:?}");
+        assert!(
+            danger.is_some_and(|(m, n)| m.letter() == 'f' && n > 0),
+            "{danger:?}"
+        );
         app.on_key(key(KeyCode::Char('w')));
         assert_eq!(app.danger(), None);
     }
 
     #[test]
     fn animation_steps_seed_by_seed_and_a_key_skips_it() {
-        let settings = Settings { opponent: Opponent::TwoPlayers, ..Settings::default() };
+        let settings = Settings {
+            opponent: Opponent::TwoPlayers,
+            ..Settings::default()
+        };
         let mut app = App::new(settings, Start::Setup);
         app.on_key(key(KeyCode::Enter));
         with_position(&mut app, "0-0-0-0-0-2-1-1-0-0-4-0-20-20-S");
@@ -1229,7 +1394,10 @@ mod tests {
 
     #[test]
     fn computer_moves_come_from_search_results_and_undo_redo_pairs_them() {
-        let settings = Settings { animation: false, ..Settings::default() };
+        let settings = Settings {
+            animation: false,
+            ..Settings::default()
+        };
         let mut app = App::new(settings, Start::Setup);
         app.on_key(key(KeyCode::Enter));
         assert_eq!(app.computer.map(|c| c.0), Some(Side::North));
@@ -1242,8 +1410,16 @@ mod tests {
         app.on_key(key(KeyCode::Char('a')));
         app.on_key(key(KeyCode::Enter));
         assert_eq!(app.game.plies().len(), 1);
-        assert!(app.message.clone().unwrap().1.contains("computer is thinking"));
-        let mut engine = oware_engine::Engine::new(oware_engine::EngineOptions { hash_mb: 1, tablebase_dir: None });
+        assert!(app
+            .message
+            .clone()
+            .unwrap()
+            .1
+            .contains("computer is thinking"));
+        let mut engine = oware_engine::Engine::new(oware_engine::EngineOptions {
+            hash_mb: 1,
+            tablebase_dir: None,
+        });
         let result = engine.search(&req.game, &Limits::depth(2), &mut |_| {});
         app.on_search_result(req.id + 100, result.clone()); // stale id: ignored
         assert_eq!(app.game.plies().len(), 1);
@@ -1251,7 +1427,10 @@ mod tests {
         assert_eq!(app.game.plies().len(), 2);
         assert!(app.human_to_move());
         app.on_key(key(KeyCode::Char('u')));
-        assert!(app.game.plies().is_empty(), "undo takes back the reply and the move");
+        assert!(
+            app.game.plies().is_empty(),
+            "undo takes back the reply and the move"
+        );
         app.on_key(key(KeyCode::Char('r')));
         assert_eq!(app.game.plies().len(), 2);
         assert!(app.human_to_move());
@@ -1259,7 +1438,11 @@ mod tests {
 
     #[test]
     fn computer_can_start_and_then_sits_at_the_top() {
-        let settings = Settings { first: Starter::Computer, animation: false, ..Settings::default() };
+        let settings = Settings {
+            first: Starter::Computer,
+            animation: false,
+            ..Settings::default()
+        };
         let mut app = App::new(settings, Start::Setup);
         app.on_key(key(KeyCode::Enter));
         assert_eq!(app.bottom, Side::North);
@@ -1278,7 +1461,12 @@ mod tests {
             app.on_key(key(KeyCode::Enter));
         }
         app.on_key(key(KeyCode::Char('p')));
-        assert_eq!(app.prompt, Some(Prompt::Agreement { proposer: Side::South }));
+        assert_eq!(
+            app.prompt,
+            Some(Prompt::Agreement {
+                proposer: Side::South
+            })
+        );
         app.on_key(key(KeyCode::Char('n')));
         assert!(!app.game.is_over());
         app.on_key(key(KeyCode::Char('p')));
@@ -1292,14 +1480,21 @@ mod tests {
         app.on_key(key(KeyCode::Char('x')));
         app.on_key(key(KeyCode::Char('y')));
         let o = *app.game.outcome().unwrap();
-        assert_eq!((o.reason, o.winner), (EndReason::Resignation, Some(Side::North)));
+        assert_eq!(
+            (o.reason, o.winner),
+            (EndReason::Resignation, Some(Side::North))
+        );
     }
 
     #[test]
     fn quitting_saves_an_unfinished_game_and_resume_offers_it() {
         let dir = tempfile::tempdir().unwrap();
         let path = store::autosave_path(dir.path());
-        let settings = Settings { animation: false, autosave: Some(path.clone()), ..Settings::default() };
+        let settings = Settings {
+            animation: false,
+            autosave: Some(path.clone()),
+            ..Settings::default()
+        };
         let mut app = App::new(settings.clone(), Start::Setup);
         app.on_key(key(KeyCode::Enter));
         app.on_key(key(KeyCode::Char('e')));
@@ -1359,7 +1554,11 @@ mod tests {
         }
         app.on_key(key(KeyCode::Enter));
         assert_eq!(app.prompt, None);
-        assert!(app.message.clone().unwrap().1.starts_with("Saved to"), "{:?}", app.message);
+        assert!(
+            app.message.clone().unwrap().1.starts_with("Saved to"),
+            "{:?}",
+            app.message
+        );
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.contains("1. F f 2. B *"), "{text}");
         // Load it into a fresh app.
@@ -1389,13 +1588,19 @@ mod tests {
         app.on_key(key(KeyCode::Char('h')));
         assert!(app.hint_pending());
         let req = app.take_requests().pop().unwrap();
-        let mut engine = oware_engine::Engine::new(oware_engine::EngineOptions { hash_mb: 1, tablebase_dir: None });
+        let mut engine = oware_engine::Engine::new(oware_engine::EngineOptions {
+            hash_mb: 1,
+            tablebase_dir: None,
+        });
         let result = engine.search(&req.game, &Limits::depth(4), &mut |_| {});
         let best = result.best.unwrap();
         app.on_search_result(req.id, result);
         assert_eq!(app.cursor, best.house().rel());
         let text = app.message.clone().unwrap().1;
-        assert!(text.starts_with(&format!("Hint: play {}", best.letter())), "{text}");
+        assert!(
+            text.starts_with(&format!("Hint: play {}", best.letter())),
+            "{text}"
+        );
         assert_eq!(app.hint.as_ref().map(|h| h.0), Some(best));
     }
 

@@ -45,7 +45,8 @@ pub struct Options {
 /// when `TERM=dumb`).
 pub fn run(mut options: Options) -> Result<(), String> {
     if !options.no_autosave {
-        options.settings.autosave = store::data_dir(options.data_dir.as_deref()).map(|d| store::autosave_path(&d));
+        options.settings.autosave =
+            store::data_dir(options.data_dir.as_deref()).map(|d| store::autosave_path(&d));
     }
     let load = match &options.load {
         Some(path) => Some(store::load(path)?),
@@ -73,7 +74,13 @@ pub fn run(mut options: Options) -> Result<(), String> {
     }
     let start = match load {
         Some(record) => Start::Load(Box::new(record)),
-        None => match options.settings.autosave.as_ref().filter(|p| p.exists()).map(|p| store::load(p)) {
+        None => match options
+            .settings
+            .autosave
+            .as_ref()
+            .filter(|p| p.exists())
+            .map(|p| store::load(p))
+        {
             Some(Ok(record)) if !record.game.is_over() => Start::OfferResume(Box::new(record)),
             _ => Start::Setup,
         },

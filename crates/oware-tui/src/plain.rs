@@ -7,10 +7,14 @@ use std::path::PathBuf;
 use oware_core::{format_moves, Game, House, Move, Position, Record, Side};
 use oware_engine::{Engine, EngineOptions, Level, Limits};
 
-use crate::app::{describe_move, describe_score, outcome_lines, player_name, take_back, Opponent, Settings, Starter};
+use crate::app::{
+    describe_move, describe_score, outcome_lines, player_name, take_back, Opponent, Settings,
+    Starter,
+};
 use crate::store::{self, Players};
 
-const HELP: &str = "Type a house letter (A-F for the bottom row as you see it) to play it, or a command:
+const HELP: &str =
+    "Type a house letter (A-F for the bottom row as you see it) to play it, or a command:
   hint      the engine's suggestion and its evaluation
   undo      take back your last move (and the computer's reply)
   redo      replay what undo took back
@@ -34,7 +38,12 @@ struct Plain<'a, W: Write> {
 
 /// Plays a game over `input`/`out` until it ends, the input ends or the
 /// player quits. `load` resumes a recorded game.
-pub fn run<R: BufRead, W: Write>(settings: &Settings, load: Option<Record>, input: R, out: &mut W) -> io::Result<()> {
+pub fn run<R: BufRead, W: Write>(
+    settings: &Settings,
+    load: Option<Record>,
+    input: R,
+    out: &mut W,
+) -> io::Result<()> {
     let (game, computer) = match load {
         Some(record) => {
             let to_move = record.game.position().to_move();
@@ -71,7 +80,10 @@ pub fn run<R: BufRead, W: Write>(settings: &Settings, load: Option<Record>, inpu
         game,
         computer,
         bottom,
-        engine: Engine::new(EngineOptions { hash_mb: 16, ..EngineOptions::default() }),
+        engine: Engine::new(EngineOptions {
+            hash_mb: 16,
+            ..EngineOptions::default()
+        }),
         settings,
         redo: Vec::new(),
         seed: 0x5eed,
@@ -83,7 +95,11 @@ pub fn run<R: BufRead, W: Write>(settings: &Settings, load: Option<Record>, inpu
 impl<W: Write> Plain<'_, W> {
     fn name(&self, side: Side) -> String {
         let n = player_name(self.computer, side);
-        let s = if side == Side::South { "South" } else { "North" };
+        let s = if side == Side::South {
+            "South"
+        } else {
+            "North"
+        };
         if n == s {
             n
         } else {
@@ -99,7 +115,10 @@ impl<W: Write> Plain<'_, W> {
                 if c == Side::North { "South" } else { "North" },
                 level.get()
             )?,
-            None => writeln!(self.out, "Oware Abapa: two players, South against North. Type help for commands.")?,
+            None => writeln!(
+                self.out,
+                "Oware Abapa: two players, South against North. Type help for commands."
+            )?,
         }
         self.board()
     }
@@ -114,17 +133,45 @@ impl<W: Write> Plain<'_, W> {
             }
             v
         };
-        let letters = |hs: &[House]| hs.iter().map(|h| format!("  {} ", h.letter())).collect::<String>().trim_end().to_string();
-        let counts = |hs: &[House]| hs.iter().map(|h| format!("[{:>2}]", pos.seeds(*h))).collect::<String>();
-        let mark = |s: Side| if !self.game.is_over() && pos.to_move() == s { "  <- to move" } else { "" };
+        let letters = |hs: &[House]| {
+            hs.iter()
+                .map(|h| format!("  {} ", h.letter()))
+                .collect::<String>()
+                .trim_end()
+                .to_string()
+        };
+        let counts = |hs: &[House]| {
+            hs.iter()
+                .map(|h| format!("[{:>2}]", pos.seeds(*h)))
+                .collect::<String>()
+        };
+        let mark = |s: Side| {
+            if !self.game.is_over() && pos.to_move() == s {
+                "  <- to move"
+            } else {
+                ""
+            }
+        };
         let (t, b) = (row(top, true), row(self.bottom, false));
         writeln!(self.out)?;
-        writeln!(self.out, "{}: captured {}{}", self.name(top), pos.store(top), mark(top))?;
+        writeln!(
+            self.out,
+            "{}: captured {}{}",
+            self.name(top),
+            pos.store(top),
+            mark(top)
+        )?;
         writeln!(self.out, "  {}", letters(&t))?;
         writeln!(self.out, "  {}", counts(&t))?;
         writeln!(self.out, "  {}", counts(&b))?;
         writeln!(self.out, "  {}", letters(&b))?;
-        writeln!(self.out, "{}: captured {}{}", self.name(self.bottom), pos.store(self.bottom), mark(self.bottom))?;
+        writeln!(
+            self.out,
+            "{}: captured {}{}",
+            self.name(self.bottom),
+            pos.store(self.bottom),
+            mark(self.bottom)
+        )?;
         writeln!(self.out, "Position {pos}")?;
         Ok(())
     }
@@ -139,16 +186,36 @@ impl<W: Write> Plain<'_, W> {
             if let Some((side, level)) = self.computer.filter(|&(s, _)| s == to_move) {
                 let _ = side;
                 let seed = self.seed ^ self.game.plies().len() as u64;
-                let result = self.engine.search(&self.game, &Limits { seed, ..Limits::level(level) }, &mut |_| {});
-                let mv = match result.best.or_else(|| self.game.legal_moves().into_iter().next()) {
+                let result = self.engine.search(
+                    &self.game,
+                    &Limits {
+                        seed,
+                        ..Limits::level(level)
+                    },
+                    &mut |_| {},
+                );
+                let mv = match result
+                    .best
+                    .or_else(|| self.game.legal_moves().into_iter().next())
+                {
                     Some(m) => m,
                     None => continue,
                 };
                 self.play_move(mv)?;
                 continue;
             }
-            let legal: Vec<String> = self.game.legal_moves().into_iter().map(|m| m.letter().to_string()).collect();
-            write!(self.out, "{} to move [{}]> ", self.name(to_move), legal.join(" "))?;
+            let legal: Vec<String> = self
+                .game
+                .legal_moves()
+                .into_iter()
+                .map(|m| m.letter().to_string())
+                .collect();
+            write!(
+                self.out,
+                "{} to move [{}]> ",
+                self.name(to_move),
+                legal.join(" ")
+            )?;
             self.out.flush()?;
             let Some(line) = lines.next() else {
                 writeln!(self.out)?;
@@ -156,16 +223,25 @@ impl<W: Write> Plain<'_, W> {
             };
             let line = line?;
             let line = line.trim();
-            let (cmd, arg) = line.split_once(char::is_whitespace).map(|(c, a)| (c, a.trim())).unwrap_or((line, ""));
+            let (cmd, arg) = line
+                .split_once(char::is_whitespace)
+                .map(|(c, a)| (c, a.trim()))
+                .unwrap_or((line, ""));
             match cmd.to_ascii_lowercase().as_str() {
                 "" => {}
                 c if c.len() == 1 && ('a'..='f').contains(&c.chars().next().unwrap_or(' ')) => {
                     let rel = (c.as_bytes()[0] - b'a') as usize;
-                    let Some(mv) = Move::of(to_move, rel) else { continue };
+                    let Some(mv) = Move::of(to_move, rel) else {
+                        continue;
+                    };
                     match self.game.position().check(mv) {
-                        Err(reason) => {
-                            writeln!(self.out, "Refused: {} cannot be played: {} ({}).", mv.letter(), reason, reason.rule())?
-                        }
+                        Err(reason) => writeln!(
+                            self.out,
+                            "Refused: {} cannot be played: {} ({}).",
+                            mv.letter(),
+                            reason,
+                            reason.rule()
+                        )?,
                         Ok(()) => {
                             self.redo.clear();
                             self.play_move(mv)?;
@@ -173,7 +249,11 @@ impl<W: Write> Plain<'_, W> {
                     }
                 }
                 "hint" => {
-                    let limits = Limits { movetime: Some(self.settings.hint_time), depth: Some(30), ..Limits::default() };
+                    let limits = Limits {
+                        movetime: Some(self.settings.hint_time),
+                        depth: Some(30),
+                        ..Limits::default()
+                    };
                     let r = self.engine.search(&self.game, &limits, &mut |_| {});
                     match r.best {
                         Some(mv) => writeln!(
@@ -212,7 +292,10 @@ impl<W: Write> Plain<'_, W> {
                 }
                 "agree" | "draw" => {
                     if self.computer.is_some() {
-                        writeln!(self.out, "Stopping by agreement (R12) is for two people at one board.")?;
+                        writeln!(
+                            self.out,
+                            "Stopping by agreement (R12) is for two people at one board."
+                        )?;
                         continue;
                     }
                     let t = self.game.position().totals_with_own_rows();
@@ -241,7 +324,13 @@ impl<W: Write> Plain<'_, W> {
                         writeln!(self.out, "save needs a file name, e.g. save game.ogn")?;
                     } else {
                         let path = PathBuf::from(arg);
-                        match store::save(&path, &self.game, Players { computer: self.computer }) {
+                        match store::save(
+                            &path,
+                            &self.game,
+                            Players {
+                                computer: self.computer,
+                            },
+                        ) {
                             Ok(()) => writeln!(self.out, "Saved to {}.", path.display())?,
                             Err(e) => writeln!(self.out, "Error: {e}")?,
                         }
@@ -251,7 +340,10 @@ impl<W: Write> Plain<'_, W> {
                 "rules" => self.rules()?,
                 "help" | "?" => writeln!(self.out, "{HELP}")?,
                 "quit" | "exit" | "q" => return self.quit(),
-                _ => writeln!(self.out, "Unknown command '{line}'. Type a house letter or help.")?,
+                _ => writeln!(
+                    self.out,
+                    "Unknown command '{line}'. Type a house letter or help."
+                )?,
             }
         }
     }
@@ -260,7 +352,11 @@ impl<W: Write> Plain<'_, W> {
         let before = *self.game.position();
         match self.game.play_traced(mv) {
             Ok(trace) => {
-                writeln!(self.out, "{}", describe_move(self.computer, &before, &trace))?;
+                writeln!(
+                    self.out,
+                    "{}",
+                    describe_move(self.computer, &before, &trace)
+                )?;
                 self.board()
             }
             Err(e) => writeln!(self.out, "Refused: {e}."),
@@ -302,7 +398,9 @@ impl<W: Write> Plain<'_, W> {
         let record = Record::from_game(self.game.clone(), &[]);
         writeln!(self.out, "Result: {}", record.result_str())?;
         let text = record.write();
-        let movetext = text.split_once("\n\n").map(|(_, m)| m.split_whitespace().collect::<Vec<_>>().join(" "));
+        let movetext = text
+            .split_once("\n\n")
+            .map(|(_, m)| m.split_whitespace().collect::<Vec<_>>().join(" "));
         writeln!(self.out, "Moves: {}", movetext.unwrap_or_default())?;
         if let Some(path) = &self.settings.autosave {
             let _ = std::fs::remove_file(path);
@@ -313,7 +411,13 @@ impl<W: Write> Plain<'_, W> {
     fn quit(&mut self) -> io::Result<()> {
         if let Some(path) = &self.settings.autosave {
             if !self.game.is_over() && !self.game.plies().is_empty() {
-                match store::save(path, &self.game, Players { computer: self.computer }) {
+                match store::save(
+                    path,
+                    &self.game,
+                    Players {
+                        computer: self.computer,
+                    },
+                ) {
                     Ok(()) => writeln!(
                         self.out,
                         "Unfinished game saved to {}; resume with: oware play --load {}",

@@ -57,7 +57,9 @@ impl Players {
         let mut it = v.split_whitespace();
         let side = Side::from_letter(it.next()?.chars().next()?)?;
         let level: u8 = it.next()?.parse().ok()?;
-        Some(Players { computer: Some((side, Level::new(level))) })
+        Some(Players {
+            computer: Some((side, Level::new(level))),
+        })
     }
 }
 
@@ -68,7 +70,12 @@ pub fn record_text(game: &Game, players: Players) -> String {
     let north = players.name(Side::North);
     let mut record = Record::from_game(
         game.clone(),
-        &[("Event", "oware play"), ("Date", &date), ("South", &south), ("North", &north)],
+        &[
+            ("Event", "oware play"),
+            ("Date", &date),
+            ("South", &south),
+            ("North", &north),
+        ],
     );
     if let Some((side, level)) = players.computer {
         record.set_tag(COMPUTER_TAG, &format!("{} {}", side.letter(), level.get()));
@@ -81,12 +88,14 @@ pub fn save(path: &Path, game: &Game, players: Players) -> Result<(), String> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
-    fs::write(path, record_text(game, players)).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    fs::write(path, record_text(game, players))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// Reads one game from an OGN file.
 pub fn load(path: &Path) -> Result<Record, String> {
-    let text = fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text =
+        fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     Record::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
@@ -99,11 +108,19 @@ pub fn today() -> String {
 /// A file name for a saved game, `oware-YYYYMMDD-HHMMSS.ogn` (UTC).
 pub fn default_save_name() -> String {
     let (y, m, d, secs) = now_civil();
-    format!("oware-{y:04}{m:02}{d:02}-{:02}{:02}{:02}.ogn", secs / 3600, secs / 60 % 60, secs % 60)
+    format!(
+        "oware-{y:04}{m:02}{d:02}-{:02}{:02}{:02}.ogn",
+        secs / 3600,
+        secs / 60 % 60,
+        secs % 60
+    )
 }
 
 fn now_civil() -> (i64, u32, u32, u64) {
-    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
     let (y, m, d) = civil_from_days((secs / 86_400) as i64);
     (y, m, d, secs % 86_400)
 }
@@ -139,7 +156,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("sub/game.ogn");
         let game = Game::from_moves(Position::start(), &parse_moves("FfBe").unwrap()).unwrap();
-        let players = Players { computer: Some((Side::North, Level::new(4))) };
+        let players = Players {
+            computer: Some((Side::North, Level::new(4))),
+        };
         save(&path, &game, players).unwrap();
         let record = load(&path).unwrap();
         assert_eq!(record.game, game);

@@ -11,7 +11,9 @@ use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::cursor::{Hide, Show};
 use ratatui::crossterm::event::{self, Event};
 use ratatui::crossterm::execute;
-use ratatui::crossterm::terminal::{disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen};
+use ratatui::crossterm::terminal::{
+    disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen,
+};
 use ratatui::Terminal;
 
 use crate::app::{App, SearchRequest};
@@ -46,7 +48,12 @@ impl Worker {
             })
             .expect("spawning the engine thread");
         let stop = stop_rx.recv().unwrap_or_default();
-        Worker { requests: Some(req_tx), results: res_rx, stop, handle: Some(handle) }
+        Worker {
+            requests: Some(req_tx),
+            results: res_rx,
+            stop,
+            handle: Some(handle),
+        }
     }
 
     /// Queues a search.
@@ -118,9 +125,13 @@ pub fn run(mut app: App) -> io::Result<()> {
     enable_raw_mode()?;
     let _guard = Guard;
     execute!(io::stdout(), EnterAlternateScreen, Hide)?;
-    let mut terminal: Terminal<CrosstermBackend<Stdout>> = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+    let mut terminal: Terminal<CrosstermBackend<Stdout>> =
+        Terminal::new(CrosstermBackend::new(io::stdout()))?;
     terminal.clear()?;
-    let worker = Worker::spawn(EngineOptions { hash_mb: 32, ..EngineOptions::default() });
+    let worker = Worker::spawn(EngineOptions {
+        hash_mb: 32,
+        ..EngineOptions::default()
+    });
     let result = event_loop(&mut terminal, &mut app, &worker);
     worker.shutdown();
     drop(terminal);
@@ -131,7 +142,11 @@ pub fn run(mut app: App) -> io::Result<()> {
 /// checks that a panic restores the terminal.
 pub const PANIC_KEY_ENV: &str = "OWARE_TEST_PANIC_KEY";
 
-fn event_loop(terminal: &mut Terminal<CrosstermBackend<Stdout>>, app: &mut App, worker: &Worker) -> io::Result<()> {
+fn event_loop(
+    terminal: &mut Terminal<CrosstermBackend<Stdout>>,
+    app: &mut App,
+    worker: &Worker,
+) -> io::Result<()> {
     let panic_key = std::env::var_os(PANIC_KEY_ENV).is_some();
     let mut last = Instant::now();
     loop {
@@ -161,7 +176,9 @@ fn event_loop(terminal: &mut Terminal<CrosstermBackend<Stdout>>, app: &mut App, 
         if !worker.is_alive() {
             // The panic hook has already put the terminal back: save and leave.
             app.request_quit();
-            return Err(io::Error::other("the engine stopped unexpectedly; the game was saved"));
+            return Err(io::Error::other(
+                "the engine stopped unexpectedly; the game was saved",
+            ));
         }
         let now = Instant::now();
         app.tick(now - last);

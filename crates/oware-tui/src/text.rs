@@ -166,12 +166,29 @@ mod tests {
     #[test]
     fn locale_picks_french_and_falls_back_to_english() {
         let env = |pairs: &'static [(&'static str, &'static str)]| {
-            move |k: &str| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
+            move |k: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| v.to_string())
+            }
         };
-        assert_eq!(Lang::from_locale_vars(env(&[("LANG", "fr_FR.UTF-8")])), Lang::Fr);
-        assert_eq!(Lang::from_locale_vars(env(&[("LC_ALL", "en_US.UTF-8"), ("LANG", "fr_FR")])), Lang::En);
-        assert_eq!(Lang::from_locale_vars(env(&[("LC_ALL", ""), ("LANG", "fr_CA")])), Lang::Fr);
-        assert_eq!(Lang::from_locale_vars(env(&[("LANG", "de_DE.UTF-8")])), Lang::En);
+        assert_eq!(
+            Lang::from_locale_vars(env(&[("LANG", "fr_FR.UTF-8")])),
+            Lang::Fr
+        );
+        assert_eq!(
+            Lang::from_locale_vars(env(&[("LC_ALL", "en_US.UTF-8"), ("LANG", "fr_FR")])),
+            Lang::En
+        );
+        assert_eq!(
+            Lang::from_locale_vars(env(&[("LC_ALL", ""), ("LANG", "fr_CA")])),
+            Lang::Fr
+        );
+        assert_eq!(
+            Lang::from_locale_vars(env(&[("LANG", "de_DE.UTF-8")])),
+            Lang::En
+        );
         assert_eq!(Lang::from_locale_vars(env(&[])), Lang::En);
         assert_eq!(Lang::parse("FR"), Some(Lang::Fr));
         assert_eq!(Lang::parse("xx"), None);

@@ -27,12 +27,23 @@ fn key(app: &mut App, c: KeyCode) {
 }
 
 fn settings(opponent: Opponent) -> Settings {
-    Settings { opponent, animation: false, ..Settings::default() }
+    Settings {
+        opponent,
+        animation: false,
+        ..Settings::default()
+    }
 }
 
 fn loaded(opponent: Opponent, pos: &str, moves: &str) -> App {
-    let game = Game::from_moves(pos.parse::<Position>().unwrap(), &parse_moves(moves).unwrap()).unwrap();
-    App::new(settings(opponent), Start::Load(Box::new(Record::from_game(game, &[]))))
+    let game = Game::from_moves(
+        pos.parse::<Position>().unwrap(),
+        &parse_moves(moves).unwrap(),
+    )
+    .unwrap();
+    App::new(
+        settings(opponent),
+        Start::Load(Box::new(Record::from_game(game, &[]))),
+    )
 }
 
 fn assert_has(s: &str, needle: &str) {
@@ -56,8 +67,14 @@ fn board_at_80x24_shows_rows_letters_stores_turn_and_moves() {
     let bottom = lines.iter().position(|l| l.contains("A     B")).unwrap();
     assert!(top < bottom);
     // After D c: North's row reads f..a = 5 5 5 0 5 5 as drawn, South's A..F 5 4 4 0 5 5.
-    assert!(lines[top + 2].contains("│  5 ││  5 ││  5 ││  0 ││  5 ││  5"), "{s}");
-    assert!(lines[top + 5].contains("│  5 ││  4 │║  4 ║│  0 ││  5 ││  5 │"), "{s}");
+    assert!(
+        lines[top + 2].contains("│  5 ││  5 ││  5 ││  0 ││  5 ││  5"),
+        "{s}"
+    );
+    assert!(
+        lines[top + 5].contains("│  5 ││  4 │║  4 ║│  0 ││  5 ││  5 │"),
+        "{s}"
+    );
     assert_has(&s, "South · captured 0  ◀ to move");
     assert_has(&s, "North · captured 0");
     // The last move is marked, the move list is OGN movetext.
@@ -96,7 +113,10 @@ fn computer_game_shows_the_thinking_indicator_and_its_row_on_top() {
     let game = Game::from_moves(Position::start(), &parse_moves("F").unwrap()).unwrap();
     let mut record = Record::from_game(game, &[]);
     record.set_tag(oware_tui::store::COMPUTER_TAG, "N 4");
-    let app = App::new(settings(Opponent::TwoPlayers), Start::Load(Box::new(record)));
+    let app = App::new(
+        settings(Opponent::TwoPlayers),
+        Start::Load(Box::new(record)),
+    );
     assert!(app.computer_thinking());
     let s = screen(&app, 80, 24);
     assert_has(&s, "Computer (level 4) is thinking");
@@ -114,8 +134,14 @@ fn human_playing_north_sees_their_row_at_the_bottom() {
     key(&mut app, KeyCode::Enter);
     let s = screen(&app, 80, 24);
     let lines: Vec<&str> = s.lines().collect();
-    let top = lines.iter().position(|l| l.contains("F     E     D     C     B     A")).unwrap();
-    let bottom = lines.iter().position(|l| l.contains("a     b     c     d     e     f")).unwrap();
+    let top = lines
+        .iter()
+        .position(|l| l.contains("F     E     D     C     B     A"))
+        .unwrap();
+    let bottom = lines
+        .iter()
+        .position(|l| l.contains("a     b     c     d     e     f"))
+        .unwrap();
     assert!(top < bottom, "{s}");
 }
 
@@ -130,7 +156,11 @@ fn game_over_screen_gives_reason_totals_and_winner() {
     assert_has(&s, "South wins.");
     assert_has(&s, "n new game");
     // E8 against the computer: North captures and reaches 26 (R10).
-    let app = loaded(Opponent::Computer(oware_engine::Level::new(1)), "1-2-0-1-0-0-0-0-0-0-0-2-21-21-N", "f");
+    let app = loaded(
+        Opponent::Computer(oware_engine::Level::new(1)),
+        "1-2-0-1-0-0-0-0-0-0-0-2-21-21-N",
+        "f",
+    );
     let s = screen(&app, 80, 24);
     assert_has(&s, "captured 25 seeds or more (R10)");
     assert_has(&s, "The computer wins.");
@@ -159,7 +189,13 @@ fn rules_screen_in_english_and_french() {
     key(&mut app, KeyCode::Esc);
     assert!(app.rules.is_none());
     // --lang fr from the start.
-    let app = App::new(Settings { lang: Lang::Fr, ..settings(Opponent::TwoPlayers) }, Start::Setup);
+    let app = App::new(
+        Settings {
+            lang: Lang::Fr,
+            ..settings(Opponent::TwoPlayers)
+        },
+        Start::Setup,
+    );
     let mut app = app;
     key(&mut app, KeyCode::Char('?'));
     assert_has(&screen(&app, 100, 30), "Prendre des graines");
@@ -167,16 +203,26 @@ fn rules_screen_in_english_and_french() {
 
 #[test]
 fn setup_resume_and_larger_terminals() {
-    let app = App::new(settings(Opponent::Computer(oware_engine::Level::new(7))), Start::Setup);
+    let app = App::new(
+        settings(Opponent::Computer(oware_engine::Level::new(7))),
+        Start::Setup,
+    );
     let s = screen(&app, 80, 24);
     assert_has(&s, "New game");
     assert_has(&s, "7 of 10");
     let game = Game::from_moves(Position::start(), &parse_moves("FfBe").unwrap()).unwrap();
-    let app = App::new(settings(Opponent::TwoPlayers), Start::OfferResume(Box::new(Record::from_game(game, &[]))));
+    let app = App::new(
+        settings(Opponent::TwoPlayers),
+        Start::OfferResume(Box::new(Record::from_game(game, &[]))),
+    );
     let s = screen(&app, 80, 24);
     assert_has(&s, "4 moves played");
     assert_has(&s, "Resume it? y / n");
-    let app = loaded(Opponent::TwoPlayers, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "FfBe");
+    let app = loaded(
+        Opponent::TwoPlayers,
+        "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S",
+        "FfBe",
+    );
     let s = screen(&app, 160, 50);
     assert_has(&s, "1. F f");
     assert_has(&s, "2. B e");
@@ -186,7 +232,11 @@ fn setup_resume_and_larger_terminals() {
 
 #[test]
 fn questions_and_the_end_leave_the_board_in_view() {
-    let mut app = loaded(Opponent::TwoPlayers, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "FfBe");
+    let mut app = loaded(
+        Opponent::TwoPlayers,
+        "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S",
+        "FfBe",
+    );
     key(&mut app, KeyCode::Char('p'));
     let s = screen(&app, 80, 24);
     assert_has(&s, "Question");
@@ -195,7 +245,11 @@ fn questions_and_the_end_leave_the_board_in_view() {
     assert_has(&s, "A     B     C     D     E     F");
     // E11: the third repetition ends the game (R11), 24-24.
     let moves = format!("{0}{0}f", "fAaBbCcDdEeF");
-    let app = loaded(Opponent::TwoPlayers, "0-0-0-0-0-0-1-0-0-0-0-1-23-23-N", &moves);
+    let app = loaded(
+        Opponent::TwoPlayers,
+        "0-0-0-0-0-0-1-0-0-0-0-1-23-23-N",
+        &moves,
+    );
     let s = screen(&app, 80, 24);
     assert_has(&s, "Game over");
     assert_has(&s, "(R11)");
@@ -209,8 +263,14 @@ fn questions_and_the_end_leave_the_board_in_view() {
 #[test]
 fn sowing_is_drawn_seed_by_seed_and_captures_as_they_happen() {
     let game = Game::new("0-0-0-0-0-2-1-1-0-0-4-0-20-20-S".parse().unwrap());
-    let settings = Settings { opponent: Opponent::TwoPlayers, ..Settings::default() };
-    let mut app = App::new(settings, Start::Load(Box::new(Record::from_game(game, &[]))));
+    let settings = Settings {
+        opponent: Opponent::TwoPlayers,
+        ..Settings::default()
+    };
+    let mut app = App::new(
+        settings,
+        Start::Load(Box::new(Record::from_game(game, &[]))),
+    );
     key(&mut app, KeyCode::Char('f'));
     key(&mut app, KeyCode::Enter);
     app.tick(std::time::Duration::from_millis(200));

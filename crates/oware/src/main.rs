@@ -8,7 +8,12 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "oware", version, about = "Oware Abapa: play, study and analyse", propagate_version = true)]
+#[command(
+    name = "oware",
+    version,
+    about = "Oware Abapa: play, study and analyse",
+    propagate_version = true
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

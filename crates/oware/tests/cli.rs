@@ -10,10 +10,21 @@ fn oware() -> Command {
 
 #[test]
 fn perft_prints_the_count_last() {
-    let out = oware().args(["perft", "5"]).assert().success().get_output().stdout.clone();
+    let out = oware()
+        .args(["perft", "5"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
     assert_eq!(String::from_utf8(out).unwrap().lines().last(), Some("5219"));
     oware()
-        .args(["perft", "3", "--position", "0-0-0-0-0-17-1-1-1-0-0-1-14-13-S"])
+        .args([
+            "perft",
+            "3",
+            "--position",
+            "0-0-0-0-0-17-1-1-1-0-0-1-14-13-S",
+        ])
         .assert()
         .success()
         .stdout("26\n")
@@ -22,12 +33,22 @@ fn perft_prints_the_count_last() {
 
 #[test]
 fn divide_splits_by_first_move() {
-    oware().args(["divide", "2"]).assert().success().stdout("A 6\nB 6\nC 6\nD 6\nE 6\nF 6\n36\n");
+    oware()
+        .args(["divide", "2"])
+        .assert()
+        .success()
+        .stdout("A 6\nB 6\nC 6\nD 6\nE 6\nF 6\n36\n");
 }
 
 #[test]
 fn show_json_has_the_documented_fields() {
-    let out = oware().args(["show", "--moves", "F f", "--json"]).assert().success().get_output().stdout.clone();
+    let out = oware()
+        .args(["show", "--moves", "F f", "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(v["position"], "5-5-5-5-4-0-5-5-5-5-4-0-0-0-S");
     assert_eq!(v["to_move"], "S");
@@ -42,7 +63,14 @@ fn show_json_has_the_documented_fields() {
 fn show_json_reports_the_end() {
     // E11: repetition ends the game 24-24 after 25 plies.
     let out = oware()
-        .args(["show", "-p", "0-0-0-0-0-0-1-0-0-0-0-1-23-23-N", "-m", "fAaBbCcDdEeFfAaBbCcDdEeFf", "--json"])
+        .args([
+            "show",
+            "-p",
+            "0-0-0-0-0-0-1-0-0-0-0-1-23-23-N",
+            "-m",
+            "fAaBbCcDdEeFfAaBbCcDdEeFf",
+            "--json",
+        ])
         .assert()
         .success()
         .get_output()
@@ -76,7 +104,11 @@ fn illegal_move_names_move_index_and_legal_moves() {
         .stderr(predicate::str::contains("move 3 (F, index 2)"))
         .stderr(predicate::str::contains("that house is empty"))
         .stderr(predicate::str::contains("legal moves there: ABCDE"));
-    oware().args(["show", "--moves", "Fz"]).assert().failure().stderr(predicate::str::contains("'z'"));
+    oware()
+        .args(["show", "--moves", "Fz"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("'z'"));
     oware()
         .args(["show", "--position", "4-4-4-4"])
         .assert()
@@ -88,14 +120,24 @@ fn illegal_move_names_move_index_and_legal_moves() {
 fn record_checks_a_file() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("game.ogn");
-    std::fs::write(&path, "[FEN \"1-2-0-1-0-0-0-0-0-0-0-2-21-21-N\"]\n\n1... f+5 21-26\n").unwrap();
+    std::fs::write(
+        &path,
+        "[FEN \"1-2-0-1-0-0-0-0-0-0-0-2-21-21-N\"]\n\n1... f+5 21-26\n",
+    )
+    .unwrap();
     oware()
         .args(["record", path.to_str().unwrap()])
         .assert()
         .success()
         .stdout(predicate::str::contains("result 21-26"))
         .stdout(predicate::str::contains("North wins"));
-    let out = oware().args(["record", path.to_str().unwrap(), "--json"]).assert().success().get_output().stdout.clone();
+    let out = oware()
+        .args(["record", path.to_str().unwrap(), "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(v["reason"], "majority");
     assert_eq!(v["winner"], "N");
@@ -106,5 +148,9 @@ fn record_checks_a_file() {
         .assert()
         .failure()
         .stderr(predicate::str::contains("line 2, column 4"));
-    oware().args(["record", "/nonexistent/x.ogn"]).assert().failure().stderr(predicate::str::contains("cannot read"));
+    oware()
+        .args(["record", "/nonexistent/x.ogn"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("cannot read"));
 }

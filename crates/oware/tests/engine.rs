@@ -16,19 +16,35 @@ fn uci_through_the_binary() {
         .success()
         .stdout(predicate::str::contains("uciok"))
         .stdout(predicate::str::contains("readyok"))
-        .stdout(predicate::str::contains("info string error: unknown command 'bogus'"))
+        .stdout(predicate::str::contains(
+            "info string error: unknown command 'bogus'",
+        ))
         .stdout(predicate::str::is_match("(?m)^bestmove [a-f]").unwrap());
 }
 
 #[test]
 fn analyze_json_lists_every_legal_move() {
-    let out = oware().args(["analyze", "--moves", "FfBe", "--depth", "5", "--json", "--no-tablebases"]).output().unwrap();
+    let out = oware()
+        .args([
+            "analyze",
+            "--moves",
+            "FfBe",
+            "--depth",
+            "5",
+            "--json",
+            "--no-tablebases",
+        ])
+        .output()
+        .unwrap();
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let moves = v["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 6);
     assert_eq!(v["depth"], 5);
-    assert!(moves.iter().all(|m| m["pv"].as_str().unwrap().starts_with(m["move"].as_str().unwrap())));
+    assert!(moves.iter().all(|m| m["pv"]
+        .as_str()
+        .unwrap()
+        .starts_with(m["move"].as_str().unwrap())));
 }
 
 #[test]
@@ -44,7 +60,12 @@ fn analyze_rejects_illegal_moves_clearly() {
 fn bench_prints_a_stable_signature() {
     let sig = |_: ()| {
         let out = oware().args(["bench", "--depth", "6"]).output().unwrap();
-        String::from_utf8(out.stdout).unwrap().lines().find(|l| l.starts_with("signature")).unwrap().to_string()
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .find(|l| l.starts_with("signature"))
+            .unwrap()
+            .to_string()
     };
     assert_eq!(sig(()), sig(()));
 }
@@ -52,7 +73,19 @@ fn bench_prints_a_stable_signature() {
 #[test]
 fn match_between_levels_reports_a_result() {
     let out = oware()
-        .args(["match", "--engine1", "oware uci --no-tablebases", "--engine2", "oware uci --no-tablebases", "--option2", "Level=1", "--games", "2", "--depth", "3"])
+        .args([
+            "match",
+            "--engine1",
+            "oware uci --no-tablebases",
+            "--engine2",
+            "oware uci --no-tablebases",
+            "--option2",
+            "Level=1",
+            "--games",
+            "2",
+            "--depth",
+            "3",
+        ])
         .output()
         .unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
@@ -64,7 +97,17 @@ fn match_between_levels_reports_a_result() {
 #[test]
 fn match_counts_a_crashing_engine_as_a_loss() {
     let out = oware()
-        .args(["match", "--engine1", "oware uci --no-tablebases", "--engine2", "false", "--games", "2", "--depth", "2"])
+        .args([
+            "match",
+            "--engine1",
+            "oware uci --no-tablebases",
+            "--engine2",
+            "false",
+            "--games",
+            "2",
+            "--depth",
+            "2",
+        ])
         .output()
         .unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
@@ -83,6 +126,8 @@ fn uci_builds_and_uses_default_tables() {
         .write_stdin("isready\nposition fen 0-0-0-0-0-2-1-1-0-0-0-0-22-22-N\ngo depth 3\nquit\n")
         .assert()
         .success()
-        .stdout(predicate::str::contains("info string tablebases built in memory up to 12 seeds"))
+        .stdout(predicate::str::contains(
+            "info string tablebases built in memory up to 12 seeds",
+        ))
         .stdout(predicate::str::is_match("tbhits [1-9]").unwrap());
 }

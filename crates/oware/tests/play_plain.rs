@@ -12,7 +12,12 @@ fn greedy_game() -> Game {
         let best = pos
             .legal_moves()
             .into_iter()
-            .max_by_key(|&m| (pos.preview(m).map(|(_, n)| n).unwrap_or(0), std::cmp::Reverse(m.house().index())))
+            .max_by_key(|&m| {
+                (
+                    pos.preview(m).map(|(_, n)| n).unwrap_or(0),
+                    std::cmp::Reverse(m.house().index()),
+                )
+            })
             .unwrap();
         game.play(best).unwrap();
     }
@@ -38,19 +43,40 @@ fn two_players_play_a_whole_game_through_a_pipe() {
     input.push_str("A\nquit\n");
     let data = tempfile::tempdir().unwrap();
     // No --plain: stdin is a pipe, so the line mode is chosen by itself.
-    let stdout = stdout_of(oware(&data).args(["play", "--two-players"]).write_stdin(input).assert().success());
-    assert!(stdout.contains("two players, South against North"), "{stdout}");
+    let stdout = stdout_of(
+        oware(&data)
+            .args(["play", "--two-players"])
+            .write_stdin(input)
+            .assert()
+            .success(),
+    );
+    assert!(
+        stdout.contains("two players, South against North"),
+        "{stdout}"
+    );
     assert!(stdout.contains("Game over."), "{stdout}");
     let result = format!("Result: {}-{}", outcome.totals[0], outcome.totals[1]);
     assert!(stdout.contains(&result), "{result} missing:\n{stdout}");
-    let totals = format!("Final totals: South {}, North {}.", outcome.totals[0], outcome.totals[1]);
+    let totals = format!(
+        "Final totals: South {}, North {}.",
+        outcome.totals[0], outcome.totals[1]
+    );
     assert!(stdout.contains(&totals), "{totals} missing:\n{stdout}");
     let record = Record::from_game(game.clone(), &[]).write();
-    let movetext: String = record.split_once("\n\n").unwrap().1.split_whitespace().collect::<Vec<_>>().join(" ");
+    let movetext: String = record
+        .split_once("\n\n")
+        .unwrap()
+        .1
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
     assert!(stdout.contains(&format!("Moves: {movetext}")), "{stdout}");
     let rule = outcome.reason.rule().unwrap();
     assert!(stdout.contains(&format!("({rule})")), "{rule}:\n{stdout}");
-    assert!(!data.path().join("autosave.ogn").exists(), "a finished game is not autosaved");
+    assert!(
+        !data.path().join("autosave.ogn").exists(),
+        "a finished game is not autosaved"
+    );
 }
 
 #[test]
@@ -58,12 +84,22 @@ fn illegal_moves_are_refused_with_the_reason_and_commands_work() {
     let input = "F\nf\nF\nhelp\nundo\nredo\nagree\nno\nresign\n";
     let data = tempfile::tempdir().unwrap();
     let stdout = stdout_of(
-        oware(&data).args(["play", "--plain", "--two-players", "--hint-ms", "50"]).write_stdin(input).assert().success(),
+        oware(&data)
+            .args(["play", "--plain", "--two-players", "--hint-ms", "50"])
+            .write_stdin(input)
+            .assert()
+            .success(),
     );
-    assert!(stdout.contains("Refused: F cannot be played: that house is empty (R3)."), "{stdout}");
+    assert!(
+        stdout.contains("Refused: F cannot be played: that house is empty (R3)."),
+        "{stdout}"
+    );
     assert!(stdout.contains("Took back f."), "{stdout}");
     assert!(stdout.contains("Replayed f."), "{stdout}");
-    assert!(stdout.contains("do you accept?") && stdout.contains("Declined; play on."), "{stdout}");
+    assert!(
+        stdout.contains("do you accept?") && stdout.contains("Declined; play on."),
+        "{stdout}"
+    );
     assert!(stdout.contains("South resigned."), "{stdout}");
     assert!(stdout.contains("North wins."), "{stdout}");
 }
@@ -81,16 +117,31 @@ fn a_game_against_the_computer_ends_with_a_result() {
             .assert()
             .success(),
     );
-    assert!(stdout.contains("you play North against the computer (level 1)"), "{stdout}");
-    assert!(stdout.contains("Computer played A.") || stdout.contains("Computer played"), "{stdout}");
+    assert!(
+        stdout.contains("you play North against the computer (level 1)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("Computer played A.") || stdout.contains("Computer played"),
+        "{stdout}"
+    );
     assert!(stdout.contains("Game over."), "{stdout}");
     // The printed moves, replayed by the rules core, end the game with the
     // printed result.
-    let result = stdout.lines().find_map(|l| l.strip_prefix("Result: ")).unwrap();
-    let moves = stdout.lines().find_map(|l| l.strip_prefix("Moves: ")).unwrap();
+    let result = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("Result: "))
+        .unwrap();
+    let moves = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("Moves: "))
+        .unwrap();
     let record = Record::parse(moves).unwrap();
     let outcome = record.game.outcome().expect("the replayed game is over");
-    assert_eq!(format!("{}-{}", outcome.totals[0], outcome.totals[1]), result);
+    assert_eq!(
+        format!("{}-{}", outcome.totals[0], outcome.totals[1]),
+        result
+    );
 }
 
 #[test]
@@ -118,15 +169,30 @@ fn quitting_saves_the_game_and_load_resumes_it() {
             .assert()
             .success(),
     );
-    let expected = Game::from_moves(Position::start(), &oware_core::parse_moves("Ff").unwrap()).unwrap();
-    assert!(stdout.contains(&format!("Position {}", expected.position())), "{stdout}");
+    let expected =
+        Game::from_moves(Position::start(), &oware_core::parse_moves("Ff").unwrap()).unwrap();
+    assert!(
+        stdout.contains(&format!("Position {}", expected.position())),
+        "{stdout}"
+    );
     assert!(stdout.contains("South to move"), "{stdout}");
-    let stdout = stdout_of(oware(&data).args(["play", "--plain", "--two-players"]).write_stdin("quit\n").assert().success());
-    assert!(stdout.contains("an unfinished game was saved at"), "{stdout}");
+    let stdout = stdout_of(
+        oware(&data)
+            .args(["play", "--plain", "--two-players"])
+            .write_stdin("quit\n")
+            .assert()
+            .success(),
+    );
+    assert!(
+        stdout.contains("an unfinished game was saved at"),
+        "{stdout}"
+    );
     // A missing file is a clear error, not a crash.
     oware(&data)
         .args(["play", "--plain", "--load", "/nonexistent/game.ogn"])
         .assert()
         .failure()
-        .stderr(predicates::str::contains("cannot read /nonexistent/game.ogn"));
+        .stderr(predicates::str::contains(
+            "cannot read /nonexistent/game.ogn",
+        ));
 }

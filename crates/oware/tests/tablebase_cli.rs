@@ -11,18 +11,49 @@ fn oware() -> Command {
 fn build_probe_verify_and_refuse_a_damaged_file() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
-    oware().args(["tablebase", "build", "--max-seeds", "6", "--dir", d]).assert().success().stdout(predicate::str::contains("tables for 0..=6 seeds"));
-    // Resumed: nothing left to build.
-    oware().args(["tablebase", "build", "--max-seeds", "6", "--dir", d]).assert().success().stderr(predicate::str::contains("6 seeds: valid file kept"));
-    // E8: North captures 3 + 2 and wins.
     oware()
-        .args(["tablebase", "probe", "--dir", d, "1-2-0-1-0-0-0-0-0-0-0-2-21-21-N"])
+        .args(["tablebase", "build", "--max-seeds", "6", "--dir", d])
         .assert()
         .success()
-        .stdout(predicate::str::contains("result     win for the side to move").and(predicate::str::contains("best       f")));
-    oware().args(["tablebase", "verify", "--dir", d]).assert().success().stdout(predicate::str::contains("6 seeds:"));
+        .stdout(predicate::str::contains("tables for 0..=6 seeds"));
+    // Resumed: nothing left to build.
+    oware()
+        .args(["tablebase", "build", "--max-seeds", "6", "--dir", d])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("6 seeds: valid file kept"));
+    // E8: North captures 3 + 2 and wins.
+    oware()
+        .args([
+            "tablebase",
+            "probe",
+            "--dir",
+            d,
+            "1-2-0-1-0-0-0-0-0-0-0-2-21-21-N",
+        ])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("result     win for the side to move")
+                .and(predicate::str::contains("best       f")),
+        );
+    oware()
+        .args(["tablebase", "verify", "--dir", d])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("6 seeds:"));
     // Not covered.
-    oware().args(["tablebase", "probe", "--dir", d, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"]).assert().code(2).stderr(predicate::str::contains("48 seeds"));
+    oware()
+        .args([
+            "tablebase",
+            "probe",
+            "--dir",
+            d,
+            "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("48 seeds"));
     // A damaged file is refused with its name and the reason.
     let path = dir.path().join("oware-tb-04.otb");
     let mut bytes = std::fs::read(&path).unwrap();
@@ -30,17 +61,54 @@ fn build_probe_verify_and_refuse_a_damaged_file() {
     bytes[last] ^= 1;
     std::fs::write(&path, bytes).unwrap();
     oware()
-        .args(["tablebase", "probe", "--dir", d, "1-0-0-0-1-0-0-0-0-0-0-0-23-23-S"])
+        .args([
+            "tablebase",
+            "probe",
+            "--dir",
+            d,
+            "1-0-0-0-1-0-0-0-0-0-0-0-23-23-S",
+        ])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("oware-tb-04.otb").and(predicate::str::contains("checksum")));
-    oware().args(["tablebase", "build", "--max-seeds", "6", "--dir", d]).assert().code(2).stderr(predicate::str::contains("checksum"));
+        .stderr(
+            predicate::str::contains("oware-tb-04.otb").and(predicate::str::contains("checksum")),
+        );
+    oware()
+        .args(["tablebase", "build", "--max-seeds", "6", "--dir", d])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("checksum"));
 }
 
 #[test]
 fn bad_input_gets_a_clear_error() {
-    oware().args(["tablebase", "probe", "--max-seeds", "4", "1-2-3"]).assert().code(2).stderr(predicate::str::contains("bad position"));
-    oware().args(["tablebase", "build", "--max-seeds", "40", "--dir", "/nonexistent-oware"]).assert().code(2).stderr(predicate::str::contains("at most 30"));
+    oware()
+        .args(["tablebase", "probe", "--max-seeds", "4", "1-2-3"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("bad position"));
+    oware()
+        .args([
+            "tablebase",
+            "build",
+            "--max-seeds",
+            "40",
+            "--dir",
+            "/nonexistent-oware",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("at most 30"));
     let empty = tempfile::tempdir().unwrap();
-    oware().args(["tablebase", "probe", "--dir", empty.path().to_str().unwrap(), "1-0-0-0-1-0-0-0-0-0-0-0-23-23-S"]).assert().code(2).stderr(predicate::str::contains("no table files"));
+    oware()
+        .args([
+            "tablebase",
+            "probe",
+            "--dir",
+            empty.path().to_str().unwrap(),
+            "1-0-0-0-1-0-0-0-0-0-0-0-23-23-S",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no table files"));
 }

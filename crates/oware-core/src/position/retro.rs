@@ -49,7 +49,10 @@ impl Position {
                     break;
                 }
                 let bits = self.bits - add + ((k as u128) << (8 * h));
-                let before = Position { bits, to_move: prev };
+                let before = Position {
+                    bits,
+                    to_move: prev,
+                };
                 if before.legal_mask() & (1 << rel) != 0
                     && !before.is_decided()
                     && before.sow_and_capture(mv).bits == self.bits
@@ -74,16 +77,25 @@ mod tests {
     use proptest::prelude::*;
 
     fn position_strategy() -> impl Strategy<Value = Position> {
-        (proptest::collection::vec(0u8..5, 12), 0u8..=1, any::<bool>()).prop_map(|(houses, split, north)| {
-            let mut h = [0u8; 12];
-            h.copy_from_slice(&houses);
-            let on_board: u8 = h.iter().sum();
-            let rest = 48 - on_board;
-            // Keep the game undecided (R10) so moves exist.
-            let south = rest / 2 + split.min(rest % 2);
-            let setup = Setup { houses: h, stores: [south, rest - south], to_move: if north { Side::North } else { Side::South } };
-            Position::from_setup(setup).unwrap()
-        })
+        (
+            proptest::collection::vec(0u8..5, 12),
+            0u8..=1,
+            any::<bool>(),
+        )
+            .prop_map(|(houses, split, north)| {
+                let mut h = [0u8; 12];
+                h.copy_from_slice(&houses);
+                let on_board: u8 = h.iter().sum();
+                let rest = 48 - on_board;
+                // Keep the game undecided (R10) so moves exist.
+                let south = rest / 2 + split.min(rest % 2);
+                let setup = Setup {
+                    houses: h,
+                    stores: [south, rest - south],
+                    to_move: if north { Side::North } else { Side::South },
+                };
+                Position::from_setup(setup).unwrap()
+            })
     }
 
     proptest! {
@@ -114,7 +126,10 @@ mod tests {
         let after: Position = "4-4-4-4-4-0-5-5-5-5-4-4-0-0-N".parse().unwrap();
         let preds = after.quiet_predecessors();
         // F with any of 1..=48 seeds: every sowing, laps included, fits in this board.
-        assert!(preds.contains(&("F".parse().unwrap(), Position::start())), "{preds:?}");
+        assert!(
+            preds.contains(&("F".parse().unwrap(), Position::start())),
+            "{preds:?}"
+        );
         assert_eq!(preds.len(), 48);
     }
 

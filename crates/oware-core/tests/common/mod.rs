@@ -15,14 +15,22 @@ pub struct Ref {
 impl Ref {
     pub fn from_core(p: &oware_core::Position) -> Ref {
         let st = p.setup();
-        Ref { h: st.houses, s: st.stores, side: st.to_move.index() }
+        Ref {
+            h: st.houses,
+            s: st.stores,
+            side: st.to_move.index(),
+        }
     }
 
     pub fn position_string(&self) -> String {
         let mut v: Vec<String> = self.h.iter().map(|n| n.to_string()).collect();
         v.push(self.s[0].to_string());
         v.push(self.s[1].to_string());
-        v.push(if self.side == 0 { "S".into() } else { "N".into() });
+        v.push(if self.side == 0 {
+            "S".into()
+        } else {
+            "N".into()
+        });
         v.join("-")
     }
 
@@ -69,10 +77,14 @@ impl Ref {
         if self.s[0] >= 25 || self.s[1] >= 25 || (self.s[0] == 24 && self.s[1] == 24) {
             return vec![];
         }
-        let own: Vec<usize> = (6 * self.side..6 * self.side + 6).filter(|&i| self.h[i] > 0).collect();
+        let own: Vec<usize> = (6 * self.side..6 * self.side + 6)
+            .filter(|&i| self.h[i] > 0)
+            .collect();
         let opp = 1 - self.side;
         if self.row(opp) == 0 {
-            own.into_iter().filter(|&i| self.sow(i).row(opp) > 0).collect()
+            own.into_iter()
+                .filter(|&i| self.sow(i).row(opp) > 0)
+                .collect()
         } else {
             own
         }
@@ -95,10 +107,16 @@ pub struct Case {
 
 impl Case {
     pub fn get(&self, key: &str) -> Option<&str> {
-        self.lines.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+        self.lines
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
     }
     pub fn all<'a>(&'a self, key: &'a str) -> impl Iterator<Item = &'a str> + 'a {
-        self.lines.iter().filter(move |(k, _)| k == key).map(|(_, v)| v.as_str())
+        self.lines
+            .iter()
+            .filter(move |(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
     }
     pub fn id(&self) -> &str {
         self.get("id").unwrap_or("?")
@@ -115,7 +133,9 @@ pub fn read_cases(text: &str) -> Vec<Case> {
         }
         if line.is_empty() {
             if !cur.is_empty() {
-                cases.push(Case { lines: std::mem::take(&mut cur) });
+                cases.push(Case {
+                    lines: std::mem::take(&mut cur),
+                });
             }
             continue;
         }

@@ -17,10 +17,18 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 pub async fn start(db: &Path) -> Server {
-    let config = Config { engine_threads: 1, engine_move_cap: Duration::from_millis(300), ..Config::default() };
-    Server::start(ServerOptions { addr: "127.0.0.1:0".parse().unwrap(), db: Some(db.to_path_buf()), config })
-        .await
-        .expect("server starts")
+    let config = Config {
+        engine_threads: 1,
+        engine_move_cap: Duration::from_millis(300),
+        ..Config::default()
+    };
+    Server::start(ServerOptions {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        db: Some(db.to_path_buf()),
+        config,
+    })
+    .await
+    .expect("server starts")
 }
 
 pub struct Resp {
@@ -34,11 +42,20 @@ impl Resp {
         serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
     }
     pub fn code(&self) -> String {
-        self.json()["error"]["code"].as_str().unwrap_or_else(|| panic!("no error code in {}", self.body)).to_string()
+        self.json()["error"]["code"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no error code in {}", self.body))
+            .to_string()
     }
 }
 
-pub async fn raw(addr: SocketAddr, method: &str, path: &str, content_type: &str, body: &[u8]) -> Resp {
+pub async fn raw(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    content_type: &str,
+    body: &[u8],
+) -> Resp {
     let mut s = TcpStream::connect(addr).await.unwrap();
     let head = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
@@ -50,13 +67,26 @@ pub async fn raw(addr: SocketAddr, method: &str, path: &str, content_type: &str,
     let mut buf = Vec::new();
     let _ = s.read_to_end(&mut buf).await;
     let text = String::from_utf8_lossy(&buf).to_string();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or_else(|| panic!("no response to {method} {path}: {text:?}"));
+    let (head, body) = text
+        .split_once("\r\n\r\n")
+        .unwrap_or_else(|| panic!("no response to {method} {path}: {text:?}"));
     let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
-    Resp { status, headers: head.to_ascii_lowercase(), body: body.to_string() }
+    Resp {
+        status,
+        headers: head.to_ascii_lowercase(),
+        body: body.to_string(),
+    }
 }
 
 pub async fn post(addr: SocketAddr, path: &str, body: Value) -> Resp {
-    raw(addr, "POST", path, "application/json", body.to_string().as_bytes()).await
+    raw(
+        addr,
+        "POST",
+        path,
+        "application/json",
+        body.to_string().as_bytes(),
+    )
+    .await
 }
 
 pub async fn get(addr: SocketAddr, path: &str) -> Resp {
@@ -76,8 +106,19 @@ pub async fn online_game(addr: SocketAddr, extra: Value) -> (String, String, Str
     let c = created.json();
     let id = c["id"].as_str().unwrap().to_string();
     let south = c["tokens"]["S"].as_str().unwrap().to_string();
-    let invite = c["invite_url"].as_str().unwrap().split("invite=").nth(1).unwrap().to_string();
-    let joined = post(addr, &format!("/api/v1/games/{id}/join"), json!({"invite": invite, "name": "Kofi"})).await;
+    let invite = c["invite_url"]
+        .as_str()
+        .unwrap()
+        .split("invite=")
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let joined = post(
+        addr,
+        &format!("/api/v1/games/{id}/join"),
+        json!({"invite": invite, "name": "Kofi"}),
+    )
+    .await;
     assert_eq!(joined.status, 200, "{}", joined.body);
     let j = joined.json();
     assert_eq!(j["you"], "N");
@@ -89,7 +130,10 @@ pub async fn ws(addr: SocketAddr, id: &str, token: Option<&str>) -> Ws {
         Some(t) => format!("ws://{addr}/api/v1/games/{id}/ws?token={t}"),
         None => format!("ws://{addr}/api/v1/games/{id}/ws"),
     };
-    tokio_tungstenite::connect_async(url).await.expect("websocket connects").0
+    tokio_tungstenite::connect_async(url)
+        .await
+        .expect("websocket connects")
+        .0
 }
 
 /// The next JSON text message (5 s at most).
@@ -121,7 +165,12 @@ pub async fn send(ws: &mut Ws, v: Value) {
 }
 
 pub fn legal(v: &Value) -> Vec<String> {
-    v["legal"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_string()).collect()
+    v["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
 }
 
 /// The `move` event with this ply, skipping earlier ones and other events.

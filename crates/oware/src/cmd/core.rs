@@ -60,7 +60,10 @@ pub fn perft(args: PerftArgs, divide: bool) -> Result<()> {
     };
     let secs = started.elapsed().as_secs_f64();
     // perft(d) makes one move per node at depths 1..=d, leaves included.
-    let made: u64 = total + (1..args.depth).map(|d| oware_core::perft(&pos, d)).sum::<u64>();
+    let made: u64 = total
+        + (1..args.depth)
+            .map(|d| oware_core::perft(&pos, d))
+            .sum::<u64>();
     eprintln!(
         "perft {} of {pos}: {total} leaves in {:.3} s; {made} moves made, {:.1} million moves/s ({:.1} million leaves/s)",
         args.depth,
@@ -95,16 +98,33 @@ impl GameJson {
     pub fn of(game: &Game) -> GameJson {
         let pos = game.position();
         let (status, reason, score, winner) = match game.outcome() {
-            Some(o) => ("over", Some(o.reason.as_str()), o.totals, Some(o.winner_str())),
-            None => ("ongoing", None, [pos.store(Side::South), pos.store(Side::North)], None),
+            Some(o) => (
+                "over",
+                Some(o.reason.as_str()),
+                o.totals,
+                Some(o.winner_str()),
+            ),
+            None => (
+                "ongoing",
+                None,
+                [pos.store(Side::South), pos.store(Side::North)],
+                None,
+            ),
         };
         GameJson {
             position: *pos,
             to_move: pos.to_move(),
-            legal: game.legal_moves().into_iter().map(|m| m.to_string()).collect(),
+            legal: game
+                .legal_moves()
+                .into_iter()
+                .map(|m| m.to_string())
+                .collect(),
             status,
             reason,
-            score: Score { south: score[0], north: score[1] },
+            score: Score {
+                south: score[0],
+                north: score[1],
+            },
             winner,
             moves: game
                 .plies()
@@ -162,7 +182,11 @@ pub fn show(args: ShowArgs) -> Result<()> {
                     "move {} ({mv}, index {i}) is illegal in {}: {e}; legal moves there: {}",
                     i + 1,
                     game.position(),
-                    if legal.is_empty() { "none".to_string() } else { legal }
+                    if legal.is_empty() {
+                        "none".to_string()
+                    } else {
+                        legal
+                    }
                 ),
             }
         }
@@ -176,10 +200,14 @@ pub fn show(args: ShowArgs) -> Result<()> {
 }
 
 pub fn record(args: RecordArgs) -> Result<()> {
-    let text = std::fs::read_to_string(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?;
+    let text = std::fs::read_to_string(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
     let rec = Record::parse(&text).with_context(|| format!("{}", args.file.display()))?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&GameJson::of(&rec.game))?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&GameJson::of(&rec.game))?
+        );
     } else {
         print!("{}", describe(&rec.game));
         println!("result {}", rec.result_str());

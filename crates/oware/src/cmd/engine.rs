@@ -187,9 +187,13 @@ pub fn run(command: Command) -> Result<()> {
         Command::Match(m) => run_match(m),
         Command::Tune { action } => tune(action),
         Command::Uci(u) => {
-            let out: oware_engine::uci::Output = std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
+            let out: oware_engine::uci::Output =
+                std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
             let (dir, build) = u.tables.choose();
-            let options = EngineOptions { hash_mb: u.hash, tablebase_dir: dir };
+            let options = EngineOptions {
+                hash_mb: u.hash,
+                tablebase_dir: dir,
+            };
             oware_engine::uci::run_with_tables(std::io::stdin().lock(), out, options, build);
             Ok(())
         }
@@ -206,7 +210,11 @@ fn game_from(position: Option<&str>, moves: Option<&str>) -> Result<Game> {
             if let Err(e) = game.play(mv) {
                 match e {
                     GameError::Over => bail!("move {} ({mv}): the game is already over", i + 1),
-                    e => bail!("move {} ({mv}) is illegal in {}: {e}", i + 1, game.position()),
+                    e => bail!(
+                        "move {} ({mv}) is illegal in {}: {e}",
+                        i + 1,
+                        game.position()
+                    ),
                 }
             }
         }
@@ -240,15 +248,26 @@ fn analyze(args: AnalyzeArgs) -> Result<()> {
     let game = game_from(args.position.as_deref(), args.moves.as_deref())?;
     if game.is_over() {
         let o = game.outcome().expect("over");
-        bail!("the game is over ({}), {}-{}: nothing to analyse", o.reason.as_str(), o.totals[0], o.totals[1]);
+        bail!(
+            "the game is over ({}), {}-{}: nothing to analyse",
+            o.reason.as_str(),
+            o.totals[0],
+            o.totals[1]
+        );
     }
-    let mut engine = Engine::new(EngineOptions { hash_mb: args.hash, tablebase_dir: None });
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: args.hash,
+        tablebase_dir: None,
+    });
     match args.tables.choose() {
         (Some(dir), _) => {
-            engine.set_tablebase_dir(Some(dir)).map_err(anyhow::Error::msg)?;
+            engine
+                .set_tablebase_dir(Some(dir))
+                .map_err(anyhow::Error::msg)?;
         }
         (None, Some(n)) => {
-            let tb = oware_engine::tablebase::Tablebase::build_in_memory(n).map_err(|e| anyhow::anyhow!("{e}"))?;
+            let tb = oware_engine::tablebase::Tablebase::build_in_memory(n)
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
             engine.set_tablebase(Some(std::sync::Arc::new(tb)));
         }
         (None, None) => {}
@@ -281,7 +300,10 @@ fn analyze(args: AnalyzeArgs) -> Result<()> {
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        println!("{} ({} to move), depth {}, {} nodes, {} ms", report.position, report.to_move, report.depth, report.nodes, report.elapsed_ms);
+        println!(
+            "{} ({} to move), depth {}, {} nodes, {} ms",
+            report.position, report.to_move, report.depth, report.nodes, report.elapsed_ms
+        );
         for m in &report.moves {
             println!("{:>2}  {:>12}  {}", m.mv, m.score, m.pv);
         }
@@ -311,7 +333,9 @@ fn run_bench(args: BenchArgs) -> Result<()> {
 fn parse_options(list: &[String], which: &str) -> Result<Vec<(String, String)>> {
     list.iter()
         .map(|o| match o.split_once('=') {
-            Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
+            Some((k, v)) if !k.trim().is_empty() => {
+                Ok((k.trim().to_string(), v.trim().to_string()))
+            }
             _ => bail!("--{which} {o:?}: expected NAME=VALUE"),
         })
         .collect()
@@ -324,21 +348,29 @@ fn run_match(args: MatchArgs) -> Result<()> {
     }
     let openings = match &args.openings {
         Some(path) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
             let mut list = Vec::new();
             for (i, line) in text.lines().enumerate() {
                 let line = line.split('#').next().unwrap_or("").trim();
                 if line.is_empty() {
                     continue;
                 }
-                list.push(Opening::parse(line).map_err(|e| anyhow::anyhow!("{}:{}: {e}", path.display(), i + 1))?);
+                list.push(
+                    Opening::parse(line)
+                        .map_err(|e| anyhow::anyhow!("{}:{}: {e}", path.display(), i + 1))?,
+                );
             }
             if list.is_empty() {
                 bail!("{}: no openings", path.display());
             }
             list
         }
-        None => Opening::random(args.random_plies.unwrap_or(4), args.games.div_ceil(2), args.seed),
+        None => Opening::random(
+            args.random_plies.unwrap_or(4),
+            args.games.div_ceil(2),
+            args.seed,
+        ),
     };
     let limit = match (args.movetime, args.depth, args.nodes) {
         (Some(ms), _, _) => MoveLimit::Movetime(ms),
@@ -347,8 +379,14 @@ fn run_match(args: MatchArgs) -> Result<()> {
         (None, None, None) => bail!("give --movetime, --depth or --nodes"),
     };
     let config = MatchConfig {
-        engine1: EngineSpec { command: args.engine1.clone(), options: parse_options(&args.option1, "option1")? },
-        engine2: EngineSpec { command: args.engine2.clone(), options: parse_options(&args.option2, "option2")? },
+        engine1: EngineSpec {
+            command: args.engine1.clone(),
+            options: parse_options(&args.option1, "option1")?,
+        },
+        engine2: EngineSpec {
+            command: args.engine2.clone(),
+            options: parse_options(&args.option2, "option2")?,
+        },
         games: args.games,
         limit,
         limit2: args.movetime2.map(MoveLimit::Movetime),
@@ -365,8 +403,14 @@ fn run_match(args: MatchArgs) -> Result<()> {
     );
     let verbose = args.verbose;
     let games = arena::run(&config, &|g, t| {
-        let (s, n) = (g.game.position().store(oware_core::Side::South), g.game.position().store(oware_core::Side::North));
-        let totals = g.game.outcome().map_or((s, n), |o| (o.totals[0], o.totals[1]));
+        let (s, n) = (
+            g.game.position().store(oware_core::Side::South),
+            g.game.position().store(oware_core::Side::North),
+        );
+        let totals = g
+            .game
+            .outcome()
+            .map_or((s, n), |o| (o.totals[0], o.totals[1]));
         eprintln!(
             "game {:>3}: engine1 {} {:?} ({}, {}-{}, {} plies)  running +{} ={} -{}",
             g.index + 1,
@@ -381,7 +425,11 @@ fn run_match(args: MatchArgs) -> Result<()> {
             t.losses
         );
         if verbose {
-            eprintln!("  {} {}", g.game.start(), format_moves(&g.game.moves().collect::<Vec<_>>()));
+            eprintln!(
+                "  {} {}",
+                g.game.start(),
+                format_moves(&g.game.moves().collect::<Vec<_>>())
+            );
         }
     });
     let mut tally = arena::Tally::default();
@@ -392,8 +440,20 @@ fn run_match(args: MatchArgs) -> Result<()> {
     let (elo, margin) = tally.elo();
     println!("engine1: {}", config.engine1.label());
     println!("engine2: {}", config.engine2.label());
-    println!("games {}  W {}  D {}  L {}  (engine1's view; {} lost by an engine fault)", tally.games(), tally.wins, tally.draws, tally.losses, faults);
-    println!("score {:.1}%  Elo difference {:+.0} +/- {:.0} (95%)", tally.score() * 100.0, elo, margin);
+    println!(
+        "games {}  W {}  D {}  L {}  (engine1's view; {} lost by an engine fault)",
+        tally.games(),
+        tally.wins,
+        tally.draws,
+        tally.losses,
+        faults
+    );
+    println!(
+        "score {:.1}%  Elo difference {:+.0} +/- {:.0} (95%)",
+        tally.score() * 100.0,
+        elo,
+        margin
+    );
     for g in games.iter().filter(|g| g.game.outcome().is_none()) {
         println!("fault in game {}: {}", g.index + 1, g.reason);
     }
@@ -403,21 +463,38 @@ fn run_match(args: MatchArgs) -> Result<()> {
 fn tune(action: TuneAction) -> Result<()> {
     use oware_engine::{eval, tune};
     match action {
-        TuneAction::Gen { games, depth, plies, seed, out } => {
+        TuneAction::Gen {
+            games,
+            depth,
+            plies,
+            seed,
+            out,
+        } => {
             let started = std::time::Instant::now();
             let samples = tune::generate(games, depth, plies, seed, &mut |g| {
                 if g % 10 == 0 {
-                    eprintln!("{g}/{games} games, {:.0} s", started.elapsed().as_secs_f64());
+                    eprintln!(
+                        "{g}/{games} games, {:.0} s",
+                        started.elapsed().as_secs_f64()
+                    );
                 }
             });
-            std::fs::write(&out, tune::write(&samples)).with_context(|| format!("cannot write {}", out.display()))?;
-            println!("{} positions from {games} games written to {}", samples.len(), out.display());
+            std::fs::write(&out, tune::write(&samples))
+                .with_context(|| format!("cannot write {}", out.display()))?;
+            println!(
+                "{} positions from {games} games written to {}",
+                samples.len(),
+                out.display()
+            );
         }
         TuneAction::Fit { files } => {
             let mut samples = Vec::new();
             for f in &files {
-                let text = std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?;
-                samples.extend(tune::read(&text).map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?);
+                let text = std::fs::read_to_string(f)
+                    .with_context(|| format!("cannot read {}", f.display()))?;
+                samples.extend(
+                    tune::read(&text).map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?,
+                );
             }
             if samples.is_empty() {
                 bail!("no samples");
@@ -426,7 +503,10 @@ fn tune(action: TuneAction) -> Result<()> {
             println!("samples {}", samples.len());
             println!("features {}", eval::FEATURE_NAMES.join(","));
             println!("weights {}", fit.weights);
-            println!("log-loss {:.5} (current weights, best scale: {:.5})", fit.loss, fit.baseline_loss);
+            println!(
+                "log-loss {:.5} (current weights, best scale: {:.5})",
+                fit.loss, fit.baseline_loss
+            );
         }
     }
     Ok(())

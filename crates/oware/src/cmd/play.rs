@@ -76,7 +76,11 @@ pub fn run(command: Command) -> anyhow::Result<()> {
     match command {
         Command::Play(a) => {
             let settings = Settings {
-                opponent: if a.two_players { Opponent::TwoPlayers } else { Opponent::Computer(Level::new(a.level)) },
+                opponent: if a.two_players {
+                    Opponent::TwoPlayers
+                } else {
+                    Opponent::Computer(Level::new(a.level))
+                },
                 first: match a.first {
                     Who::Me => Starter::Me,
                     Who::Computer => Starter::Computer,
@@ -93,8 +97,13 @@ pub fn run(command: Command) -> anyhow::Result<()> {
                 autosave: None,
                 hint_time: Duration::from_millis(a.hint_ms),
             };
-            let options =
-                Options { settings, plain: a.plain, load: a.load, data_dir: a.data_dir, no_autosave: a.no_autosave };
+            let options = Options {
+                settings,
+                plain: a.plain,
+                load: a.load,
+                data_dir: a.data_dir,
+                no_autosave: a.no_autosave,
+            };
             oware_tui::run(options).map_err(anyhow::Error::msg)
         }
     }

@@ -29,13 +29,20 @@ pub struct ServeArgs {
 pub fn run(command: Command) -> anyhow::Result<()> {
     match command {
         Command::Serve(args) => {
-            let mut options = oware_server::ServerOptions { addr: args.addr, db: args.db, ..Default::default() };
+            let mut options = oware_server::ServerOptions {
+                addr: args.addr,
+                db: args.db,
+                ..Default::default()
+            };
             if let Some(n) = args.engine_threads {
                 anyhow::ensure!(n >= 1, "--engine-threads must be at least 1");
                 options.config.engine_threads = n;
             }
             oware_server::serve_blocking(options, |server| {
-                println!("Oware is ready: open http://{}/ in a browser", server.addr());
+                println!(
+                    "Oware is ready: open http://{}/ in a browser",
+                    server.addr()
+                );
                 println!("games are kept in {}", server.db().display());
                 println!("press Ctrl-C to stop");
             })?;

@@ -89,7 +89,11 @@ pub fn run(command: Command) -> Result<()> {
 
 fn build(args: BuildArgs) -> Result<()> {
     if args.max_seeds > oware_tablebase::MAX_BUILD_SEEDS {
-        bail!("--max-seeds {}: at most {} is supported", args.max_seeds, oware_tablebase::MAX_BUILD_SEEDS);
+        bail!(
+            "--max-seeds {}: at most {} is supported",
+            args.max_seeds,
+            oware_tablebase::MAX_BUILD_SEEDS
+        );
     }
     // Work units of the seed counts still to build (three per position).
     let todo: u64 = (0..=args.max_seeds)
@@ -153,9 +157,14 @@ fn say(bar: &ProgressBar, line: String) {
 }
 
 fn open(dir: &std::path::Path) -> Result<Tablebase> {
-    let tb = Tablebase::open(dir).with_context(|| format!("opening tables in {}", dir.display()))?;
+    let tb =
+        Tablebase::open(dir).with_context(|| format!("opening tables in {}", dir.display()))?;
     if tb.max_seeds().is_none() {
-        bail!("no table files in {} (build them with `oware tablebase build --dir {}`)", dir.display(), dir.display());
+        bail!(
+            "no table files in {} (build them with `oware tablebase build --dir {}`)",
+            dir.display(),
+            dir.display()
+        );
     }
     Ok(tb)
 }
@@ -172,10 +181,15 @@ fn result_text(r: TbResult) -> &'static str {
 }
 
 fn probe(args: ProbeArgs) -> Result<()> {
-    let pos: Position = args.position.parse().with_context(|| format!("bad position {:?}", args.position))?;
+    let pos: Position = args
+        .position
+        .parse()
+        .with_context(|| format!("bad position {:?}", args.position))?;
     let tb = match &args.dir {
         Some(dir) => open(dir)?,
-        None => Tablebase::build_in_memory(args.max_seeds).context("building the in-memory table")?,
+        None => {
+            Tablebase::build_in_memory(args.max_seeds).context("building the in-memory table")?
+        }
     };
     let Some(v) = tb.probe(&pos) else {
         bail!(
@@ -186,9 +200,17 @@ fn probe(args: ProbeArgs) -> Result<()> {
     };
     let me = pos.to_move();
     println!("position   {pos}");
-    println!("to move    {me} (store {}, opponent's store {})", pos.store(me), pos.store(me.opponent()));
+    println!(
+        "to move    {me} (store {}, opponent's store {})",
+        pos.store(me),
+        pos.store(me.opponent())
+    );
     if v.is_exact() {
-        println!("value      {} of the {} seeds on the board (exact)", v.lower(), v.seeds());
+        println!(
+            "value      {} of the {} seeds on the board (exact)",
+            v.lower(),
+            v.seeds()
+        );
     } else {
         println!(
             "value      {}..={} of the {} seeds on the board (depends on repetition; own-row estimate {})",
@@ -210,10 +232,21 @@ fn probe(args: ProbeArgs) -> Result<()> {
     if values.is_empty() {
         println!("best       none: the game is over");
     } else {
-        println!("best       {}", best.iter().map(|m| m.letter()).collect::<String>());
+        println!(
+            "best       {}",
+            best.iter().map(|m| m.letter()).collect::<String>()
+        );
         for m in values {
-            let range = if m.lower == m.upper { m.lower.to_string() } else { format!("{}..={}", m.lower, m.upper) };
-            let cap = if m.captured > 0 { format!(" (captures {})", m.captured) } else { String::new() };
+            let range = if m.lower == m.upper {
+                m.lower.to_string()
+            } else {
+                format!("{}..={}", m.lower, m.upper)
+            };
+            let cap = if m.captured > 0 {
+                format!(" (captures {})", m.captured)
+            } else {
+                String::new()
+            };
             println!("  {} {range}{cap}", m.mv);
         }
     }
@@ -224,7 +257,10 @@ fn verify(args: VerifyArgs) -> Result<()> {
     let started = Instant::now();
     let tb = open(&args.dir)?;
     let max = tb.max_seeds().expect("not empty");
-    println!("files for 0..={max} seeds: headers, sizes and checksums valid ({:.1} s)", started.elapsed().as_secs_f64());
+    println!(
+        "files for 0..={max} seeds: headers, sizes and checksums valid ({:.1} s)",
+        started.elapsed().as_secs_f64()
+    );
     for n in 0..=max {
         let (checked, exact, decided) = oware_tablebase::check_consistency(&tb, n, args.sample)
             .map_err(|e| anyhow::anyhow!("{n} seeds: {e}"))?;
@@ -242,20 +278,27 @@ fn bench(args: BenchArgs) -> Result<()> {
     let started = Instant::now();
     let tb = open(&args.dir)?;
     let n = tb.max_seeds().expect("not empty");
-    println!("opened and checked 0..={n} seeds in {:.2} s", started.elapsed().as_secs_f64());
+    println!(
+        "opened and checked 0..={n} seeds in {:.2} s",
+        started.elapsed().as_secs_f64()
+    );
     let count = index::count(n);
     // A fixed pseudo-random sequence (64-bit LCG), so runs are comparable.
     let mut x = 0x9E37_79B9_7F4A_7C15u64;
     let positions: Vec<Position> = (0..args.probes.min(1_000_000))
         .map(|_| {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             index::position_of(&index::unrank(n, (x >> 11) % count).expect("in range"))
         })
         .collect();
     let started = Instant::now();
     let mut sum = 0u64;
     for i in 0..args.probes {
-        let v = tb.probe(&positions[(i % positions.len() as u64) as usize]).expect("covered");
+        let v = tb
+            .probe(&positions[(i % positions.len() as u64) as usize])
+            .expect("covered");
         sum += v.lower() as u64;
     }
     let secs = started.elapsed().as_secs_f64();
