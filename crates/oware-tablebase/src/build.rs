@@ -78,7 +78,7 @@ const fn hi_of(w: u32) -> u8 {
 /// The propagation visits words at random over up to gigabytes; with 4 KiB
 /// pages nearly every visit also misses the TLB. Only a hint: without
 /// transparent huge pages (or off Linux) nothing changes.
-pub(crate) fn advise_huge_pages<T: Copy>(v: &mut [T]) {
+fn advise_huge_pages<T: Copy>(v: &mut [T]) {
     #[cfg(target_os = "linux")]
     {
         const HUGE: usize = 2 << 20;

@@ -140,18 +140,6 @@ impl Level {
         }
     }
 
-    /// The same level in ordinary memory backed by huge pages: what the
-    /// builder looks its exits up in, at random, billions of times (a
-    /// file mapping uses 4 KiB pages, so nearly every look-up missed the
-    /// TLB too).
-    pub(crate) fn in_memory(self) -> Level {
-        let src = self.codes();
-        let mut codes = vec![0u8; src.len()];
-        build::advise_huge_pages(&mut codes);
-        codes.copy_from_slice(src);
-        Level::owned(self.seeds, codes, self.palette.clone())
-    }
-
     #[inline]
     pub(crate) fn bounds(&self, index: u64) -> (u8, u8) {
         self.palette[self.codes()[index as usize] as usize]
@@ -414,16 +402,15 @@ pub fn build_to_dir(
     for n in 0..=max_seeds {
         let path = file::path_for(dir, n);
         if path.exists() {
-            levels.push(file::open_level(&path, n)?.in_memory());
+            levels.push(file::open_level(&path, n)?);
             on_level(n, LevelStatus::Kept);
             continue;
         }
         let level = build::build_level(n, &levels, progress)?;
         file::write_level(&path, &level)?;
-        // Read the file just written back: checks it and frees the build
-        // memory.
+        // Map the file just written: checks it and frees the build memory.
         drop(level);
-        levels.push(file::open_level(&path, n)?.in_memory());
+        levels.push(file::open_level(&path, n)?);
         on_level(n, LevelStatus::Built);
     }
     Ok(())
