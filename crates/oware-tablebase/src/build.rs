@@ -22,7 +22,7 @@
 //! propagated to their quiet predecessors ([`Position::for_each_quiet_predecessor`]),
 //! in parallel frontiers, with atomic counters and compare-and-swap.
 
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering};
 
 use oware_core::{Position, Side};
 use rayon::prelude::*;
@@ -280,6 +280,13 @@ pub(crate) fn build_level(
 
     let pass1 = t0.elapsed().as_secs_f64();
     let state = atomic(&mut words);
+    let mut refinements = 0u64;
+    let refinement: Option<(Vec<AtomicU8>, Vec<AtomicU8>)> = (n <= crate::REFINE_MAX_SEEDS).then(|| {
+        (
+            (0..len).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
+            (0..len).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
+        )
+    });
     let n8 = n as u8;
 
     for t in (1..=n8).rev() {
@@ -322,11 +329,23 @@ pub(crate) fn build_level(
             .sum();
         props += assigned;
         rounds += 1;
+        if let Some((z, zc)) = &refinement {
+            // Cycles scored by R11: boards from which the player can keep
+            // every cycle on boards where their own row is worth t.
+            loop {
+                let found = refine(n, t, state, z, zc);
+                props += found;
+                refinements += 1;
+                if found == 0 {
+                    break;
+                }
+            }
+        }
         prop_time += ts.elapsed().as_secs_f64();
     }
     if trace {
         eprintln!(
-            "[{n} seeds] exits {pass1:.2}s, thresholds {prop_time:.2}s ({rounds} passes, {props} assignments), total {:.2}s",
+            "[{n} seeds] exits {pass1:.2}s, thresholds {prop_time:.2}s ({rounds} passes, {refinements} cycle passes, {props} assignments), total {:.2}s",
             t0.elapsed().as_secs_f64()
         );
     }
@@ -381,6 +400,164 @@ pub(crate) fn build_level(
     let rest = total_units.saturating_sub(done.load(Ordering::Relaxed));
     report(rest);
     Ok(Level::owned(n, codes, palette))
+}
+
+const ZA: u8 = 1;
+const ZB: u8 = 2;
+
+/// The cycle step of threshold `t` (see the crate docs, "Repetition").
+///
+/// After the attractor pass of threshold `t`, some boards are still open
+/// because play can go round in circles without a capture. R11 then ends
+/// the game at a board seen three times, each side taking its own row.
+/// Call "player X" the one whose total is at stake. Node A(b) is board `b`
+/// with X to move (is `lo(b) >= t`?), node B(b) board `b` with X's
+/// opponent to move (is `hi(b) <= n - t`?). A node is *safe* when X's own
+/// row there is worth at least `t` (or a row is empty, so R11 cannot end
+/// the game there). This computes the greatest set Z of open, safe nodes
+/// in which X can keep the play for ever: every A node of Z has a quiet
+/// move into Z (or to a board already won for X), every B node of Z has
+/// only quiet moves into Z or to boards won for X, and no exit worth more
+/// than `n - t` to the opponent. Z is won for X at threshold `t`: either
+/// the play leaves Z into a won board, or it stays in Z, and any board
+/// seen three times is then a safe one. The attractor pass runs again
+/// from the new boards; the caller repeats until Z is empty (a nested
+/// fixpoint: "reach a win, or from some point on stay safe").
+///
+/// Passes: (1) mark the candidates of each node kind; (2) drop a B
+/// candidate with a quiet move to an open A node that is not a candidate;
+/// (3) count, for each A candidate, its quiet moves to B candidates, and
+/// drop those with none; (4) cascade the drops through the quiet
+/// predecessors with atomic counters; (5) assign what is left and
+/// propagate. Returns the number of boards assigned.
+fn refine(n: usize, t: u8, state: &[AtomicU32], z: &[AtomicU8], zc: &[AtomicU8]) -> u64 {
+    let n8 = n as u8;
+    let count = state.len() as u64;
+    let chunks = count.div_ceil(CHUNK);
+    let open_lo = |i: usize| lo_of(state[i].load(Ordering::Relaxed)) & PENDING != 0;
+    // (1) Candidates.
+    (0..chunks).into_par_iter().for_each(|c| {
+        for (i, b) in Boards::range(n, c * CHUNK, (c + 1) * CHUNK) {
+            let i = i as usize;
+            let w = state[i].load(Ordering::Relaxed);
+            let own: u8 = b[..6].iter().sum();
+            let any_row_empty = own == 0 || own == n8;
+            let mut f = 0;
+            if lo_of(w) & PENDING != 0 && (any_row_empty || own >= t) {
+                f |= ZA;
+            }
+            let h = hi_of(w);
+            if h & PENDING != 0
+                && (any_row_empty || n8 - own >= t)
+                && (h == PENDING | NONE || h & !PENDING <= n8 - t)
+            {
+                f |= ZB;
+            }
+            z[i].store(f, Ordering::Relaxed);
+        }
+    });
+    // (2) B candidates: every quiet move must stay in Z or reach a board
+    // whose lower bound is set (at least t by now).
+    (0..chunks).into_par_iter().for_each(|c| {
+        for (i, b) in Boards::range(n, c * CHUNK, (c + 1) * CHUNK) {
+            let i = i as usize;
+            if z[i].load(Ordering::Relaxed) & ZB == 0 {
+                continue;
+            }
+            let mut stays = true;
+            for_each_quiet_child(&b, |d| {
+                if open_lo(d) && z[d].load(Ordering::Relaxed) & ZA == 0 {
+                    stays = false;
+                }
+            });
+            if !stays {
+                z[i].fetch_and(!ZB, Ordering::Relaxed);
+            }
+        }
+    });
+    // (3) A candidates: count the quiet moves into B candidates. (A move to
+    // a board whose upper bound is set would have won already.)
+    let dropped: Vec<u128> = (0..chunks)
+        .into_par_iter()
+        .flat_map_iter(|c| {
+            let mut dropped = Vec::new();
+            for (i, b) in Boards::range(n, c * CHUNK, (c + 1) * CHUNK) {
+                let i = i as usize;
+                if z[i].load(Ordering::Relaxed) & ZA == 0 {
+                    continue;
+                }
+                let mut k = 0u8;
+                for_each_quiet_child(&b, |d| {
+                    if z[d].load(Ordering::Relaxed) & ZB != 0 {
+                        k += 1;
+                    }
+                });
+                zc[i].store(k, Ordering::Relaxed);
+                if k == 0 {
+                    z[i].fetch_and(!ZA, Ordering::Relaxed);
+                    dropped.push(index::key_of_board(&b));
+                }
+            }
+            dropped
+        })
+        .collect();
+    // (4) Cascade: a dropped A node drops the B candidates that move to it;
+    // a dropped B node takes one move away from the A candidates moving to
+    // it, and drops those left with none.
+    dropped.par_chunks(1024).for_each(|seeds| {
+        let mut stack: Vec<(u128, bool)> = seeds.iter().map(|&k| (k, true)).collect();
+        while let Some((key, was_a)) = stack.pop() {
+            if was_a {
+                for_each_pred(key, |q, qk| {
+                    if z[q].fetch_and(!ZB, Ordering::Relaxed) & ZB != 0 {
+                        stack.push((qk, false));
+                    }
+                });
+            } else {
+                for_each_pred(key, |p, pk| {
+                    if z[p].load(Ordering::Relaxed) & ZA != 0
+                        && zc[p].fetch_sub(1, Ordering::Relaxed) == 1
+                        && z[p].fetch_and(!ZA, Ordering::Relaxed) & ZA != 0
+                    {
+                        stack.push((pk, true));
+                    }
+                });
+            }
+        }
+    });
+    // (5) What is left is won for X at threshold t.
+    (0..chunks)
+        .into_par_iter()
+        .map(|c| {
+            let mut prop = Propagator::new(n8, t, state);
+            for (i, b) in Boards::range(n, c * CHUNK, (c + 1) * CHUNK) {
+                let i = i as usize;
+                let f = z[i].load(Ordering::Relaxed);
+                if f & ZA != 0 && prop.set_lo(i) {
+                    prop.resolved_lo.push(index::key_of_board(&b));
+                }
+                if f & ZB != 0 && prop.set_hi(i) {
+                    prop.resolved_hi.push(index::key_of_board(&b));
+                }
+                prop.run();
+            }
+            prop.assigned
+        })
+        .sum()
+}
+
+/// Calls `f(index)` for the board reached by every quiet move of `board`
+/// (its mover's view), normalised to the next mover's view.
+#[inline]
+fn for_each_quiet_child(board: &[u8; 12], mut f: impl FnMut(usize)) {
+    let pos = index::position_of(board);
+    let store = pos.store(Side::South);
+    for mv in pos.legal_moves() {
+        let child = pos.play_unchecked(mv);
+        if child.store(Side::South) == store {
+            f(index::rank_key(index::normalised_key(&child)) as usize);
+        }
+    }
 }
 
 /// The exits of a board: best lower bound and best upper bound over moves

@@ -67,6 +67,11 @@ pub use build::BuildProgress;
 /// Seed counts the builder accepts (indices must fit in 32 bits).
 pub const MAX_BUILD_SEEDS: usize = 30;
 
+/// Seed counts up to this one are built with cycles scored by R11 (the
+/// nested fixpoint of `build::refine`); above it, cycles are scored as the
+/// worst case for each bound, which is cheaper and still sound.
+pub const REFINE_MAX_SEEDS: usize = 30;
+
 /// The table built in memory by [`Tablebase::default_in_memory`]: a few
 /// seconds on two cores.
 pub const DEFAULT_SEEDS: usize = 12;
