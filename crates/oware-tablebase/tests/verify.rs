@@ -1,8 +1,9 @@
 //! The tables against two independent computations:
 //!
-//! - a naive fixpoint over a hash map, using only oware-core's forward move
-//!   rules (no index, no predecessors, no thresholds), for every board of up
-//!   to 8 seeds: the same bounds, exactly;
+//! - a naive solver of the same definition (thresholds, attractor sweeps,
+//!   then the greatest safe set for R11's cycles) over a hash map, using
+//!   only oware-core's forward move rules (no index, no predecessors, no
+//!   counters), for every board of up to 8 seeds: the same bounds, exactly;
 //! - exhaustive search with the full game rules (`oware_core::Game`,
 //!   repetition R11 and R10 included) from every board of up to 3 seeds and
 //!   a quarter of the boards of 4, for the pairs of stores that put the
@@ -65,48 +66,108 @@ fn mover_view(p: &Position) -> [u8; 12] {
     b
 }
 
-/// Naive least (lo) / greatest (hi) fixpoint, level by level.
+/// The tables' definition computed the slow, obvious way, level by level:
+/// for each threshold t (from n down), boards are won for a player X by
+/// repeated sweeps until nothing changes: an attractor (an exit worth t,
+/// or a move to a board won for X; for the opponent's boards, every move
+/// and exit good for X), then the greatest set of open boards where X's
+/// own row is worth t (or a row is empty) and X can keep the play for
+/// ever, found by deleting boards until none breaks the rule. Boards are
+/// keys of a hash map; moves come from oware-core's forward rules only.
 fn reference(max: u8) -> HashMap<[u8; 12], (u8, u8)> {
     let mut values: HashMap<[u8; 12], (u8, u8)> = HashMap::new();
     for n in 0..=max {
         let level = boards(n);
-        let mut cur: HashMap<[u8; 12], (u8, u8)> = level.iter().map(|b| (*b, (0, n))).collect();
-        loop {
-            let mut changed = false;
-            for b in &level {
-                let south = (48 - n) / 2;
-                let pos = with_stores(b, south, Side::South);
-                let moves = pos.legal_moves();
-                let new = if moves.is_empty() {
-                    let own = pos.row_seeds(Side::South);
-                    (own, own)
+        let at: HashMap<[u8; 12], usize> = level.iter().enumerate().map(|(i, b)| (*b, i)).collect();
+        // Per board: best exit (lower, upper) or None, quiet children, own row.
+        let mut exit: Vec<Option<(u8, u8)>> = Vec::new();
+        let mut quiet: Vec<Vec<usize>> = Vec::new();
+        let mut own: Vec<u8> = Vec::new();
+        for b in &level {
+            let pos = with_stores(b, (48 - n) / 2, Side::South);
+            let row = pos.row_seeds(Side::South);
+            own.push(row);
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                exit.push(Some((row, row)));
+                quiet.push(Vec::new());
+                continue;
+            }
+            let (mut e, mut q) = (None::<(u8, u8)>, Vec::new());
+            for mv in moves {
+                let after = pos.play_unchecked(mv);
+                let cap = after.store(Side::South) - pos.store(Side::South);
+                let child = mover_view(&after);
+                if cap == 0 {
+                    q.push(at[&child]);
                 } else {
-                    let mut best = (0u8, 0u8);
-                    for mv in moves {
-                        let after = pos.play_unchecked(mv);
-                        let cap = after.store(Side::South) - pos.store(Side::South);
-                        let rest = n - cap;
-                        let child = mover_view(&after);
-                        let (cl, ch) = if cap == 0 {
-                            cur[&child]
-                        } else {
-                            values[&child]
-                        };
-                        best.0 = best.0.max(cap + rest - ch);
-                        best.1 = best.1.max(cap + rest - cl);
-                    }
-                    best
-                };
-                if cur[b] != new {
-                    cur.insert(*b, new);
-                    changed = true;
+                    let (cl, ch) = values[&child];
+                    let rest = n - cap;
+                    let v = (cap + rest - ch, cap + rest - cl);
+                    e = Some(e.map_or(v, |(l, h)| (l.max(v.0), h.max(v.1))));
                 }
             }
-            if !changed {
-                break;
+            exit.push(e);
+            quiet.push(q);
+        }
+        let count = level.len();
+        // won_a[b]: lower(b) >= t; won_b[b]: upper(b) <= n - t.
+        let (mut won_a, mut won_b) = (vec![false; count], vec![false; count]);
+        let (mut lo, mut hi) = (vec![0u8; count], vec![n; count]);
+        for t in (1..=n).rev() {
+            loop {
+                let mut changed = true;
+                while changed {
+                    changed = false;
+                    for b in 0..count {
+                        if !won_a[b] && (exit[b].is_some_and(|e| e.0 >= t) || quiet[b].iter().any(|&c| won_b[c])) {
+                            won_a[b] = true;
+                            changed = true;
+                        }
+                        if !won_b[b] && exit[b].is_none_or(|e| e.1 <= n - t) && quiet[b].iter().all(|&c| won_a[c]) {
+                            won_b[b] = true;
+                            changed = true;
+                        }
+                    }
+                }
+                let safe_a = |b: usize| own[b] == 0 || own[b] == n || own[b] >= t;
+                let safe_b = |b: usize| own[b] == 0 || own[b] == n || n - own[b] >= t;
+                let mut keep_a: Vec<bool> = (0..count).map(|b| !won_a[b] && safe_a(b)).collect();
+                let mut keep_b: Vec<bool> = (0..count)
+                    .map(|b| !won_b[b] && safe_b(b) && exit[b].is_none_or(|e| e.1 <= n - t))
+                    .collect();
+                let mut changed = true;
+                while changed {
+                    changed = false;
+                    for b in 0..count {
+                        if keep_a[b] && !quiet[b].iter().any(|&c| won_b[c] || keep_b[c]) {
+                            keep_a[b] = false;
+                            changed = true;
+                        }
+                        if keep_b[b] && !quiet[b].iter().all(|&c| won_a[c] || keep_a[c]) {
+                            keep_b[b] = false;
+                            changed = true;
+                        }
+                    }
+                }
+                if !keep_a.iter().chain(&keep_b).any(|&k| k) {
+                    break;
+                }
+                for b in 0..count {
+                    won_a[b] |= keep_a[b];
+                    won_b[b] |= keep_b[b];
+                }
+            }
+            for b in 0..count {
+                if won_a[b] && lo[b] == 0 {
+                    lo[b] = t;
+                }
+                if won_b[b] && hi[b] == n {
+                    hi[b] = n - t;
+                }
             }
         }
-        values.extend(cur);
+        values.extend(level.iter().enumerate().map(|(i, b)| (*b, (lo[i], hi[i]))));
     }
     values
 }
