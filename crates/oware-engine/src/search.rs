@@ -193,6 +193,10 @@ pub struct Searcher {
     // Board keys since the last capture (game history, then the search path),
     // each with the seeds on the board, which only decrease.
     rep: Vec<(u128, u8)>,
+    // Parallel to `rep`: whether that entry's board occurred earlier in it.
+    rep_again: Vec<bool>,
+    // Number of `true` entries in `rep_again`.
+    repeats: usize,
     killers: [[u8; 2]; MAX_PLY],
     history: [i32; 12],
     pv: Box<[[u8; MAX_PLY]; MAX_PLY]>,
@@ -278,6 +282,8 @@ impl Searcher {
             was_pondering: false,
             may_stop: true,
             rep: Vec::with_capacity(512),
+            rep_again: Vec::with_capacity(512),
+            repeats: 0,
             killers: [[NO_MOVE; 2]; MAX_PLY],
             history: [0; 12],
             pv: Box::new([[0; MAX_PLY]; MAX_PLY]),
@@ -355,6 +361,34 @@ impl Searcher {
 
     /// Occurrences of `key` among the ancestors since the last capture.
     #[inline]
+    /// Pushes a board onto the repetition history, noting whether it repeats.
+    fn push_rep(&mut self, key: u128, on_board: u8) {
+        let again = self.occurrences(key, on_board) > 0;
+        self.rep.push((key, on_board));
+        self.rep_again.push(again);
+        self.repeats += again as usize;
+    }
+
+    fn pop_rep(&mut self) {
+        self.rep.pop();
+        if self.rep_again.pop() == Some(true) {
+            self.repeats -= 1;
+        }
+    }
+
+    /// True when some board with `on_board` seeds (so since the last
+    /// capture) occurs twice in the history and the search path.
+    fn repeat_since_capture(&self, on_board: u8) -> bool {
+        self.repeats > 0
+            && self
+                .rep
+                .iter()
+                .zip(&self.rep_again)
+                .rev()
+                .take_while(|&(&(_, s), _)| s <= on_board)
+                .any(|(&(_, s), &again)| s == on_board && again)
+    }
+
     fn occurrences(&self, key: u128, on_board: u8) -> usize {
         let mut n = 0;
         for &(k, s) in self.rep.iter().rev() {
@@ -451,14 +485,18 @@ impl Searcher {
         }
         let on_board = pos.seeds_on_board();
         let board_key = pos.board_key();
-        if !pos.row_is_empty(Side::South)
-            && !pos.row_is_empty(Side::North)
-            && self.occurrences(board_key, on_board) >= 2
-        {
+        let seen = self.occurrences(board_key, on_board);
+        if !pos.row_is_empty(Side::South) && !pos.row_is_empty(Side::North) && seen >= 2 {
             return end_score(pos.totals_with_own_rows(), pos.to_move(), ply);
         }
-        if let Some(v) = self.probe_oracle(pos, ply, alpha, beta) {
-            return v;
+        // The tables' values hold while no board since the last capture has
+        // occurred twice (see oware-tablebase: their strategies visit a board
+        // that is bad for them at most once, so it can never be the third
+        // occurrence); otherwise R11 may end the game sooner.
+        if seen == 0 && !self.repeat_since_capture(on_board) {
+            if let Some(v) = self.probe_oracle(pos, ply, alpha, beta) {
+                return v;
+            }
         }
         if depth <= 0 || ply >= MAX_PLY - 8 {
             return self.quiesce_moves(pos, moves, ply, alpha, beta);
@@ -492,7 +530,7 @@ impl Searcher {
         let list = &mut list[..n];
         self.order(pos, ply, tt_move, list);
 
-        self.rep.push((board_key, on_board));
+        self.push_rep(board_key, on_board);
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_rel = NO_MOVE;
@@ -518,7 +556,7 @@ impl Searcher {
                 v
             };
             if self.stopped {
-                self.rep.pop();
+                self.pop_rep();
                 return 0;
             }
             if v > best {
@@ -544,7 +582,7 @@ impl Searcher {
                 }
             }
         }
-        self.rep.pop();
+        self.pop_rep();
 
         let bound = if best >= beta {
             Bound::Lower
@@ -653,8 +691,10 @@ impl Searcher {
         self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
         self.plan = TimePlan::new(limits);
         self.rep.clear();
+        self.rep_again.clear();
+        self.repeats = 0;
         for p in game.since_last_capture() {
-            self.rep.push((p.board_key(), p.seeds_on_board()));
+            self.push_rep(p.board_key(), p.seeds_on_board());
         }
         self.killers = [[NO_MOVE; 2]; MAX_PLY];
         self.history.iter_mut().for_each(|x| *x /= 8);

@@ -280,8 +280,8 @@ pub(crate) fn build_level(
 
     let pass1 = t0.elapsed().as_secs_f64();
     let state = atomic(&mut words);
-    let mut refinements = 0u64;
-    let refinement: Option<(Vec<AtomicU8>, Vec<AtomicU8>)> = (n <= crate::REFINE_MAX_SEEDS).then(|| {
+    let (mut refinements, mut cycle_boards) = (0u64, 0u64);
+    let refinement: Option<(Vec<AtomicU8>, Vec<AtomicU8>)> = (n <= crate::refine_max_seeds()).then(|| {
         (
             (0..len).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
             (0..len).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
@@ -336,6 +336,7 @@ pub(crate) fn build_level(
                 let found = refine(n, t, state, z, zc);
                 props += found;
                 refinements += 1;
+                cycle_boards += found;
                 if found == 0 {
                     break;
                 }
@@ -345,7 +346,7 @@ pub(crate) fn build_level(
     }
     if trace {
         eprintln!(
-            "[{n} seeds] exits {pass1:.2}s, thresholds {prop_time:.2}s ({rounds} passes, {refinements} cycle passes, {props} assignments), total {:.2}s",
+            "[{n} seeds] exits {pass1:.2}s, thresholds {prop_time:.2}s ({rounds} passes, {refinements} cycle passes finding {cycle_boards} boards, {props} assignments), total {:.2}s",
             t0.elapsed().as_secs_f64()
         );
     }

@@ -131,9 +131,14 @@ fn truncated_and_mismatched_files_are_refused_with_the_reason() {
     fs::write(&p5, b"not a table at all, just some text padding it out to be long enough........................................................................................................................................................................................................................................................................................................................................................................................................................................................................................................................................................................").unwrap();
     assert!(corrupt_reason(dir.path()).contains("magic"));
     let mut newer = good5.clone();
-    newer[8] = 2;
+    newer[8] = 3;
     fs::write(&p5, &newer).unwrap();
-    assert!(corrupt_reason(dir.path()).contains("version 2"));
+    assert!(corrupt_reason(dir.path()).contains("version 3"));
+    // Version 1 held looser bounds: refused too, not misread.
+    let mut older = good5.clone();
+    older[8] = 1;
+    fs::write(&p5, &older).unwrap();
+    assert!(corrupt_reason(dir.path()).contains("version 1"));
     // A corrupt file also stops a build that would keep it.
     fs::write(&p5, &newer).unwrap();
     let err = build_to_dir(dir.path(), N, &|_| {}, &mut |_, _| {}).unwrap_err();
