@@ -133,8 +133,9 @@ pub struct SearchInfo {
 /// Something that knows the value of some positions: the endgame
 /// tablebases (see [`crate::tablebase`]).
 pub trait Oracle: Send + Sync {
-    /// Bounds on the game's result for the side to move, valid whatever the
-    /// history, if `pos` is covered.
+    /// Bounds on the game's result for the side to move, if `pos` is
+    /// covered; valid while no board since the last capture has occurred
+    /// twice (the search probes only then).
     fn probe(&self, pos: &Position) -> Option<OracleValue>;
     /// The largest number of seeds on the board the oracle covers.
     fn max_seeds(&self) -> u8;

@@ -2,7 +2,8 @@
 //! `oware-tablebase` to the search's [`Oracle`].
 //!
 //! A table entry gives bounds on the seeds of the board the side to move
-//! ends up with, valid whatever the game's history (see `oware-tablebase`).
+//! ends up with, valid while no board since the last capture has occurred
+//! twice (see `oware-tablebase`; the search checks that before probing).
 //! With the stores they give bounds on the result: the search uses an exact
 //! result as the node's value and a one-sided result (win-or-draw,
 //! draw-or-loss) as a bound for a cut-off.

@@ -12,20 +12,25 @@
 //! each maximising their own final total.
 //!
 //! Repetition (R11) makes a game's outcome depend on its history, which a
-//! table cannot store. So each entry holds two bounds, valid whatever the
-//! history since the last capture:
+//! table cannot store. So each entry holds two bounds, valid for a board
+//! reached by a capture (or where a game starts) and, more generally, while
+//! no board since the last capture has occurred twice:
 //!
-//! - `lower`: the mover can force at least this many, even if every cycle
-//!   without capture were scored entirely against them;
-//! - `upper`: the opponent can hold the mover to at most this many, even if
-//!   every such cycle were scored entirely for the mover.
+//! - `lower`: the mover can force at least this many;
+//! - `upper`: the opponent can hold the mover to at most this many.
 //!
-//! Both are reached by strategies that never repeat a position, so they
-//! hold under the real R11 too. When `lower == upper` the value
-//! is exact. Otherwise the result depends on where the players let the game
+//! Each is computed per threshold `t` as a nested fixpoint: a player forces
+//! `t` by reaching an exit worth `t` (a capture into a smaller table, or the
+//! end of the game), or by keeping the play from some point on among boards
+//! where their own row is worth `t` (a row may also be empty: R11 cannot end
+//! the game there). The winning strategies never visit another board twice,
+//! so a board seen a third time is one of those, and R11 gives them `t`
+//! there. For seed counts above [`REFINE_MAX_SEEDS`] the second way is not
+//! used (cycles count as the worst case), which is cheaper and still sound.
+//! When `lower == upper` (most boards: see docs/TABLEBASE.md) the value is
+//! exact. Otherwise the result depends on where the players let the game
 //! cycle, and [`TbValue::estimate`] gives the own-row split of R11 at this
-//! position, clamped to the bounds: each player keeps the seeds of their own
-//! row, which is what the rules give when the game repeats here.
+//! position, clamped to the bounds.
 //!
 //! R10 (25 captured ends the game) is left out of the values: it cannot
 //! change who wins, because stores only grow and a final total is at least
