@@ -72,13 +72,14 @@ pub use build::BuildProgress;
 /// Seed counts the builder accepts (indices must fit in 32 bits).
 pub const MAX_BUILD_SEEDS: usize = 30;
 
-/// Seed counts up to this one are built with cycles scored by R11 (the
-/// cycle step of the builder); above it each bound scores a never-capturing
-/// cycle as the worst case, which is sound and costs a third of the time.
-/// Measured: the cycle step finds boards at 2-10 seeds and none at 11-16;
-/// the tables above inherit the exact values through captures (see
-/// docs/TABLEBASE.md). `OWARE_TB_REFINE_MAX=N` overrides it for experiments.
-pub const REFINE_MAX_SEEDS: usize = 16;
+/// Seed counts up to this one are built with the cycle step (cycles scored
+/// by R11); above it each bound scores a never-capturing cycle as the
+/// worst case, which is sound and costs a third of the time. Measured: the
+/// cycle step assigns boards at 2-10 seeds and none at 11-20, so the files
+/// up to 20 seeds are byte-identical whether this is 10 or 20; the counts
+/// above inherit the exact values through captures (docs/TABLEBASE.md).
+/// `OWARE_TB_REFINE_MAX=N` overrides it for experiments.
+pub const REFINE_MAX_SEEDS: usize = 10;
 
 pub(crate) fn refine_max_seeds() -> usize {
     std::env::var("OWARE_TB_REFINE_MAX").ok().and_then(|v| v.parse().ok()).unwrap_or(REFINE_MAX_SEEDS)
