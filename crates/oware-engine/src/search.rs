@@ -1058,3 +1058,26 @@ mod tests {
         assert!(game.legal_moves().contains(r.best.unwrap()));
     }
 }
+
+#[cfg(test)]
+mod repetition_bookkeeping {
+    use super::*;
+
+    #[test]
+    fn a_board_seen_twice_since_the_last_capture_blocks_table_probes() {
+        let mut s = Searcher::new(1);
+        let (a, b) = (1u128, 2u128);
+        s.push_rep(a, 10);
+        s.push_rep(b, 10);
+        assert!(!s.repeat_since_capture(10));
+        s.push_rep(a, 10);
+        assert!(s.repeat_since_capture(10));
+        // After a capture (fewer seeds) the earlier repeat no longer counts.
+        s.push_rep(b, 8);
+        assert!(!s.repeat_since_capture(8));
+        s.pop_rep();
+        s.pop_rep();
+        assert!(!s.repeat_since_capture(10));
+        assert_eq!(s.repeats, 0);
+    }
+}
