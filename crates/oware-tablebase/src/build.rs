@@ -1,9 +1,7 @@
 //! The retrograde builder of one seed count.
 //!
 //! For a board `p` with `n` seeds on it, the builder computes two numbers,
-//! the bounds `lo(p) ≤ hi(p)` documented in the crate root. With infinite
-//! play (a cycle that never captures) counted as the worst case for one
-//! player, they satisfy
+//! the bounds `lo(p) ≤ hi(p)` documented in the crate root. They satisfy
 //!
 //! ```text
 //! lo(p) = max over moves m of  exit_lo(m)               if m captures (or p has no moves: own row)
@@ -11,7 +9,11 @@
 //! hi(p) = max over moves m of  exit_hi(m)  or  n - lo(child)
 //! ```
 //!
-//! `lo` is the least and `hi` the greatest solution. Captures lead to smaller
+//! With infinite play (a cycle that never captures) counted as the worst
+//! case for each bound, `lo` is the least and `hi` the greatest solution;
+//! the cycle step ([`refine`]) lifts `lo` and lowers `hi` towards each other
+//! where a player can keep a cycle on boards that R11 scores well for them,
+//! and the result is still a solution. Captures lead to smaller
 //! seed counts, already built, so only quiet moves link positions of the same
 //! count. The builder processes thresholds `t = n, n-1, …, 1` in decreasing
 //! order, like Dijkstra's algorithm with buckets: a position gets `lo = t`
