@@ -360,11 +360,9 @@ impl Searcher {
         }
     }
 
-    /// Occurrences of `key` among the ancestors since the last capture.
-    #[inline]
-    /// Pushes a board onto the repetition history, noting whether it repeats.
-    fn push_rep(&mut self, key: u128, on_board: u8) {
-        let again = self.occurrences(key, on_board) > 0;
+    /// Pushes a board onto the repetition history; `again` tells whether it
+    /// already occurs there (its [`occurrences`](Self::occurrences) > 0).
+    fn push_rep(&mut self, key: u128, on_board: u8, again: bool) {
         self.rep.push((key, on_board));
         self.rep_again.push(again);
         self.repeats += again as usize;
@@ -390,6 +388,8 @@ impl Searcher {
                 .any(|(&(_, s), &again)| s == on_board && again)
     }
 
+    /// Occurrences of `key` among the ancestors since the last capture.
+    #[inline]
     fn occurrences(&self, key: u128, on_board: u8) -> usize {
         let mut n = 0;
         for &(k, s) in self.rep.iter().rev() {
@@ -531,7 +531,7 @@ impl Searcher {
         let list = &mut list[..n];
         self.order(pos, ply, tt_move, list);
 
-        self.push_rep(board_key, on_board);
+        self.push_rep(board_key, on_board, seen > 0);
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_rel = NO_MOVE;
@@ -695,7 +695,9 @@ impl Searcher {
         self.rep_again.clear();
         self.repeats = 0;
         for p in game.since_last_capture() {
-            self.push_rep(p.board_key(), p.seeds_on_board());
+            let (key, on_board) = (p.board_key(), p.seeds_on_board());
+            let again = self.occurrences(key, on_board) > 0;
+            self.push_rep(key, on_board, again);
         }
         self.killers = [[NO_MOVE; 2]; MAX_PLY];
         self.history.iter_mut().for_each(|x| *x /= 8);
@@ -1067,13 +1069,17 @@ mod repetition_bookkeeping {
     fn a_board_seen_twice_since_the_last_capture_blocks_table_probes() {
         let mut s = Searcher::new(1);
         let (a, b) = (1u128, 2u128);
-        s.push_rep(a, 10);
-        s.push_rep(b, 10);
+        let mut push = |s: &mut Searcher, key, on_board| {
+            let again = s.occurrences(key, on_board) > 0;
+            s.push_rep(key, on_board, again);
+        };
+        push(&mut s, a, 10);
+        push(&mut s, b, 10);
         assert!(!s.repeat_since_capture(10));
-        s.push_rep(a, 10);
+        push(&mut s, a, 10);
         assert!(s.repeat_since_capture(10));
         // After a capture (fewer seeds) the earlier repeat no longer counts.
-        s.push_rep(b, 8);
+        push(&mut s, b, 8);
         assert!(!s.repeat_since_capture(8));
         s.pop_rep();
         s.pop_rep();

@@ -80,7 +80,7 @@ const fn hi_of(w: u32) -> u8 {
 /// The propagation visits words at random over up to gigabytes; with 4 KiB
 /// pages nearly every visit also misses the TLB. Only a hint: without
 /// transparent huge pages (or off Linux) nothing changes.
-fn advise_huge_pages<T: Copy>(v: &mut [T]) {
+fn advise_huge_pages(v: &mut [u32]) {
     #[cfg(target_os = "linux")]
     {
         const HUGE: usize = 2 << 20;
@@ -191,24 +191,24 @@ impl<'a> Propagator<'a> {
                     for_each_pred(b, |q, qb| {
                         prefetch(&self.state[q]);
                         if self.len == PIPELINE {
-                            let op = self.ring[self.head];
-                            self.head = (self.head + 1) % PIPELINE;
-                            self.len -= 1;
-                            self.visit(op);
+                            self.visit_oldest();
                         }
                         self.ring[(self.head + self.len) % PIPELINE] = (q, qb, from_lo);
                         self.len += 1;
                     });
                 }
-                None if self.len > 0 => {
-                    let op = self.ring[self.head];
-                    self.head = (self.head + 1) % PIPELINE;
-                    self.len -= 1;
-                    self.visit(op);
-                }
+                None if self.len > 0 => self.visit_oldest(),
                 None => return,
             }
         }
+    }
+
+    /// Takes the oldest waiting visit out of the ring and makes it.
+    fn visit_oldest(&mut self) {
+        let op = self.ring[self.head];
+        self.head = (self.head + 1) % PIPELINE;
+        self.len -= 1;
+        self.visit(op);
     }
 
     /// Visits predecessor `q` (normalised key `qb`) of a board just resolved.
@@ -283,12 +283,13 @@ pub(crate) fn build_level(
     let pass1 = t0.elapsed().as_secs_f64();
     let state = atomic(&mut words);
     let (mut refinements, mut cycle_boards) = (0u64, 0u64);
-    let refinement: Option<(Vec<AtomicU8>, Vec<AtomicU8>)> = (n <= crate::refine_max_seeds()).then(|| {
-        (
-            (0..len).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
-            (0..len).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
-        )
-    });
+    let refinement: Option<(Vec<AtomicU8>, Vec<AtomicU8>)> =
+        (n <= crate::refine_max_seeds()).then(|| {
+            (
+                (0..len).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
+                (0..len).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
+            )
+        });
     let n8 = n as u8;
 
     for t in (1..=n8).rev() {

@@ -82,7 +82,10 @@ pub const MAX_BUILD_SEEDS: usize = 30;
 pub const REFINE_MAX_SEEDS: usize = 10;
 
 pub(crate) fn refine_max_seeds() -> usize {
-    std::env::var("OWARE_TB_REFINE_MAX").ok().and_then(|v| v.parse().ok()).unwrap_or(REFINE_MAX_SEEDS)
+    std::env::var("OWARE_TB_REFINE_MAX")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(REFINE_MAX_SEEDS)
 }
 
 /// The table built in memory by [`Tablebase::default_in_memory`]: a few

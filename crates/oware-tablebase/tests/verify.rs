@@ -120,11 +120,17 @@ fn reference(max: u8) -> HashMap<[u8; 12], (u8, u8)> {
                 while changed {
                     changed = false;
                     for b in 0..count {
-                        if !won_a[b] && (exit[b].is_some_and(|e| e.0 >= t) || quiet[b].iter().any(|&c| won_b[c])) {
+                        if !won_a[b]
+                            && (exit[b].is_some_and(|e| e.0 >= t)
+                                || quiet[b].iter().any(|&c| won_b[c]))
+                        {
                             won_a[b] = true;
                             changed = true;
                         }
-                        if !won_b[b] && exit[b].is_none_or(|e| e.1 <= n - t) && quiet[b].iter().all(|&c| won_a[c]) {
+                        if !won_b[b]
+                            && exit[b].is_none_or(|e| e.1 <= n - t)
+                            && quiet[b].iter().all(|&c| won_a[c])
+                        {
                             won_b[b] = true;
                             changed = true;
                         }
