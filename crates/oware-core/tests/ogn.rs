@@ -1,4 +1,4 @@
-//! OGN reading and writing: the format of INTEROP.md, annotations, results,
+//! OGN reading and writing: the format of docs/INTEROP.md, annotations, results,
 //! and errors that name the line and column.
 
 use oware_core::{EndReason, Game, OgnErrorKind, Position, Record, Side};

@@ -1,5 +1,5 @@
 //! One data-driven test per rule id (R1-R13) and per worked example (E1-E12)
-//! of RULES.md. The cases are data in `data/examples.txt` and
+//! of docs/RULES.md. The cases are data in `data/examples.txt` and
 //! `data/rules.txt`; this file only knows how to check them.
 
 mod common;
