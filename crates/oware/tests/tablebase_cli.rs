@@ -145,7 +145,7 @@ fn probe_build_and_analyze_share_one_default_folder() {
         .success()
         .stdout(
             predicate::str::contains("tables     tablebases (0..=5 seeds)").and(
-                predicate::str::contains("to move    S (captured 23, opponent captured 23)"),
+                predicate::str::contains("to move    South (captured 23, opponent captured 23)"),
             ),
         );
     // A damaged file in the default folder is reported, not skipped.
