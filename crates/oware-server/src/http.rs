@@ -376,7 +376,6 @@ async fn analyze(
     JsonBody(req): JsonBody<AnalyzeReq>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let game = crate::rules::replay(req.position.as_deref(), req.moves.as_deref())?;
-    let legal = game.legal_moves().len().max(1) as u64;
     let limits = match (req.depth, req.movetime_ms) {
         (Some(_), Some(_)) => {
             return Err(ApiError::invalid_request(
@@ -396,7 +395,8 @@ async fn analyze(
                     "movetime_ms: {ms} is not in 10..10000"
                 )));
             }
-            Limits::movetime(Duration::from_millis((ms / legal).max(5)))
+            // The whole analysis (every legal move's value) within `ms`.
+            Limits::movetime(Duration::from_millis(ms))
         }
     };
     let pos = *game.position();

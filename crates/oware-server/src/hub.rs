@@ -30,6 +30,11 @@ pub struct Config {
     pub engine_hash_mb: usize,
     /// Longest time the engine thinks for one move in a computer game.
     pub engine_move_cap: Duration,
+    /// Longest time one engine request (analysis, hint) may search,
+    /// whatever depth it asked for.
+    pub engine_request_cap: Duration,
+    /// Longest time the review of one game may take in all.
+    pub review_cap: Duration,
 }
 
 impl Default for Config {
@@ -42,6 +47,8 @@ impl Default for Config {
             engine_queue: 64,
             engine_hash_mb: 16,
             engine_move_cap: Duration::from_secs(3),
+            engine_request_cap: Duration::from_secs(10),
+            review_cap: Duration::from_secs(30),
         }
     }
 }
@@ -98,7 +105,7 @@ pub struct Hub {
     store: Arc<dyn Store>,
     engines: Arc<EnginePool>,
     games: StdMutex<HashMap<String, Arc<Slot>>>,
-    reviews: StdMutex<HashMap<(String, u32, u64), Arc<serde_json::Value>>>,
+    reviews: StdMutex<ReviewCache>,
     config: Config,
 }
 
@@ -507,7 +514,7 @@ impl Hub {
             store,
             engines,
             games: StdMutex::new(HashMap::new()),
-            reviews: StdMutex::new(HashMap::new()),
+            reviews: StdMutex::new(ReviewCache::default()),
             config,
         });
         let weak = Arc::downgrade(&hub);
@@ -1103,14 +1110,18 @@ impl Hub {
         tokio::spawn(async move {
             let result = hub
                 .engines
-                .run(false, move |engine| {
-                    let mut limits = Limits::level(level);
-                    if limits.movetime.is_none() {
-                        limits.movetime = Some(cap);
-                    }
-                    limits.seed = seed;
-                    engine.search(&game, &limits, &mut |_| {}).best
-                })
+                .run(
+                    false,
+                    cap + Duration::from_millis(500),
+                    move |engine, stop| {
+                        let mut limits = Limits::level(level);
+                        if limits.movetime.is_none() {
+                            limits.movetime = Some(cap);
+                        }
+                        limits.seed = seed;
+                        engine.search_with(&game, &limits, stop, &mut |_| {}).best
+                    },
+                )
                 .await;
             let mut live = slot.state.lock().await;
             if live.engine_gen != gen {
@@ -1380,10 +1391,11 @@ impl Hub {
         let game = live.game.clone();
         let result = self
             .engines
-            .run(true, move |e| {
-                e.search(
+            .run(true, self.config.engine_request_cap, move |e, stop| {
+                e.search_with(
                     &game,
                     &Limits::movetime(Duration::from_millis(300)),
+                    stop,
                     &mut |_| {},
                 )
             })
@@ -1435,10 +1447,11 @@ impl Hub {
         }
         let r = self
             .engines
-            .run(true, move |e| {
-                e.search(
+            .run(true, self.config.engine_request_cap, move |e, stop| {
+                e.search_with(
                     &game,
                     &Limits::movetime(Duration::from_millis(ms)),
+                    stop,
                     &mut |_| {},
                 )
             })
@@ -1599,7 +1612,10 @@ impl Hub {
         self.create_from(meta, plies, Side::South).await
     }
 
-    /// The engine's evaluation of every move played.
+    /// The engine's evaluation of every move played. One review per game
+    /// and length is computed at a time and kept (the first request's
+    /// `movetime_ms` decides it); the whole review is held within
+    /// `review_cap`, and stops if every client that wanted it has left.
     pub async fn review(
         self: &Arc<Self>,
         id: &str,
@@ -1610,29 +1626,33 @@ impl Hub {
         }
         let slot = self.slot(id).await?;
         let game = slot.state.lock().await.game.clone();
-        let key = (id.to_string(), game.plies().len() as u32, movetime_ms);
-        if let Some(v) = self
+        let plies = game.plies().len() as u32;
+        let cell = self
             .reviews
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .get(&key)
-        {
-            return Ok(v.clone());
-        }
+            .entry(id, plies);
+        let cap = self.config.review_cap;
+        // Each move's share of the cap, so the review ends within it.
+        let per_ply = movetime_ms.min(cap.as_millis() as u64 / u64::from(plies.max(1)));
         let id2 = id.to_string();
-        let value = self
-            .engines
-            .run(true, move |engine| {
-                review_game(engine, &id2, &game, movetime_ms)
+        let value = cell
+            .get_or_try_init(|| async move {
+                let value = self
+                    .engines
+                    .run(true, cap, move |engine, stop| {
+                        review_game(engine, stop, &id2, &game, per_ply.max(5))
+                    })
+                    .await?
+                    // Stopped part-way: nothing is kept, a later request
+                    // starts again.
+                    .ok_or_else(|| {
+                        ApiError::busy("the review did not finish in time; try again shortly")
+                    })?;
+                Ok::<_, ApiError>(Arc::new(value))
             })
             .await?;
-        let value = Arc::new(value);
-        let mut reviews = self.reviews.lock().unwrap_or_else(|e| e.into_inner());
-        if reviews.len() > 256 {
-            reviews.clear();
-        }
-        reviews.insert(key, value.clone());
-        Ok(value)
+        Ok(value.clone())
     }
 
     /// Values of every legal move of a position.
@@ -1642,7 +1662,9 @@ impl Hub {
         limits: Limits,
     ) -> Result<Vec<oware_engine::MoveAnalysis>, ApiError> {
         self.engines
-            .run(true, move |engine| engine.analyze(&game, &limits))
+            .run(true, self.config.engine_request_cap, move |engine, stop| {
+                engine.analyze_with(&game, &limits, stop, &mut |_| {})
+            })
             .await
     }
 
@@ -1712,12 +1734,48 @@ impl Hub {
     }
 }
 
+/// A review, computed once by the first request that needs it.
+type ReviewCell = Arc<tokio::sync::OnceCell<Arc<serde_json::Value>>>;
+
+/// Reviews kept: one per game (for its current length), the oldest
+/// forgotten first.
+#[derive(Default)]
+struct ReviewCache {
+    games: HashMap<String, (u32, ReviewCell)>,
+    order: std::collections::VecDeque<String>,
+}
+
+impl ReviewCache {
+    const MAX_GAMES: usize = 256;
+
+    /// The cell of game `id`'s review at `plies` plies (a new one when the
+    /// game has grown since).
+    fn entry(&mut self, id: &str, plies: u32) -> ReviewCell {
+        if let Some((n, cell)) = self.games.get(id) {
+            if *n == plies {
+                return cell.clone();
+            }
+        } else {
+            self.order.push_back(id.to_string());
+            while self.order.len() > Self::MAX_GAMES {
+                if let Some(old) = self.order.pop_front() {
+                    self.games.remove(&old);
+                }
+            }
+        }
+        let cell = Arc::new(tokio::sync::OnceCell::new());
+        self.games.insert(id.to_string(), (plies, cell.clone()));
+        cell
+    }
+}
+
 fn review_game(
     engine: &mut oware_engine::Engine,
+    stop: &oware_engine::StopHandle,
     id: &str,
     game: &Game,
     movetime_ms: u64,
-) -> serde_json::Value {
+) -> Option<serde_json::Value> {
     let mut g = Game::new(*game.start());
     let mut plies = Vec::new();
     for (i, &ply) in game.plies().iter().enumerate() {
@@ -1728,9 +1786,9 @@ fn review_game(
                 serde_json::json!({"ply": i + 1, "side": side, "move": "-"})
             }
             Ply::Move(mv) => {
-                let n = g.legal_moves().len().max(1) as u64;
-                let limits = Limits::movetime(Duration::from_millis((movetime_ms / n).max(5)));
-                let analysis = engine.analyze(&g, &limits);
+                // `analyze_with` values every legal move within the time.
+                let limits = Limits::movetime(Duration::from_millis(movetime_ms));
+                let analysis = engine.analyze_with(&g, &limits, stop, &mut |_| {});
                 let best = analysis.first();
                 let played = analysis.iter().find(|a| a.mv == mv);
                 let _ = g.play(mv);
@@ -1753,6 +1811,9 @@ fn review_game(
             }
         };
         plies.push(entry);
+        if stop.is_stopped() {
+            return None;
+        }
     }
-    serde_json::json!({"id": id, "plies": plies})
+    Some(serde_json::json!({"id": id, "plies": plies}))
 }

@@ -1,0 +1,178 @@
+//! Attacks on the engine's requests, reproduced: a deep analysis abandoned
+//! by its client, one that never ends by itself, requests abandoned in the
+//! queue, and reviews asked for many times. Each must leave the engine free
+//! for the other players within a bounded time.
+
+mod common;
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use common::*;
+use oware_server::{Config, Server, ServerOptions};
+use serde_json::json;
+use tokio::io::AsyncWriteExt;
+use tokio::net::TcpStream;
+
+async fn start_with(config: Config) -> (tempfile::TempDir, Server) {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(ServerOptions {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        db: Some(dir.path().join("games.sqlite3")),
+        config,
+    })
+    .await
+    .expect("server starts");
+    (dir, server)
+}
+
+fn one_engine() -> Config {
+    Config {
+        engine_threads: 1,
+        engine_queue: 2,
+        engine_move_cap: Duration::from_millis(300),
+        ..Config::default()
+    }
+}
+
+/// Sends a request and returns the open connection without reading the
+/// answer: the client that will go away.
+async fn send_and_hold(addr: SocketAddr, path: &str, body: serde_json::Value) -> TcpStream {
+    let body = body.to_string();
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).await.unwrap();
+    s
+}
+
+/// A quick analysis, timed.
+async fn quick_analysis(addr: SocketAddr) -> (u16, Duration) {
+    let t = Instant::now();
+    let r = post(addr, "/api/v1/analyze", json!({"movetime_ms": 100})).await;
+    (r.status, t.elapsed())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_abandoned_deep_analysis_stops_and_frees_the_engine() {
+    let (_dir, server) = start_with(one_engine()).await;
+    let addr = server.addr();
+    let conn = send_and_hold(addr, "/api/v1/analyze", json!({"depth": 40})).await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    drop(conn);
+    // Without cancellation the single engine would stay on depth 40 until
+    // the 10 s cap; with it the next request gets the engine at once.
+    let (status, took) = quick_analysis(addr).await;
+    assert_eq!(status, 200);
+    assert!(took < Duration::from_secs(4), "took {took:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deep_analysis_is_cut_at_the_request_cap() {
+    let (_dir, server) = start_with(Config {
+        engine_request_cap: Duration::from_millis(800),
+        ..one_engine()
+    })
+    .await;
+    let addr = server.addr();
+    let t = Instant::now();
+    let r = post(addr, "/api/v1/analyze", json!({"depth": 40})).await;
+    let took = t.elapsed();
+    assert_eq!(r.status, 200, "{}", r.body);
+    // Every legal move still has a value: the last depth completed.
+    assert_eq!(r.json()["moves"].as_array().unwrap().len(), 6);
+    assert!(took < Duration::from_secs(5), "took {took:?}");
+    assert!(took >= Duration::from_millis(700), "took {took:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_abandoned_in_the_queue_give_their_place_back() {
+    let (_dir, server) = start_with(Config {
+        engine_request_cap: Duration::from_millis(1500),
+        ..one_engine()
+    })
+    .await;
+    let addr = server.addr();
+    // One search holds the only engine; many more queue behind it and are
+    // abandoned there (more than the queue holds, several times over).
+    let holder =
+        tokio::spawn(async move { post(addr, "/api/v1/analyze", json!({"depth": 40})).await });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    for _ in 0..4 {
+        let mut conns = Vec::new();
+        for _ in 0..3 {
+            conns.push(send_and_hold(addr, "/api/v1/analyze", json!({"movetime_ms": 50})).await);
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        drop(conns);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(holder.await.unwrap().status, 200);
+    // Every place was given back: requests are served, not refused as busy.
+    for _ in 0..3 {
+        let (status, took) = quick_analysis(addr).await;
+        assert_eq!(status, 200);
+        assert!(took < Duration::from_secs(3), "took {took:?}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_review_is_computed_once_per_game_and_stops_when_abandoned() {
+    let (_dir, server) = start_with(one_engine()).await;
+    let addr = server.addr();
+    let c = post(
+        addr,
+        "/api/v1/games",
+        json!({"mode": "hotseat", "side": "S"}),
+    )
+    .await
+    .json();
+    let id = c["id"].as_str().unwrap().to_string();
+    let (ts, tn) = (
+        c["tokens"]["S"].as_str().unwrap().to_string(),
+        c["tokens"]["N"].as_str().unwrap().to_string(),
+    );
+    for (i, (mv, token)) in [("F", &ts), ("f", &tn), ("E", &ts), ("e", &tn)]
+        .into_iter()
+        .enumerate()
+    {
+        let r = post(
+            addr,
+            &format!("/api/v1/games/{id}/moves"),
+            json!({"token": token, "move": mv, "ply": i}),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    // A slow review abandoned at once does not keep the engine.
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    s.write_all(
+        format!("GET /api/v1/games/{id}/review?movetime_ms=2000 HTTP/1.1\r\nHost: {addr}\r\n\r\n")
+            .as_bytes(),
+    )
+    .await
+    .unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    drop(s);
+    let (status, took) = quick_analysis(addr).await;
+    assert_eq!(status, 200);
+    assert!(took < Duration::from_secs(4), "took {took:?}");
+    // Computed once, then served from the cache whatever movetime_ms says.
+    let t = Instant::now();
+    let first = get(addr, &format!("/api/v1/games/{id}/review?movetime_ms=300")).await;
+    let first_took = t.elapsed();
+    assert_eq!(first.status, 200, "{}", first.body);
+    assert_eq!(first.json()["plies"].as_array().unwrap().len(), 4);
+    let t = Instant::now();
+    for ms in [10, 500, 2000] {
+        let again = get(addr, &format!("/api/v1/games/{id}/review?movetime_ms={ms}")).await;
+        assert_eq!(again.body, first.body);
+    }
+    assert!(
+        t.elapsed() < first_took,
+        "cached reviews took {:?}, the first {first_took:?}",
+        t.elapsed()
+    );
+}
