@@ -73,7 +73,34 @@ impl Level {
     pub fn get(self) -> u8 {
         self.0
     }
+
+    /// The level's name for people, from "beginner" (1) to "master" (10).
+    pub fn name(self) -> &'static str {
+        LEVEL_NAMES[self.0 as usize - 1]
+    }
+
+    /// The level with this [`name`](Self::name) (ignoring case), if any.
+    pub fn from_name(name: &str) -> Option<Level> {
+        LEVEL_NAMES
+            .iter()
+            .position(|n| n.eq_ignore_ascii_case(name.trim()))
+            .map(|i| Level(i as u8 + 1))
+    }
 }
+
+/// The names of levels 1 to 10.
+const LEVEL_NAMES: [&str; 10] = [
+    "beginner",
+    "novice",
+    "learner",
+    "casual",
+    "club",
+    "intermediate",
+    "advanced",
+    "strong",
+    "expert",
+    "master",
+];
 
 impl Default for Level {
     fn default() -> Self {
