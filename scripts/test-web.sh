@@ -42,7 +42,7 @@ const end = Date.now() + 20000;
 })();' "$url" || { cat "$tmp/server.log" >&2; exit 1; }
 
 status=0
-(cd e2e && OWARE_URL="$url" node --test --test-concurrency=1 --test-timeout=180000 tests/) || status=$?
+(cd e2e && OWARE_URL="$url" node --test --test-concurrency=1 --test-timeout=180000 tests/*.test.mjs) || status=$?
 if [ "$status" -ne 0 ]; then
     echo "== server log (last 40 lines)" >&2
     tail -n 40 "$tmp/server.log" >&2

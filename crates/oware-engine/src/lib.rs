@@ -18,7 +18,6 @@
 
 #![deny(missing_docs)]
 
-pub mod arena;
 pub mod bench;
 pub mod eval;
 pub mod levels;
@@ -26,7 +25,6 @@ pub mod search;
 pub mod tablebase;
 pub mod time;
 mod tt;
-pub mod tune;
 pub mod uci;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -75,7 +73,34 @@ impl Level {
     pub fn get(self) -> u8 {
         self.0
     }
+
+    /// The level's name for people, from "beginner" (1) to "master" (10).
+    pub fn name(self) -> &'static str {
+        LEVEL_NAMES[self.0 as usize - 1]
+    }
+
+    /// The level with this [`name`](Self::name) (ignoring case), if any.
+    pub fn from_name(name: &str) -> Option<Level> {
+        LEVEL_NAMES
+            .iter()
+            .position(|n| n.eq_ignore_ascii_case(name.trim()))
+            .map(|i| Level(i as u8 + 1))
+    }
 }
+
+/// The names of levels 1 to 10.
+const LEVEL_NAMES: [&str; 10] = [
+    "beginner",
+    "novice",
+    "learner",
+    "casual",
+    "club",
+    "intermediate",
+    "advanced",
+    "strong",
+    "expert",
+    "master",
+];
 
 impl Default for Level {
     fn default() -> Self {
@@ -212,6 +237,10 @@ impl StopHandle {
 pub struct Engine {
     options: EngineOptions,
     searcher: search::Searcher,
+    // Helper searchers of a parallel search (Lazy SMP): `threads - 1` of
+    // them, sharing `searcher`'s transposition table.
+    helpers: Vec<search::Searcher>,
+    threads: usize,
     stop: StopHandle,
     tables: Option<Arc<tablebase::Tablebase>>,
     tablebase_error: Option<String>,
@@ -226,6 +255,8 @@ impl Engine {
         let mut engine = Engine {
             options,
             searcher,
+            helpers: Vec::new(),
+            threads: 1,
             stop: StopHandle::default(),
             tables: None,
             tablebase_error: None,
@@ -252,11 +283,80 @@ impl Engine {
         }
     }
 
+    /// Sets the number of search threads (at least 1). With more than one,
+    /// full-strength searches run in parallel (Lazy SMP: helper threads
+    /// search the same position and share the transposition table; the
+    /// main thread's result is played) and are no longer deterministic.
+    /// Analyses and the weaker levels' searches stay on one thread.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+        self.rebuild_helpers();
+    }
+
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    // Helpers matching the main searcher's table, weights and tables.
+    fn rebuild_helpers(&mut self) {
+        self.helpers = (1..self.threads)
+            .map(|i| {
+                let mut h = self.searcher.helper(i);
+                h.set_oracle(
+                    self.tables
+                        .clone()
+                        .map(|t| Box::new(t) as Box<dyn search::Oracle>),
+                );
+                h
+            })
+            .collect();
+    }
+
+    // The full-strength search, on `threads` threads.
+    fn full_search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        control: &StopHandle,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        if self.helpers.is_empty() {
+            return self.searcher.search(game, limits, control, info);
+        }
+        let main = &mut self.searcher;
+        let helpers = &mut self.helpers;
+        // Helpers search without limits until the main search ends (or the
+        // GUI stops everything).
+        let helper_stop = StopHandle::default();
+        let unlimited = Limits::default();
+        std::thread::scope(|scope| {
+            let running: Vec<_> = helpers
+                .iter_mut()
+                .map(|h| {
+                    let stop = helper_stop.clone();
+                    let unlimited = &unlimited;
+                    scope.spawn(move || {
+                        h.search(game, unlimited, &stop, &mut |_| {});
+                        h.nodes()
+                    })
+                })
+                .collect();
+            let mut r = main.search(game, limits, control, info);
+            helper_stop.stop();
+            for t in running {
+                r.nodes += t.join().unwrap_or(0);
+            }
+            r
+        })
+    }
+
     /// Uses `tables` (shared, e.g. built in memory) for the search, or none.
     pub fn set_tablebase(&mut self, tables: Option<Arc<tablebase::Tablebase>>) {
         self.tables = tables.clone();
         self.searcher
             .set_oracle(tables.map(|t| Box::new(t) as Box<dyn search::Oracle>));
+        self.rebuild_helpers();
     }
 
     /// The tablebases in use, if any.
@@ -302,6 +402,7 @@ impl Engine {
     /// Replaces the evaluation weights (for tuning and experiments).
     pub fn set_weights(&mut self, weights: eval::Weights) {
         self.searcher.set_weights(weights);
+        self.rebuild_helpers();
     }
 
     /// A handle that stops this engine's running search from another thread.
@@ -312,6 +413,7 @@ impl Engine {
     /// Forgets everything learnt from earlier searches.
     pub fn new_game(&mut self) {
         self.searcher.clear();
+        self.rebuild_helpers();
     }
 
     /// Searches the current position of `game` (its history since the last
@@ -339,12 +441,12 @@ impl Engine {
         info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         let Some(level) = limits.level else {
-            return self.searcher.search(game, limits, control, info);
+            return self.full_search(game, limits, control, info);
         };
         let profile = levels::profile(level);
         let effective = profile.limits(limits);
         if profile.temperature == 0 {
-            return self.searcher.search(game, &effective, control, info);
+            return self.full_search(game, &effective, control, info);
         }
         let started = std::time::Instant::now();
         let (moves, depth) = self.searcher.analyze(game, &effective, control, info);

@@ -14,6 +14,7 @@
 //! End values are proven wins and losses ([`Score::win_in`]), the side with
 //! the larger final total winning; equal totals are a draw (0).
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use oware_core::{Game, House, Move, MoveSet, Position, Side};
@@ -179,7 +180,12 @@ struct RootMove {
 /// Search state kept between searches: the transposition table, the
 /// evaluation weights and the tablebases.
 pub struct Searcher {
-    tt: Table,
+    // Shared with the helper threads of a parallel search.
+    tt: Arc<Table>,
+    // A helper thread of a parallel search: it does not age the table, and
+    // searches odd helpers' iterations one ply deeper for diversity.
+    helper: bool,
+    depth_offset: u32,
     weights: Weights,
     oracle: Option<Box<dyn Oracle>>,
     // Per-search state.
@@ -271,7 +277,9 @@ impl Searcher {
     /// A searcher with a table of about `hash_mb` MiB.
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher {
-            tt: Table::new(hash_mb),
+            tt: Arc::new(Table::new(hash_mb)),
+            helper: false,
+            depth_offset: 0,
             weights: Weights::default(),
             oracle: None,
             nodes: 0,
@@ -292,6 +300,19 @@ impl Searcher {
             seldepth: 0,
             tb_hits: 0,
         }
+    }
+
+    /// A helper for a parallel search (Lazy SMP): it shares this searcher's
+    /// transposition table and weights, but has its own move-ordering
+    /// statistics and no oracle until one is installed. Helper `index` (from
+    /// 1) searches each iteration one ply deeper when it is odd.
+    pub fn helper(&self, index: usize) -> Searcher {
+        let mut h = Searcher::new(1);
+        h.tt = Arc::clone(&self.tt);
+        h.weights = self.weights;
+        h.helper = true;
+        h.depth_offset = (index % 2) as u32;
+        h
     }
 
     /// Clears the transposition table and the move-ordering statistics.
@@ -701,7 +722,9 @@ impl Searcher {
         }
         self.killers = [[NO_MOVE; 2]; MAX_PLY];
         self.history.iter_mut().for_each(|x| *x /= 8);
-        self.tt.new_search();
+        if !self.helper {
+            self.tt.new_search();
+        }
     }
 
     fn root_moves(&self, game: &Game) -> Vec<RootMove> {
@@ -821,7 +844,13 @@ impl Searcher {
                 (-INF, INF)
             };
             let score = loop {
-                let v = self.root_iteration(&mut rms, depth, alpha, beta, exact_all);
+                let v = self.root_iteration(
+                    &mut rms,
+                    depth + self.depth_offset,
+                    alpha,
+                    beta,
+                    exact_all,
+                );
                 if self.stopped {
                     break v;
                 }
@@ -849,7 +878,7 @@ impl Searcher {
                 break;
             }
             if exact_all {
-                rms.sort_by_key(|b| std::cmp::Reverse(b.score));
+                rms.sort_by_key(|r| std::cmp::Reverse(r.score));
             }
             prev = score;
             done = rms.clone();

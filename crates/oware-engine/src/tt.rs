@@ -1,5 +1,8 @@
 //! The transposition table: buckets of four 16-byte entries (one cache line),
-//! replaced by depth and age.
+//! replaced by depth and age. It is shared by the threads of a parallel
+//! search: entries are atomic words, checked on probing (see [`Slot`]).
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// How a stored score bounds the true value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -9,21 +12,63 @@ pub(crate) enum Bound {
     Upper,
 }
 
-#[derive(Clone, Copy, Default)]
+/// One entry: two words, written and read without locks so that several
+/// search threads can share the table (Lazy SMP). `data` packs the score
+/// (bits 0-15), depth (16-23), flags (24-31: bits 0-1 the bound, 0 for
+/// empty, bits 2-7 the generation) and best move (32-39: house index + 1,
+/// 0 for none); `key` holds the position hash XOR `data`, so an entry torn
+/// by two threads writing at once fails the check on probing instead of
+/// giving another position's data.
+#[derive(Default)]
 #[repr(C)]
 struct Slot {
+    key: AtomicU64,
+    data: AtomicU64,
+}
+
+/// An entry's fields, unpacked.
+#[derive(Clone, Copy)]
+struct Entry {
     check: u64,
     score: i16,
     depth: u8,
-    // bits 0-1 bound (0 empty), bits 2-7 generation
     flags: u8,
-    best: u8, // house index + 1, 0 = none
-    _pad: [u8; 3],
+    best: u8,
+}
+
+impl Slot {
+    #[inline]
+    fn load(&self) -> Entry {
+        let data = self.data.load(Ordering::Relaxed);
+        let check = self.key.load(Ordering::Relaxed) ^ data;
+        Entry {
+            check,
+            score: data as u16 as i16,
+            depth: (data >> 16) as u8,
+            flags: (data >> 24) as u8,
+            best: (data >> 32) as u8,
+        }
+    }
+
+    #[inline]
+    fn save(&self, e: Entry) {
+        let data = e.score as u16 as u64
+            | (e.depth as u64) << 16
+            | (e.flags as u64) << 24
+            | (e.best as u64) << 32;
+        self.key.store(e.check ^ data, Ordering::Relaxed);
+        self.data.store(data, Ordering::Relaxed);
+    }
+
+    fn clear(&self) {
+        self.key.store(0, Ordering::Relaxed);
+        self.data.store(0, Ordering::Relaxed);
+    }
 }
 
 const BUCKET: usize = 4;
 
-#[derive(Clone, Copy, Default)]
+#[derive(Default)]
 #[repr(C, align(64))]
 struct Bucket([Slot; BUCKET]);
 
@@ -40,7 +85,7 @@ pub(crate) struct Hit {
 pub(crate) struct Table {
     buckets: Vec<Bucket>,
     mask: usize,
-    generation: u8,
+    generation: AtomicU8,
 }
 
 /// Mixes a 112-bit position key into 64 bits (a multiply-xorshift finaliser).
@@ -65,20 +110,23 @@ impl Table {
             n *= 2;
         }
         Table {
-            buckets: vec![Bucket::default(); n],
+            buckets: (0..n).map(|_| Bucket::default()).collect(),
             mask: n - 1,
-            generation: 0,
+            generation: AtomicU8::new(0),
         }
     }
 
-    pub fn clear(&mut self) {
-        self.buckets.iter_mut().for_each(|b| *b = Bucket::default());
-        self.generation = 0;
+    pub fn clear(&self) {
+        self.buckets
+            .iter()
+            .for_each(|b| b.0.iter().for_each(Slot::clear));
+        self.generation.store(0, Ordering::Relaxed);
     }
 
     /// Starts a new search: older entries become preferred victims.
-    pub fn new_search(&mut self) {
-        self.generation = (self.generation + 1) & 63;
+    pub fn new_search(&self) {
+        let g = self.generation.load(Ordering::Relaxed);
+        self.generation.store((g + 1) & 63, Ordering::Relaxed);
     }
 
     #[inline]
@@ -89,7 +137,7 @@ impl Table {
     #[inline]
     pub fn probe(&self, h: u64) -> Option<Hit> {
         let b = &self.buckets[self.index(h)];
-        for s in &b.0 {
+        for s in b.0.iter().map(Slot::load) {
             if s.check == h && s.flags & 3 != 0 {
                 let bound = match s.flags & 3 {
                     1 => Bound::Exact,
@@ -108,16 +156,15 @@ impl Table {
     }
 
     #[inline]
-    pub fn store(&mut self, h: u64, score: i32, depth: u32, bound: Bound, best: Option<u8>) {
-        let generation = self.generation;
-        let idx = self.index(h);
-        let b = &mut self.buckets[idx];
+    pub fn store(&self, h: u64, score: i32, depth: u32, bound: Bound, best: Option<u8>) {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let b = &self.buckets[self.index(h)];
         // Same position: overwrite (keeping an old best move if none is given).
         // Otherwise the victim is the shallowest entry, entries of old
         // searches counting as much shallower.
         let mut victim = 0;
         let mut worst = i32::MAX;
-        for (i, s) in b.0.iter().enumerate() {
+        for (i, s) in b.0.iter().map(Slot::load).enumerate() {
             if s.check == h || s.flags & 3 == 0 {
                 victim = i;
                 break;
@@ -129,7 +176,7 @@ impl Table {
                 victim = i;
             }
         }
-        let s = &mut b.0[victim];
+        let s = b.0[victim].load();
         let keep_best = if s.check == h && best.is_none() {
             s.best
         } else {
@@ -140,23 +187,23 @@ impl Table {
             Bound::Lower => 2,
             Bound::Upper => 3,
         };
-        *s = Slot {
+        b.0[victim].save(Entry {
             check: h,
             score: score.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
             depth: depth.min(255) as u8,
             flags: bound_bits | (generation << 2),
             best: best.map_or(keep_best, |m| m + 1),
-            _pad: [0; 3],
-        };
+        });
     }
 
     /// Permille of the first 1000 buckets' slots used by the current search.
     pub fn hashfull(&self) -> u32 {
         let n = self.buckets.len().min(250);
+        let generation = self.generation.load(Ordering::Relaxed);
         let mut used = 0;
         for b in &self.buckets[..n] {
-            for s in &b.0 {
-                if s.flags & 3 != 0 && s.flags >> 2 == self.generation {
+            for s in b.0.iter().map(Slot::load) {
+                if s.flags & 3 != 0 && s.flags >> 2 == generation {
                     used += 1;
                 }
             }
@@ -171,7 +218,7 @@ mod tests {
 
     #[test]
     fn stores_and_finds() {
-        let mut t = Table::new(1);
+        let t = Table::new(1);
         assert_eq!(std::mem::size_of::<Bucket>(), 64);
         let h = hash(12345);
         assert!(t.probe(h).is_none());

@@ -4,10 +4,17 @@
 //! thread so that `stop`, `ponderhit`, `isready` and `quit` are read while
 //! it thinks. Bad input never ends the loop: it is answered with
 //! `info string error: …`.
+//!
+//! What GUIs need of it (Aualé 2.2 in particular, see docs/ENGINE.md): every
+//! reply is one non-empty line of the dialect's grammar (a blank line ends
+//! Aualé's reader); `bestmove 0000` when the game is over; `uci`,
+//! `isready`, `stop` and `quit` are answered at once (Aualé gives up after
+//! 8 s), so default tables being built arrive in the background and are
+//! used from the next search after they are ready.
 
 use std::fmt;
 use std::io::{BufRead, Write};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -257,6 +264,9 @@ impl GoParams {
     }
 }
 
+/// The most search threads the `Threads` option accepts.
+pub const MAX_THREADS: usize = 64;
+
 /// Where the loop writes: shared by the reader and the search thread.
 pub type Output = Arc<Mutex<dyn Write + Send>>;
 
@@ -289,10 +299,18 @@ struct Session {
     running: Option<Running>,
     game: Game,
     settings: Settings,
-    // Default tables being built in memory (installed before the next
-    // `isready` or `go` answers).
-    pending_tables: Option<JoinHandle<Result<crate::tablebase::Tablebase, String>>>,
+    // Default tables being built in the background: the builder fills the
+    // slot, and the next `go` installs them. Dropping the slot (the GUI chose
+    // a directory) discards them.
+    incoming_tables: Option<TableSlot>,
 }
+
+/// Where tables built in the background are left for the session.
+type TableSlot = Arc<Mutex<Option<Result<Arc<crate::tablebase::Tablebase>, String>>>>;
+
+/// Builds tables for a session in the background (see [`run_with_builder`]).
+pub type TableBuilder =
+    Box<dyn FnOnce() -> Result<crate::tablebase::Tablebase, String> + Send + 'static>;
 
 /// The info line of one iteration.
 pub fn info_line(i: &SearchInfo) -> String {
@@ -312,9 +330,11 @@ pub fn info_line(i: &SearchInfo) -> String {
     )
 }
 
-fn bestmove_line(r: &SearchResult) -> String {
+/// The answer to `go`: `bestmove M [ponder P]`, or `bestmove 0000` (the
+/// dialect's null move) when there is no move to play.
+pub fn bestmove_line(r: &SearchResult) -> String {
     match r.best {
-        None => "bestmove (none)".to_string(),
+        None => "bestmove 0000".to_string(),
         Some(m) => match r.pv.get(1) {
             Some(p) => format!("bestmove {m} ponder {p}"),
             None => format!("bestmove {m}"),
@@ -342,25 +362,50 @@ impl Session {
                 greedy: false,
                 seed: 0,
             },
-            pending_tables: None,
+            incoming_tables: None,
         }
     }
 
-    /// Waits for the default tables being built, and installs them.
-    fn install_tables(&mut self) {
-        let Some(handle) = self.pending_tables.take() else {
+    /// Starts building tables on a background thread; they are used from
+    /// the first search that starts after they are ready.
+    fn build_tables_in_background(&mut self, build: TableBuilder) {
+        let slot: TableSlot = Arc::new(Mutex::new(None));
+        let weak: Weak<_> = Arc::downgrade(&slot);
+        let out = self.out.clone();
+        self.incoming_tables = Some(slot);
+        std::thread::spawn(move || {
+            let result = build().map(Arc::new);
+            // The session may have dropped them meanwhile (a directory was
+            // chosen, or it ended): then say nothing.
+            let Some(slot) = weak.upgrade() else {
+                return;
+            };
+            let line = match &result {
+                Ok(tb) => format!(
+                    "info string tablebases built in memory up to {} seeds; used from the next search",
+                    tb.max_seeds().unwrap_or(0)
+                ),
+                Err(e) => format!("info string error: building the default tablebases: {e}"),
+            };
+            *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
+            send(&out, &line);
+        });
+    }
+
+    /// Installs tables built in the background if they are ready (never
+    /// waits). Called only while no search runs.
+    fn install_arrived_tables(&mut self) {
+        let arrived = match &self.incoming_tables {
+            Some(slot) => slot.lock().unwrap_or_else(|e| e.into_inner()).take(),
+            None => return,
+        };
+        let Some(result) = arrived else {
             return;
         };
-        match handle.join() {
-            Ok(Ok(tb)) => {
-                let n = tb.max_seeds().unwrap_or(0);
-                self.engine().set_tablebase(Some(std::sync::Arc::new(tb)));
-                self.say(&format!(
-                    "info string tablebases built in memory up to {n} seeds"
-                ));
-            }
-            Ok(Err(e)) => self.error(format!("building the default tablebases: {e}")),
-            Err(_) => self.error("building the default tablebases failed"),
+        self.incoming_tables = None;
+        // A failure was reported by the builder; the engine goes on without.
+        if let Ok(tb) = result {
+            self.engine().set_tablebase(Some(tb));
         }
     }
 
@@ -407,6 +452,9 @@ impl Session {
                 self.say(&format!("id name Oware {}", env!("CARGO_PKG_VERSION")));
                 self.say("id author the oware project");
                 self.say("option name Hash type spin default 64 min 1 max 16384");
+                self.say(&format!(
+                    "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+                ));
                 self.say("option name TablebaseDir type string default <empty>");
                 self.say("option name Level type spin default 10 min 1 max 10");
                 self.say("option name Greedy type check default false");
@@ -418,10 +466,9 @@ impl Session {
                 ));
                 self.say("uciok");
             }
-            UciCommand::IsReady => {
-                self.install_tables();
-                self.say("readyok");
-            }
+            // Nothing is pending that `readyok` must wait for: tables being
+            // built arrive on their own.
+            UciCommand::IsReady => self.say("readyok"),
             UciCommand::Debug => {}
             UciCommand::NewGame => {
                 self.engine().new_game();
@@ -469,11 +516,16 @@ impl Session {
                     shown(value)
                 )),
             },
+            "threads" => match need(value).and_then(|v| v.parse::<usize>().ok()) {
+                Some(n) if (1..=MAX_THREADS).contains(&n) => self.engine().set_threads(n),
+                _ => self.error(format!(
+                    "setoption Threads: expected 1 to {MAX_THREADS}, got {}",
+                    value.unwrap_or("nothing")
+                )),
+            },
             "tablebasedir" | "tablebasepath" | "syzygypath" => {
                 // A directory given by the GUI replaces the default tables.
-                if let Some(h) = self.pending_tables.take() {
-                    let _ = h.join();
-                }
+                self.incoming_tables = None;
                 let dir = need(value)
                     .filter(|v| *v != "<empty>")
                     .map(std::path::PathBuf::from);
@@ -509,17 +561,25 @@ impl Session {
                 Ok(w) => self.engine().set_weights(w),
                 Err(e) => self.error(format!("setoption EvalWeights: {e}")),
             },
-            "ponder" | "uci_analysemode" | "multipv" => {}
+            // Accepted so that GUIs may send them; `OwnBook` (sent by Aualé)
+            // has no effect while the engine has no opening book.
+            "ponder" | "uci_analysemode" | "multipv" | "ownbook" => {}
             _ => self.error(format!("setoption: unknown option '{name}'")),
         }
     }
 
     fn go(&mut self, params: GoParams) {
         self.finish();
-        self.install_tables();
-        if self.game.is_over() {
-            self.error("go: the game is over in this position");
-            self.say("bestmove (none)");
+        self.install_arrived_tables();
+        let wait_for_stop = params.infinite || params.ponder;
+        if let (Some(o), false) = (self.game.outcome(), wait_for_stop) {
+            // Not an error: GUIs may ask. An endless search of such a
+            // position answers the same way, but only when stopped.
+            self.say(&format!(
+                "info string the game is over ({}); no move to play",
+                o.reason.as_str()
+            ));
+            self.say("bestmove 0000");
             return;
         }
         let side = self.game.position().to_move();
@@ -550,7 +610,6 @@ impl Session {
         let control = stop.clone();
         let out = self.out.clone();
         let game = self.game.clone();
-        let wait_for_stop = params.infinite || params.ponder;
         let thread = std::thread::spawn(move || {
             let r =
                 engine.search_with(&game, &limits, &control, &mut |i| send(&out, &info_line(i)));
@@ -578,14 +637,30 @@ pub fn run<R: BufRead>(input: R, out: Output, options: EngineOptions) {
 }
 
 /// As [`run`], also building tablebases of up to `build_seeds` seeds in
-/// memory on a background thread (used from the first `isready` or `go`
-/// after they are done; `isready` waits for them), unless
-/// `options.tablebase_dir` is set.
+/// memory on a background thread, unless `options.tablebase_dir` is set.
+/// Nothing waits for them: they are used from the first search that starts
+/// after they are ready, which an `info string tablebases built …` line
+/// announces.
 pub fn run_with_tables<R: BufRead>(
     input: R,
     out: Output,
     options: EngineOptions,
     build_seeds: Option<usize>,
+) {
+    let build = build_seeds.map(|n| {
+        Box::new(move || crate::tablebase::Tablebase::build_in_memory(n).map_err(|e| e.to_string()))
+            as TableBuilder
+    });
+    run_with_builder(input, out, options, build);
+}
+
+/// As [`run_with_tables`], with tables made by `build` on a background
+/// thread (unless `options.tablebase_dir` is set).
+pub fn run_with_builder<R: BufRead>(
+    input: R,
+    out: Output,
+    options: EngineOptions,
+    build: Option<TableBuilder>,
 ) {
     let has_dir = options.tablebase_dir.is_some();
     let mut session = Session::new(out, options);
@@ -593,10 +668,8 @@ pub fn run_with_tables<R: BufRead>(
         let e = e.to_string();
         session.error(e);
     }
-    if let (Some(n), false) = (build_seeds, has_dir) {
-        session.pending_tables = Some(std::thread::spawn(move || {
-            crate::tablebase::Tablebase::build_in_memory(n).map_err(|e| e.to_string())
-        }));
+    if let (Some(build), false) = (build, has_dir) {
+        session.build_tables_in_background(build);
     }
     for line in input.lines() {
         let Ok(line) = line else {

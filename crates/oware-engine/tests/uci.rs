@@ -1,7 +1,7 @@
 //! The UCI loop driven through in-memory input and output.
 
-use std::io::Cursor;
-use std::sync::{Arc, Mutex};
+use std::io::{BufReader, Cursor, Read};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use oware_core::{parse_moves, Game, Position};
@@ -84,6 +84,22 @@ fn stop_ends_an_infinite_search_at_once() {
 }
 
 #[test]
+fn threads_option_is_listed_checked_and_stops_at_once() {
+    let started = Instant::now();
+    let lines = session(
+        "uci\nsetoption name Threads value 0\nsetoption name Threads value 2\nposition startpos\ngo infinite\nstop\nisready\n",
+    );
+    assert!(lines.contains(&"option name Threads type spin default 1 min 1 max 64".to_string()));
+    let errors: Vec<&String> = lines.iter().filter(|l| l.contains("error")).collect();
+    assert_eq!(
+        errors,
+        vec!["info string error: setoption Threads: expected 1 to 64, got 0"]
+    );
+    assert_eq!(bestmoves(&lines).len(), 1, "{lines:?}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
 fn infinite_search_waits_for_stop_even_when_done() {
     // A won position is proven at once, but "go infinite" must not answer
     // before "stop"; end of input stops it.
@@ -131,5 +147,120 @@ fn levels_and_greedy_answer_legal_moves() {
 #[test]
 fn game_over_position_gets_no_move() {
     let lines = session("position fen 1-0-0-0-1-0-0-0-0-0-0-0-23-23-S\ngo depth 3\n");
-    assert_eq!(bestmoves(&lines), vec!["(none)"]);
+    assert_eq!(bestmoves(&lines), vec!["0000"]);
+    assert!(
+        lines.contains(&"info string the game is over (no-moves); no move to play".to_string()),
+        "{lines:?}"
+    );
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+}
+
+#[test]
+fn pondering_a_finished_game_answers_0000_only_when_stopped() {
+    let lines = session("position fen 1-0-0-0-1-0-0-0-0-0-0-0-23-23-S\ngo ponder\nisready\nstop\n");
+    let ready = lines.iter().position(|l| l == "readyok").unwrap();
+    let best = lines.iter().position(|l| l == "bestmove 0000");
+    assert!(best.is_some_and(|b| b > ready), "{lines:?}");
+}
+
+#[test]
+fn own_book_is_accepted() {
+    let lines =
+        session("setoption name OwnBook value true\nsetoption name OwnBook value false\nisready\n");
+    assert_eq!(lines, vec!["readyok"]);
+}
+
+/// Lines written to a channel, read by the loop as its input.
+struct ChannelInput {
+    rx: mpsc::Receiver<String>,
+    pending: Vec<u8>,
+}
+
+impl Read for ChannelInput {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.pending.is_empty() {
+            match self.rx.recv() {
+                Ok(line) => self.pending = format!("{line}\n").into_bytes(),
+                Err(_) => return Ok(0),
+            }
+        }
+        let n = buf.len().min(self.pending.len());
+        buf[..n].copy_from_slice(&self.pending[..n]);
+        self.pending.drain(..n);
+        Ok(n)
+    }
+}
+
+/// The `tbhits` field of an info line.
+fn tb_hits(line: &str) -> Option<u64> {
+    let mut words = line.split(' ');
+    words.find(|w| *w == "tbhits")?;
+    words.next()?.parse().ok()
+}
+
+/// Waits (up to 30 s) for an output line satisfying `pred`.
+fn wait_for(buf: &Arc<Mutex<Vec<u8>>>, pred: impl Fn(&str) -> bool) -> Vec<String> {
+    let started = Instant::now();
+    loop {
+        let text = String::from_utf8(buf.lock().unwrap().clone()).unwrap();
+        let lines: Vec<String> = text.lines().map(str::to_string).collect();
+        if lines.iter().any(|l| pred(l)) {
+            return lines;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "no such line in {lines:?}"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn tables_built_in_the_background_keep_nobody_waiting() {
+    // The builder is held until the test releases it, so the order of
+    // events is fixed: `readyok` and a first search come while the tables
+    // are still being built; the search after they arrive probes them.
+    let (release, hold) = mpsc::channel::<()>();
+    let build: uci::TableBuilder = Box::new(move || {
+        let _ = hold.recv();
+        oware_engine::tablebase::Tablebase::build_in_memory(8).map_err(|e| e.to_string())
+    });
+    let (tx, rx) = mpsc::channel::<String>();
+    let buf = Arc::new(Mutex::new(Vec::<u8>::new()));
+    let out: uci::Output = buf.clone();
+    let session = std::thread::spawn(move || {
+        let input = BufReader::new(ChannelInput {
+            rx,
+            pending: Vec::new(),
+        });
+        uci::run_with_builder(input, out, EngineOptions::default(), Some(build));
+    });
+    let endgame = "position fen 0-0-0-0-0-2-1-1-0-0-0-0-22-22-N";
+    for line in [
+        "uci",
+        "setoption name OwnBook value true",
+        "ucinewgame",
+        "isready",
+    ] {
+        tx.send(line.into()).unwrap();
+    }
+    let lines = wait_for(&buf, |l| l == "readyok");
+    assert!(!lines.iter().any(|l| l.contains("tablebases")), "{lines:?}");
+    tx.send(endgame.into()).unwrap();
+    tx.send("go depth 3".into()).unwrap();
+    let lines = wait_for(&buf, |l| l.starts_with("bestmove "));
+    assert!(
+        lines.iter().all(|l| tb_hits(l).unwrap_or(0) == 0),
+        "{lines:?}"
+    );
+
+    release.send(()).unwrap();
+    wait_for(&buf, |l| {
+        l == "info string tablebases built in memory up to 8 seeds; used from the next search"
+    });
+    tx.send("go depth 3".into()).unwrap();
+    let lines = wait_for(&buf, |l| tb_hits(l).is_some_and(|n| n > 0));
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    tx.send("quit".into()).unwrap();
+    session.join().unwrap();
 }

@@ -180,6 +180,67 @@ fn match_between_levels_reports_a_result() {
 }
 
 #[test]
+fn match_sprt_mode_reports_the_test() {
+    let out = oware()
+        .args([
+            "match",
+            "--engine1",
+            "oware uci --no-tablebases",
+            "--engine2",
+            "oware uci --no-tablebases",
+            "--option2",
+            "Level=1",
+            "--games",
+            "4",
+            "--depth",
+            "3",
+            "--sprt",
+            "--elo0",
+            "-10",
+            "--elo1",
+            "10",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("pairs by engine1's half-points (0 1 2 3 4): "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("sprt elo0 -10 elo1 10 alpha 0.05 beta 0.05: LLR "),
+        "{stdout}"
+    );
+    // The bounds and the verdict.
+    assert!(stdout.contains("(bounds -2.94, 2.94) after "), "{stdout}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("sprt: LLR "), "{stderr}");
+}
+
+#[test]
+fn match_rejects_bad_sprt_bounds() {
+    oware()
+        .args([
+            "match",
+            "--engine1",
+            "x",
+            "--engine2",
+            "y",
+            "--depth",
+            "1",
+            "--sprt",
+            "--elo0",
+            "5",
+            "--elo1",
+            "0",
+        ])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("elo0 (5) must be below elo1 (0)"));
+}
+
+#[test]
 fn match_counts_a_crashing_engine_as_a_loss() {
     let out = oware()
         .args([
@@ -203,16 +264,37 @@ fn match_counts_a_crashing_engine_as_a_loss() {
 #[test]
 fn uci_builds_and_uses_default_tables() {
     // No ./tablebases in the test's working directory: a small table is
-    // built in memory; E10-like endgames are then known at once.
+    // built in memory in the background, announced when ready, and used
+    // from the next search: E10-like endgames are then known at once.
+    use std::io::{BufRead, BufReader, Write};
     let dir = tempfile::tempdir().unwrap();
-    oware()
-        .current_dir(dir.path())
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("oware"))
         .arg("uci")
-        .write_stdin("isready\nposition fen 0-0-0-0-0-2-1-1-0-0-0-0-22-22-N\ngo depth 3\nquit\n")
-        .assert()
-        .success()
-        .stdout(predicate::str::contains(
-            "info string tablebases built in memory up to 12 seeds",
-        ))
-        .stdout(predicate::str::is_match("tbhits [1-9]").unwrap());
+        .current_dir(dir.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut next = || lines.next().expect("output ends early").unwrap();
+    writeln!(stdin, "isready").unwrap();
+    assert_eq!(next(), "readyok");
+    while !next().starts_with("info string tablebases built in memory up to 12 seeds") {}
+    writeln!(
+        stdin,
+        "position fen 0-0-0-0-0-2-1-1-0-0-0-0-22-22-N\ngo depth 3"
+    )
+    .unwrap();
+    let mut tb_hits = false;
+    loop {
+        let line = next();
+        tb_hits |= line.contains(" tbhits ") && !line.contains(" tbhits 0 ");
+        if line.starts_with("bestmove ") {
+            break;
+        }
+    }
+    assert!(tb_hits);
+    writeln!(stdin, "quit").unwrap();
+    assert!(child.wait().unwrap().success());
 }

@@ -69,9 +69,26 @@ pub struct MatchArgs {
     /// Option for engine 2 as NAME=VALUE (repeatable), e.g. Greedy=true.
     #[arg(long = "option2", value_name = "NAME=VALUE")]
     pub option2: Vec<String>,
-    /// Number of games (each opening is played twice, colours swapped).
-    #[arg(long, default_value_t = 10)]
-    pub games: usize,
+    /// Number of games (each opening is played twice, colours swapped); with
+    /// --sprt, the most games to play (default 10, with --sprt 20000).
+    #[arg(long)]
+    pub games: Option<usize>,
+    /// Run a sequential probability ratio test (GSPRT, on game pairs) of
+    /// Elo = --elo0 against Elo = --elo1, stopping as soon as one is accepted.
+    #[arg(long, requires_all = ["elo0", "elo1"])]
+    pub sprt: bool,
+    /// SPRT: the Elo of the null hypothesis (engine 1 minus engine 2).
+    #[arg(long, requires = "sprt", allow_hyphen_values = true)]
+    pub elo0: Option<f64>,
+    /// SPRT: the Elo of the alternative hypothesis (above --elo0).
+    #[arg(long, requires = "sprt", allow_hyphen_values = true)]
+    pub elo1: Option<f64>,
+    /// SPRT: the probability of accepting --elo1 when --elo0 holds.
+    #[arg(long, default_value_t = 0.05, requires = "sprt")]
+    pub alpha: f64,
+    /// SPRT: the probability of accepting --elo0 when --elo1 holds.
+    #[arg(long, default_value_t = 0.05, requires = "sprt")]
+    pub beta: f64,
     /// Time per move in milliseconds.
     #[arg(long, conflicts_with_all = ["depth", "nodes"], required_unless_present_any = ["depth", "nodes"])]
     pub movetime: Option<u64>,
@@ -344,8 +361,18 @@ fn parse_options(list: &[String], which: &str) -> Result<Vec<(String, String)>> 
 }
 
 fn run_match(args: MatchArgs) -> Result<()> {
-    use oware_engine::arena::{self, EngineSpec, MatchConfig, MoveLimit, Opening};
-    if args.games == 0 {
+    use oware_tools::arena::{self, EngineSpec, MatchConfig, MoveLimit, Opening};
+    use oware_tools::stats::{Sample, Sprt, SprtVerdict};
+    let sprt = match (args.sprt, args.elo0, args.elo1) {
+        (true, Some(e0), Some(e1)) => Some(
+            Sprt::new(e0, e1, args.alpha, args.beta).map_err(|e| anyhow::anyhow!("--sprt: {e}"))?,
+        ),
+        _ => None,
+    };
+    let games = args
+        .games
+        .unwrap_or(if sprt.is_some() { 20_000 } else { 10 });
+    if games == 0 {
         bail!("--games must be at least 1");
     }
     let openings = match &args.openings {
@@ -368,11 +395,7 @@ fn run_match(args: MatchArgs) -> Result<()> {
             }
             list
         }
-        None => Opening::random(
-            args.random_plies.unwrap_or(4),
-            args.games.div_ceil(2),
-            args.seed,
-        ),
+        None => Opening::random(args.random_plies.unwrap_or(4), games.div_ceil(2), args.seed),
     };
     let limit = match (args.movetime, args.depth, args.nodes) {
         (Some(ms), _, _) => MoveLimit::Movetime(ms),
@@ -389,22 +412,23 @@ fn run_match(args: MatchArgs) -> Result<()> {
             command: args.engine2.clone(),
             options: parse_options(&args.option2, "option2")?,
         },
-        games: args.games,
+        games,
         limit,
         limit2: args.movetime2.map(MoveLimit::Movetime),
         openings,
         concurrency: args.concurrency,
     };
     eprintln!(
-        "match: {} vs {}, {} games, {:?} (engine 2: {:?})",
+        "match: {} vs {}, {} games{}, {} (engine 2: {})",
         config.engine1.label(),
         config.engine2.label(),
         config.games,
+        if sprt.is_some() { " at most" } else { "" },
         limit,
         config.limit2.unwrap_or(limit)
     );
     let verbose = args.verbose;
-    let games = arena::run(&config, &|g, t| {
+    let games = arena::run(&config, &|g, done| {
         let (s, n) = (
             g.game.position().store(oware_core::Side::South),
             g.game.position().store(oware_core::Side::North),
@@ -413,8 +437,9 @@ fn run_match(args: MatchArgs) -> Result<()> {
             .game
             .outcome()
             .map_or((s, n), |o| (o.totals[0], o.totals[1]));
+        let t = tally(done);
         eprintln!(
-            "game {:>3}: engine1 {} {:?} ({}, {}-{}, {} plies)  running +{} ={} -{}",
+            "game {:>3}: engine1 ({}) {} ({}, {}-{}, {} plies)  running +{} ={} -{}",
             g.index + 1,
             if g.engine1_south { "South" } else { "North" },
             g.score,
@@ -433,13 +458,28 @@ fn run_match(args: MatchArgs) -> Result<()> {
                 format_moves(&g.game.moves().collect::<Vec<_>>())
             );
         }
+        let Some(test) = &sprt else {
+            return true;
+        };
+        let pairs = Sample::pentanomial(arena::pair_counts(done));
+        let (lower, upper) = test.bounds();
+        let llr = test.llr(&pairs);
+        eprintln!(
+            "  sprt: LLR {llr:.2} (bounds {lower:.2}, {upper:.2}) after {} pairs",
+            pairs.units()
+        );
+        test.verdict(&pairs) == SprtVerdict::Continue
     });
-    let mut tally = arena::Tally::default();
-    for g in &games {
-        tally.add(g.score);
-    }
+    let tally = tally(&games);
     let faults = games.iter().filter(|g| g.game.outcome().is_none()).count();
-    let (elo, margin) = tally.elo();
+    let pair_counts = arena::pair_counts(&games);
+    let pairs = Sample::pentanomial(pair_counts);
+    // Game pairs when every game has its partner, else single games.
+    let (sample, model) = if pairs.units() > 0 && 2 * pairs.units() == games.len() as u64 {
+        (pairs.clone(), format!("{} game pairs", pairs.units()))
+    } else {
+        (tally.sample(), format!("{} games, unpaired", games.len()))
+    };
     println!("engine1: {}", config.engine1.label());
     println!("engine2: {}", config.engine2.label());
     println!(
@@ -451,19 +491,66 @@ fn run_match(args: MatchArgs) -> Result<()> {
         faults
     );
     println!(
-        "score {:.1}%  Elo difference {:+.0} +/- {:.0} (95%)",
-        tally.score() * 100.0,
-        elo,
-        margin
+        "pairs by engine1's half-points (0 1 2 3 4): {} {} {} {} {}",
+        pair_counts[0], pair_counts[1], pair_counts[2], pair_counts[3], pair_counts[4]
     );
+    match sample.estimate() {
+        Ok(e) => println!(
+            "score {:.1}%  Elo difference {:+.1} +/- {:.1} (95%: {:+.1} to {:+.1}; {model})  LOS {:.1}%",
+            e.score * 100.0,
+            e.elo,
+            e.margin(),
+            e.elo_low,
+            e.elo_high,
+            e.los * 100.0
+        ),
+        Err(why) => println!(
+            "score {:.1}%  Elo difference {} ({why})",
+            tally.score() * 100.0,
+            if tally.wins > tally.losses {
+                "+inf"
+            } else if tally.wins < tally.losses {
+                "-inf"
+            } else {
+                "0"
+            }
+        ),
+    }
+    if let Some(test) = &sprt {
+        let (lower, upper) = test.bounds();
+        let llr = test.llr(&pairs);
+        let verdict = match test.verdict(&pairs) {
+            SprtVerdict::H1 => format!("H1 accepted (Elo >= {})", test.elo1),
+            SprtVerdict::H0 => format!("H0 accepted (Elo <= {})", test.elo0),
+            SprtVerdict::Continue => "no decision yet (game limit reached)".to_string(),
+        };
+        println!(
+            "sprt elo0 {} elo1 {} alpha {} beta {}: LLR {llr:.2} (bounds {lower:.2}, {upper:.2}) after {} pairs: {verdict}",
+            test.elo0,
+            test.elo1,
+            test.alpha,
+            test.beta,
+            pairs.units()
+        );
+    }
     for g in games.iter().filter(|g| g.game.outcome().is_none()) {
         println!("fault in game {}: {}", g.index + 1, g.reason);
     }
     Ok(())
 }
 
+/// W/D/L of `games` from engine 1's side.
+fn tally(games: &[oware_tools::arena::GameRecord]) -> oware_tools::arena::Tally {
+    let mut t = oware_tools::arena::Tally::default();
+    for g in games {
+        t.add(g.score);
+    }
+    t
+}
+
 fn tune(action: TuneAction) -> Result<()> {
-    use oware_engine::{eval, tune};
+    use oware_engine::eval;
+    use oware_tools::tune;
     match action {
         TuneAction::Gen {
             games,

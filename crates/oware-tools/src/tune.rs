@@ -15,9 +15,9 @@ use std::fmt::Write as _;
 use oware_core::{Game, Position};
 
 use crate::arena::Opening;
-use crate::eval::{Features, Weights, FEATURES};
-use crate::levels::{self, SplitMix};
-use crate::{Engine, EngineOptions, Limits, MoveAnalysis};
+use oware_engine::eval::{Features, Weights, FEATURES};
+use oware_engine::levels::{self, SplitMix};
+use oware_engine::{Engine, EngineOptions, Limits, MoveAnalysis};
 
 /// One training sample: a position and the game's result for its mover.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -189,8 +189,8 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
         for r in 0..n {
             if r != c {
                 let k = a[r][c] / d;
-                for (x, p) in a[r][c..n].iter_mut().zip(&pivot[c..n]) {
-                    *x -= k * p;
+                for (x, y) in a[r][c..n].iter_mut().zip(&pivot[c..n]) {
+                    *x -= k * y;
                 }
                 b[r] -= k * b[c];
             }
@@ -233,7 +233,7 @@ pub fn fit(samples: &[Sample], baseline: &Weights) -> Fit {
         .iter()
         .map(|s| {
             (
-                vec![crate::eval::evaluate(&s.pos, baseline) as f64],
+                vec![oware_engine::eval::evaluate(&s.pos, baseline) as f64],
                 s.result,
             )
         })

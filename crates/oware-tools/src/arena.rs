@@ -18,7 +18,9 @@ use std::time::{Duration, Instant};
 
 use oware_core::{format_moves, parse_moves, Game, Move, Position, Side};
 
-use crate::levels::SplitMix;
+use oware_engine::levels::SplitMix;
+
+use crate::stats::Sample;
 
 /// Plies after which a game is stopped by agreement (R12).
 pub const MAX_PLIES: usize = 2000;
@@ -152,6 +154,26 @@ pub enum GameScore {
     Loss,
 }
 
+impl std::fmt::Display for GameScore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            GameScore::Win => "won",
+            GameScore::Draw => "drew",
+            GameScore::Loss => "lost",
+        })
+    }
+}
+
+impl std::fmt::Display for MoveLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MoveLimit::Movetime(ms) => write!(f, "{ms} ms a move"),
+            MoveLimit::Depth(d) => write!(f, "depth {d} a move"),
+            MoveLimit::Nodes(n) => write!(f, "{n} nodes a move"),
+        }
+    }
+}
+
 /// One finished game.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
@@ -199,45 +221,40 @@ impl Tally {
         (self.wins as f64 + self.draws as f64 / 2.0) / self.games().max(1) as f64
     }
 
-    /// Elo difference (engine 1 minus engine 2) and the half-width of its
-    /// 95% confidence interval, from the per-game score variance (logistic
-    /// model). Infinite when one side scored everything.
-    pub fn elo(&self) -> (f64, f64) {
-        let n = self.games() as f64;
-        if n == 0.0 {
-            return (0.0, f64::INFINITY);
-        }
-        let s = self.score();
-        if s <= 0.0 || s >= 1.0 {
-            return (
-                if s <= 0.0 {
-                    f64::NEG_INFINITY
-                } else {
-                    f64::INFINITY
-                },
-                f64::INFINITY,
-            );
-        }
-        let elo = |p: f64| -> f64 {
-            if p <= 0.0 {
-                f64::NEG_INFINITY
-            } else if p >= 1.0 {
-                f64::INFINITY
-            } else {
-                -400.0 * (1.0 / p - 1.0).log10()
-            }
-        };
-        let var = (self.wins as f64 * (1.0 - s).powi(2)
-            + self.draws as f64 * (0.5 - s).powi(2)
-            + self.losses as f64 * s.powi(2))
-            / n;
-        let sd = (var / n).sqrt();
-        // Keep the interval's ends off 0 and 1 (half a game from either).
-        let edge = 0.5 / n;
-        let lo = elo((s - 1.96 * sd).clamp(edge, 1.0 - edge));
-        let hi = elo((s + 1.96 * sd).clamp(edge, 1.0 - edge));
-        (elo(s), (hi - lo) / 2.0)
+    /// The trinomial sample of these games (see [`crate::stats`]).
+    pub fn sample(&self) -> Sample {
+        Sample::trinomial(self.wins as u64, self.draws as u64, self.losses as u64)
     }
+}
+
+impl GameScore {
+    /// Engine 1's half-points for the game: 2 for a win, 1 for a draw.
+    pub fn half_points(self) -> usize {
+        match self {
+            GameScore::Win => 2,
+            GameScore::Draw => 1,
+            GameScore::Loss => 0,
+        }
+    }
+}
+
+/// The pentanomial counts of the finished pairs among `games`: games 2i and
+/// 2i+1 share an opening with the colours swapped; `counts[k]` is the
+/// number of pairs in which engine 1 scored k half-points (0 to 4). A pair
+/// with a game still missing is left out.
+pub fn pair_counts(games: &[GameRecord]) -> [u64; 5] {
+    let mut halves: std::collections::HashMap<usize, Vec<usize>> = Default::default();
+    for g in games {
+        halves
+            .entry(g.index / 2)
+            .or_default()
+            .push(g.score.half_points());
+    }
+    let mut counts = [0u64; 5];
+    for h in halves.values().filter(|h| h.len() == 2) {
+        counts[h[0] + h[1]] += 1;
+    }
+    counts
 }
 
 /// A running UCI engine process.
@@ -351,7 +368,7 @@ fn play_game(
     specs: [&EngineSpec; 2],
 ) -> GameRecord {
     let opening = &config.openings[(index / 2) % config.openings.len()];
-    let engine1_south = index.is_multiple_of(2);
+    let engine1_south = index & 1 == 0;
     let mut game = Game::from_moves(opening.start, &opening.moves).expect("openings are checked");
     let fault = |engine: usize, reason: String, game: Game| GameRecord {
         index,
@@ -457,35 +474,46 @@ fn play_game(
     }
 }
 
-/// Plays the match; `each` is called after every game (from the worker
-/// threads, one at a time). Returns the games in order.
-pub fn run(config: &MatchConfig, each: &(dyn Fn(&GameRecord, &Tally) + Sync)) -> Vec<GameRecord> {
+/// Plays the match. `each` is called after every game (from the worker
+/// threads, one at a time) with that game and all games finished so far, in
+/// the order they finished; when it returns false no further game starts
+/// (those under way finish). Returns the games played, in order.
+pub fn run(
+    config: &MatchConfig,
+    each: &(dyn Fn(&GameRecord, &[GameRecord]) -> bool + Sync),
+) -> Vec<GameRecord> {
     assert!(
         !config.openings.is_empty(),
         "a match needs at least one opening"
     );
     let next = AtomicUsize::new(0);
-    let results: Mutex<(Vec<GameRecord>, Tally)> = Mutex::new((Vec::new(), Tally::default()));
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let results: Mutex<Vec<GameRecord>> = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         for _ in 0..config.concurrency.max(1).min(config.games.max(1)) {
             scope.spawn(|| {
                 let mut engines: [Option<Process>; 2] = [None, None];
                 loop {
+                    if stop.load(Ordering::SeqCst) {
+                        break;
+                    }
                     let i = next.fetch_add(1, Ordering::SeqCst);
                     if i >= config.games {
                         break;
                     }
                     let rec =
                         play_game(i, config, &mut engines, [&config.engine1, &config.engine2]);
-                    let mut r = results.lock().unwrap_or_else(|e| e.into_inner());
-                    r.1.add(rec.score);
-                    each(&rec, &r.1);
-                    r.0.push(rec);
+                    let mut done = results.lock().unwrap_or_else(|e| e.into_inner());
+                    done.push(rec);
+                    let last = done.last().expect("just pushed");
+                    if !each(last, &done) {
+                        stop.store(true, Ordering::SeqCst);
+                    }
                 }
             });
         }
     });
-    let mut games = results.into_inner().unwrap_or_else(|e| e.into_inner()).0;
+    let mut games = results.into_inner().unwrap_or_else(|e| e.into_inner());
     games.sort_by_key(|g| g.index);
     games
 }
@@ -517,28 +545,28 @@ mod tests {
     }
 
     #[test]
-    fn elo_from_scores() {
-        let even = Tally {
-            wins: 10,
-            draws: 0,
-            losses: 10,
+    fn pairs_are_counted_by_opening() {
+        let rec = |index: usize, score: GameScore| GameRecord {
+            index,
+            engine1_south: index & 1 == 0,
+            game: Game::new(Position::start()),
+            score,
+            reason: String::new(),
         };
-        assert_eq!(even.elo().0, 0.0);
-        let t = Tally {
-            wins: 75,
-            draws: 0,
-            losses: 25,
-        };
-        let (elo, margin) = t.elo();
-        assert!((elo - 190.8).abs() < 0.5, "{elo}");
-        assert!(margin > 50.0 && margin < 120.0, "{margin}");
-        assert!(Tally {
-            wins: 3,
-            draws: 0,
-            losses: 0
-        }
-        .elo()
-        .0
-        .is_infinite());
+        let games = [
+            rec(0, GameScore::Win),
+            rec(3, GameScore::Draw),
+            rec(1, GameScore::Draw),
+            rec(2, GameScore::Loss),
+            rec(4, GameScore::Win),
+            rec(6, GameScore::Loss),
+            rec(7, GameScore::Loss),
+        ];
+        // Pairs: (0,1) 3 half-points, (2,3) 1, (6,7) 0; game 4 alone.
+        assert_eq!(pair_counts(&games), [1, 1, 0, 1, 0]);
+        let mut t = Tally::default();
+        games.iter().for_each(|g| t.add(g.score));
+        assert_eq!((t.wins, t.draws, t.losses), (2, 2, 3));
+        assert_eq!(t.sample(), Sample::trinomial(2, 2, 3));
     }
 }

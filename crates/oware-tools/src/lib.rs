@@ -1,0 +1,11 @@
+//! Tools for developing the engine, kept out of the library crates:
+//! matches between UCI engines ([`arena`]) and the statistics that judge
+//! them ([`stats`]: Elo with error bars, likelihood of superiority, and the
+//! sequential probability ratio test), and the fitting of the evaluation
+//! weights on self-play data ([`tune`]).
+
+#![deny(missing_docs)]
+
+pub mod arena;
+pub mod stats;
+pub mod tune;
