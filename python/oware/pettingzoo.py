@@ -130,8 +130,7 @@ class OwareEnv(AECEnv):
         self._cumulative_rewards[self.agent_selection] = 0
         self.game.play_action(int(action))
         self._finish_if_over()
-        # After a capture-free turn loss the mover may not alternate, so
-        # the next agent is whoever the rules put to move.
+        # The next agent is the side the core puts to move.
         self.agent_selection = self._agent_to_move()
         self._accumulate_rewards()
         if self.render_mode == "human":
