@@ -70,7 +70,8 @@ fn play_chunk(start: Position, games: std::ops::Range<u64>, seed: u64, max_plies
             let k = rng.below(legal.len() as u64) as usize;
             let mv = legal.into_iter().nth(k).expect("k < number of legal moves");
             c.actions.push(mv.house().rel() as i8);
-            game.play(mv).expect("a legal move of an unfinished game plays");
+            game.play(mv)
+                .expect("a legal move of an unfinished game plays");
             plies += 1;
         }
         c.lengths.push(plies);
@@ -166,10 +167,7 @@ pub fn play_random_games<'py>(
         Array2::from_shape_vec((v.len() / cols, cols), v).expect("rows of equal length")
     };
     let d = PyDict::new(py);
-    d.set_item(
-        "observations",
-        shape(all.observations, 14).into_pyarray(py),
-    )?;
+    d.set_item("observations", shape(all.observations, 14).into_pyarray(py))?;
     d.set_item(
         "masks",
         Array2::from_shape_vec((positions, 6), all.masks)

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use oware_core::{Game, Move};
 use oware_engine::{levels, Engine, EngineOptions, Level, Limits, Score, StopHandle};
-use oware_tablebase::{TbResult, Tablebase};
+use oware_tablebase::{Tablebase, TbResult};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -59,7 +59,11 @@ impl PyScore {
     }
 
     fn __repr__(&self) -> String {
-        format!("Score('{}', centiseeds={})", self.score, self.score.centiseeds())
+        format!(
+            "Score('{}', centiseeds={})",
+            self.score,
+            self.score.centiseeds()
+        )
     }
 }
 
@@ -85,7 +89,9 @@ impl PySearchResult {
     fn __repr__(&self) -> String {
         format!(
             "SearchResult(best={}, score='{}', pv='{}', depth={}, nodes={})",
-            self.best.as_ref().map_or("None".to_string(), |b| format!("'{b}'")),
+            self.best
+                .as_ref()
+                .map_or("None".to_string(), |b| format!("'{b}'")),
             self.score.score,
             self.pv.concat(),
             self.depth,

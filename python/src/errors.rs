@@ -164,9 +164,7 @@ pub fn illegal(e: IllegalMove, mv: char) -> PyErr {
 pub fn game(e: &GameError) -> PyErr {
     match e {
         GameError::Over => raise::<GameStateError>("game_over", e.to_string(), &[]),
-        GameError::NothingToUndo => {
-            raise::<GameStateError>("nothing_to_undo", e.to_string(), &[])
-        }
+        GameError::NothingToUndo => raise::<GameStateError>("nothing_to_undo", e.to_string(), &[]),
         GameError::Illegal { reason, .. } => raise::<IllegalMoveError>(
             illegal_code(*reason),
             e.to_string(),

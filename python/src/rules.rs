@@ -215,6 +215,8 @@ impl PyPosition {
 
     /// The side to move: `"S"` or `"N"`.
     #[getter]
+    // The Python attribute's name, not a conversion.
+    #[allow(clippy::wrong_self_convention)]
     fn to_move(&self) -> &'static str {
         side_str(self.pos.to_move())
     }
@@ -402,8 +404,7 @@ impl PyOutcome {
             "Outcome(reason='{}', totals={:?}, winner={})",
             self.reason,
             self.totals,
-            self.winner
-                .map_or("None".to_string(), |w| format!("'{w}'"))
+            self.winner.map_or("None".to_string(), |w| format!("'{w}'"))
         )
     }
 }
@@ -715,7 +716,11 @@ impl PyRecord {
     /// The comments after each ply (`None` where there is none).
     #[getter]
     fn comments(&self) -> Vec<Option<String>> {
-        self.record.plies.iter().map(|p| p.comment.clone()).collect()
+        self.record
+            .plies
+            .iter()
+            .map(|p| p.comment.clone())
+            .collect()
     }
 
     /// The comment before the first move.
