@@ -46,8 +46,31 @@ fn game_rng(seed: u64, i: u64) -> SplitMix {
     SplitMix::new(mix.next_u64())
 }
 
+/// The six flags of each 6-bit legal-move mask.
+const MASK_BITS: [[bool; 6]; 64] = {
+    let mut t = [[false; 6]; 64];
+    let mut m = 0;
+    while m < 64 {
+        let mut b = 0;
+        while b < 6 {
+            t[m][b] = m & (1 << b) != 0;
+            b += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
 fn play_chunk(start: Position, games: std::ops::Range<u64>, seed: u64, max_plies: usize) -> Chunk {
-    let mut c = Chunk::default();
+    // Random games from the start average about 110 positions.
+    let expect = (games.end - games.start) as usize * 128;
+    let mut c = Chunk {
+        observations: Vec::with_capacity(expect * 14),
+        masks: Vec::with_capacity(expect * 6),
+        to_move: Vec::with_capacity(expect),
+        actions: Vec::with_capacity(expect),
+        ..Chunk::default()
+    };
     let mut obs = [0u8; 14];
     for i in games {
         let mut rng = game_rng(seed, i);
@@ -59,10 +82,7 @@ fn play_chunk(start: Position, games: std::ops::Range<u64>, seed: u64, max_plies
             c.observations.extend_from_slice(&obs);
             c.to_move.push(pos.to_move() as u8);
             let legal = game.legal_moves();
-            let mask = legal.mask();
-            for b in 0..6 {
-                c.masks.push(mask & (1 << b) != 0);
-            }
+            c.masks.extend_from_slice(&MASK_BITS[legal.mask() as usize]);
             if legal.is_empty() || plies as usize >= max_plies {
                 c.actions.push(-1);
                 break;
@@ -144,7 +164,14 @@ pub fn play_random_games<'py>(
             .map(|a| play_chunk(start, a..(a + chunk_size).min(n), seed, max_plies))
             .collect()
     });
-    let mut all = Chunk::default();
+    let total: usize = chunks.iter().map(|c| c.to_move.len()).sum();
+    let mut all = Chunk {
+        observations: Vec::with_capacity(total * 14),
+        masks: Vec::with_capacity(total * 6),
+        to_move: Vec::with_capacity(total),
+        actions: Vec::with_capacity(total),
+        ..Chunk::default()
+    };
     for c in chunks {
         all.observations.extend(c.observations);
         all.masks.extend(c.masks);
