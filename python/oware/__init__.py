@@ -11,9 +11,10 @@ project, compiled into the extension ``oware._oware`` and re-exported here:
 - :func:`play_random_games`, many games played in Rust returned as NumPy
   arrays.
 
-``oware.openspiel`` registers the game with OpenSpiel's ``pyspiel`` and
-``oware.pettingzoo`` provides a PettingZoo AEC environment; each is imported
-on demand, so those libraries are optional.
+``oware.openspiel`` registers the game with OpenSpiel's ``pyspiel``,
+``oware.pettingzoo`` provides a PettingZoo AEC environment and ``oware.gym``
+a single-agent Gymnasium environment; each is imported on demand, so those
+libraries are optional.
 """
 
 from ._oware import (
