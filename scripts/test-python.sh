@@ -27,5 +27,7 @@ export PATH="$VENV/bin:$PATH"
 (cd /tmp && "$PY" -m mypy.stubtest oware._oware \
     --allowlist "$OLDPWD/python/stubtest-allowlist.txt")
 "$PY" -m mypy --ignore-missing-imports --no-error-summary -p oware
-# From the repository root, so `import oware` is the installed package.
-"$VENV/bin/pytest" -q -p no:cacheprovider python/tests
+# From the repository root, so `import oware` is the installed package;
+# docs/PYTHON.md's examples run as doctests.
+"$VENV/bin/pytest" -q -p no:cacheprovider python/tests docs/PYTHON.md \
+    --doctest-glob=PYTHON.md
