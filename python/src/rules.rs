@@ -473,6 +473,22 @@ impl PyGame {
         self.clone()
     }
 
+    /// The game an OGN record makes (every move checked by the rules).
+    #[staticmethod]
+    fn from_ogn(text: &str) -> PyResult<Self> {
+        Record::parse(text)
+            .map(|r| PyGame { game: r.game })
+            .map_err(|e| errors::ogn(&e))
+    }
+
+    /// Pickles as its OGN record, which keeps every ply and the outcome.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let from_ogn = py.get_type::<PyGame>().getattr("from_ogn")?;
+        let text = Record::from_game(slf.borrow().game.clone(), &[]).write();
+        (from_ogn, (text,)).into_pyobject(py)
+    }
+
     fn __len__(&self) -> usize {
         self.game.plies().len()
     }

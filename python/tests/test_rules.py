@@ -234,3 +234,19 @@ def test_parse_moves():
     assert oware.parse_moves("F f B e") == list("FfBe")
     with pytest.raises(oware.MoveParseError):
         oware.parse_moves("Fg")
+
+
+def test_games_pickle_with_their_history_and_outcome():
+    games = [oware.Game(moves="FfBe"), oware.Game()]
+    g = oware.Game(moves="FfB")
+    g.pass_turn()
+    games.append(g)
+    g = oware.Game(moves="Ff")
+    g.resign("N")
+    games.append(g)
+    games.append(oware.Game("0-0-0-0-0-0-1-0-0-0-0-1-23-23-N", "fAaBbCcDdEeFfAaBbCcDdEeFf"))
+    for g in games:
+        h = pickle.loads(pickle.dumps(g))
+        assert h.plies == g.plies and h.start == g.start and h.outcome == g.outcome
+        assert h.positions == g.positions
+    assert oware.Game.from_ogn(games[0].to_ogn()).moves == "FfBe"
