@@ -177,6 +177,42 @@ fn limits(
     })
 }
 
+/// Runs `work` (a search) on a helper thread while this thread, without
+/// the GIL, waits for it; every 50 ms it takes the GIL back to run Python's
+/// signal handlers, so Ctrl-C stops the search (through `stop`) and raises
+/// `KeyboardInterrupt`.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    stop: &StopHandle,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    std::thread::scope(|scope| {
+        let handle = scope.spawn(work);
+        loop {
+            let finished = py.detach(|| {
+                for _ in 0..10 {
+                    if handle.is_finished() {
+                        return true;
+                    }
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                handle.is_finished()
+            });
+            if finished {
+                break;
+            }
+            if let Err(e) = py.check_signals() {
+                stop.stop();
+                let _ = py.detach(|| handle.join());
+                return Err(e);
+            }
+        }
+        handle
+            .join()
+            .map_err(|_| errors::engine("panic", "the search panicked".to_string()))
+    })
+}
+
 /// The engine: iterative-deepening search with a transposition table,
 /// exact end rules and optional endgame tables. One search at a time per
 /// engine; `stop()` from another thread ends a running search.
@@ -243,12 +279,10 @@ impl PyEngine {
         let game: Game = game_arg(game)?;
         let limits = limits(depth, movetime, nodes, level, seed)?;
         let stop = self.stop.clone();
-        let r = py.detach(|| {
-            self.with_engine(|e| {
-                stop.reset();
-                e.search_with(&game, &limits, &stop, &mut |_| {})
-            })
-        });
+        stop.reset();
+        let r = interruptible(py, &stop, || {
+            self.with_engine(|e| e.search_with(&game, &limits, &stop, &mut |_| {}))
+        })?;
         Ok(PySearchResult {
             best: r.best.map(|m| m.letter().to_string()),
             score: PyScore { score: r.score },
@@ -291,12 +325,10 @@ impl PyEngine {
         let game: Game = game_arg(game)?;
         let limits = limits(depth, movetime, nodes, None, 0)?;
         let stop = self.stop.clone();
-        let moves = py.detach(|| {
-            self.with_engine(|e| {
-                stop.reset();
-                e.analyze_with(&game, &limits, &stop, &mut |_| {})
-            })
-        });
+        stop.reset();
+        let moves = interruptible(py, &stop, || {
+            self.with_engine(|e| e.analyze_with(&game, &limits, &stop, &mut |_| {}))
+        })?;
         Ok(moves
             .into_iter()
             .map(|m| PyMoveAnalysis {

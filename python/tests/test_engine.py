@@ -1,6 +1,8 @@
 """The engine and the endgame tables through the Python API."""
 
+import os
 import random
+import signal
 import threading
 import time
 
@@ -109,6 +111,19 @@ def test_search_releases_the_gil_and_stops():
     assert not t.is_alive() and time.monotonic() - t0 < 10
     assert ticks > 1000
     assert out["result"].best in list("ABCDEF")
+
+
+def test_ctrl_c_interrupts_a_search():
+    eng = oware.Engine(hash_mb=8)
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    t0 = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        eng.analyze(oware.Position(), movetime=60.0)
+    timer.join()
+    assert time.monotonic() - t0 < 10
+    # The engine is usable afterwards.
+    assert eng.search(oware.Position(), depth=4).best is not None
 
 
 def test_perft_releases_the_gil():
