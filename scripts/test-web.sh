@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
-    echo "test-web: no Chromium at ${CHROMIUM:-/usr/bin/chromium}; run scripts/ci-install-web.sh" >&2
+    echo "test-web: no Chromium at ${CHROMIUM:-/usr/bin/chromium}; run scripts/install-test-deps" >&2
     exit 1
 fi
 [ -d e2e/node_modules/playwright-core ] || (cd e2e && npm ci --no-audit --no-fund)

@@ -55,7 +55,7 @@ impl EndReason {
         .find(|r| r.as_str() == s)
     }
 
-    /// The rule id in RULES.md, where there is one.
+    /// The rule id in docs/RULES.md, where there is one.
     pub const fn rule(self) -> Option<&'static str> {
         match self {
             EndReason::Majority | EndReason::EvenSplit => Some("R10"),

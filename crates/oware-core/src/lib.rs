@@ -1,5 +1,5 @@
-//! The rules of Oware Abapa, as specified by the project's `RULES.md`
-//! (rule ids R1–R13), and the formats of `INTEROP.md`.
+//! The rules of Oware Abapa, as specified by the project's docs/RULES.md
+//! (rule ids R1–R13), and the formats of docs/INTEROP.md.
 //!
 //! - [`Position`]: a validated position, its legal moves (R3, R8) and
 //!   copy-make move playing (R3–R7); [`Setup`] is the unvalidated form.

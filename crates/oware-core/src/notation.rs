@@ -241,15 +241,15 @@ pub fn format_moves(moves: &[Move]) -> String {
     moves.iter().map(|m| m.letter()).collect()
 }
 
-/// A text diagram of the position, South at the bottom, as in RULES.md.
+/// A text diagram of the position, South at the bottom, as in docs/RULES.md.
 ///
 /// ```text
-///            North  store 0
+///            North  captured 0
 ///    f    e    d    c    b    a
 ///  [ 4] [ 4] [ 4] [ 4] [ 4] [ 4]
 ///  [ 4] [ 4] [ 4] [ 4] [ 4] [ 4]
 ///    A    B    C    D    E    F
-///            South  store 0
+///            South  captured 0
 /// ```
 pub fn diagram(pos: &Position) -> String {
     use crate::types::House;
@@ -262,7 +262,7 @@ pub fn diagram(pos: &Position) -> String {
         }
     };
     s.push_str(&format!(
-        "          North  store {:>2}{}\n",
+        "          North  captured {:>2}{}\n",
         pos.store(Side::North),
         mark(Side::North)
     ));
@@ -283,7 +283,7 @@ pub fn diagram(pos: &Position) -> String {
     s.push('\n');
     s.push_str("   A    B    C    D    E    F\n");
     s.push_str(&format!(
-        "          South  store {:>2}{}\n",
+        "          South  captured {:>2}{}\n",
         pos.store(Side::South),
         mark(Side::South)
     ));

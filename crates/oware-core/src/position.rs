@@ -82,7 +82,7 @@ pub enum IllegalMove {
 }
 
 impl IllegalMove {
-    /// The rule id from RULES.md that forbids the move.
+    /// The rule id from docs/RULES.md that forbids the move.
     pub const fn rule(self) -> &'static str {
         match self {
             IllegalMove::GameOver => "R9/R10",

@@ -1,4 +1,4 @@
-//! OGN reading and writing: the format of INTEROP.md, annotations, results,
+//! OGN reading and writing: the format of docs/INTEROP.md, annotations, results,
 //! and errors that name the line and column.
 
 use oware_core::{EndReason, Game, OgnErrorKind, Position, Record, Side};
@@ -189,4 +189,20 @@ fn fuzz_regressions_round_trip() {
         n += 1;
     }
     assert!(n > 0);
+}
+
+#[test]
+fn the_example_of_docs_interop_is_a_valid_record() {
+    let doc = include_str!("../../../docs/INTEROP.md");
+    let section = &doc[doc.find("## Game records").expect("OGN section")..];
+    let start = section.find("```\n").expect("example block") + 4;
+    let block = &section[start..];
+    let text = &block[..block.find("```").expect("block end")];
+    let record = Record::parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    // What the text under the example says of it.
+    assert_eq!(record.plies.len(), 7);
+    let pos = record.game.position();
+    assert_eq!(pos.store(Side::North), 4);
+    assert_eq!(pos.store(Side::South), 3);
+    assert!(record.game.outcome().is_none());
 }

@@ -1,5 +1,5 @@
 //! One data-driven test per rule id (R1-R13) and per worked example (E1-E12)
-//! of RULES.md. The cases are data in `data/examples.txt` and
+//! of docs/RULES.md. The cases are data in `data/examples.txt` and
 //! `data/rules.txt`; this file only knows how to check them.
 
 mod common;
@@ -205,5 +205,93 @@ fn every_rule_and_example_has_a_case() {
             read_cases(EXAMPLES).iter().any(|c| c.id() == tag),
             "{tag} has no case"
         );
+    }
+}
+
+/// The specification in the repository, docs/RULES.md.
+const SPEC: &str = include_str!("../../../docs/RULES.md");
+/// This file, to check that each id has a test named after it.
+const THIS_FILE: &str = include_str!("rules.rs");
+
+/// The rows of the spec's tables whose first cell is an id with `prefix`.
+fn spec_rows(prefix: char) -> Vec<Vec<String>> {
+    SPEC.lines()
+        .filter_map(|l| l.strip_prefix("| "))
+        .map(|l| {
+            l.split('|')
+                .map(|c| c.replace('`', "").trim().to_string())
+                .collect::<Vec<_>>()
+        })
+        .filter(|cells| {
+            cells[0]
+                .strip_prefix(prefix)
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .collect()
+}
+
+#[test]
+fn every_id_of_the_spec_has_a_test_named_after_it() {
+    let rules = spec_rows('R');
+    let examples = spec_rows('E');
+    assert_eq!(rules.len(), 13, "R1-R13 in docs/RULES.md");
+    assert_eq!(examples.len(), 12, "E1-E12 in docs/RULES.md");
+    for row in rules.iter().chain(&examples) {
+        let id = &row[0];
+        // `tests!` maps a test named after the id (`r01_…`, `e12_…`) to it.
+        let (letter, number) = id.split_at(1);
+        let name = format!("{}{:0>2}_", letter.to_ascii_lowercase(), number);
+        let line = THIS_FILE
+            .lines()
+            .find(|l| l.trim_end().ends_with(&format!(" => \"{id}\",")))
+            .unwrap_or_else(|| panic!("{id} of docs/RULES.md has no test"));
+        assert!(
+            line.trim_start().starts_with(&name),
+            "{id}: the test {line:?} is not named after it"
+        );
+    }
+}
+
+#[test]
+fn the_spec_examples_are_the_tested_examples() {
+    // Each worked example's position, move and result in docs/RULES.md is
+    // the one the data-driven test plays.
+    let cases = read_cases(EXAMPLES);
+    for row in spec_rows('E') {
+        let id = &row[0];
+        let case = cases
+            .iter()
+            .find(|c| c.id() == id.as_str())
+            .unwrap_or_else(|| panic!("{id} has no case"));
+        let (pos, mv, after) = (&row[2], &row[3], &row[4]);
+        let case_pos = case.get("pos").unwrap();
+        if case_pos == "start" {
+            assert_eq!(pos.as_str(), Position::start().to_string(), "{id}");
+        } else {
+            assert_eq!(pos, case_pos, "{id}: position");
+        }
+        if mv != "—" {
+            let spec_moves: String = mv
+                .replace("twice, then", "")
+                .split_whitespace()
+                .filter(|w| w.chars().all(|c| c.is_ascii_alphabetic()))
+                .collect::<Vec<_>>()
+                .join("");
+            let case_moves = case.get("moves").unwrap().replace(' ', "");
+            let expected = if mv.contains("twice") {
+                let parts: Vec<&str> = mv.split_whitespace().collect();
+                format!("{}{}{}", parts[0], parts[0], parts.last().unwrap())
+            } else {
+                spec_moves
+            };
+            assert_eq!(expected, case_moves, "{id}: moves");
+        }
+        if let Some(rest) = after.strip_prefix("ends ") {
+            let totals = rest.replace('–', "-");
+            let final_ = case.get("final").unwrap();
+            assert!(final_.starts_with(&totals), "{id}: {final_} vs {totals}");
+        } else if after != "—" {
+            assert_eq!(Some(after.as_str()), case.get("after"), "{id}: after");
+        }
     }
 }

@@ -1,5 +1,5 @@
 //! Matches between two UCI engines (any programs speaking the dialect of
-//! `INTEROP.md`), judged move by move by the rules core.
+//! docs/INTEROP.md), judged move by move by the rules core.
 //!
 //! Each game starts from an opening (a position and moves), and each
 //! opening is played twice with the colours swapped. Every answer is
@@ -351,7 +351,7 @@ fn play_game(
     specs: [&EngineSpec; 2],
 ) -> GameRecord {
     let opening = &config.openings[(index / 2) % config.openings.len()];
-    let engine1_south = index % 2 == 0;
+    let engine1_south = index.is_multiple_of(2);
     let mut game = Game::from_moves(opening.start, &opening.moves).expect("openings are checked");
     let fault = |engine: usize, reason: String, game: Game| GameRecord {
         index,

@@ -849,7 +849,7 @@ impl Searcher {
                 break;
             }
             if exact_all {
-                rms.sort_by(|a, b| b.score.cmp(&a.score));
+                rms.sort_by_key(|b| std::cmp::Reverse(b.score));
             }
             prev = score;
             done = rms.clone();
@@ -1069,7 +1069,7 @@ mod repetition_bookkeeping {
     fn a_board_seen_twice_since_the_last_capture_blocks_table_probes() {
         let mut s = Searcher::new(1);
         let (a, b) = (1u128, 2u128);
-        let mut push = |s: &mut Searcher, key, on_board| {
+        let push = |s: &mut Searcher, key, on_board| {
             let again = s.occurrences(key, on_board) > 0;
             s.push_rep(key, on_board, again);
         };

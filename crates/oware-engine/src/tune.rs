@@ -185,11 +185,12 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
         if d.abs() < 1e-12 {
             continue;
         }
+        let pivot = a[c].clone();
         for r in 0..n {
             if r != c {
                 let k = a[r][c] / d;
-                for j in c..n {
-                    a[r][j] -= k * a[c][j];
+                for (x, p) in a[r][c..n].iter_mut().zip(&pivot[c..n]) {
+                    *x -= k * p;
                 }
                 b[r] -= k * b[c];
             }

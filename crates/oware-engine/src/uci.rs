@@ -1,4 +1,4 @@
-//! The engine side of Aalina's UCI dialect (`INTEROP.md`): commands are
+//! The engine side of Aalina's UCI dialect (docs/INTEROP.md): commands are
 //! parsed into [`UciCommand`] in one place ([`parse`]), and [`run`] drives an
 //! [`Engine`] from any line reader to any writer, searching on a worker
 //! thread so that `stop`, `ponderhit`, `isready` and `quit` are read while
@@ -322,6 +322,14 @@ fn bestmove_line(r: &SearchResult) -> String {
     }
 }
 
+/// A `setoption` value as an error message shows it: quoted, or "no value".
+fn shown(value: Option<&str>) -> String {
+    match value.map(str::trim) {
+        Some(v) if !v.is_empty() => format!("'{v}'"),
+        _ => "no value".to_string(),
+    }
+}
+
 impl Session {
     fn new(out: Output, options: EngineOptions) -> Session {
         Session {
@@ -457,7 +465,8 @@ impl Session {
             "hash" => match need(value).and_then(|v| v.parse::<usize>().ok()) {
                 Some(mb) if (1..=16384).contains(&mb) => self.engine().set_hash_mb(mb),
                 _ => self.error(format!(
-                    "setoption Hash: expected a size in MiB from 1 to 16384, got {value:?}"
+                    "setoption Hash: expected a size in MiB from 1 to 16384, got {}",
+                    shown(value)
                 )),
             },
             "tablebasedir" | "tablebasepath" | "syzygypath" => {
@@ -476,18 +485,25 @@ impl Session {
             }
             "level" => match need(value).and_then(|v| v.parse::<u8>().ok()) {
                 Some(n) if (1..=10).contains(&n) => self.settings.level = Level::new(n),
-                _ => self.error(format!("setoption Level: expected 1 to 10, got {value:?}")),
+                _ => self.error(format!(
+                    "setoption Level: expected a level from 1 to 10, got {}",
+                    shown(value)
+                )),
             },
             "greedy" => match need(value) {
                 Some("true") => self.settings.greedy = true,
                 Some("false") => self.settings.greedy = false,
                 _ => self.error(format!(
-                    "setoption Greedy: expected true or false, got {value:?}"
+                    "setoption Greedy: expected true or false, got {}",
+                    shown(value)
                 )),
             },
             "seed" => match need(value).and_then(|v| v.parse::<u64>().ok()) {
                 Some(s) => self.settings.seed = s,
-                None => self.error(format!("setoption Seed: expected a number, got {value:?}")),
+                None => self.error(format!(
+                    "setoption Seed: expected a number, got {}",
+                    shown(value)
+                )),
             },
             "evalweights" => match crate::eval::Weights::parse(value.unwrap_or("")) {
                 Ok(w) => self.engine().set_weights(w),

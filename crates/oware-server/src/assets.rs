@@ -43,8 +43,54 @@ fn file_response(path: &str, status: StatusCode) -> Option<Response> {
     Some(resp)
 }
 
-/// A static file at its path, or `index.html` for any other path (the app's
-/// own routes such as `/game/{id}`).
+/// Whether a page of the app takes an id after its name.
+#[derive(Clone, Copy)]
+enum Id {
+    No,
+    Required,
+    Optional,
+}
+
+/// The app's own pages (the routes of `web/js/app.js`) by the first segment
+/// of their path.
+const PAGES: [(&str, Id); 8] = [
+    ("", Id::No),
+    ("play", Id::No),
+    ("lobby", Id::No),
+    ("game", Id::Required),
+    ("learn", Id::No),
+    ("rules", Id::No),
+    ("review", Id::Optional),
+    ("study", Id::No),
+];
+
+/// Whether `path` (without its leading `/`) is one of the app's pages, which
+/// the browser-side router draws from `index.html`.
+fn is_page(path: &str) -> bool {
+    let path = path.strip_suffix('/').unwrap_or(path);
+    let (first, rest) = match path.split_once('/') {
+        Some((first, rest)) => (first, Some(rest)),
+        None => (path, None),
+    };
+    let valid_id = |id: &str| {
+        !id.is_empty()
+            && id
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    };
+    PAGES.iter().any(|&(page, id)| {
+        page == first
+            && match (id, rest) {
+                (Id::No, None) | (Id::Optional, None) => true,
+                (Id::Required | Id::Optional, Some(r)) => valid_id(r),
+                _ => false,
+            }
+    })
+}
+
+/// A static file at its path; `index.html` for the app's pages (such as
+/// `/game/{id}`); a 404 for anything else, so a missing script or style
+/// sheet is reported as missing rather than answered with a page.
 pub async fn static_or_index(uri: Uri) -> Response {
     let path = uri.path().trim_start_matches('/');
     if !path.is_empty() && !path.ends_with('/') {
@@ -52,10 +98,16 @@ pub async fn static_or_index(uri: Uri) -> Response {
             return r;
         }
     }
-    if !path.is_empty() && !path.ends_with('/') {
-        if let Some(r) = file_response(&format!("{path}/index.html"), StatusCode::OK) {
-            return r;
-        }
+    if !is_page(path) {
+        return (
+            StatusCode::NOT_FOUND,
+            [
+                (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            format!("no such file or page: /{path}\n"),
+        )
+            .into_response();
     }
     file_response("index.html", StatusCode::OK).unwrap_or_else(|| {
         (
@@ -64,4 +116,40 @@ pub async fn static_or_index(uri: Uri) -> Response {
         )
             .into_response()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_page;
+
+    #[test]
+    fn pages_are_the_routers_and_nothing_else() {
+        for p in [
+            "",
+            "play",
+            "play/",
+            "lobby",
+            "game/abc_D-9",
+            "learn",
+            "rules",
+            "review",
+            "review/x1",
+            "study/",
+        ] {
+            assert!(is_page(p), "{p} is a page");
+        }
+        for p in [
+            "js/nonexistent.js",
+            "css/missing.css",
+            "favicon.ico",
+            "game",
+            "game/",
+            "game/a/b",
+            "play/x",
+            "robots.txt",
+            "game/a.js",
+        ] {
+            assert!(!is_page(p), "{p} is not a page");
+        }
+    }
 }

@@ -279,12 +279,12 @@ async fn play(
         if legal.is_empty() {
             return Ok(true);
         }
-        let pause = rand::thread_rng().gen_range(0..=2 * interval.as_millis() as u64);
+        let pause = rand::rng().random_range(0..=2 * interval.as_millis() as u64);
         tokio::time::sleep(Duration::from_millis(pause)).await;
         if shared.stop.load(Ordering::Relaxed) {
             return Ok(false);
         }
-        let mv = legal[rand::thread_rng().gen_range(0..legal.len())].clone();
+        let mv = legal[rand::rng().random_range(0..legal.len())].clone();
         let (mover, other) = if south_to_move {
             (&mut *ws_s, &mut *ws_n)
         } else {

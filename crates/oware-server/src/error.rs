@@ -15,7 +15,7 @@ pub struct ApiError {
     pub status: StatusCode,
     /// What was wrong, for people.
     pub message: String,
-    /// The rule (RULES.md id) that forbids the action, if one does.
+    /// The rule (docs/RULES.md id) that forbids the action, if one does.
     pub rule: Option<&'static str>,
 }
 

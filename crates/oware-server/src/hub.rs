@@ -250,9 +250,9 @@ impl Event<'_> {
 }
 
 fn random_string(len: usize, alphabet: &[u8]) -> String {
-    let mut rng = rand::thread_rng();
+    let mut rng = rand::rng();
     (0..len)
-        .map(|_| alphabet[rng.gen_range(0..alphabet.len())] as char)
+        .map(|_| alphabet[rng.random_range(0..alphabet.len())] as char)
         .collect()
 }
 
@@ -645,7 +645,7 @@ impl Hub {
             ));
         }
         let side = req.side.unwrap_or_else(|| {
-            if rand::thread_rng().gen_bool(0.5) {
+            if rand::rng().random_bool(0.5) {
                 Side::South
             } else {
                 Side::North

@@ -87,7 +87,16 @@ impl Server {
             None => default_db_path()?,
         };
         if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)?;
+            std::fs::create_dir_all(dir).map_err(|e| {
+                std::io::Error::new(
+                    e.kind(),
+                    format!(
+                        "cannot create the folder {} for the database {}: {e}",
+                        dir.display(),
+                        db.display()
+                    ),
+                )
+            })?;
         }
         let store = store::SqliteStore::open(&db).map_err(|e| {
             std::io::Error::other(format!("cannot open the database {}: {e}", db.display()))

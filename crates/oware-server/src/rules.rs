@@ -183,7 +183,7 @@ mod tests {
 
     #[test]
     fn e2_capture_and_misses() {
-        // RULES.md E2: F captures 2+2.
+        // docs/RULES.md E2: F captures 2+2.
         let s = state(Some("0-0-0-0-0-2-1-1-0-0-4-0-20-20-S"), None).unwrap();
         let f = s.previews.iter().find(|p| p.mv.to_string() == "F").unwrap();
         assert_eq!(f.captures, 4);

@@ -182,14 +182,6 @@ impl SqliteStore {
     pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
         let writer = open(path)?;
         writer.execute_batch(SCHEMA)?;
-        // Tuning knob for experiments: WAL pages between automatic checkpoints
-        // (SQLite's default is 1000; 0 turns them off).
-        if let Some(pages) = std::env::var("OWARE_DB_AUTOCHECKPOINT")
-            .ok()
-            .and_then(|v| v.parse::<u32>().ok())
-        {
-            writer.pragma_update(None, "wal_autocheckpoint", pages)?;
-        }
         let reader = open(path)?;
         let (queue, rx) = mpsc::unbounded_channel();
         let stats = std::sync::Arc::new(Mutex::new(WriteStats::default()));

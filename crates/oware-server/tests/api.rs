@@ -637,6 +637,33 @@ async fn hotseat_agreement_import_lobby_rules_and_pages() {
         }
     }
     assert_eq!(get(addr, "/api/v1/nothing").await.status, 404);
+    // A missing asset is a 404, not the app's page; the page fallback is for
+    // the app's own routes only.
+    for missing in [
+        "/js/nonexistent.js",
+        "/css/missing.css",
+        "/favicon.ico",
+        "/game",
+        "/play/extra",
+    ] {
+        let r = get(addr, missing).await;
+        assert_eq!(r.status, 404, "{missing}");
+        assert!(!r.headers.contains("text/html"), "{missing}: {}", r.headers);
+        assert!(r.body.contains(missing), "{missing}: {}", r.body);
+    }
+    for page in [
+        "/play",
+        "/lobby/",
+        "/learn",
+        "/rules",
+        "/review",
+        "/review/x-1",
+        "/study",
+    ] {
+        let r = get(addr, page).await;
+        assert_eq!(r.status, 200, "{page}");
+        assert_eq!(r.body, home.body, "{page}");
+    }
     tokio::time::sleep(Duration::from_millis(10)).await;
 }
 

@@ -237,6 +237,9 @@ impl<'a> Propagator<'a> {
 
 /// Builds the level of `n` seeds, given every level below it
 /// (`lower[k].seeds == k`).
+// `p` in the pending-board scan is the board's index for the propagator as
+// well as for `state`, so an iterator would not make it shorter.
+#[allow(clippy::needless_range_loop)]
 pub(crate) fn build_level(
     n: usize,
     lower: &[Level],
@@ -284,7 +287,7 @@ pub(crate) fn build_level(
     let state = atomic(&mut words);
     let (mut refinements, mut cycle_boards) = (0u64, 0u64);
     let refinement: Option<(Vec<AtomicU8>, Vec<AtomicU8>)> =
-        (n <= crate::refine_max_seeds()).then(|| {
+        (n <= crate::REFINE_MAX_SEEDS).then(|| {
             (
                 (0..len).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
                 (0..len).into_par_iter().map(|_| AtomicU8::new(0)).collect(),

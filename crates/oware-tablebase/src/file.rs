@@ -9,7 +9,10 @@
 //!     12     4  seed count n
 //!     16     8  entry count, C(n + 11, 11)
 //!     24     4  palette length P (1..=256)
-//!     28     4  zero
+//!     28     4  cycle-step limit: the largest seed count whose
+//!               never-capturing cycles were scored by R11
+//!               ([`crate::REFINE_MAX_SEEDS`]); 0 in files written before
+//!               this field, which were built with the limit 10
 //!     32     4  CRC-32 (IEEE) of the whole file with this field zeroed
 //!     36    28  zero
 //!     64   512  palette: 256 pairs (lower, upper), the first P used
@@ -51,6 +54,7 @@ fn header(level: &Level) -> [u8; HEADER_LEN] {
     h[12..16].copy_from_slice(&(level.seeds as u32).to_le_bytes());
     h[16..24].copy_from_slice(&index::count(level.seeds).to_le_bytes());
     h[24..28].copy_from_slice(&(level.palette.len() as u32).to_le_bytes());
+    h[28..32].copy_from_slice(&(crate::REFINE_MAX_SEEDS as u32).to_le_bytes());
     for (i, &(l, u)) in level.palette.iter().enumerate() {
         h[64 + 2 * i] = l;
         h[65 + 2 * i] = u;
@@ -121,6 +125,17 @@ pub(crate) fn open_level(path: &Path, seeds: usize) -> Result<Level, TbError> {
     if version != VERSION {
         return Err(corrupt(format!(
             "format version {version}; this program reads version {VERSION}"
+        )));
+    }
+    let cycle_limit = match u32_at(28) {
+        0 => 10,
+        v => v as usize,
+    };
+    if cycle_limit != crate::REFINE_MAX_SEEDS {
+        return Err(corrupt(format!(
+            "built with cycles scored by R11 up to {cycle_limit} seeds; this program builds \
+             and reads tables made with the limit {}: rebuild the tables",
+            crate::REFINE_MAX_SEEDS
         )));
     }
     let file_seeds = u32_at(12) as usize;

@@ -78,15 +78,13 @@ pub const MAX_BUILD_SEEDS: usize = 30;
 /// cycle step assigns boards at 2-10 seeds and none at 11-20, so the files
 /// up to 20 seeds are byte-identical whether this is 10 or 20; the counts
 /// above inherit the exact values through captures (docs/TABLEBASE.md).
-/// `OWARE_TB_REFINE_MAX=N` overrides it for experiments.
+/// Every file records the limit it was built with, and files built with
+/// another limit are refused (their values would not match a rebuild).
 pub const REFINE_MAX_SEEDS: usize = 10;
 
-pub(crate) fn refine_max_seeds() -> usize {
-    std::env::var("OWARE_TB_REFINE_MAX")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(REFINE_MAX_SEEDS)
-}
+/// Where tables are built and looked for unless a directory is given: the
+/// `tablebases` folder of the current directory.
+pub const DEFAULT_DIR: &str = "tablebases";
 
 /// The table built in memory by [`Tablebase::default_in_memory`]: a few
 /// seconds on two cores.

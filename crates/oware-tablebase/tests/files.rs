@@ -145,6 +145,36 @@ fn truncated_and_mismatched_files_are_refused_with_the_reason() {
     assert!(err.to_string().contains("version"), "{err}");
 }
 
+/// The file with its checksum field (offset 32) set for its new contents.
+fn with_checksum(mut bytes: Vec<u8>) -> Vec<u8> {
+    bytes[32..36].fill(0);
+    let crc = crc32fast::hash(&bytes);
+    bytes[32..36].copy_from_slice(&crc.to_le_bytes());
+    bytes
+}
+
+#[test]
+fn the_cycle_step_limit_is_recorded_and_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path());
+    let p5 = file::path_for(dir.path(), 5);
+    let good5 = fs::read(&p5).unwrap();
+    let limit = u32::from_le_bytes(good5[28..32].try_into().unwrap());
+    assert_eq!(limit as usize, oware_tablebase::REFINE_MAX_SEEDS);
+    assert_eq!(with_checksum(good5.clone()), good5, "the checksum recipe");
+    // Built with another limit: the values would differ from a rebuild.
+    let mut other = good5.clone();
+    other[28..32].copy_from_slice(&20u32.to_le_bytes());
+    fs::write(&p5, with_checksum(other)).unwrap();
+    let reason = corrupt_reason(dir.path());
+    assert!(reason.contains("up to 20 seeds"), "{reason}");
+    // Files from before the field hold 0 there and were built with 10.
+    let mut legacy = good5.clone();
+    legacy[28..32].fill(0);
+    fs::write(&p5, with_checksum(legacy)).unwrap();
+    Tablebase::open(dir.path()).unwrap();
+}
+
 #[test]
 fn tables_load_up_to_the_first_gap() {
     let dir = tempfile::tempdir().unwrap();

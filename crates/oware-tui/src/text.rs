@@ -1,7 +1,7 @@
 //! The languages of the game and the rules screen's text.
 //!
 //! The rules are summarised in the project's own words from the source texts
-//! in `shared/seeds/` (rule ids as in `RULES.md`).
+//! in docs/RULES.md (rule ids as there).
 
 /// The language of the rules screen.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]

@@ -96,6 +96,56 @@ fn show_draws_the_board() {
 }
 
 #[test]
+fn show_says_captured_as_the_game_does() {
+    // The terminal game's word for the seeds a player has taken.
+    let out = oware()
+        .args([
+            "show",
+            "--position",
+            "0-0-0-0-0-2-1-1-0-0-4-0-20-20-S",
+            "--moves",
+            "F",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("North  captured 20"), "{stdout}");
+    assert!(stdout.contains("South  captured 24"), "{stdout}");
+    assert!(!stdout.contains("store"), "{stdout}");
+}
+
+#[test]
+fn serve_names_the_database_path_it_cannot_use() {
+    let out = oware()
+        .args([
+            "serve",
+            "--db",
+            "/proc/nope/x.sqlite3",
+            "--addr",
+            "127.0.0.1:0",
+        ])
+        .timeout(std::time::Duration::from_secs(20))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("/proc/nope/x.sqlite3"), "{stderr}");
+    assert!(stderr.contains("/proc/nope "), "{stderr}");
+    // A folder that exists but a file that cannot be a database.
+    let dir = tempfile::tempdir().unwrap();
+    let out = oware()
+        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+        .arg(dir.path())
+        .timeout(std::time::Duration::from_secs(20))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains(dir.path().to_str().unwrap()), "{stderr}");
+}
+
+#[test]
 fn illegal_move_names_move_index_and_legal_moves() {
     oware()
         .args(["show", "--moves", "FfF"])

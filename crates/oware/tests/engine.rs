@@ -70,6 +70,91 @@ fn bench_prints_a_stable_signature() {
     assert_eq!(sig(()), sig(()));
 }
 
+/// The `oware bench` signature at its default depth. It changes exactly when
+/// the search's behaviour does: a commit that changes it updates this value,
+/// docs/ENGINE.md and README.md together, and says why.
+const BENCH_SIGNATURE: u64 = 2_857_114;
+
+#[test]
+fn bench_signature_is_pinned_and_documented() {
+    let out = oware().arg("bench").output().unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("signature"))
+        .unwrap_or_else(|| panic!("no signature line in {stdout}"));
+    let nodes: u64 = line
+        .split_whitespace()
+        .find_map(|w| w.parse().ok())
+        .unwrap_or_else(|| panic!("no node count in {line:?}"));
+    assert_eq!(nodes, BENCH_SIGNATURE, "{line}");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    for doc in ["docs/ENGINE.md", "README.md"] {
+        let text = std::fs::read_to_string(root.join(doc)).unwrap();
+        let plain = text.replace(',', "");
+        assert!(
+            plain.contains(&BENCH_SIGNATURE.to_string()),
+            "{doc} does not give the signature {BENCH_SIGNATURE}"
+        );
+    }
+}
+
+#[test]
+fn analyze_refuses_limits_out_of_range() {
+    for (args, expected) in [
+        (vec!["--depth", "0"], "invalid value '0' for '--depth"),
+        (vec!["--depth", "-3"], "invalid value '-3' for '--depth"),
+        (
+            vec!["--movetime", "-5"],
+            "invalid value '-5' for '--movetime",
+        ),
+        (vec!["--movetime", "0"], "invalid value '0' for '--movetime"),
+        (
+            vec!["--movetime", "soon"],
+            "invalid value 'soon' for '--movetime",
+        ),
+    ] {
+        let out = oware()
+            .arg("analyze")
+            .args(&args)
+            .arg("--no-tablebases")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn uci_option_errors_show_the_value_not_rust_internals() {
+    let out = oware()
+        .args(["uci", "--no-tablebases"])
+        .write_stdin(
+            "setoption name Level value 99\nsetoption name Level\nsetoption name Hash value lots\n\
+             setoption name Greedy value maybe\nsetoption name Seed value -1\nquit\n",
+        )
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    for expected in [
+        "info string error: setoption Level: expected a level from 1 to 10, got '99'",
+        "info string error: setoption Level: expected a level from 1 to 10, got no value",
+        "info string error: setoption Hash: expected a size in MiB from 1 to 16384, got 'lots'",
+        "info string error: setoption Greedy: expected true or false, got 'maybe'",
+        "info string error: setoption Seed: expected a number, got '-1'",
+    ] {
+        assert!(
+            stdout.contains(expected),
+            "missing {expected:?} in:\n{stdout}"
+        );
+    }
+    assert!(!stdout.contains("Some("), "{stdout}");
+}
+
 #[test]
 fn match_between_levels_reports_a_result() {
     let out = oware()

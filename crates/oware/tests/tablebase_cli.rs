@@ -112,3 +112,52 @@ fn bad_input_gets_a_clear_error() {
         .code(2)
         .stderr(predicate::str::contains("no table files"));
 }
+
+#[test]
+fn probe_build_and_analyze_share_one_default_folder() {
+    // `tablebase build` without --dir writes ./tablebases; `probe` without
+    // --dir then reads it, as `analyze` and `uci` do.
+    let cwd = tempfile::tempdir().unwrap();
+    oware()
+        .current_dir(cwd.path())
+        .args([
+            "tablebase",
+            "probe",
+            "--max-seeds",
+            "4",
+            "1-0-0-0-1-0-0-0-0-0-0-0-23-23-S",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "tables     built in memory (0..=4 seeds)",
+        ));
+    oware()
+        .current_dir(cwd.path())
+        .args(["tablebase", "build", "--max-seeds", "5"])
+        .assert()
+        .success();
+    assert!(cwd.path().join("tablebases/oware-tb-05.otb").is_file());
+    oware()
+        .current_dir(cwd.path())
+        .args(["tablebase", "probe", "1-0-0-0-1-0-0-0-0-0-0-0-23-23-S"])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("tables     tablebases (0..=5 seeds)").and(
+                predicate::str::contains("to move    South (captured 23, opponent captured 23)"),
+            ),
+        );
+    // A damaged file in the default folder is reported, not skipped.
+    let path = cwd.path().join("tablebases/oware-tb-03.otb");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&path, bytes).unwrap();
+    oware()
+        .current_dir(cwd.path())
+        .args(["tablebase", "probe", "1-0-0-0-1-0-0-0-0-0-0-0-23-23-S"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("oware-tb-03.otb"));
+}

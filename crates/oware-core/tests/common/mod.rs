@@ -1,5 +1,5 @@
 //! Test helpers: a deliberately naive reference implementation of the rules
-//! (plain arrays, written straight from RULES.md) to cross-check the fast
+//! (plain arrays, written straight from docs/RULES.md) to cross-check the fast
 //! bit-packed core, and the reader for the `.txt` case files.
 
 #![allow(dead_code)]

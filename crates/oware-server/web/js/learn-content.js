@@ -1,6 +1,6 @@
 // Lesson texts for the tutorial and the rules page, in English and French.
-// Written for this project from the rule texts in shared/seeds; positions
-// come from RULES.md (E1–E12) or were set up for a lesson.
+// Written for this project from the rules in docs/RULES.md; positions
+// come from its worked examples (E1–E12) or were set up for a lesson.
 
 export const START = '4-4-4-4-4-4-4-4-4-4-4-4-0-0-S';
 

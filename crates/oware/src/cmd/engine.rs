@@ -141,7 +141,7 @@ impl TableArgs {
 }
 
 /// Where `oware tablebase build` puts tables by default.
-const DEFAULT_TABLE_DIR: &str = "tablebases";
+const DEFAULT_TABLE_DIR: &str = oware_tablebase::DEFAULT_DIR;
 
 #[derive(Args)]
 pub struct AnalyzeArgs {
@@ -151,11 +151,13 @@ pub struct AnalyzeArgs {
     /// Moves to play from the position first, concatenated (FfBe) or spaced ("F f B e").
     #[arg(long, short)]
     pub moves: Option<String>,
-    /// Think for this many milliseconds (the default is 1000).
-    #[arg(long, conflicts_with = "depth")]
+    /// Think for this many milliseconds, 1 to 3600000 (the default is 1000).
+    #[arg(long, conflicts_with = "depth", allow_hyphen_values = true,
+          value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub movetime: Option<u64>,
-    /// Search to this depth in plies instead of a time.
-    #[arg(long)]
+    /// Search to this depth in plies instead of a time, 1 to 64.
+    #[arg(long, allow_hyphen_values = true,
+          value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: Option<u32>,
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64)]

@@ -10,8 +10,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use oware_core::Position;
 use oware_tablebase::{file, index, LevelStatus, Tablebase, TbResult};
 
-/// Where tables live unless `--dir` says otherwise.
-const DEFAULT_DIR: &str = "tablebases";
+/// Where tables live unless `--dir` says otherwise (the same default as
+/// `analyze` and `uci`).
+const DEFAULT_DIR: &str = oware_tablebase::DEFAULT_DIR;
 
 #[derive(Subcommand)]
 pub enum Command {
@@ -57,11 +58,12 @@ pub struct BuildArgs {
 
 #[derive(Args)]
 pub struct ProbeArgs {
-    /// Directory of the table files; without it, a table of
-    /// `--max-seeds` seeds is built in memory.
+    /// Directory of the table files. Without it, `./tablebases` if it holds
+    /// table files (as for `analyze` and `uci`), else a table of
+    /// `--max-seeds` seeds built in memory.
     #[arg(long)]
     pub dir: Option<PathBuf>,
-    /// Seeds of the in-memory table when no `--dir` is given.
+    /// Seeds of the in-memory table when no table files are used.
     #[arg(long, default_value_t = oware_tablebase::DEFAULT_SEEDS)]
     pub max_seeds: usize,
     /// The position (position string, e.g. 1-0-0-0-1-0-0-0-0-0-0-0-23-23-S).
@@ -185,10 +187,28 @@ fn probe(args: ProbeArgs) -> Result<()> {
         .position
         .parse()
         .with_context(|| format!("bad position {:?}", args.position))?;
-    let tb = match &args.dir {
-        Some(dir) => open(dir)?,
+    let default = std::path::Path::new(DEFAULT_DIR);
+    let (tb, source) = match &args.dir {
+        Some(dir) => (open(dir)?, dir.display().to_string()),
         None => {
-            Tablebase::build_in_memory(args.max_seeds).context("building the in-memory table")?
+            // The default folder is used when it holds files; a damaged
+            // file there is an error, not a reason to fall back silently.
+            let found = if default.is_dir() {
+                Some(
+                    Tablebase::open(default)
+                        .with_context(|| format!("opening tables in {}", default.display()))?,
+                )
+            } else {
+                None
+            };
+            match found.filter(|tb| tb.max_seeds().is_some()) {
+                Some(tb) => (tb, default.display().to_string()),
+                None => (
+                    Tablebase::build_in_memory(args.max_seeds)
+                        .context("building the in-memory table")?,
+                    "built in memory".to_string(),
+                ),
+            }
         }
     };
     let Some(v) = tb.probe(&pos) else {
@@ -199,9 +219,13 @@ fn probe(args: ProbeArgs) -> Result<()> {
         );
     };
     let me = pos.to_move();
+    println!(
+        "tables     {source} (0..={} seeds)",
+        tb.max_seeds().unwrap_or(0)
+    );
     println!("position   {pos}");
     println!(
-        "to move    {me} (store {}, opponent's store {})",
+        "to move    {me} (captured {}, opponent captured {})",
         pos.store(me),
         pos.store(me.opponent())
     );
