@@ -52,6 +52,7 @@ constructors! {
     not_allowed => "not_allowed", CONFLICT;
     missing_token => "missing_token", UNAUTHORIZED;
     bad_token => "bad_token", FORBIDDEN;
+    bad_origin => "bad_origin", FORBIDDEN;
     not_found => "not_found", NOT_FOUND;
     too_large => "too_large", PAYLOAD_TOO_LARGE;
     busy => "busy", SERVICE_UNAVAILABLE;

@@ -41,6 +41,19 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        // A body of another type (a form, text/plain: what a page on another
+        // site can send without asking) is refused, not parsed as JSON.
+        let content_type = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .map(|v| v.to_str().unwrap_or("?").to_ascii_lowercase());
+        if let Some(ct) = &content_type {
+            if !ct.starts_with("application/json") {
+                return Err(ApiError::malformed(format!(
+                    "the body must be JSON (Content-Type: application/json), not {ct}"
+                )));
+            }
+        }
         let bytes = Bytes::from_request(req, state)
             .await
             .map_err(body_rejection)?;

@@ -276,12 +276,23 @@ fn check_name(name: Option<String>, default: &str) -> Result<String, ApiError> {
         .map(|n| n.trim().to_string())
         .filter(|n| !n.is_empty())
         .unwrap_or_else(|| default.to_string());
-    if name.chars().count() > 40 || name.chars().any(char::is_control) {
+    if name.chars().count() > 40 || name.chars().any(|c| c.is_control() || is_invisible(c)) {
         return Err(ApiError::invalid_request(
-            "name: at most 40 characters, no control characters",
+            "name: at most 40 characters, no control, direction or invisible characters",
         ));
     }
     Ok(name)
+}
+
+/// Characters that change how the text around them is shown without being
+/// seen themselves: direction overrides and isolates (which can make a
+/// name read backwards), zero-width and other invisible format characters.
+fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
+        | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}'
+        | '\u{FFA0}' | '\u{FFF0}'..='\u{FFFB}' | '\u{E0000}'..='\u{E0FFF}')
 }
 
 fn parse_ply(text: &str) -> Option<Ply> {

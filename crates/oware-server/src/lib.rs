@@ -22,6 +22,7 @@ pub mod http;
 pub mod hub;
 pub mod model;
 pub mod rules;
+pub mod security;
 pub mod store;
 mod ws;
 
@@ -68,6 +69,7 @@ pub fn default_db_path() -> std::io::Result<PathBuf> {
 pub fn app(hub: Arc<Hub>) -> Router {
     http::routes()
         .fallback(assets::static_or_index)
+        .layer(axum::middleware::from_fn(security::headers))
         .with_state(hub)
 }
 

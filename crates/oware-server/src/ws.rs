@@ -47,9 +47,12 @@ enum ClientMsg {
 pub(crate) async fn upgrade(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
-    Query(q): Query<WsQuery>,
+    q: Result<Query<WsQuery>, axum::extract::rejection::QueryRejection>,
+    headers: axum::http::HeaderMap,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
+    crate::security::check_origin(&headers)?;
+    let Query(q) = q.map_err(|e| ApiError::invalid_request(format!("query: {e}")))?;
     // Check the game and the token before upgrading, so a wrong token is an HTTP error.
     let slot = hub.slot(&id).await?;
     let token = q.token.filter(|t| !t.is_empty());

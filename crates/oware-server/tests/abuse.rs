@@ -176,3 +176,151 @@ async fn a_review_is_computed_once_per_game_and_stops_when_abandoned() {
         t.elapsed()
     );
 }
+
+/// Sends a raw request with extra header lines and returns the status line
+/// and the head of the response, lower-cased.
+async fn head_of(addr: SocketAddr, request: String) -> (u16, String, String) {
+    use tokio::io::AsyncReadExt;
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    s.write_all(request.as_bytes()).await.unwrap();
+    let mut buf = vec![0u8; 8192];
+    let mut got = Vec::new();
+    loop {
+        let n = tokio::time::timeout(Duration::from_secs(5), s.read(&mut buf))
+            .await
+            .expect("an answer")
+            .unwrap();
+        if n == 0 {
+            break;
+        }
+        got.extend_from_slice(&buf[..n]);
+        if got.windows(4).any(|w| w == b"\r\n\r\n") && !got.starts_with(b"HTTP/1.1 200") {
+            break;
+        }
+        if got.starts_with(b"HTTP/1.1 101") {
+            break;
+        }
+    }
+    let text = String::from_utf8_lossy(&got).to_string();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    (status, head.to_ascii_lowercase(), body.to_string())
+}
+
+fn upgrade_request(addr: SocketAddr, path: &str, origin: Option<&str>) -> String {
+    let origin = origin
+        .map(|o| format!("Origin: {o}\r\n"))
+        .unwrap_or_default();
+    format!(
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
+         Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n{origin}\r\n"
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pages_cannot_be_framed_and_the_api_is_never_cached() {
+    let (_dir, server) = start_with(one_engine()).await;
+    let addr = server.addr();
+    for path in [
+        "/",
+        "/game/abc",
+        "/js/app.js",
+        "/api/v1/health",
+        "/api/v1/nothing",
+    ] {
+        let r = get(addr, path).await;
+        let h = &r.headers;
+        assert!(
+            h.contains("content-security-policy: default-src 'self'"),
+            "{path}: {h}"
+        );
+        assert!(h.contains("frame-ancestors 'none'"), "{path}: {h}");
+        assert!(h.contains("x-frame-options: deny"), "{path}: {h}");
+        assert!(h.contains("x-content-type-options: nosniff"), "{path}: {h}");
+        assert_eq!(
+            h.contains("cache-control: no-store"),
+            path.starts_with("/api/"),
+            "{path}: {h}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sockets_from_other_sites_and_non_json_bodies_are_refused() {
+    let (_dir, server) = start_with(one_engine()).await;
+    let addr = server.addr();
+    let (id, south, _) = online_game(addr, json!({})).await;
+    let path = format!("/api/v1/games/{id}/ws?token={south}");
+    // A page on another site, with the visitor's token: refused.
+    let (status, _, body) = head_of(
+        addr,
+        upgrade_request(addr, &path, Some("http://evil.example")),
+    )
+    .await;
+    assert_eq!(status, 403);
+    assert!(body.contains("bad_origin"), "{body}");
+    // The app's own page, and a client that is not a browser: accepted.
+    let own = format!("http://{addr}");
+    assert_eq!(
+        head_of(addr, upgrade_request(addr, &path, Some(&own)))
+            .await
+            .0,
+        101
+    );
+    assert_eq!(
+        head_of(addr, upgrade_request(addr, &path, None)).await.0,
+        101
+    );
+    // A duplicated query parameter: a JSON error with its code.
+    let twice = format!("/api/v1/games/{id}/ws?token={south}&token={south}");
+    let (status, head, body) = head_of(addr, upgrade_request(addr, &twice, None)).await;
+    assert_eq!(status, 400, "{head}");
+    assert!(body.contains("\"code\":\"invalid_request\""), "{body}");
+    // A JSON body sent as text/plain or as a form (what another site's page
+    // can send without asking) is not parsed.
+    for ct in ["text/plain", "application/x-www-form-urlencoded"] {
+        let r = raw(addr, "POST", "/api/v1/games", ct, br#"{"mode":"hotseat"}"#).await;
+        assert_eq!(r.status, 400, "{ct}");
+        assert_eq!(r.code(), "malformed", "{ct}");
+    }
+    let r = raw(
+        addr,
+        "POST",
+        "/api/v1/games",
+        "application/json; charset=utf-8",
+        br#"{"mode":"hotseat"}"#,
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn names_that_hide_or_reverse_text_are_refused() {
+    let (_dir, server) = start_with(one_engine()).await;
+    let addr = server.addr();
+    for name in [
+        "Ama\u{202E}nimda",
+        "Ko\u{200B}fi",
+        "\u{2066}x\u{2069}",
+        "a\u{FEFF}",
+    ] {
+        let r = post(
+            addr,
+            "/api/v1/games",
+            json!({"mode": "online", "name": name}),
+        )
+        .await;
+        assert_eq!(r.status, 400, "{name:?}: {}", r.body);
+        assert_eq!(r.code(), "invalid_request");
+    }
+    // Letters of any script, accents and emoji are names like any other.
+    for name in ["Kwame Nkrumah", "Aïcha", "Абена", "أمينة", "玩家", "🌱 Ama"] {
+        let r = post(
+            addr,
+            "/api/v1/games",
+            json!({"mode": "online", "name": name}),
+        )
+        .await;
+        assert_eq!(r.status, 201, "{name:?}: {}", r.body);
+    }
+}
