@@ -35,6 +35,11 @@ pub struct Config {
     pub engine_request_cap: Duration,
     /// Longest time the review of one game may take in all.
     pub review_cap: Duration,
+    /// Connections open at once (HTTP and WebSocket); fewer if the
+    /// process's file-descriptor limit cannot be raised that far.
+    pub max_connections: usize,
+    /// A connection that sends nothing for this long is closed.
+    pub idle_timeout: Duration,
 }
 
 impl Default for Config {
@@ -49,6 +54,8 @@ impl Default for Config {
             engine_move_cap: Duration::from_secs(3),
             engine_request_cap: Duration::from_secs(10),
             review_cap: Duration::from_secs(30),
+            max_connections: 20_000,
+            idle_timeout: Duration::from_secs(180),
         }
     }
 }

@@ -20,6 +20,7 @@ mod engines;
 pub mod error;
 pub mod http;
 pub mod hub;
+pub mod listener;
 pub mod model;
 pub mod rules;
 pub mod security;
@@ -31,7 +32,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::Router;
-use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
 pub use hub::{Config, Hub};
@@ -103,16 +103,17 @@ impl Server {
         let store = store::SqliteStore::open(&db).map_err(|e| {
             std::io::Error::other(format!("cannot open the database {}: {e}", db.display()))
         })?;
+        let max_connections = options.config.max_connections;
+        let idle_timeout = options.config.idle_timeout;
         let hub = Hub::new(Arc::new(store), options.config);
-        let listener = TcpListener::bind(options.addr).await.map_err(|e| {
+        let listener = listener::bind(options.addr).map_err(|e| {
             std::io::Error::new(e.kind(), format!("cannot listen on {}: {e}", options.addr))
         })?;
         let addr = listener.local_addr()?;
         let router = app(hub.clone());
-        // Small frames must leave at once: no Nagle delay on game sockets.
-        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
-            let _ = tcp.set_nodelay(true);
-        });
+        let max = listener::connection_limit(max_connections);
+        tracing::info!("at most {max} connections open at once");
+        let listener = listener::Limited::new(listener, max, idle_timeout);
         let task = tokio::spawn(async move { axum::serve(listener, router).await });
         Ok(Server {
             addr,

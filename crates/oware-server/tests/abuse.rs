@@ -324,3 +324,36 @@ async fn names_that_hide_or_reverse_text_are_refused() {
         assert_eq!(r.status, 201, "{name:?}: {}", r.body);
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_connections_cannot_hold_every_place() {
+    let (_dir, server) = start_with(Config {
+        max_connections: 8,
+        idle_timeout: Duration::from_millis(1500),
+        ..one_engine()
+    })
+    .await;
+    let addr = server.addr();
+    // Every place taken by connections that say nothing, or half a request.
+    let mut idle = Vec::new();
+    for i in 0..8 {
+        let mut s = TcpStream::connect(addr).await.unwrap();
+        if i % 2 == 1 {
+            s.write_all(b"GET /api/v1/health HTTP/1.1\r\nHo")
+                .await
+                .unwrap();
+        }
+        idle.push(s);
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // A new client waits (in the kernel's backlog, not on an exhausted
+    // process) and is served once the idle ones are closed.
+    let t = Instant::now();
+    let r = tokio::time::timeout(Duration::from_secs(10), get(addr, "/api/v1/health"))
+        .await
+        .expect("served after the idle timeout");
+    assert_eq!(r.status, 200);
+    let waited = t.elapsed();
+    assert!(waited >= Duration::from_millis(800), "waited {waited:?}");
+    drop(idle);
+}
