@@ -15,15 +15,18 @@ BIN="$PWD/target/release/oware"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 echo "machine: $(nproc) cores, $(uptime)"
 echo "== single process (all cores), 0..=$N"
-rm -rf "$WORK/single"
-/usr/bin/time -f "wall %e s, peak RSS %M kB" "$BIN" tablebase build --max-seeds "$N" --dir "$WORK/single" 2>&1 |
-    grep -v 'seeds: ' || true
+if [ -e "$WORK/single/$(printf 'oware-tb-%02d.otb' "$N")" ]; then
+    echo "(files of an earlier run kept)"
+else
+    /usr/bin/time -f "wall %e s, peak RSS %M kB" "$BIN" tablebase build --max-seeds "$N" \
+        --dir "$WORK/single" 2>&1 | grep -v 'seeds: ' || true
+fi
 for k in 1 2 3; do
     echo "== mpirun -np $k (one thread a rank), 0..=$N; $(uptime)"
     rm -rf "$WORK/k$k"
     start=$(date +%s.%N)
     RAYON_NUM_THREADS=1 mpirun --oversubscribe --bind-to none -np "$k" \
-        "$BIN" tablebase build --max-seeds "$N" --dir "$WORK/k$k" 2>&1 | grep -v 'built by rank 0'
+        "$BIN" tablebase build --max-seeds "$N" --dir "$WORK/k$k" 2>&1 | grep --line-buffered -v 'built by rank 0'
     echo "wall $(echo "$(date +%s.%N) - $start" | bc) s"
     for n in $(seq 0 "$N"); do
         f=$(printf 'oware-tb-%02d.otb' "$n")

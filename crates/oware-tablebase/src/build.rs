@@ -385,12 +385,12 @@ pub(crate) fn seed_pass(
             let key = |p: usize| {
                 index::key_of_board(&index::unrank(n, (base + p) as u64).expect("in range"))
             };
-            for p in start..end {
-                let w = state[p].load(Ordering::Relaxed);
+            for (p, cell) in state.iter().enumerate().take(end).skip(start) {
+                let w = cell.load(Ordering::Relaxed);
                 if lo_of(w) == PENDING | t && prop.set_lo(p) {
                     prop.resolved_lo.push(key(p));
                 }
-                let w = state[p].load(Ordering::Relaxed);
+                let w = cell.load(Ordering::Relaxed);
                 let h = hi_of(w);
                 if h & PENDING != 0
                     && h != PENDING | NONE
@@ -413,6 +413,9 @@ pub(crate) fn seed_pass(
             },
         )
 }
+
+/// A level's (lower, upper) pairs, in code order.
+pub(crate) type Palette = Vec<(u8, u8)>;
 
 /// A pair table: `[lower][upper]`.
 pub(crate) type Pairs<T> = [[T; 49]; 49];
@@ -455,7 +458,7 @@ pub(crate) fn used_pairs(n: usize, words: &[u32]) -> Pairs<bool> {
 pub(crate) fn make_palette(
     n: usize,
     used: &Pairs<bool>,
-) -> Result<(Vec<(u8, u8)>, Pairs<u8>), crate::TbError> {
+) -> Result<(Palette, Pairs<u8>), crate::TbError> {
     let mut palette = Vec::new();
     let mut code = [[0u8; 49]; 49];
     for l in 0..=n {

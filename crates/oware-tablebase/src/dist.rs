@@ -177,13 +177,12 @@ pub fn build_to_dir_distributed(
             let r = comm.rank();
             let (lo, hi) = (part[r], part[r + 1]);
             report.local_boards = hi - lo;
-            let (codes, palette, messages, rounds, sent) =
-                build_part(n, &levels, comm, &part, progress)?;
-            summary.messages_sent += sent;
-            summary.peak_private_bytes = summary.peak_private_bytes.max(private_bytes());
-            report.messages = messages;
-            report.rounds = rounds;
-            write_part(&path, n, comm, lo, &codes, &palette)?;
+            let built = build_part(n, &levels, comm, &part, progress)?;
+            summary.messages_sent += built.sent;
+            summary.peak_private_bytes = summary.peak_private_bytes.max(built.private);
+            report.messages = built.messages;
+            report.rounds = built.rounds;
+            write_part(&path, n, comm, lo, &built.codes, &built.palette)?;
         }
         levels.push(file::open_level(&path, n)?);
         report.seconds = t0.elapsed().as_secs_f64();
@@ -192,17 +191,30 @@ pub fn build_to_dir_distributed(
     Ok(summary)
 }
 
-/// Builds this rank's part of the count of `n` seeds: its bytes, the
-/// palette, the messages and exchange rounds of all ranks, and the
-/// messages this rank sent.
-#[allow(clippy::type_complexity)]
+/// One rank's part of a count, built.
+struct Part {
+    /// The bytes of the rank's boards.
+    codes: Vec<u8>,
+    /// The count's palette (the same on every rank).
+    palette: build::Palette,
+    /// Visits exchanged, all ranks together.
+    messages: u64,
+    /// Exchange rounds.
+    rounds: u64,
+    /// Visits this rank sent.
+    sent: u64,
+    /// The largest private memory seen.
+    private: Option<u64>,
+}
+
+/// Builds this rank's part of the count of `n` seeds.
 fn build_part(
     n: usize,
     lower: &[Level],
     comm: &dyn Comm,
     part: &[u64],
     progress: &(dyn Fn(BuildProgress) + Sync),
-) -> Result<(Vec<u8>, Vec<(u8, u8)>, u64, u64, u64), TbError> {
+) -> Result<Part, TbError> {
     let r = comm.rank();
     let (lo, hi) = (part[r], part[r + 1]);
     let len = (hi - lo) as usize;
@@ -221,6 +233,7 @@ fn build_part(
     build::exits_pass(n, lower, &mut words, lo, &report);
     let state = build::atomic(&mut words);
     let (mut messages, mut rounds, mut sent) = (0u64, 0u64, 0u64);
+    let mut private = None;
     let n8 = n as u8;
     let ranks = comm.size();
     for t in (1..=n8).rev() {
@@ -261,6 +274,8 @@ fn build_part(
                     a.append(&mut b);
                     a
                 });
+            // Messages received and queued are held now, with the words.
+            private = private.max(private_bytes());
         }
     }
     // The palette: the union of every rank's pairs.
@@ -278,7 +293,16 @@ fn build_part(
     }
     let (palette, code) = build::make_palette(n, &union)?;
     let codes = build::encode(n, &words, &code);
-    Ok((codes, palette, messages, rounds, sent))
+    // The peak of the count: the words and the bytes are both held.
+    let private = private.max(private_bytes());
+    Ok(Part {
+        codes,
+        palette,
+        messages,
+        rounds,
+        sent,
+        private,
+    })
 }
 
 /// Writes this rank's bytes into the count's file; rank 0 writes the

@@ -147,6 +147,8 @@ fn partition_covers_every_index_once() {
         let p = partition(count, k);
         assert_eq!(p.len(), k + 1);
         assert_eq!((p[0], p[k]), (0, count));
-        assert!(p.windows(2).all(|w| w[0] <= w[1] && w[1] - w[0] <= count / k as u64 + 1));
+        assert!(p
+            .windows(2)
+            .all(|w| w[0] <= w[1] && w[1] - w[0] <= count / k as u64 + 1));
     }
 }
