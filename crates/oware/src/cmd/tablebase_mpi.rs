@@ -89,6 +89,22 @@ fn peak_rss() -> u64 {
         .map_or(0, |kb| kb * 1024)
 }
 
+/// CPU time of this process so far (user and system, Linux `/proc`), in
+/// milliseconds.
+fn cpu_millis() -> u64 {
+    std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|s| {
+            // Fields after the command name (which may hold spaces): state is
+            // the first, utime the 12th, stime the 13th; in clock ticks of
+            // 10 ms (USER_HZ is 100 on Linux).
+            let rest = s.rsplit_once(')')?.1.to_owned();
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
+        })
+        .map_or(0, |ticks| ticks * 10)
+}
+
 const MB: f64 = 1e6;
 
 pub fn build(args: BuildArgs) -> Result<()> {
@@ -144,14 +160,16 @@ pub fn build(args: BuildArgs) -> Result<()> {
         peak_rss(),
         summary.peak_private_bytes.or(private_bytes()).unwrap_or(0),
         8 * summary.messages_sent,
+        cpu_millis(),
     ]);
     if rank == 0 {
-        for (r, s) in stats.chunks(3).enumerate() {
+        for (r, s) in stats.chunks(4).enumerate() {
             eprintln!(
-                "rank {r}: peak RSS {:.1} MB, peak private {:.1} MB, sent {} bytes",
+                "rank {r}: peak RSS {:.1} MB, peak private {:.1} MB, sent {} bytes, CPU {:.1} s",
                 s[0] as f64 / MB,
                 s[1] as f64 / MB,
-                s[2]
+                s[2],
+                s[3] as f64 / 1000.0
             );
         }
         println!(
