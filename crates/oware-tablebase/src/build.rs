@@ -304,7 +304,7 @@ pub(crate) fn build_level(
         // thread that found it: a threshold costs one pass and one
         // synchronisation, whatever the length of its cascades.
         let ts = std::time::Instant::now();
-        let (assigned, _) = seed_pass(n, t, state, 0, &report);
+        let (assigned, _) = seed_pass(n, t, state, 0, 0..len, &report);
         props += assigned;
         rounds += 1;
         if let Some((z, zc)) = &refinement {
@@ -363,8 +363,9 @@ pub(crate) fn exits_pass(
         });
 }
 
-/// The seeds of threshold `t` among the boards `base..base + state.len()`
-/// (see [`build_level`]), each propagated at once by the thread that found
+/// The seeds of threshold `t` among the boards `base + scan` (local
+/// indices `scan` of `state`, which holds the boards `base..base +
+/// state.len()`; see [`build_level`]), each propagated at once by the thread that found
 /// it. Returns the boards assigned and the visits of predecessors outside
 /// the range (see [`Propagator`]).
 pub(crate) fn seed_pass(
@@ -372,15 +373,16 @@ pub(crate) fn seed_pass(
     t: u8,
     state: &[AtomicU32],
     base: usize,
+    scan: std::ops::Range<usize>,
     report: &(dyn Fn(u64) + Sync),
 ) -> (u64, Vec<u64>) {
     let n8 = n as u8;
-    let count = state.len() as u64;
+    let count = scan.len() as u64;
     (0..count.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
-            let start = (c * CHUNK) as usize;
-            let end = ((c + 1) * CHUNK).min(count) as usize;
+            let start = scan.start + (c * CHUNK) as usize;
+            let end = scan.start + ((c + 1) * CHUNK).min(count) as usize;
             let mut prop = Propagator::new(n8, t, state, base);
             let key = |p: usize| {
                 index::key_of_board(&index::unrank(n, (base + p) as u64).expect("in range"))

@@ -191,6 +191,10 @@ pub fn build_to_dir_distributed(
     Ok(summary)
 }
 
+/// Slices of each threshold's seed scan, each with its own exchange rounds:
+/// bounds the queued visits to about 1/SLICES of a threshold's.
+const SLICES: usize = 16;
+
 /// One rank's part of a count, built.
 struct Part {
     /// The bytes of the rank's boards.
@@ -237,45 +241,56 @@ fn build_part(
     let n8 = n as u8;
     let ranks = comm.size();
     for t in (1..=n8).rev() {
-        let (_, mut outbox) = build::seed_pass(n, t, state, lo as usize, &report);
-        loop {
-            let total: u64 = comm
-                .all_gather(&[0, outbox.len() as u64])
-                .chunks(2)
-                .map(|c| c[1])
-                .sum();
-            if total == 0 {
-                break;
+        // The seed scan in slices, each followed by its exchange rounds, so
+        // the queues hold the remote visits of a slice, not of the whole
+        // range (the threshold's result is a fixpoint: the order of seeds and
+        // visits does not change it). Every rank runs the same slices.
+        for slice in 0..SLICES {
+            let scan = len * slice / SLICES..len * (slice + 1) / SLICES;
+            let (_, mut outbox) = build::seed_pass(n, t, state, lo as usize, scan, &report);
+            loop {
+                let total: u64 = comm
+                    .all_gather(&[0, outbox.len() as u64])
+                    .chunks(2)
+                    .map(|c| c[1])
+                    .sum();
+                if total == 0 {
+                    break;
+                }
+                messages += total;
+                rounds += 1;
+                sent += outbox.len() as u64;
+                let mut out = vec![Vec::new(); ranks];
+                for m in std::mem::take(&mut outbox) {
+                    let q = m >> 1;
+                    let dest = part.partition_point(|&s| s <= q) - 1;
+                    out[dest].push(m);
+                }
+                let received = comm.exchange(out);
+                outbox = received
+                    .par_chunks(4096)
+                    .map(|ms| {
+                        let mut prop = Propagator::new(n8, t, state, lo as usize);
+                        for &m in ms {
+                            let q = m >> 1;
+                            let board = index::unrank(n, q).expect("in range");
+                            prop.visit((
+                                (q - lo) as usize,
+                                index::key_of_board(&board),
+                                m & 1 != 0,
+                            ));
+                            prop.run();
+                        }
+                        report(prop.assigned);
+                        prop.outbox
+                    })
+                    .reduce(Vec::new, |mut a, mut b| {
+                        a.append(&mut b);
+                        a
+                    });
+                // Messages received and queued are held now, with the words.
+                private = private.max(private_bytes());
             }
-            messages += total;
-            rounds += 1;
-            sent += outbox.len() as u64;
-            let mut out = vec![Vec::new(); ranks];
-            for m in outbox.drain(..) {
-                let q = m >> 1;
-                let dest = part.partition_point(|&s| s <= q) - 1;
-                out[dest].push(m);
-            }
-            let received = comm.exchange(out);
-            outbox = received
-                .par_chunks(4096)
-                .map(|ms| {
-                    let mut prop = Propagator::new(n8, t, state, lo as usize);
-                    for &m in ms {
-                        let q = m >> 1;
-                        let board = index::unrank(n, q).expect("in range");
-                        prop.visit(((q - lo) as usize, index::key_of_board(&board), m & 1 != 0));
-                        prop.run();
-                    }
-                    report(prop.assigned);
-                    prop.outbox
-                })
-                .reduce(Vec::new, |mut a, mut b| {
-                    a.append(&mut b);
-                    a
-                });
-            // Messages received and queued are held now, with the words.
-            private = private.max(private_bytes());
         }
     }
     // The palette: the union of every rank's pairs.

@@ -67,6 +67,7 @@ impl Comm for MpiComm {
         };
         let (send_displs, recv_displs) = (displs(&send_counts), displs(&recv_counts));
         let send = out.concat();
+        drop(out);
         let mut recv = vec![0u64; recv_counts.iter().map(|&c| c as usize).sum()];
         {
             let sp = Partition::new(&send[..], &send_counts[..], &send_displs[..]);
