@@ -32,9 +32,9 @@ use rayon::prelude::*;
 use crate::index::{self, Boards};
 use crate::Level;
 
-const PENDING: u8 = 0x80;
-const NONE: u8 = 0x7F;
-const CHUNK: u64 = 1 << 16;
+pub(crate) const PENDING: u8 = 0x80;
+pub(crate) const NONE: u8 = 0x7F;
+pub(crate) const CHUNK: u64 = 1 << 16;
 
 /// What the builder reports while it works on one seed count: `done` of
 /// `total` work units (a unit is one position in one of the three passes).
@@ -48,7 +48,7 @@ pub struct BuildProgress {
     pub total: u64,
 }
 
-fn atomic(v: &mut [u32]) -> &[AtomicU32] {
+pub(crate) fn atomic(v: &mut [u32]) -> &[AtomicU32] {
     // SAFETY: AtomicU32 has the same size and bit validity as u32 and an
     // alignment of 4 on every platform with 32-bit atomics (checked below);
     // the exclusive borrow guarantees no non-atomic access meanwhile.
@@ -57,22 +57,22 @@ fn atomic(v: &mut [u32]) -> &[AtomicU32] {
 }
 
 #[inline]
-const fn word(cnt: u8, lo: u8, hi: u8) -> u32 {
+pub(crate) const fn word(cnt: u8, lo: u8, hi: u8) -> u32 {
     cnt as u32 | (lo as u32) << 8 | (hi as u32) << 16
 }
 
 #[inline]
-const fn cnt_of(w: u32) -> u8 {
+pub(crate) const fn cnt_of(w: u32) -> u8 {
     w as u8
 }
 
 #[inline]
-const fn lo_of(w: u32) -> u8 {
+pub(crate) const fn lo_of(w: u32) -> u8 {
     (w >> 8) as u8
 }
 
 #[inline]
-const fn hi_of(w: u32) -> u8 {
+pub(crate) const fn hi_of(w: u32) -> u8 {
     (w >> 16) as u8
 }
 
@@ -80,7 +80,7 @@ const fn hi_of(w: u32) -> u8 {
 /// The propagation visits words at random over up to gigabytes; with 4 KiB
 /// pages nearly every visit also misses the TLB. Only a hint: without
 /// transparent huge pages (or off Linux) nothing changes.
-fn advise_huge_pages(v: &mut [u32]) {
+pub(crate) fn advise_huge_pages(v: &mut [u32]) {
     #[cfg(target_os = "linux")]
     {
         const HUGE: usize = 2 << 20;
@@ -129,28 +129,38 @@ const PIPELINE: usize = 32;
 /// word is usually in the cache: the random accesses overlap instead of
 /// stalling one after another. Within a threshold every assignment has the
 /// same value, so the order of the visits does not matter.
-struct Propagator<'a> {
+///
+/// `state` holds the words of the boards `base..base + state.len()` (the
+/// whole level, or one rank's part of it in the distributed build, see
+/// [`crate::dist`]). A predecessor outside that range is not visited but
+/// queued in `outbox` as `index << 1 | from_lo`, for the rank that owns it.
+pub(crate) struct Propagator<'a> {
     n: u8,
     t: u8,
     state: &'a [AtomicU32],
+    base: usize,
     /// Boards just given `lo = t` (normalised keys), whose predecessors are still to visit.
-    resolved_lo: Vec<u128>,
+    pub(crate) resolved_lo: Vec<u128>,
     /// Boards just given `hi = n - t` (normalised keys).
-    resolved_hi: Vec<u128>,
+    pub(crate) resolved_hi: Vec<u128>,
+    /// Visits of predecessors owned elsewhere: `global index << 1 | from_lo`.
+    pub(crate) outbox: Vec<u64>,
     ring: [(usize, u128, bool); PIPELINE],
     head: usize,
     len: usize,
-    assigned: u64,
+    pub(crate) assigned: u64,
 }
 
 impl<'a> Propagator<'a> {
-    fn new(n: u8, t: u8, state: &'a [AtomicU32]) -> Self {
+    pub(crate) fn new(n: u8, t: u8, state: &'a [AtomicU32], base: usize) -> Self {
         Propagator {
             n,
             t,
             state,
+            base,
             resolved_lo: Vec::new(),
             resolved_hi: Vec::new(),
+            outbox: Vec::new(),
             ring: [(0, 0, false); PIPELINE],
             head: 0,
             len: 0,
@@ -158,8 +168,8 @@ impl<'a> Propagator<'a> {
         }
     }
 
-    /// Gives board `p` the lower bound `t` if it is still pending.
-    fn set_lo(&self, p: usize) -> bool {
+    /// Gives board `p` (local index) the lower bound `t` if it is still pending.
+    pub(crate) fn set_lo(&self, p: usize) -> bool {
         let t = self.t;
         self.state[p]
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |w| {
@@ -168,8 +178,8 @@ impl<'a> Propagator<'a> {
             .is_ok()
     }
 
-    /// Gives board `p` the upper bound `n - t` if it is still pending.
-    fn set_hi(&self, p: usize) -> bool {
+    /// Gives board `p` (local index) the upper bound `n - t` if it is still pending.
+    pub(crate) fn set_hi(&self, p: usize) -> bool {
         let v = self.n - self.t;
         self.state[p]
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |w| {
@@ -179,7 +189,7 @@ impl<'a> Propagator<'a> {
     }
 
     /// Propagates until nothing resolved is left.
-    fn run(&mut self) {
+    pub(crate) fn run(&mut self) {
         loop {
             let next = match self.resolved_lo.pop() {
                 Some(b) => Some((b, true)),
@@ -189,11 +199,16 @@ impl<'a> Propagator<'a> {
                 Some((b, from_lo)) => {
                     self.assigned += 1;
                     for_each_pred(b, |q, qb| {
-                        prefetch(&self.state[q]);
+                        let local = q.wrapping_sub(self.base);
+                        if local >= self.state.len() {
+                            self.outbox.push((q as u64) << 1 | from_lo as u64);
+                            return;
+                        }
+                        prefetch(&self.state[local]);
                         if self.len == PIPELINE {
                             self.visit_oldest();
                         }
-                        self.ring[(self.head + self.len) % PIPELINE] = (q, qb, from_lo);
+                        self.ring[(self.head + self.len) % PIPELINE] = (local, qb, from_lo);
                         self.len += 1;
                     });
                 }
@@ -211,9 +226,10 @@ impl<'a> Propagator<'a> {
         self.visit(op);
     }
 
-    /// Visits predecessor `q` (normalised key `qb`) of a board just resolved.
+    /// Visits predecessor `q` (local index, normalised key `qb`) of a board
+    /// just resolved.
     #[inline]
-    fn visit(&mut self, (q, qb, from_lo): (usize, u128, bool)) {
+    pub(crate) fn visit(&mut self, (q, qb, from_lo): (usize, u128, bool)) {
         if from_lo {
             // The child got lo = t: one more of q's quiet moves is resolved,
             // worth n - t to q's mover. The counter is the low byte and is
@@ -270,18 +286,7 @@ pub(crate) fn build_level(
     advise_huge_pages(&mut words);
 
     // Pass 1: exits (captures, end of game) and the number of quiet moves.
-    words
-        .par_chunks_mut(CHUNK as usize)
-        .enumerate()
-        .for_each(|(i, chunk)| {
-            let start = i as u64 * CHUNK;
-            let end = start + chunk.len() as u64;
-            for (i, board) in Boards::range(n, start, end) {
-                let (l, h, c) = exits(n, &board, lower);
-                chunk[(i - start) as usize] = word(c, PENDING | l, PENDING | h);
-            }
-            report(end - start);
-        });
+    exits_pass(n, lower, &mut words, 0, &report);
 
     let pass1 = t0.elapsed().as_secs_f64();
     let state = atomic(&mut words);
@@ -302,37 +307,7 @@ pub(crate) fn build_level(
         // thread that found it: a threshold costs one pass and one
         // synchronisation, whatever the length of its cascades.
         let ts = std::time::Instant::now();
-        let assigned: u64 = (0..count.div_ceil(CHUNK))
-            .into_par_iter()
-            .map(|c| {
-                let start = (c * CHUNK) as usize;
-                let end = ((c + 1) * CHUNK).min(count) as usize;
-                let mut prop = Propagator::new(n8, t, state);
-                for p in start..end {
-                    let w = state[p].load(Ordering::Relaxed);
-                    if lo_of(w) == PENDING | t && prop.set_lo(p) {
-                        prop.resolved_lo.push(index::key_of_board(
-                            &index::unrank(n, p as u64).expect("in range"),
-                        ));
-                    }
-                    let w = state[p].load(Ordering::Relaxed);
-                    let h = hi_of(w);
-                    if h & PENDING != 0
-                        && h != PENDING | NONE
-                        && n8 - (h & !PENDING) == t
-                        && cnt_of(w) == 0
-                        && prop.set_hi(p)
-                    {
-                        prop.resolved_hi.push(index::key_of_board(
-                            &index::unrank(n, p as u64).expect("in range"),
-                        ));
-                    }
-                    prop.run();
-                }
-                report(prop.assigned);
-                prop.assigned
-            })
-            .sum();
+        let (assigned, _) = seed_pass(n, t, state, 0, 0..len, &report);
         props += assigned;
         rounds += 1;
         if let Some((z, zc)) = &refinement {
@@ -358,18 +333,116 @@ pub(crate) fn build_level(
     }
     // Never resolved: the mover cannot force anything above 0 (lo = 0) or the
     // opponent cannot hold the mover below n (hi = n). Then encode the pairs.
-    let finals = |w: u32| {
-        let (l, h) = (lo_of(w), hi_of(w));
-        let l = if l & PENDING != 0 { 0 } else { l };
-        let h = if h & PENDING != 0 { n8 } else { h };
-        (l as usize, h as usize)
-    };
-    let used = words
+    let used = used_pairs(n, &words);
+    let (palette, code) = make_palette(n, &used)?;
+    let codes = encode(n, &words, &code);
+    drop(words);
+    let rest = total_units.saturating_sub(done.load(Ordering::Relaxed));
+    report(rest);
+    Ok(Level::owned(n, codes, palette))
+}
+
+/// Pass 1 of [`build_level`] over the boards `base..base + words.len()`:
+/// each word gets the board's exits (captures, end of game) and its number
+/// of quiet moves.
+pub(crate) fn exits_pass(
+    n: usize,
+    lower: &[Level],
+    words: &mut [u32],
+    base: u64,
+    report: &(dyn Fn(u64) + Sync),
+) {
+    words
+        .par_chunks_mut(CHUNK as usize)
+        .enumerate()
+        .for_each(|(i, chunk)| {
+            let start = base + i as u64 * CHUNK;
+            let end = start + chunk.len() as u64;
+            for (i, board) in Boards::range(n, start, end) {
+                let (l, h, c) = exits(n, &board, lower);
+                chunk[(i - start) as usize] = word(c, PENDING | l, PENDING | h);
+            }
+            report(end - start);
+        });
+}
+
+/// The seeds of threshold `t` among the boards `base + scan` (local
+/// indices `scan` of `state`, which holds the boards `base..base +
+/// state.len()`; see [`build_level`]), each propagated at once by the thread that found
+/// it. Returns the boards assigned and the visits of predecessors outside
+/// the range (see [`Propagator`]).
+pub(crate) fn seed_pass(
+    n: usize,
+    t: u8,
+    state: &[AtomicU32],
+    base: usize,
+    scan: std::ops::Range<usize>,
+    report: &(dyn Fn(u64) + Sync),
+) -> (u64, Vec<u64>) {
+    let n8 = n as u8;
+    let count = scan.len() as u64;
+    (0..count.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let start = scan.start + (c * CHUNK) as usize;
+            let end = scan.start + ((c + 1) * CHUNK).min(count) as usize;
+            let mut prop = Propagator::new(n8, t, state, base);
+            let key = |p: usize| {
+                index::key_of_board(&index::unrank(n, (base + p) as u64).expect("in range"))
+            };
+            for (p, cell) in state.iter().enumerate().take(end).skip(start) {
+                let w = cell.load(Ordering::Relaxed);
+                if lo_of(w) == PENDING | t && prop.set_lo(p) {
+                    prop.resolved_lo.push(key(p));
+                }
+                let w = cell.load(Ordering::Relaxed);
+                let h = hi_of(w);
+                if h & PENDING != 0
+                    && h != PENDING | NONE
+                    && n8 - (h & !PENDING) == t
+                    && cnt_of(w) == 0
+                    && prop.set_hi(p)
+                {
+                    prop.resolved_hi.push(key(p));
+                }
+                prop.run();
+            }
+            report(prop.assigned);
+            (prop.assigned, prop.outbox)
+        })
+        .reduce(
+            || (0, Vec::new()),
+            |(a, mut x), (b, mut y)| {
+                x.append(&mut y);
+                (a + b, x)
+            },
+        )
+}
+
+/// A level's (lower, upper) pairs, in code order.
+pub(crate) type Palette = Vec<(u8, u8)>;
+
+/// A pair table: `[lower][upper]`.
+pub(crate) type Pairs<T> = [[T; 49]; 49];
+
+/// The final (lower, upper) of a word: a bound never resolved is 0 for
+/// `lower` (the mover cannot force anything) and `n` for `upper`.
+#[inline]
+fn finals(n: usize, w: u32) -> (usize, usize) {
+    let (l, h) = (lo_of(w), hi_of(w));
+    let l = if l & PENDING != 0 { 0 } else { l };
+    let h = if h & PENDING != 0 { n as u8 } else { h };
+    (l as usize, h as usize)
+}
+
+/// Which (lower, upper) pairs occur among `words` (in parallel).
+pub(crate) fn used_pairs(n: usize, words: &[u32]) -> Pairs<bool> {
+    words
         .par_chunks(CHUNK as usize)
         .map(|c| {
             let mut used = [[false; 49]; 49];
             for &w in c {
-                let (l, h) = finals(w);
+                let (l, h) = finals(n, w);
                 used[l][h] = true;
             }
             used
@@ -382,7 +455,15 @@ pub(crate) fn build_level(
                 }
                 a
             },
-        );
+        )
+}
+
+/// The palette of the pairs `used` (in (lower, upper) order) and each
+/// pair's code.
+pub(crate) fn make_palette(
+    n: usize,
+    used: &Pairs<bool>,
+) -> Result<(Palette, Pairs<u8>), crate::TbError> {
     let mut palette = Vec::new();
     let mut code = [[0u8; 49]; 49];
     for l in 0..=n {
@@ -396,17 +477,18 @@ pub(crate) fn build_level(
             }
         }
     }
-    let codes: Vec<u8> = words
+    Ok((palette, code))
+}
+
+/// The byte of every word: its pair's palette code (in parallel).
+pub(crate) fn encode(n: usize, words: &[u32], code: &Pairs<u8>) -> Vec<u8> {
+    words
         .par_iter()
         .map(|&w| {
-            let (l, h) = finals(w);
+            let (l, h) = finals(n, w);
             code[l][h]
         })
-        .collect();
-    drop(words);
-    let rest = total_units.saturating_sub(done.load(Ordering::Relaxed));
-    report(rest);
-    Ok(Level::owned(n, codes, palette))
+        .collect()
 }
 
 const ZA: u8 = 1;
@@ -536,7 +618,7 @@ fn refine(n: usize, t: u8, state: &[AtomicU32], z: &[AtomicU8], zc: &[AtomicU8])
     (0..chunks)
         .into_par_iter()
         .map(|c| {
-            let mut prop = Propagator::new(n8, t, state);
+            let mut prop = Propagator::new(n8, t, state, 0);
             for (i, b) in Boards::range(n, c * CHUNK, (c + 1) * CHUNK) {
                 let i = i as usize;
                 let f = z[i].load(Ordering::Relaxed);
@@ -570,7 +652,7 @@ fn for_each_quiet_child(board: &[u8; 12], mut f: impl FnMut(usize)) {
 /// The exits of a board: best lower bound and best upper bound over moves
 /// that end the level (captures, or the end of the game), as `NONE` when
 /// there are none, and the number of quiet moves.
-fn exits(n: usize, board: &[u8; 12], lower: &[Level]) -> (u8, u8, u8) {
+pub(crate) fn exits(n: usize, board: &[u8; 12], lower: &[Level]) -> (u8, u8, u8) {
     let pos = index::position_of(board);
     let moves = pos.legal_moves();
     if moves.is_empty() {

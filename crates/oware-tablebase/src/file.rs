@@ -48,14 +48,19 @@ pub fn path_for(dir: &Path, seeds: usize) -> PathBuf {
 }
 
 fn header(level: &Level) -> [u8; HEADER_LEN] {
+    header_bytes(level.seeds, &level.palette)
+}
+
+/// The header and palette of the table of `seeds` seeds, checksum zero.
+pub(crate) fn header_bytes(seeds: usize, palette: &[(u8, u8)]) -> [u8; HEADER_LEN] {
     let mut h = [0u8; HEADER_LEN];
     h[0..8].copy_from_slice(&MAGIC);
     h[8..12].copy_from_slice(&VERSION.to_le_bytes());
-    h[12..16].copy_from_slice(&(level.seeds as u32).to_le_bytes());
-    h[16..24].copy_from_slice(&index::count(level.seeds).to_le_bytes());
-    h[24..28].copy_from_slice(&(level.palette.len() as u32).to_le_bytes());
+    h[12..16].copy_from_slice(&(seeds as u32).to_le_bytes());
+    h[16..24].copy_from_slice(&index::count(seeds).to_le_bytes());
+    h[24..28].copy_from_slice(&(palette.len() as u32).to_le_bytes());
     h[28..32].copy_from_slice(&(crate::REFINE_MAX_SEEDS as u32).to_le_bytes());
-    for (i, &(l, u)) in level.palette.iter().enumerate() {
+    for (i, &(l, u)) in palette.iter().enumerate() {
         h[64 + 2 * i] = l;
         h[65 + 2 * i] = u;
     }

@@ -60,6 +60,8 @@
 #![deny(missing_docs)]
 
 mod build;
+#[cfg(unix)]
+pub mod dist;
 pub mod file;
 pub mod index;
 
@@ -116,6 +118,14 @@ pub enum TbError {
     )]
     PaletteOverflow {
         /// The seed count.
+        seeds: usize,
+    },
+    /// Another rank of a distributed build failed (it reports why).
+    #[error("rank {rank} failed while building {seeds} seeds")]
+    Remote {
+        /// The rank that failed.
+        rank: usize,
+        /// The seed count being built.
         seeds: usize,
     },
     /// A seed count the builder does not support.

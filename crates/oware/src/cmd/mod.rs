@@ -6,3 +6,5 @@ pub mod engine;
 pub mod play;
 pub mod serve;
 pub mod tablebase;
+#[cfg(feature = "mpi")]
+pub mod tablebase_mpi;

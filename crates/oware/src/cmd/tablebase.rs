@@ -90,6 +90,10 @@ pub fn run(command: Command) -> Result<()> {
 }
 
 fn build(args: BuildArgs) -> Result<()> {
+    #[cfg(feature = "mpi")]
+    if super::tablebase_mpi::launched() {
+        return super::tablebase_mpi::build(args);
+    }
     if args.max_seeds > oware_tablebase::MAX_BUILD_SEEDS {
         bail!(
             "--max-seeds {}: at most {} is supported",

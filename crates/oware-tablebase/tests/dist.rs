@@ -1,0 +1,154 @@
+//! The distributed builder, with K ranks as threads of one process: its
+//! files must equal the single-process build's byte for byte. (The MPI
+//! transport is tested by scripts/test-mpi.sh.)
+
+#![cfg(unix)]
+
+use std::path::Path;
+use std::sync::{Arc, Barrier, Mutex};
+
+use oware_tablebase::dist::{build_to_dir_distributed, partition, Comm, DistLevelReport};
+use oware_tablebase::{build_to_dir, file, LevelStatus, REFINE_MAX_SEEDS};
+
+/// Counts 11 and 12 are split over the ranks (up to 10 rank 0 builds them).
+const N: usize = 12;
+
+struct Shared {
+    barrier: Barrier,
+    gather: Mutex<Vec<Vec<u64>>>,
+    mail: Mutex<Vec<Vec<Vec<u64>>>>,
+}
+
+/// A [`Comm`] between threads.
+struct ThreadComm {
+    rank: usize,
+    size: usize,
+    shared: Arc<Shared>,
+}
+
+impl Comm for ThreadComm {
+    fn rank(&self) -> usize {
+        self.rank
+    }
+    fn size(&self) -> usize {
+        self.size
+    }
+    fn barrier(&self) {
+        self.shared.barrier.wait();
+    }
+    fn all_gather(&self, mine: &[u64]) -> Vec<u64> {
+        self.shared.gather.lock().unwrap()[self.rank] = mine.to_vec();
+        self.barrier();
+        let all = self.shared.gather.lock().unwrap().concat();
+        self.barrier();
+        all
+    }
+    fn exchange(&self, out: Vec<Vec<u64>>) -> Vec<u64> {
+        assert_eq!(out.len(), self.size);
+        {
+            let mut mail = self.shared.mail.lock().unwrap();
+            for (dest, v) in out.into_iter().enumerate() {
+                mail[dest][self.rank] = v;
+            }
+        }
+        self.barrier();
+        let mine = std::mem::take(&mut self.shared.mail.lock().unwrap()[self.rank]);
+        self.barrier();
+        self.shared.mail.lock().unwrap()[self.rank] = vec![Vec::new(); self.size];
+        mine.concat()
+    }
+}
+
+/// Runs the distributed build with `k` thread ranks; returns rank 0's reports.
+fn build_with_ranks(dir: &Path, k: usize) -> Vec<DistLevelReport> {
+    let shared = Arc::new(Shared {
+        barrier: Barrier::new(k),
+        gather: Mutex::new(vec![Vec::new(); k]),
+        mail: Mutex::new(vec![vec![Vec::new(); k]; k]),
+    });
+    let handles: Vec<_> = (0..k)
+        .map(|rank| {
+            let comm = ThreadComm {
+                rank,
+                size: k,
+                shared: shared.clone(),
+            };
+            let dir = dir.to_owned();
+            std::thread::spawn(move || {
+                let mut reports = Vec::new();
+                build_to_dir_distributed(&dir, N, &comm, &|_| {}, &mut |r| reports.push(*r))
+                    .unwrap();
+                reports
+            })
+        })
+        .collect();
+    let mut all: Vec<_> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+    all.swap_remove(0)
+}
+
+fn assert_same_files(a: &Path, b: &Path) {
+    for n in 0..=N {
+        let x = std::fs::read(file::path_for(a, n)).unwrap();
+        let y = std::fs::read(file::path_for(b, n)).unwrap();
+        assert!(x == y, "{n} seeds: files differ");
+    }
+    let names = |d: &Path| {
+        let mut v: Vec<_> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(names(a), names(b), "no other files (temporary ones) left");
+}
+
+#[test]
+fn distributed_files_equal_the_single_process_build_and_resume() {
+    let single = tempfile::tempdir().unwrap();
+    build_to_dir(single.path(), N, &|_| {}, &mut |_, _| {}).unwrap();
+    let mut dirs = Vec::new();
+    for k in 1..=3 {
+        let dir = tempfile::tempdir().unwrap();
+        let reports = build_with_ranks(dir.path(), k);
+        assert_same_files(single.path(), dir.path());
+        assert_eq!(reports.len(), N + 1);
+        for r in &reports {
+            assert_eq!(r.status, LevelStatus::Built);
+            assert_eq!(r.partitioned, r.seeds > REFINE_MAX_SEEDS);
+            if r.partitioned {
+                let part = partition(r.boards, k);
+                assert_eq!(r.local_boards, part[1] - part[0]);
+                // Predecessors cross ranks exactly when there are several.
+                assert_eq!(r.messages > 0, k > 1, "{} seeds, {k} ranks", r.seeds);
+            }
+        }
+        dirs.push(dir);
+    }
+    // A rank died while the 3-rank build wrote 12 seeds: the file is
+    // missing and a temporary file is left half written. Two ranks resume.
+    let dir = dirs[2].path();
+    let last = file::path_for(dir, N);
+    std::fs::remove_file(&last).unwrap();
+    std::fs::write(last.with_extension("otb.tmp"), b"partial").unwrap();
+    let reports = build_with_ranks(dir, 2);
+    let built: Vec<usize> = reports
+        .iter()
+        .filter(|r| r.status == LevelStatus::Built)
+        .map(|r| r.seeds)
+        .collect();
+    assert_eq!(built, vec![N]);
+    assert_same_files(single.path(), dir);
+}
+
+#[test]
+fn partition_covers_every_index_once() {
+    for (count, k) in [(0, 1), (7, 3), (1_352_078, 2), (417_225_900, 64)] {
+        let p = partition(count, k);
+        assert_eq!(p.len(), k + 1);
+        assert_eq!((p[0], p[k]), (0, count));
+        assert!(p
+            .windows(2)
+            .all(|w| w[0] <= w[1] && w[1] - w[0] <= count / k as u64 + 1));
+    }
+}
