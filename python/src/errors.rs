@@ -208,6 +208,7 @@ pub fn tablebase(e: &TbError) -> PyErr {
         TbError::Corrupt { .. } => "corrupt",
         TbError::PaletteOverflow { .. } => "palette_overflow",
         TbError::TooManySeeds { .. } => "too_many_seeds",
+        TbError::Remote { .. } => "remote_rank_failed",
     };
     raise::<TablebaseError>(code, e.to_string(), &[])
 }
