@@ -804,12 +804,4 @@ pub fn divide<'py>(
 
 /// The stable names of end reasons, in the order of their numeric codes
 /// in the batch API.
-pub const REASONS: [EndReason; 7] = [
-    EndReason::Majority,
-    EndReason::EvenSplit,
-    EndReason::NoMoves,
-    EndReason::Repetition,
-    EndReason::Agreement,
-    EndReason::Resignation,
-    EndReason::Time,
-];
+pub const REASONS: [EndReason; 7] = EndReason::ALL;

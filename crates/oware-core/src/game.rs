@@ -40,19 +40,20 @@ impl EndReason {
         }
     }
 
+    /// Every end reason, in a fixed order.
+    pub const ALL: [EndReason; 7] = [
+        EndReason::Majority,
+        EndReason::EvenSplit,
+        EndReason::NoMoves,
+        EndReason::Repetition,
+        EndReason::Agreement,
+        EndReason::Resignation,
+        EndReason::Time,
+    ];
+
     /// Parses [`as_str`](Self::as_str).
     pub fn from_str_id(s: &str) -> Option<EndReason> {
-        [
-            EndReason::Majority,
-            EndReason::EvenSplit,
-            EndReason::NoMoves,
-            EndReason::Repetition,
-            EndReason::Agreement,
-            EndReason::Resignation,
-            EndReason::Time,
-        ]
-        .into_iter()
-        .find(|r| r.as_str() == s)
+        EndReason::ALL.into_iter().find(|r| r.as_str() == s)
     }
 
     /// The rule id in docs/RULES.md, where there is one.

@@ -265,15 +265,8 @@ pub(crate) fn build_level(
     assert!(n <= crate::MAX_BUILD_SEEDS);
     let count = index::count(n);
     let total_units = 3 * count;
-    let done = AtomicU64::new(0);
-    let report = |k: u64| {
-        let d = done.fetch_add(k, Ordering::Relaxed) + k;
-        progress(BuildProgress {
-            seeds: n,
-            done: d.min(total_units),
-            total: total_units,
-        });
-    };
+    let reporter = Reporter::new(n, total_units, progress);
+    let report = |k: u64| reporter.add(k);
     let trace = std::env::var_os("OWARE_TB_TRACE").is_some();
     let t0 = std::time::Instant::now();
     let (mut prop_time, mut rounds, mut props) = (0f64, 0u64, 0u64);
@@ -337,14 +330,52 @@ pub(crate) fn build_level(
     let (palette, code) = make_palette(n, &used)?;
     let codes = encode(n, &words, &code);
     drop(words);
-    let rest = total_units.saturating_sub(done.load(Ordering::Relaxed));
-    report(rest);
+    reporter.finish();
     Ok(Level::owned(n, codes, palette))
 }
 
 /// Pass 1 of [`build_level`] over the boards `base..base + words.len()`:
 /// each word gets the board's exits (captures, end of game) and its number
 /// of quiet moves.
+/// Counts the work units done on a level of `n` seeds (of `total`) and
+/// reports the running count to `progress`; shared by every worker.
+pub(crate) struct Reporter<'a> {
+    n: usize,
+    total: u64,
+    done: AtomicU64,
+    progress: &'a (dyn Fn(BuildProgress) + Sync),
+}
+
+impl<'a> Reporter<'a> {
+    pub(crate) fn new(
+        n: usize,
+        total: u64,
+        progress: &'a (dyn Fn(BuildProgress) + Sync),
+    ) -> Reporter<'a> {
+        Reporter {
+            n,
+            total,
+            done: AtomicU64::new(0),
+            progress,
+        }
+    }
+
+    /// `k` more units done.
+    pub(crate) fn add(&self, k: u64) {
+        let d = self.done.fetch_add(k, Ordering::Relaxed) + k;
+        (self.progress)(BuildProgress {
+            seeds: self.n,
+            done: d.min(self.total),
+            total: self.total,
+        });
+    }
+
+    /// The level is done: reports the units no pass counted.
+    pub(crate) fn finish(&self) {
+        self.add(self.total.saturating_sub(self.done.load(Ordering::Relaxed)));
+    }
+}
+
 pub(crate) fn exits_pass(
     n: usize,
     lower: &[Level],

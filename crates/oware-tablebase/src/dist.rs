@@ -34,7 +34,7 @@
 
 use std::fs::{File, OpenOptions};
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
+
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -223,15 +223,8 @@ fn build_part(
     let (lo, hi) = (part[r], part[r + 1]);
     let len = (hi - lo) as usize;
     let total_units = 3 * len as u64;
-    let done = AtomicU64::new(0);
-    let report = |k: u64| {
-        let d = done.fetch_add(k, Ordering::Relaxed) + k;
-        progress(BuildProgress {
-            seeds: n,
-            done: d.min(total_units),
-            total: total_units,
-        });
-    };
+    let reporter = build::Reporter::new(n, total_units, progress);
+    let report = |k: u64| reporter.add(k);
     let mut words = vec![0u32; len];
     build::advise_huge_pages(&mut words);
     build::exits_pass(n, lower, &mut words, lo, &report);
