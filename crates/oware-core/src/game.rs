@@ -143,6 +143,19 @@ pub enum GameError {
     NothingToUndo,
 }
 
+impl GameError {
+    /// A stable machine-readable code (`game_over`, `nothing_to_undo`, or
+    /// the illegal move's [`IllegalMove::code`]), for clients that
+    /// translate errors.
+    pub const fn code(&self) -> &'static str {
+        match self {
+            GameError::Over => "game_over",
+            GameError::Illegal { reason, .. } => reason.code(),
+            GameError::NothingToUndo => "nothing_to_undo",
+        }
+    }
+}
+
 impl fmt::Display for GameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -35,6 +35,19 @@ pub enum ParsePositionError {
     Invalid(PositionError),
 }
 
+impl ParsePositionError {
+    /// A stable machine-readable code (`field_count`, `bad_count`,
+    /// `bad_side`, `wrong_total`), for clients that translate errors.
+    pub const fn code(&self) -> &'static str {
+        match self {
+            ParsePositionError::FieldCount { .. } => "field_count",
+            ParsePositionError::BadCount { .. } => "bad_count",
+            ParsePositionError::BadSide { .. } => "bad_side",
+            ParsePositionError::Invalid(e) => e.code(),
+        }
+    }
+}
+
 fn field_name(field: usize) -> String {
     match field {
         1..=12 => format!(
@@ -179,6 +192,18 @@ pub enum ParseMoveError {
         /// The text.
         text: String,
     },
+}
+
+impl ParseMoveError {
+    /// A stable machine-readable code (`bad_letter`, `empty`, `too_long`),
+    /// for clients that translate errors.
+    pub const fn code(&self) -> &'static str {
+        match self {
+            ParseMoveError::BadLetter { .. } => "bad_letter",
+            ParseMoveError::Empty => "empty",
+            ParseMoveError::TooLong { .. } => "too_long",
+        }
+    }
 }
 
 impl fmt::Display for ParseMoveError {

@@ -27,6 +27,104 @@ impl Mode {
     }
 }
 
+/// Where a game stands.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameStatus {
+    /// An online game with a free seat.
+    Waiting,
+    /// Both seats taken, not over.
+    Playing,
+    /// Ended.
+    Over,
+}
+
+impl GameStatus {
+    /// The status as sent and stored.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Waiting => "waiting",
+            GameStatus::Playing => "playing",
+            GameStatus::Over => "over",
+        }
+    }
+}
+
+/// What a player does about ending the game by agreement (R12).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OfferAction {
+    /// Offers to stop and share the seeds on the board.
+    Offer,
+    /// Accepts the opponent's offer.
+    Accept,
+    /// Declines it.
+    Decline,
+}
+
+impl std::str::FromStr for OfferAction {
+    type Err = ();
+
+    fn from_str(s: &str) -> Result<OfferAction, ()> {
+        match s {
+            "offer" => Ok(OfferAction::Offer),
+            "accept" => Ok(OfferAction::Accept),
+            "decline" => Ok(OfferAction::Decline),
+            _ => Err(()),
+        }
+    }
+}
+
+/// A ply as sent: its move letter, or `-` for a turn lost to the
+/// per-move limit (R13).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct PlyText(pub Ply);
+
+impl Serialize for PlyText {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Ply::Move(m) => s.collect_str(&m),
+            Ply::Pass => s.serialize_str("-"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for PlyText {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<PlyText, D::Error> {
+        let text = String::deserialize(d)?;
+        parse_ply(&text)
+            .map(PlyText)
+            .ok_or_else(|| serde::de::Error::custom(format!("{text:?} is not a ply")))
+    }
+}
+
+/// A stored ply's text back to a ply.
+pub fn parse_ply(text: &str) -> Option<Ply> {
+    if text == "-" || text == "--" {
+        Some(Ply::Pass)
+    } else {
+        text.parse().ok().map(Ply::Move)
+    }
+}
+
+fn random_string(len: usize, alphabet: &[u8]) -> String {
+    use rand::Rng;
+    let mut rng = rand::rng();
+    (0..len)
+        .map(|_| alphabet[rng.random_range(0..alphabet.len())] as char)
+        .collect()
+}
+
+/// A new game id: 10 characters, no look-alikes.
+pub fn new_id() -> String {
+    random_string(10, b"abcdefghijkmnopqrstuvwxyz23456789")
+}
+
+/// A new seat token or invite code: 128 random bits in hex.
+pub fn new_token() -> String {
+    random_string(32, b"0123456789abcdef")
+}
+
 /// A time control (R13).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -141,18 +239,48 @@ mod outcome_serde {
 }
 
 impl GameMeta {
-    /// `waiting`, `playing` or `over`.
-    pub fn status(&self) -> &'static str {
+    /// A new game's metadata: a fresh id and invite code, created now, no
+    /// moves, no result.
+    pub fn new(
+        mode: Mode,
+        level: Option<u8>,
+        public: bool,
+        start: Position,
+        seats: [Seat; 2],
+        time_control: Option<TimeControl>,
+    ) -> GameMeta {
+        let now = now_ms();
+        GameMeta {
+            id: new_id(),
+            mode,
+            level,
+            public,
+            created_at: now,
+            updated_at: now,
+            start,
+            seats,
+            invite: new_token(),
+            time_control,
+            result: None,
+            offer: None,
+            rematch: None,
+            ply: 0,
+            score: stores(&start),
+        }
+    }
+
+    /// Waiting for a second player, playing, or over.
+    pub fn status(&self) -> GameStatus {
         if self.result.is_some() {
-            "over"
+            GameStatus::Over
         } else if self
             .seats
             .iter()
             .any(|s| s.token.is_none() && s.kind == SeatKind::Human)
         {
-            "waiting"
+            GameStatus::Waiting
         } else {
-            "playing"
+            GameStatus::Playing
         }
     }
 
@@ -368,7 +496,7 @@ pub struct GameView {
     /// Engine level.
     pub level: Option<u8>,
     /// `waiting`, `playing` or `over`.
-    pub status: String,
+    pub status: GameStatus,
     /// Listed in the lobby.
     pub public: bool,
     /// Creation time.
@@ -380,7 +508,7 @@ pub struct GameView {
     /// Start position.
     pub start: Position,
     /// Every ply.
-    pub plies: Vec<String>,
+    pub plies: Vec<PlyText>,
     /// Number of plies.
     pub ply: u32,
     /// Current position.
@@ -417,7 +545,7 @@ pub struct Summary {
     /// Engine level.
     pub level: Option<u8>,
     /// Status.
-    pub status: &'static str,
+    pub status: GameStatus,
     /// Listed in the lobby.
     pub public: bool,
     /// Creation time.

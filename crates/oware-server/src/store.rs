@@ -13,7 +13,7 @@ use std::time::Instant;
 use rusqlite::{params, Connection, OptionalExtension};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::model::GameMeta;
+use crate::model::{GameMeta, GameStatus};
 
 /// A storage failure (logged; clients see `internal`).
 #[derive(Debug, thiserror::Error)]
@@ -32,6 +32,17 @@ pub enum StoreError {
     /// The writer has stopped.
     #[error("the database writer has stopped")]
     Closed,
+    /// The transaction holding this write failed to commit.
+    #[error("commit failed: {0}")]
+    Commit(String),
+    /// The database was written by a newer version of this program.
+    #[error("the database has schema version {found}; this program knows up to {known}")]
+    TooNew {
+        /// The database's version.
+        found: i64,
+        /// The newest version this program knows.
+        known: i64,
+    },
 }
 
 /// One stored ply.
@@ -91,8 +102,8 @@ pub enum WriteOp {
 /// Which games a listing wants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Listing {
-    /// Every game, most recently updated first.
-    All,
+    /// Finished public games, most recently created first.
+    Public,
     /// Public online games waiting for an opponent, newest first.
     Lobby,
 }
@@ -101,7 +112,7 @@ pub enum Listing {
 /// threads); writes are queued and their future resolves once durable.
 pub trait Store: Send + Sync + 'static {
     /// Queues a write; the receiver answers once it is durable.
-    fn write(&self, op: WriteOp) -> oneshot::Receiver<Result<(), String>>;
+    fn write(&self, op: WriteOp) -> oneshot::Receiver<Result<(), StoreError>>;
     /// Loads one game.
     fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError>;
     /// Lists games with their plies, and the total count of the listing.
@@ -130,7 +141,7 @@ pub struct WriteStats {
     pub max_group: u64,
 }
 
-type Job = (WriteOp, oneshot::Sender<Result<(), String>>);
+type Job = (WriteOp, oneshot::Sender<Result<(), StoreError>>);
 
 /// SQLite storage: one file, WAL mode, group commits.
 pub struct SqliteStore {
@@ -139,7 +150,12 @@ pub struct SqliteStore {
     stats: std::sync::Arc<Mutex<WriteStats>>,
 }
 
-const SCHEMA: &str = "
+/// The schema, one step per version: a database at version `v` (SQLite's
+/// `user_version`) gets steps `v..` applied in one transaction each. Steps
+/// are only ever appended.
+const MIGRATIONS: &[&str] = &[
+    // 1: games and their plies.
+    "
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
     created_at INTEGER NOT NULL,
@@ -159,7 +175,31 @@ CREATE TABLE IF NOT EXISTS plies (
     at INTEGER NOT NULL,
     PRIMARY KEY (game_id, ply)
 ) WITHOUT ROWID;
-";
+",
+    // 2: whether a game may be listed publicly, as a column.
+    "
+ALTER TABLE games ADD COLUMN public INTEGER NOT NULL DEFAULT 0;
+UPDATE games SET public = coalesce(json_extract(meta, '$.public'), 0);
+CREATE INDEX games_public ON games(public, status, created_at);
+",
+];
+
+/// Brings the database's schema up to the newest version.
+fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    let known = MIGRATIONS.len() as i64;
+    let found: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    if found > known {
+        return Err(StoreError::TooNew { found, known });
+    }
+    for (i, step) in MIGRATIONS.iter().enumerate().skip(found as usize) {
+        let tx = conn.transaction()?;
+        tx.execute_batch(step)?;
+        tx.pragma_update(None, "user_version", i as i64 + 1)?;
+        tx.commit()?;
+        tracing::info!("database schema now at version {}", i + 1);
+    }
+    Ok(())
+}
 
 fn open(path: &Path) -> Result<Connection, StoreError> {
     let conn = Connection::open(path)?;
@@ -180,8 +220,8 @@ fn open(path: &Path) -> Result<Connection, StoreError> {
 impl SqliteStore {
     /// Opens (creating if needed) the database at `path` and starts its writer thread.
     pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
-        let writer = open(path)?;
-        writer.execute_batch(SCHEMA)?;
+        let mut writer = open(path)?;
+        migrate(&mut writer)?;
         let reader = open(path)?;
         let (queue, rx) = mpsc::unbounded_channel();
         let stats = std::sync::Arc::new(Mutex::new(WriteStats::default()));
@@ -239,7 +279,7 @@ fn writer_loop(
             Err(e) => {
                 tracing::error!("commit of {n} writes failed: {e}");
                 for (_, reply) in batch.drain(..) {
-                    let _ = reply.send(Err(format!("commit failed: {e}")));
+                    let _ = reply.send(Err(StoreError::Commit(e.to_string())));
                 }
             }
         }
@@ -254,7 +294,7 @@ fn writer_loop(
 fn commit_group(
     conn: &mut Connection,
     batch: &[Job],
-) -> Result<Vec<Result<(), String>>, rusqlite::Error> {
+) -> Result<Vec<Result<(), StoreError>>, rusqlite::Error> {
     let tx = conn.transaction()?;
     let mut results = Vec::with_capacity(batch.len());
     for (op, _) in batch {
@@ -269,7 +309,7 @@ fn commit_group(
                 }
             }
         })();
-        results.push(r.map_err(|e| e.to_string()));
+        results.push(r.map_err(StoreError::Db));
     }
     tx.commit()?;
     Ok(results)
@@ -278,13 +318,14 @@ fn commit_group(
 fn upsert_meta(conn: &Connection, meta: &GameMeta) -> Result<(), rusqlite::Error> {
     let json = serde_json::to_string(meta)
         .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
-    let lobby = meta.public && meta.status() == "waiting";
+    let status = meta.status();
+    let lobby = meta.public && status == GameStatus::Waiting;
     conn.prepare_cached(
-        "INSERT INTO games (id, created_at, updated_at, status, lobby, meta) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+        "INSERT INTO games (id, created_at, updated_at, status, lobby, public, meta) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
          ON CONFLICT(id) DO UPDATE SET updated_at = excluded.updated_at, status = excluded.status,
-         lobby = excluded.lobby, meta = excluded.meta",
+         lobby = excluded.lobby, public = excluded.public, meta = excluded.meta",
     )?
-    .execute(params![meta.id, meta.created_at, meta.updated_at, meta.status(), lobby, json])?;
+    .execute(params![meta.id, meta.created_at, meta.updated_at, status.as_str(), lobby, meta.public, json])?;
     Ok(())
 }
 
@@ -343,10 +384,10 @@ fn parse_meta(id: &str, json: &str) -> Result<GameMeta, StoreError> {
 }
 
 impl Store for SqliteStore {
-    fn write(&self, op: WriteOp) -> oneshot::Receiver<Result<(), String>> {
+    fn write(&self, op: WriteOp) -> oneshot::Receiver<Result<(), StoreError>> {
         let (tx, rx) = oneshot::channel();
         if let Err(mpsc::error::SendError((_, reply))) = self.queue.send((op, tx)) {
-            let _ = reply.send(Err("the database writer has stopped".into()));
+            let _ = reply.send(Err(StoreError::Closed));
         }
         rx
     }
@@ -364,7 +405,10 @@ impl Store for SqliteStore {
     ) -> Result<(Vec<StoredGame>, u64), StoreError> {
         let conn = self.reader.lock().unwrap_or_else(|e| e.into_inner());
         let (count_sql, list_sql) = match which {
-            Listing::All => ("SELECT COUNT(*) FROM games", "SELECT id FROM games ORDER BY created_at DESC, id LIMIT ?1 OFFSET ?2"),
+            Listing::Public => (
+                "SELECT COUNT(*) FROM games WHERE public = 1 AND status = 'over'",
+                "SELECT id FROM games WHERE public = 1 AND status = 'over' ORDER BY created_at DESC, id LIMIT ?1 OFFSET ?2",
+            ),
             Listing::Lobby => (
                 "SELECT COUNT(*) FROM games WHERE lobby = 1",
                 "SELECT id FROM games WHERE lobby = 1 ORDER BY created_at DESC, id LIMIT ?1 OFFSET ?2",

@@ -1,0 +1,695 @@
+//! What players do to games: create, join, play, take back, resign, agree,
+//! rematch, import and watch. Each stored change goes through
+//! [`Hub::commit`].
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use axum::extract::ws::Utf8Bytes;
+use oware_core::{Game, GameError, Move, Outcome, Ply, Position, Record, Side};
+use rand::Rng;
+use tokio::sync::broadcast;
+
+use super::{Announce, Commit, Hub, Live, Slot};
+use crate::error::ApiError;
+use crate::model::*;
+use crate::protocol::Seated;
+use crate::store::{Listing, StoredGame, StoredPly, WriteOp};
+
+/// What a new game asks for (`POST /api/v1/games`), parsed.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    /// Mode.
+    pub mode: Mode,
+    /// Level 1..=10 (computer games; 3 when absent).
+    pub level: Option<u8>,
+    /// `Some(side)` or `None` for drawing lots.
+    pub side: Option<Side>,
+    /// Display name.
+    pub name: Option<String>,
+    /// Time control.
+    pub time_control: Option<TimeControl>,
+    /// Start position.
+    pub position: Option<Position>,
+    /// Listed in the lobby.
+    pub public: bool,
+}
+
+fn check_name(name: Option<String>, default: &str) -> Result<String, ApiError> {
+    let name = name
+        .map(|n| n.trim().to_string())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| default.to_string());
+    if name.chars().count() > 40 || name.chars().any(|c| c.is_control() || is_invisible(c)) {
+        return Err(ApiError::invalid_request(
+            "name: at most 40 characters, no control, direction or invisible characters",
+        ));
+    }
+    Ok(name)
+}
+
+/// Characters that change how the text around them is shown without being
+/// seen themselves: direction overrides and isolates (which can make a
+/// name read backwards), zero-width and other invisible format characters.
+fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
+        | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}'
+        | '\u{FFA0}' | '\u{FFF0}'..='\u{FFFB}' | '\u{E0000}'..='\u{E0FFF}')
+}
+
+fn human(name: String) -> Seat {
+    Seat {
+        kind: SeatKind::Human,
+        name,
+        token: Some(new_token()),
+    }
+}
+
+impl Hub {
+    /// Creates a game.
+    pub async fn create(self: &Arc<Self>, req: NewGame) -> Result<Seated, ApiError> {
+        let mode = req.mode;
+        let level = match mode {
+            Mode::Computer => Some(req.level.unwrap_or(3)),
+            _ => None,
+        };
+        if let Some(l) = level.filter(|l| !(1..=10).contains(l)) {
+            return Err(ApiError::invalid_request(format!(
+                "level: {l} is not in 1..10"
+            )));
+        }
+        if let Some(tc) = req.time_control {
+            if mode == Mode::Computer {
+                return Err(ApiError::invalid_request(
+                    "time_control: only online and hot-seat games have one",
+                ));
+            }
+            let ok = |ms: u64| (1_000..=86_400_000).contains(&ms);
+            let valid = match tc {
+                TimeControl::PerMove { per_move_ms } => ok(per_move_ms),
+                TimeControl::Clock {
+                    initial_ms,
+                    increment_ms,
+                } => ok(initial_ms) && increment_ms <= 3_600_000,
+            };
+            if !valid {
+                return Err(ApiError::invalid_request(
+                    "time_control: times must be between 1 s and 24 h",
+                ));
+            }
+        }
+        if req.public && mode != Mode::Online {
+            return Err(ApiError::invalid_request(
+                "public: only online games are listed in the lobby",
+            ));
+        }
+        let side = req.side.unwrap_or_else(|| {
+            if rand::rng().random_bool(0.5) {
+                Side::South
+            } else {
+                Side::North
+            }
+        });
+        let name = check_name(req.name, "Player")?;
+        let seats: [Seat; 2] = match mode {
+            Mode::Hotseat => [human("South".into()), human("North".into())],
+            Mode::Computer | Mode::Online => {
+                let other = Seat {
+                    kind: if mode == Mode::Computer {
+                        SeatKind::Computer
+                    } else {
+                        SeatKind::Human
+                    },
+                    name: match level {
+                        Some(l) => format!("Computer (level {l})"),
+                        None => "Open seat".into(),
+                    },
+                    token: None,
+                };
+                let mine = human(name);
+                match side {
+                    Side::South => [mine, other],
+                    Side::North => [other, mine],
+                }
+            }
+        };
+        let start = req.position.unwrap_or_else(Position::start);
+        let meta = GameMeta::new(mode, level, req.public, start, seats, req.time_control);
+        let you = if mode == Mode::Hotseat {
+            Side::South
+        } else {
+            side
+        };
+        self.create_from(meta, Vec::new(), you).await
+    }
+
+    async fn create_from(
+        self: &Arc<Self>,
+        meta: GameMeta,
+        plies: Vec<StoredPly>,
+        you: Side,
+    ) -> Result<Seated, ApiError> {
+        let mut live = Live::from_stored(StoredGame {
+            meta,
+            plies: plies.clone(),
+        })
+        .map_err(|e| ApiError::invalid_request(format!("the game cannot be played: {e}")))?;
+        live.sync_meta();
+        self.write(WriteOp::Create {
+            meta: live.meta.clone(),
+            plies,
+        })
+        .await?;
+        let tokens = live.tokens_for(you);
+        let id = live.meta.id.clone();
+        let invite_url = (live.meta.mode == Mode::Online)
+            .then(|| format!("/game/{id}?invite={}", live.meta.invite));
+        let slot = self.insert(live);
+        let mut live = slot.state.lock().await;
+        self.after_change(&slot, &mut live);
+        Ok(Seated {
+            spectator_url: format!("/game/{id}"),
+            id,
+            tokens,
+            you,
+            invite_url,
+            game: live.view(slot.connected()),
+        })
+    }
+
+    /// The game's view.
+    pub async fn view(self: &Arc<Self>, id: &str) -> Result<GameView, ApiError> {
+        let slot = self.slot(id).await?;
+        let live = slot.state.lock().await;
+        Ok(live.view(slot.connected()))
+    }
+
+    /// Lists games.
+    pub async fn list(
+        &self,
+        which: Listing,
+        limit: u32,
+        offset: u32,
+    ) -> Result<(Vec<Summary>, u64), ApiError> {
+        let store = self.store.clone();
+        let (games, total) = tokio::task::spawn_blocking(move || store.list(which, limit, offset))
+            .await
+            .map_err(super::store_err)?
+            .map_err(super::store_err)?;
+        let mut out = Vec::with_capacity(games.len());
+        for g in games {
+            let id = g.meta.id.clone();
+            match Live::from_stored(g) {
+                Ok(live) => out.push(live.meta.summary()),
+                Err(e) => tracing::error!("game {id} cannot be replayed: {e}"),
+            }
+        }
+        Ok((out, total))
+    }
+
+    /// Takes the free seat of an online game.
+    pub async fn join(
+        self: &Arc<Self>,
+        id: &str,
+        invite: Option<&str>,
+        name: Option<String>,
+    ) -> Result<Seated, ApiError> {
+        let slot = self.slot(id).await?;
+        let mut live = slot.state.lock().await;
+        if live.meta.mode != Mode::Online {
+            return Err(ApiError::not_allowed("only online games can be joined"));
+        }
+        if !live.meta.public && invite != Some(live.meta.invite.as_str()) {
+            return Err(ApiError::bad_token(
+                "this game needs its invite code to join",
+            ));
+        }
+        if live.game.is_over() {
+            return Err(ApiError::game_over("the game is over"));
+        }
+        let side = Side::ALL
+            .into_iter()
+            .find(|s| live.meta.seats[s.index()].token.is_none())
+            .ok_or_else(|| ApiError::seat_taken("both seats are taken"))?;
+        let name = check_name(name, "Guest")?;
+        let seat = human(name);
+        let token = seat.token.clone().expect("a human seat has a token");
+        self.commit(&slot, &mut live, |live| {
+            live.meta.seats[side.index()] = seat;
+            live.meta.updated_at = now_ms();
+            Ok(Commit {
+                op: WriteOp::Meta(live.meta.clone()),
+                announce: vec![Announce::Presence, Announce::Clock],
+                new_position: false,
+            })
+        })
+        .await?;
+        Ok(Seated {
+            id: id.to_string(),
+            tokens: [(side, token)].into(),
+            you: side,
+            invite_url: None,
+            spectator_url: format!("/game/{id}"),
+            game: live.view(slot.connected()),
+        })
+    }
+
+    /// Plays a move for the seat `token` holds; `ply` must be the number of
+    /// plies already played. Resolves once the move is stored.
+    pub async fn play(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+        mv: Move,
+        ply: u32,
+    ) -> Result<GameView, ApiError> {
+        let slot = self.slot(id).await?;
+        let mut live = slot.state.lock().await;
+        self.play_locked(&slot, &mut live, token, mv, ply).await?;
+        Ok(live.view(slot.connected()))
+    }
+
+    /// [`play`](Self::play) with the lock held (the WebSocket path).
+    pub async fn play_locked(
+        self: &Arc<Self>,
+        slot: &Arc<Slot>,
+        live: &mut Live,
+        token: Option<&str>,
+        mv: Move,
+        ply: u32,
+    ) -> Result<(), ApiError> {
+        let side = live.seat(token)?;
+        self.expire_if_due(slot, live).await;
+        if live.game.is_over() {
+            return Err(ApiError::game_over("the game is over"));
+        }
+        if ply != live.ply() {
+            return Err(ApiError::stale_ply(format!(
+                "ply {ply} given, but {} plies have been played",
+                live.ply()
+            )));
+        }
+        if live.meta.status() == GameStatus::Waiting {
+            return Err(ApiError::not_allowed(
+                "the game has not started: a seat is still free",
+            ));
+        }
+        if side != live.to_move() {
+            return Err(ApiError::not_your_turn(format!(
+                "it is {}'s turn",
+                live.to_move()
+            )));
+        }
+        if mv.side() != side {
+            return Err(ApiError::illegal(mv, oware_core::IllegalMove::NotYourHouse));
+        }
+        self.commit_ply(slot, live, Ply::Move(mv)).await
+    }
+
+    /// Plays a ply (a move, or a turn lost to the per-move limit): the
+    /// rules, the clock, the store, then the `move` (and `end`) events.
+    pub(crate) async fn commit_ply(
+        self: &Arc<Self>,
+        slot: &Arc<Slot>,
+        live: &mut Live,
+        ply: Ply,
+    ) -> Result<(), ApiError> {
+        self.commit(slot, live, |live| {
+            let side = live.to_move();
+            match ply {
+                Ply::Move(mv) => live.game.play(mv).map(|_| ())?,
+                Ply::Pass => live.game.pass()?,
+            }
+            if let Some(clock) = live.clock_mut() {
+                clock.after_ply(side, ply == Ply::Pass, std::time::Instant::now());
+            }
+            let had_offer = live.meta.offer.take().is_some();
+            live.sync_meta();
+            live.push_clock();
+            let index = live.ply() - 1;
+            let over = live.game.is_over();
+            // The games row changes only when the status or an offer does;
+            // a plain ply is one small row (the listings replay the plies).
+            let op = WriteOp::Ply {
+                id: live.meta.id.clone(),
+                meta: (had_offer || over).then(|| live.meta.clone()),
+                index,
+                ply: StoredPly {
+                    text: ply_text(ply),
+                    clock: live.last_clock(),
+                    at: live.meta.updated_at,
+                },
+            };
+            let mut announce = vec![Announce::Ply(index as usize)];
+            if over {
+                announce.push(Announce::End);
+            }
+            Ok(Commit {
+                op,
+                announce,
+                new_position: true,
+            })
+        })
+        .await
+    }
+
+    /// Takes back moves: in computer games the player's last move and the
+    /// engine's answer; in hot-seat games one ply.
+    pub async fn undo(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+    ) -> Result<GameView, ApiError> {
+        let slot = self.slot(id).await?;
+        let mut live = slot.state.lock().await;
+        let side = live.seat(token)?;
+        match live.meta.mode {
+            Mode::Online => {
+                return Err(ApiError::not_allowed(
+                    "moves cannot be taken back in online games",
+                ))
+            }
+            _ if live.meta.time_control.is_some() => {
+                return Err(ApiError::not_allowed(
+                    "moves cannot be taken back in games with a time control",
+                ))
+            }
+            _ => {}
+        }
+        let hotseat = live.meta.mode == Mode::Hotseat;
+        self.commit(&slot, &mut live, |live| {
+            let from = take_back(&live.game, side, hotseat)
+                .ok_or_else(|| ApiError::not_allowed("there is no move of yours to take back"))?;
+            while live.game.plies().len() > from {
+                live.game.undo()?;
+            }
+            live.truncate_clock(from);
+            live.meta.offer = None;
+            live.sync_meta();
+            Ok(Commit {
+                op: WriteOp::Truncate {
+                    meta: live.meta.clone(),
+                    from: from as u32,
+                },
+                announce: vec![Announce::State],
+                new_position: true,
+            })
+        })
+        .await?;
+        Ok(live.view(slot.connected()))
+    }
+
+    /// The seat `token` holds resigns.
+    pub async fn resign(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+    ) -> Result<GameView, ApiError> {
+        let slot = self.slot(id).await?;
+        let mut live = slot.state.lock().await;
+        self.resign_locked(&slot, &mut live, token).await?;
+        Ok(live.view(slot.connected()))
+    }
+
+    /// [`resign`](Self::resign) with the lock held.
+    pub async fn resign_locked(
+        self: &Arc<Self>,
+        slot: &Arc<Slot>,
+        live: &mut Live,
+        token: Option<&str>,
+    ) -> Result<(), ApiError> {
+        let side = live.seat(token)?;
+        self.end_off_board(slot, live, |g| g.resign(side)).await
+    }
+
+    /// Ends the game other than by a move (resignation, agreement).
+    pub(crate) async fn end_off_board(
+        self: &Arc<Self>,
+        slot: &Arc<Slot>,
+        live: &mut Live,
+        end: impl FnOnce(&mut Game) -> Result<Outcome, GameError>,
+    ) -> Result<(), ApiError> {
+        self.expire_if_due(slot, live).await;
+        self.commit(slot, live, |live| {
+            end(&mut live.game)?;
+            live.meta.offer = None;
+            live.sync_meta();
+            Ok(Commit {
+                op: WriteOp::Meta(live.meta.clone()),
+                announce: vec![Announce::Clock, Announce::End],
+                new_position: true,
+            })
+        })
+        .await
+    }
+
+    /// Offers, accepts or declines an end by agreement (R12).
+    pub async fn agreement(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+        action: OfferAction,
+    ) -> Result<GameView, ApiError> {
+        let slot = self.slot(id).await?;
+        let mut live = slot.state.lock().await;
+        self.agreement_locked(&slot, &mut live, token, action)
+            .await?;
+        Ok(live.view(slot.connected()))
+    }
+
+    /// [`agreement`](Self::agreement) with the lock held.
+    pub async fn agreement_locked(
+        self: &Arc<Self>,
+        slot: &Arc<Slot>,
+        live: &mut Live,
+        token: Option<&str>,
+        action: OfferAction,
+    ) -> Result<(), ApiError> {
+        let side = live.seat(token)?;
+        if live.game.is_over() {
+            return Err(ApiError::game_over("the game is over"));
+        }
+        let opponent_offered = live.meta.offer == Some(side.opponent());
+        match action {
+            // Offering when the opponent has offered is accepting.
+            OfferAction::Accept | OfferAction::Offer if opponent_offered => {
+                self.end_off_board(slot, live, |g| g.agree_to_stop()).await
+            }
+            OfferAction::Accept | OfferAction::Decline if !opponent_offered => Err(
+                ApiError::not_allowed("there is no offer from the opponent to answer"),
+            ),
+            OfferAction::Offer if live.meta.offer == Some(side) => Ok(()),
+            OfferAction::Offer if live.meta.mode == Mode::Computer => {
+                self.computer_answers_offer(slot, live, side).await
+            }
+            _ => {
+                let offer = (action == OfferAction::Offer).then_some(side);
+                self.commit(slot, live, |live| {
+                    live.meta.offer = offer;
+                    live.meta.updated_at = now_ms();
+                    Ok(Commit {
+                        op: WriteOp::Meta(live.meta.clone()),
+                        announce: vec![Announce::Offer(side, action)],
+                        new_position: false,
+                    })
+                })
+                .await
+            }
+        }
+    }
+
+    /// A new game with the sides swapped, once the game is over; the first
+    /// call creates it, the opponent's call returns their seat in it.
+    pub async fn rematch(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+    ) -> Result<Seated, ApiError> {
+        let slot = self.slot(id).await?;
+        let mut live = slot.state.lock().await;
+        let side = live.seat(token)?;
+        if !live.game.is_over() {
+            return Err(ApiError::not_allowed(
+                "a rematch can be offered once the game is over",
+            ));
+        }
+        let new_side = side.opponent();
+        if let Some(rid) = live.meta.rematch.clone() {
+            drop(live);
+            let rslot = self.slot(&rid).await?;
+            let rlive = rslot.state.lock().await;
+            return Ok(Seated {
+                id: rid.clone(),
+                tokens: rlive.tokens_for(new_side),
+                you: new_side,
+                invite_url: None,
+                spectator_url: format!("/game/{rid}"),
+                game: rlive.view(rslot.connected()),
+            });
+        }
+        let old = &live.meta;
+        let mut seats = [old.seats[1].clone(), old.seats[0].clone()];
+        for s in &mut seats {
+            if s.kind == SeatKind::Human {
+                s.token = Some(new_token());
+            }
+        }
+        let meta = GameMeta::new(
+            old.mode,
+            old.level,
+            false,
+            Position::start(),
+            seats,
+            old.time_control,
+        );
+        let rid = meta.id.clone();
+        let you = if meta.mode == Mode::Hotseat {
+            Side::South
+        } else {
+            new_side
+        };
+        let seated = self.create_from(meta, Vec::new(), you).await?;
+        self.commit(&slot, &mut live, |live| {
+            live.meta.rematch = Some(rid.clone());
+            live.meta.updated_at = now_ms();
+            Ok(Commit {
+                op: WriteOp::Meta(live.meta.clone()),
+                announce: vec![Announce::Rematch(rid)],
+                new_position: false,
+            })
+        })
+        .await?;
+        Ok(seated)
+    }
+
+    /// The game as an OGN record.
+    pub async fn ogn(self: &Arc<Self>, id: &str) -> Result<String, ApiError> {
+        let slot = self.slot(id).await?;
+        let live = slot.state.lock().await;
+        let tags = [
+            (
+                "Event",
+                format!("oware serve, {} game", live.meta.mode.as_str()),
+            ),
+            ("Site", "oware serve".to_string()),
+            ("Date", ogn_date(live.meta.created_at)),
+            ("South", live.meta.seats[0].name.clone()),
+            ("North", live.meta.seats[1].name.clone()),
+        ];
+        let tags: Vec<(&str, &str)> = tags.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        Ok(Record::from_game(live.game.clone(), &tags).write())
+    }
+
+    /// Imports an OGN record as a hot-seat game.
+    pub async fn import(self: &Arc<Self>, record: Record) -> Result<Seated, ApiError> {
+        let name = |tag: &str, default: &str| {
+            record
+                .tag(tag)
+                .filter(|n| n != "?" && !n.trim().is_empty())
+                .map(|n| {
+                    n.chars()
+                        .filter(|c| !c.is_control() && !is_invisible(*c))
+                        .take(40)
+                        .collect()
+                })
+                .unwrap_or_else(|| default.to_string())
+        };
+        let seats = [human(name("South", "South")), human(name("North", "North"))];
+        let game = &record.game;
+        let mut meta = GameMeta::new(Mode::Hotseat, None, false, *game.start(), seats, None);
+        meta.result = game.outcome().copied();
+        let plies = game
+            .plies()
+            .iter()
+            .map(|&p| StoredPly {
+                text: ply_text(p),
+                clock: None,
+                at: meta.created_at,
+            })
+            .collect();
+        self.create_from(meta, plies, Side::South).await
+    }
+
+    /// Opens a watcher of game `id`: the seat (if the token holds one), the
+    /// connect-time state and the event receiver. Counts the connection.
+    pub async fn watch(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+    ) -> Result<Watcher, ApiError> {
+        let slot = self.slot(id).await?;
+        let live = slot.state.lock().await;
+        let side = match token.filter(|t| !t.is_empty()) {
+            None => None,
+            Some(_) => Some(live.seat(token)?),
+        };
+        let events = slot.events.subscribe();
+        if let Some(s) = side {
+            if slot.connected[s.index()].fetch_add(1, Ordering::Relaxed) == 0 {
+                slot.send(live.presence_event(slot.connected()));
+            }
+        }
+        let state = live.state_event(slot.connected(), Some(side));
+        drop(live);
+        Ok(Watcher {
+            slot,
+            side,
+            state,
+            events,
+        })
+    }
+
+    /// A watcher left.
+    pub async fn unwatch(&self, slot: &Arc<Slot>, side: Option<Side>) {
+        if let Some(s) = side {
+            if slot.connected[s.index()].fetch_sub(1, Ordering::Relaxed) == 1 {
+                let live = slot.state.lock().await;
+                slot.send(live.presence_event(slot.connected()));
+            }
+        }
+    }
+}
+
+/// A connection watching a game.
+pub struct Watcher {
+    /// The game.
+    pub slot: Arc<Slot>,
+    /// The seat its token holds, if any.
+    pub side: Option<Side>,
+    /// The connect-time `state` event.
+    pub state: Utf8Bytes,
+    /// The game's events.
+    pub events: broadcast::Receiver<Utf8Bytes>,
+}
+
+/// How many plies stay after `side` takes back its last move: in a
+/// hot-seat game the last ply; otherwise back to before `side`'s last
+/// move (with the opponent's answer). `None` when `side` has not moved.
+fn take_back(game: &Game, side: Side, hotseat: bool) -> Option<usize> {
+    let positions = game.positions();
+    let n = game.plies().len();
+    if hotseat {
+        return n.checked_sub(1);
+    }
+    (0..n).rev().find(|&i| positions[i].to_move() == side)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn take_back_goes_to_before_my_last_move() {
+        let moves: Vec<Move> = oware_core::parse_moves("FfAa").unwrap();
+        let game = Game::from_moves(Position::start(), &moves).unwrap();
+        // South played plies 0 and 2: back to 2 plies.
+        assert_eq!(take_back(&game, Side::South, false), Some(2));
+        assert_eq!(take_back(&game, Side::North, false), Some(3));
+        assert_eq!(take_back(&game, Side::South, true), Some(3));
+        let fresh = Game::new(Position::start());
+        assert_eq!(take_back(&fresh, Side::South, false), None);
+        assert_eq!(take_back(&fresh, Side::South, true), None);
+    }
+}
