@@ -15,7 +15,6 @@
 #![deny(missing_docs)]
 
 pub mod assets;
-pub mod bench;
 pub mod config;
 mod engines;
 pub mod error;
