@@ -17,8 +17,8 @@ use serde::de::DeserializeOwned;
 use crate::error::ApiError;
 use crate::hub::Hub;
 use crate::limits::{ClientAddr, Cost};
-use crate::model::{GameView, ScoreView};
 use crate::protocol::incoming::*;
+use crate::protocol::views::{GameView, ScoreView};
 use crate::protocol::*;
 use crate::store::Listing;
 

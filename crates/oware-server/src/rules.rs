@@ -4,7 +4,8 @@
 use oware_core::{Game, IllegalMove, Move, Position, Side};
 use serde::Serialize;
 
-use crate::model::{stores, trace_of, GameStatus, ResultView, Totals, TraceView};
+use crate::model::GameStatus;
+use crate::protocol::views::{stores, trace_of, ResultView, Totals, TraceView};
 
 /// Why a move is refused.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]

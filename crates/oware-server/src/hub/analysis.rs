@@ -12,7 +12,8 @@ use oware_engine::{Engine, Limits, MoveAnalysis, StopHandle};
 
 use super::Hub;
 use crate::error::ApiError;
-use crate::model::{Mode, PlyText, ScoreView};
+use crate::model::{Mode, PlyText};
+use crate::protocol::views::ScoreView;
 use crate::protocol::{HintResponse, ReviewPly, ReviewResponse};
 
 /// A review, computed once by the first request that needs it.

@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 
 use oware_core::Side;
 
-use crate::model::{ClockView, TimeControl};
+use crate::model::TimeControl;
+use crate::protocol::views::ClockView;
 
 /// Time left for each side, and whose time is running since when.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -12,6 +12,7 @@ use super::clock::Clock;
 use super::Announce;
 use crate::error::ApiError;
 use crate::model::*;
+use crate::protocol::views::*;
 use crate::protocol::ClientOut;
 use crate::store::StoredGame;
 

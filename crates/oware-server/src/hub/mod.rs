@@ -23,6 +23,7 @@ pub mod clock;
 mod commands;
 mod engine;
 mod live;
+mod new_game;
 
 use std::collections::HashMap;
 use std::sync::atomic::AtomicU32;
@@ -33,8 +34,9 @@ use axum::extract::ws::Utf8Bytes;
 use oware_core::Side;
 use tokio::sync::{broadcast, Mutex};
 
-pub use commands::{NewGame, Watcher};
+pub use commands::Watcher;
 pub use live::Live;
+pub use new_game::NewGame;
 
 use crate::config::Config;
 use crate::engines::EnginePool;

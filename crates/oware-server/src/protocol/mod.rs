@@ -5,6 +5,7 @@
 
 pub mod incoming;
 pub mod outgoing;
+pub mod views;
 
 pub use incoming::{ClientIn, MESSAGE_LIMIT};
 pub use outgoing::*;

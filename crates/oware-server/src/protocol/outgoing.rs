@@ -8,8 +8,9 @@ use axum::extract::ws::Utf8Bytes;
 use oware_core::{Move, Position, Side};
 use serde::{Serialize, Serializer};
 
+use super::views::*;
 use crate::error::ErrorBody;
-use crate::model::*;
+use crate::model::{GameStatus, OfferAction, PlyText};
 
 /// A move list as one string of letters (`eCfF`).
 fn moves_text<S: Serializer>(moves: &[Move], s: S) -> Result<S::Ok, S::Error> {
