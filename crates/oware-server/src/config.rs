@@ -30,6 +30,9 @@ pub struct Config {
     /// Take the client's address from the last `X-Forwarded-For` entry
     /// (set this only behind a reverse proxy that writes that header).
     pub trust_forwarded_for: bool,
+    /// Mark session cookies `Secure` (set this when clients reach the
+    /// server over TLS, e.g. behind a proxy that terminates it).
+    pub secure_cookies: bool,
 }
 
 impl Default for Config {
@@ -48,6 +51,7 @@ impl Default for Config {
             idle_timeout: Duration::from_secs(180),
             rate_limits: Some(RateLimits::default()),
             trust_forwarded_for: false,
+            secure_cookies: false,
         }
     }
 }
@@ -69,6 +73,12 @@ pub struct RateLimits {
     pub ws_messages_per_second: u32,
     /// Messages at once on one WebSocket.
     pub ws_burst: u32,
+    /// Sign-in attempts per minute from one address.
+    pub sign_in_per_minute: u32,
+    /// Sign-in attempts per minute on one account, from anywhere.
+    pub sign_in_per_account_per_minute: u32,
+    /// Accounts created per hour from one address.
+    pub sign_ups_per_hour: u32,
 }
 
 impl Default for RateLimits {
@@ -83,6 +93,9 @@ impl Default for RateLimits {
             engine_burst: 30,
             ws_messages_per_second: 10,
             ws_burst: 30,
+            sign_in_per_minute: 10,
+            sign_in_per_account_per_minute: 5,
+            sign_ups_per_hour: 5,
         }
     }
 }

@@ -60,6 +60,10 @@ codes! {
     SeatTaken => "seat_taken", CONFLICT, seat_taken;
     NotAllowed => "not_allowed", CONFLICT, not_allowed;
     MissingToken => "missing_token", UNAUTHORIZED, missing_token;
+    NotSignedIn => "not_signed_in", UNAUTHORIZED, not_signed_in;
+    BadCredentials => "bad_credentials", UNAUTHORIZED, bad_credentials;
+    UsernameTaken => "username_taken", CONFLICT, username_taken;
+    BadCsrf => "bad_csrf", FORBIDDEN, bad_csrf;
     BadToken => "bad_token", FORBIDDEN, bad_token;
     BadOrigin => "bad_origin", FORBIDDEN, bad_origin;
     NotFound => "not_found", NOT_FOUND, not_found;

@@ -14,6 +14,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::de::DeserializeOwned;
 
+use crate::accounts::session::MaybeUser;
 use crate::error::ApiError;
 use crate::hub::Hub;
 use crate::limits::{ClientAddr, Cost};
@@ -127,11 +128,12 @@ async fn rules_state(
 async fn create(
     State(hub): State<Arc<Hub>>,
     client: ClientAddr,
+    MaybeUser(user): MaybeUser,
     JsonBody(req): JsonBody<CreateReq>,
 ) -> Result<Response, ApiError> {
     let new = req.parse()?;
     hub.limiter().check(Cost::Game, client)?;
-    let seated = hub.create(new).await?;
+    let seated = hub.create(new, user.as_ref()).await?;
     Ok((StatusCode::CREATED, Json(seated)).into_response())
 }
 
@@ -162,9 +164,12 @@ async fn show(
 async fn join(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
+    MaybeUser(user): MaybeUser,
     JsonBody(req): JsonBody<JoinReq>,
 ) -> Result<Json<JoinResponse>, ApiError> {
-    let mut seated = hub.join(&id, req.invite.as_deref(), req.name).await?;
+    let mut seated = hub
+        .join(&id, req.invite.as_deref(), req.name, user.as_ref())
+        .await?;
     Ok(Json(JoinResponse {
         token: seated.tokens.remove(&seated.you),
         id: seated.id,

@@ -14,6 +14,7 @@
 
 #![deny(missing_docs)]
 
+pub mod accounts;
 pub mod assets;
 pub mod config;
 mod engines;
@@ -71,6 +72,11 @@ pub fn default_db_path() -> std::io::Result<PathBuf> {
 /// The whole application as a router (API, WebSocket, static files).
 pub fn app(hub: Arc<Hub>) -> Router {
     http::routes()
+        .merge(accounts::routes::routes())
+        .layer(axum::middleware::from_fn_with_state(
+            hub.clone(),
+            accounts::session::middleware,
+        ))
         .fallback(assets::static_or_index)
         .layer(axum::middleware::from_fn(security::headers))
         .with_state(hub)

@@ -27,12 +27,19 @@ pub enum Cost {
     Game,
     /// Runs the engine (analysis, hint, review).
     Engine,
+    /// A sign-in attempt.
+    SignIn,
+    /// A new account.
+    SignUp,
 }
 
 /// The server's keyed limiters.
 pub struct Limiter {
     games: Option<DefaultKeyedRateLimiter<IpAddr>>,
     engine: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    sign_in: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    sign_up: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    account: Option<DefaultKeyedRateLimiter<String>>,
     ws: Option<Quota>,
 }
 
@@ -50,11 +57,22 @@ impl Limiter {
             None => Limiter {
                 games: None,
                 engine: None,
+                sign_in: None,
+                sign_up: None,
+                account: None,
                 ws: None,
             },
             Some(l) => Limiter {
                 games: keyed(quota_per_minute(l.games_per_minute, l.games_burst)),
                 engine: keyed(quota_per_minute(l.engine_per_minute, l.engine_burst)),
+                sign_in: keyed(quota_per_minute(l.sign_in_per_minute, l.sign_in_per_minute)),
+                sign_up: NonZeroU32::new(l.sign_ups_per_hour)
+                    .map(|n| RateLimiter::keyed(Quota::per_hour(n))),
+                account: quota_per_minute(
+                    l.sign_in_per_account_per_minute,
+                    l.sign_in_per_account_per_minute,
+                )
+                .map(RateLimiter::keyed),
                 ws: NonZeroU32::new(l.ws_messages_per_second).map(|r| {
                     Quota::per_second(r).allow_burst(NonZeroU32::new(l.ws_burst.max(1)).unwrap())
                 }),
@@ -68,6 +86,8 @@ impl Limiter {
         let (limiter, what) = match cost {
             Cost::Game => (&self.games, "new games"),
             Cost::Engine => (&self.engine, "engine requests"),
+            Cost::SignIn => (&self.sign_in, "sign-in attempts"),
+            Cost::SignUp => (&self.sign_up, "new accounts"),
         };
         let Some(limiter) = limiter else {
             return Ok(());
@@ -75,6 +95,21 @@ impl Limiter {
         limiter.check_key(&client.key()).map_err(|not_until| {
             ApiError::too_many(
                 what,
+                not_until.wait_time_from(DefaultClock::default().now()),
+            )
+        })
+    }
+
+    /// Counts one sign-in attempt on the account named `key` (whoever
+    /// makes it): guessing one account's password from many addresses is
+    /// throttled too.
+    pub fn check_account(&self, key: &str) -> Result<(), ApiError> {
+        let Some(limiter) = &self.account else {
+            return Ok(());
+        };
+        limiter.check_key(&key.to_string()).map_err(|not_until| {
+            ApiError::too_many(
+                "sign-in attempts on this account",
                 not_until.wait_time_from(DefaultClock::default().now()),
             )
         })
@@ -88,7 +123,14 @@ impl Limiter {
     /// Forgets clients that have been quiet long enough to be back at a
     /// full burst (called every 30 s, so memory follows active clients).
     pub fn forget_idle(&self) {
-        for l in [&self.games, &self.engine].into_iter().flatten() {
+        for l in [&self.games, &self.engine, &self.sign_in, &self.sign_up]
+            .into_iter()
+            .flatten()
+        {
+            l.retain_recent();
+            l.shrink_to_fit();
+        }
+        if let Some(l) = &self.account {
             l.retain_recent();
             l.shrink_to_fit();
         }

@@ -164,6 +164,21 @@ pub struct Seat {
     pub name: String,
     /// The seat token; `None` while the seat is free.
     pub token: Option<String>,
+    /// The account of the player who took it signed in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub account: Option<String>,
+    /// Their rating in the game's class when they sat down (rated games).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<SeatRating>,
+}
+
+/// A rating as shown beside a name.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeatRating {
+    /// Rounded rating.
+    pub rating: i32,
+    /// Still uncertain (shown with a `?`).
+    pub provisional: bool,
 }
 
 /// Everything about a game except its plies: the `meta` JSON column.
@@ -177,6 +192,10 @@ pub struct GameMeta {
     pub level: Option<u8>,
     /// Listed in the lobby while waiting for an opponent.
     pub public: bool,
+    /// Rated: an online game between two accounts whose result moves
+    /// their ratings.
+    #[serde(default)]
+    pub rated: bool,
     /// Creation time, ms since the Unix epoch.
     pub created_at: i64,
     /// Last change, ms since the Unix epoch.
@@ -257,6 +276,7 @@ impl GameMeta {
             mode,
             level,
             public,
+            rated: false,
             created_at: now,
             updated_at: now,
             start,

@@ -6,6 +6,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use oware_core::Side;
+use oware_server::accounts::ratings::{Rating, RatingClass};
+use oware_server::accounts::{AccountRow, HistoryPoint, RatingRow, SessionRow};
 use oware_server::hub::NewGame;
 use oware_server::model::{GameStatus, Mode, OfferAction};
 use oware_server::store::{
@@ -59,6 +61,28 @@ impl Store for Flaky {
     fn stats(&self) -> WriteStats {
         self.inner.stats()
     }
+    fn account_by_name(&self, name: &str) -> Result<Option<AccountRow>, StoreError> {
+        self.inner.account_by_name(name)
+    }
+    fn session(&self, token_hash: &[u8]) -> Result<Option<(SessionRow, AccountRow)>, StoreError> {
+        self.inner.session(token_hash)
+    }
+    fn ratings(&self, account_id: &str) -> Result<Vec<RatingRow>, StoreError> {
+        self.inner.ratings(account_id)
+    }
+    fn rating_history(&self, account_id: &str) -> Result<Vec<HistoryPoint>, StoreError> {
+        self.inner.rating_history(account_id)
+    }
+    fn leaderboard(
+        &self,
+        class: RatingClass,
+        limit: u32,
+    ) -> Result<Vec<(String, Rating)>, StoreError> {
+        self.inner.leaderboard(class, limit)
+    }
+    fn account_games(&self, account_id: &str, limit: u32) -> Result<Vec<StoredGame>, StoreError> {
+        self.inner.account_games(account_id, limit)
+    }
 }
 
 async fn hub() -> (tempfile::TempDir, Arc<Flaky>, Arc<Hub>) {
@@ -87,13 +111,14 @@ fn hotseat() -> NewGame {
         time_control: None,
         position: None,
         public: false,
+        rated: false,
     }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_move_that_cannot_be_stored_is_not_played_nor_announced() {
     let (_dir, store, hub) = hub().await;
-    let seated = hub.create(hotseat()).await.unwrap();
+    let seated = hub.create(hotseat(), None).await.unwrap();
     let south = seated.tokens[&Side::South].clone();
     let mut watcher = hub.watch(&seated.id, None).await.unwrap();
     store.fail_after(0);
@@ -116,7 +141,7 @@ async fn a_move_that_cannot_be_stored_is_not_played_nor_announced() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_decline_that_cannot_be_stored_leaves_the_offer() {
     let (_dir, store, hub) = hub().await;
-    let seated = hub.create(hotseat()).await.unwrap();
+    let seated = hub.create(hotseat(), None).await.unwrap();
     let (south, north) = (
         seated.tokens[&Side::South].clone(),
         seated.tokens[&Side::North].clone(),
@@ -142,7 +167,7 @@ async fn a_decline_that_cannot_be_stored_leaves_the_offer() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rematch_link_that_cannot_be_stored_is_not_kept() {
     let (_dir, store, hub) = hub().await;
-    let seated = hub.create(hotseat()).await.unwrap();
+    let seated = hub.create(hotseat(), None).await.unwrap();
     let south = seated.tokens[&Side::South].clone();
     // Not during play.
     let e = hub.rematch(&seated.id, Some(&south)).await.unwrap_err();

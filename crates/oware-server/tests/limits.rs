@@ -34,6 +34,7 @@ fn limits() -> RateLimits {
         engine_burst: 3,
         ws_messages_per_second: 5,
         ws_burst: 10,
+        ..RateLimits::default()
     }
 }
 

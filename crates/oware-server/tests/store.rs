@@ -19,15 +19,19 @@ async fn an_older_database_is_migrated_and_keeps_its_games() {
             Config::default(),
         );
         let seated = hub
-            .create(NewGame {
-                mode: Mode::Online,
-                level: None,
-                side: Some(Side::South),
-                name: None,
-                time_control: None,
-                position: None,
-                public: true,
-            })
+            .create(
+                NewGame {
+                    mode: Mode::Online,
+                    level: None,
+                    side: Some(Side::South),
+                    name: None,
+                    time_control: None,
+                    position: None,
+                    public: true,
+                    rated: false,
+                },
+                None,
+            )
             .await
             .unwrap();
         hub.resign(&seated.id, Some(&seated.tokens[&Side::South]))
@@ -35,11 +39,14 @@ async fn an_older_database_is_migrated_and_keeps_its_games() {
             .unwrap();
         seated.id
     };
-    // Back to the first version's schema: no `public` column, version 1.
+    // Back to the first version's schema: no `public` column, no accounts,
+    // version 1.
     {
         let conn = rusqlite::Connection::open(&path).unwrap();
         conn.execute_batch(
-            "DROP INDEX games_public; ALTER TABLE games DROP COLUMN public; PRAGMA user_version = 1;",
+            "DROP INDEX games_public; ALTER TABLE games DROP COLUMN public;
+             DROP TABLE account_games; DROP TABLE rating_history; DROP TABLE ratings;
+             DROP TABLE sessions; DROP TABLE accounts; PRAGMA user_version = 1;",
         )
         .unwrap();
     }

@@ -11,6 +11,8 @@ use tokio::sync::broadcast;
 
 use super::new_game::{check_name, human};
 use super::{Announce, Commit, Hub, Live, Slot};
+use crate::accounts::ratings::RatingClass;
+use crate::accounts::{AccountOp, User};
 use crate::error::ApiError;
 use crate::model::*;
 use crate::protocol::views::{ply_text, GameView, Summary};
@@ -54,6 +56,7 @@ impl Hub {
         id: &str,
         invite: Option<&str>,
         name: Option<String>,
+        user: Option<&User>,
     ) -> Result<Seated, ApiError> {
         let slot = self.slot(id).await?;
         let mut live = slot.state.lock().await;
@@ -73,13 +76,43 @@ impl Hub {
             .find(|s| live.meta.seats[s.index()].token.is_none())
             .ok_or_else(|| ApiError::seat_taken("both seats are taken"))?;
         let name = check_name(name, "Guest")?;
-        let seat = human(name);
+        let mut seat = human(name);
+        if live.meta.rated {
+            let user =
+                user.ok_or_else(|| ApiError::not_signed_in("sign in to play rated games"))?;
+            if live
+                .meta
+                .seats
+                .iter()
+                .any(|s| s.account.as_deref() == Some(user.id.as_str()))
+            {
+                return Err(ApiError::not_allowed(
+                    "a rated game needs two different players",
+                ));
+            }
+            let class = RatingClass::of(live.meta.time_control);
+            seat.rating = Some(self.seat_rating(&user.id, class).await?);
+        }
+        if let Some(u) = user {
+            seat.account = Some(u.id.clone());
+            seat.name = u.username.clone();
+        }
         let token = seat.token.clone().expect("a human seat has a token");
+        let link = seat.account.clone().map(|account_id| {
+            WriteOp::Account(AccountOp::LinkGame {
+                account_id,
+                game_id: id.to_string(),
+            })
+        });
         self.commit(&slot, &mut live, |live| {
             live.meta.seats[side.index()] = seat;
             live.meta.updated_at = now_ms();
+            let meta = WriteOp::Meta(live.meta.clone());
             Ok(Commit {
-                op: WriteOp::Meta(live.meta.clone()),
+                op: match link {
+                    Some(link) => WriteOp::All(vec![meta, link]),
+                    None => meta,
+                },
                 announce: vec![Announce::Presence, Announce::Clock],
                 new_position: false,
             })

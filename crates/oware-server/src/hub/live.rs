@@ -60,6 +60,13 @@ pub(crate) struct Saved {
     clock_at: Vec<Option<[u64; 2]>>,
 }
 
+impl Saved {
+    /// The game had ended.
+    pub(crate) fn was_over(&self) -> bool {
+        self.meta.result.is_some()
+    }
+}
+
 impl Drop for Live {
     fn drop(&mut self) {
         self.stop_engine();
@@ -129,6 +136,20 @@ impl Live {
         self.game = saved.game;
         self.clock = saved.clock;
         self.clock_at = saved.clock_at;
+    }
+
+    /// The rating update due now: the game is rated and over, and both
+    /// seats are accounts.
+    pub(crate) fn rated_result(&self) -> Option<crate::accounts::RatedGame> {
+        let result = self.meta.result.filter(|_| self.meta.rated)?;
+        let [s, n] = &self.meta.seats;
+        Some(crate::accounts::RatedGame {
+            game_id: self.meta.id.clone(),
+            class: crate::accounts::ratings::RatingClass::of(self.meta.time_control),
+            accounts: [s.account.clone()?, n.account.clone()?],
+            winner: result.winner,
+            at: self.meta.updated_at,
+        })
     }
 
     /// Plies played.

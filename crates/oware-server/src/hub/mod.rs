@@ -38,6 +38,7 @@ pub use commands::Watcher;
 pub use live::Live;
 pub use new_game::NewGame;
 
+use crate::accounts::AccountOp;
 use crate::config::Config;
 use crate::engines::EnginePool;
 use crate::error::ApiError;
@@ -260,13 +261,20 @@ impl Hub {
         change: impl FnOnce(&mut Live) -> Result<Commit, ApiError>,
     ) -> Result<(), ApiError> {
         let saved = live.save();
-        let commit = match change(live) {
+        let mut commit = match change(live) {
             Ok(c) => c,
             Err(e) => {
                 live.restore(saved);
                 return Err(e);
             }
         };
+        // A rated game that has just ended is rated in the same transaction.
+        if !saved.was_over() {
+            if let Some(rate) = live.rated_result() {
+                let op = std::mem::replace(&mut commit.op, WriteOp::All(Vec::new()));
+                commit.op = WriteOp::All(vec![op, WriteOp::Account(AccountOp::Rate(rate))]);
+            }
+        }
         if let Err(e) = self.write(commit.op).await {
             live.restore(saved);
             return Err(e);

@@ -7,6 +7,8 @@ use oware_core::{Position, Record, Side};
 use rand::Rng;
 
 use super::{Announce, Commit, Hub, Live};
+use crate::accounts::ratings::RatingClass;
+use crate::accounts::{AccountOp, User};
 use crate::error::ApiError;
 use crate::model::*;
 use crate::protocol::views::ply_text;
@@ -30,6 +32,8 @@ pub struct NewGame {
     pub position: Option<Position>,
     /// Listed in the lobby.
     pub public: bool,
+    /// Rated (online games between two signed-in players).
+    pub rated: bool,
 }
 
 pub(super) fn check_name(name: Option<String>, default: &str) -> Result<String, ApiError> {
@@ -61,13 +65,27 @@ pub(super) fn human(name: String) -> Seat {
         kind: SeatKind::Human,
         name,
         token: Some(new_token()),
+        account: None,
+        rating: None,
     }
 }
 
 impl Hub {
     /// Creates a game.
-    pub async fn create(self: &Arc<Self>, req: NewGame) -> Result<Seated, ApiError> {
+    pub async fn create(
+        self: &Arc<Self>,
+        req: NewGame,
+        user: Option<&User>,
+    ) -> Result<Seated, ApiError> {
         let mode = req.mode;
+        if req.rated && mode != Mode::Online {
+            return Err(ApiError::invalid_request(
+                "rated: only online games are rated",
+            ));
+        }
+        if req.rated && user.is_none() {
+            return Err(ApiError::not_signed_in("sign in to play rated games"));
+        }
         let level = match mode {
             Mode::Computer => Some(req.level.unwrap_or(3)),
             _ => None,
@@ -124,8 +142,14 @@ impl Hub {
                         None => "Open seat".into(),
                     },
                     token: None,
+                    account: None,
+                    rating: None,
                 };
-                let mine = human(name);
+                let mut mine = human(name);
+                if let Some(u) = user {
+                    mine.account = Some(u.id.clone());
+                    mine.name = u.username.clone();
+                }
                 match side {
                     Side::South => [mine, other],
                     Side::North => [other, mine],
@@ -133,7 +157,8 @@ impl Hub {
             }
         };
         let start = req.position.unwrap_or_else(Position::start);
-        let meta = GameMeta::new(mode, level, req.public, start, seats, req.time_control);
+        let mut meta = GameMeta::new(mode, level, req.public, start, seats, req.time_control);
+        meta.rated = req.rated;
         let you = if mode == Mode::Hotseat {
             Side::South
         } else {
@@ -154,11 +179,27 @@ impl Hub {
         })
         .map_err(|e| ApiError::invalid_request(format!("the game cannot be played: {e}")))?;
         live.sync_meta();
-        self.write(WriteOp::Create {
-            meta: live.meta.clone(),
-            plies,
-        })
-        .await?;
+        let class = RatingClass::of(live.meta.time_control);
+        let mut ops = Vec::new();
+        for seat in live.meta.seats.iter_mut() {
+            if let Some(account) = seat.account.clone() {
+                if live.meta.rated {
+                    seat.rating = Some(self.seat_rating(&account, class).await?);
+                }
+                ops.push(WriteOp::Account(AccountOp::LinkGame {
+                    account_id: account,
+                    game_id: live.meta.id.clone(),
+                }));
+            }
+        }
+        ops.insert(
+            0,
+            WriteOp::Create {
+                meta: live.meta.clone(),
+                plies,
+            },
+        );
+        self.write(WriteOp::All(ops)).await?;
         let tokens = live.tokens_for(you);
         let id = live.meta.id.clone();
         let invite_url = (live.meta.mode == Mode::Online)
@@ -268,5 +309,50 @@ impl Hub {
             })
             .collect();
         self.create_from(meta, plies, Side::South).await
+    }
+
+    /// A player's rating in `class`, as shown beside their name.
+    pub(super) async fn seat_rating(
+        &self,
+        account: &str,
+        class: RatingClass,
+    ) -> Result<SeatRating, ApiError> {
+        let store = self.store.clone();
+        let id = account.to_string();
+        let rows = tokio::task::spawn_blocking(move || store.ratings(&id))
+            .await
+            .map_err(super::store_err)?
+            .map_err(super::store_err)?;
+        let r = rows
+            .into_iter()
+            .find(|r| r.class == class)
+            .map(|r| r.rating)
+            .unwrap_or_default();
+        Ok(SeatRating {
+            rating: r.rating.round() as i32,
+            provisional: r.provisional(),
+        })
+    }
+
+    /// Game `id` without account `account`: its seats become anonymous
+    /// (when the account is deleted; the game itself stays).
+    pub async fn anonymise(self: &Arc<Self>, id: &str, account: &str) -> Result<(), ApiError> {
+        let slot = self.slot(id).await?;
+        let mut live = slot.state.lock().await;
+        self.commit(&slot, &mut live, |live| {
+            for seat in live.meta.seats.iter_mut() {
+                if seat.account.as_deref() == Some(account) {
+                    seat.account = None;
+                    seat.rating = None;
+                    seat.name = "Deleted player".into();
+                }
+            }
+            Ok(Commit {
+                op: WriteOp::Meta(live.meta.clone()),
+                announce: vec![Announce::Presence],
+                new_position: false,
+            })
+        })
+        .await
     }
 }

@@ -132,6 +132,8 @@ pub struct CreateReq {
     position: Option<String>,
     #[serde(default)]
     public: bool,
+    #[serde(default)]
+    rated: bool,
 }
 
 impl CreateReq {
@@ -188,6 +190,7 @@ impl CreateReq {
             time_control,
             position: self.position.as_deref().map(parse_position).transpose()?,
             public: self.public,
+            rated: self.rated,
         })
     }
 }

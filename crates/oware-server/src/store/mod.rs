@@ -13,6 +13,10 @@ use std::time::Instant;
 use rusqlite::{params, Connection, OptionalExtension};
 use tokio::sync::{mpsc, oneshot};
 
+mod accounts;
+
+use crate::accounts::ratings::{Rating, RatingClass};
+use crate::accounts::{AccountOp, AccountRow, HistoryPoint, RatingRow, SessionRow};
 use crate::model::{GameMeta, GameStatus};
 
 /// A storage failure (logged; clients see `internal`).
@@ -43,6 +47,14 @@ pub enum StoreError {
         /// The newest version this program knows.
         known: i64,
     },
+}
+
+impl StoreError {
+    /// A uniqueness constraint refused the write (a username taken).
+    pub fn is_conflict(&self) -> bool {
+        matches!(self, StoreError::Db(rusqlite::Error::SqliteFailure(e, _))
+            if e.code == rusqlite::ErrorCode::ConstraintViolation)
+    }
 }
 
 /// One stored ply.
@@ -97,6 +109,11 @@ pub enum WriteOp {
     },
     /// The metadata changed (seat taken, offer, result, rematch...).
     Meta(GameMeta),
+    /// A change to accounts.
+    Account(AccountOp),
+    /// Several writes that stand or fall together (a game's end and its
+    /// rating, a new game and its link to an account).
+    All(Vec<WriteOp>),
 }
 
 /// Which games a listing wants.
@@ -124,6 +141,23 @@ pub trait Store: Send + Sync + 'static {
     ) -> Result<(Vec<StoredGame>, u64), StoreError>;
     /// Writes committed and groups (transactions) so far.
     fn stats(&self) -> WriteStats;
+    /// The account with this username (case-insensitive).
+    fn account_by_name(&self, name: &str) -> Result<Option<AccountRow>, StoreError>;
+    /// The session with this token hash, and its account.
+    fn session(&self, token_hash: &[u8]) -> Result<Option<(SessionRow, AccountRow)>, StoreError>;
+    /// An account's rating in every class (the starting rating where it has
+    /// played no rated game).
+    fn ratings(&self, account_id: &str) -> Result<Vec<RatingRow>, StoreError>;
+    /// An account's rating history, oldest first.
+    fn rating_history(&self, account_id: &str) -> Result<Vec<HistoryPoint>, StoreError>;
+    /// The best established ratings of a class: (username, rating).
+    fn leaderboard(
+        &self,
+        class: RatingClass,
+        limit: u32,
+    ) -> Result<Vec<(String, Rating)>, StoreError>;
+    /// An account's games, ongoing first, then the most recent.
+    fn account_games(&self, account_id: &str, limit: u32) -> Result<Vec<StoredGame>, StoreError>;
 }
 
 /// Counters of the writer.
@@ -182,6 +216,8 @@ ALTER TABLE games ADD COLUMN public INTEGER NOT NULL DEFAULT 0;
 UPDATE games SET public = coalesce(json_extract(meta, '$.public'), 0);
 CREATE INDEX games_public ON games(public, status, created_at);
 ",
+    // 3: accounts, sessions, ratings.
+    accounts::MIGRATION,
 ];
 
 /// Brings the database's schema up to the newest version.
@@ -372,6 +408,12 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
             upsert_meta(conn, meta)?;
         }
         WriteOp::Meta(meta) => upsert_meta(conn, meta)?,
+        WriteOp::Account(op) => accounts::apply(conn, op)?,
+        WriteOp::All(ops) => {
+            for op in ops {
+                apply(conn, op)?;
+            }
+        }
     }
     Ok(())
 }
@@ -432,6 +474,45 @@ impl Store for SqliteStore {
 
     fn stats(&self) -> WriteStats {
         *self.stats.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn account_by_name(&self, name: &str) -> Result<Option<AccountRow>, StoreError> {
+        accounts::account_by_name(&self.reader(), name)
+    }
+
+    fn session(&self, token_hash: &[u8]) -> Result<Option<(SessionRow, AccountRow)>, StoreError> {
+        accounts::session(&self.reader(), token_hash)
+    }
+
+    fn ratings(&self, account_id: &str) -> Result<Vec<RatingRow>, StoreError> {
+        accounts::ratings(&self.reader(), account_id)
+    }
+
+    fn rating_history(&self, account_id: &str) -> Result<Vec<HistoryPoint>, StoreError> {
+        accounts::history(&self.reader(), account_id)
+    }
+
+    fn leaderboard(
+        &self,
+        class: RatingClass,
+        limit: u32,
+    ) -> Result<Vec<(String, Rating)>, StoreError> {
+        accounts::leaderboard(&self.reader(), class, limit)
+    }
+
+    fn account_games(&self, account_id: &str, limit: u32) -> Result<Vec<StoredGame>, StoreError> {
+        let conn = self.reader();
+        let mut games = Vec::new();
+        for id in accounts::game_ids(&conn, account_id, limit)? {
+            games.extend(load_with(&conn, &id)?);
+        }
+        Ok(games)
+    }
+}
+
+impl SqliteStore {
+    fn reader(&self) -> std::sync::MutexGuard<'_, Connection> {
+        self.reader.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
