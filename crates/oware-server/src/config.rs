@@ -75,8 +75,9 @@ pub struct RateLimits {
     pub ws_burst: u32,
     /// Sign-in attempts per minute from one address.
     pub sign_in_per_minute: u32,
-    /// Sign-in attempts per minute on one account, from anywhere.
-    pub sign_in_per_account_per_minute: u32,
+    /// Sign-in attempts per hour on one account, from anywhere, after a
+    /// burst of 5.
+    pub sign_in_per_account_per_hour: u32,
     /// Accounts created per hour from one address.
     pub sign_ups_per_hour: u32,
 }
@@ -94,7 +95,7 @@ impl Default for RateLimits {
             ws_messages_per_second: 10,
             ws_burst: 30,
             sign_in_per_minute: 10,
-            sign_in_per_account_per_minute: 5,
+            sign_in_per_account_per_hour: 20,
             sign_ups_per_hour: 5,
         }
     }

@@ -68,11 +68,11 @@ impl Limiter {
                 sign_in: keyed(quota_per_minute(l.sign_in_per_minute, l.sign_in_per_minute)),
                 sign_up: NonZeroU32::new(l.sign_ups_per_hour)
                     .map(|n| RateLimiter::keyed(Quota::per_hour(n))),
-                account: quota_per_minute(
-                    l.sign_in_per_account_per_minute,
-                    l.sign_in_per_account_per_minute,
-                )
-                .map(RateLimiter::keyed),
+                account: NonZeroU32::new(l.sign_in_per_account_per_hour).map(|n| {
+                    RateLimiter::keyed(
+                        Quota::per_hour(n).allow_burst(NonZeroU32::new(5).expect("5 > 0")),
+                    )
+                }),
                 ws: NonZeroU32::new(l.ws_messages_per_second).map(|r| {
                     Quota::per_second(r).allow_burst(NonZeroU32::new(l.ws_burst.max(1)).unwrap())
                 }),

@@ -311,13 +311,13 @@ async fn delete(
     Ok(res)
 }
 
-/// One of my games: its summary, and my seat token so I can play it from
-/// any browser I am signed in on.
+/// One of my games: its summary, and my seat tokens so I can play it from
+/// any browser I am signed in on (both seats of my hot-seat games).
 #[derive(Serialize)]
 struct MyGame {
     #[serde(flatten)]
     game: Summary,
-    token: Option<String>,
+    tokens: std::collections::HashMap<oware_core::Side, String>,
 }
 
 async fn my_games(
@@ -329,14 +329,17 @@ async fn my_games(
     let games = blocking(move || store.account_games(&id, 200)).await?;
     let games: Vec<MyGame> = games
         .into_iter()
-        .map(|g| MyGame {
-            token: g
-                .meta
-                .seats
-                .iter()
-                .find(|s| s.account.as_deref() == Some(user.id.as_str()))
-                .and_then(|s| s.token.clone()),
-            game: g.meta.summary(),
+        .map(|g| {
+            let mine = |s: &crate::model::Seat| s.account.as_deref() == Some(user.id.as_str());
+            let all = g.meta.mode == crate::model::Mode::Hotseat && g.meta.seats.iter().any(mine);
+            MyGame {
+                tokens: oware_core::Side::ALL
+                    .into_iter()
+                    .filter(|s| all || mine(&g.meta.seats[s.index()]))
+                    .filter_map(|s| g.meta.seats[s.index()].token.clone().map(|t| (s, t)))
+                    .collect(),
+                game: g.meta.summary(),
+            }
         })
         .collect();
     Ok(Json(serde_json::json!({ "games": games })))

@@ -129,7 +129,12 @@ impl Hub {
         });
         let name = check_name(req.name, "Player")?;
         let seats: [Seat; 2] = match mode {
-            Mode::Hotseat => [human("South".into()), human("North".into())],
+            // Both seats are the creator's; the game is theirs (South).
+            Mode::Hotseat => {
+                let mut south = human("South".into());
+                south.account = user.map(|u| u.id.clone());
+                [south, human("North".into())]
+            }
             Mode::Computer | Mode::Online => {
                 let other = Seat {
                     kind: if mode == Mode::Computer {
