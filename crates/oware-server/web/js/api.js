@@ -1,11 +1,12 @@
 // Thin client for the /api/v1 protocol (docs/PROTOCOL.md).
 
 export class ApiError extends Error {
-  constructor(status, code, message, rule) {
+  constructor(status, code, message, rule, reason) {
     super(message);
     this.status = status;
     this.code = code;
     this.rule = rule || null;
+    this.reason = reason || null;
   }
 }
 
@@ -29,7 +30,7 @@ async function call(method, path, body, { text = false } = {}) {
   if (!res.ok) {
     let err = null;
     try { err = (await res.json()).error; } catch (_) { /* not JSON */ }
-    throw new ApiError(res.status, err?.code || 'http', err?.message || `HTTP ${res.status}`, err?.rule);
+    throw new ApiError(res.status, err?.code || 'http', err?.message || `HTTP ${res.status}`, err?.rule, err?.reason);
   }
   return text ? res.text() : res.json();
 }

@@ -4,7 +4,7 @@
 
 import { api } from './api.js';
 import { Board } from './board.js';
-import { t, sideName, localize } from './i18n.js';
+import { t, sideName, errorText, refusalText } from './i18n.js';
 import { announce, setMsg, settings } from './ui.js';
 import { previewHandler, coachWarnings } from './aids.js';
 
@@ -53,7 +53,7 @@ export class RulesBoard {
     try {
       st = await api.rulesState(this.start, this.moves);
     } catch (e) {
-      setMsg(this.msgEl, e.message, 'bad');
+      setMsg(this.msgEl, errorText(e), 'bad');
       throw e;
     }
     return this.apply(st, animate);
@@ -81,7 +81,7 @@ export class RulesBoard {
     if (!this.state || this.busy) return;
     const p = this.state.previews.find((x) => x.move === letter);
     if (p && !p.legal) {
-      setMsg(this.msgEl, t('refuse.generic', { reason: localize(p.refusal?.reason), rule: p.refusal?.rule }), 'bad');
+      setMsg(this.msgEl, refusalText(p.refusal), 'bad');
       this.board.markIllegal(letter);
       return;
     }
@@ -101,7 +101,7 @@ export class RulesBoard {
       setMsg(this.msgEl, '');
       await this.apply(st, true);
     } catch (e) {
-      setMsg(this.msgEl, localize(e.message), 'bad');
+      setMsg(this.msgEl, errorText(e), 'bad');
       this.board.markIllegal(letter);
     } finally {
       this.busy = false;

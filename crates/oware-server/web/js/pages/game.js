@@ -4,7 +4,7 @@
 
 import { api, seats, GameSocket, ApiError } from '../api.js';
 import { Board } from '../board.js';
-import { t, sideName, formatScore, localize, seatName } from '../i18n.js';
+import { t, sideName, formatScore, errorText, refusalText, seatName, levelName } from '../i18n.js';
 import { announce, esc, navigate, setMsg, settings } from '../ui.js';
 import { previewHandler, coachWarnings } from '../aids.js';
 import { describeTrace, resultText } from '../rulesboard.js';
@@ -44,7 +44,7 @@ class GamePage {
     try {
       game = await api.getGame(this.id);
     } catch (e) {
-      this.main.innerHTML = `<h1>${esc(t('game.notfound'))}</h1><p class="msg bad">${esc(e.message)}</p><p><a class="btn" href="/play" data-link>${esc(t('game.newgame'))}</a></p>`;
+      this.main.innerHTML = `<h1>${esc(t('game.notfound'))}</h1><p class="msg bad">${esc(errorText(e))}</p><p><a class="btn" href="/play" data-link>${esc(t('game.newgame'))}</a></p>`;
       return;
     }
     if (this.destroyed) return;
@@ -334,7 +334,7 @@ class GamePage {
         this.setGame(r.game);
         this.connect();
       } catch (e) {
-        setMsg(card.querySelector('.msg'), e.message, 'bad');
+        setMsg(card.querySelector('.msg'), errorText(e), 'bad');
       }
     });
   }
@@ -392,7 +392,7 @@ class GamePage {
         this.renderPanel();
         break;
       case 'error':
-        setMsg(this.msgEl, ev.message, 'bad');
+        setMsg(this.msgEl, errorText(ev), 'bad');
         break;
       default:
         break;
@@ -443,7 +443,7 @@ class GamePage {
     if (!this.tokens[g.to_move] || g.thinking) { setMsg(this.msgEl, t('refuse.notYours'), 'bad'); announce(t('refuse.notYours')); return; }
     const p = this.previews.find((x) => x.move === letter);
     if (p && !p.legal) {
-      const text = t('refuse.generic', { reason: localize(p.refusal?.reason || ''), rule: p.refusal?.rule || '' });
+      const text = refusalText(p.refusal);
       setMsg(this.msgEl, text, 'bad');
       announce(text);
       this.board.markIllegal(letter);
@@ -483,7 +483,7 @@ class GamePage {
       api.getGame(this.id).then((g) => this.enqueue(() => this.setGame(g)));
       return;
     }
-    const text = e.code === 'network' ? t('err.network') : localize(e.message);
+    const text = errorText(e);
     setMsg(this.msgEl, text, 'bad');
     announce(text);
     if (letter) this.board.markIllegal(letter);

@@ -1,7 +1,7 @@
 // New game form: against the computer or two players on one device.
 
 import { api, seats } from '../api.js';
-import { t } from '../i18n.js';
+import { t, errorText } from '../i18n.js';
 import { esc, navigate, setMsg } from '../ui.js';
 
 export function timeControlFields(prefix) {
@@ -93,7 +93,7 @@ export function mount(main) {
       if (body.side === 'random') sessionStorage.setItem(`oware.drawn.${r.id}`, r.you);
       navigate(`/game/${r.id}`);
     } catch (err) {
-      setMsg(form.querySelector('.msg'), err.message, 'bad');
+      setMsg(form.querySelector('.msg'), errorText(err), 'bad');
     }
   });
 }

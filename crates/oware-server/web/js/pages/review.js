@@ -3,7 +3,7 @@
 
 import { api, movesString } from '../api.js';
 import { Board } from '../board.js';
-import { t, sideName, formatScore, seatName } from '../i18n.js';
+import { t, sideName, formatScore, seatName, errorText } from '../i18n.js';
 import { esc, navigate, setMsg, relTime, announce, settings } from '../ui.js';
 import { resultText, describeTrace } from '../rulesboard.js';
 
@@ -36,7 +36,7 @@ export function mountList(main) {
         <td>${esc(seatName(g.seats.S, 'S', g.level))} – ${esc(seatName(g.seats.N, 'N', g.level))}</td>
         <td>${g.result ? `${g.result.totals.south}–${g.result.totals.north}` : esc(t(`status.${g.status}`))} <span class="muted">(${g.ply})</span></td>
         <td><a href="/review/${esc(g.id)}" data-link>${esc(t('review.open'))}</a>${g.status !== 'over' ? ` · <a href="/game/${esc(g.id)}" data-link>${esc(t('nav.play'))}</a>` : ''}</td></tr>`).join('')}</tbody></table>`;
-    } catch (e) { listEl.innerHTML = `<p class="msg bad">${esc(e.message)}</p>`; }
+    } catch (e) { listEl.innerHTML = `<p class="msg bad">${esc(errorText(e))}</p>`; }
   }
   more.addEventListener('click', load);
   load();
@@ -50,7 +50,7 @@ export function mountList(main) {
     try {
       const r = await api.importOgn(form.ogn.value);
       navigate(`/review/${r.id}`);
-    } catch (err) { setMsg(form.querySelector('.msg'), err.message, 'bad'); }
+    } catch (err) { setMsg(form.querySelector('.msg'), errorText(err), 'bad'); }
   });
 }
 
@@ -61,7 +61,7 @@ export function mountGame(main, id) {
   (async () => {
     let game;
     try { game = await api.getGame(id); } catch (e) {
-      main.innerHTML = `<h1>${esc(t('game.notfound'))}</h1><p class="msg bad">${esc(e.message)}</p>`;
+      main.innerHTML = `<h1>${esc(t('game.notfound'))}</h1><p class="msg bad">${esc(errorText(e))}</p>`;
       return;
     }
     if (!alive) return;
@@ -158,7 +158,7 @@ export function mountGame(main, id) {
       evals = r.plies;
       q('.eval-status').textContent = '';
       await show(k);
-    } catch (e) { q('.eval-status').textContent = e.message; }
+    } catch (e) { q('.eval-status').textContent = errorText(e); }
   })();
   return () => { alive = false; cleanupFns.forEach((f) => f()); };
 }

@@ -3,7 +3,7 @@
 
 import { api, seats } from '../api.js';
 import { Board, parsePosition, formatPosition, indexOf } from '../board.js';
-import { t, sideName, formatScore } from '../i18n.js';
+import { t, sideName, formatScore, errorText } from '../i18n.js';
 import { esc, navigate, setMsg } from '../ui.js';
 import { RulesBoard } from '../rulesboard.js';
 
@@ -91,7 +91,7 @@ export function mount(main) {
       setMsg(q('.check-msg'), st.status === 'over' ? resultText(st) : `${t('game.toMove', { side: sideName(st.to_move) })}: ${st.legal.join(' ') || '—'}`, st.status === 'over' ? 'warn' : 'ok');
       return st;
     } catch (e) {
-      if (mine === checkSeq) setMsg(q('.check-msg'), e.message, 'bad');
+      if (mine === checkSeq) setMsg(q('.check-msg'), errorText(e), 'bad');
       return null;
     }
   }
@@ -132,7 +132,7 @@ export function mount(main) {
       const r = await api.analyze(at, undefined, 1000);
       out.innerHTML = `<p class="muted">${r.depth ? `${esc(t('study.result', { d: r.depth }))} · ` : ''}${esc(t('game.toMove', { side: sideName(r.to_move) }))}</p>
         <table class="list"><tbody>${r.moves.map((m, i) => `<tr><td><strong>${esc(m.move)}</strong>${i === 0 ? ' ★' : ''}</td><td>${esc(formatScore(m.score))}</td><td class="mono">${esc(m.pv || '')}</td></tr>`).join('')}</tbody></table>`;
-    } catch (e) { out.innerHTML = `<p class="msg bad">${esc(e.message)}</p>`; }
+    } catch (e) { out.innerHTML = `<p class="msg bad">${esc(errorText(e))}</p>`; }
   });
   const startGame = async (mode) => {
     try {
@@ -140,7 +140,7 @@ export function mount(main) {
       const r = await api.createGame({ mode, position: at, level: mode === 'computer' ? Number(localStorage.getItem('oware.level') || 3) : undefined, side: mode === 'computer' ? (parsePosition(at).toMove) : undefined });
       seats.add(r.id, r.tokens);
       navigate(`/game/${r.id}`);
-    } catch (e) { setMsg(q('.check-msg'), e.message, 'bad'); }
+    } catch (e) { setMsg(q('.check-msg'), errorText(e), 'bad'); }
   };
   q('.as-computer').addEventListener('click', () => startGame('computer'));
   q('.as-hotseat').addEventListener('click', () => startGame('hotseat'));
