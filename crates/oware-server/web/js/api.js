@@ -122,6 +122,12 @@ export class GameSocket {
   close() {
     this.closedByUs = true;
     clearInterval(this.pinger);
-    try { this.ws.close(); } catch (_) { /* already closed */ }
+    // A closed socket says nothing more: its late close event must not
+    // reach a page that has moved on to a new socket.
+    const ws = this.ws;
+    ws.onopen = ws.onmessage = ws.onclose = null;
+    this.onEvent = () => {};
+    this.onStatus = null;
+    try { ws.close(); } catch (_) { /* already closed */ }
   }
 }

@@ -17,10 +17,33 @@ export function describeTrace(trace, side) {
 }
 
 export function resultText(result) {
-  if (!result) return '';
+  const { head, why } = resultParts(result);
+  return head ? `${head}: ${why}.` : '';
+}
+
+/**
+ * The result as a player reads it: head ("You won, 29–6", "Draw, 24–24",
+ * "South won, 26–22") and why, in words without rule ids. viewer is the
+ * side the reader plays (null for spectators, hot-seat games and lessons).
+ */
+export function resultParts(result, viewer = null) {
+  if (!result) return { head: '', why: '' };
   const s = result.totals?.south ?? 0, n = result.totals?.north ?? 0;
-  const head = result.winner === 'draw' ? t('game.draw', { s, n }) : t('game.wins', { side: sideName(result.winner), s, n });
-  return `${head} (${t(`reason.${result.reason}`)}).`;
+  const w = result.winner;
+  let head;
+  if (w === 'draw') head = t('result.draw', { s, n });
+  else if (viewer) {
+    const [me, them] = viewer === 'S' ? [s, n] : [n, s];
+    head = t(w === viewer ? 'result.won' : 'result.lost', { me, them });
+  } else head = t('result.sideWon', { side: sideName(w), s, n });
+  // Who the reason is about: the winner for a majority, the loser otherwise.
+  const about = result.reason === 'majority' ? w : (w === 'S' ? 'N' : 'S');
+  let why;
+  if (['majority', 'resignation', 'time'].includes(result.reason) && w !== 'draw') {
+    const who = !viewer ? 'side' : about === viewer ? 'you' : 'them';
+    why = t(`why.${result.reason}.${who}`, { side: sideName(about) });
+  } else why = t(`why.${result.reason}`);
+  return { head, why };
 }
 
 /**

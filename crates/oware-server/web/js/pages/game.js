@@ -7,7 +7,9 @@ import { Board } from '../board.js';
 import { t, sideName, formatScore, errorText, refusalText, seatName, levelName } from '../i18n.js';
 import { announce, esc, navigate, setMsg, settings } from '../ui.js';
 import { previewHandler, coachWarnings } from '../aids.js';
-import { describeTrace, resultText } from '../rulesboard.js';
+import { describeTrace, resultParts } from '../rulesboard.js';
+import { moveListHtml, traceCaptures, ognCaptures } from '../moves.js';
+import { sound, celebrate } from '../sound.js';
 
 const other = (s) => (s === 'S' ? 'N' : 'S');
 
@@ -27,12 +29,15 @@ class GamePage {
     this.pendingCoach = null;
     this.destroyed = false;
     this.clockBase = null;
+    this.caps = [];
+    this.baseTitle = document.title;
     main.innerHTML = `<p class="muted">${esc(t('game.loading'))}</p>`;
     this.start();
   }
 
   destroy() {
     this.destroyed = true;
+    document.title = this.baseTitle;
     this.ws?.close();
     clearInterval(this.ticker);
   }
@@ -66,16 +71,20 @@ class GamePage {
   connect() {
     this.ws?.close();
     const token = this.tokens.S || this.tokens.N || null;
-    this.ws = new GameSocket(this.id, token, {
+    const sock = new GameSocket(this.id, token, {
       sinceFn: () => this.game?.ply ?? 0,
-      onEvent: (ev) => this.enqueue(() => this.onEvent(ev)),
+      onEvent: (ev) => { if (this.ws === sock) this.enqueue(() => this.onEvent(ev)); },
       onStatus: (s) => {
+        // A socket this page replaced (after taking a seat) closes late:
+        // its news is not the page's.
+        if (this.ws !== sock || this.destroyed) return;
         const el = this.main.querySelector('.conn');
         if (!el) return;
         if (s === 'closed') setMsg(el, t('game.connLost'), 'warn');
-        else if (this.ws.opens > 1) { setMsg(el, t('game.connBack'), 'ok'); setTimeout(() => setMsg(el, ''), 2000); }
+        else if (sock.opens > 1 || el.textContent) { setMsg(el, t('game.connBack'), 'ok'); setTimeout(() => { if (this.ws === sock) setMsg(el, ''); }, 2000); }
       },
     });
+    this.ws = sock;
   }
 
   enqueue(f) {
@@ -86,7 +95,7 @@ class GamePage {
   layout() {
     this.main.innerHTML = `
       <div class="game">
-        <section aria-label="Board">
+        <section aria-label="${esc(t('aria.board'))}">
           <div class="player top-player"></div>
           <div class="board-host"></div>
           <div class="player bottom-player"></div>
@@ -112,6 +121,7 @@ class GamePage {
             <label><input type="checkbox" data-set="preview"> ${esc(t('game.previewOpt'))}</label>
             <label><input type="checkbox" data-set="coach"> ${esc(t('game.coachOpt'))}</label>
             <label><input type="checkbox" data-set="animate"> ${esc(t('game.animOpt'))}</label>
+            <label><input type="checkbox" data-set="sound"> ${esc(t('game.soundOpt'))}</label>
             <label class="orient-opt" hidden><input type="checkbox" data-set="orient"> ${esc(t('game.orientOpt'))}</label>
             <p class="muted small-print">${esc(t('game.keys'))}</p>
           </div>
@@ -131,6 +141,7 @@ class GamePage {
       box.addEventListener('change', () => {
         settings.set(box.dataset.set, box.checked);
         if (box.dataset.set === 'orient') this.orient();
+        if (box.dataset.set === 'sound' && box.checked) sound.move();
         if (!box.checked) { this.board.clearPreview(); this.lineEl.textContent = ''; }
       });
     }
@@ -143,11 +154,39 @@ class GamePage {
   // ---- state --------------------------------------------------------------
 
   setGame(game) {
+    this.syncCaps(game);
     this.game = game;
     this.board.setPosition(game.position);
     this.board.setLastMove(game.last?.move || null);
     this.clockBase = game.clock ? { ...game.clock, at: performance.now() } : null;
     this.refresh();
+  }
+
+  /** Keeps this.caps (seeds captured by each ply) in step with the game:
+   * from the move's trace when one ply was added, else from the OGN
+   * record's capture marks. */
+  syncCaps(game) {
+    const n = game.plies.length;
+    if (this.caps.length === n) return;
+    if (this.caps.length === n - 1 && (game.last || game.plies[n - 1] === '-')) {
+      this.caps.push(game.plies[n - 1] === '-' ? 0 : traceCaptures(game.last));
+      return;
+    }
+    this.caps = this.caps.slice(0, n);
+    if (!n || this.caps.length === n) return;
+    const want = n;
+    api.ogn(this.id).then((text) => {
+      if (this.destroyed || this.game.plies.length !== want) return;
+      this.caps = ognCaptures(text).slice(0, want);
+      this.renderMoves();
+    }).catch(() => {});
+  }
+
+  /** The side this browser plays in a computer or online game (for "You
+   * won"), or null: hot-seat games and spectators read side names. */
+  viewer() {
+    const mine = this.mySides();
+    return this.game?.mode !== 'hotseat' && mine.length === 1 ? mine[0] : null;
   }
 
   canMove() {
@@ -196,7 +235,7 @@ class GamePage {
     for (const [sel, side] of [['.top-player', other(bottom)], ['.bottom-player', bottom]]) {
       const el = q(sel);
       const seat = g.seats?.[side];
-      const online = g.mode === 'online' && seat?.taken ? `<span class="dot${seat.connected ? ' on' : ''}" title="${seat.connected ? 'online' : 'offline'}" aria-hidden="true"></span>` : '';
+      const online = g.mode === 'online' && seat?.taken ? `<span class="dot${seat.connected ? ' on' : ''}" title="${esc(t(seat.connected ? 'presence.on' : 'presence.off'))}" aria-hidden="true"></span>` : '';
       el.className = `player ${sel.slice(1)}${g.status === 'playing' && g.to_move === side ? ' to-move' : ''}`;
       el.dataset.side = side;
       el.innerHTML = `<span>${online} ${esc(this.seatName(side))} <span class="pill">${esc(t('game.captured', { n: side === 'S' ? g.score.south : g.score.north }))}</span></span>${g.time_control ? `<span class="clock" data-clock="${side}"></span>` : ''}`;
@@ -204,7 +243,8 @@ class GamePage {
     this.renderClocks();
     // Status line
     let status;
-    if (g.status === 'over') status = `${t('game.overColon')} ${resultText(g.result)}`;
+    // The result itself is shown once, in the result card under the board.
+    if (g.status === 'over') status = t('game.over');
     else if (g.status === 'waiting') status = t('game.waiting');
     else if (g.thinking) status = t('game.thinking');
     else if (g.mode === 'hotseat') status = t('game.toMove', { side: this.seatName(g.to_move) });
@@ -212,16 +252,10 @@ class GamePage {
     else if (this.mySides().length) status = t('game.theirTurn');
     else status = `${t('game.spectating')} ${t('game.toMove', { side: this.seatName(g.to_move) })}`;
     q('.status').textContent = status;
-    q('.mode-line').textContent = `${t(`mode.${g.mode}`)}${g.level ? ` · ${t('play.level')} ${g.level}` : ''}${g.time_control ? ` · ${tcText(g.time_control)}` : ''}`;
-    // Moves
-    const ml = q('.moves-list');
-    let html = '';
-    g.plies.forEach((m, i) => {
-      if (i % 2 === 0) html += `<span class="muted">${i / 2 + 1}.</span> `;
-      html += `<span class="mv">${esc(m)}</span> `;
-    });
-    ml.innerHTML = html || '<span class="muted">—</span>';
-    ml.scrollTop = ml.scrollHeight;
+    q('.mode-line').textContent = `${t(`mode.${g.mode}`)}${g.level ? ` · ${t('play.level')} ${levelName(g.level)}` : ''}${g.time_control ? ` · ${tcText(g.time_control)}` : ''}`;
+    this.renderMoves();
+    const myTurn = g.status === 'playing' && g.mode !== 'hotseat' && this.canMove();
+    document.title = myTurn ? `● ${t('game.titleTurn')} · Oware` : this.baseTitle;
     // Controls
     const mine = this.mySides().length > 0;
     const playing = g.status === 'playing';
@@ -233,12 +267,23 @@ class GamePage {
     q('.undo-btn').disabled = !playing || g.ply === 0 || g.thinking;
     q('.resign-btn').hidden = !mine;
     q('.resign-btn').disabled = !playing;
-    q('.offer-btn').hidden = !mine;
+    // Against the computer an offer to stop only makes sense once few seeds
+    // are left; the computer accepts when it sees no better than a draw.
+    const onBoard = g.position.split('-').slice(0, 12).reduce((a, x) => a + Number(x), 0);
+    q('.offer-btn').hidden = !mine || (g.mode === 'computer' && onBoard > 12);
+    q('.offer-btn').title = g.mode === 'computer' ? t('game.offerHint') : '';
     q('.offer-btn').disabled = !playing || (g.offer && this.tokens[g.offer]);
     q('.orient-opt').hidden = g.mode !== 'hotseat';
     this.renderOffer();
     this.renderLinks();
     this.renderEnd();
+  }
+
+  renderMoves() {
+    const ml = this.main.querySelector('.moves-list');
+    if (!ml || !this.game) return;
+    ml.innerHTML = moveListHtml(this.game.plies, this.caps) || '<span class="muted">—</span>';
+    ml.scrollTop = ml.scrollHeight;
   }
 
   renderOffer() {
@@ -286,17 +331,39 @@ class GamePage {
     const box = this.main.querySelector('.end-box');
     if (g.status !== 'over') { box.innerHTML = ''; return; }
     const mine = this.mySides().length > 0;
-    let html = `<div class="card result-card"><h2>${esc(t('game.over'))}</h2><p class="result-text">${esc(resultText(g.result))}</p><div class="row">`;
-    if (mine) html += `<button class="btn primary rematch-btn" type="button">${esc(g.rematch ? t('game.rematchJoin') : t('game.rematch'))}</button>`;
+    const viewer = this.viewer();
+    const { head, why } = resultParts(g.result, viewer);
+    const won = viewer && g.result?.winner === viewer;
+    let html = `<div class="card result-card${won ? ' won' : ''}" role="status"><h2 class="result-text">${esc(head)}</h2><p class="why">${esc(why)}.</p><div class="row">`;
+    if (g.mode === 'computer' && mine) html += `<button class="btn primary again-btn" type="button">${esc(t('game.playAgain'))}</button>`;
+    if (mine && g.mode !== 'computer') html += `<button class="btn primary rematch-btn" type="button">${esc(g.rematch ? t('game.rematchJoin') : t('game.rematch'))}</button>`;
     html += `<a class="btn" href="/review/${esc(this.id)}" data-link>${esc(t('game.review'))}</a>`;
+    html += `<button class="btn share-btn" type="button">${esc(t('game.share'))}</button>`;
     html += `<a class="btn" href="${esc(api.ognUrl(this.id))}" download="oware-${esc(this.id)}.ogn">${esc(t('game.ogn'))}</a>`;
-    html += `<a class="btn" href="/play" data-link>${esc(t('game.newgame'))}</a></div>`;
+    html += `<a class="btn" href="/play" data-link>${esc(t('game.newgame'))}</a></div><p class="msg share-msg" role="status"></p>`;
     if (g.rematch && mine && g.mode === 'online') html += `<p class="msg ok">${esc(t('game.rematchOffer'))}</p>`;
     html += '</div>';
     if (box.dataset.html === html) return;
     box.dataset.html = html;
     box.innerHTML = html;
     box.querySelector('.rematch-btn')?.addEventListener('click', () => this.rematch());
+    box.querySelector('.again-btn')?.addEventListener('click', () => this.playAgain());
+    box.querySelector('.share-btn').addEventListener('click', async () => {
+      const url = new URL(`/review/${this.id}`, location.origin).href;
+      try { await navigator.clipboard.writeText(url); } catch (_) { /* shown below to copy by hand */ }
+      setMsg(box.querySelector('.share-msg'), t('game.shareCopied', { url }), 'ok');
+    });
+  }
+
+  /** The end of the game as it happens (not on a reload): a sound, and a
+   * shower of seeds for a win. */
+  celebrateEnd(result) {
+    if (this.celebrated) return;
+    this.celebrated = true;
+    const viewer = this.viewer();
+    const won = viewer ? result?.winner === viewer : null;
+    sound.end(result?.winner === 'draw' ? null : won);
+    if (won) celebrate();
   }
 
   renderClocks() {
@@ -357,7 +424,11 @@ class GamePage {
         g.status = 'over';
         g.result = ev.result;
         g.offer = null;
-        announce(`${t('game.overColon')} ${resultText(ev.result)}`);
+        {
+          const { head, why } = resultParts(ev.result, this.viewer());
+          announce(`${head}: ${why}.`);
+        }
+        this.celebrateEnd(ev.result);
         this.refresh();
         break;
       case 'offer':
@@ -409,6 +480,7 @@ class GamePage {
     }
     if (ev.trace) await this.animateTrace(ev.trace, ev.position);
     else this.board.setPosition(ev.position);
+    if (this.caps.length === g.plies.length) this.caps.push(traceCaptures(ev.trace));
     g.plies = [...g.plies, ev.move];
     g.ply = ev.ply;
     g.position = ev.position;
@@ -421,7 +493,10 @@ class GamePage {
     if (g.seats?.[ev.side]?.kind === 'computer') g.thinking = false;
     if (g.status === 'waiting') g.status = 'playing';
     if (ev.clock) { g.clock = ev.clock; this.clockBase = { ...ev.clock, at: performance.now() }; }
-    if (ev.trace) announce(`${describeTrace(ev.trace, ev.side)} ${t('say.score', { s: ev.score.south, n: ev.score.north })}`);
+    if (ev.trace) {
+      announce(`${describeTrace(ev.trace, ev.side)} ${t('say.score', { s: ev.score.south, n: ev.score.north })}`);
+      if (traceCaptures(ev.trace)) sound.capture(traceCaptures(ev.trace)); else sound.move();
+    }
     else announce(t('say.lost', { side: sideName(ev.side) }));
     this.board.setLastMove(ev.trace?.move || null);
     await this.refresh();
@@ -466,9 +541,14 @@ class GamePage {
         const cur = this.game;
         if (r.game.ply === cur.ply + 1 && r.game.last) {
           await this.animateTrace(r.game.last, r.game.position);
+          if (traceCaptures(r.game.last)) sound.capture(traceCaptures(r.game.last)); else sound.move();
           announce(`${describeTrace(r.game.last, cur.to_move)} ${t('say.score', { s: r.game.score.south, n: r.game.score.north })}`);
         }
-        if (r.game.ply >= cur.ply) this.setGame(r.game);
+        if (r.game.ply >= cur.ply) {
+          const ended = cur.status !== 'over' && r.game.status === 'over';
+          this.setGame(r.game);
+          if (ended) this.celebrateEnd(r.game.result);
+        }
       });
     } catch (e) {
       this.showError(e, letter);
@@ -537,6 +617,15 @@ class GamePage {
         if (action === 'offer' && r.game.status === 'playing' && !r.game.offer) setMsg(this.msgEl, t('game.offerDeclined'));
         this.setGame(r.game);
       });
+    } catch (e) { this.showError(e); }
+  }
+
+  async playAgain() {
+    const g = this.game;
+    try {
+      const r = await api.createGame({ mode: 'computer', level: g.level, side: this.viewer() || 'S', name: localStorage.getItem('oware.name') || undefined });
+      seats.add(r.id, r.tokens);
+      navigate(`/game/${r.id}`);
     } catch (e) { this.showError(e); }
   }
 
