@@ -67,6 +67,19 @@ export const seats = {
   add(id, tokens) {
     const cur = seats.get(id);
     localStorage.setItem(KEY(id), JSON.stringify({ ...cur, ...tokens }));
+    const mine = seats.ids().filter((x) => x !== id);
+    localStorage.setItem('oware.mine', JSON.stringify([id, ...mine].slice(0, 100)));
+  },
+  /** The games this browser holds a seat in, most recently joined first. */
+  ids() {
+    let ids = [];
+    try { ids = JSON.parse(localStorage.getItem('oware.mine')) || []; } catch (_) { /* start afresh */ }
+    // Seats stored before the index existed.
+    for (let i = 0; i < localStorage.length; i++) {
+      const k = localStorage.key(i);
+      if (k.startsWith('oware.seats.') && !ids.includes(k.slice(12))) ids.push(k.slice(12));
+    }
+    return ids;
   },
 };
 
