@@ -18,7 +18,7 @@ test('a full game against the computer, by clicks', async () => {
     const errors = watchErrors(page);
     await page.goto(`${BASE}/play`);
     await page.getByLabel('The computer').check();
-    await page.locator('[name=level]').fill('1');
+    await page.locator('[name=level]').selectOption('1');
     await page.getByLabel('South (bottom)').check();
     await page.locator('[name=position]').fill(ENDGAME);
     await page.getByRole('button', { name: 'Start the game' }).click();
