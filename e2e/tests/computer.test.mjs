@@ -57,7 +57,7 @@ test('a full game against the computer, by clicks', async () => {
       clicks += 1;
     }
     const result = await page.locator('.result-text').textContent();
-    assert.match(result, /(wins|Draw)/);
+    assert.match(result, /^(You won|You lost|Draw), \d+–\d+$/);
     const end = await readBoard(page);
     assert.equal(Object.values(end).reduce((a, n) => a + n, 0), 48, 'seeds are conserved on screen');
     await shot(page, 'game-over');
@@ -69,7 +69,7 @@ test('a full game against the computer, by clicks', async () => {
     await until(async () => (await page.locator('.review-moves button').count()) > 0, 'review move list');
     await until(async () => (await page.locator('.eval-status').textContent()) === '', 'engine review', 60000);
     await page.locator('.review-moves button').first().click();
-    await until(async () => /1\. South/.test(await page.locator('.ply-info').textContent()), 'first ply evaluation');
+    await until(async () => /^1\. [A-F] \(South\)/.test(await page.locator('.ply-info').textContent()), 'first ply evaluation');
     await shot(page, 'review');
     await page.goto(`${BASE}/review`);
     await page.locator(`a[href="/review/${id}"]`).waitFor();

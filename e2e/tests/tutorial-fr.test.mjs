@@ -15,10 +15,10 @@ test('the French tutorial', async () => {
     await until(async () => (await page.locator('h1').textContent()) === 'Apprendre l’awalé', 'French heading');
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'fr');
     assert.equal(await page.getByRole('link', { name: 'Apprendre' }).count(), 1, 'menu in French');
-    for (const rule of ['R1', 'R2', 'R3', 'R4', 'R5', 'R6', 'R7', 'R8', 'R9', 'R10', 'R11', 'R12']) {
+    for (const rule of ['R1', 'R2', 'R3', 'R4', 'R5', 'R6', 'R7', 'R8', 'R9', 'R10', 'R11', 'R12', 'R13']) {
       assert.equal(await page.locator(`.lesson .rule-id:text-is("${rule}")`).count(), 1, `lesson ${rule}`);
     }
-    assert.equal(await page.locator('.lesson .board').count(), 12, 'each lesson has a board');
+    assert.equal(await page.locator('.lesson .board').count(), 13, 'each lesson has a board');
 
     // R5: play D and capture 3 + 2.
     const r5 = page.locator('#r5');

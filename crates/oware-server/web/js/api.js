@@ -100,8 +100,20 @@ export class GameSocket {
     this.opens = 0;
     this.connect();
     this.pinger = setInterval(() => this.send({ type: 'ping' }), 25000);
+    // The browser knows when the network goes (a phone leaving Wi-Fi) long
+    // before a dead TCP connection times out: drop the socket at once, and
+    // retry as soon as the network is back.
+    this.onOffline = () => { try { this.ws?.close(); } catch (_) { /* closing */ } };
+    this.onOnline = () => {
+      if (this.closedByUs || (this.ws && this.ws.readyState <= WebSocket.OPEN)) return;
+      this.delay = 500;
+      this.connect();
+    };
+    window.addEventListener('offline', this.onOffline);
+    window.addEventListener('online', this.onOnline);
   }
   connect() {
+    clearTimeout(this.retry);
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
     const q = this.token ? `?token=${encodeURIComponent(this.token)}` : '';
     const ws = new WebSocket(`${proto}://${location.host}/api/v1/games/${encodeURIComponent(this.id)}/ws${q}`);
@@ -121,7 +133,7 @@ export class GameSocket {
       if (this.ws !== ws) return;
       this.onStatus?.('closed');
       if (this.closedByUs) return;
-      setTimeout(() => { if (!this.closedByUs) this.connect(); }, this.delay);
+      this.retry = setTimeout(() => { if (!this.closedByUs) this.connect(); }, this.delay);
       this.delay = Math.min(this.delay * 2, 8000);
     };
   }
@@ -135,6 +147,9 @@ export class GameSocket {
   close() {
     this.closedByUs = true;
     clearInterval(this.pinger);
+    clearTimeout(this.retry);
+    window.removeEventListener('offline', this.onOffline);
+    window.removeEventListener('online', this.onOnline);
     // A closed socket says nothing more: its late close event must not
     // reach a page that has moved on to a new socket.
     const ws = this.ws;
