@@ -72,7 +72,9 @@ test('a full game against the computer, by clicks', async () => {
     await until(async () => /^1\. [A-F] \(South\)/.test(await page.locator('.ply-info').textContent()), 'first ply evaluation');
     await shot(page, 'review');
     await page.goto(`${BASE}/review`);
-    await page.locator(`a[href="/review/${id}"]`).waitFor();
+    // In the finished games, and in "My games" (this browser holds its seat).
+    await page.locator(`.games-list a[href="/review/${id}"]`).waitFor();
+    await page.locator(`.mine-list a[href="/review/${id}"]`).waitFor();
     assert.deepEqual(errors, []);
   } finally {
     await b.close();
