@@ -34,6 +34,9 @@ function measure(page) {
       width: window.innerWidth,
       navShown: visible(document.querySelector('.nav')),
       menuBtn: visible(document.querySelector('.menu-btn')),
+      // Boards that stick out of the space they are given (a lesson card).
+      outside: [...document.querySelectorAll('.board')].filter(visible)
+        .filter((bd) => bd.getBoundingClientRect().right > bd.closest('.board-wrap').parentElement.getBoundingClientRect().right + 0.5).length,
     };
   });
 }
@@ -61,6 +64,7 @@ test('phone (360×640) and desktop (1280×800): sizes, menu, no sideways scroll'
         const m = await measure(page);
         report.push(`${kind} ${path}: ${JSON.stringify(m)}`);
         assert.ok(m.scrollWidth <= m.width, `${kind} ${path} scrolls sideways (${m.scrollWidth} > ${m.width})`);
+        assert.equal(m.outside, 0, `${kind} ${path}: a board sticks out of its box`);
         if (kind === 'phone') {
           if (m.houses) {
             assert.ok(m.minW >= 44 && m.minH >= 44, `${path}: houses of ${m.minW}×${m.minH} px, under 44`);
