@@ -524,7 +524,13 @@ class GamePage {
       this.board.markIllegal(letter);
       return;
     }
-    const warnings = coachWarnings(this.previews, letter);
+    let warnings = coachWarnings(this.previews, letter);
+    // The coach does not contradict the engine: the hinted move may give
+    // seeds away, but the engine judged it best (a sacrifice).
+    if (warnings.length && this.hinted === `${g.ply}${letter}`) {
+      setMsg(this.msgEl, t('coach.sacrifice', { move: letter }), 'ok');
+      warnings = [];
+    }
     if (warnings.length && this.pendingCoach !== `${g.ply}${letter}`) {
       this.pendingCoach = `${g.ply}${letter}`;
       const text = `${warnings.join(' ')} ${t('coach.confirm', { move: letter })}`;
@@ -533,7 +539,7 @@ class GamePage {
       return;
     }
     this.pendingCoach = null;
-    setMsg(this.msgEl, '');
+    if (this.hinted !== `${g.ply}${letter}`) setMsg(this.msgEl, '');
     this.sending = true;
     try {
       const r = await api.move(this.id, this.tokens[g.to_move], letter, g.ply);
@@ -573,7 +579,9 @@ class GamePage {
 
   async hint() {
     try {
+      const ply = this.game.ply;
       const r = await api.hint(this.id, this.token(), 700);
+      this.hinted = `${ply}${r.move}`;
       const text = t('game.hintIs', { move: r.move, score: formatScore(r.score) });
       setMsg(this.msgEl, text, 'ok');
       announce(text);
