@@ -38,6 +38,7 @@ class GamePage {
   destroy() {
     this.destroyed = true;
     document.title = this.baseTitle;
+    for (const c of document.querySelectorAll('.celebrate')) c.remove();
     this.ws?.close();
     clearInterval(this.ticker);
   }
