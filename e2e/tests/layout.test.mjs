@@ -155,13 +155,25 @@ test('the French pages hold no English interface string', async () => {
     await page.locator('.import-form button[type=submit]').click();
     await until(async () => (await page.locator('.import-form .msg').textContent()).length > 0, 'import refused');
     await check('review page after a refused import');
-    // A game against the computer, in French, with its result card.
-    await page.goto(`${BASE}/play?position=1-2-0-1-0-0-0-0-0-0-0-2-21-21-S`);
+    // A game against the computer, in French, won at once (example E6:
+    // F captures 13 and South reaches 26), with its result card.
+    await page.goto(`${BASE}/play?position=0-0-0-0-0-17-2-1-1-0-0-1-13-13-S`);
     await page.locator('[name=level]').selectOption('1');
+    await page.getByLabel('Sud (en bas)').check();
     await page.locator('form.new-game button[type=submit]').click();
     await page.waitForURL(/\/game\//);
     await page.locator('.house.playable').first().waitFor();
+    assert.match(await page.title(), /À vous de jouer/);
     await check('game page');
+    await page.locator('.house[data-house="F"]').click();
+    await page.locator('.result-card').waitFor();
+    assert.equal(await page.locator('.result-text').textContent(), 'Vous avez gagné, 26–13');
+    assert.match(await page.locator('.result-card .why').textContent(), /^vous avez capturé 25 graines ou plus\.$/);
+    assert.match(await page.locator('.moves-list').innerText(), /^1\. F\+13$/);
+    assert.doesNotMatch(await page.title(), /À vous de jouer/);
+    assert.equal(await page.getByRole('button', { name: 'Rejouer au même niveau' }).count(), 1);
+    await check('game page after the end');
+    await shot(page, 'game-won-fr');
     assert.deepEqual(errors, []);
   } finally {
     await b.close();
