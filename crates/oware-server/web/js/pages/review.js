@@ -34,11 +34,11 @@ export function mountList(main) {
       offset += r.games.length;
       more.hidden = offset >= r.total;
       if (!rows.length) { listEl.innerHTML = `<p class="muted">${esc(t('review.none'))}</p>`; return; }
-      listEl.innerHTML = `<table class="list"><thead><tr><th>${esc(t('review.when'))}</th><th>${esc(t('review.mode'))}</th><th>${esc(t('review.players'))}</th><th>${esc(t('review.result'))}</th><th></th></tr></thead><tbody>${rows.map((g) => `
-        <tr><td>${esc(relTime(g.updated_at))}</td><td>${esc(t(`mode.${g.mode}`))}${g.level ? ` (${g.level})` : ''}</td>
-        <td>${esc(seatName(g.seats.S, 'S', g.level))} – ${esc(seatName(g.seats.N, 'N', g.level))}</td>
-        <td>${g.result ? `${g.result.totals.south}–${g.result.totals.north}` : esc(t(`status.${g.status}`))} <span class="muted">(${g.ply})</span></td>
-        <td><a href="/review/${esc(g.id)}" data-link>${esc(t('review.open'))}</a>${g.status !== 'over' ? ` · <a href="/game/${esc(g.id)}" data-link>${esc(t('nav.play'))}</a>` : ''}</td></tr>`).join('')}</tbody></table>`;
+      // Two stacked columns, so the list fits a phone without scrolling.
+      listEl.innerHTML = `<table class="list"><tbody>${rows.map((g) => `
+        <tr><td>${esc(relTime(g.updated_at))}<br><span class="muted">${esc(t(`mode.${g.mode}`))}</span></td>
+        <td>${esc(seatName(g.seats.S, 'S', g.level))} – ${esc(seatName(g.seats.N, 'N', g.level))}<br><span class="muted">${g.result ? `${g.result.totals.south}–${g.result.totals.north}` : esc(t(`status.${g.status}`))} · ${esc(t(g.ply === 1 ? 'review.plies1' : 'review.plies', { n: g.ply }))}</span></td>
+        <td><a href="/review/${esc(g.id)}" data-link>${esc(t('review.open'))}</a></td></tr>`).join('')}</tbody></table>`;
     } catch (e) { listEl.innerHTML = `<p class="msg bad">${esc(errorText(e))}</p>`; }
   }
   more.addEventListener('click', load);
