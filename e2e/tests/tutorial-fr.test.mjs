@@ -49,6 +49,20 @@ test('the French tutorial', async () => {
     await ex.getByRole('button', { name: 'Montrez-moi' }).click();
     await until(async () => (await readBoard(page, '[data-example="alice"]')).S === 24, 'Alice captures four');
 
+    // R11: "Montrez-moi" plays the 25 plies; the start position is on the
+    // board for the third time after 24 of them, yet the game ends only
+    // after the 25th, 24–24 (animation off to keep the test short).
+    await page.evaluate(() => localStorage.setItem('oware.set.animate', '0'));
+    await page.reload();
+    const r11 = page.locator('#r11');
+    await r11.locator('.house').first().waitFor();
+    await r11.getByRole('button', { name: 'Montrez-moi' }).click();
+    await until(async () => /Partie nulle, 24–24/.test(await r11.locator('.msg').textContent()), 'R11 ends 24–24', 30000);
+    assert.match(await r11.locator('.msg').textContent(), /troisième fois/);
+    // R13 has its lesson and board.
+    assert.match(await page.locator('#r13').textContent(), /perd son tour/);
+    await page.evaluate(() => localStorage.removeItem('oware.set.animate'));
+
     // The rules page keeps the language.
     await page.getByRole('link', { name: 'Règles', exact: true }).click();
     await until(async () => /Les règles/.test(await page.locator('h1').textContent()), 'rules page in French');
