@@ -42,6 +42,9 @@ function setMenu(open) {
   menuBtn.setAttribute('aria-expanded', String(open));
 }
 menuBtn.addEventListener('click', () => setMenu(!top.classList.contains('open')));
+document.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape' && top.classList.contains('open')) { setMenu(false); menuBtn.focus(); }
+});
 
 function render() {
   setMenu(false);

@@ -114,7 +114,7 @@ class GamePage {
           <div class="end-box"></div>
         </section>
         <aside class="side-panel">
-          <div class="card"><div class="status" aria-live="polite"></div><div class="muted mode-line"></div></div>
+          <div class="card status-card"><div class="status" aria-live="polite"></div><div class="muted mode-line"></div></div>
           <div class="card join-card" hidden></div>
           <div class="card links-card" hidden></div>
           <div class="card"><h2>${esc(t('game.moves'))}</h2><div class="moves-list"></div></div>
@@ -123,6 +123,7 @@ class GamePage {
             <label><input type="checkbox" data-set="coach"> ${esc(t('game.coachOpt'))}</label>
             <label><input type="checkbox" data-set="animate"> ${esc(t('game.animOpt'))}</label>
             <label><input type="checkbox" data-set="sound"> ${esc(t('game.soundOpt'))}</label>
+            <label class="notify-opt" hidden><input type="checkbox" data-set="notify"> ${esc(t('game.notifyOpt'))}</label>
             <label class="orient-opt" hidden><input type="checkbox" data-set="orient"> ${esc(t('game.orientOpt'))}</label>
             <p class="muted small-print">${esc(t('game.keys'))}</p>
           </div>
@@ -143,6 +144,7 @@ class GamePage {
         settings.set(box.dataset.set, box.checked);
         if (box.dataset.set === 'orient') this.orient();
         if (box.dataset.set === 'sound' && box.checked) sound.move();
+        if (box.dataset.set === 'notify' && box.checked && typeof Notification === 'function' && Notification.permission === 'default') Notification.requestPermission().catch(() => {});
         if (!box.checked) { this.board.clearPreview(); this.lineEl.textContent = ''; }
       });
     }
@@ -275,6 +277,7 @@ class GamePage {
     q('.offer-btn').title = g.mode === 'computer' ? t('game.offerHint') : '';
     q('.offer-btn').disabled = !playing || (g.offer && this.tokens[g.offer]);
     q('.orient-opt').hidden = g.mode !== 'hotseat';
+    q('.notify-opt').hidden = g.mode !== 'online' || !mine || typeof Notification !== 'function';
     this.renderOffer();
     this.renderLinks();
     this.renderEnd();
@@ -499,8 +502,21 @@ class GamePage {
       if (traceCaptures(ev.trace)) sound.capture(traceCaptures(ev.trace)); else sound.move();
     }
     else announce(t('say.lost', { side: sideName(ev.side) }));
+    this.notifyTurn(ev);
     this.board.setLastMove(ev.trace?.move || null);
     await this.refresh();
+  }
+
+  /** In a background tab, tells an online player their opponent has moved
+   * (a notification, when switched on and allowed). */
+  notifyTurn(ev) {
+    const g = this.game;
+    if (!document.hidden || g.mode !== 'online' || !this.canMove() || !settings.get('notify')) return;
+    if (typeof Notification !== 'function' || Notification.permission !== 'granted') return;
+    try {
+      const n = new Notification(`${t('game.titleTurn')} · Oware`, { body: ev.trace ? describeTrace(ev.trace, ev.side) : t('say.lost', { side: sideName(ev.side) }), tag: `oware-${this.id}` });
+      n.onclick = () => { window.focus(); n.close(); };
+    } catch (_) { /* notifications unavailable */ }
   }
 
   animateTrace(trace, after) {
