@@ -16,6 +16,12 @@ test('a full game against the computer, by clicks', async () => {
   try {
     const page = await b.context.newPage();
     const errors = watchErrors(page);
+    // Count the tones the page makes (WebAudio oscillators).
+    await page.addInitScript(() => {
+      window.tones = 0;
+      const make = AudioContext.prototype.createOscillator;
+      AudioContext.prototype.createOscillator = function createOscillator() { window.tones += 1; return make.call(this); };
+    });
     await page.goto(`${BASE}/play`);
     await page.getByLabel('The computer').check();
     await page.locator('[name=level]').selectOption('1');
@@ -40,6 +46,11 @@ test('a full game against the computer, by clicks', async () => {
     await until(async () => /last seed in/i.test(await page.locator('.preview-line').textContent()), 'hover preview');
     await shot(page, 'game-vs-computer');
 
+    // Sounds are off until switched on, and the choice is remembered.
+    assert.equal(await page.getByLabel('Sounds').isChecked(), false);
+    await page.getByLabel('Sounds').check();
+    assert.equal(await page.evaluate(() => localStorage.getItem('oware.set.sound')), '1');
+
     // Play until the game is over: the first highlighted house each turn.
     let clicks = 0;
     const deadline = Date.now() + 120000;
@@ -57,6 +68,7 @@ test('a full game against the computer, by clicks', async () => {
       clicks += 1;
     }
     const result = await page.locator('.result-text').textContent();
+    assert.ok(await page.evaluate(() => window.tones) > clicks, 'a sound for each move and for the end');
     assert.match(result, /^(You won|You lost|Draw), \d+–\d+$/);
     const end = await readBoard(page);
     assert.equal(Object.values(end).reduce((a, n) => a + n, 0), 48, 'seeds are conserved on screen');

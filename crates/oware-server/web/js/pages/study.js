@@ -92,7 +92,7 @@ export function mount(main) {
     // Counting to 48 needs no rule: an editor half-way through a change is
     // told here, and the server is asked only about complete positions.
     const n = total();
-    q('.ask-btn').disabled = n !== 48;
+    for (const sel of ['.ask-btn', '.mode-play', '.as-computer', '.as-hotseat']) q(sel).disabled = n !== 48;
     if (n !== 48) {
       setMsg(q('.check-msg'), t('study.totalBad', { n, d: Math.abs(48 - n) }), 'bad');
       return null;
