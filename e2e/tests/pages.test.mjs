@@ -95,7 +95,7 @@ test('main pages render (desktop and phone) and the study page asks the engine',
     await until(async () => (await p.locator('.moves-list .mv').count()) === 1, 'tap plays a move');
     const width = await p.evaluate(() => document.querySelector('.board').getBoundingClientRect().width);
     assert.ok(width <= 390, `board fits a phone (${width}px)`);
-    await shot(p, 'phone-game');
+    await shot(p, 'phone-game-390');
     assert.deepEqual(errors, []);
     assert.deepEqual(perr, []);
   } finally {
