@@ -60,8 +60,15 @@ export function mountList(main) {
 
 /** The games this browser holds a seat in (localStorage), ongoing first. */
 async function loadMine(el) {
-  const ids = seats.ids().slice(0, 30);
-  const games = (await Promise.all(ids.map((id) => api.getGame(id).catch(() => null)))).filter(Boolean);
+  // A few requests at a time, so a long list does not trip the server's
+  // rate limit; a game the server no longer has is left out.
+  const ids = seats.ids().slice(0, 20);
+  const found = [];
+  for (let i = 0; i < ids.length; i += 4) {
+    // eslint-disable-next-line no-await-in-loop
+    found.push(...await Promise.all(ids.slice(i, i + 4).map((id) => api.getGame(id).catch(() => null))));
+  }
+  const games = found.filter(Boolean);
   if (!games.length) { el.innerHTML = `<p class="muted">${esc(t('review.myNone'))}</p>`; return; }
   const rank = (g) => (g.status === 'over' ? 1 : 0);
   games.sort((a, b) => rank(a) - rank(b) || String(b.updated_at).localeCompare(String(a.updated_at)));
