@@ -91,6 +91,14 @@ test('phone (360×640) and desktop (1280×800): sizes, menu, no sideways scroll'
         await shot(page, 'phone-game');
       } else await shot(page, 'desktop-game');
     }
+    // An online game waiting for its opponent (invite and spectator links).
+    await p.goto(`${BASE}/lobby`);
+    await p.locator('form.create-online button[type=submit]').tap();
+    await p.waitForURL(/\/game\//);
+    await p.locator('.invite-url').waitFor();
+    const online = await measure(p);
+    assert.ok(online.scrollWidth <= online.width, `online game page scrolls sideways (${online.scrollWidth})`);
+    await shot(p, 'phone-online-waiting');
     await p.locator('.menu-btn').tap();
     await until(async () => (await measure(p)).navShown, 'the menu opens');
     assert.equal(await p.locator('.menu-btn').getAttribute('aria-expanded'), 'true');
@@ -141,6 +149,13 @@ test('the French pages hold no English interface string', async () => {
       await page.locator(ready).first().waitFor();
       await check(path);
     }
+    // An online game waiting for an opponent.
+    await page.goto(`${BASE}/lobby`);
+    await page.locator('form.create-online button[type=submit]').click();
+    await page.waitForURL(/\/game\//);
+    await page.locator('.invite-url').waitFor();
+    await check('online game waiting for an opponent');
+    assert.match(await page.locator('.top-player').textContent(), /Place libre/);
     // Refusals by code, in French: a move the rules forbid (R8 lesson), a
     // position the editor checks itself, an OGN record the server refuses.
     await page.goto(`${BASE}/learn`);

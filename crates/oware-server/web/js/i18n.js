@@ -47,7 +47,7 @@ const STRINGS = {
     'game.hintIs': 'The engine suggests {move} ({score}).',
     'game.aids': 'Learning aids', 'game.previewOpt': 'Preview where the last seed lands', 'game.coachOpt': 'Coach: warn about risky moves',
     'game.animOpt': 'Animate sowing', 'game.orientOpt': 'Turn the board to the player to move',
-    'game.keys': 'Keyboard: Tab or arrow keys choose a house, Enter plays it, 1–6 play your houses from the left.', 'game.drawn': 'Lots drawn: you play {side}.', 'seat.computer': 'Computer ({name}, level {level})', 'seat.player': 'Player', 'seat.guest': 'Guest', 'game.moves': 'Moves', 'game.captured': '{n} captured', 'game.you': 'you', 'game.computer': 'computer', 'game.connLost': 'Connection lost: reconnecting…', 'game.connBack': 'Reconnected.',
+    'game.keys': 'Keyboard: Tab or arrow keys choose a house, Enter plays it, 1–6 play your houses from the left.', 'game.drawn': 'Lots drawn: you play {side}.', 'seat.computer': 'Computer ({name}, level {level})', 'seat.player': 'Player', 'seat.open': 'Free seat', 'seat.guest': 'Guest', 'game.moves': 'Moves', 'game.captured': '{n} captured', 'game.you': 'you', 'game.computer': 'computer', 'game.connLost': 'Connection lost: reconnecting…', 'game.connBack': 'Reconnected.',
     'game.over': 'Game over', 'game.overColon': 'Game over:', 'game.draw': 'Draw, {s}–{n}', 'game.wins': '{side} wins, {s}–{n}',
     'reason.majority': 'a player captured 25 seeds or more', 'reason.even-split': 'both players have 24',
     'reason.no-moves': 'the player to move could not play; each player took the seeds of their own row',
@@ -158,7 +158,7 @@ const STRINGS = {
     'game.hintIs': 'Le moteur propose {move} ({score}).',
     'game.aids': 'Aides', 'game.previewOpt': 'Montrer où tombe la dernière graine', 'game.coachOpt': 'Coach : prévenir des coups risqués',
     'game.animOpt': 'Animer les semailles', 'game.orientOpt': 'Tourner le plateau vers le joueur au trait',
-    'game.keys': 'Clavier : Tab ou les flèches choisissent une case, Entrée la joue, 1 à 6 jouent vos cases depuis la gauche.', 'game.drawn': 'Tirage au sort : vous jouez {side}.', 'seat.computer': 'Ordinateur ({name}, niveau {level})', 'seat.player': 'Joueur', 'seat.guest': 'Invité', 'game.moves': 'Coups', 'game.captured': '{n} capturées', 'game.you': 'vous', 'game.computer': 'ordinateur', 'game.connLost': 'Connexion perdue : reconnexion…', 'game.connBack': 'Reconnecté.',
+    'game.keys': 'Clavier : Tab ou les flèches choisissent une case, Entrée la joue, 1 à 6 jouent vos cases depuis la gauche.', 'game.drawn': 'Tirage au sort : vous jouez {side}.', 'seat.computer': 'Ordinateur ({name}, niveau {level})', 'seat.player': 'Joueur', 'seat.open': 'Place libre', 'seat.guest': 'Invité', 'game.moves': 'Coups', 'game.captured': '{n} capturées', 'game.you': 'vous', 'game.computer': 'ordinateur', 'game.connLost': 'Connexion perdue : reconnexion…', 'game.connBack': 'Reconnecté.',
     'game.over': 'Partie terminée', 'game.overColon': 'Partie terminée :', 'game.draw': 'Partie nulle, {s}–{n}', 'game.wins': '{side} gagne, {s}–{n}',
     'reason.majority': 'un joueur a capturé 25 graines ou plus', 'reason.even-split': 'chacun a 24 graines',
     'reason.no-moves': 'le joueur au trait ne pouvait plus jouer ; chacun a pris les graines de sa rangée',
@@ -309,6 +309,7 @@ export function seatName(seat, side, level) {
     const n = level ?? (String(seat.name || '').match(/\d+/) || [''])[0];
     return t('seat.computer', { level: n, name: t(`level.${n}`) });
   }
+  if (seat.taken === false && seat.kind !== 'computer') return t('seat.open');
   if (!seat.name) return sideName(side);
   if (seat.name === 'Player') return t('seat.player');
   if (seat.name === 'Guest') return t('seat.guest');
