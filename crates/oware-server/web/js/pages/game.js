@@ -467,7 +467,9 @@ class GamePage {
         this.renderPanel();
         break;
       case 'error':
-        setMsg(this.msgEl, errorText(ev), 'bad');
+        // Flat ({type, code, …}) today; nested ({type, error: {code, …}}) in
+        // the typed protocol.
+        setMsg(this.msgEl, errorText(ev.error || ev), 'bad');
         break;
       default:
         break;
