@@ -84,9 +84,11 @@ test('a full game against the computer, by clicks', async () => {
     await until(async () => /^1\. [A-F] \(South\)/.test(await page.locator('.ply-info').textContent()), 'first ply evaluation');
     await shot(page, 'review');
     await page.goto(`${BASE}/review`);
-    // In the finished games, and in "My games" (this browser holds its seat).
-    await page.locator(`.games-list a[href="/review/${id}"]`).waitFor();
+    // In "My games" (this browser holds its seat), not in the public list
+    // of finished online games.
     await page.locator(`.mine-list a[href="/review/${id}"]`).waitFor();
+    await page.locator('.games-list *').first().waitFor();
+    assert.equal(await page.locator(`.games-list a[href="/review/${id}"]`).count(), 0);
     assert.deepEqual(errors, []);
   } finally {
     await b.close();

@@ -29,8 +29,9 @@ export function mountList(main) {
   async function load() {
     try {
       const r = await api.listGames(30, offset);
-      // Finished games with moves only (the server may still list others).
-      rows = rows.concat(r.games.filter((g) => g.status === 'over' && g.ply > 0));
+      // Finished public online games with moves only (an older server
+      // listed every game).
+      rows = rows.concat(r.games.filter((g) => g.status === 'over' && g.ply > 0 && g.mode === 'online' && g.public));
       offset += r.games.length;
       more.hidden = offset >= r.total;
       if (!rows.length) { listEl.innerHTML = `<p class="muted">${esc(t('review.none'))}</p>`; return; }
