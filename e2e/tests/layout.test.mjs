@@ -32,6 +32,8 @@ function measure(page) {
       minFont: houses.length ? Math.min(...fonts) : null,
       scrollWidth: document.documentElement.scrollWidth,
       width: window.innerWidth,
+      smallButtons: [...document.querySelectorAll('main .btn')].filter(visible)
+        .filter((x) => x.getBoundingClientRect().height < 44).map((x) => x.textContent.trim()).slice(0, 5),
       navShown: visible(document.querySelector('.nav')),
       menuBtn: visible(document.querySelector('.menu-btn')),
       // Boards that stick out of the space they are given (a lesson card).
@@ -70,6 +72,7 @@ test('phone (360×640) and desktop (1280×800): sizes, menu, no sideways scroll'
             assert.ok(m.minW >= 44 && m.minH >= 44, `${path}: houses of ${m.minW}×${m.minH} px, under 44`);
             assert.ok(m.minFont >= 16, `${path}: counts of ${m.minFont} px, under 16`);
           }
+          assert.deepEqual(m.smallButtons, [], `${path}: buttons under 44 px on a phone`);
           assert.equal(m.navShown, false, `${path}: the menu is folded on a phone`);
           assert.equal(m.menuBtn, true, `${path}: the menu button shows on a phone`);
         } else {
