@@ -175,9 +175,13 @@ fn check(item: &Value) -> Result<(), String> {
                 Value::from(o.totals.to_vec())
             }
             "pass_to_move" => {
-                let mut g = Game::new(pos);
+                // The player to move (after the moves shown) loses the turn
+                // on time (R13): same board, the other player moves.
+                let before = *game.position();
+                let mut g = game.clone();
                 g.pass().map_err(|e| format!("pass: {e}"))?;
-                if g.position().key() != pos.with_side_to_move(pos.to_move().opponent()).key() {
+                let same = before.with_side_to_move(before.to_move().opponent());
+                if g.position().key() != same.key() {
                     return Err("pass: the board changed".into());
                 }
                 Value::from(side_str(g.position().to_move()))
