@@ -31,11 +31,13 @@ export function resultParts(result, viewer = null) {
   const s = result.totals?.south ?? 0, n = result.totals?.north ?? 0;
   const w = result.winner;
   let head;
+  // After a resignation or a fallen flag the seeds captured decided nothing.
+  const bare = ['resignation', 'time'].includes(result.reason) ? 'Bare' : '';
   if (w === 'draw') head = t('result.draw', { s, n });
   else if (viewer) {
     const [me, them] = viewer === 'S' ? [s, n] : [n, s];
-    head = t(w === viewer ? 'result.won' : 'result.lost', { me, them });
-  } else head = t('result.sideWon', { side: sideName(w), s, n });
+    head = t(`${w === viewer ? 'result.won' : 'result.lost'}${bare}`, { me, them });
+  } else head = t(`result.sideWon${bare}`, { side: sideName(w), s, n });
   // Who the reason is about: the winner for a majority, the loser otherwise.
   const about = result.reason === 'majority' ? w : (w === 'S' ? 'N' : 'S');
   let why;

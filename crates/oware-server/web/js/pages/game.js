@@ -425,6 +425,7 @@ class GamePage {
         await this.applyMove(ev);
         break;
       case 'end':
+        setMsg(this.msgEl, '');
         g.status = 'over';
         g.result = ev.result;
         g.offer = null;
