@@ -87,7 +87,11 @@ fn search_with_tables_keeps_wins_and_draws() {
             "{pos}: {before:?}, played {mv}, opponent then {them:?}"
         );
         if before == TbResult::Win {
-            assert!(r.score.is_proven() && r.score.0 > 0, "{pos}: {:?}", r.score);
+            assert!(
+                r.score.is_proven() && r.score.is_win(),
+                "{pos}: {:?}",
+                r.score
+            );
         }
         checked += 1;
     }

@@ -1419,9 +1419,9 @@ impl Hub {
             })
             .await?;
         let for_computer = if live.to_move() == side {
-            -result.score.0
+            -result.score.raw()
         } else {
-            result.score.0
+            result.score.raw()
         };
         if for_computer <= 0 {
             self.end_off_board(slot, live, |g| g.agree_to_stop()).await

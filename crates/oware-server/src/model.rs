@@ -332,10 +332,10 @@ pub struct ScoreView {
 
 impl From<oware_engine::Score> for ScoreView {
     fn from(s: oware_engine::Score) -> ScoreView {
-        let (win_in, loss_in) = if s.0 >= oware_engine::Score::PROVEN {
-            (Some((oware_engine::Score::WIN - s.0) as u32), None)
-        } else if s.0 <= -oware_engine::Score::PROVEN {
-            (None, Some((oware_engine::Score::WIN + s.0) as u32))
+        let (win_in, loss_in) = if s.raw() >= oware_engine::Score::PROVEN {
+            (Some((oware_engine::Score::WIN - s.raw()) as u32), None)
+        } else if s.raw() <= -oware_engine::Score::PROVEN {
+            (None, Some((oware_engine::Score::WIN + s.raw()) as u32))
         } else {
             (None, None)
         };
