@@ -1607,18 +1607,18 @@ impl Hub {
             public: false,
             created_at: now,
             updated_at: now,
-            start: *record.game.start(),
+            start: *record.game().start(),
             seats,
             invite: new_token(),
             time_control: None,
-            result: record.game.outcome().copied(),
+            result: record.game().outcome().copied(),
             offer: None,
             rematch: None,
             ply: 0,
             score: [0, 0],
         };
         let plies = record
-            .game
+            .game()
             .plies()
             .iter()
             .map(|&p| StoredPly {
