@@ -477,7 +477,9 @@ impl PyGame {
     #[staticmethod]
     fn from_ogn(text: &str) -> PyResult<Self> {
         Record::parse(text)
-            .map(|r| PyGame { game: r.game })
+            .map(|r| PyGame {
+                game: r.into_game(),
+            })
             .map_err(|e| errors::ogn(&e))
     }
 
