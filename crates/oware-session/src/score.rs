@@ -154,7 +154,7 @@ impl ScoreKind {
                     "une défaite prouvée par les tables de finales",
                 )
                 .to_string(),
-            (ScoreKind::Draw, _) => lang.pick("a draw", "un match nul").to_string(),
+            (ScoreKind::Draw, _) => lang.pick("a draw", "une partie nulle").to_string(),
         }
     }
 }
@@ -234,7 +234,7 @@ mod tests {
             winner: None,
         };
         assert_eq!(ScoreKind::of_outcome(&o, Side::South), ScoreKind::Draw);
-        assert_eq!(ScoreKind::Draw.text(Lang::Fr), "un match nul");
+        assert_eq!(ScoreKind::Draw.text(Lang::Fr), "une partie nulle");
         assert_eq!(
             ScoreKind::Win { plies: 2 }.flipped(),
             ScoreKind::Loss { plies: 2 }
