@@ -43,18 +43,21 @@ pub struct RecordPly {
 }
 
 /// A game record: tags, the annotated plies, and the game they make.
+///
+/// The plies and the game always agree (one annotated ply for each ply of
+/// the game, the same ply): a record is made only from a game
+/// ([`from_game`](Self::from_game)) or by reading OGN, and its fields are
+/// reached through accessors.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Record {
-    /// Tags other than `Result`, `FEN`, `Termination` and `Winner` (which
-    /// come from the game): the
-    /// roster tags first in roster order, then the others in file order.
-    pub tags: Vec<(String, String)>,
-    /// A comment before the first move.
-    pub intro: Option<String>,
-    /// The plies with their comments.
-    pub plies: Vec<RecordPly>,
-    /// The game the plies make, with its outcome.
-    pub game: Game,
+    // Tags other than `Result`, `FEN`, `Termination` and `Winner` (which
+    // come from the game): the roster tags first in roster order, then the
+    // others in file order.
+    tags: Vec<(String, String)>,
+    intro: Option<String>,
+    // plies[i].ply == game.plies()[i], and plies.len() == game.plies().len().
+    plies: Vec<RecordPly>,
+    game: Game,
 }
 
 /// What went wrong reading OGN, and where (1-based line and column).
@@ -258,6 +261,63 @@ impl Record {
             intro: None,
             plies,
             game,
+        }
+    }
+
+    /// The game the plies make, with its outcome.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The game, dropping the annotations.
+    pub fn into_game(self) -> Game {
+        self.game
+    }
+
+    /// The plies with their comments and variations, one for each ply of
+    /// the game.
+    pub fn plies(&self) -> &[RecordPly] {
+        &self.plies
+    }
+
+    /// The tags other than `Result`, `FEN`, `Termination` and `Winner`
+    /// (which come from the game): the roster tags first in roster order,
+    /// then the others in file order.
+    pub fn tags(&self) -> &[(String, String)] {
+        &self.tags
+    }
+
+    /// The comment before the first move.
+    pub fn intro(&self) -> Option<&str> {
+        self.intro.as_deref()
+    }
+
+    /// Sets or clears the comment before the first move.
+    pub fn set_intro(&mut self, comment: Option<String>) {
+        self.intro = comment;
+    }
+
+    /// Sets or clears the comment after ply `index`; false when the game
+    /// has no such ply.
+    pub fn set_comment(&mut self, index: usize, comment: Option<String>) -> bool {
+        match self.plies.get_mut(index) {
+            Some(p) => {
+                p.comment = comment;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Adds a variation (its raw OGN text, without parentheses) after ply
+    /// `index`; false when the game has no such ply.
+    pub fn add_variation(&mut self, index: usize, text: String) -> bool {
+        match self.plies.get_mut(index) {
+            Some(p) => {
+                p.variations.push(text);
+                true
+            }
+            None => false,
         }
     }
 

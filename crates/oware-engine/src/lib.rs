@@ -34,6 +34,7 @@ use std::time::Duration;
 use oware_core::{Game, Move};
 
 pub use search::{Score, SearchInfo};
+pub use tablebase::TablebaseError;
 
 /// Engine settings that persist between searches.
 #[derive(Clone, Debug)]
@@ -367,7 +368,10 @@ impl Engine {
     /// Opens the endgame tablebases in `dir` (or drops them with `None`).
     /// Returns the largest seed count covered. On failure the engine runs
     /// without tables and the error is returned.
-    pub fn set_tablebase_dir(&mut self, dir: Option<std::path::PathBuf>) -> Result<u8, String> {
+    pub fn set_tablebase_dir(
+        &mut self,
+        dir: Option<std::path::PathBuf>,
+    ) -> Result<u8, TablebaseError> {
         self.options.tablebase_dir = dir.clone();
         self.tablebase_error = None;
         match dir {
@@ -382,7 +386,7 @@ impl Engine {
                 }
                 Err(e) => {
                     self.set_tablebase(None);
-                    self.tablebase_error = Some(e.clone());
+                    self.tablebase_error = Some(e.to_string());
                     Err(e)
                 }
             },

@@ -73,11 +73,7 @@ pub fn state(game: &Game) -> RulesState {
     let pos = *game.position();
     let legal_set = game.legal_moves();
     let legal: Vec<Move> = legal_set.into_iter().collect();
-    let caps: Vec<(Move, u8)> = legal
-        .iter()
-        .map(|&m| (m, captured(&pos, &pos.play_unchecked(m))))
-        .collect();
-    let best_capture = caps.iter().map(|c| c.1).max().unwrap_or(0);
+    let best_capture = oware_session::coach::best_capture(game);
     let previews = pos
         .to_move()
         .houses()
@@ -108,20 +104,10 @@ pub fn state(game: &Game) -> RulesState {
                 };
             }
             let trace = pos.trace(mv).expect("checked legal");
-            let after = trace.after;
-            let took = captured(&pos, &after);
-            let mut next = game.clone();
-            let _ = next.play(mv);
-            let gives = if next.is_over() {
-                0
-            } else {
-                after
-                    .legal_moves()
-                    .into_iter()
-                    .map(|m| captured(&after, &after.play_unchecked(m)))
-                    .max()
-                    .unwrap_or(0)
-            };
+            let took = captured(&pos, &trace.after);
+            // The coach's reading, shared with the terminal game: the
+            // opponent's best capture in reply, with R7, R9-R11 applied.
+            let gives = oware_session::coach::threat(game, mv).map_or(0, |t| t.seeds);
             Preview {
                 mv,
                 legal: true,

@@ -103,8 +103,8 @@ async fn two_clients_play_a_full_online_game() {
     assert_eq!(ogn.status, 200);
     assert!(ogn.headers.contains("text/plain"));
     let record = oware_core::Record::parse(&ogn.body).expect("export parses");
-    assert_eq!(record.game.plies().len() as u64, ply);
-    assert!(record.game.is_over());
+    assert_eq!(record.game().plies().len() as u64, ply);
+    assert!(record.game().is_over());
     // A move after the end is refused.
     let r = post(
         addr,

@@ -250,21 +250,26 @@ impl Hub {
             }
             _ => {}
         }
-        let hotseat = live.meta.mode == Mode::Hotseat;
+        // In a hot-seat game one ply; otherwise back to the player's turn
+        // (their last move and the computer's answer). The rule is the
+        // session layer's, shared with the terminal game.
+        let whose = (live.meta.mode != Mode::Hotseat).then_some(side);
         self.commit(&slot, &mut live, |live| {
-            let from = take_back(&live.game, side, hotseat)
-                .ok_or_else(|| ApiError::not_allowed("there is no move of yours to take back"))?;
-            while live.game.plies().len() > from {
-                live.game.undo()?;
-            }
-            live.truncate_clock(from);
+            let taken = oware_session::take_back(&mut live.game, whose)
+                .map_err(|e| ApiError::not_allowed(e.to_string()).with_reason(e.code()))?;
+            let from = live.ply();
+            live.truncate_clock(from as usize);
             live.meta.offer = None;
             live.sync_meta();
-            Ok(Commit {
-                op: WriteOp::Truncate {
+            let op = match taken {
+                oware_session::TakenBack::Reopened => WriteOp::Meta(live.meta.clone()),
+                oware_session::TakenBack::Plies(_) => WriteOp::Truncate {
                     meta: live.meta.clone(),
-                    from: from as u32,
+                    from,
                 },
+            };
+            Ok(Commit {
+                op,
                 announce: vec![Announce::State],
                 new_position: true,
             })
@@ -440,35 +445,4 @@ pub struct Watcher {
     pub state: Utf8Bytes,
     /// The game's events.
     pub events: broadcast::Receiver<Utf8Bytes>,
-}
-
-/// How many plies stay after `side` takes back its last move: in a
-/// hot-seat game the last ply; otherwise back to before `side`'s last
-/// move (with the opponent's answer). `None` when `side` has not moved.
-fn take_back(game: &Game, side: Side, hotseat: bool) -> Option<usize> {
-    let positions = game.positions();
-    let n = game.plies().len();
-    if hotseat {
-        return n.checked_sub(1);
-    }
-    (0..n).rev().find(|&i| positions[i].to_move() == side)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use oware_core::Position;
-
-    #[test]
-    fn take_back_goes_to_before_my_last_move() {
-        let moves: Vec<Move> = oware_core::parse_moves("FfAa").unwrap();
-        let game = Game::from_moves(Position::start(), &moves).unwrap();
-        // South played plies 0 and 2: back to 2 plies.
-        assert_eq!(take_back(&game, Side::South, false), Some(2));
-        assert_eq!(take_back(&game, Side::North, false), Some(3));
-        assert_eq!(take_back(&game, Side::South, true), Some(3));
-        let fresh = Game::new(Position::start());
-        assert_eq!(take_back(&fresh, Side::South, false), None);
-        assert_eq!(take_back(&fresh, Side::South, true), None);
-    }
 }

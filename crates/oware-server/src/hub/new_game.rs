@@ -301,7 +301,7 @@ impl Hub {
                 .unwrap_or_else(|| default.to_string())
         };
         let seats = [human(name("South", "South")), human(name("North", "North"))];
-        let game = &record.game;
+        let game = record.game();
         let mut meta = GameMeta::new(Mode::Hotseat, None, false, *game.start(), seats, None);
         meta.result = game.outcome().copied();
         let plies = game

@@ -2,6 +2,7 @@
 //! seat token, always what the rules core says about the position.
 
 use oware_core::{Game, House, Move, MoveTrace, Outcome, Ply, Position, Side};
+use oware_session::ScoreKind;
 use serde::{Deserialize, Serialize};
 
 use crate::model::{GameStatus, Mode, PlyText, Seat, SeatKind, TimeControl};
@@ -142,8 +143,11 @@ pub fn ply_text(p: Ply) -> String {
 }
 
 /// An engine score on the wire.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
 pub struct ScoreView {
+    /// What kind of value it is (`value`, `win`, `loss`, `tablebase_win`,
+    /// `tablebase_loss`, `draw`: the session layer's `ScoreKind`).
+    pub kind: &'static str,
     /// Centi-seeds for the side to move (proven results map to ±10000 less the distance).
     pub cp: i32,
     /// Plies to a proven win.
@@ -156,14 +160,14 @@ pub struct ScoreView {
 
 impl From<oware_engine::Score> for ScoreView {
     fn from(s: oware_engine::Score) -> ScoreView {
-        let (win_in, loss_in) = if s.0 >= oware_engine::Score::PROVEN {
-            (Some((oware_engine::Score::WIN - s.0) as u32), None)
-        } else if s.0 <= -oware_engine::Score::PROVEN {
-            (None, Some((oware_engine::Score::WIN + s.0) as u32))
-        } else {
-            (None, None)
+        let kind = ScoreKind::of(s);
+        let (win_in, loss_in) = match kind {
+            ScoreKind::Win { plies } => (Some(plies), None),
+            ScoreKind::Loss { plies } => (None, Some(plies)),
+            _ => (None, None),
         };
         ScoreView {
+            kind: kind.code(),
             cp: s.centiseeds(),
             win_in,
             loss_in,
