@@ -215,6 +215,21 @@ impl Game {
         Ok(game)
     }
 
+    /// A game from `start` after playing `plies` (moves and turns lost to
+    /// the per-move limit); the error gives the index of the first ply that
+    /// could not be played.
+    pub fn from_plies(start: Position, plies: &[Ply]) -> Result<Game, (usize, GameError)> {
+        let mut game = Game::new(start);
+        for (i, &ply) in plies.iter().enumerate() {
+            match ply {
+                Ply::Move(mv) => game.play(mv).map(|_| ()),
+                Ply::Pass => game.pass(),
+            }
+            .map_err(|e| (i, e))?;
+        }
+        Ok(game)
+    }
+
     /// The start position.
     pub fn start(&self) -> &Position {
         &self.positions[0]

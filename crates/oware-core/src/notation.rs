@@ -4,6 +4,7 @@
 use core::fmt;
 use core::str::FromStr;
 
+use crate::game::Ply;
 use crate::position::{Position, PositionError, Setup};
 use crate::types::{Move, Side};
 
@@ -261,6 +262,28 @@ pub fn parse_moves(text: &str) -> Result<Vec<Move>, ParseMoveError> {
     Ok(moves)
 }
 
+/// Parses a ply list: move letters as in [`parse_moves`], and `-` for a
+/// turn lost to the per-move time limit (R13), as in `"Ff-B"`.
+pub fn parse_plies(text: &str) -> Result<Vec<Ply>, ParseMoveError> {
+    let mut plies = Vec::new();
+    for (i, c) in text.chars().enumerate() {
+        if c.is_whitespace() {
+            continue;
+        }
+        if c == '-' {
+            plies.push(Ply::Pass);
+            continue;
+        }
+        plies.push(Ply::Move(Move::from_letter(c).ok_or(
+            ParseMoveError::BadLetter {
+                found: c,
+                column: i + 1,
+            },
+        )?));
+    }
+    Ok(plies)
+}
+
 /// Writes a move list in the concatenated form (`FfBe`).
 pub fn format_moves(moves: &[Move]) -> String {
     moves.iter().map(|m| m.letter()).collect()
@@ -318,6 +341,24 @@ pub fn diagram(pos: &Position) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ply_lists_hold_lost_turns() {
+        let plies = parse_plies("Ff - B").unwrap();
+        assert_eq!(plies.len(), 4);
+        assert_eq!(plies[2], Ply::Pass);
+        assert_eq!(plies[3], Ply::Move("B".parse().unwrap()));
+        assert_eq!(
+            parse_plies("F+").unwrap_err(),
+            ParseMoveError::BadLetter {
+                found: '+',
+                column: 2
+            }
+        );
+        // R13: North loses its turn, so South moves again.
+        let g = crate::Game::from_plies(Position::start(), &parse_plies("F-").unwrap()).unwrap();
+        assert_eq!(g.position().to_move(), Side::South);
+    }
 
     #[test]
     fn start_round_trip() {

@@ -107,6 +107,28 @@ pub enum OgnErrorKind {
     TrailingGame,
 }
 
+impl OgnErrorKind {
+    /// A stable machine-readable code (`bad_tag`, `unexpected`, the
+    /// illegal move's [`GameError::code`], `capture_mark`, ...), for
+    /// clients that translate errors.
+    pub const fn code(&self) -> &'static str {
+        match self {
+            OgnErrorKind::BadTag(_) => "bad_tag",
+            OgnErrorKind::BadFen(_) => "bad_fen",
+            OgnErrorKind::Unexpected(_) => "unexpected",
+            OgnErrorKind::Unterminated(_) => "unterminated",
+            OgnErrorKind::Move(e) => e.code(),
+            OgnErrorKind::CaptureMark { .. } => "capture_mark",
+            OgnErrorKind::BadResult(_) => "bad_result",
+            OgnErrorKind::ResultMismatch(_) => "result_mismatch",
+            OgnErrorKind::BadTermination(_) => "bad_termination",
+            OgnErrorKind::BadWinner(_) => "bad_winner",
+            OgnErrorKind::Empty => "empty",
+            OgnErrorKind::TrailingGame => "trailing_game",
+        }
+    }
+}
+
 impl fmt::Display for OgnError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "line {}, column {}: ", self.line, self.column)?;

@@ -93,6 +93,8 @@ pub struct ApiError {
     pub reason: Option<&'static str>,
     /// Seconds after which a `rate_limited` request may be retried.
     pub retry_after: Option<u64>,
+    /// Where in the client's text the error is (line, column; 1-based).
+    pub at: Option<(usize, usize)>,
 }
 
 impl std::fmt::Display for ApiError {
@@ -112,6 +114,7 @@ impl ApiError {
             rule: None,
             reason: None,
             retry_after: None,
+            at: None,
         }
     }
 
@@ -145,6 +148,16 @@ impl ApiError {
         ApiError::invalid_move(format!("{what} {text:?}: {e}")).with_reason(e.code())
     }
 
+    /// An OGN record that cannot be read, with where and why.
+    pub fn record(e: &oware_core::OgnError) -> ApiError {
+        let mut err = ApiError::invalid_request(format!("OGN: {e}")).with_reason(e.kind.code());
+        err.at = Some((e.line, e.column));
+        if let oware_core::OgnErrorKind::Move(GameError::Illegal { reason, .. }) = e.kind {
+            err.rule = Some(reason.rule());
+        }
+        err
+    }
+
     /// Too many requests from one client.
     pub fn too_many(what: &str, retry_after: std::time::Duration) -> ApiError {
         let secs = retry_after.as_secs() + u64::from(retry_after.subsec_nanos() > 0);
@@ -174,6 +187,12 @@ pub struct ErrorBody<'a> {
     /// The core's detail code.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<&'static str>,
+    /// The line of the client's text where the error is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// Its column.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
 }
 
 impl<'a> From<&'a ApiError> for ErrorBody<'a> {
@@ -183,6 +202,8 @@ impl<'a> From<&'a ApiError> for ErrorBody<'a> {
             message: &e.message,
             rule: e.rule,
             reason: e.reason,
+            line: e.at.map(|a| a.0),
+            column: e.at.map(|a| a.1),
         }
     }
 }

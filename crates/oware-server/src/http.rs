@@ -142,6 +142,21 @@ async fn list(
     q: Result<Query<ListQuery>, QueryRejection>,
 ) -> Result<Json<ListResponse>, ApiError> {
     let q = query(q)?;
+    if let Some(ids) = q.ids()? {
+        // Games the client names by id (an id is the link that opens a
+        // game, so this shows nothing the client could not open); unknown
+        // ids are left out.
+        let mut games = Vec::with_capacity(ids.len());
+        for id in ids {
+            match hub.summary(&id).await {
+                Ok(s) => games.push(s),
+                Err(e) if e.code == crate::error::ErrorCode::NotFound => {}
+                Err(e) => return Err(e),
+            }
+        }
+        let total = games.len() as u64;
+        return Ok(Json(ListResponse { games, total }));
+    }
     let limit = q.limit.unwrap_or(20).clamp(1, 100);
     let (games, total) = hub
         .list(Listing::Public, limit, q.offset.unwrap_or(0))
@@ -267,8 +282,7 @@ async fn import(
         String::from_utf8(bytes.to_vec())
             .map_err(|_| ApiError::malformed("the OGN text is not UTF-8"))?
     };
-    let record = oware_core::Record::parse(&text)
-        .map_err(|e| ApiError::invalid_request(format!("OGN: {e}")))?;
+    let record = oware_core::Record::parse(&text).map_err(|e| ApiError::record(&e))?;
     hub.limiter().check(Cost::Game, client)?;
     let seated = hub.import(record).await?;
     Ok((StatusCode::CREATED, Json(seated)).into_response())

@@ -27,6 +27,13 @@ impl Hub {
         Ok(live.view(slot.connected()))
     }
 
+    /// The game's summary, as in lists.
+    pub async fn summary(self: &Arc<Self>, id: &str) -> Result<Summary, ApiError> {
+        let slot = self.slot(id).await?;
+        let live = slot.state.lock().await;
+        Ok(live.meta.summary())
+    }
+
     /// Lists games.
     pub async fn list(
         &self,

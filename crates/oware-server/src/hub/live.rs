@@ -257,6 +257,7 @@ impl Live {
             id: self.meta.id.clone(),
             mode: self.meta.mode,
             level: self.meta.level,
+            level_name: self.meta.level.map(|l| oware_engine::Level::new(l).name()),
             status: self.meta.status(),
             public: self.meta.public,
             created_at: rfc3339(self.meta.created_at),

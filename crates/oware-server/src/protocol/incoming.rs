@@ -195,13 +195,39 @@ impl CreateReq {
     }
 }
 
-/// `GET /games?limit&offset`.
+/// `GET /games?limit&offset` or `GET /games?ids=a,b,c`.
 #[derive(Deserialize, Debug)]
 pub struct ListQuery {
     /// Page size (1..=100, 20 by default).
     pub limit: Option<u32>,
     /// Games to skip.
     pub offset: Option<u32>,
+    /// Particular games, by id (the ones a client holds seats in).
+    pub ids: Option<String>,
+}
+
+/// Most games one `?ids=` request may name.
+pub const MAX_IDS: usize = 50;
+
+impl ListQuery {
+    /// The ids asked for, if any (at most [`MAX_IDS`]).
+    pub fn ids(&self) -> Result<Option<Vec<String>>, ApiError> {
+        let Some(ids) = &self.ids else {
+            return Ok(None);
+        };
+        let ids: Vec<String> = ids
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect();
+        if ids.len() > MAX_IDS {
+            return Err(ApiError::invalid_request(format!(
+                "ids: at most {MAX_IDS} games at once"
+            )));
+        }
+        Ok(Some(ids))
+    }
 }
 
 /// `POST /games/{id}/join`.
@@ -292,11 +318,12 @@ impl GameReq {
             None => Position::start(),
             Some(p) => parse_position(p)?,
         };
-        let moves = match self.moves.as_deref() {
+        // Moves, and `-` for a turn lost to the per-move limit (R13).
+        let plies = match self.moves.as_deref() {
             None => Vec::new(),
-            Some(m) => oware_core::parse_moves(m).map_err(|e| ApiError::moves("moves", m, &e))?,
+            Some(m) => oware_core::parse_plies(m).map_err(|e| ApiError::moves("moves", m, &e))?,
         };
-        Game::from_moves(start, &moves).map_err(|(i, e)| {
+        Game::from_plies(start, &plies).map_err(|(i, e)| {
             let mut err = ApiError::from(e);
             err.message = format!("move {} of the list: {}", i + 1, err.message);
             err

@@ -195,6 +195,8 @@ pub struct GameView {
     pub mode: Mode,
     /// Engine level.
     pub level: Option<u8>,
+    /// The level's name (`beginner` … `master`), for clients without their own list.
+    pub level_name: Option<&'static str>,
     /// `waiting`, `playing` or `over`.
     pub status: GameStatus,
     /// Listed in the lobby.
