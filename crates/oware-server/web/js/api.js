@@ -10,8 +10,30 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body, { text = false } = {}) {
-  const init = { method, headers: {} };
+// The signed-in session's CSRF token: every state-changing request carries
+// it (X-CSRF-Token) once it is known; the session cookie itself is HttpOnly.
+let csrf = null;
+export function setCsrf(token) { csrf = token || null; }
+let onCsrfStale = null;
+/** fn() re-reads the session (GET /account) after a `bad_csrf` refusal:
+ * another tab may have signed in again, which changes the token. */
+export function setCsrfRefresh(fn) { onCsrfStale = fn; }
+
+async function call(method, path, body, opts = {}) {
+  try {
+    return await call1(method, path, body, opts);
+  } catch (e) {
+    if (e.code === 'bad_csrf' && onCsrfStale && !opts.retried) {
+      await onCsrfStale();
+      return call1(method, path, body, { ...opts, retried: true });
+    }
+    throw e;
+  }
+}
+
+async function call1(method, path, body, { text = false, empty = false } = {}) {
+  const init = { method, headers: {}, credentials: 'same-origin' };
+  if (method !== 'GET' && csrf) init.headers['X-CSRF-Token'] = csrf;
   if (body !== undefined) {
     if (typeof body === 'string') {
       init.headers['Content-Type'] = 'text/plain';
@@ -32,6 +54,7 @@ async function call(method, path, body, { text = false } = {}) {
     try { err = (await res.json()).error; } catch (_) { /* not JSON */ }
     throw new ApiError(res.status, err?.code || 'http', err?.message || `HTTP ${res.status}`, err?.rule, err?.reason);
   }
+  if (empty || res.status === 204) return null;
   return text ? res.text() : res.json();
 }
 
@@ -56,6 +79,18 @@ export const api = {
   importOgn: (text) => call('POST', '/games/import', { ogn: text }),
   review: (id, movetime_ms = 100) => call('GET', `/games/${encodeURIComponent(id)}/review?movetime_ms=${movetime_ms}`),
   analyze: (position, moves, movetime_ms = 1000) => call('POST', '/analyze', { position, moves: moves || undefined, movetime_ms }),
+  gamesByIds: (ids) => call('GET', `/games?ids=${ids.map(encodeURIComponent).join(',')}`),
+  chat: (id, token) => call('GET', `/games/${encodeURIComponent(id)}/chat${token ? `?token=${encodeURIComponent(token)}` : ''}`),
+  // Accounts (the session is the HttpOnly cookie the server sets).
+  me: () => call('GET', '/account'),
+  signUp: (username, password) => call('POST', '/account/signup', { username, password }),
+  signIn: (username, password) => call('POST', '/account/signin', { username, password }),
+  signOut: () => call('POST', '/account/signout', {}),
+  changePassword: (old_password, new_password) => call('POST', '/account/password', { old_password, new_password }),
+  deleteAccount: (password) => call('POST', '/account/delete', { password }),
+  myGames: () => call('GET', '/account/games'),
+  player: (name) => call('GET', `/players/${encodeURIComponent(name)}`),
+  ratings: (cls, limit = 50) => call('GET', `/ratings/${encodeURIComponent(cls)}?limit=${limit}`),
 };
 
 // Seat tokens live in localStorage under the game id, so a reload keeps the seat.
@@ -69,6 +104,23 @@ export const seats = {
     localStorage.setItem(KEY(id), JSON.stringify({ ...cur, ...tokens }));
     const mine = seats.ids().filter((x) => x !== id);
     localStorage.setItem('oware.mine', JSON.stringify([id, ...mine].slice(0, 100)));
+  },
+  /** Seats from the account (GET /account/games): games new to this
+   * browser go first, in the server's order (ongoing first); the order of
+   * the games it already knows is kept. */
+  merge(list) {
+    const known = seats.ids();
+    const fresh = [];
+    for (const { id, tokens } of list) {
+      if (!tokens || !Object.keys(tokens).length) continue;
+      localStorage.setItem(KEY(id), JSON.stringify({ ...seats.get(id), ...tokens }));
+      if (!known.includes(id)) fresh.push(id);
+    }
+    localStorage.setItem('oware.mine', JSON.stringify([...fresh, ...known].slice(0, 100)));
+  },
+  forget(list) {
+    for (const id of list) localStorage.removeItem(KEY(id));
+    localStorage.setItem('oware.mine', JSON.stringify(seats.ids().filter((x) => !list.includes(x))));
   },
   /** The games this browser holds a seat in, most recently joined first. */
   ids() {

@@ -10,6 +10,9 @@ import * as lobby from './pages/lobby.js';
 import * as learn from './pages/learn.js';
 import * as review from './pages/review.js';
 import * as study from './pages/study.js';
+import * as accountPage from './pages/account.js';
+import * as player from './pages/player.js';
+import { accountReady, currentUser, onAccountChange, syncMyGames } from './account.js';
 
 const routes = [
   [/^\/$/, home.mount, ''],
@@ -21,6 +24,9 @@ const routes = [
   [/^\/review\/?$/, review.mountList, '/review'],
   [/^\/review\/([A-Za-z0-9_-]+)\/?$/, review.mountGame, '/review'],
   [/^\/study\/?$/, study.mount, '/study'],
+  [/^\/account\/?$/, accountPage.mount, '/account'],
+  [/^\/player\/([^/]+)\/?$/, player.mountProfile, ''],
+  [/^\/ratings\/?$/, player.mountRatings, '/ratings'],
 ];
 
 const main = document.getElementById('main');
@@ -32,6 +38,16 @@ function translateShell() {
   document.querySelector('.nav').setAttribute('aria-label', t('nav.menu'));
   document.querySelector('.lang').setAttribute('aria-label', lang() === 'fr' ? 'Langue' : 'Language');
   for (const b of document.querySelectorAll('.lang button')) b.setAttribute('aria-pressed', String(b.dataset.lang === lang()));
+  showAccount();
+}
+
+// The account link at the end of the menu: "Sign in", or the player's name.
+function showAccount() {
+  const a = document.querySelector('.nav-account');
+  const me = currentUser();
+  a.textContent = me ? me.username : t('nav.signin');
+  a.classList.toggle('signed-in', !!me);
+  a.title = me ? t('account.menuTitle', { name: me.username }) : '';
 }
 
 // The phone's folded menu: a button opens it; following a link closes it.
@@ -91,6 +107,17 @@ for (const b of document.querySelectorAll('.lang button')) {
   b.addEventListener('click', () => setLang(b.dataset.lang));
 }
 onLangChange(() => { translateShell(); render(); });
+// Signing in or out changes what pages show (names, ratings, seats): the
+// header follows at once; the page is drawn again unless it is the one
+// that did it (the account page draws itself).
+let started = false;
+onAccountChange(() => {
+  showAccount();
+  if (started && !/^\/account\/?$/.test(location.pathname)) render();
+});
 
 translateShell();
-render();
+// The first page waits (briefly) to know who is signed in, so it shows the
+// right seats and names; a signed-in player's seats come from the account.
+Promise.race([accountReady.then((me) => (me ? syncMyGames() : null)), new Promise((r) => setTimeout(r, 1500))])
+  .finally(() => { started = true; showAccount(); render(); });

@@ -10,6 +10,7 @@ import { previewHandler, coachWarnings } from '../aids.js';
 import { describeTrace, resultParts } from '../rulesboard.js';
 import { moveListHtml, traceCaptures, ognCaptures } from '../moves.js';
 import { sound, celebrate } from '../sound.js';
+import { accountReady, currentUser, syncMyGames, ratingText, refreshRatings } from '../account.js';
 
 const other = (s) => (s === 'S' ? 'N' : 'S');
 
@@ -30,6 +31,7 @@ class GamePage {
     this.destroyed = false;
     this.clockBase = null;
     this.caps = [];
+    this.chatSeen = new Set();
     this.baseTitle = document.title;
     main.innerHTML = `<p class="muted">${esc(t('game.loading'))}</p>`;
     this.start();
@@ -54,6 +56,15 @@ class GamePage {
       return;
     }
     if (this.destroyed) return;
+    // A signed-in player opening their game on another device: the seat
+    // comes from the account.
+    if (!this.mySides().length && game.mode !== 'hotseat') {
+      if (await accountReady) {
+        await syncMyGames();
+        this.tokens = seats.get(this.id);
+      }
+      if (this.destroyed) return;
+    }
     const invite = new URLSearchParams(location.search).get('invite');
     this.layout();
     this.setGame(game);
@@ -67,6 +78,7 @@ class GamePage {
     if (!this.mySides().length && game.status === 'waiting' && game.mode === 'online') this.showJoin(invite);
     this.connect();
     this.ticker = setInterval(() => this.renderClocks(), 200);
+    if (game.mode === 'online') this.setupChat();
   }
 
   connect() {
@@ -83,6 +95,8 @@ class GamePage {
         if (!el) return;
         if (s === 'closed') setMsg(el, t('game.connLost'), 'warn');
         else if (sock.opens > 1 || el.textContent) { setMsg(el, t('game.connBack'), 'ok'); setTimeout(() => { if (this.ws === sock) setMsg(el, ''); }, 2000); }
+        // Chat said while the socket was away comes from the history.
+        if (s === 'open' && sock.opens > 1) this.loadChat();
       },
     });
     this.ws = sock;
@@ -117,6 +131,7 @@ class GamePage {
           <div class="card status-card"><div class="status" aria-live="polite"></div><div class="muted mode-line"></div></div>
           <div class="card join-card" hidden></div>
           <div class="card links-card" hidden></div>
+          <div class="card chat-card" hidden></div>
           <div class="card"><h2>${esc(t('game.moves'))}</h2><div class="moves-list"></div></div>
           <div class="card toggles"><h2>${esc(t('game.aids'))}</h2>
             <label><input type="checkbox" data-set="preview"> ${esc(t('game.previewOpt'))}</label>
@@ -241,7 +256,11 @@ class GamePage {
       const online = g.mode === 'online' && seat?.taken ? `<span class="dot${seat.connected ? ' on' : ''}" title="${esc(t(seat.connected ? 'presence.on' : 'presence.off'))}" aria-hidden="true"></span>` : '';
       el.className = `player ${sel.slice(1)}${g.status === 'playing' && g.to_move === side ? ' to-move' : ''}`;
       el.dataset.side = side;
-      el.innerHTML = `<span>${online} ${esc(this.seatName(side))} <span class="pill">${esc(t('game.captured', { n: side === 'S' ? g.score.south : g.score.north }))}</span></span>${g.time_control ? `<span class="clock" data-clock="${side}"></span>` : ''}`;
+      const rating = ratingText(seat?.rating);
+      const name = seat?.account && seat.name
+        ? `<a class="seat-name" href="/player/${encodeURIComponent(seat.name)}" data-link>${esc(this.seatName(side))}</a>`
+        : `<span class="seat-name">${esc(this.seatName(side))}</span>`;
+      el.innerHTML = `<span>${online} ${name}${rating ? ` <span class="rating" title="${esc(t('player.rating'))}">${esc(rating)}</span>` : ''} <span class="pill">${esc(t('game.captured', { n: side === 'S' ? g.score.south : g.score.north }))}</span></span>${g.time_control ? `<span class="clock" data-clock="${side}"></span>` : ''}`;
     }
     this.renderClocks();
     // Status line
@@ -255,7 +274,7 @@ class GamePage {
     else if (this.mySides().length) status = t('game.theirTurn');
     else status = `${t('game.spectating')} ${t('game.toMove', { side: this.seatName(g.to_move) })}`;
     q('.status').textContent = status;
-    q('.mode-line').textContent = `${t(`mode.${g.mode}`)}${g.level ? ` · ${t('play.level')} ${levelName(g.level)}` : ''}${g.time_control ? ` · ${tcText(g.time_control)}` : ''}`;
+    q('.mode-line').textContent = `${t(`mode.${g.mode}`)}${g.rated ? ` · ${t('seek.rated')}` : ''}${g.level ? ` · ${t('play.level')} ${levelName(g.level)}` : ''}${g.time_control ? ` · ${tcText(g.time_control)}` : ''}`;
     this.renderMoves();
     const myTurn = g.status === 'playing' && g.mode !== 'hotseat' && this.canMove();
     document.title = myTurn ? `● ${t('game.titleTurn')} · Oware` : this.baseTitle;
@@ -364,6 +383,7 @@ class GamePage {
   celebrateEnd(result) {
     if (this.celebrated) return;
     this.celebrated = true;
+    if (this.game?.rated) refreshRatings();
     const viewer = this.viewer();
     const won = viewer ? result?.winner === viewer : null;
     sound.end(result?.winner === 'draw' ? null : won);
@@ -390,11 +410,12 @@ class GamePage {
   showJoin(invite) {
     const card = this.main.querySelector('.join-card');
     card.hidden = false;
+    const me = currentUser();
     card.innerHTML = `<h2>${esc(t('game.joinTitle'))}</h2>
-      <label>${esc(t('play.name'))} <input type="text" class="join-name" maxlength="40" value="${esc(localStorage.getItem('oware.name') || '')}"></label>
+      ${me ? `<p>${esc(t('seek.as', { name: me.username }))}</p>` : `<label>${esc(t('play.name'))} <input type="text" class="join-name" maxlength="40" value="${esc(localStorage.getItem('oware.name') || '')}"></label>`}
       <p><button class="btn primary join-btn" type="button">${esc(t('game.joinBtn'))}</button></p><div class="msg"></div>`;
     card.querySelector('.join-btn').addEventListener('click', async () => {
-      const name = card.querySelector('.join-name').value.trim();
+      const name = card.querySelector('.join-name')?.value.trim();
       if (name) localStorage.setItem('oware.name', name);
       try {
         const r = await api.join(this.id, invite, name || undefined);
@@ -408,6 +429,91 @@ class GamePage {
         setMsg(card.querySelector('.msg'), errorText(e), 'bad');
       }
     });
+  }
+
+  // ---- chat ---------------------------------------------------------------
+
+  /** The chat card of an online game: the players' room, which everyone
+   * reads, and the spectators' own room. Every message is text
+   * (textContent), never markup. */
+  setupChat() {
+    const card = this.main.querySelector('.chat-card');
+    card.hidden = false;
+    const player = this.mySides().length > 0;
+    card.innerHTML = `<h2>${esc(t('chat.title'))}</h2>
+      ${player ? `<label class="choice mute-opt"><input type="checkbox" class="mute"> ${esc(t('chat.mute'))}</label>` : `<p class="muted small-print">${esc(t('chat.spectatorNote'))}</p>`}
+      <ol class="chat-log" aria-live="polite" aria-label="${esc(t('chat.title'))}"></ol>
+      <p class="muted chat-empty">${esc(t('chat.empty'))}</p>
+      <form class="chat-form" novalidate>
+        <input type="text" name="text" maxlength="500" autocomplete="off" aria-label="${esc(t('chat.message'))}" placeholder="${esc(player ? t('chat.placeholder') : t('chat.placeholderSpectators'))}">
+        <button class="btn primary" type="submit">${esc(t('chat.send'))}</button>
+      </form>
+      <div class="msg chat-msg" role="status"></div>`;
+    const mute = card.querySelector('.mute');
+    const muteKey = `oware.mute.${this.id}`;
+    if (mute) {
+      mute.checked = localStorage.getItem(muteKey) === '1';
+      card.classList.toggle('muted-opp', mute.checked);
+      mute.addEventListener('change', () => {
+        if (mute.checked) localStorage.setItem(muteKey, '1'); else localStorage.removeItem(muteKey);
+        card.classList.toggle('muted-opp', mute.checked);
+        this.chatEmpty();
+      });
+    }
+    const form = card.querySelector('.chat-form');
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      const text = form.text.value.trim();
+      if (!text) return;
+      const msg = card.querySelector('.chat-msg');
+      if ([...text].length > 500) { setMsg(msg, t('err.too_large.chat'), 'bad'); return; }
+      if (!this.ws?.send({ type: 'chat', text })) { setMsg(msg, t('game.connLost'), 'warn'); return; }
+      this.chatSentAt = Date.now();
+      setMsg(msg, '');
+      form.text.value = '';
+    });
+    this.loadChat();
+  }
+
+  async loadChat() {
+    try {
+      const r = await api.chat(this.id, this.tokens.S || this.tokens.N || null);
+      if (this.destroyed) return;
+      for (const m of r.messages || []) this.addChat(m);
+    } catch (_) { /* an older server has no chat: the card stays empty */ }
+  }
+
+  addChat(m) {
+    const log = this.main.querySelector('.chat-log');
+    if (!log || !m || typeof m.text !== 'string') return;
+    const key = `${m.at}|${m.room}|${m.side}|${m.name}|${m.text}`;
+    if (this.chatSeen.has(key)) return;
+    this.chatSeen.add(key);
+    const mine = m.side && this.tokens[m.side];
+    const li = document.createElement('li');
+    li.className = `chat-line${m.room === 'spectators' ? ' spectators' : ''}${m.side && !mine && m.room !== 'spectators' ? ' from-opponent' : ''}${mine ? ' mine' : ''}`;
+    const who = document.createElement('span');
+    who.className = 'chat-who';
+    // The server's name for the writer; its default names in this language.
+    let name;
+    if (!m.name || m.name === 'Spectator') name = m.side ? sideName(m.side) : t('chat.spectator');
+    else name = seatName({ kind: 'human', taken: true, name: m.name }, m.side || 'S');
+    if (mine) name += ` (${t('game.you')})`;
+    who.textContent = m.room === 'spectators' ? `${name} · ${t('chat.spectatorsRoom')}` : name;
+    const text = document.createElement('span');
+    text.className = 'chat-text';
+    text.textContent = m.text;
+    li.append(who, document.createTextNode(': '), text);
+    // Keep the order the server gave them (history, then live).
+    log.append(li);
+    log.scrollTop = log.scrollHeight;
+    this.chatEmpty();
+  }
+
+  chatEmpty() {
+    const card = this.main.querySelector('.chat-card');
+    const shown = [...card.querySelectorAll('.chat-line')].some((li) => !(card.classList.contains('muted-opp') && li.classList.contains('from-opponent')));
+    card.querySelector('.chat-empty').hidden = shown;
   }
 
   // ---- events -------------------------------------------------------------
@@ -467,7 +573,15 @@ class GamePage {
         g.rematch = ev.id;
         this.renderPanel();
         break;
+      case 'chat':
+        this.addChat(ev);
+        break;
       case 'error':
+        if (this.chatSentAt && Date.now() - this.chatSentAt < 3000 && ['too_large', 'rate_limited', 'invalid_request'].includes((ev.error || ev).code)) {
+          this.chatSentAt = 0;
+          setMsg(this.main.querySelector('.chat-msg'), errorText(ev.error || ev), 'bad');
+          break;
+        }
         // Flat ({type, code, …}) today; nested ({type, error: {code, …}}) in
         // the typed protocol.
         setMsg(this.msgEl, errorText(ev.error || ev), 'bad');

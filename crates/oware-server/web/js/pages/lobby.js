@@ -5,21 +5,49 @@ import { t, sideName, seatName, errorText } from '../i18n.js';
 import { esc, navigate, setMsg, relTime } from '../ui.js';
 import { timeControlFields, wireTimeControl, readTimeControl } from './play.js';
 import { tcText } from './game.js';
+import { currentUser, ratingClass, ratingText, myRating } from '../account.js';
+
+/** "Ama (1500?)": a seat's name with its rating when it has one. */
+export function nameWithRating(seat, side, level) {
+  const r = ratingText(seat?.rating);
+  return r ? `${seatName(seat, side, level)} (${r})` : seatName(seat, side, level);
+}
+
+/** "1400–1700", "≥ 1400", "≤ 1700" or '' for a seek's rating range. */
+export function rangeText(range) {
+  if (!range || (range.min == null && range.max == null)) return '';
+  if (range.min != null && range.max != null) return t('seek.range', { min: range.min, max: range.max });
+  return range.min != null ? t('seek.min', { min: range.min }) : t('seek.max', { max: range.max });
+}
 
 export function mount(main) {
+  const me = currentUser();
   main.innerHTML = `
     <h1>${esc(t('online.title'))}</h1>
     <div class="grid2">
       <form class="card create-online" novalidate>
         <h2>${esc(t('online.create'))}</h2>
-        <label>${esc(t('play.name'))} <input type="text" name="name" maxlength="40" value="${esc(localStorage.getItem('oware.name') || '')}"></label>
+        <p class="muted small-print">${esc(t('seek.what'))}</p>
+        ${me ? `<p class="playing-as">${esc(t('seek.as', { name: me.username }))}</p>`
+    : `<label class="field">${esc(t('play.name'))} <input type="text" name="name" maxlength="40" value="${esc(localStorage.getItem('oware.name') || '')}"></label>`}
         <fieldset><legend>${esc(t('play.side'))}</legend>
           <label class="choice"><input type="radio" name="side" value="random" checked> ${esc(t('play.random'))}</label>
           <label class="choice"><input type="radio" name="side" value="S"> ${esc(t('play.sideS'))}</label>
           <label class="choice"><input type="radio" name="side" value="N"> ${esc(t('play.sideN'))}</label>
         </fieldset>
         ${timeControlFields('o')}
+        <fieldset><legend>${esc(t('seek.kind'))}</legend>
+          <label class="choice"><input type="radio" name="rated" value="casual" checked> ${esc(t('seek.casual'))}</label>
+          <label class="choice"><input type="radio" name="rated" value="rated" ${me ? '' : 'disabled'}> ${esc(t('seek.rated'))}</label>
+          ${me ? '' : `<p class="muted small-print">${esc(t('seek.signInFor'))} <a href="/account?next=/lobby" data-link>${esc(t('nav.signin'))}</a></p>`}
+          <p class="muted small-print rated-class" hidden></p>
+        </fieldset>
         <label class="choice"><input type="checkbox" name="public" checked> ${esc(t('online.public'))}</label>
+        <fieldset class="range-box"><legend>${esc(t('seek.rangeLegend'))}</legend>
+          <div class="row"><label class="field inline">${esc(t('seek.from'))} <input type="number" name="rmin" min="0" max="4000" step="50" inputmode="numeric"></label>
+          <label class="field inline">${esc(t('seek.to'))} <input type="number" name="rmax" min="0" max="4000" step="50" inputmode="numeric"></label></div>
+          <p class="muted small-print my-rating"></p>
+        </fieldset>
         <p><button class="btn primary" type="submit">${esc(t('online.create'))}</button></p>
         <div class="msg" role="status"></div>
       </form>
@@ -27,14 +55,33 @@ export function mount(main) {
     </div>`;
   const form = main.querySelector('form');
   wireTimeControl(form, 'o');
+  // The class a rated game would count in, and the player's rating there.
+  const upd = () => {
+    const cls = ratingClass(readTimeControl(form, 'o'));
+    const rated = form.querySelector('[name=rated]:checked').value === 'rated';
+    const rc = form.querySelector('.rated-class');
+    rc.hidden = !rated;
+    rc.textContent = t('seek.countsIn', { cls: t(`class.${cls}`) });
+    form.querySelector('.range-box').hidden = !form.public.checked;
+    const mine = ratingText(myRating(cls));
+    form.querySelector('.my-rating').textContent = mine ? t('seek.yourRating', { cls: t(`class.${cls}`), r: mine }) : '';
+  };
+  form.addEventListener('input', upd);
+  form.addEventListener('change', upd);
+  upd();
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
-    const name = form.name.value.trim();
+    const name = form.querySelector('[name=name]')?.value.trim();
     if (name) localStorage.setItem('oware.name', name);
+    const num = (v) => (v === '' ? null : Number(v));
+    const min = num(form.rmin.value), max = num(form.rmax.value);
+    const range = form.public.checked && (min != null || max != null) ? { min: min ?? undefined, max: max ?? undefined } : undefined;
     try {
       const r = await api.createGame({
-        mode: 'online', name: name || undefined, side: form.querySelector('[name=side]:checked').value,
+        mode: 'online', name: me ? undefined : (name || undefined), side: form.querySelector('[name=side]:checked').value,
         time_control: readTimeControl(form, 'o'), public: form.public.checked,
+        rated: form.querySelector('[name=rated]:checked').value === 'rated' || undefined,
+        rating_range: range,
       });
       seats.add(r.id, r.tokens);
       if (r.you && form.querySelector('[name=side]:checked').value === 'random') sessionStorage.setItem(`oware.drawn.${r.id}`, r.you);
@@ -45,20 +92,35 @@ export function mount(main) {
 
   const list = main.querySelector('.lobby-list');
   let alive = true;
+  let last = '';
   async function refresh() {
     try {
       const { games } = await api.lobby();
       if (!alive) return;
-      if (!games.length) { list.innerHTML = `<p class="muted">${esc(t('online.empty'))}</p>`; return; }
-      list.innerHTML = `<table class="list"><tbody>${games.map((g) => {
-        const side = g.seats.S?.taken ? 'S' : 'N';
-        return `<tr><td>${esc(t('online.by', { name: seatName(g.seats[side], side) }))}<br><span class="muted">${esc(t('online.waits', { side: sideName(side === 'S' ? 'N' : 'S') }))} · ${esc(tcText(g.time_control))} · ${esc(relTime(g.created_at))}</span></td>
-          <td><button class="btn small join" type="button" data-id="${esc(g.id)}">${esc(t('online.join'))}</button></td></tr>`;
-      }).join('')}</tbody></table>`;
+      let html;
+      if (!games.length) html = `<p class="muted">${esc(t('online.empty'))}</p>`;
+      else {
+        html = `<table class="list seeks"><tbody>${games.map((g) => {
+          const side = g.seats.S?.taken ? 'S' : 'N';
+          const seat = g.seats[side];
+          const cls = ratingClass(g.time_control);
+          const bits = [g.rated ? t('seek.ratedIn', { cls: t(`class.${cls}`) }) : t('seek.casual'), tcText(g.time_control), rangeText(g.rating_range)].filter(Boolean);
+          let action;
+          if (Object.keys(seats.get(g.id)).length) action = `<a class="btn small" href="/game/${esc(g.id)}" data-link>${esc(t('seek.yours'))}</a>`;
+          else if (g.rated && !currentUser()) action = `<a class="btn small" href="/account?next=/lobby" data-link>${esc(t('nav.signin'))}</a>`;
+          else action = `<button class="btn small primary join" type="button" data-id="${esc(g.id)}">${esc(t('online.join'))}</button>`;
+          return `<tr data-id="${esc(g.id)}"><td><span class="seek-name">${esc(t('online.by', { name: nameWithRating(seat, side) }))}</span><br><span class="muted">${esc(bits.join(' · '))}</span><br><span class="muted">${esc(t('online.waits', { side: sideName(side === 'S' ? 'N' : 'S') }))} · ${esc(relTime(g.created_at))}</span></td>
+            <td>${action}</td></tr>`;
+        }).join('')}</tbody></table>`;
+      }
+      // Redraw only when something changed, so a tap is not lost mid-refresh.
+      if (html === last) return;
+      last = html;
+      list.innerHTML = html;
       for (const b of list.querySelectorAll('.join')) {
         b.addEventListener('click', async () => {
           try {
-            const r = await api.join(b.dataset.id, undefined, localStorage.getItem('oware.name') || undefined);
+            const r = await api.join(b.dataset.id, undefined, currentUser() ? undefined : (localStorage.getItem('oware.name') || undefined));
             seats.add(r.id, { [r.you]: r.token });
             navigate(`/game/${r.id}`);
           } catch (err) { setMsg(main.querySelector('.lobby-msg'), errorText(err), 'bad'); refresh(); }

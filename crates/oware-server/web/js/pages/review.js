@@ -7,6 +7,8 @@ import { t, sideName, formatScore, seatName, errorText } from '../i18n.js';
 import { esc, navigate, setMsg, relTime, announce, settings } from '../ui.js';
 import { resultText, describeTrace, resultParts } from '../rulesboard.js';
 import { moveListHtml, moveNumber, pvText, ognCaptures } from '../moves.js';
+import { accountReady, syncMyGames } from '../account.js';
+import { nameWithRating } from './lobby.js';
 
 export function mountList(main) {
   main.innerHTML = `
@@ -59,18 +61,32 @@ export function mountList(main) {
   });
 }
 
-/** The games this browser holds a seat in (localStorage), ongoing first. */
+/** My games: the signed-in account's games (GET /account/games, whose seat
+ * tokens are saved here so they resume on this device) and the games this
+ * browser holds a seat in (localStorage), ongoing first. */
 async function loadMine(el) {
-  // A few requests at a time, so a long list does not trip the server's
-  // rate limit; a game the server no longer has is left out.
-  const ids = seats.ids().slice(0, 20);
-  const found = [];
-  for (let i = 0; i < ids.length; i += 4) {
-    // eslint-disable-next-line no-await-in-loop
-    found.push(...await Promise.all(ids.slice(i, i + 4).map((id) => api.getGame(id).catch(() => null))));
+  const me = await accountReady;
+  const fromAccount = me ? await syncMyGames(true) : [];
+  const byId = new Map(fromAccount.map((g) => [g.id, g]));
+  const ids = seats.ids().filter((id) => !byId.has(id)).slice(0, 50);
+  let local = [];
+  if (ids.length) {
+    try {
+      // (An older server ignores ?ids= and lists public games: keep mine only.)
+      local = ((await api.gamesByIds(ids)).games || []).filter((g) => ids.includes(g.id));
+    } catch (_) {
+      // An older server without ?ids=: a few games at a time, so a long
+      // list does not trip the rate limit.
+      const few = ids.slice(0, 20);
+      for (let i = 0; i < few.length; i += 4) {
+        // eslint-disable-next-line no-await-in-loop
+        local.push(...(await Promise.all(few.slice(i, i + 4).map((id) => api.getGame(id).catch(() => null)))).filter(Boolean));
+      }
+    }
   }
-  const games = found.filter(Boolean);
-  if (!games.length) { el.innerHTML = `<p class="muted">${esc(t('review.myNone'))}</p>`; return; }
+  if (!el.isConnected) return;
+  const games = [...byId.values(), ...local];
+  if (!games.length) { el.innerHTML = `<p class="muted">${esc(t(me ? 'review.myNoneAccount' : 'review.myNone'))}</p>`; return; }
   const rank = (g) => (g.status === 'over' ? 1 : 0);
   games.sort((a, b) => rank(a) - rank(b) || String(b.updated_at).localeCompare(String(a.updated_at)));
   el.innerHTML = `<table class="list"><tbody>${games.map((g) => {
@@ -79,7 +95,7 @@ async function loadMine(el) {
     const state = g.status === 'over' ? resultParts(g.result, viewer).head : `${t(`status.${g.status}`)} (${g.ply})`;
     const link = g.status === 'over' ? `<a href="/review/${esc(g.id)}" data-link>${esc(t('review.open'))}</a>` : `<a class="btn small primary" href="/game/${esc(g.id)}" data-link>${esc(t('review.continue'))}</a>`;
     return `<tr class="${g.status === 'over' ? '' : 'ongoing'}"><td>${esc(relTime(g.updated_at))}<br><span class="muted">${esc(t(`mode.${g.mode}`))}</span></td>
-      <td>${esc(seatName(g.seats.S, 'S', g.level))} – ${esc(seatName(g.seats.N, 'N', g.level))}<br><span class="muted">${esc(state)}</span></td><td>${link}</td></tr>`;
+      <td>${esc(nameWithRating(g.seats.S, 'S', g.level))} – ${esc(nameWithRating(g.seats.N, 'N', g.level))}<br><span class="muted">${esc(state)}</span></td><td>${link}</td></tr>`;
   }).join('')}</tbody></table>`;
 }
 
