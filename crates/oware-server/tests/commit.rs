@@ -112,6 +112,7 @@ fn hotseat() -> NewGame {
         position: None,
         public: false,
         rated: false,
+        rating_range: None,
     }
 }
 
