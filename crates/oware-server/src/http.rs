@@ -91,6 +91,7 @@ pub fn routes() -> Router<Arc<Hub>> {
         .route("/api/v1/games/{id}/ogn", get(ogn))
         .route("/api/v1/games/{id}/review", get(review))
         .route("/api/v1/games/{id}/ws", get(crate::ws::upgrade))
+        .route("/api/v1/games/{id}/chat", get(chat))
         .route("/api/v1/analyze", post(analyze))
         .route("/api/v1/health", get(health))
         .route("/api/{*rest}", axum::routing::any(api_not_found))
@@ -324,4 +325,19 @@ async fn analyze(
         to_move: pos.to_move(),
         moves,
     }))
+}
+
+#[derive(serde::Serialize)]
+struct ChatResponse {
+    messages: Vec<crate::hub::chat::ChatMessage>,
+}
+
+async fn chat(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    q: Result<Query<WsQuery>, QueryRejection>,
+) -> Result<Json<ChatResponse>, ApiError> {
+    let q = query(q)?;
+    let messages = hub.chat_history(&id, q.token.as_deref()).await?;
+    Ok(Json(ChatResponse { messages }))
 }

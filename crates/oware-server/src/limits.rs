@@ -115,6 +115,16 @@ impl Limiter {
         })
     }
 
+    /// A limiter for one WebSocket's chat messages: one a second, after a
+    /// burst of five (when limits are on).
+    pub fn chat(&self) -> SocketLimiter {
+        SocketLimiter(self.ws.map(|_| {
+            RateLimiter::direct(
+                Quota::per_second(NonZeroU32::MIN).allow_burst(NonZeroU32::new(5).expect("5 > 0")),
+            )
+        }))
+    }
+
     /// A limiter for one WebSocket's messages.
     pub fn socket(&self) -> SocketLimiter {
         SocketLimiter(self.ws.map(RateLimiter::direct))

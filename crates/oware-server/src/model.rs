@@ -172,6 +172,15 @@ pub struct Seat {
     pub rating: Option<SeatRating>,
 }
 
+/// The ratings a seek accepts, inclusive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RatingRange {
+    /// Lowest rating.
+    pub min: i32,
+    /// Highest rating.
+    pub max: i32,
+}
+
 /// A rating as shown beside a name.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SeatRating {
@@ -196,6 +205,9 @@ pub struct GameMeta {
     /// their ratings.
     #[serde(default)]
     pub rated: bool,
+    /// Only players rated within this range may join (a seek's range).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating_range: Option<RatingRange>,
     /// Creation time, ms since the Unix epoch.
     pub created_at: i64,
     /// Last change, ms since the Unix epoch.
@@ -277,6 +289,7 @@ impl GameMeta {
             level,
             public,
             rated: false,
+            rating_range: None,
             created_at: now,
             updated_at: now,
             start,
@@ -328,6 +341,8 @@ impl GameMeta {
             score: Totals::from(self.score),
             result: self.result.as_ref().map(ResultView::from),
             time_control: self.time_control,
+            rated: self.rated,
+            rating_range: self.rating_range,
         }
     }
 }

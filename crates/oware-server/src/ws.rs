@@ -11,6 +11,7 @@ use futures_util::{SinkExt, StreamExt};
 use oware_core::Side;
 use tokio::sync::broadcast::error::RecvError;
 
+use crate::accounts::session::MaybeUser;
 use crate::error::ApiError;
 use crate::hub::{Hub, Slot, Watcher};
 use crate::limits::SocketLimiter;
@@ -25,6 +26,7 @@ pub(crate) async fn upgrade(
     Path(id): Path<String>,
     q: Result<Query<WsQuery>, axum::extract::rejection::QueryRejection>,
     headers: axum::http::HeaderMap,
+    MaybeUser(user): MaybeUser,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     crate::security::check_origin(&headers)?;
@@ -45,7 +47,12 @@ pub(crate) async fn upgrade(
         .max_write_buffer_size(FRAME_LIMIT * 4)
         .max_message_size(FRAME_LIMIT)
         .max_frame_size(FRAME_LIMIT)
-        .on_upgrade(move |socket| connection(socket, hub, id, token)))
+        .on_upgrade(move |socket| {
+            // A spectator's name in the spectators' chat: their username
+            // when signed in.
+            let name = user.map_or_else(|| "Spectator".to_string(), |u| u.username);
+            connection(socket, hub, id, token, name)
+        }))
 }
 
 fn error_event(ply: u32, e: &ApiError) -> Utf8Bytes {
@@ -56,7 +63,23 @@ fn error_event(ply: u32, e: &ApiError) -> Utf8Bytes {
     .to_text()
 }
 
-async fn connection(socket: WebSocket, hub: Arc<Hub>, id: String, token: Option<String>) {
+/// A spectator's channel, or one that never yields for players.
+async fn spectator_event(
+    rx: &mut Option<tokio::sync::broadcast::Receiver<Utf8Bytes>>,
+) -> Result<Utf8Bytes, RecvError> {
+    match rx {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn connection(
+    socket: WebSocket,
+    hub: Arc<Hub>,
+    id: String,
+    token: Option<String>,
+    spectator_name: String,
+) {
     let Ok(watcher) = hub.watch(&id, token.as_deref()).await else {
         return;
     };
@@ -65,15 +88,24 @@ async fn connection(socket: WebSocket, hub: Arc<Hub>, id: String, token: Option<
         side,
         state,
         mut events,
+        mut spectator_events,
     } = watcher;
     let limiter = hub.limiter().socket();
+    let chat_limiter = hub.limiter().chat();
+    let me = Client {
+        side,
+        token: token.as_deref(),
+        name: &spectator_name,
+        limiter: &limiter,
+        chat_limiter: &chat_limiter,
+    };
     let (mut sink, mut stream) = socket.split();
     if sink.send(Message::Text(state)).await.is_ok() {
         loop {
             tokio::select! {
                 incoming = stream.next() => {
                     let replies = match incoming {
-                        Some(Ok(Message::Text(t))) => handle(&hub, &slot, &limiter, side, token.as_deref(), &t).await,
+                        Some(Ok(Message::Text(t))) => handle(&hub, &slot, &me, &t).await,
                         Some(Ok(Message::Binary(_))) => {
                             let ply = slot.state.lock().await.ply();
                             vec![error_event(ply, &ApiError::malformed("binary messages are not understood; send JSON text"))]
@@ -86,6 +118,14 @@ async fn connection(socket: WebSocket, hub: Arc<Hub>, id: String, token: Option<
                         if sink.send(Message::Text(r)).await.is_err() { failed = true; break; }
                     }
                     if failed { break; }
+                }
+                chat = spectator_event(&mut spectator_events) => {
+                    match chat {
+                        Ok(text) => if sink.send(Message::Text(text)).await.is_err() { break; },
+                        // Missed spectators' messages are in the history.
+                        Err(RecvError::Lagged(_)) => {}
+                        Err(RecvError::Closed) => spectator_events = None,
+                    }
                 }
                 event = events.recv() => {
                     let text = match event {
@@ -104,16 +144,30 @@ async fn connection(socket: WebSocket, hub: Arc<Hub>, id: String, token: Option<
     hub.unwatch(&slot, side).await;
 }
 
-/// One client message: parsed, limited, then done with the game's lock held.
-async fn handle(
-    hub: &Arc<Hub>,
-    slot: &Arc<Slot>,
-    limiter: &SocketLimiter,
+/// Who is on the other end of a socket.
+struct Client<'a> {
     side: Option<Side>,
-    token: Option<&str>,
-    text: &str,
-) -> Vec<Utf8Bytes> {
-    let msg = limiter.check().and_then(|()| ClientIn::parse(text));
+    token: Option<&'a str>,
+    name: &'a str,
+    limiter: &'a SocketLimiter,
+    chat_limiter: &'a SocketLimiter,
+}
+
+/// One client message: parsed, limited, then done with the game's lock held.
+async fn handle(hub: &Arc<Hub>, slot: &Arc<Slot>, me: &Client<'_>, text: &str) -> Vec<Utf8Bytes> {
+    let (side, token) = (me.side, me.token);
+    let msg = me.limiter.check().and_then(|()| ClientIn::parse(text));
+    if let Ok(ClientIn::Chat(text)) = &msg {
+        // Chat takes the game's lock only to read the seat's name.
+        let posted = match me.chat_limiter.check() {
+            Ok(()) => hub.chat(slot, side, me.name, text).await,
+            Err(e) => Err(e),
+        };
+        return match posted {
+            Ok(()) => Vec::new(),
+            Err(e) => vec![error_event(slot.state.lock().await.ply(), &e)],
+        };
+    }
     let mut live = slot.state.lock().await;
     let msg = match msg {
         Ok(m) => m,
@@ -126,6 +180,8 @@ async fn handle(
     let result = match msg {
         ClientIn::Hello { since } => return live.catch_up(since, slot.connected()),
         ClientIn::Ping => return vec![ClientOut::Pong { ply: live.ply() }.to_text()],
+        // Handled above, without the lock.
+        ClientIn::Chat(_) => return Vec::new(),
         ClientIn::Move { mv, ply } => hub.play_locked(slot, &mut live, token, mv, ply).await,
         ClientIn::Resign => hub.resign_locked(slot, &mut live, token).await,
         ClientIn::Agreement(action) => hub.agreement_locked(slot, &mut live, token, action).await,

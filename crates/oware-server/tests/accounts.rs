@@ -496,3 +496,54 @@ async fn a_rated_game_moves_both_ratings_and_a_deleted_account_leaves_its_games(
     let r = request(addr, &kofi, "GET", "/api/v1/account", None).await;
     assert_eq!(r.code(), "not_signed_in");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seek_keeps_out_players_outside_its_rating_range() {
+    let (_dir, server) = start().await;
+    let addr = server.addr();
+    let ama = sign_up(addr, "Ama", "seeds-and-houses").await;
+    let kofi = sign_up(addr, "Kofi", "houses-and-seeds").await;
+    let r = request(
+        addr,
+        &ama,
+        "POST",
+        "/api/v1/games",
+        Some(json!({"mode": "online", "rated": true, "public": true,
+                    "rating_range": {"min": 1600, "max": 2000}})),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.json()["id"].as_str().unwrap().to_string();
+    // The lobby shows the seek with its range and the seeker's rating.
+    let lobby = get(addr, "/api/v1/lobby").await.json();
+    let seek = &lobby["games"][0];
+    assert_eq!(seek["rating_range"]["min"], 1600);
+    assert_eq!(seek["rated"], true);
+    let seeker = if seek["seats"]["S"]["taken"] == true {
+        &seek["seats"]["S"]
+    } else {
+        &seek["seats"]["N"]
+    };
+    assert_eq!(seeker["rating"]["rating"], 1500);
+    assert_eq!(seeker["rating"]["provisional"], true);
+    let r = request(
+        addr,
+        &kofi,
+        "POST",
+        &format!("/api/v1/games/{id}/join"),
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(r.code(), "not_allowed");
+    assert_eq!(r.json()["error"]["reason"], "out_of_range");
+    // A range on a casual game makes no sense.
+    let r = request(
+        addr,
+        &ama,
+        "POST",
+        "/api/v1/games",
+        Some(json!({"mode": "online", "rating_range": {"min": 1, "max": 2}})),
+    )
+    .await;
+    assert_eq!(r.code(), "invalid_request");
+}

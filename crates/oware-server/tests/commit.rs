@@ -83,6 +83,13 @@ impl Store for Flaky {
     fn account_games(&self, account_id: &str, limit: u32) -> Result<Vec<StoredGame>, StoreError> {
         self.inner.account_games(account_id, limit)
     }
+    fn chat(
+        &self,
+        game_id: &str,
+        spectators: bool,
+    ) -> Result<Vec<oware_server::hub::chat::ChatMessage>, StoreError> {
+        self.inner.chat(game_id, spectators)
+    }
 }
 
 async fn hub() -> (tempfile::TempDir, Arc<Flaky>, Arc<Hub>) {
@@ -112,6 +119,7 @@ fn hotseat() -> NewGame {
         position: None,
         public: false,
         rated: false,
+        rating_range: None,
     }
 }
 

@@ -29,6 +29,7 @@ async fn an_older_database_is_migrated_and_keeps_its_games() {
                     position: None,
                     public: true,
                     rated: false,
+                    rating_range: None,
                 },
                 None,
             )

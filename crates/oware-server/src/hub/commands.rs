@@ -98,7 +98,17 @@ impl Hub {
                 ));
             }
             let class = RatingClass::of(live.meta.time_control);
-            seat.rating = Some(self.seat_rating(&user.id, class).await?);
+            let rating = self.seat_rating(&user.id, class).await?;
+            if let Some(range) = live.meta.rating_range {
+                if !(range.min..=range.max).contains(&rating.rating) {
+                    return Err(ApiError::not_allowed(format!(
+                        "this game is for players rated {} to {}; you are rated {}",
+                        range.min, range.max, rating.rating
+                    ))
+                    .with_reason("out_of_range"));
+                }
+            }
+            seat.rating = Some(rating);
         }
         if let Some(u) = user {
             seat.account = Some(u.id.clone());
@@ -416,6 +426,7 @@ impl Hub {
             Some(_) => Some(live.seat(token)?),
         };
         let events = slot.events.subscribe();
+        let spectator_events = side.is_none().then(|| slot.spectator_events.subscribe());
         if let Some(s) = side {
             if slot.connected[s.index()].fetch_add(1, Ordering::Relaxed) == 0 {
                 slot.send(live.presence_event(slot.connected()));
@@ -428,6 +439,7 @@ impl Hub {
             side,
             state,
             events,
+            spectator_events,
         })
     }
 
@@ -452,4 +464,6 @@ pub struct Watcher {
     pub state: Utf8Bytes,
     /// The game's events.
     pub events: broadcast::Receiver<Utf8Bytes>,
+    /// The spectators' chat (spectators only).
+    pub spectator_events: Option<broadcast::Receiver<Utf8Bytes>>,
 }

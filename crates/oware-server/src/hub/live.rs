@@ -273,6 +273,8 @@ impl Live {
             last: n.checked_sub(1).and_then(|i| trace_of(game, i)),
             result: game.outcome().map(ResultView::from),
             time_control: self.meta.time_control,
+            rated: self.meta.rated,
+            rating_range: self.meta.rating_range,
             clock: self.clock.map(|c| c.view(Instant::now())),
             offer: self.meta.offer,
             thinking: self.thinking(),

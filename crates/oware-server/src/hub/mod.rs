@@ -19,6 +19,7 @@
 //! All rules are calls into `oware-core`.
 
 mod analysis;
+pub mod chat;
 pub mod clock;
 mod commands;
 mod engine;
@@ -54,16 +55,20 @@ pub struct Slot {
     pub state: Mutex<Live>,
     /// Serialized events for every connection watching the game.
     pub events: broadcast::Sender<Utf8Bytes>,
+    /// The spectators' chat, for spectators' connections only.
+    pub spectator_events: broadcast::Sender<Utf8Bytes>,
     connected: [AtomicU32; 2],
 }
 
 impl Slot {
     fn new(live: Live) -> Arc<Slot> {
         let (events, _) = broadcast::channel(64);
+        let (spectator_events, _) = broadcast::channel(16);
         Arc::new(Slot {
             id: live.meta.id.clone(),
             state: Mutex::new(live),
             events,
+            spectator_events,
             connected: Default::default(),
         })
     }

@@ -34,6 +34,8 @@ pub struct NewGame {
     pub public: bool,
     /// Rated (online games between two signed-in players).
     pub rated: bool,
+    /// The ratings the game accepts from the player who joins.
+    pub rating_range: Option<RatingRange>,
 }
 
 pub(super) fn check_name(name: Option<String>, default: &str) -> Result<String, ApiError> {
@@ -164,6 +166,7 @@ impl Hub {
         let start = req.position.unwrap_or_else(Position::start);
         let mut meta = GameMeta::new(mode, level, req.public, start, seats, req.time_control);
         meta.rated = req.rated;
+        meta.rating_range = req.rating_range;
         let you = if mode == Mode::Hotseat {
             Side::South
         } else {

@@ -11,13 +11,13 @@ use serde::Deserialize;
 
 use crate::error::ApiError;
 use crate::hub::NewGame;
-use crate::model::{Mode, OfferAction, TimeControl};
+use crate::model::{Mode, OfferAction, RatingRange, TimeControl};
 
 /// Largest WebSocket message handled; larger ones get a `too_large` error.
 pub const MESSAGE_LIMIT: usize = 4 * 1024;
 
 /// A message on a game's WebSocket.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ClientIn {
     /// The client has seen `since` plies: send what it missed.
     Hello {
@@ -35,6 +35,8 @@ pub enum ClientIn {
     Resign,
     /// Offer, accept or decline an end by agreement.
     Agreement(OfferAction),
+    /// A chat message (checked by [`crate::hub::chat::check_text`]).
+    Chat(String),
     /// Keep-alive.
     Ping,
 }
@@ -54,6 +56,9 @@ enum RawIn {
     Resign {},
     Agreement {
         action: Option<String>,
+    },
+    Chat {
+        text: String,
     },
     Ping {},
 }
@@ -76,12 +81,13 @@ impl ClientIn {
             },
             RawIn::Resign {} => ClientIn::Resign,
             RawIn::Agreement { action } => ClientIn::Agreement(parse_action(action.as_deref())?),
+            RawIn::Chat { text } => ClientIn::Chat(text),
             RawIn::Ping {} => ClientIn::Ping,
         })
     }
 
     /// Whether only a seated player may send it.
-    pub fn needs_seat(self) -> bool {
+    pub fn needs_seat(&self) -> bool {
         matches!(
             self,
             ClientIn::Move { .. } | ClientIn::Resign | ClientIn::Agreement(_)
@@ -134,6 +140,7 @@ pub struct CreateReq {
     public: bool,
     #[serde(default)]
     rated: bool,
+    rating_range: Option<RatingRange>,
 }
 
 impl CreateReq {
@@ -191,6 +198,22 @@ impl CreateReq {
             position: self.position.as_deref().map(parse_position).transpose()?,
             public: self.public,
             rated: self.rated,
+            rating_range: match self.rating_range {
+                None => None,
+                Some(_) if !self.rated => {
+                    return Err(ApiError::invalid_request(
+                        "rating_range: only rated games have one",
+                    ));
+                }
+                Some(r) if r.min <= r.max && (0..=4000).contains(&r.min) && r.max <= 4000 => {
+                    Some(r)
+                }
+                Some(_) => {
+                    return Err(ApiError::invalid_request(
+                        "rating_range: min <= max, both in 0..4000",
+                    ))
+                }
+            },
         })
     }
 }

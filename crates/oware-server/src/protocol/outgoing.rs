@@ -101,6 +101,14 @@ pub enum ClientOut<'a> {
         /// The new game.
         id: String,
     },
+    /// A chat message.
+    Chat {
+        /// Plies played.
+        ply: u32,
+        /// The message.
+        #[serde(flatten)]
+        message: &'a crate::hub::chat::ChatMessage,
+    },
     /// Answer to ping.
     Pong {
         /// Plies played.

@@ -5,7 +5,9 @@ use oware_core::{Game, House, Move, MoveTrace, Outcome, Ply, Position, Side};
 use oware_session::ScoreKind;
 use serde::{Deserialize, Serialize};
 
-use crate::model::{GameStatus, Mode, PlyText, Seat, SeatKind, TimeControl};
+use crate::model::{
+    GameStatus, Mode, PlyText, RatingRange, Seat, SeatKind, SeatRating, TimeControl,
+};
 
 /// `{"south": n, "north": n}`.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -68,6 +70,11 @@ pub struct SeatView {
     pub taken: bool,
     /// A WebSocket for this seat is open (always true for the computer).
     pub connected: bool,
+    /// Taken by a signed-in player (the name is their username).
+    pub account: bool,
+    /// Their rating when they sat down (rated games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating: Option<SeatRating>,
 }
 
 /// Both seats, keyed `S` and `N`.
@@ -88,6 +95,8 @@ pub fn seats_view(seats: &[Seat; 2], connected: [bool; 2]) -> SeatsView {
         name: seats[i].name.clone(),
         taken: seats[i].token.is_some() || seats[i].kind == SeatKind::Computer,
         connected: connected[i] || seats[i].kind == SeatKind::Computer,
+        account: seats[i].account.is_some(),
+        rating: seats[i].rating,
     };
     SeatsView {
         south: one(0),
@@ -227,6 +236,11 @@ pub struct GameView {
     pub result: Option<ResultView>,
     /// Time control.
     pub time_control: Option<TimeControl>,
+    /// Rated.
+    pub rated: bool,
+    /// The ratings a seek accepts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating_range: Option<RatingRange>,
     /// Clock state.
     pub clock: Option<ClockView>,
     /// Standing agreement offer.
@@ -264,4 +278,9 @@ pub struct Summary {
     pub result: Option<ResultView>,
     /// Time control.
     pub time_control: Option<TimeControl>,
+    /// Rated.
+    pub rated: bool,
+    /// The ratings a seek accepts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating_range: Option<RatingRange>,
 }

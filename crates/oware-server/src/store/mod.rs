@@ -17,6 +17,7 @@ mod accounts;
 
 use crate::accounts::ratings::{Rating, RatingClass};
 use crate::accounts::{AccountOp, AccountRow, HistoryPoint, RatingRow, SessionRow};
+use crate::hub::chat::{ChatMessage, Room};
 use crate::model::{GameMeta, GameStatus};
 
 /// A storage failure (logged; clients see `internal`).
@@ -111,6 +112,8 @@ pub enum WriteOp {
     Meta(GameMeta),
     /// A change to accounts.
     Account(AccountOp),
+    /// A chat message.
+    Chat(ChatMessage),
     /// Several writes that stand or fall together (a game's end and its
     /// rating, a new game and its link to an account).
     All(Vec<WriteOp>),
@@ -158,6 +161,9 @@ pub trait Store: Send + Sync + 'static {
     ) -> Result<Vec<(String, Rating)>, StoreError>;
     /// An account's games, ongoing first, then the most recent.
     fn account_games(&self, account_id: &str, limit: u32) -> Result<Vec<StoredGame>, StoreError>;
+    /// A game's chat, oldest first: the players' room, and the spectators'
+    /// room too when `spectators`.
+    fn chat(&self, game_id: &str, spectators: bool) -> Result<Vec<ChatMessage>, StoreError>;
 }
 
 /// Counters of the writer.
@@ -218,6 +224,19 @@ CREATE INDEX games_public ON games(public, status, created_at);
 ",
     // 3: accounts, sessions, ratings.
     accounts::MIGRATION,
+    // 4: chat messages, kept with their game.
+    "
+CREATE TABLE chat (
+    id INTEGER PRIMARY KEY,
+    game_id TEXT NOT NULL,
+    room TEXT NOT NULL,
+    side TEXT,
+    name TEXT NOT NULL,
+    text TEXT NOT NULL,
+    at INTEGER NOT NULL
+);
+CREATE INDEX chat_game ON chat(game_id, id);
+",
 ];
 
 /// Brings the database's schema up to the newest version.
@@ -409,6 +428,22 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
         }
         WriteOp::Meta(meta) => upsert_meta(conn, meta)?,
         WriteOp::Account(op) => accounts::apply(conn, op)?,
+        WriteOp::Chat(m) => {
+            conn.prepare_cached(
+                "INSERT INTO chat (game_id, room, side, name, text, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?
+            .execute(params![
+                m.game_id,
+                m.room.as_str(),
+                m.side.map(|s| match s {
+                    oware_core::Side::South => "S",
+                    oware_core::Side::North => "N",
+                }),
+                m.name,
+                m.text,
+                m.at
+            ])?;
+        }
         WriteOp::All(ops) => {
             for op in ops {
                 apply(conn, op)?;
@@ -500,6 +535,10 @@ impl Store for SqliteStore {
         accounts::leaderboard(&self.reader(), class, limit)
     }
 
+    fn chat(&self, game_id: &str, spectators: bool) -> Result<Vec<ChatMessage>, StoreError> {
+        SqliteStore::chat_with(&self.reader(), game_id, spectators)
+    }
+
     fn account_games(&self, account_id: &str, limit: u32) -> Result<Vec<StoredGame>, StoreError> {
         let conn = self.reader();
         let mut games = Vec::new();
@@ -511,6 +550,38 @@ impl Store for SqliteStore {
 }
 
 impl SqliteStore {
+    fn chat_with(
+        conn: &Connection,
+        game_id: &str,
+        spectators: bool,
+    ) -> Result<Vec<ChatMessage>, StoreError> {
+        let mut stmt = conn.prepare_cached(
+            "SELECT room, side, name, text, at FROM chat
+             WHERE game_id = ?1 AND (room = 'players' OR ?2) ORDER BY id",
+        )?;
+        let rows = stmt.query_map(params![game_id, spectators], |r| {
+            let room: String = r.get(0)?;
+            let side: Option<String> = r.get(1)?;
+            Ok(ChatMessage {
+                game_id: game_id.to_string(),
+                room: if room == "players" {
+                    Room::Players
+                } else {
+                    Room::Spectators
+                },
+                side: match side.as_deref() {
+                    Some("S") => Some(oware_core::Side::South),
+                    Some("N") => Some(oware_core::Side::North),
+                    _ => None,
+                },
+                name: r.get(2)?,
+                text: r.get(3)?,
+                at: r.get(4)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     fn reader(&self) -> std::sync::MutexGuard<'_, Connection> {
         self.reader.lock().unwrap_or_else(|e| e.into_inner())
     }
