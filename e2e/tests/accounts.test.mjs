@@ -106,19 +106,19 @@ test('a rated seek between two accounts: chat, the end, both ratings move', asyn
     await row.waitFor();
     const rowText = await row.innerText();
     assert.match(rowText, new RegExp(`${A.name}`));
-    const summary = (await (await fetch(`${BASE}/api/v1/lobby`)).json()).games.find((g) => g.id === gameId);
-    if ('rated' in summary) assert.match(rowText, /Rated \(Slow clock\)/);
-    else console.log('lobby: the server does not say whether a game is rated');
-    const seekHasRating = /\(1500\?\)/.test(rowText);
+    assert.match(rowText, /Rated \(Slow clock\)/);
+    assert.match(rowText, new RegExp(`${A.name} \\(1500\\?\\)`), 'the seek shows its creator’s rating');
     await shot(pb, 'lobby-seek');
     await row.getByRole('button', { name: 'Join' }).click();
     await pb.waitForURL(new RegExp(`/game/${gameId}`));
     await until(async () => /Your turn/.test(await a.locator('.status').textContent()), 'A to move');
-    assert.match(await a.locator('.mode-line').textContent(), /online/);
+    assert.match(await a.locator('.mode-line').textContent(), /online · Rated/);
+    // Ratings beside both names, each name a link to its profile.
+    await until(async () => (await a.locator('.player .rating').allTextContents()).join(' ') === '1500? 1500?', 'ratings beside names');
+    assert.equal(await a.locator(`.player a.seat-name[href="/player/${B.name}"]`).count(), 1);
 
-    // Chat, when the server has it: HTML arrives as text; B mutes A.
-    const chat = await (await fetch(`${BASE}/api/v1/games/${gameId}/chat`)).status;
-    if (chat === 200) {
+    // Chat: HTML arrives as text; B mutes A; a spectator's room of its own.
+    {
       await a.locator('.chat-form input').fill('<b>html</b> & <img src=x onerror=alert(1)>');
       await a.locator('.chat-form button').click();
       const line = pb.locator('.chat-line').first();
@@ -135,9 +135,19 @@ test('a rated seek between two accounts: chat, the end, both ratings move', asyn
       await pb.locator('.chat-line').first().waitFor({ state: 'attached' });
       assert.equal(await pb.getByLabel('Hide my opponent’s messages').isChecked(), true, 'the mute is remembered');
       assert.equal(await pb.locator('.chat-line.from-opponent').first().isVisible(), false, 'still muted after a reload');
+      const c = await (await b.newContext()).newPage();
+      errors.push(watchErrors(c));
+      await c.goto(`${BASE}/game/${gameId}`);
+      await until(async () => (await c.locator('.chat-line .chat-text').allTextContents()).includes('good luck'), 'the spectator reads the players');
+      await c.locator('.chat-form input').fill('hello from the stands');
+      await c.locator('.chat-form button').click();
+      const mine = c.locator('.chat-line.spectators');
+      await mine.waitFor();
+      assert.match(await mine.innerText(), /Spectator · spectators: hello from the stands/);
+      await a.waitForTimeout(500);
+      assert.equal((await a.locator('.chat-line .chat-text').allTextContents()).includes('hello from the stands'), false, 'players do not read the spectators');
       await shot(a, 'online-chat');
-    } else {
-      console.log(`chat: GET /games/{id}/chat answered ${chat}; the chat checks are skipped until the server has chat`);
+      await c.close();
     }
 
     // Two moves, then A resigns: B wins the rated game.
@@ -167,12 +177,20 @@ test('a rated seek between two accounts: chat, the end, both ratings move', asyn
     await pb.locator('.player-games a', { hasText: 'Replay' }).first().click();
     await pb.waitForURL(new RegExp(`/review/${gameId}`));
 
-    // After the game the names carry their new ratings (when the server
-    // sends seat ratings).
-    if (seekHasRating) {
-      await a.goto(`${BASE}/game/${gameId}`);
-      await until(async () => (await a.locator('.player .rating').allTextContents()).join(' ').includes(ra), 'ratings beside names');
-    }
+    // A seek with a rating range that B's new rating is outside of.
+    await a.goto(`${BASE}/lobby`);
+    await a.getByLabel('Rated', { exact: true }).check();
+    await a.locator('[name=rmin]').fill('1700');
+    await a.locator('[name=rmax]').fill('2000');
+    await a.getByRole('button', { name: 'Create a game' }).click();
+    await a.waitForURL(/\/game\//);
+    const narrow = a.url().split('/game/')[1];
+    await pb.goto(`${BASE}/lobby`);
+    const row2 = pb.locator(`.seeks tr[data-id="${narrow}"]`);
+    await row2.waitFor();
+    assert.match(await row2.innerText(), /rating 1700–2000/);
+    await row2.getByRole('button', { name: 'Join' }).click();
+    await until(async () => /outside the range/.test(await pb.locator('.lobby-msg').textContent()), 'out_of_range refusal');
 
     // The leaderboard's three classes.
     await pb.goto(`${BASE}/ratings`);

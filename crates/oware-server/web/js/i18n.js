@@ -160,6 +160,8 @@ const STRINGS = {
     'err.not_allowed.out_of_range': 'Your rating is outside the range this player asked for.',
     'err.not_allowed.same_account': 'You cannot play a rated game against yourself.',
     'err.too_large.chat': 'A message holds at most 500 characters.',
+    'err.invalid_request.empty': 'The message is empty.', 'err.invalid_request.characters': 'A message cannot hold control or invisible characters.',
+    'err.not_allowed.nothing_to_take_back': 'There is no move to take back.', 'err.not_allowed.no_move_of_yours': 'You have no move to take back.',
   },
   fr: {
     skip: 'Aller au contenu',
@@ -309,6 +311,8 @@ const STRINGS = {
     'err.not_allowed.out_of_range': 'Votre cote est hors de la fourchette demandée par ce joueur.',
     'err.not_allowed.same_account': 'Vous ne pouvez pas jouer une partie classée contre vous-même.',
     'err.too_large.chat': 'Un message compte au plus 500 caractères.',
+    'err.invalid_request.empty': 'Le message est vide.', 'err.invalid_request.characters': 'Un message ne peut pas contenir de caractères de contrôle ou invisibles.',
+    'err.not_allowed.nothing_to_take_back': 'Il n’y a aucun coup à reprendre.', 'err.not_allowed.no_move_of_yours': 'Vous n’avez aucun coup à reprendre.',
   },
 };
 

@@ -31,7 +31,7 @@ class GamePage {
     this.destroyed = false;
     this.clockBase = null;
     this.caps = [];
-    this.chatSeen = new Set();
+    this.chat = [];
     this.baseTitle = document.title;
     main.innerHTML = `<p class="muted">${esc(t('game.loading'))}</p>`;
     this.start();
@@ -475,20 +475,42 @@ class GamePage {
     this.loadChat();
   }
 
+  /** The history (on load and after a reconnect) is the record; live
+   * messages it does not hold yet (sent while it was on its way) stay
+   * after it. Messages are compared as a multiset: two players may both
+   * write "gg" in the same second. */
   async loadChat() {
+    let history;
     try {
-      const r = await api.chat(this.id, this.tokens.S || this.tokens.N || null);
-      if (this.destroyed) return;
-      for (const m of r.messages || []) this.addChat(m);
-    } catch (_) { /* an older server has no chat: the card stays empty */ }
+      history = (await api.chat(this.id, this.tokens.S || this.tokens.N || null)).messages || [];
+    } catch (_) { return; /* an older server has no chat: the card stays empty */ }
+    if (this.destroyed) return;
+    const left = new Map();
+    for (const m of history) left.set(chatKey(m), (left.get(chatKey(m)) || 0) + 1);
+    const extra = (this.chat || []).filter((m) => {
+      const n = left.get(chatKey(m)) || 0;
+      if (n) { left.set(chatKey(m), n - 1); return false; }
+      return true;
+    });
+    this.chat = [...history, ...extra];
+    const log = this.main.querySelector('.chat-log');
+    if (!log) return;
+    log.replaceChildren(...this.chat.map((m) => this.chatLine(m)));
+    log.scrollTop = log.scrollHeight;
+    this.chatEmpty();
   }
 
   addChat(m) {
     const log = this.main.querySelector('.chat-log');
     if (!log || !m || typeof m.text !== 'string') return;
-    const key = `${m.at}|${m.room}|${m.side}|${m.name}|${m.text}`;
-    if (this.chatSeen.has(key)) return;
-    this.chatSeen.add(key);
+    (this.chat ||= []).push(m);
+    log.append(this.chatLine(m));
+    log.scrollTop = log.scrollHeight;
+    this.chatEmpty();
+  }
+
+  /** One message as DOM text nodes (never markup). */
+  chatLine(m) {
     const mine = m.side && this.tokens[m.side];
     const li = document.createElement('li');
     li.className = `chat-line${m.room === 'spectators' ? ' spectators' : ''}${m.side && !mine && m.room !== 'spectators' ? ' from-opponent' : ''}${mine ? ' mine' : ''}`;
@@ -504,10 +526,7 @@ class GamePage {
     text.className = 'chat-text';
     text.textContent = m.text;
     li.append(who, document.createTextNode(': '), text);
-    // Keep the order the server gave them (history, then live).
-    log.append(li);
-    log.scrollTop = log.scrollHeight;
-    this.chatEmpty();
+    return li;
   }
 
   chatEmpty() {
@@ -579,7 +598,8 @@ class GamePage {
       case 'error':
         if (this.chatSentAt && Date.now() - this.chatSentAt < 3000 && ['too_large', 'rate_limited', 'invalid_request'].includes((ev.error || ev).code)) {
           this.chatSentAt = 0;
-          setMsg(this.main.querySelector('.chat-msg'), errorText(ev.error || ev), 'bad');
+          const err = ev.error || ev;
+          setMsg(this.main.querySelector('.chat-msg'), err.code === 'too_large' ? t('err.too_large.chat') : errorText(err), 'bad');
           break;
         }
         // Flat ({type, code, …}) today; nested ({type, error: {code, …}}) in
@@ -786,6 +806,8 @@ class GamePage {
     } catch (e) { this.showError(e); }
   }
 }
+
+const chatKey = (m) => `${m.at}|${m.room}|${m.side}|${m.name}|${m.text}`;
 
 export function tcText(tc) {
   if (!tc) return t('play.none');

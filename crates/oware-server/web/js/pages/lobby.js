@@ -62,7 +62,8 @@ export function mount(main) {
     const rc = form.querySelector('.rated-class');
     rc.hidden = !rated;
     rc.textContent = t('seek.countsIn', { cls: t(`class.${cls}`) });
-    form.querySelector('.range-box').hidden = !form.public.checked;
+    // A rating range is for rated seeks (listed in the lobby).
+    form.querySelector('.range-box').hidden = !(form.public.checked && rated);
     const mine = ratingText(myRating(cls));
     form.querySelector('.my-rating').textContent = mine ? t('seek.yourRating', { cls: t(`class.${cls}`), r: mine }) : '';
   };
@@ -75,12 +76,13 @@ export function mount(main) {
     if (name) localStorage.setItem('oware.name', name);
     const num = (v) => (v === '' ? null : Number(v));
     const min = num(form.rmin.value), max = num(form.rmax.value);
-    const range = form.public.checked && (min != null || max != null) ? { min: min ?? undefined, max: max ?? undefined } : undefined;
+    const rated = form.querySelector('[name=rated]:checked').value === 'rated';
+    const range = rated && form.public.checked && (min != null || max != null) ? { min: min ?? undefined, max: max ?? undefined } : undefined;
     try {
       const r = await api.createGame({
         mode: 'online', name: me ? undefined : (name || undefined), side: form.querySelector('[name=side]:checked').value,
         time_control: readTimeControl(form, 'o'), public: form.public.checked,
-        rated: form.querySelector('[name=rated]:checked').value === 'rated' || undefined,
+        rated: rated || undefined,
         rating_range: range,
       });
       seats.add(r.id, r.tokens);
