@@ -16,6 +16,8 @@ const PAGES = [
   ['/rules', '.rules-board .house'],
   ['/review', '.mine-list *'],
   ['/study', '.edit-host .house'],
+  ['/account', '.signup-form'],
+  ['/ratings', '.board-list *'],
 ];
 
 /** Sizes on the page: visible houses, their counts, and the scroll width. */
@@ -192,6 +194,30 @@ test('the French pages hold no English interface string', async () => {
     assert.equal(await page.getByRole('button', { name: 'Rejouer au même niveau' }).count(), 1);
     await check('game page after the end');
     await shot(page, 'game-won-fr');
+    // Signed in, in French: a refused name, then the account, the profile,
+    // the lobby's seek form and the leaderboard.
+    const name = `Awa_${Math.random().toString(36).slice(2, 8)}`;
+    await page.goto(`${BASE}/account`);
+    const up = page.locator('.signup-form');
+    await up.locator('[name=username]').fill('admin');
+    await up.locator('[name=password]').fill('un mot de passe');
+    await up.locator('button[type=submit]').click();
+    await until(async () => /réservé/.test(await up.locator('.msg').textContent()), 'reserved name refused in French');
+    await up.locator('[name=username]').fill(name);
+    await up.locator('[name=password]').fill('un mot de passe');
+    await up.locator('button[type=submit]').click();
+    await until(async () => (await page.locator('.nav-account').textContent()) === name, 'signed up in French');
+    await check('account page, signed in');
+    await page.goto(`${BASE}/player/${name}`);
+    await page.locator('.ratings-table').waitFor();
+    await check('profile');
+    await page.goto(`${BASE}/lobby`);
+    await page.locator('.lobby-list *').first().waitFor();
+    await page.getByLabel('Classée', { exact: true }).check();
+    await check('lobby with a rated seek form');
+    await page.goto(`${BASE}/ratings?class=per_move`);
+    await page.locator('.board-list *').first().waitFor();
+    await check('leaderboard');
     assert.deepEqual(errors, []);
   } finally {
     await b.close();
