@@ -162,6 +162,7 @@ test('a rated seek between two accounts: chat, the end, both ratings move', asyn
     await a.getByRole('button', { name: 'Resign' }).click();
     await pb.locator('.result-card').waitFor();
     assert.match(await pb.locator('.result-text').textContent(), /You won/);
+    await until(async () => /^Your rating \(Slow clock\): 1500\? → 1[5-9][0-9]{2}\?$/.test(await pb.locator('.rating-change').textContent()), 'the winner’s new rating');
 
     // Both profiles: B above 1500, A below, each with a graph line.
     const rb = await profileRating(pb, B.name);

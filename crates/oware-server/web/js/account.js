@@ -22,8 +22,13 @@ export const currentUser = () => me;
 /** Calls f(user|null) whenever someone signs in or out. */
 export function onAccountChange(f) { listeners.add(f); return () => listeners.delete(f); }
 
+let loaded = false;
 async function load() {
-  try { set(await api.me()); } catch (_) { set(null); }
+  try { set(await api.me()); } catch (e) {
+    // A lost connection does not sign anyone out; the server's 401 does.
+    if (e.status === 401 || !loaded) set(null);
+  }
+  loaded = true;
   return me;
 }
 

@@ -10,7 +10,7 @@ import { previewHandler, coachWarnings } from '../aids.js';
 import { describeTrace, resultParts } from '../rulesboard.js';
 import { moveListHtml, traceCaptures, ognCaptures } from '../moves.js';
 import { sound, celebrate } from '../sound.js';
-import { accountReady, currentUser, syncMyGames, ratingText, refreshRatings } from '../account.js';
+import { accountReady, currentUser, syncMyGames, ratingText, refreshRatings, ratingClass, myRating } from '../account.js';
 
 const other = (s) => (s === 'S' ? 'N' : 'S');
 
@@ -365,10 +365,13 @@ class GamePage {
     html += `<a class="btn" href="${esc(api.ognUrl(this.id))}" download="oware-${esc(this.id)}.ogn">${esc(t('game.ogn'))}</a>`;
     html += `<a class="btn" href="/play" data-link>${esc(t('game.newgame'))}</a></div><p class="msg share-msg" role="status"></p>`;
     if (g.rematch && mine && g.mode === 'online') html += `<p class="msg ok">${esc(t('game.rematchOffer'))}</p>`;
+    const rated = g.rated && viewer && currentUser();
+    if (rated) html += '<p class="rating-change"></p>';
     html += '</div>';
     if (box.dataset.html === html) return;
     box.dataset.html = html;
     box.innerHTML = html;
+    if (rated) this.showRatingChange(box.querySelector('.rating-change'), viewer);
     box.querySelector('.rematch-btn')?.addEventListener('click', () => this.rematch());
     box.querySelector('.again-btn')?.addEventListener('click', () => this.playAgain());
     box.querySelector('.share-btn').addEventListener('click', async () => {
@@ -376,6 +379,17 @@ class GamePage {
       try { await navigator.clipboard.writeText(url); } catch (_) { /* shown below to copy by hand */ }
       setMsg(box.querySelector('.share-msg'), t('game.shareCopied', { url }), 'ok');
     });
+  }
+
+  /** A rated game's effect on the player's rating: the rating they sat
+   * down with, and the account's rating in that class now. */
+  async showRatingChange(el, viewer) {
+    await refreshRatings();
+    const cls = ratingClass(this.game.time_control);
+    const was = ratingText(this.game.seats?.[viewer]?.rating);
+    const now = ratingText(myRating(cls));
+    if (!el.isConnected || !now) return;
+    el.textContent = was ? t('game.ratingChange', { cls: t(`class.${cls}`), was, now }) : t('game.ratingNow', { cls: t(`class.${cls}`), now });
   }
 
   /** The end of the game as it happens (not on a reload): a sound, and a
@@ -411,6 +425,13 @@ class GamePage {
     const card = this.main.querySelector('.join-card');
     card.hidden = false;
     const me = currentUser();
+    if (this.game?.rated && !me) {
+      // A rated game is between accounts: sign in first, then come back.
+      const back = `/game/${this.id}${invite ? `?invite=${encodeURIComponent(invite)}` : ''}`;
+      card.innerHTML = `<h2>${esc(t('game.joinTitle'))}</h2><p>${esc(t('seek.signInFor'))}</p>
+        <p><a class="btn primary" href="/account?next=${encodeURIComponent(back)}" data-link>${esc(t('nav.signin'))}</a></p>`;
+      return;
+    }
     card.innerHTML = `<h2>${esc(t('game.joinTitle'))}</h2>
       ${me ? `<p>${esc(t('seek.as', { name: me.username }))}</p>` : `<label>${esc(t('play.name'))} <input type="text" class="join-name" maxlength="40" value="${esc(localStorage.getItem('oware.name') || '')}"></label>`}
       <p><button class="btn primary join-btn" type="button">${esc(t('game.joinBtn'))}</button></p><div class="msg"></div>`;

@@ -1,5 +1,6 @@
 // New game form: against the computer or two players on one device.
 
+import { currentUser } from '../account.js';
 import { api, seats } from '../api.js';
 import { t, errorText, levelName } from '../i18n.js';
 import { esc, navigate, setMsg } from '../ui.js';
@@ -60,7 +61,7 @@ export function mount(main) {
         <label class="choice"><input type="radio" name="start" value="custom" ${pos ? 'checked' : ''}> ${esc(t('play.custom'))}</label>
         <input type="text" name="position" class="mono" size="34" placeholder="4-4-4-4-4-4-4-4-4-4-4-4-0-0-S" value="${esc(pos)}" aria-label="${esc(t('play.custom'))}">
       </fieldset>
-      <label>${esc(t('play.name'))} <input type="text" name="name" maxlength="40" value="${esc(localStorage.getItem('oware.name') || '')}"></label>
+      ${currentUser() ? `<p class="playing-as">${esc(t('seek.as', { name: currentUser().username }))}</p>` : `<label>${esc(t('play.name'))} <input type="text" name="name" maxlength="40" value="${esc(localStorage.getItem('oware.name') || '')}"></label>`}
       <p><button class="btn primary" type="submit">${esc(t('play.go'))}</button></p>
       <div class="msg" role="status"></div>
     </form>`;
@@ -78,7 +79,8 @@ export function mount(main) {
     e.preventDefault();
     const m = form.querySelector('[name=mode]:checked').value;
     const custom = form.querySelector('[name=start]:checked').value === 'custom';
-    const name = form.name.value.trim();
+    // Signed in, the game is the account's and carries its name.
+    const name = form.querySelector('[name=name]')?.value.trim();
     if (name) localStorage.setItem('oware.name', name);
     localStorage.setItem('oware.level', form.level.value);
     const body = { mode: m, name: name || undefined, position: custom ? form.position.value.trim() : undefined };
