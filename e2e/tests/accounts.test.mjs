@@ -100,8 +100,24 @@ test('a rated seek between two accounts: chat, the end, both ratings move', asyn
     await a.waitForURL(/\/game\//);
     gameId = a.url().split('/game/')[1];
 
+    // An anonymous player's casual seek, under a name made of HTML.
+    const e = await (await b.newContext()).newPage();
+    errors.push(watchErrors(e));
+    await e.goto(`${BASE}/lobby`);
+    assert.equal(await e.getByLabel('Rated', { exact: true }).isDisabled(), true, 'rated games need an account');
+    await e.locator('form.create-online [name=name]').fill('<b>Eve</b>');
+    await e.getByRole('button', { name: 'Create a game' }).click();
+    await e.waitForURL(/\/game\//);
+    const eveGame = e.url().split('/game/')[1];
+    await e.close();
+
     // B sees the seek with A's provisional rating, and accepts it.
     await pb.goto(`${BASE}/lobby`);
+    const eve = pb.locator(`.seeks tr[data-id="${eveGame}"]`);
+    await eve.waitFor();
+    assert.match(await eve.locator('.seek-name').textContent(), /^by <b>Eve<\/b>$/);
+    assert.match(await eve.innerText(), /Casual/);
+    assert.equal(await pb.locator('.lobby-list b').count(), 0, 'no markup from a name');
     const row = pb.locator(`.seeks tr[data-id="${gameId}"]`);
     await row.waitFor();
     const rowText = await row.innerText();
