@@ -233,7 +233,7 @@ test('the account’s games reach a new device; the new pages on a 360×640 phon
         .filter((x) => !x.closest('.board-wrap'));
       return {
         scrollWidth: document.documentElement.scrollWidth, width: window.innerWidth,
-        smallButtons: small('main .btn, main button', 44), smallInputs: small('main input:not([type=checkbox]):not([type=radio]):not([hidden])', 44),
+        smallButtons: small('main .btn, main button, main td a', 44), smallInputs: small('main input:not([type=checkbox]):not([type=radio]):not([hidden])', 44),
         minFont: Math.min(...texts.map((x) => parseFloat(getComputedStyle(x).fontSize))),
         smallText: texts.filter((x) => parseFloat(getComputedStyle(x).fontSize) < 16).map((x) => `${x.tagName}.${x.className}: ${x.textContent.trim().slice(0, 30)}`).slice(0, 4), inputFont: Math.min(...[...document.querySelectorAll('main input:not([type=checkbox]):not([type=radio])')].filter(visible).map((x) => parseFloat(getComputedStyle(x).fontSize)), 99),
       };

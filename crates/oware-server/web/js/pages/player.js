@@ -90,7 +90,7 @@ export function drawHistory(host, history) {
   const series = CLASSES.map((c) => ({ c, pts: [START, ...history.filter((h) => h.class === c).map((h) => h.rating)] }))
     .filter((s) => s.pts.length > 1);
   if (!series.length) { host.innerHTML = `<p class="muted">${esc(t('player.noHistory'))}</p>`; return; }
-  const W = 360, H = 200, L = 44, R = 10, T = 12, B = 28;
+  const W = 360, H = 200, L = 48, R = 10, T = 12, B = 30;
   const all = series.flatMap((s) => s.pts);
   let lo = Math.min(...all), hi = Math.max(...all);
   const pad = Math.max(25, (hi - lo) * 0.1);
