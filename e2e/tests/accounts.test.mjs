@@ -2,9 +2,12 @@
 // refused in French; two players with accounts meet through a rated seek in
 // the lobby, chat (HTML shown as text, a mute switch, the spectators' own
 // room), finish the game, and both profiles show their ratings moved; the
-// account's games reach another device; the new pages on a 360×640 phone.
+// account's games reach another device; the new pages on a 360×640 phone;
+// a new password and the account's deletion.
 //
-// The server allows 5 sign-ups an hour from one address: this file makes 3.
+// The server allows 5 sign-ups an hour from one address (this file makes 2,
+// the French layout test 1) and 5 password tries in a burst per account
+// (A: 3, B: 3).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -252,19 +255,20 @@ test('the account’s games reach a new device; the new pages on a 360×640 phon
     await p.locator('.signup-form').waitFor();
     await check('/account (signed out)');
     await shot(p, 'phone-account');
-    await signIn(p, A);
-    await until(async () => (await p.locator('.nav-account').textContent()) === A.name, 'signed in on the phone');
+    // B this time: each account may try its password 5 times in a burst.
+    await signIn(p, B);
+    await until(async () => (await p.locator('.nav-account').textContent()) === B.name, 'signed in on the phone');
     await p.locator('.password-form').waitFor();
     await check('/account (signed in)');
 
     // My games on this new device: the rated game, from the account.
     await p.goto(`${BASE}/review`);
-    await until(async () => (await p.locator('.mine-list').innerText()).includes(B.name), 'the account’s game in My games');
+    await until(async () => (await p.locator('.mine-list').innerText()).includes(A.name), 'the account’s game in My games');
     await check('/review');
     const seat = await p.evaluate((id) => localStorage.getItem(`oware.seats.${id}`), gameId);
-    assert.match(seat || '', /"S":/, 'the seat token is saved on this device');
+    assert.match(seat || '', /"N":/, 'the seat token is saved on this device');
 
-    await p.goto(`${BASE}/player/${A.name}`);
+    await p.goto(`${BASE}/player/${B.name}`);
     await p.locator('svg.history').waitFor();
     await check('/player');
     const graph = await p.locator('svg.history').boundingBox();
@@ -283,6 +287,32 @@ test('the account’s games reach a new device; the new pages on a 360×640 phon
     await check('a finished online game with its chat');
     await shot(p, 'phone-game-chat');
     console.log(report.join('\n'));
+
+    // A new password (a short one refused first), then the account deleted:
+    // its profile is gone, its games stay with the seat anonymised.
+    p.on('dialog', (d) => d.accept());
+    await p.goto(`${BASE}/account`);
+    const pw = p.locator('.password-form');
+    await pw.locator('[name=old]').fill(B.password);
+    await pw.locator('[name=new]').fill('short');
+    await pw.locator('button[type=submit]').tap();
+    await until(async () => (await pw.locator('.msg').textContent()) === 'A password has 8 to 128 characters.', 'short password refused');
+    await pw.locator('[name=old]').fill(B.password);
+    await pw.locator('[name=new]').fill('a brand new password');
+    await pw.locator('button[type=submit]').tap();
+    await until(async () => /Password changed/.test(await pw.locator('.msg').textContent()), 'password changed');
+    const del = p.locator('.delete-form');
+    await del.locator('[name=password]').fill('a brand new password');
+    await del.locator('button[type=submit]').tap();
+    await until(async () => p.url() === `${BASE}/`, 'home after the deletion');
+    await until(async () => (await p.locator('.nav-account').textContent()) === 'Sign in', 'signed out by the deletion');
+    await p.goto(`${BASE}/player/${B.name}`);
+    await until(async () => /no player of that name/.test(await p.locator('main').innerText()), 'the profile is gone');
+    const g = await (await fetch(`${BASE}/api/v1/games/${gameId}`)).json();
+    assert.equal(g.seats.N.name, 'Deleted player');
+    await p.goto(`${BASE}/game/${gameId}?lang=fr`);
+    await until(async () => /Joueur supprimé/.test(await p.locator('.game').innerText()), 'the seat reads “Joueur supprimé” in French');
+    await p.evaluate(() => localStorage.setItem('oware.lang', 'en'));
     assert.deepEqual(errors, []);
   } finally {
     await b.close();

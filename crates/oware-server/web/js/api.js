@@ -52,7 +52,11 @@ async function call1(method, path, body, { text = false, empty = false } = {}) {
   if (!res.ok) {
     let err = null;
     try { err = (await res.json()).error; } catch (_) { /* not JSON */ }
-    throw new ApiError(res.status, err?.code || 'http', err?.message || `HTTP ${res.status}`, err?.rule, err?.reason);
+    const e = new ApiError(res.status, err?.code || 'http', err?.message || `HTTP ${res.status}`, err?.rule, err?.reason);
+    // How long a rate limit lasts (seconds), to say it in words.
+    const wait = Number(res.headers.get('Retry-After'));
+    if (Number.isFinite(wait) && wait > 0) e.retryAfter = wait;
+    throw e;
   }
   if (empty || res.status === 204) return null;
   return text ? res.text() : res.json();

@@ -160,6 +160,7 @@ const STRINGS = {
     'err.not_allowed.out_of_range': 'Your rating is outside the range this player asked for.',
     'err.not_allowed.same_account': 'You cannot play a rated game against yourself.',
     'err.too_large.chat': 'A message holds at most 500 characters.',
+    'err.rate_limited.seconds': 'Too many tries: wait {n} s and try again.', 'err.rate_limited.minutes': 'Too many tries: wait {n} min and try again.', 'seat.deleted': 'Deleted player',
     'game.ratingChange': 'Your rating ({cls}): {was} → {now}', 'game.ratingNow': 'Your rating ({cls}) is now {now}',
     'err.invalid_request.empty': 'The message is empty.', 'err.invalid_request.characters': 'A message cannot hold control or invisible characters.',
     'err.not_allowed.nothing_to_take_back': 'There is no move to take back.', 'err.not_allowed.no_move_of_yours': 'You have no move to take back.',
@@ -312,6 +313,7 @@ const STRINGS = {
     'err.not_allowed.out_of_range': 'Votre cote est hors de la fourchette demandée par ce joueur.',
     'err.not_allowed.same_account': 'Vous ne pouvez pas jouer une partie classée contre vous-même.',
     'err.too_large.chat': 'Un message compte au plus 500 caractères.',
+    'err.rate_limited.seconds': 'Trop d’essais : attendez {n} s et réessayez.', 'err.rate_limited.minutes': 'Trop d’essais : attendez {n} min et réessayez.', 'seat.deleted': 'Joueur supprimé',
     'game.ratingChange': 'Votre cote ({cls}) : {was} → {now}', 'game.ratingNow': 'Votre cote ({cls}) est maintenant de {now}',
     'err.invalid_request.empty': 'Le message est vide.', 'err.invalid_request.characters': 'Un message ne peut pas contenir de caractères de contrôle ou invisibles.',
     'err.not_allowed.nothing_to_take_back': 'Il n’y a aucun coup à reprendre.', 'err.not_allowed.no_move_of_yours': 'Vous n’avez aucun coup à reprendre.',
@@ -385,6 +387,10 @@ export function errorText(e) {
   if (code === 'illegal_move') return refusalText(e);
   if (code === 'not_your_turn') return t('refuse.notYours');
   if (code === 'network' || code === 'stale_ply') return t(`err.${code}`);
+  if (code === 'rate_limited' && e.retryAfter) {
+    const s = Math.ceil(e.retryAfter);
+    return s > 90 ? t('err.rate_limited.minutes', { n: Math.ceil(s / 60) }) : t('err.rate_limited.seconds', { n: s });
+  }
   if (e.reason && has(`err.${code}.${e.reason}`)) return t(`err.${code}.${e.reason}`);
   return t(has(`err.${code}`) ? `err.${code}` : 'err.http');
 }
@@ -404,6 +410,7 @@ export function seatName(seat, side, level) {
   if (!seat.name) return sideName(side);
   if (seat.name === 'Player') return t('seat.player');
   if (seat.name === 'Guest') return t('seat.guest');
+  if (seat.name === 'Deleted player') return t('seat.deleted');
   return seat.name;
 }
 
