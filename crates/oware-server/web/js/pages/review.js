@@ -40,7 +40,7 @@ export function mountList(main) {
       // Two stacked columns, so the list fits a phone without scrolling.
       listEl.innerHTML = `<table class="list"><tbody>${rows.map((g) => `
         <tr><td>${esc(relTime(g.updated_at))}<br><span class="muted">${esc(t(`mode.${g.mode}`))}</span></td>
-        <td>${esc(seatName(g.seats.S, 'S', g.level))} – ${esc(seatName(g.seats.N, 'N', g.level))}<br><span class="muted">${g.result ? `${g.result.totals.south}–${g.result.totals.north}` : esc(t(`status.${g.status}`))} · ${esc(t(g.ply === 1 ? 'review.plies1' : 'review.plies', { n: g.ply }))}</span></td>
+        <td>${esc(nameWithRating(g.seats.S, 'S', g.level))} – ${esc(nameWithRating(g.seats.N, 'N', g.level))}<br><span class="muted">${g.rated ? `${esc(t('seek.rated'))} · ` : ''}${g.result ? `${g.result.totals.south}–${g.result.totals.north}` : esc(t(`status.${g.status}`))} · ${esc(t(g.ply === 1 ? 'review.plies1' : 'review.plies', { n: g.ply }))}</span></td>
         <td><a href="/review/${esc(g.id)}" data-link>${esc(t('review.open'))}</a></td></tr>`).join('')}</tbody></table>`;
     } catch (e) { listEl.innerHTML = `<p class="msg bad">${esc(errorText(e))}</p>`; }
   }
@@ -99,6 +99,13 @@ async function loadMine(el) {
   }).join('')}</tbody></table>`;
 }
 
+/** A seat's name with its rating, linked to the profile when an account
+ * holds it. */
+function seatLink(seat, side, level) {
+  const text = esc(nameWithRating(seat, side, level));
+  return seat?.account && seat.name ? `<a href="/player/${encodeURIComponent(seat.name)}" data-link>${text}</a>` : text;
+}
+
 export function mountGame(main, id) {
   let alive = true;
   const cleanupFns = [];
@@ -112,7 +119,7 @@ export function mountGame(main, id) {
     if (!alive) return;
     main.innerHTML = `
       <h1>${esc(t('review.game'))}</h1>
-      <p class="muted">${esc(seatName(game.seats.S, 'S', game.level))} – ${esc(seatName(game.seats.N, 'N', game.level))} · ${esc(t(`mode.${game.mode}`))}${game.result ? ` · ${esc(resultText(game.result))}` : ''}</p>
+      <p class="muted">${seatLink(game.seats.S, 'S', game.level)} – ${seatLink(game.seats.N, 'N', game.level)} · ${esc(t(`mode.${game.mode}`))}${game.rated ? ` · ${esc(t('seek.rated'))}` : ''}${game.result ? ` · ${esc(resultText(game.result))}` : ''}</p>
       <div class="game">
         <section>
           <div class="board-host"></div>
