@@ -49,6 +49,8 @@ test('two players online: invite, live moves, reconnect, spectator, resignation'
     // late close must not leave "Connection lost" on the page (issue 10).
     await pb.waitForTimeout(1500);
     assert.equal(await pb.locator('.conn').textContent(), '', 'no connection banner after taking the seat');
+    // Seated, B has the players' chat with its mute switch.
+    assert.equal(await pb.getByLabel('Hide my opponent’s messages').count(), 1, 'the chat is a player’s after taking the seat');
     await until(async () => /Your turn/.test(await a.locator('.status').textContent()), 'A to move');
     // B sees the board from North's side.
     assert.equal(await pb.locator('.row-bottom .house').first().getAttribute('data-house'), 'a');

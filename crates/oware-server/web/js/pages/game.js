@@ -446,6 +446,10 @@ class GamePage {
         history.replaceState(null, '', `/game/${this.id}`);
         this.setGame(r.game);
         this.connect();
+        // Now a player: the players' room with a mute switch, without the
+        // spectators' room seen until now.
+        this.chat = [];
+        this.setupChat();
       } catch (e) {
         setMsg(card.querySelector('.msg'), errorText(e), 'bad');
       }
