@@ -108,7 +108,7 @@ export function mount(main) {
           const cls = ratingClass(g.time_control);
           // (A server that does not say whether a game is rated says nothing here.)
           const kind = g.rated == null ? '' : g.rated ? t('seek.ratedIn', { cls: t(`class.${cls}`) }) : t('seek.casual');
-          const bits = [kind, tcText(g.time_control), rangeText(g.rating_range)].filter(Boolean);
+          const bits = [kind, g.time_control ? tcText(g.time_control) : t('tc.none'), rangeText(g.rating_range)].filter(Boolean);
           let action;
           if (Object.keys(seats.get(g.id)).length) action = `<a class="btn small" href="/game/${esc(g.id)}" data-link>${esc(t('seek.yours'))}</a>`;
           else if (g.rated && !currentUser()) action = `<a class="btn small" href="/account?next=/lobby" data-link>${esc(t('nav.signin'))}</a>`;
