@@ -47,7 +47,8 @@ async fn an_older_database_is_migrated_and_keeps_its_games() {
         conn.execute_batch(
             "DROP INDEX games_public; ALTER TABLE games DROP COLUMN public;
              DROP TABLE account_games; DROP TABLE rating_history; DROP TABLE ratings;
-             DROP TABLE sessions; DROP TABLE accounts; PRAGMA user_version = 1;",
+             DROP TABLE sessions; DROP TABLE accounts; DROP TABLE chat;
+             PRAGMA user_version = 1;",
         )
         .unwrap();
     }

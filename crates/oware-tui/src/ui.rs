@@ -178,9 +178,15 @@ fn draw_play(frame: &mut Frame, app: &App, body: Rect) {
     let lang = app.lang();
     let [left, right] =
         Layout::horizontal([Constraint::Length(BOARD_WIDTH), Constraint::Min(18)]).areas(body);
-    let [board, info] = Layout::vertical([Constraint::Length(12), Constraint::Min(6)]).areas(left);
+    // Taller houses when the screen has the rows for them (a 100×30
+    // terminal, say), so the board fills its side instead of leaving half
+    // the screen empty.
+    let house_rows = if left.height >= 16 + 10 { 5 } else { 3 };
+    let [board, info] =
+        Layout::vertical([Constraint::Length(2 * house_rows + 6), Constraint::Min(6)]).areas(left);
     frame.render_widget(
-        Paragraph::new(board_lines(app)).block(panel(lang.pick("Board", "Plateau"))),
+        Paragraph::new(board_lines(app, house_rows as usize))
+            .block(panel(lang.pick("Board", "Plateau"))),
         board,
     );
     // Questions and the game's end take the place of the game panel, so the
@@ -209,7 +215,8 @@ struct Cell {
     house: House,
 }
 
-fn board_lines(app: &App) -> Vec<Line<'static>> {
+/// The board, each house `house_rows` lines tall (3, or 5 on tall screens).
+fn board_lines(app: &App, house_rows: usize) -> Vec<Line<'static>> {
     let lang = app.lang();
     let view = app.board_view();
     let top = app.bottom().opponent();
@@ -293,7 +300,11 @@ fn board_lines(app: &App) -> Vec<Line<'static>> {
                 format!("{tl}{}{tr}", h.to_string().repeat(4)),
                 style,
             )],
-            1 => {
+            p if p + 1 == house_rows => vec![Span::styled(
+                format!("{bl}{}{br}", h.to_string().repeat(4)),
+                style,
+            )],
+            p if p == house_rows / 2 => {
                 let mark = if landing == Some(c.house) { "◆" } else { " " };
                 vec![
                     Span::styled(v.to_string(), style),
@@ -302,10 +313,7 @@ fn board_lines(app: &App) -> Vec<Line<'static>> {
                     Span::styled(v.to_string(), style),
                 ]
             }
-            _ => vec![Span::styled(
-                format!("{bl}{}{br}", h.to_string().repeat(4)),
-                style,
-            )],
+            _ => vec![Span::styled(format!("{v}    {v}"), style)],
         }
     };
     let store_label = |side: Side| -> &'static str {
@@ -316,13 +324,14 @@ fn board_lines(app: &App) -> Vec<Line<'static>> {
             None => "N",
         }
     };
+    let store_rows = 2 * house_rows;
     let store_part = |side: Side, r: usize| -> Span<'static> {
         let n = view.stores[side.index()];
         let text = match r {
             0 => "╭────╮".to_string(),
-            2 => format!("│ {n:>2} │"),
-            3 => format!("│{:^4}│", store_label(side)),
-            5 => "╰────╯".to_string(),
+            r if r + 1 == store_rows => "╰────╯".to_string(),
+            r if r + 1 == store_rows / 2 => format!("│ {n:>2} │"),
+            r if r == store_rows / 2 => format!("│{:^4}│", store_label(side)),
             _ => "│    │".to_string(),
         };
         Span::styled(text, Style::new().fg(Color::Blue))
@@ -356,12 +365,12 @@ fn board_lines(app: &App) -> Vec<Line<'static>> {
     let mut letters = vec![Span::raw("       ")];
     letters.extend(top_row.iter().map(|c| letter_cell(c.house)));
     lines.push(Line::from(letters));
-    for r in 0..6 {
+    for r in 0..store_rows {
         let mut spans = vec![Span::raw(" "), store_part(top, r)];
-        let (cells, part) = if r < 3 {
+        let (cells, part) = if r < house_rows {
             (&top_row, r)
         } else {
-            (&bottom_row, r - 3)
+            (&bottom_row, r - house_rows)
         };
         for c in cells.iter() {
             spans.extend(box_part(c, part));

@@ -441,3 +441,32 @@ fn the_french_footer_fits_80_columns() {
     let help = ui::help_text(&app);
     assert!(help.chars().count() < 80, "{help}");
 }
+
+/// The rows of the screen that draw the board's houses (between the top
+/// corner of the first house and the bottom of the last).
+fn board_rows(s: &str) -> usize {
+    let lines: Vec<&str> = s.lines().collect();
+    let first = lines
+        .iter()
+        .position(|l| l.contains("╭────╮╭────╮"))
+        .unwrap();
+    let last = lines.iter().rposition(|l| l.contains("╯╰────╯")).unwrap();
+    last - first + 1
+}
+
+#[test]
+fn a_tall_terminal_gets_a_taller_board() {
+    let start = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S";
+    let app = loaded(Opponent::TwoPlayers, start, "");
+    // 80×24: houses three lines tall (two rows of houses, six lines).
+    let small = screen(&app, 80, 24);
+    assert_eq!(board_rows(&small), 6, "{small}");
+    // 100×30: five lines tall, the board fills its side of the screen.
+    let tall = screen(&app, 100, 30);
+    assert_eq!(board_rows(&tall), 10, "{tall}");
+    // The counts and stores are still there, and the game panel below.
+    let counts = tall.matches("  4 ").count() + tall.matches("  4◆").count();
+    assert_eq!(counts, 12, "{tall}");
+    assert_has(&tall, "│  0 │");
+    assert_has(&tall, "Game");
+}

@@ -14,10 +14,11 @@ use rusqlite::{params, Connection, OptionalExtension};
 use tokio::sync::{mpsc, oneshot};
 
 mod accounts;
+mod chat;
 
 use crate::accounts::ratings::{Rating, RatingClass};
 use crate::accounts::{AccountOp, AccountRow, HistoryPoint, RatingRow, SessionRow};
-use crate::hub::chat::{ChatMessage, Room};
+use crate::hub::chat::ChatMessage;
 use crate::model::{GameMeta, GameStatus};
 
 /// A storage failure (logged; clients see `internal`).
@@ -225,18 +226,7 @@ CREATE INDEX games_public ON games(public, status, created_at);
     // 3: accounts, sessions, ratings.
     accounts::MIGRATION,
     // 4: chat messages, kept with their game.
-    "
-CREATE TABLE chat (
-    id INTEGER PRIMARY KEY,
-    game_id TEXT NOT NULL,
-    room TEXT NOT NULL,
-    side TEXT,
-    name TEXT NOT NULL,
-    text TEXT NOT NULL,
-    at INTEGER NOT NULL
-);
-CREATE INDEX chat_game ON chat(game_id, id);
-",
+    chat::MIGRATION,
 ];
 
 /// Brings the database's schema up to the newest version.
@@ -428,22 +418,7 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
         }
         WriteOp::Meta(meta) => upsert_meta(conn, meta)?,
         WriteOp::Account(op) => accounts::apply(conn, op)?,
-        WriteOp::Chat(m) => {
-            conn.prepare_cached(
-                "INSERT INTO chat (game_id, room, side, name, text, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )?
-            .execute(params![
-                m.game_id,
-                m.room.as_str(),
-                m.side.map(|s| match s {
-                    oware_core::Side::South => "S",
-                    oware_core::Side::North => "N",
-                }),
-                m.name,
-                m.text,
-                m.at
-            ])?;
-        }
+        WriteOp::Chat(m) => chat::insert(conn, m)?,
         WriteOp::All(ops) => {
             for op in ops {
                 apply(conn, op)?;
@@ -536,7 +511,7 @@ impl Store for SqliteStore {
     }
 
     fn chat(&self, game_id: &str, spectators: bool) -> Result<Vec<ChatMessage>, StoreError> {
-        SqliteStore::chat_with(&self.reader(), game_id, spectators)
+        chat::history(&self.reader(), game_id, spectators)
     }
 
     fn account_games(&self, account_id: &str, limit: u32) -> Result<Vec<StoredGame>, StoreError> {
@@ -550,38 +525,6 @@ impl Store for SqliteStore {
 }
 
 impl SqliteStore {
-    fn chat_with(
-        conn: &Connection,
-        game_id: &str,
-        spectators: bool,
-    ) -> Result<Vec<ChatMessage>, StoreError> {
-        let mut stmt = conn.prepare_cached(
-            "SELECT room, side, name, text, at FROM chat
-             WHERE game_id = ?1 AND (room = 'players' OR ?2) ORDER BY id",
-        )?;
-        let rows = stmt.query_map(params![game_id, spectators], |r| {
-            let room: String = r.get(0)?;
-            let side: Option<String> = r.get(1)?;
-            Ok(ChatMessage {
-                game_id: game_id.to_string(),
-                room: if room == "players" {
-                    Room::Players
-                } else {
-                    Room::Spectators
-                },
-                side: match side.as_deref() {
-                    Some("S") => Some(oware_core::Side::South),
-                    Some("N") => Some(oware_core::Side::North),
-                    _ => None,
-                },
-                name: r.get(2)?,
-                text: r.get(3)?,
-                at: r.get(4)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
-    }
-
     fn reader(&self) -> std::sync::MutexGuard<'_, Connection> {
         self.reader.lock().unwrap_or_else(|e| e.into_inner())
     }
