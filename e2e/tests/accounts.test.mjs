@@ -7,7 +7,7 @@
 //
 // The server allows 5 sign-ups an hour from one address (this file makes 2,
 // the French layout test 1) and 5 password tries in a burst per account
-// (A: 3, B: 3).
+// (A: 3, B: 4).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -211,6 +211,28 @@ test('a rated seek between two accounts: chat, the end, both ratings move', asyn
     assert.match(await row2.innerText(), /rating 1700–2000/);
     await row2.getByRole('button', { name: 'Join' }).click();
     await until(async () => /outside the range/.test(await pb.locator('.lobby-msg').textContent()), 'out_of_range refusal');
+
+    // A rated game by invite link: an anonymous visitor is asked to sign
+    // in, comes back to the invite and takes the seat.
+    await a.goto(`${BASE}/lobby`);
+    await a.getByLabel('Rated', { exact: true }).check();
+    await a.getByLabel('List it in the lobby').uncheck();
+    await a.getByRole('button', { name: 'Create a game' }).click();
+    await a.waitForURL(/\/game\//);
+    const invite = await a.locator('.invite-url').inputValue();
+    const f = await (await b.newContext()).newPage();
+    errors.push(watchErrors(f));
+    await f.goto(invite);
+    await f.locator('.join-card').getByRole('link', { name: 'Sign in' }).click();
+    await f.waitForURL(/\/account\?next=/);
+    await f.locator('.signin-form [name=username]').fill(B.name);
+    await f.locator('.signin-form [name=password]').fill(B.password);
+    await f.locator('.signin-form button[type=submit]').click();
+    await until(async () => f.url() === invite, 'back at the invite after signing in');
+    await f.getByRole('button', { name: 'Take the seat' }).click();
+    await until(async () => /Your turn/.test(await a.locator('.status').textContent()), 'the invited player is seated');
+    assert.match(await f.locator('.mode-line').textContent(), /Rated/);
+    await f.close();
 
     // The leaderboard's three classes.
     await pb.goto(`${BASE}/ratings`);
