@@ -290,6 +290,10 @@ test('the account’s games reach a new device; the new pages on a 360×640 phon
     // B this time: each account may try its password 5 times in a burst.
     await signIn(p, B);
     await until(async () => (await p.locator('.nav-account').textContent()) === B.name, 'signed in on the phone');
+    // The folded header says who is signed in, on one line.
+    assert.equal(await p.locator('.menu-btn .menu-user').textContent(), B.name);
+    const head = await p.locator('.top').boundingBox();
+    assert.ok(head.height < 70, `the phone's header stays on one line (${head.height} px)`);
     await p.locator('.password-form').waitFor();
     await check('/account (signed in)');
 

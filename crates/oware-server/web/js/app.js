@@ -48,6 +48,13 @@ function showAccount() {
   a.textContent = me ? me.username : t('nav.signin');
   a.classList.toggle('signed-in', !!me);
   a.title = me ? t('account.menuTitle', { name: me.username }) : '';
+  // On a phone the menu button carries the name, so the folded header
+  // still says who is signed in.
+  const btn = document.querySelector('.menu-btn');
+  btn.querySelector('.menu-user').textContent = me ? me.username : '';
+  btn.querySelector('.menu-user').hidden = !me;
+  btn.classList.toggle('signed-in', !!me);
+  btn.setAttribute('aria-label', me ? `${t('nav.menu')} (${me.username})` : t('nav.menu'));
 }
 
 // The phone's folded menu: a button opens it; following a link closes it.
