@@ -15,9 +15,12 @@ export function nameWithRating(seat, side, level) {
 
 /** "1400–1700", "≥ 1400", "≤ 1700" or '' for a seek's rating range. */
 export function rangeText(range) {
-  if (!range || (range.min == null && range.max == null)) return '';
-  if (range.min != null && range.max != null) return t('seek.range', { min: range.min, max: range.max });
-  return range.min != null ? t('seek.min', { min: range.min }) : t('seek.max', { max: range.max });
+  if (!range) return '';
+  // The ends of the scale (0 and 4000) are open ends.
+  const lo = range.min > 0 ? range.min : null, hi = range.max < 4000 ? range.max : null;
+  if (lo != null && hi != null) return t('seek.range', { min: lo, max: hi });
+  if (lo != null) return t('seek.min', { min: lo });
+  return hi != null ? t('seek.max', { max: hi }) : '';
 }
 
 export function mount(main) {
@@ -77,7 +80,12 @@ export function mount(main) {
     const num = (v) => (v === '' ? null : Number(v));
     const min = num(form.rmin.value), max = num(form.rmax.value);
     const rated = form.querySelector('[name=rated]:checked').value === 'rated';
-    const range = rated && form.public.checked && (min != null || max != null) ? { min: min ?? undefined, max: max ?? undefined } : undefined;
+    // An open end of the range is the end of the scale (0 or 4000).
+    const range = rated && form.public.checked && (min != null || max != null) ? { min: min ?? 0, max: max ?? 4000 } : undefined;
+    if (range && !(Number.isInteger(range.min) && Number.isInteger(range.max) && range.min >= 0 && range.max <= 4000 && range.min <= range.max)) {
+      setMsg(form.querySelector('.msg'), t('seek.rangeBad'), 'bad');
+      return;
+    }
     try {
       const r = await api.createGame({
         mode: 'online', name: me ? undefined : (name || undefined), side: form.querySelector('[name=side]:checked').value,
