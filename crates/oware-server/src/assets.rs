@@ -53,7 +53,7 @@ enum Id {
 
 /// The app's own pages (the routes of `web/js/app.js`) by the first segment
 /// of their path.
-const PAGES: [(&str, Id); 8] = [
+const PAGES: [(&str, Id); 11] = [
     ("", Id::No),
     ("play", Id::No),
     ("lobby", Id::No),
@@ -62,6 +62,9 @@ const PAGES: [(&str, Id); 8] = [
     ("rules", Id::No),
     ("review", Id::Optional),
     ("study", Id::No),
+    ("account", Id::No),
+    ("player", Id::Required),
+    ("ratings", Id::No),
 ];
 
 /// Whether `path` (without its leading `/`) is one of the app's pages, which
@@ -135,6 +138,9 @@ mod tests {
             "review",
             "review/x1",
             "study/",
+            "account",
+            "player/Ama_99",
+            "ratings",
         ] {
             assert!(is_page(p), "{p} is a page");
         }
@@ -148,6 +154,9 @@ mod tests {
             "play/x",
             "robots.txt",
             "game/a.js",
+            "player",
+            "player/",
+            "account/x",
         ] {
             assert!(!is_page(p), "{p} is not a page");
         }
