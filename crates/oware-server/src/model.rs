@@ -175,10 +175,19 @@ pub struct Seat {
 /// The ratings a seek accepts, inclusive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RatingRange {
-    /// Lowest rating.
+    /// Lowest rating (0 when not given: no lower bound).
+    #[serde(default)]
     pub min: i32,
-    /// Highest rating.
+    /// Highest rating (4000 when not given: no upper bound).
+    #[serde(default = "RatingRange::top")]
     pub max: i32,
+}
+
+impl RatingRange {
+    /// The top of the scale.
+    pub const fn top() -> i32 {
+        4000
+    }
 }
 
 /// A rating as shown beside a name.

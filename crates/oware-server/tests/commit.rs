@@ -77,8 +77,9 @@ impl Store for Flaky {
         &self,
         class: RatingClass,
         limit: u32,
+        provisional: bool,
     ) -> Result<Vec<(String, Rating)>, StoreError> {
-        self.inner.leaderboard(class, limit)
+        self.inner.leaderboard(class, limit, provisional)
     }
     fn account_games(&self, account_id: &str, limit: u32) -> Result<Vec<StoredGame>, StoreError> {
         self.inner.account_games(account_id, limit)

@@ -386,6 +386,9 @@ async fn profile(
 #[derive(Deserialize)]
 struct BoardQuery {
     limit: Option<u32>,
+    /// Also list provisional ratings, after the established ones.
+    #[serde(default)]
+    provisional: bool,
 }
 
 #[derive(Serialize)]
@@ -404,13 +407,11 @@ async fn leaderboard(
     let class = RatingClass::parse(&class).ok_or_else(|| {
         ApiError::not_found(format!("no rating class {class:?}: fast, slow or per_move"))
     })?;
-    let limit = q
-        .map(|Query(q)| q.limit)
-        .map_err(|e| ApiError::invalid_request(format!("query: {e}")))?
-        .unwrap_or(50)
-        .clamp(1, 200);
+    let Query(q) = q.map_err(|e| ApiError::invalid_request(format!("query: {e}")))?;
+    let limit = q.limit.unwrap_or(50).clamp(1, 200);
     let store = hub.store().clone();
-    let rows = blocking(move || store.leaderboard(class, limit)).await?;
+    let provisional = q.provisional;
+    let rows = blocking(move || store.leaderboard(class, limit, provisional)).await?;
     let players: Vec<BoardEntry> = rows
         .into_iter()
         .enumerate()

@@ -93,9 +93,10 @@ impl Hub {
                 .iter()
                 .any(|s| s.account.as_deref() == Some(user.id.as_str()))
             {
-                return Err(ApiError::not_allowed(
-                    "a rated game needs two different players",
-                ));
+                return Err(
+                    ApiError::not_allowed("a rated game needs two different players")
+                        .with_reason("same_player"),
+                );
             }
             let class = RatingClass::of(live.meta.time_control);
             let rating = self.seat_rating(&user.id, class).await?;

@@ -203,7 +203,8 @@ impl CreateReq {
                 Some(_) if !self.rated => {
                     return Err(ApiError::invalid_request(
                         "rating_range: only rated games have one",
-                    ));
+                    )
+                    .with_reason("rating_range"));
                 }
                 Some(r) if r.min <= r.max && (0..=4000).contains(&r.min) && r.max <= 4000 => {
                     Some(r)
@@ -211,7 +212,8 @@ impl CreateReq {
                 Some(_) => {
                     return Err(ApiError::invalid_request(
                         "rating_range: min <= max, both in 0..4000",
-                    ))
+                    )
+                    .with_reason("rating_range"))
                 }
             },
         })

@@ -269,15 +269,22 @@ pub(super) fn leaderboard(
     conn: &Connection,
     class: RatingClass,
     limit: u32,
+    provisional: bool,
 ) -> Result<Vec<(String, Rating)>, StoreError> {
+    // Established ratings first; provisional ones after them when asked.
     let mut stmt = conn.prepare_cached(
         "SELECT a.username, r.rating, r.deviation, r.volatility, r.games
          FROM ratings r JOIN accounts a ON a.id = r.account_id
-         WHERE r.class = ?1 AND r.deviation <= ?2
-         ORDER BY r.rating DESC, a.username_key LIMIT ?3",
+         WHERE r.class = ?1 AND (r.deviation <= ?2 OR ?4)
+         ORDER BY (r.deviation > ?2), r.rating DESC, a.username_key LIMIT ?3",
     )?;
     let rows = stmt.query_map(
-        params![class.as_str(), Rating::PROVISIONAL_DEVIATION, limit],
+        params![
+            class.as_str(),
+            Rating::PROVISIONAL_DEVIATION,
+            limit,
+            provisional
+        ],
         |r| {
             Ok((
                 r.get(0)?,

@@ -154,11 +154,13 @@ pub trait Store: Send + Sync + 'static {
     fn ratings(&self, account_id: &str) -> Result<Vec<RatingRow>, StoreError>;
     /// An account's rating history, oldest first.
     fn rating_history(&self, account_id: &str) -> Result<Vec<HistoryPoint>, StoreError>;
-    /// The best established ratings of a class: (username, rating).
+    /// The best ratings of a class: (username, rating); the established
+    /// ones, then the provisional ones too when `provisional`.
     fn leaderboard(
         &self,
         class: RatingClass,
         limit: u32,
+        provisional: bool,
     ) -> Result<Vec<(String, Rating)>, StoreError>;
     /// An account's games, ongoing first, then the most recent.
     fn account_games(&self, account_id: &str, limit: u32) -> Result<Vec<StoredGame>, StoreError>;
@@ -506,8 +508,9 @@ impl Store for SqliteStore {
         &self,
         class: RatingClass,
         limit: u32,
+        provisional: bool,
     ) -> Result<Vec<(String, Rating)>, StoreError> {
-        accounts::leaderboard(&self.reader(), class, limit)
+        accounts::leaderboard(&self.reader(), class, limit, provisional)
     }
 
     fn chat(&self, game_id: &str, spectators: bool) -> Result<Vec<ChatMessage>, StoreError> {
