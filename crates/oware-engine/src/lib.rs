@@ -19,6 +19,7 @@
 #![deny(missing_docs)]
 
 pub mod bench;
+pub mod book;
 pub mod eval;
 pub mod levels;
 pub mod search;
@@ -244,6 +245,7 @@ pub struct Engine {
     stop: StopHandle,
     tables: Option<Arc<tablebase::Tablebase>>,
     tablebase_error: Option<String>,
+    book: Option<Arc<book::Book>>,
 }
 
 impl Engine {
@@ -260,6 +262,7 @@ impl Engine {
             stop: StopHandle::default(),
             tables: None,
             tablebase_error: None,
+            book: None,
         };
         let dir = engine.options.tablebase_dir.clone();
         let _ = engine.set_tablebase_dir(dir);
@@ -399,6 +402,36 @@ impl Engine {
         self.searcher.oracle_seeds()
     }
 
+    /// Plays from `book` (shared) while the game is in it, or never with
+    /// `None` (the default). Full strength and levels 9-10 play the book's
+    /// best move, lower levels draw one with variety (see
+    /// [`levels::Profile::book_temperature`]). Analyses ignore the book.
+    pub fn set_book(&mut self, book: Option<Arc<book::Book>>) {
+        self.book = book;
+    }
+
+    /// The opening book in use, if any.
+    pub fn book(&self) -> Option<&Arc<book::Book>> {
+        self.book.as_ref()
+    }
+
+    // The book's move for this search, if the game is in the book.
+    fn book_move(&self, game: &Game, limits: &Limits) -> Option<SearchResult> {
+        let book = self.book.as_ref()?;
+        let temperature = limits
+            .level
+            .map_or(0, |l| levels::profile(l).book_temperature);
+        let m = book.choose(game, temperature, limits.seed)?;
+        Some(SearchResult {
+            best: Some(m.mv),
+            score: m.score,
+            pv: vec![m.mv],
+            depth: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+        })
+    }
+
     /// Replaces the evaluation weights (for tuning and experiments).
     pub fn set_weights(&mut self, weights: eval::Weights) {
         self.searcher.set_weights(weights);
@@ -440,6 +473,9 @@ impl Engine {
         control: &StopHandle,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
+        if let Some(r) = self.book_move(game, limits) {
+            return r;
+        }
         let Some(level) = limits.level else {
             return self.full_search(game, limits, control, info);
         };
@@ -461,7 +497,8 @@ impl Engine {
                 elapsed: started.elapsed(),
             };
         }
-        let i = levels::pick(&moves, profile.temperature, limits.seed, game);
+        let weights = self.searcher.weights();
+        let i = levels::choose(&moves, &profile, limits.seed, game, &weights);
         let chosen = &moves[i];
         SearchResult {
             best: Some(chosen.mv),
