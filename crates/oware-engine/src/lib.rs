@@ -246,6 +246,9 @@ pub struct Engine {
     tables: Option<Arc<tablebase::Tablebase>>,
     tablebase_error: Option<String>,
     book: Option<Arc<book::Book>>,
+    // Tables still being loaded or built in the background; installed by
+    // the first search that starts after they are ready.
+    pending_tables: Option<oware_tablebase::background::Loading>,
 }
 
 impl Engine {
@@ -263,6 +266,7 @@ impl Engine {
             tables: None,
             tablebase_error: None,
             book: None,
+            pending_tables: None,
         };
         let dir = engine.options.tablebase_dir.clone();
         let _ = engine.set_tablebase_dir(dir);
@@ -402,6 +406,29 @@ impl Engine {
         self.searcher.oracle_seeds()
     }
 
+    /// Uses the tables that `loading` delivers (see
+    /// [`oware_tablebase::background::load_or_build`]) from the first
+    /// search or analysis that starts after they are ready; until then the
+    /// engine plays with the tables it has (or none). Replaces any tables
+    /// set before once they arrive.
+    pub fn set_tablebase_loading(&mut self, loading: Option<oware_tablebase::background::Loading>) {
+        self.pending_tables = loading;
+        self.install_pending_tables();
+    }
+
+    // Installs background tables if they have arrived (never waits).
+    fn install_pending_tables(&mut self) {
+        let Some(loading) = &self.pending_tables else {
+            return;
+        };
+        if let Some(tables) = loading.ready() {
+            self.pending_tables = None;
+            self.set_tablebase(Some(tables));
+        } else if loading.is_finished() {
+            self.pending_tables = None;
+        }
+    }
+
     /// Plays from `book` (shared) while the game is in it, or never with
     /// `None` (the default). Full strength and levels 9-10 play the book's
     /// best move, lower levels draw one with variety (see
@@ -473,6 +500,7 @@ impl Engine {
         control: &StopHandle,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
+        self.install_pending_tables();
         if let Some(r) = self.book_move(game, limits) {
             return r;
         }
@@ -526,6 +554,7 @@ impl Engine {
         control: &StopHandle,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> Vec<MoveAnalysis> {
+        self.install_pending_tables();
         self.searcher.analyze(game, limits, control, info).0
     }
 }
