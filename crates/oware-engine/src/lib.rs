@@ -76,20 +76,30 @@ impl Level {
     }
 
     /// The level's name for people, from "beginner" (1) to "master" (10).
+    /// The one source of the names (the terminal game, the web app and the
+    /// docs take them from here).
     pub fn name(self) -> &'static str {
         LEVEL_NAMES[self.0 as usize - 1]
     }
 
-    /// The level with this [`name`](Self::name) (ignoring case), if any.
+    /// The level's name in French, from « débutant » (1) to « maître » (10).
+    pub fn name_fr(self) -> &'static str {
+        LEVEL_NAMES_FR[self.0 as usize - 1]
+    }
+
+    /// The level with this [`name`](Self::name) or
+    /// [`French name`](Self::name_fr) (ignoring case), if any.
     pub fn from_name(name: &str) -> Option<Level> {
+        let wanted = name.trim().to_lowercase();
         LEVEL_NAMES
             .iter()
-            .position(|n| n.eq_ignore_ascii_case(name.trim()))
+            .position(|n| *n == wanted)
+            .or_else(|| LEVEL_NAMES_FR.iter().position(|n| *n == wanted))
             .map(|i| Level(i as u8 + 1))
     }
 }
 
-/// The names of levels 1 to 10.
+/// The names of levels 1 to 10 (lower case).
 const LEVEL_NAMES: [&str; 10] = [
     "beginner",
     "novice",
@@ -101,6 +111,20 @@ const LEVEL_NAMES: [&str; 10] = [
     "strong",
     "expert",
     "master",
+];
+
+/// The French names of levels 1 to 10 (lower case).
+const LEVEL_NAMES_FR: [&str; 10] = [
+    "débutant",
+    "novice",
+    "apprenti",
+    "amateur",
+    "joueur de club",
+    "intermédiaire",
+    "confirmé",
+    "fort",
+    "expert",
+    "maître",
 ];
 
 impl Default for Level {

@@ -294,7 +294,10 @@ fn load_or_build_now(
 mod tests {
     use super::*;
 
-    fn events() -> (Arc<Mutex<Vec<Event>>>, impl Fn(Event) + Send + Sync + 'static) {
+    fn events() -> (
+        Arc<Mutex<Vec<Event>>>,
+        impl Fn(Event) + Send + Sync + 'static,
+    ) {
         let log = Arc::new(Mutex::new(Vec::new()));
         let sink = log.clone();
         (log, move |e| sink.lock().unwrap().push(e))
@@ -311,7 +314,10 @@ mod tests {
         assert!(loading.is_finished());
         assert!(loading.ready().is_some());
         let log = log.lock().unwrap();
-        assert!(matches!(log.last(), Some(Event::Ready { max_seeds: 6, .. })));
+        assert!(matches!(
+            log.last(),
+            Some(Event::Ready { max_seeds: 6, .. })
+        ));
         assert!(log.iter().any(|e| matches!(e, Event::Building { .. })));
     }
 
@@ -321,16 +327,21 @@ mod tests {
         let path = dir.path().to_path_buf();
         let (log, sink) = events();
         let first = load_or_build(Some(path.clone()), 5, sink);
-        assert_eq!(first.wait(Duration::from_secs(60)).unwrap().max_seeds(), Some(5));
-        assert!(log
-            .lock()
-            .unwrap()
-            .iter()
-            .any(|e| *e == Event::Level { seeds: 5, status: LevelStatus::Built }));
+        assert_eq!(
+            first.wait(Duration::from_secs(60)).unwrap().max_seeds(),
+            Some(5)
+        );
+        assert!(log.lock().unwrap().contains(&Event::Level {
+            seeds: 5,
+            status: LevelStatus::Built
+        }));
         // The second start opens the files instead of building.
         let (log, sink) = events();
         let second = load_or_build(Some(path), 5, sink);
-        assert_eq!(second.wait(Duration::from_secs(60)).unwrap().max_seeds(), Some(5));
+        assert_eq!(
+            second.wait(Duration::from_secs(60)).unwrap().max_seeds(),
+            Some(5)
+        );
         let log = log.lock().unwrap();
         assert_eq!(log[0], Event::Opened { max_seeds: 5 });
         assert!(!log.iter().any(|e| matches!(e, Event::Building { .. })));
@@ -342,7 +353,10 @@ mod tests {
         std::fs::write(crate::file::path_for(dir.path(), 0), b"not a table").unwrap();
         let (log, sink) = events();
         let loading = load_or_build(Some(dir.path().to_path_buf()), 4, sink);
-        assert_eq!(loading.wait(Duration::from_secs(60)).unwrap().max_seeds(), Some(4));
+        assert_eq!(
+            loading.wait(Duration::from_secs(60)).unwrap().max_seeds(),
+            Some(4)
+        );
         assert!(log
             .lock()
             .unwrap()
@@ -355,14 +369,20 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (_, sink) = events();
         let loading = open_or_build_in_memory(dir.path().to_path_buf(), 4, sink);
-        assert_eq!(loading.wait(Duration::from_secs(60)).unwrap().max_seeds(), Some(4));
+        assert_eq!(
+            loading.wait(Duration::from_secs(60)).unwrap().max_seeds(),
+            Some(4)
+        );
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
         // With files there, it opens them, whatever they cover.
         let (_, sink) = events();
         load_or_build(Some(dir.path().to_path_buf()), 3, sink).wait(Duration::from_secs(60));
         let (log, sink) = events();
         let loading = open_or_build_in_memory(dir.path().to_path_buf(), 6, sink);
-        assert_eq!(loading.wait(Duration::from_secs(60)).unwrap().max_seeds(), Some(3));
+        assert_eq!(
+            loading.wait(Duration::from_secs(60)).unwrap().max_seeds(),
+            Some(3)
+        );
         assert_eq!(log.lock().unwrap()[0], Event::Opened { max_seeds: 3 });
     }
 

@@ -97,9 +97,7 @@ fn tables(a: &PlayArgs) -> anyhow::Result<Option<Loading>> {
         return Ok(None);
     }
     Ok(Some(match &a.tablebases {
-        Some(dir) => Loading::done(
-            oware_engine::tablebase::open(dir).map_err(anyhow::Error::msg)?,
-        ),
+        Some(dir) => Loading::done(oware_engine::tablebase::open(dir).map_err(anyhow::Error::msg)?),
         None => open_or_build_in_memory(
             PathBuf::from(oware_tablebase::DEFAULT_DIR),
             PLAY_TABLE_SEEDS,
