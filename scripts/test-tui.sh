@@ -82,8 +82,13 @@ check "second move played or refused with its reason" wait_re 'cannot be played|
 keys '?'
 check "rules screen (English)" wait_for "How to play Oware Abapa"
 keys g
-check "rules screen (French)" wait_for "Comment jouer à l'Awalé"
+check "rules screen (French)" wait_for "Comment jouer à l'awalé"
 keys Escape
+# The language chosen on the rules screen holds for every screen.
+check "board in French" wait_for "À vous (Sud)"
+check "key line in French" wait_for "⏎ jouer · h indice"
+keys '?' g Escape
+check "board in English again" wait_for "Your turn (South)"
 keys h
 check "hint" wait_for "Hint: play"
 keys u

@@ -16,9 +16,15 @@ test('a full game against the computer, by clicks', async () => {
   try {
     const page = await b.context.newPage();
     const errors = watchErrors(page);
+    // Count the tones the page makes (WebAudio oscillators).
+    await page.addInitScript(() => {
+      window.tones = 0;
+      const make = AudioContext.prototype.createOscillator;
+      AudioContext.prototype.createOscillator = function createOscillator() { window.tones += 1; return make.call(this); };
+    });
     await page.goto(`${BASE}/play`);
     await page.getByLabel('The computer').check();
-    await page.locator('[name=level]').fill('1');
+    await page.locator('[name=level]').selectOption('1');
     await page.getByLabel('South (bottom)').check();
     await page.locator('[name=position]').fill(ENDGAME);
     await page.getByRole('button', { name: 'Start the game' }).click();
@@ -40,6 +46,11 @@ test('a full game against the computer, by clicks', async () => {
     await until(async () => /last seed in/i.test(await page.locator('.preview-line').textContent()), 'hover preview');
     await shot(page, 'game-vs-computer');
 
+    // Sounds are off until switched on, and the choice is remembered.
+    assert.equal(await page.getByLabel('Sounds').isChecked(), false);
+    await page.getByLabel('Sounds').check();
+    assert.equal(await page.evaluate(() => localStorage.getItem('oware.set.sound')), '1');
+
     // Play until the game is over: the first highlighted house each turn.
     let clicks = 0;
     const deadline = Date.now() + 120000;
@@ -57,7 +68,8 @@ test('a full game against the computer, by clicks', async () => {
       clicks += 1;
     }
     const result = await page.locator('.result-text').textContent();
-    assert.match(result, /(wins|Draw)/);
+    assert.ok(await page.evaluate(() => window.tones) > clicks, 'a sound for each move and for the end');
+    assert.match(result, /^(You won|You lost|Draw), \d+–\d+$/);
     const end = await readBoard(page);
     assert.equal(Object.values(end).reduce((a, n) => a + n, 0), 48, 'seeds are conserved on screen');
     await shot(page, 'game-over');
@@ -69,10 +81,14 @@ test('a full game against the computer, by clicks', async () => {
     await until(async () => (await page.locator('.review-moves button').count()) > 0, 'review move list');
     await until(async () => (await page.locator('.eval-status').textContent()) === '', 'engine review', 60000);
     await page.locator('.review-moves button').first().click();
-    await until(async () => /1\. South/.test(await page.locator('.ply-info').textContent()), 'first ply evaluation');
+    await until(async () => /^1\. [A-F] \(South\)/.test(await page.locator('.ply-info').textContent()), 'first ply evaluation');
     await shot(page, 'review');
     await page.goto(`${BASE}/review`);
-    await page.locator(`a[href="/review/${id}"]`).waitFor();
+    // In "My games" (this browser holds its seat), not in the public list
+    // of finished online games.
+    await page.locator(`.mine-list a[href="/review/${id}"]`).waitFor();
+    await page.locator('.games-list *').first().waitFor();
+    assert.equal(await page.locator(`.games-list a[href="/review/${id}"]`).count(), 0);
     assert.deepEqual(errors, []);
   } finally {
     await b.close();

@@ -45,6 +45,10 @@ test('two players online: invite, live moves, reconnect, spectator, resignation'
     await pb.locator('.join-name').fill('Kofi');
     await pb.getByRole('button', { name: 'Take the seat' }).click();
     await until(async () => /Waiting for your opponent/.test(await pb.locator('.status').textContent()), 'B seated');
+    // The socket B had as a spectator closes after the seat is taken: its
+    // late close must not leave "Connection lost" on the page (issue 10).
+    await pb.waitForTimeout(1500);
+    assert.equal(await pb.locator('.conn').textContent(), '', 'no connection banner after taking the seat');
     await until(async () => /Your turn/.test(await a.locator('.status').textContent()), 'A to move');
     // B sees the board from North's side.
     assert.equal(await pb.locator('.row-bottom .house').first().getAttribute('data-house'), 'a');
@@ -86,7 +90,7 @@ test('two players online: invite, live moves, reconnect, spectator, resignation'
     await until(async () => /Your turn/.test(await a.locator('.status').textContent()), 'A can move after reload');
 
     // A offers to stop; B declines. Then B resigns.
-    await a.getByRole('button', { name: 'Offer to stop (R12)' }).click();
+    await a.getByRole('button', { name: 'Offer to stop' }).click();
     await pb.getByRole('button', { name: 'Decline' }).waitFor();
     await pb.getByRole('button', { name: 'Decline' }).click();
     await until(async () => !(await a.locator('.offer-box').textContent()).includes('Waiting for an answer'), 'offer declined');
@@ -94,7 +98,7 @@ test('two players online: invite, live moves, reconnect, spectator, resignation'
     await pb.getByRole('button', { name: 'Resign' }).click();
     for (const p of [a, pb, c]) {
       await p.locator('.result-card').waitFor();
-      assert.match(await p.locator('.result-text').textContent(), /South wins/);
+      assert.equal(await p.locator('.result-text').textContent(), p === a ? 'You won' : p === pb ? 'You lost' : 'South won');
     }
     await shot(c, 'online-spectator-end');
 

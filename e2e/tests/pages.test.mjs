@@ -51,6 +51,16 @@ test('main pages render (desktop and phone) and the study page asks the engine',
     await until(async () => /Move 0 of 4/.test(await page.locator('.ply-label').textContent()), 'replay to the start');
     await page.keyboard.press('ArrowRight');
     await until(async () => /Move 1 of 4/.test(await page.locator('.ply-label').textContent()), 'step forward with the keyboard');
+    // After a click on ▶ the arrow keys go on stepping, even when pressed
+    // during the animation (issue 10).
+    await page.locator('.next').click();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await until(async () => /Move 4 of 4/.test(await page.locator('.ply-label').textContent()), 'arrow keys after ▶');
+    await page.keyboard.press('ArrowLeft');
+    await until(async () => /Move 3 of 4/.test(await page.locator('.ply-label').textContent()), 'back with the keyboard');
+    // The same numbering as the game: "1. F f 2. B e".
+    assert.equal((await page.locator('.review-moves').innerText()).replace(/[?!]/g, '').replace(/\s+/g, ' ').trim(), '1. F f 2. B e');
 
     // The coach: D hands North a capture of 5 (f takes 3 + 2); it asks for a
     // second click. With the coach switched off, a risky move goes at once.
@@ -85,7 +95,7 @@ test('main pages render (desktop and phone) and the study page asks the engine',
     await until(async () => (await p.locator('.moves-list .mv').count()) === 1, 'tap plays a move');
     const width = await p.evaluate(() => document.querySelector('.board').getBoundingClientRect().width);
     assert.ok(width <= 390, `board fits a phone (${width}px)`);
-    await shot(p, 'phone-game');
+    await shot(p, 'phone-game-390');
     assert.deepEqual(errors, []);
     assert.deepEqual(perr, []);
   } finally {

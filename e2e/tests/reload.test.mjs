@@ -40,6 +40,13 @@ test('reloading mid-game keeps the game (hot-seat, keyboard play)', async () => 
     await page.waitForTimeout(100);
     if (/again/.test(await page.locator('.move-msg').textContent())) await page.locator('.house.playable').first().click();
     await until(async () => (await page.locator('.moves-list .mv').count()) === 4, 'a move after the reload');
+    // The home page offers to take the unfinished game up again.
+    const url = page.url();
+    await page.goto(`${BASE}/`);
+    await page.locator('.resume a').waitFor();
+    await page.locator('.resume a').click();
+    await page.waitForURL(url);
+    await until(async () => (await page.locator('.moves-list .mv').count()) === 4, 'the game taken up again');
     assert.deepEqual(errors, []);
   } finally {
     await b.close();

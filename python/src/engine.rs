@@ -38,7 +38,7 @@ impl PyScore {
     /// The engine's raw value.
     #[getter]
     fn raw(&self) -> i32 {
-        self.score.0
+        self.score.raw()
     }
 
     /// True for a proven win or loss.

@@ -107,54 +107,36 @@ enum Extra {
 
 /// A position string or setup that is wrong.
 pub fn position_parse(e: &ParsePositionError) -> PyErr {
-    let (code, extra) = match e {
-        ParsePositionError::FieldCount { .. } => ("field_count", vec![]),
-        ParsePositionError::BadCount { column, .. } => {
-            ("bad_count", vec![("column", Extra::Int(*column))])
+    let extra = match e {
+        ParsePositionError::BadCount { column, .. }
+        | ParsePositionError::BadSide { column, .. } => {
+            vec![("column", Extra::Int(*column))]
         }
-        ParsePositionError::BadSide { column, .. } => {
-            ("bad_side", vec![("column", Extra::Int(*column))])
-        }
-        ParsePositionError::Invalid(PositionError::WrongTotal { .. }) => ("wrong_total", vec![]),
+        ParsePositionError::FieldCount { .. } | ParsePositionError::Invalid(_) => vec![],
     };
+    let code = e.code();
     raise::<PositionParseError>(code, e.to_string(), &extra)
 }
 
 /// A setup whose seeds do not add up.
 pub fn position(e: &PositionError) -> PyErr {
-    match e {
-        PositionError::WrongTotal { .. } => {
-            raise::<PositionParseError>("wrong_total", e.to_string(), &[])
-        }
-    }
+    raise::<PositionParseError>(e.code(), e.to_string(), &[])
 }
 
 /// Text that is not a move.
 pub fn move_parse(e: &ParseMoveError) -> PyErr {
-    let (code, extra) = match e {
-        ParseMoveError::BadLetter { column, .. } => {
-            ("bad_letter", vec![("column", Extra::Int(*column))])
-        }
-        ParseMoveError::Empty => ("empty", vec![]),
-        ParseMoveError::TooLong { .. } => ("too_long", vec![]),
+    let extra = match e {
+        ParseMoveError::BadLetter { column, .. } => vec![("column", Extra::Int(*column))],
+        ParseMoveError::Empty | ParseMoveError::TooLong { .. } => vec![],
     };
+    let code = e.code();
     raise::<MoveParseError>(code, e.to_string(), &extra)
-}
-
-/// The code of an illegal move's reason.
-fn illegal_code(e: IllegalMove) -> &'static str {
-    match e {
-        IllegalMove::GameOver => "game_over",
-        IllegalMove::NotYourHouse => "not_your_house",
-        IllegalMove::EmptyHouse => "empty_house",
-        IllegalMove::MustFeed => "must_feed",
-    }
 }
 
 /// A move the rules forbid; `mv` is its letter, for the message.
 pub fn illegal(e: IllegalMove, mv: char) -> PyErr {
     raise::<IllegalMoveError>(
-        illegal_code(e),
+        e.code(),
         format!("illegal move {mv}: {e} ({})", e.rule()),
         &[("rule", Extra::Str(e.rule().to_string()))],
     )
@@ -163,10 +145,10 @@ pub fn illegal(e: IllegalMove, mv: char) -> PyErr {
 /// An action refused by a game.
 pub fn game(e: &GameError) -> PyErr {
     match e {
-        GameError::Over => raise::<GameStateError>("game_over", e.to_string(), &[]),
-        GameError::NothingToUndo => raise::<GameStateError>("nothing_to_undo", e.to_string(), &[]),
+        GameError::Over => raise::<GameStateError>(e.code(), e.to_string(), &[]),
+        GameError::NothingToUndo => raise::<GameStateError>(e.code(), e.to_string(), &[]),
         GameError::Illegal { reason, .. } => raise::<IllegalMoveError>(
-            illegal_code(*reason),
+            reason.code(),
             e.to_string(),
             &[("rule", Extra::Str(reason.rule().to_string()))],
         ),
@@ -175,22 +157,8 @@ pub fn game(e: &GameError) -> PyErr {
 
 /// An OGN record that cannot be read.
 pub fn ogn(e: &OgnError) -> PyErr {
-    let code = match &e.kind {
-        OgnErrorKind::BadTag(_) => "bad_tag",
-        OgnErrorKind::BadFen(_) => "bad_fen",
-        OgnErrorKind::Unexpected(_) => "unexpected",
-        OgnErrorKind::Unterminated(_) => "unterminated",
-        OgnErrorKind::Move(GameError::Illegal { reason, .. }) => illegal_code(*reason),
-        OgnErrorKind::Move(GameError::Over) => "game_over",
-        OgnErrorKind::Move(GameError::NothingToUndo) => "nothing_to_undo",
-        OgnErrorKind::CaptureMark { .. } => "capture_mark",
-        OgnErrorKind::BadResult(_) => "bad_result",
-        OgnErrorKind::ResultMismatch(_) => "result_mismatch",
-        OgnErrorKind::BadTermination(_) => "bad_termination",
-        OgnErrorKind::BadWinner(_) => "bad_winner",
-        OgnErrorKind::Empty => "empty",
-        OgnErrorKind::TrailingGame => "trailing_game",
-    };
+    // The codes are the core's own, shared with the web server.
+    let code = e.kind.code();
     let mut extra = vec![
         ("line", Extra::Int(e.line)),
         ("column", Extra::Int(e.column)),

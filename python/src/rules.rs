@@ -477,7 +477,9 @@ impl PyGame {
     #[staticmethod]
     fn from_ogn(text: &str) -> PyResult<Self> {
         Record::parse(text)
-            .map(|r| PyGame { game: r.game })
+            .map(|r| PyGame {
+                game: r.into_game(),
+            })
             .map_err(|e| errors::ogn(&e))
     }
 
@@ -697,8 +699,8 @@ impl PyRecord {
     fn __repr__(&self) -> String {
         format!(
             "Record(tags={:?}, plies={}, result='{}')",
-            self.record.tags,
-            self.record.plies.len(),
+            self.record.tags(),
+            self.record.plies().len(),
             self.record.result_str()
         )
     }
@@ -707,7 +709,7 @@ impl PyRecord {
     #[getter]
     fn tags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        for (k, v) in &self.record.tags {
+        for (k, v) in self.record.tags() {
             d.set_item(k, v)?;
         }
         Ok(d)
@@ -733,7 +735,7 @@ impl PyRecord {
     #[getter]
     fn comments(&self) -> Vec<Option<String>> {
         self.record
-            .plies
+            .plies()
             .iter()
             .map(|p| p.comment.clone())
             .collect()
@@ -742,14 +744,14 @@ impl PyRecord {
     /// The comment before the first move.
     #[getter]
     fn intro(&self) -> Option<String> {
-        self.record.intro.clone()
+        self.record.intro().map(str::to_string)
     }
 
     /// The game the record's plies make.
     #[getter]
     fn game(&self) -> PyGame {
         PyGame {
-            game: self.record.game.clone(),
+            game: self.record.game().clone(),
         }
     }
 }

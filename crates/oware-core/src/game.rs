@@ -143,6 +143,19 @@ pub enum GameError {
     NothingToUndo,
 }
 
+impl GameError {
+    /// A stable machine-readable code (`game_over`, `nothing_to_undo`, or
+    /// the illegal move's [`IllegalMove::code`]), for clients that
+    /// translate errors.
+    pub const fn code(&self) -> &'static str {
+        match self {
+            GameError::Over => "game_over",
+            GameError::Illegal { reason, .. } => reason.code(),
+            GameError::NothingToUndo => "nothing_to_undo",
+        }
+    }
+}
+
 impl fmt::Display for GameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -198,6 +211,21 @@ impl Game {
         let mut game = Game::new(start);
         for (i, &mv) in moves.iter().enumerate() {
             game.play(mv).map_err(|e| (i, e))?;
+        }
+        Ok(game)
+    }
+
+    /// A game from `start` after playing `plies` (moves and turns lost to
+    /// the per-move limit); the error gives the index of the first ply that
+    /// could not be played.
+    pub fn from_plies(start: Position, plies: &[Ply]) -> Result<Game, (usize, GameError)> {
+        let mut game = Game::new(start);
+        for (i, &ply) in plies.iter().enumerate() {
+            match ply {
+                Ply::Move(mv) => game.play(mv).map(|_| ()),
+                Ply::Pass => game.pass(),
+            }
+            .map_err(|e| (i, e))?;
         }
         Ok(game)
     }

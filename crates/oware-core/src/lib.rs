@@ -33,7 +33,9 @@ mod serde_impls;
 pub mod types;
 
 pub use game::{EndReason, Game, GameError, Outcome, Ply};
-pub use notation::{diagram, format_moves, parse_moves, ParseMoveError, ParsePositionError};
+pub use notation::{
+    diagram, format_moves, parse_moves, parse_plies, ParseMoveError, ParsePositionError,
+};
 pub use ogn::{OgnError, OgnErrorKind, Record, RecordPly};
 pub use position::{
     divide, perft, IllegalMove, MoveTrace, Position, PositionError, Setup, TOTAL_SEEDS,

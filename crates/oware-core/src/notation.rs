@@ -4,6 +4,7 @@
 use core::fmt;
 use core::str::FromStr;
 
+use crate::game::Ply;
 use crate::position::{Position, PositionError, Setup};
 use crate::types::{Move, Side};
 
@@ -33,6 +34,19 @@ pub enum ParsePositionError {
     },
     /// The fields parse but do not make a valid position.
     Invalid(PositionError),
+}
+
+impl ParsePositionError {
+    /// A stable machine-readable code (`field_count`, `bad_count`,
+    /// `bad_side`, `wrong_total`), for clients that translate errors.
+    pub const fn code(&self) -> &'static str {
+        match self {
+            ParsePositionError::FieldCount { .. } => "field_count",
+            ParsePositionError::BadCount { .. } => "bad_count",
+            ParsePositionError::BadSide { .. } => "bad_side",
+            ParsePositionError::Invalid(e) => e.code(),
+        }
+    }
 }
 
 fn field_name(field: usize) -> String {
@@ -181,6 +195,18 @@ pub enum ParseMoveError {
     },
 }
 
+impl ParseMoveError {
+    /// A stable machine-readable code (`bad_letter`, `empty`, `too_long`),
+    /// for clients that translate errors.
+    pub const fn code(&self) -> &'static str {
+        match self {
+            ParseMoveError::BadLetter { .. } => "bad_letter",
+            ParseMoveError::Empty => "empty",
+            ParseMoveError::TooLong { .. } => "too_long",
+        }
+    }
+}
+
 impl fmt::Display for ParseMoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -234,6 +260,28 @@ pub fn parse_moves(text: &str) -> Result<Vec<Move>, ParseMoveError> {
         })?);
     }
     Ok(moves)
+}
+
+/// Parses a ply list: move letters as in [`parse_moves`], and `-` for a
+/// turn lost to the per-move time limit (R13), as in `"Ff-B"`.
+pub fn parse_plies(text: &str) -> Result<Vec<Ply>, ParseMoveError> {
+    let mut plies = Vec::new();
+    for (i, c) in text.chars().enumerate() {
+        if c.is_whitespace() {
+            continue;
+        }
+        if c == '-' {
+            plies.push(Ply::Pass);
+            continue;
+        }
+        plies.push(Ply::Move(Move::from_letter(c).ok_or(
+            ParseMoveError::BadLetter {
+                found: c,
+                column: i + 1,
+            },
+        )?));
+    }
+    Ok(plies)
 }
 
 /// Writes a move list in the concatenated form (`FfBe`).
@@ -293,6 +341,24 @@ pub fn diagram(pos: &Position) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ply_lists_hold_lost_turns() {
+        let plies = parse_plies("Ff - B").unwrap();
+        assert_eq!(plies.len(), 4);
+        assert_eq!(plies[2], Ply::Pass);
+        assert_eq!(plies[3], Ply::Move("B".parse().unwrap()));
+        assert_eq!(
+            parse_plies("F+").unwrap_err(),
+            ParseMoveError::BadLetter {
+                found: '+',
+                column: 2
+            }
+        );
+        // R13: North loses its turn, so South moves again.
+        let g = crate::Game::from_plies(Position::start(), &parse_plies("F-").unwrap()).unwrap();
+        assert_eq!(g.position().to_move(), Side::South);
+    }
 
     #[test]
     fn start_round_trip() {

@@ -43,18 +43,21 @@ pub struct RecordPly {
 }
 
 /// A game record: tags, the annotated plies, and the game they make.
+///
+/// The plies and the game always agree (one annotated ply for each ply of
+/// the game, the same ply): a record is made only from a game
+/// ([`from_game`](Self::from_game)) or by reading OGN, and its fields are
+/// reached through accessors.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Record {
-    /// Tags other than `Result`, `FEN`, `Termination` and `Winner` (which
-    /// come from the game): the
-    /// roster tags first in roster order, then the others in file order.
-    pub tags: Vec<(String, String)>,
-    /// A comment before the first move.
-    pub intro: Option<String>,
-    /// The plies with their comments.
-    pub plies: Vec<RecordPly>,
-    /// The game the plies make, with its outcome.
-    pub game: Game,
+    // Tags other than `Result`, `FEN`, `Termination` and `Winner` (which
+    // come from the game): the roster tags first in roster order, then the
+    // others in file order.
+    tags: Vec<(String, String)>,
+    intro: Option<String>,
+    // plies[i].ply == game.plies()[i], and plies.len() == game.plies().len().
+    plies: Vec<RecordPly>,
+    game: Game,
 }
 
 /// What went wrong reading OGN, and where (1-based line and column).
@@ -102,6 +105,28 @@ pub enum OgnErrorKind {
     Empty,
     /// More than one game where one was expected.
     TrailingGame,
+}
+
+impl OgnErrorKind {
+    /// A stable machine-readable code (`bad_tag`, `unexpected`, the
+    /// illegal move's [`GameError::code`], `capture_mark`, ...), for
+    /// clients that translate errors.
+    pub const fn code(&self) -> &'static str {
+        match self {
+            OgnErrorKind::BadTag(_) => "bad_tag",
+            OgnErrorKind::BadFen(_) => "bad_fen",
+            OgnErrorKind::Unexpected(_) => "unexpected",
+            OgnErrorKind::Unterminated(_) => "unterminated",
+            OgnErrorKind::Move(e) => e.code(),
+            OgnErrorKind::CaptureMark { .. } => "capture_mark",
+            OgnErrorKind::BadResult(_) => "bad_result",
+            OgnErrorKind::ResultMismatch(_) => "result_mismatch",
+            OgnErrorKind::BadTermination(_) => "bad_termination",
+            OgnErrorKind::BadWinner(_) => "bad_winner",
+            OgnErrorKind::Empty => "empty",
+            OgnErrorKind::TrailingGame => "trailing_game",
+        }
+    }
 }
 
 impl fmt::Display for OgnError {
@@ -258,6 +283,63 @@ impl Record {
             intro: None,
             plies,
             game,
+        }
+    }
+
+    /// The game the plies make, with its outcome.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The game, dropping the annotations.
+    pub fn into_game(self) -> Game {
+        self.game
+    }
+
+    /// The plies with their comments and variations, one for each ply of
+    /// the game.
+    pub fn plies(&self) -> &[RecordPly] {
+        &self.plies
+    }
+
+    /// The tags other than `Result`, `FEN`, `Termination` and `Winner`
+    /// (which come from the game): the roster tags first in roster order,
+    /// then the others in file order.
+    pub fn tags(&self) -> &[(String, String)] {
+        &self.tags
+    }
+
+    /// The comment before the first move.
+    pub fn intro(&self) -> Option<&str> {
+        self.intro.as_deref()
+    }
+
+    /// Sets or clears the comment before the first move.
+    pub fn set_intro(&mut self, comment: Option<String>) {
+        self.intro = comment;
+    }
+
+    /// Sets or clears the comment after ply `index`; false when the game
+    /// has no such ply.
+    pub fn set_comment(&mut self, index: usize, comment: Option<String>) -> bool {
+        match self.plies.get_mut(index) {
+            Some(p) => {
+                p.comment = comment;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Adds a variation (its raw OGN text, without parentheses) after ply
+    /// `index`; false when the game has no such ply.
+    pub fn add_variation(&mut self, index: usize, text: String) -> bool {
+        match self.plies.get_mut(index) {
+            Some(p) => {
+                p.variations.push(text);
+                true
+            }
+            None => false,
         }
     }
 

@@ -53,6 +53,16 @@ pub enum PositionError {
     },
 }
 
+impl PositionError {
+    /// A stable machine-readable code (`wrong_total`), for clients that
+    /// translate errors.
+    pub const fn code(&self) -> &'static str {
+        match self {
+            PositionError::WrongTotal { .. } => "wrong_total",
+        }
+    }
+}
+
 impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -88,6 +98,17 @@ impl IllegalMove {
             IllegalMove::GameOver => "R9/R10",
             IllegalMove::NotYourHouse | IllegalMove::EmptyHouse => "R3",
             IllegalMove::MustFeed => "R8",
+        }
+    }
+
+    /// A stable machine-readable code (`game_over`, `not_your_house`,
+    /// `empty_house`, `must_feed`), for clients that translate errors.
+    pub const fn code(self) -> &'static str {
+        match self {
+            IllegalMove::GameOver => "game_over",
+            IllegalMove::NotYourHouse => "not_your_house",
+            IllegalMove::EmptyHouse => "empty_house",
+            IllegalMove::MustFeed => "must_feed",
         }
     }
 }

@@ -23,15 +23,15 @@ fn reads_tags_comments_and_variations() {
     assert_eq!(rec.tag("North").as_deref(), Some("Bob \"the seed\""));
     assert_eq!(rec.tag("Opening").as_deref(), Some("Quiet"));
     assert_eq!(rec.tag("Result").as_deref(), Some("*"));
-    assert_eq!(rec.intro.as_deref(), Some("Both players know the opening."));
-    assert_eq!(rec.plies.len(), 5);
-    assert_eq!(rec.plies[2].comment.as_deref(), Some("a developing move"));
-    assert_eq!(rec.plies[3].variations, vec!["2... a 3. A".to_string()]);
+    assert_eq!(rec.intro(), Some("Both players know the opening."));
+    assert_eq!(rec.plies().len(), 5);
+    assert_eq!(rec.plies()[2].comment.as_deref(), Some("a developing move"));
+    assert_eq!(rec.plies()[3].variations, vec!["2... a 3. A".to_string()]);
     assert_eq!(
-        oware_core::format_moves(&rec.game.moves().collect::<Vec<_>>()),
+        oware_core::format_moves(&rec.game().moves().collect::<Vec<_>>()),
         "FfBeA"
     );
-    assert!(!rec.game.is_over());
+    assert!(!rec.game().is_over());
 }
 
 #[test]
@@ -88,7 +88,7 @@ fn finished_game_result_must_match() {
     assert!(text.contains("[Result \"21-26\"]"));
     assert!(text.contains("1... f+5 21-26"), "{text}");
     let rec = Record::parse(&text).unwrap();
-    assert_eq!(rec.game.outcome().unwrap().reason, EndReason::Majority);
+    assert_eq!(rec.game().outcome().unwrap().reason, EndReason::Majority);
     let wrong = text.replace("1... f+5 21-26", "1... f+5 24-24");
     let err = Record::parse(&wrong).unwrap_err();
     assert!(matches!(err.kind, OgnErrorKind::ResultMismatch(_)), "{err}");
@@ -106,13 +106,13 @@ fn resignation_and_agreement_survive_a_round_trip() {
         "{text}"
     );
     let back = Record::parse(&text).unwrap();
-    assert_eq!(back.game.outcome(), game.outcome());
+    assert_eq!(back.game().outcome(), game.outcome());
 
     let mut game =
         Game::from_moves(Position::start(), &oware_core::parse_moves("FfBe").unwrap()).unwrap();
     let o = game.agree_to_stop().unwrap();
     let back = Record::parse(&Record::from_game(game, &[]).write()).unwrap();
-    assert_eq!(back.game.outcome(), Some(&o));
+    assert_eq!(back.game().outcome(), Some(&o));
 }
 
 #[test]
@@ -120,11 +120,11 @@ fn agreement_is_inferred_from_totals_without_termination() {
     // After F f each row holds 24: a result of 24-24 with no Termination
     // tag is read as an agreement (R12); 30-18 as a resignation.
     let rec = Record::parse("[Result \"24-24\"]\n\n1. F f 24-24\n").unwrap();
-    let o = rec.game.outcome().unwrap();
+    let o = rec.game().outcome().unwrap();
     assert_eq!(o.reason, EndReason::Agreement);
     assert_eq!(o.winner, None);
     let rec = Record::parse("1. F f 0-0\n").unwrap();
-    assert_eq!(rec.game.outcome().unwrap().reason, EndReason::Resignation);
+    assert_eq!(rec.game().outcome().unwrap().reason, EndReason::Resignation);
 }
 
 #[test]
@@ -135,7 +135,7 @@ fn lost_turns_are_written_as_double_dash() {
     game.play("A".parse().unwrap()).unwrap();
     let text = Record::from_game(game.clone(), &[]).write();
     assert!(text.contains("1. F -- 2. A *"), "{text}");
-    assert_eq!(Record::parse(&text).unwrap().game, game);
+    assert_eq!(Record::parse(&text).unwrap().game(), &game);
 }
 
 #[test]
@@ -200,9 +200,9 @@ fn the_example_of_docs_interop_is_a_valid_record() {
     let text = &block[..block.find("```").expect("block end")];
     let record = Record::parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     // What the text under the example says of it.
-    assert_eq!(record.plies.len(), 7);
-    let pos = record.game.position();
+    assert_eq!(record.plies().len(), 7);
+    let pos = record.game().position();
     assert_eq!(pos.store(Side::North), 4);
     assert_eq!(pos.store(Side::South), 3);
-    assert!(record.game.outcome().is_none());
+    assert!(record.game().outcome().is_none());
 }

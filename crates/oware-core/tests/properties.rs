@@ -98,10 +98,10 @@ proptest! {
     #[test]
     fn ogn_round_trip(game in played(), comment_at in 0..200usize, text in "[a-zA-Z0-9 .,'!?()-]{0,30}") {
         let mut rec = Record::from_game(game, &[("Event", "Property \"test\""), ("South", "A\\B")]);
-        if !rec.plies.is_empty() {
-            let i = comment_at % rec.plies.len();
+        if !rec.plies().is_empty() {
+            let i = comment_at % rec.plies().len();
             if !text.trim().is_empty() {
-                rec.plies[i].comment = Some(text.trim().to_string());
+                prop_assert!(rec.set_comment(i, Some(text.trim().to_string())));
             }
         }
         let written = rec.write();

@@ -37,6 +37,25 @@ pub struct Weights {
     pub w: [i32; FEATURES],
 }
 
+/// Why a weights string is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WeightsError {
+    /// Not one weight per feature.
+    #[error("expected {FEATURES} comma-separated weights ({names}), got {got}", names = FEATURE_NAMES.join(","))]
+    Count {
+        /// How many were given.
+        got: usize,
+    },
+    /// A weight is not an integer.
+    #[error("weight {} ({}): '{text}' is not an integer", index + 1, FEATURE_NAMES[*index])]
+    NotAnInteger {
+        /// Its index (0-based).
+        index: usize,
+        /// The text given.
+        text: String,
+    },
+}
+
 impl Weights {
     /// Hand-set starting weights (before tuning); kept for comparisons.
     pub const INITIAL: Weights = Weights {
@@ -51,23 +70,16 @@ impl Weights {
 
 impl Weights {
     /// Parses a comma-separated list of the weights, e.g. `100,5,60,-25,-10,10,5,10`.
-    pub fn parse(text: &str) -> Result<Weights, String> {
+    pub fn parse(text: &str) -> Result<Weights, WeightsError> {
         let parts: Vec<&str> = text.split(',').map(str::trim).collect();
         if parts.len() != FEATURES {
-            return Err(format!(
-                "expected {FEATURES} comma-separated weights ({}), got {}",
-                FEATURE_NAMES.join(","),
-                parts.len()
-            ));
+            return Err(WeightsError::Count { got: parts.len() });
         }
         let mut w = [0; FEATURES];
         for (i, p) in parts.iter().enumerate() {
-            w[i] = p.parse().map_err(|_| {
-                format!(
-                    "weight {} ({}): '{p}' is not an integer",
-                    i + 1,
-                    FEATURE_NAMES[i]
-                )
+            w[i] = p.parse().map_err(|_| WeightsError::NotAnInteger {
+                index: i,
+                text: p.to_string(),
             })?;
         }
         Ok(Weights { w })

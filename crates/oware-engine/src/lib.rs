@@ -35,6 +35,7 @@ use std::time::Duration;
 use oware_core::{Game, Move};
 
 pub use search::{Score, SearchInfo};
+pub use tablebase::TablebaseError;
 
 /// Engine settings that persist between searches.
 #[derive(Clone, Debug)]
@@ -272,6 +273,7 @@ pub struct Engine {
     book: Option<Arc<book::Book>>,
     // Tables still being loaded or built in the background; installed by
     // the first search that starts after they are ready.
+    #[cfg(feature = "tablebase")]
     pending_tables: Option<oware_tablebase::background::Loading>,
 }
 
@@ -290,6 +292,7 @@ impl Engine {
             tables: None,
             tablebase_error: None,
             book: None,
+            #[cfg(feature = "tablebase")]
             pending_tables: None,
         };
         let dir = engine.options.tablebase_dir.clone();
@@ -398,7 +401,10 @@ impl Engine {
     /// Opens the endgame tablebases in `dir` (or drops them with `None`).
     /// Returns the largest seed count covered. On failure the engine runs
     /// without tables and the error is returned.
-    pub fn set_tablebase_dir(&mut self, dir: Option<std::path::PathBuf>) -> Result<u8, String> {
+    pub fn set_tablebase_dir(
+        &mut self,
+        dir: Option<std::path::PathBuf>,
+    ) -> Result<u8, TablebaseError> {
         self.options.tablebase_dir = dir.clone();
         self.tablebase_error = None;
         match dir {
@@ -413,7 +419,7 @@ impl Engine {
                 }
                 Err(e) => {
                     self.set_tablebase(None);
-                    self.tablebase_error = Some(e.clone());
+                    self.tablebase_error = Some(e.to_string());
                     Err(e)
                 }
             },
@@ -435,12 +441,18 @@ impl Engine {
     /// search or analysis that starts after they are ready; until then the
     /// engine plays with the tables it has (or none). Replaces any tables
     /// set before once they arrive.
+    #[cfg(feature = "tablebase")]
     pub fn set_tablebase_loading(&mut self, loading: Option<oware_tablebase::background::Loading>) {
         self.pending_tables = loading;
         self.install_pending_tables();
     }
 
+    // Without tables there is nothing to install.
+    #[cfg(not(feature = "tablebase"))]
+    fn install_pending_tables(&mut self) {}
+
     // Installs background tables if they have arrived (never waits).
+    #[cfg(feature = "tablebase")]
     fn install_pending_tables(&mut self) {
         let Some(loading) = &self.pending_tables else {
             return;

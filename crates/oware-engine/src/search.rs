@@ -25,9 +25,14 @@ use crate::tt::{self, Bound, Table};
 use crate::{Limits, MoveAnalysis, SearchResult, StopHandle};
 
 /// A position's value for the side to move: centi-seeds of expected final
-/// margin, or a proven win/loss in a number of plies.
+/// margin, or a proven win/loss in a number of plies, or a win/loss proven by
+/// the tablebases without a distance.
+///
+/// The value is private: read it with [`plies_to_end`](Self::plies_to_end),
+/// [`is_tablebase`](Self::is_tablebase), [`centiseeds`](Self::centiseeds) or,
+/// for wording, `oware-session`'s `ScoreKind`.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub struct Score(pub i32);
+pub struct Score(pub(crate) i32);
 
 impl Score {
     /// The value of a won game, less the plies to the win.
@@ -42,6 +47,42 @@ impl Score {
     /// True for a result proven by the tablebases (no known distance).
     pub fn is_tablebase(self) -> bool {
         self.is_proven() && self.0.abs() < Self::TB_MAX
+    }
+
+    /// An even position (also a proven draw: the search scores a draw 0).
+    pub const ZERO: Score = Score(0);
+
+    /// A heuristic value of `centiseeds` for the side to move, kept below
+    /// the proven range.
+    pub fn heuristic(centiseeds: i32) -> Score {
+        Score(centiseeds.clamp(-Self::PROVEN + 1, Self::PROVEN - 1))
+    }
+
+    /// A win (`true`) or loss proven by the tablebases, without a distance.
+    pub fn tablebase(win: bool) -> Score {
+        if win {
+            Score(TB_WIN)
+        } else {
+            Score(-TB_WIN)
+        }
+    }
+
+    /// The search's own value: centi-seeds for heuristic values, near
+    /// ±[`WIN`](Self::WIN) for proven results. For tools that store or
+    /// compare raw values; people read [`Display`](std::fmt::Display) or
+    /// `oware-session`'s `ScoreKind`.
+    pub fn raw(self) -> i32 {
+        self.0
+    }
+
+    /// True for a proven win (tablebase wins included).
+    pub fn is_win(self) -> bool {
+        self.0 >= Self::PROVEN
+    }
+
+    /// True for a proven loss (tablebase losses included).
+    pub fn is_loss(self) -> bool {
+        self.0 <= -Self::PROVEN
     }
 
     /// A win in `plies` plies.

@@ -7,17 +7,52 @@
 //! With the stores they give bounds on the result: the search uses an exact
 //! result as the node's value and a one-sided result (win-or-draw,
 //! draw-or-loss) as a bound for a cut-off.
+//!
+//! Tablebase support is the cargo feature `tablebase` (on by default).
+//! Without it, `oware-tablebase` (and its rayon and memmap2) is not built:
+//! [`Tablebase`] is then a type with no values, and opening or building
+//! tables fails with [`TablebaseError::Disabled`].
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use oware_core::Position;
+#[cfg(feature = "tablebase")]
 pub use oware_tablebase::Tablebase;
-use oware_tablebase::TbResult;
 
 use crate::search::{Oracle, OracleValue};
 
+/// Why tables could not be opened or built.
+#[derive(Debug, thiserror::Error)]
+pub enum TablebaseError {
+    /// The directory's files could not be read.
+    #[cfg(feature = "tablebase")]
+    #[error("cannot open tablebases in {}: {source}", dir.display())]
+    Open {
+        /// The directory.
+        dir: PathBuf,
+        /// Why.
+        source: oware_tablebase::TbError,
+    },
+    /// The directory holds no table files.
+    #[error("no tablebase files in {}", dir.display())]
+    Empty {
+        /// The directory.
+        dir: PathBuf,
+    },
+    /// Building tables failed.
+    #[cfg(feature = "tablebase")]
+    #[error(transparent)]
+    Build(#[from] oware_tablebase::TbError),
+    /// The engine was built without the `tablebase` feature.
+    #[error("this engine was built without tablebase support (cargo feature `tablebase`)")]
+    Disabled,
+}
+
+#[cfg(feature = "tablebase")]
 impl Oracle for Arc<Tablebase> {
     fn probe(&self, pos: &Position) -> Option<OracleValue> {
+        use oware_tablebase::TbResult;
         let v = Tablebase::probe(self, pos)?;
         let (lower, upper) = match v.result(pos) {
             TbResult::Win => (1, 1),
@@ -42,11 +77,58 @@ impl Oracle for Arc<Tablebase> {
 }
 
 /// Opens the tables in `dir` as an oracle for the search.
-pub fn open(dir: &std::path::Path) -> Result<Arc<Tablebase>, String> {
-    let tb = Tablebase::open(dir)
-        .map_err(|e| format!("cannot open tablebases in {}: {e}", dir.display()))?;
+#[cfg(feature = "tablebase")]
+pub fn open(dir: &std::path::Path) -> Result<Arc<Tablebase>, TablebaseError> {
+    let tb = Tablebase::open(dir).map_err(|source| TablebaseError::Open {
+        dir: dir.to_path_buf(),
+        source,
+    })?;
     if tb.max_seeds().is_none() {
-        return Err(format!("no tablebase files in {}", dir.display()));
+        return Err(TablebaseError::Empty {
+            dir: dir.to_path_buf(),
+        });
     }
     Ok(Arc::new(tb))
+}
+
+/// Builds the tables of up to `max_seeds` seeds in memory.
+#[cfg(feature = "tablebase")]
+pub fn build_in_memory(max_seeds: usize) -> Result<Tablebase, TablebaseError> {
+    Ok(Tablebase::build_in_memory(max_seeds)?)
+}
+
+/// Without the `tablebase` feature: no tables can exist.
+#[cfg(not(feature = "tablebase"))]
+#[derive(Debug)]
+pub enum Tablebase {}
+
+#[cfg(not(feature = "tablebase"))]
+impl Tablebase {
+    /// The largest seed count covered (never called: there are no tables).
+    pub fn max_seeds(&self) -> Option<usize> {
+        match *self {}
+    }
+}
+
+#[cfg(not(feature = "tablebase"))]
+impl Oracle for Arc<Tablebase> {
+    fn probe(&self, _pos: &Position) -> Option<OracleValue> {
+        match **self {}
+    }
+
+    fn max_seeds(&self) -> u8 {
+        match **self {}
+    }
+}
+
+/// Opens the tables in `dir`: always refused without the `tablebase` feature.
+#[cfg(not(feature = "tablebase"))]
+pub fn open(_dir: &std::path::Path) -> Result<Arc<Tablebase>, TablebaseError> {
+    Err(TablebaseError::Disabled)
+}
+
+/// Builds tables in memory: always refused without the `tablebase` feature.
+#[cfg(not(feature = "tablebase"))]
+pub fn build_in_memory(_max_seeds: usize) -> Result<Tablebase, TablebaseError> {
+    Err(TablebaseError::Disabled)
 }

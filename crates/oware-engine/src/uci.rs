@@ -18,6 +18,7 @@ use std::sync::{Arc, Mutex, Weak};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use crate::tablebase::TablebaseError;
 use oware_core::{format_moves, parse_moves, Game, Move, Position, Side};
 
 use crate::{
@@ -306,11 +307,11 @@ struct Session {
 }
 
 /// Where tables built in the background are left for the session.
-type TableSlot = Arc<Mutex<Option<Result<Arc<crate::tablebase::Tablebase>, String>>>>;
+type TableSlot = Arc<Mutex<Option<Result<Arc<crate::tablebase::Tablebase>, TablebaseError>>>>;
 
 /// Builds tables for a session in the background (see [`run_with_builder`]).
 pub type TableBuilder =
-    Box<dyn FnOnce() -> Result<crate::tablebase::Tablebase, String> + Send + 'static>;
+    Box<dyn FnOnce() -> Result<crate::tablebase::Tablebase, TablebaseError> + Send + 'static>;
 
 /// The info line of one iteration.
 pub fn info_line(i: &SearchInfo) -> String {
@@ -476,19 +477,14 @@ impl Session {
                 self.game = Game::new(Position::start());
             }
             UciCommand::SetOption { name, value } => self.set_option(&name, value.as_deref()),
-            UciCommand::Position { start, moves } => {
-                let mut game = Game::new(start);
-                for (i, &mv) in moves.iter().enumerate() {
-                    if let Err(e) = game.play(mv) {
-                        self.error(format!(
-                            "position: move {} ({mv}) cannot be played: {e}; position unchanged",
-                            i + 1
-                        ));
-                        return true;
-                    }
-                }
-                self.game = game;
-            }
+            UciCommand::Position { start, moves } => match Game::from_moves(start, &moves) {
+                Ok(game) => self.game = game,
+                Err((i, e)) => self.error(format!(
+                    "position: move {} ({}) cannot be played: {e}; position unchanged",
+                    i + 1,
+                    moves[i]
+                )),
+            },
             UciCommand::Go(params) => self.go(params),
             UciCommand::Stop => self.finish(),
             UciCommand::PonderHit => {
@@ -655,10 +651,8 @@ pub fn run_with_tables<R: BufRead>(
     options: EngineOptions,
     build_seeds: Option<usize>,
 ) {
-    let build = build_seeds.map(|n| {
-        Box::new(move || crate::tablebase::Tablebase::build_in_memory(n).map_err(|e| e.to_string()))
-            as TableBuilder
-    });
+    let build =
+        build_seeds.map(|n| Box::new(move || crate::tablebase::build_in_memory(n)) as TableBuilder);
     run_with_builder(input, out, options, build);
 }
 

@@ -59,7 +59,7 @@ fn every_game_ending_move_gets_the_games_result() {
                 let Some(o) = after.outcome() else { continue };
                 let me = game.position().to_move();
                 let expected = match o.winner {
-                    None => Score(0),
+                    None => Score::ZERO,
                     Some(w) if w == me => Score::win_in(1),
                     Some(_) => Score::loss_in(1),
                 };

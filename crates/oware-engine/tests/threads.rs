@@ -41,7 +41,7 @@ fn two_threads_find_the_win() {
     e.set_threads(2);
     let r = e.search(&game, &Limits::depth(12), &mut |_| {});
     assert_eq!(r.best.unwrap().to_string(), "F");
-    assert!(r.score.is_proven() && r.score.0 > 0, "{:?}", r.score);
+    assert!(r.score.is_proven() && r.score.is_win(), "{:?}", r.score);
 }
 
 #[test]

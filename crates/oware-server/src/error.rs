@@ -1,22 +1,100 @@
 //! The server's one error type, mapped to an HTTP status and the JSON body
-//! `{"error": {"code", "message", "rule"?}}` (docs/PROTOCOL.md).
+//! `{"error": {"code", "message", "rule"?, "reason"?}}` (docs/PROTOCOL.md).
+//!
+//! `code` says what kind of refusal it is, `reason` (when present) the
+//! rules core's code for the detail (`empty_house`, `bad_count`, ...).
+//! Clients translate by these two, never by the English `message`.
 
-use axum::http::StatusCode;
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use oware_core::{GameError, IllegalMove};
+use oware_core::{GameError, IllegalMove, ParseMoveError, ParsePositionError};
 use serde::Serialize;
 
-/// A refused request: a stable code, an HTTP status and a message for people.
+macro_rules! codes {
+    ($($variant:ident => $code:literal, $status:ident, $ctor:ident;)*) => {
+        /// The kind of a refusal: stable, machine-readable, translated by clients.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+        #[serde(rename_all = "snake_case")]
+        pub enum ErrorCode {
+            $(
+                #[doc = concat!("`", $code, "`")]
+                $variant,
+            )*
+        }
+
+        impl ErrorCode {
+            /// Every code, in the order of docs/PROTOCOL.md.
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant),*];
+
+            /// The code as sent.
+            pub const fn as_str(self) -> &'static str {
+                match self { $(ErrorCode::$variant => $code,)* }
+            }
+
+            /// The HTTP status that carries it.
+            pub const fn status(self) -> StatusCode {
+                match self { $(ErrorCode::$variant => StatusCode::$status,)* }
+            }
+        }
+
+        impl ApiError {
+            $(
+                #[doc = concat!("A `", $code, "` error.")]
+                pub fn $ctor(message: impl Into<String>) -> ApiError {
+                    ApiError::new(ErrorCode::$variant, message)
+                }
+            )*
+        }
+    };
+}
+
+codes! {
+    Malformed => "malformed", BAD_REQUEST, malformed;
+    InvalidRequest => "invalid_request", BAD_REQUEST, invalid_request;
+    InvalidPosition => "invalid_position", BAD_REQUEST, invalid_position;
+    InvalidMove => "invalid_move", BAD_REQUEST, invalid_move;
+    IllegalMove => "illegal_move", CONFLICT, illegal_move;
+    NotYourTurn => "not_your_turn", CONFLICT, not_your_turn;
+    StalePly => "stale_ply", CONFLICT, stale_ply;
+    GameOver => "game_over", CONFLICT, game_over;
+    SeatTaken => "seat_taken", CONFLICT, seat_taken;
+    NotAllowed => "not_allowed", CONFLICT, not_allowed;
+    MissingToken => "missing_token", UNAUTHORIZED, missing_token;
+    NotSignedIn => "not_signed_in", UNAUTHORIZED, not_signed_in;
+    BadCredentials => "bad_credentials", UNAUTHORIZED, bad_credentials;
+    UsernameTaken => "username_taken", CONFLICT, username_taken;
+    BadCsrf => "bad_csrf", FORBIDDEN, bad_csrf;
+    BadToken => "bad_token", FORBIDDEN, bad_token;
+    BadOrigin => "bad_origin", FORBIDDEN, bad_origin;
+    NotFound => "not_found", NOT_FOUND, not_found;
+    TooLarge => "too_large", PAYLOAD_TOO_LARGE, too_large;
+    RateLimited => "rate_limited", TOO_MANY_REQUESTS, rate_limited;
+    Busy => "busy", SERVICE_UNAVAILABLE, busy;
+    Internal => "internal", INTERNAL_SERVER_ERROR, internal;
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A refused request: a stable code, a message for people, and what the
+/// rules say about it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ApiError {
-    /// Stable machine-readable code (`illegal_move`, `stale_ply`, ...).
-    pub code: &'static str,
-    /// HTTP status.
-    pub status: StatusCode,
-    /// What was wrong, for people.
+    /// What kind of refusal.
+    pub code: ErrorCode,
+    /// What was wrong, for people (English; clients translate by code).
     pub message: String,
     /// The rule (docs/RULES.md id) that forbids the action, if one does.
     pub rule: Option<&'static str>,
+    /// The rules core's code for the detail (`empty_house`, `bad_count`...).
+    pub reason: Option<&'static str>,
+    /// Seconds after which a `rate_limited` request may be retried.
+    pub retry_after: Option<u64>,
+    /// Where in the client's text the error is (line, column; 1-based).
+    pub at: Option<(usize, usize)>,
 }
 
 impl std::fmt::Display for ApiError {
@@ -27,81 +105,163 @@ impl std::fmt::Display for ApiError {
 
 impl std::error::Error for ApiError {}
 
-macro_rules! constructors {
-    ($($name:ident => $code:literal, $status:ident;)*) => {
-        impl ApiError {
-            $(
-                #[doc = concat!("A `", $code, "` error.")]
-                pub fn $name(message: impl Into<String>) -> ApiError {
-                    ApiError { code: $code, status: StatusCode::$status, message: message.into(), rule: None }
-                }
-            )*
-        }
-    };
-}
-
-constructors! {
-    malformed => "malformed", BAD_REQUEST;
-    invalid_request => "invalid_request", BAD_REQUEST;
-    invalid_position => "invalid_position", BAD_REQUEST;
-    invalid_move => "invalid_move", BAD_REQUEST;
-    stale_ply => "stale_ply", CONFLICT;
-    not_your_turn => "not_your_turn", CONFLICT;
-    game_over => "game_over", CONFLICT;
-    seat_taken => "seat_taken", CONFLICT;
-    not_allowed => "not_allowed", CONFLICT;
-    missing_token => "missing_token", UNAUTHORIZED;
-    bad_token => "bad_token", FORBIDDEN;
-    bad_origin => "bad_origin", FORBIDDEN;
-    not_found => "not_found", NOT_FOUND;
-    too_large => "too_large", PAYLOAD_TOO_LARGE;
-    busy => "busy", SERVICE_UNAVAILABLE;
-    internal => "internal", INTERNAL_SERVER_ERROR;
-}
-
 impl ApiError {
+    /// An error of kind `code`.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            code,
+            message: message.into(),
+            rule: None,
+            reason: None,
+            retry_after: None,
+            at: None,
+        }
+    }
+
+    /// The same error with the core's detail code.
+    pub fn with_reason(mut self, reason: &'static str) -> ApiError {
+        self.reason = Some(reason);
+        self
+    }
+
+    /// The HTTP status.
+    pub fn status(&self) -> StatusCode {
+        self.code.status()
+    }
+
     /// An illegal move, naming the rule that forbids it.
     pub fn illegal(mv: oware_core::Move, reason: IllegalMove) -> ApiError {
-        ApiError {
-            code: "illegal_move",
-            status: StatusCode::CONFLICT,
-            message: format!("illegal move {mv}: {reason} ({})", reason.rule()),
-            rule: Some(reason.rule()),
+        let mut e =
+            ApiError::illegal_move(format!("illegal move {mv}: {reason} ({})", reason.rule()))
+                .with_reason(reason.code());
+        e.rule = Some(reason.rule());
+        e
+    }
+
+    /// A position string that does not parse.
+    pub fn position(text: &str, e: &ParsePositionError) -> ApiError {
+        ApiError::invalid_position(format!("position {text:?}: {e}")).with_reason(e.code())
+    }
+
+    /// Text that is not a move or a move list.
+    pub fn moves(what: &str, text: &str, e: &ParseMoveError) -> ApiError {
+        ApiError::invalid_move(format!("{what} {text:?}: {e}")).with_reason(e.code())
+    }
+
+    /// An OGN record that cannot be read, with where and why.
+    pub fn record(e: &oware_core::OgnError) -> ApiError {
+        let mut err = ApiError::invalid_request(format!("OGN: {e}")).with_reason(e.kind.code());
+        err.at = Some((e.line, e.column));
+        if let oware_core::OgnErrorKind::Move(GameError::Illegal { reason, .. }) = e.kind {
+            err.rule = Some(reason.rule());
         }
+        err
+    }
+
+    /// Too many requests from one client.
+    pub fn too_many(what: &str, retry_after: std::time::Duration) -> ApiError {
+        let secs = retry_after.as_secs() + u64::from(retry_after.subsec_nanos() > 0);
+        let mut e = ApiError::rate_limited(format!(
+            "too many {what} from this address; try again in {secs} s"
+        ));
+        e.retry_after = Some(secs.max(1));
+        e
     }
 
     /// The error body as JSON.
     pub fn body(&self) -> serde_json::Value {
-        #[derive(Serialize)]
-        struct Inner<'a> {
-            code: &'a str,
-            message: &'a str,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            rule: Option<&'a str>,
+        serde_json::json!({ "error": ErrorBody::from(self) })
+    }
+}
+
+/// The `error` object of a refusal, as sent over HTTP and the WebSocket.
+#[derive(Serialize, Debug)]
+pub struct ErrorBody<'a> {
+    /// The kind of refusal.
+    pub code: ErrorCode,
+    /// For people.
+    pub message: &'a str,
+    /// The rule that forbids it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<&'static str>,
+    /// The core's detail code.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<&'static str>,
+    /// The line of the client's text where the error is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// Its column.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
+}
+
+impl<'a> From<&'a ApiError> for ErrorBody<'a> {
+    fn from(e: &'a ApiError) -> ErrorBody<'a> {
+        ErrorBody {
+            code: e.code,
+            message: &e.message,
+            rule: e.rule,
+            reason: e.reason,
+            line: e.at.map(|a| a.0),
+            column: e.at.map(|a| a.1),
         }
-        serde_json::json!({ "error": Inner { code: self.code, message: &self.message, rule: self.rule } })
     }
 }
 
 impl From<GameError> for ApiError {
     fn from(e: GameError) -> ApiError {
         match e {
-            GameError::Over => ApiError::game_over("the game is over"),
+            GameError::Over => ApiError::game_over("the game is over").with_reason(e.code()),
             GameError::Illegal {
                 mv,
                 reason: IllegalMove::GameOver,
-            } => ApiError::game_over(format!("move {mv}: the game is over")),
+            } => ApiError::game_over(format!("move {mv}: the game is over")).with_reason(e.code()),
             GameError::Illegal { mv, reason } => ApiError::illegal(mv, reason),
-            GameError::NothingToUndo => ApiError::not_allowed("there is no move to undo"),
+            GameError::NothingToUndo => {
+                ApiError::not_allowed("there is no move to undo").with_reason(e.code())
+            }
         }
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        if self.status.is_server_error() {
-            tracing::error!(code = self.code, "{}", self.message);
+        if self.status().is_server_error() {
+            tracing::error!(code = %self.code, "{}", self.message);
         }
-        (self.status, axum::Json(self.body())).into_response()
+        let mut res = (self.status(), axum::Json(self.body())).into_response();
+        if let Some(secs) = self.retry_after {
+            res.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        }
+        res
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_distinct_and_named_as_sent() {
+        let mut seen = std::collections::HashSet::new();
+        for c in ErrorCode::ALL {
+            assert!(seen.insert(c.as_str()), "{c} twice");
+            assert_eq!(
+                serde_json::to_value(c).unwrap(),
+                serde_json::Value::from(c.as_str())
+            );
+        }
+        assert_eq!(ErrorCode::RateLimited.status().as_u16(), 429);
+    }
+
+    #[test]
+    fn illegal_move_carries_rule_and_reason() {
+        let mv: oware_core::Move = "A".parse().unwrap();
+        let e = ApiError::illegal(mv, IllegalMove::EmptyHouse);
+        let body = e.body();
+        assert_eq!(body["error"]["code"], "illegal_move");
+        assert_eq!(body["error"]["rule"], "R3");
+        assert_eq!(body["error"]["reason"], "empty_house");
     }
 }

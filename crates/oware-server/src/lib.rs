@@ -14,14 +14,17 @@
 
 #![deny(missing_docs)]
 
+pub mod accounts;
 pub mod assets;
-pub mod bench;
+pub mod config;
 mod engines;
 pub mod error;
 pub mod http;
 pub mod hub;
+pub mod limits;
 pub mod listener;
 pub mod model;
+pub mod protocol;
 pub mod rules;
 pub mod security;
 pub mod store;
@@ -34,7 +37,8 @@ use std::sync::Arc;
 use axum::Router;
 use tokio::task::JoinHandle;
 
-pub use hub::{Config, Hub};
+pub use config::{Config, RateLimits};
+pub use hub::Hub;
 
 /// How to start a server.
 #[derive(Clone, Debug)]
@@ -68,6 +72,11 @@ pub fn default_db_path() -> std::io::Result<PathBuf> {
 /// The whole application as a router (API, WebSocket, static files).
 pub fn app(hub: Arc<Hub>) -> Router {
     http::routes()
+        .merge(accounts::routes::routes())
+        .layer(axum::middleware::from_fn_with_state(
+            hub.clone(),
+            accounts::session::middleware,
+        ))
         .fallback(assets::static_or_index)
         .layer(axum::middleware::from_fn(security::headers))
         .with_state(hub)
@@ -114,7 +123,8 @@ impl Server {
         let max = listener::connection_limit(max_connections);
         tracing::info!("at most {max} connections open at once");
         let listener = listener::Limited::new(listener, max, idle_timeout);
-        let task = tokio::spawn(async move { axum::serve(listener, router).await });
+        let service = router.into_make_service_with_connect_info::<listener::PeerAddr>();
+        let task = tokio::spawn(async move { axum::serve(listener, service).await });
         Ok(Server {
             addr,
             db,

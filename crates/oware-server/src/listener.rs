@@ -190,3 +190,13 @@ impl AsyncWrite for Conn {
         self.stream.is_write_vectored()
     }
 }
+
+/// The peer address of a connection, for handlers (`ConnectInfo<PeerAddr>`).
+#[derive(Clone, Copy, Debug)]
+pub struct PeerAddr(pub SocketAddr);
+
+impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, Limited>> for PeerAddr {
+    fn connect_info(stream: axum::serve::IncomingStream<'_, Limited>) -> PeerAddr {
+        PeerAddr(*stream.remote_addr())
+    }
+}

@@ -1,7 +1,9 @@
-//! What the server keeps about a game besides its moves (persisted as JSON),
-//! and the JSON views sent to clients (docs/PROTOCOL.md).
+//! What the server keeps about a game besides its moves (persisted as JSON
+//! in the store), and the small values both the store and the wire use.
 
-use oware_core::{Game, House, Move, MoveTrace, Outcome, Ply, Position, Side};
+use oware_core::{Outcome, Ply, Position, Side};
+
+use crate::protocol::views::{seats_view, stores, ResultView, Summary, Totals};
 use serde::{Deserialize, Serialize};
 
 /// How a game is played.
@@ -25,6 +27,104 @@ impl Mode {
             Mode::Online => "online",
         }
     }
+}
+
+/// Where a game stands.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameStatus {
+    /// An online game with a free seat.
+    Waiting,
+    /// Both seats taken, not over.
+    Playing,
+    /// Ended.
+    Over,
+}
+
+impl GameStatus {
+    /// The status as sent and stored.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Waiting => "waiting",
+            GameStatus::Playing => "playing",
+            GameStatus::Over => "over",
+        }
+    }
+}
+
+/// What a player does about ending the game by agreement (R12).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OfferAction {
+    /// Offers to stop and share the seeds on the board.
+    Offer,
+    /// Accepts the opponent's offer.
+    Accept,
+    /// Declines it.
+    Decline,
+}
+
+impl std::str::FromStr for OfferAction {
+    type Err = ();
+
+    fn from_str(s: &str) -> Result<OfferAction, ()> {
+        match s {
+            "offer" => Ok(OfferAction::Offer),
+            "accept" => Ok(OfferAction::Accept),
+            "decline" => Ok(OfferAction::Decline),
+            _ => Err(()),
+        }
+    }
+}
+
+/// A ply as sent: its move letter, or `-` for a turn lost to the
+/// per-move limit (R13).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct PlyText(pub Ply);
+
+impl Serialize for PlyText {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Ply::Move(m) => s.collect_str(&m),
+            Ply::Pass => s.serialize_str("-"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for PlyText {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<PlyText, D::Error> {
+        let text = String::deserialize(d)?;
+        parse_ply(&text)
+            .map(PlyText)
+            .ok_or_else(|| serde::de::Error::custom(format!("{text:?} is not a ply")))
+    }
+}
+
+/// A stored ply's text back to a ply.
+pub fn parse_ply(text: &str) -> Option<Ply> {
+    if text == "-" || text == "--" {
+        Some(Ply::Pass)
+    } else {
+        text.parse().ok().map(Ply::Move)
+    }
+}
+
+fn random_string(len: usize, alphabet: &[u8]) -> String {
+    use rand::Rng;
+    let mut rng = rand::rng();
+    (0..len)
+        .map(|_| alphabet[rng.random_range(0..alphabet.len())] as char)
+        .collect()
+}
+
+/// A new game id: 10 characters, no look-alikes.
+pub fn new_id() -> String {
+    random_string(10, b"abcdefghijkmnopqrstuvwxyz23456789")
+}
+
+/// A new seat token or invite code: 128 random bits in hex.
+pub fn new_token() -> String {
+    random_string(32, b"0123456789abcdef")
 }
 
 /// A time control (R13).
@@ -64,6 +164,30 @@ pub struct Seat {
     pub name: String,
     /// The seat token; `None` while the seat is free.
     pub token: Option<String>,
+    /// The account of the player who took it signed in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub account: Option<String>,
+    /// Their rating in the game's class when they sat down (rated games).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<SeatRating>,
+}
+
+/// The ratings a seek accepts, inclusive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RatingRange {
+    /// Lowest rating.
+    pub min: i32,
+    /// Highest rating.
+    pub max: i32,
+}
+
+/// A rating as shown beside a name.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeatRating {
+    /// Rounded rating.
+    pub rating: i32,
+    /// Still uncertain (shown with a `?`).
+    pub provisional: bool,
 }
 
 /// Everything about a game except its plies: the `meta` JSON column.
@@ -77,6 +201,13 @@ pub struct GameMeta {
     pub level: Option<u8>,
     /// Listed in the lobby while waiting for an opponent.
     pub public: bool,
+    /// Rated: an online game between two accounts whose result moves
+    /// their ratings.
+    #[serde(default)]
+    pub rated: bool,
+    /// Only players rated within this range may join (a seek's range).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating_range: Option<RatingRange>,
     /// Creation time, ms since the Unix epoch.
     pub created_at: i64,
     /// Last change, ms since the Unix epoch.
@@ -141,18 +272,50 @@ mod outcome_serde {
 }
 
 impl GameMeta {
-    /// `waiting`, `playing` or `over`.
-    pub fn status(&self) -> &'static str {
+    /// A new game's metadata: a fresh id and invite code, created now, no
+    /// moves, no result.
+    pub fn new(
+        mode: Mode,
+        level: Option<u8>,
+        public: bool,
+        start: Position,
+        seats: [Seat; 2],
+        time_control: Option<TimeControl>,
+    ) -> GameMeta {
+        let now = now_ms();
+        GameMeta {
+            id: new_id(),
+            mode,
+            level,
+            public,
+            rated: false,
+            rating_range: None,
+            created_at: now,
+            updated_at: now,
+            start,
+            seats,
+            invite: new_token(),
+            time_control,
+            result: None,
+            offer: None,
+            rematch: None,
+            ply: 0,
+            score: stores(&start),
+        }
+    }
+
+    /// Waiting for a second player, playing, or over.
+    pub fn status(&self) -> GameStatus {
         if self.result.is_some() {
-            "over"
+            GameStatus::Over
         } else if self
             .seats
             .iter()
             .any(|s| s.token.is_none() && s.kind == SeatKind::Human)
         {
-            "waiting"
+            GameStatus::Waiting
         } else {
-            "playing"
+            GameStatus::Playing
         }
     }
 
@@ -178,262 +341,10 @@ impl GameMeta {
             score: Totals::from(self.score),
             result: self.result.as_ref().map(ResultView::from),
             time_control: self.time_control,
+            rated: self.rated,
+            rating_range: self.rating_range,
         }
     }
-}
-
-/// `{"south": n, "north": n}`.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct Totals {
-    /// South's figure.
-    pub south: u8,
-    /// North's figure.
-    pub north: u8,
-}
-
-impl From<[u8; 2]> for Totals {
-    fn from(t: [u8; 2]) -> Totals {
-        Totals {
-            south: t[0],
-            north: t[1],
-        }
-    }
-}
-
-/// The stores of a position.
-pub fn stores(pos: &Position) -> [u8; 2] {
-    [pos.store(Side::South), pos.store(Side::North)]
-}
-
-/// A game's result on the wire.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct ResultView {
-    /// Reason id.
-    pub reason: String,
-    /// Rule id, when a rule ended the game.
-    pub rule: Option<String>,
-    /// `S`, `N` or `draw`.
-    pub winner: String,
-    /// Final totals.
-    pub totals: Totals,
-    /// The reason in words.
-    pub text: String,
-}
-
-impl From<&Outcome> for ResultView {
-    fn from(o: &Outcome) -> ResultView {
-        ResultView {
-            reason: o.reason.as_str().to_string(),
-            rule: o.reason.rule().map(str::to_string),
-            winner: o.winner_str().to_string(),
-            totals: Totals::from(o.totals),
-            text: o.reason.to_string(),
-        }
-    }
-}
-
-/// One seat on the wire (never the token).
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct SeatView {
-    /// `human` or `computer`.
-    pub kind: SeatKind,
-    /// Display name.
-    pub name: String,
-    /// Someone holds the seat.
-    pub taken: bool,
-    /// A WebSocket for this seat is open (always true for the computer).
-    pub connected: bool,
-}
-
-/// Both seats, keyed `S` and `N`.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct SeatsView {
-    /// South's seat.
-    #[serde(rename = "S")]
-    pub south: SeatView,
-    /// North's seat.
-    #[serde(rename = "N")]
-    pub north: SeatView,
-}
-
-/// The seats' public view.
-pub fn seats_view(seats: &[Seat; 2], connected: [bool; 2]) -> SeatsView {
-    let one = |i: usize| SeatView {
-        kind: seats[i].kind,
-        name: seats[i].name.clone(),
-        taken: seats[i].token.is_some() || seats[i].kind == SeatKind::Computer,
-        connected: connected[i] || seats[i].kind == SeatKind::Computer,
-    };
-    SeatsView {
-        south: one(0),
-        north: one(1),
-    }
-}
-
-/// What a move did, for animation.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct TraceView {
-    /// The move.
-    #[serde(rename = "move")]
-    pub mv: Move,
-    /// Houses that received a seed, in order.
-    pub sown: Vec<House>,
-    /// Where the last seed fell.
-    pub last: House,
-    /// Houses captured from, last house first, with their seeds.
-    pub captured: Vec<(House, u8)>,
-    /// The capture was cancelled because it would take every seed (R7).
-    pub grand_slam: bool,
-}
-
-impl From<&MoveTrace> for TraceView {
-    fn from(t: &MoveTrace) -> TraceView {
-        TraceView {
-            mv: t.mv,
-            sown: t.sown.clone(),
-            last: t.last,
-            captured: t.captured.clone(),
-            grand_slam: t.grand_slam,
-        }
-    }
-}
-
-/// The trace of ply `i` of `game`, if it was a move.
-pub fn trace_of(game: &Game, i: usize) -> Option<TraceView> {
-    match game.plies().get(i)? {
-        Ply::Move(mv) => game.positions()[i]
-            .trace(*mv)
-            .ok()
-            .map(|t| TraceView::from(&t)),
-        Ply::Pass => None,
-    }
-}
-
-/// A ply as text: the move letter, or `-` for a turn lost on time.
-pub fn ply_text(p: Ply) -> String {
-    match p {
-        Ply::Move(m) => m.to_string(),
-        Ply::Pass => "-".to_string(),
-    }
-}
-
-/// An engine score on the wire.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct ScoreView {
-    /// Centi-seeds for the side to move (proven results map to ±10000 less the distance).
-    pub cp: i32,
-    /// Plies to a proven win.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub win_in: Option<u32>,
-    /// Plies to a proven loss.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub loss_in: Option<u32>,
-}
-
-impl From<oware_engine::Score> for ScoreView {
-    fn from(s: oware_engine::Score) -> ScoreView {
-        let (win_in, loss_in) = if s.0 >= oware_engine::Score::PROVEN {
-            (Some((oware_engine::Score::WIN - s.0) as u32), None)
-        } else if s.0 <= -oware_engine::Score::PROVEN {
-            (None, Some((oware_engine::Score::WIN + s.0) as u32))
-        } else {
-            (None, None)
-        };
-        ScoreView {
-            cp: s.centiseeds(),
-            win_in,
-            loss_in,
-        }
-    }
-}
-
-/// The clock as sent to clients.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct ClockView {
-    /// South's time left.
-    pub south_ms: u64,
-    /// North's time left.
-    pub north_ms: u64,
-    /// Whose time is running.
-    pub running: Option<Side>,
-}
-
-/// A game on the wire.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct GameView {
-    /// Id.
-    pub id: String,
-    /// Mode.
-    pub mode: Mode,
-    /// Engine level.
-    pub level: Option<u8>,
-    /// `waiting`, `playing` or `over`.
-    pub status: String,
-    /// Listed in the lobby.
-    pub public: bool,
-    /// Creation time.
-    pub created_at: String,
-    /// Last change.
-    pub updated_at: String,
-    /// Seats.
-    pub seats: SeatsView,
-    /// Start position.
-    pub start: Position,
-    /// Every ply.
-    pub plies: Vec<String>,
-    /// Number of plies.
-    pub ply: u32,
-    /// Current position.
-    pub position: Position,
-    /// Side to move.
-    pub to_move: Side,
-    /// Legal moves (empty once over).
-    pub legal: Vec<Move>,
-    /// Stores.
-    pub score: Totals,
-    /// Trace of the last ply, if it was a move.
-    pub last: Option<TraceView>,
-    /// The result once over.
-    pub result: Option<ResultView>,
-    /// Time control.
-    pub time_control: Option<TimeControl>,
-    /// Clock state.
-    pub clock: Option<ClockView>,
-    /// Standing agreement offer.
-    pub offer: Option<Side>,
-    /// The engine is thinking.
-    pub thinking: bool,
-    /// Rematch game id.
-    pub rematch: Option<String>,
-}
-
-/// A game in lists.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Summary {
-    /// Id.
-    pub id: String,
-    /// Mode.
-    pub mode: Mode,
-    /// Engine level.
-    pub level: Option<u8>,
-    /// Status.
-    pub status: &'static str,
-    /// Listed in the lobby.
-    pub public: bool,
-    /// Creation time.
-    pub created_at: String,
-    /// Last change.
-    pub updated_at: String,
-    /// Seats.
-    pub seats: SeatsView,
-    /// Plies played.
-    pub ply: u32,
-    /// Stores.
-    pub score: Totals,
-    /// Result.
-    pub result: Option<ResultView>,
-    /// Time control.
-    pub time_control: Option<TimeControl>,
 }
 
 /// Milliseconds since the epoch as an RFC 3339 UTC string.

@@ -1,16 +1,19 @@
 //! `POST /api/v1/rules/state`: the core's view of a position, with a
 //! preview of every house of the side to move (the learning aids).
 
-use oware_core::{parse_moves, Game, Move, Position, Side};
+use oware_core::{Game, IllegalMove, Move, Position, Side};
 use serde::Serialize;
 
-use crate::error::ApiError;
-use crate::model::{stores, trace_of, ResultView, Totals, TraceView};
+use crate::model::GameStatus;
+use crate::protocol::views::{stores, trace_of, ResultView, Totals, TraceView};
 
 /// Why a move is refused.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct Refusal {
-    /// In words.
+    /// The core's code (`empty_house`, `not_your_house`, `must_feed`,
+    /// `game_over`), which clients translate.
+    pub code: &'static str,
+    /// In words (English).
     pub reason: String,
     /// Rule id.
     pub rule: &'static str,
@@ -48,7 +51,7 @@ pub struct RulesState {
     /// Legal moves.
     pub legal: Vec<Move>,
     /// `playing` or `over`.
-    pub status: &'static str,
+    pub status: GameStatus,
     /// Result once over.
     pub result: Option<ResultView>,
     /// Stores.
@@ -65,39 +68,12 @@ fn captured(before: &Position, after: &Position) -> u8 {
     after.store(before.to_move()) - before.store(before.to_move())
 }
 
-/// The game a request describes: a start position (the standard start when
-/// absent) and a move list played from it with the full rules.
-pub fn replay(position: Option<&str>, moves: Option<&str>) -> Result<Game, ApiError> {
-    let start: Position = match position {
-        None => Position::start(),
-        Some(p) => p
-            .parse()
-            .map_err(|e| ApiError::invalid_position(format!("position {p:?}: {e}")))?,
-    };
-    let moves = match moves {
-        None => Vec::new(),
-        Some(m) => {
-            parse_moves(m).map_err(|e| ApiError::invalid_move(format!("moves {m:?}: {e}")))?
-        }
-    };
-    Game::from_moves(start, &moves).map_err(|(i, e)| {
-        let mut err = ApiError::from(e);
-        err.message = format!("move {} of the list: {}", i + 1, err.message);
-        err
-    })
-}
-
-/// Answers a rules query.
-pub fn state(position: Option<&str>, moves: Option<&str>) -> Result<RulesState, ApiError> {
-    let game = replay(position, moves)?;
+/// The core's view of `game`, with a preview of every house.
+pub fn state(game: &Game) -> RulesState {
     let pos = *game.position();
     let legal_set = game.legal_moves();
     let legal: Vec<Move> = legal_set.into_iter().collect();
-    let caps: Vec<(Move, u8)> = legal
-        .iter()
-        .map(|&m| (m, captured(&pos, &pos.play_unchecked(m))))
-        .collect();
-    let best_capture = caps.iter().map(|c| c.1).max().unwrap_or(0);
+    let best_capture = oware_session::coach::best_capture(game);
     let previews = pos
         .to_move()
         .houses()
@@ -105,11 +81,13 @@ pub fn state(position: Option<&str>, moves: Option<&str>) -> Result<RulesState, 
             let mv = Move::new(h);
             let refusal = if game.is_over() {
                 Some(Refusal {
-                    reason: "the game is over".into(),
-                    rule: "R9/R10",
+                    code: IllegalMove::GameOver.code(),
+                    reason: IllegalMove::GameOver.to_string(),
+                    rule: IllegalMove::GameOver.rule(),
                 })
             } else {
                 pos.check(mv).err().map(|r| Refusal {
+                    code: r.code(),
                     reason: r.to_string(),
                     rule: r.rule(),
                 })
@@ -126,20 +104,10 @@ pub fn state(position: Option<&str>, moves: Option<&str>) -> Result<RulesState, 
                 };
             }
             let trace = pos.trace(mv).expect("checked legal");
-            let after = trace.after;
-            let took = captured(&pos, &after);
-            let mut next = game.clone();
-            let _ = next.play(mv);
-            let gives = if next.is_over() {
-                0
-            } else {
-                after
-                    .legal_moves()
-                    .into_iter()
-                    .map(|m| captured(&after, &after.play_unchecked(m)))
-                    .max()
-                    .unwrap_or(0)
-            };
+            let took = captured(&pos, &trace.after);
+            // The coach's reading, shared with the terminal game: the
+            // opponent's best capture in reply, with R7, R9-R11 applied.
+            let gives = oware_session::coach::threat(game, mv).map_or(0, |t| t.seeds);
             Preview {
                 mv,
                 legal: true,
@@ -152,27 +120,35 @@ pub fn state(position: Option<&str>, moves: Option<&str>) -> Result<RulesState, 
         })
         .collect();
     let n = game.plies().len();
-    Ok(RulesState {
+    RulesState {
         position: pos,
         to_move: pos.to_move(),
         ply: n as u32,
         legal,
-        status: if game.is_over() { "over" } else { "playing" },
+        status: if game.is_over() {
+            GameStatus::Over
+        } else {
+            GameStatus::Playing
+        },
         result: game.outcome().map(ResultView::from),
         score: Totals::from(stores(&pos)),
         moves: oware_core::format_moves(&game.moves().collect::<Vec<Move>>()),
-        last: n.checked_sub(1).and_then(|i| trace_of(&game, i)),
+        last: n.checked_sub(1).and_then(|i| trace_of(game, i)),
         previews,
-    })
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn state_of(position: &str) -> RulesState {
+        state(&Game::new(position.parse().unwrap()))
+    }
+
     #[test]
     fn start_position_previews() {
-        let s = state(None, None).unwrap();
+        let s = state(&Game::new(Position::start()));
         assert_eq!(s.legal.len(), 6);
         assert_eq!(s.previews.len(), 6);
         // F from the start sows a..d: last seed in d, nothing taken.
@@ -184,33 +160,24 @@ mod tests {
     #[test]
     fn e2_capture_and_misses() {
         // docs/RULES.md E2: F captures 2+2.
-        let s = state(Some("0-0-0-0-0-2-1-1-0-0-4-0-20-20-S"), None).unwrap();
+        let s = state_of("0-0-0-0-0-2-1-1-0-0-4-0-20-20-S");
         let f = s.previews.iter().find(|p| p.mv.to_string() == "F").unwrap();
         assert_eq!(f.captures, 4);
         assert!(!f.misses_capture);
         let a = s.previews.iter().find(|p| p.mv.to_string() == "A").unwrap();
         assert!(!a.legal);
-        assert_eq!(a.refusal.as_ref().unwrap().rule, "R3");
+        let refusal = a.refusal.as_ref().unwrap();
+        assert_eq!((refusal.rule, refusal.code), ("R3", "empty_house"));
     }
 
     #[test]
     fn e9_must_feed() {
-        let s = state(Some("3-0-0-0-0-1-0-0-0-0-0-0-22-22-S"), None).unwrap();
+        let s = state_of("3-0-0-0-0-1-0-0-0-0-0-0-22-22-S");
         assert_eq!(
             s.legal.iter().map(|m| m.to_string()).collect::<String>(),
             "F"
         );
-        let a = &s.previews[0];
-        assert_eq!(a.refusal.as_ref().unwrap().rule, "R8");
-    }
-
-    #[test]
-    fn bad_inputs() {
-        assert_eq!(
-            state(Some("4-4"), None).unwrap_err().code,
-            "invalid_position"
-        );
-        assert_eq!(state(None, Some("Fz")).unwrap_err().code, "invalid_move");
-        assert_eq!(state(None, Some("FF")).unwrap_err().code, "illegal_move");
+        let refusal = s.previews[0].refusal.as_ref().unwrap();
+        assert_eq!((refusal.rule, refusal.code), ("R8", "must_feed"));
     }
 }

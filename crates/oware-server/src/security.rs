@@ -95,7 +95,7 @@ mod tests {
             "file://x",
         ] {
             let e = check_origin(&headers(Some(bad), "127.0.0.1:8080")).unwrap_err();
-            assert_eq!(e.code, "bad_origin", "{bad}");
+            assert_eq!(e.code, crate::error::ErrorCode::BadOrigin, "{bad}");
         }
     }
 }

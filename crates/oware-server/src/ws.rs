@@ -9,46 +9,24 @@ use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
 use oware_core::Side;
-use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
+use crate::accounts::session::MaybeUser;
 use crate::error::ApiError;
-use crate::hub::{Event, Hub, Slot};
+use crate::hub::{Hub, Slot, Watcher};
+use crate::limits::SocketLimiter;
+use crate::protocol::incoming::WsQuery;
+use crate::protocol::{ClientIn, ClientOut};
 
-/// Largest client message handled; larger ones get a `too_large` error.
-pub const MESSAGE_LIMIT: usize = 4 * 1024;
 /// Frames past this size close the connection (the socket layer refuses them).
 const FRAME_LIMIT: usize = 64 * 1024;
-
-#[derive(Deserialize)]
-pub(crate) struct WsQuery {
-    token: Option<String>,
-}
-
-/// A client message.
-#[derive(Deserialize, Debug)]
-#[serde(tag = "type", rename_all = "lowercase")]
-enum ClientMsg {
-    Hello {
-        since: u32,
-    },
-    Move {
-        #[serde(rename = "move")]
-        mv: String,
-        ply: Option<u32>,
-    },
-    Resign {},
-    Agreement {
-        action: String,
-    },
-    Ping {},
-}
 
 pub(crate) async fn upgrade(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
     q: Result<Query<WsQuery>, axum::extract::rejection::QueryRejection>,
     headers: axum::http::HeaderMap,
+    MaybeUser(user): MaybeUser,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     crate::security::check_origin(&headers)?;
@@ -56,11 +34,8 @@ pub(crate) async fn upgrade(
     // Check the game and the token before upgrading, so a wrong token is an HTTP error.
     let slot = hub.slot(&id).await?;
     let token = q.token.filter(|t| !t.is_empty());
-    if let Some(t) = &token {
-        let live = slot.state.lock().await;
-        if live.meta.side_of(t).is_none() {
-            return Err(ApiError::bad_token("this token holds no seat of this game"));
-        }
+    if token.is_some() {
+        slot.state.lock().await.seat(token.as_deref())?;
     }
     let ws =
         ws.map_err(|e| ApiError::invalid_request(format!("expected a WebSocket upgrade: {e}")))?;
@@ -72,53 +47,92 @@ pub(crate) async fn upgrade(
         .max_write_buffer_size(FRAME_LIMIT * 4)
         .max_message_size(FRAME_LIMIT)
         .max_frame_size(FRAME_LIMIT)
-        .on_upgrade(move |socket| connection(socket, hub, id, token)))
+        .on_upgrade(move |socket| {
+            // A spectator's name in the spectators' chat: their username
+            // when signed in.
+            let name = user.map_or_else(|| "Spectator".to_string(), |u| u.username);
+            connection(socket, hub, id, token, name)
+        }))
 }
 
 fn error_event(ply: u32, e: &ApiError) -> Utf8Bytes {
-    Event::Error {
+    ClientOut::Error {
         ply,
-        code: e.code,
-        message: e.message.clone(),
-        rule: e.rule,
+        error: e.into(),
     }
     .to_text()
 }
 
-async fn connection(socket: WebSocket, hub: Arc<Hub>, id: String, token: Option<String>) {
-    let Ok((slot, side, state, mut events)) = hub.watch(&id, token.as_deref()).await else {
+/// A spectator's channel, or one that never yields for players.
+async fn spectator_event(
+    rx: &mut Option<tokio::sync::broadcast::Receiver<Utf8Bytes>>,
+) -> Result<Utf8Bytes, RecvError> {
+    match rx {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn connection(
+    socket: WebSocket,
+    hub: Arc<Hub>,
+    id: String,
+    token: Option<String>,
+    spectator_name: String,
+) {
+    let Ok(watcher) = hub.watch(&id, token.as_deref()).await else {
         return;
+    };
+    let Watcher {
+        slot,
+        side,
+        state,
+        mut events,
+        mut spectator_events,
+    } = watcher;
+    let limiter = hub.limiter().socket();
+    let chat_limiter = hub.limiter().chat();
+    let me = Client {
+        side,
+        token: token.as_deref(),
+        name: &spectator_name,
+        limiter: &limiter,
+        chat_limiter: &chat_limiter,
     };
     let (mut sink, mut stream) = socket.split();
     if sink.send(Message::Text(state)).await.is_ok() {
         loop {
             tokio::select! {
                 incoming = stream.next() => {
-                    let text = match incoming {
-                        Some(Ok(Message::Text(t))) => t,
+                    let replies = match incoming {
+                        Some(Ok(Message::Text(t))) => handle(&hub, &slot, &me, &t).await,
                         Some(Ok(Message::Binary(_))) => {
-                            let ply = slot.state.lock().await.game.plies().len() as u32;
-                            if sink.send(Message::Text(error_event(ply, &ApiError::malformed("binary messages are not understood; send JSON text")))).await.is_err() { break; }
-                            continue;
+                            let ply = slot.state.lock().await.ply();
+                            vec![error_event(ply, &ApiError::malformed("binary messages are not understood; send JSON text"))]
                         }
                         Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
                         Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
                     };
-                    let replies = handle(&hub, &slot, side, token.as_deref(), &text).await;
                     let mut failed = false;
                     for r in replies {
                         if sink.send(Message::Text(r)).await.is_err() { failed = true; break; }
                     }
                     if failed { break; }
                 }
+                chat = spectator_event(&mut spectator_events) => {
+                    match chat {
+                        Ok(text) => if sink.send(Message::Text(text)).await.is_err() { break; },
+                        // Missed spectators' messages are in the history.
+                        Err(RecvError::Lagged(_)) => {}
+                        Err(RecvError::Closed) => spectator_events = None,
+                    }
+                }
                 event = events.recv() => {
                     let text = match event {
                         Ok(t) => t,
                         Err(RecvError::Lagged(_)) => {
                             // Missed events: send the whole state instead.
-                            let live = slot.state.lock().await;
-                            let view = live.view_for(&slot);
-                            Event::State { ply: view.ply, game: &view, you: None }.to_text()
+                            slot.state.lock().await.state_event(slot.connected(), None)
                         }
                         Err(RecvError::Closed) => break,
                     };
@@ -130,58 +144,50 @@ async fn connection(socket: WebSocket, hub: Arc<Hub>, id: String, token: Option<
     hub.unwatch(&slot, side).await;
 }
 
-async fn handle(
-    hub: &Arc<Hub>,
-    slot: &Arc<Slot>,
+/// Who is on the other end of a socket.
+struct Client<'a> {
     side: Option<Side>,
-    token: Option<&str>,
-    text: &str,
-) -> Vec<Utf8Bytes> {
-    if text.len() > MESSAGE_LIMIT {
-        let ply = slot.state.lock().await.game.plies().len() as u32;
-        return vec![error_event(
-            ply,
-            &ApiError::too_large(format!("messages are limited to {MESSAGE_LIMIT} bytes")),
-        )];
+    token: Option<&'a str>,
+    name: &'a str,
+    limiter: &'a SocketLimiter,
+    chat_limiter: &'a SocketLimiter,
+}
+
+/// One client message: parsed, limited, then done with the game's lock held.
+async fn handle(hub: &Arc<Hub>, slot: &Arc<Slot>, me: &Client<'_>, text: &str) -> Vec<Utf8Bytes> {
+    let (side, token) = (me.side, me.token);
+    let msg = me.limiter.check().and_then(|()| ClientIn::parse(text));
+    if let Ok(ClientIn::Chat(text)) = &msg {
+        // Chat takes the game's lock only to read the seat's name.
+        let posted = match me.chat_limiter.check() {
+            Ok(()) => hub.chat(slot, side, me.name, text).await,
+            Err(e) => Err(e),
+        };
+        return match posted {
+            Ok(()) => Vec::new(),
+            Err(e) => vec![error_event(slot.state.lock().await.ply(), &e)],
+        };
     }
-    let msg: ClientMsg = match serde_json::from_str(text) {
-        Ok(m) => m,
-        Err(e) => {
-            let ply = slot.state.lock().await.game.plies().len() as u32;
-            return vec![error_event(
-                ply,
-                &ApiError::malformed(format!("invalid message: {e}")),
-            )];
-        }
-    };
     let mut live = slot.state.lock().await;
-    let needs_seat = matches!(
-        msg,
-        ClientMsg::Move { .. } | ClientMsg::Resign {} | ClientMsg::Agreement { .. }
-    );
-    if needs_seat && side.is_none() {
-        let ply = live.game.plies().len() as u32;
-        return vec![error_event(
-            ply,
-            &ApiError::missing_token("spectators cannot play: connect with a seat token"),
-        )];
+    let msg = match msg {
+        Ok(m) => m,
+        Err(e) => return vec![error_event(live.ply(), &e)],
+    };
+    if msg.needs_seat() && side.is_none() {
+        let e = ApiError::missing_token("spectators cannot play: connect with a seat token");
+        return vec![error_event(live.ply(), &e)];
     }
     let result = match msg {
-        ClientMsg::Hello { since } => return live.catch_up(since, slot.connected()),
-        ClientMsg::Ping {} => {
-            return vec![Event::Pong {
-                ply: live.game.plies().len() as u32,
-            }
-            .to_text()]
-        }
-        ClientMsg::Move { mv, ply } => hub.play_locked(slot, &mut live, token, &mv, ply).await,
-        ClientMsg::Resign {} => hub.resign_locked(slot, &mut live, token).await,
-        ClientMsg::Agreement { action } => {
-            hub.agreement_locked(slot, &mut live, token, &action).await
-        }
+        ClientIn::Hello { since } => return live.catch_up(since, slot.connected()),
+        ClientIn::Ping => return vec![ClientOut::Pong { ply: live.ply() }.to_text()],
+        // Handled above, without the lock.
+        ClientIn::Chat(_) => return Vec::new(),
+        ClientIn::Move { mv, ply } => hub.play_locked(slot, &mut live, token, mv, ply).await,
+        ClientIn::Resign => hub.resign_locked(slot, &mut live, token).await,
+        ClientIn::Agreement(action) => hub.agreement_locked(slot, &mut live, token, action).await,
     };
     match result {
         Ok(()) => Vec::new(),
-        Err(e) => vec![error_event(live.game.plies().len() as u32, &e)],
+        Err(e) => vec![error_event(live.ply(), &e)],
     }
 }

@@ -446,6 +446,24 @@ pub fn build_to_dir(
     Ok(())
 }
 
+/// What [`check_consistency`] found wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConsistencyError {
+    /// The tables have no level for this seed count.
+    #[error("no table for {0} seeds")]
+    NoTable(usize),
+    /// An entry disagrees with its moves.
+    #[error("{position}: stored bounds {}..={} but its moves give {}..={}", stored.0, stored.1, moves.0, moves.1)]
+    Mismatch {
+        /// The position.
+        position: Position,
+        /// The stored lower and upper bounds.
+        stored: (u8, u8),
+        /// The bounds its moves give.
+        moves: (u8, u8),
+    },
+}
+
 /// Checks, on up to `sample` boards of `seeds` seeds spread over the index
 /// range, that each entry agrees with its moves: the lower bound is the best
 /// of the moves' lower bounds and the upper bound the best of their upper
@@ -457,9 +475,9 @@ pub fn check_consistency(
     tb: &Tablebase,
     seeds: usize,
     sample: u64,
-) -> Result<(u64, u64, u64), String> {
+) -> Result<(u64, u64, u64), ConsistencyError> {
     if tb.levels.get(seeds).is_none() {
-        return Err(format!("no table for {seeds} seeds"));
+        return Err(ConsistencyError::NoTable(seeds));
     }
     let count = index::count(seeds);
     let step = count.div_ceil(sample.max(1)).max(1);
@@ -482,11 +500,11 @@ pub fn check_consistency(
             )
         };
         if (lo, hi) != (v.lower(), v.upper()) {
-            return Err(format!(
-                "{pos}: stored bounds {}..={} but its moves give {lo}..={hi}",
-                v.lower(),
-                v.upper()
-            ));
+            return Err(ConsistencyError::Mismatch {
+                position: pos,
+                stored: (v.lower(), v.upper()),
+                moves: (lo, hi),
+            });
         }
         checked += 1;
         exact += v.is_exact() as u64;

@@ -57,6 +57,60 @@ pub enum MoveLimit {
     Nodes(u64),
 }
 
+/// Why a line of an openings file is not an opening.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum OpeningError {
+    /// The position string does not parse.
+    #[error("bad position '{text}': {error}")]
+    Position {
+        /// The text.
+        text: String,
+        /// Why.
+        error: oware_core::ParsePositionError,
+    },
+    /// The move list does not parse.
+    #[error("bad moves '{text}': {error}")]
+    Moves {
+        /// The text.
+        text: String,
+        /// Why.
+        error: oware_core::ParseMoveError,
+    },
+    /// A move cannot be played.
+    #[error("move {number} of '{text}': {error}", number = index + 1)]
+    Illegal {
+        /// The move list.
+        text: String,
+        /// The index of the move (0-based).
+        index: usize,
+        /// Why.
+        error: oware_core::GameError,
+    },
+    /// The game is over after the opening.
+    #[error("the game is already over after '{0}'")]
+    Over(String),
+}
+
+/// Why talking to an engine process failed.
+#[derive(Debug, thiserror::Error)]
+enum ProcessError {
+    #[error("empty engine command")]
+    EmptyCommand,
+    #[error("cannot start '{command}': {source}")]
+    Spawn {
+        command: String,
+        source: std::io::Error,
+    },
+    #[error("no {0}")]
+    NoPipe(&'static str),
+    #[error("crash: cannot write to the engine ({0})")]
+    Write(std::io::Error),
+    #[error("timeout waiting for '{0}'")]
+    Timeout(String),
+    #[error("crash: the engine closed its output")]
+    Closed,
+}
+
 /// A game's starting point.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opening {
@@ -69,7 +123,7 @@ pub struct Opening {
 impl Opening {
     /// Parses one line of an openings file: a move list from the start
     /// (`FfBe`), or a position string, optionally followed by moves.
-    pub fn parse(line: &str) -> Result<Opening, String> {
+    pub fn parse(line: &str) -> Result<Opening, OpeningError> {
         let line = line.trim();
         let (start, rest) = match line.split_once(char::is_whitespace) {
             Some((first, rest)) if first.contains('-') => (first, rest),
@@ -79,15 +133,23 @@ impl Opening {
         let start: Position = if start.is_empty() {
             Position::start()
         } else {
-            start
-                .parse()
-                .map_err(|e| format!("bad position '{start}': {e}"))?
+            start.parse().map_err(|error| OpeningError::Position {
+                text: start.to_string(),
+                error,
+            })?
         };
-        let moves = parse_moves(rest).map_err(|e| format!("bad moves '{rest}': {e}"))?;
-        let game = Game::from_moves(start, &moves)
-            .map_err(|(i, e)| format!("move {} of '{rest}': {e}", i + 1))?;
+        let moves = parse_moves(rest).map_err(|error| OpeningError::Moves {
+            text: rest.to_string(),
+            error,
+        })?;
+        let game =
+            Game::from_moves(start, &moves).map_err(|(index, error)| OpeningError::Illegal {
+                text: rest.to_string(),
+                index,
+                error,
+            })?;
         if game.is_over() {
-            return Err(format!("the game is already over after '{line}'"));
+            return Err(OpeningError::Over(line.to_string()));
         }
         Ok(Opening { start, moves })
     }
@@ -274,18 +336,21 @@ fn resolve(program: &str) -> std::path::PathBuf {
 }
 
 impl Process {
-    fn start(spec: &EngineSpec) -> Result<Process, String> {
+    fn start(spec: &EngineSpec) -> Result<Process, ProcessError> {
         let mut words = spec.command.split_whitespace();
-        let program = words.next().ok_or("empty engine command")?;
+        let program = words.next().ok_or(ProcessError::EmptyCommand)?;
         let mut child = Command::new(resolve(program))
             .args(words)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| format!("cannot start '{}': {e}", spec.command))?;
-        let stdin = child.stdin.take().ok_or("no stdin")?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
+            .map_err(|source| ProcessError::Spawn {
+                command: spec.command.clone(),
+                source,
+            })?;
+        let stdin = child.stdin.take().ok_or(ProcessError::NoPipe("stdin"))?;
+        let stdout = child.stdout.take().ok_or(ProcessError::NoPipe("stdout"))?;
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
@@ -309,14 +374,14 @@ impl Process {
         Ok(p)
     }
 
-    fn send(&mut self, line: &str) -> Result<(), String> {
+    fn send(&mut self, line: &str) -> Result<(), ProcessError> {
         writeln!(self.stdin, "{line}")
             .and_then(|_| self.stdin.flush())
-            .map_err(|e| format!("crash: cannot write to the engine ({e})"))
+            .map_err(ProcessError::Write)
     }
 
     /// Reads lines until one starts with `prefix`.
-    fn expect(&mut self, prefix: &str, timeout: Duration) -> Result<String, String> {
+    fn expect(&mut self, prefix: &str, timeout: Duration) -> Result<String, ProcessError> {
         let deadline = Instant::now() + timeout;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
@@ -324,16 +389,14 @@ impl Process {
                 Ok(line) if line.starts_with(prefix) => return Ok(line),
                 Ok(_) => {}
                 Err(RecvTimeoutError::Timeout) => {
-                    return Err(format!("timeout waiting for '{prefix}'"))
+                    return Err(ProcessError::Timeout(prefix.to_string()))
                 }
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err("crash: the engine closed its output".into())
-                }
+                Err(RecvTimeoutError::Disconnected) => return Err(ProcessError::Closed),
             }
         }
     }
 
-    fn ready(&mut self) -> Result<(), String> {
+    fn ready(&mut self) -> Result<(), ProcessError> {
         self.send("isready")?;
         self.expect("readyok", Duration::from_secs(30)).map(|_| ())
     }
@@ -391,13 +454,13 @@ fn play_game(
         if engines[e].is_none() {
             match Process::start(specs[e]) {
                 Ok(p) => engines[e] = Some(p),
-                Err(err) => return fault(e, err, game),
+                Err(err) => return fault(e, err.to_string(), game),
             }
         }
         let p = engines[e].as_mut().expect("started");
         if let Err(err) = p.send("ucinewgame").and_then(|_| p.ready()) {
             engines[e] = None;
-            return fault(e, err, game);
+            return fault(e, err.to_string(), game);
         }
     }
     let go_of = |limit: MoveLimit| match limit {
@@ -534,9 +597,13 @@ mod tests {
                 .len(),
             2
         );
-        assert!(Opening::parse("FF").unwrap_err().contains("move 2"));
+        assert!(Opening::parse("FF")
+            .unwrap_err()
+            .to_string()
+            .contains("move 2"));
         assert!(Opening::parse("1-0-0-0-1-0-0-0-0-0-0-0-23-23-S")
             .unwrap_err()
+            .to_string()
             .contains("over"));
         let r = Opening::random(4, 20, 1);
         assert_eq!(r.len(), 20);

@@ -9,8 +9,9 @@ use std::hash::{BuildHasher, Hasher};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use oware_core::{EndReason, Game, House, Move, MoveTrace, Ply, Position, Record, Side};
-use oware_engine::{Level, Limits, Score, SearchResult};
+use oware_core::{Game, House, Move, MoveTrace, Ply, Position, Record, Side};
+use oware_engine::{Level, Limits, SearchResult};
+use oware_session::{words, Advice, Player, Preview, Session};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use crate::store::{self, Players};
@@ -37,11 +38,11 @@ pub enum Starter {
 }
 
 impl Starter {
-    fn label(self) -> &'static str {
+    fn label(self, lang: Lang) -> &'static str {
         match self {
-            Starter::Me => "me",
-            Starter::Computer => "the computer",
-            Starter::Lot => "drawn by lot",
+            Starter::Me => lang.pick("me", "moi"),
+            Starter::Computer => lang.pick("the computer", "l'ordinateur"),
+            Starter::Lot => lang.pick("drawn by lot", "tiré au sort"),
         }
     }
 }
@@ -59,7 +60,7 @@ pub struct Settings {
     pub marks: bool,
     /// Warn when the chosen move lets the opponent capture next turn.
     pub warnings: bool,
-    /// The rules screen's language.
+    /// The language of every screen.
     pub lang: Lang,
     /// Where an unfinished game is saved on quit (`None`: not saved).
     pub autosave: Option<PathBuf>,
@@ -162,22 +163,36 @@ impl SetupForm {
         }
     }
 
-    /// The form's rows as (label, value) pairs, in field order.
-    pub fn rows(&self) -> Vec<(usize, &'static str, String)> {
+    /// The form's rows as (field, label, value), in field order.
+    pub fn rows(&self, lang: Lang) -> Vec<(usize, &'static str, String)> {
         let mut rows = vec![(
             0,
-            "Opponent",
+            lang.pick("Opponent", "Adversaire"),
             if self.two_players {
-                "two people at this keyboard".to_string()
+                lang.pick("two people at this keyboard", "deux personnes à ce clavier")
             } else {
-                "the computer".to_string()
-            },
+                lang.pick("the computer", "l'ordinateur")
+            }
+            .to_string(),
         )];
         if !self.two_players {
-            rows.push((1, "Level", format!("{} of 10", self.level)));
-            rows.push((2, "Who starts", self.first.label().to_string()));
+            let level = match lang {
+                Lang::En => format!("{} of 10", self.level),
+                Lang::Fr => format!("{} sur 10", self.level),
+            };
+            rows.push((1, lang.pick("Level", "Niveau"), level));
+            rows.push((
+                2,
+                lang.pick("Who starts", "Qui commence"),
+                self.first.label(lang).to_string(),
+            ));
         }
-        rows.push((3, "", "Start the game".to_string()));
+        rows.push((
+            3,
+            "",
+            lang.pick("Start the game", "Commencer la partie")
+                .to_string(),
+        ));
         rows
     }
 }
@@ -295,12 +310,8 @@ pub struct App {
     pub settings: Settings,
     /// The screen shown.
     pub screen: Screen,
-    /// The game (also kept while on the setup screen).
-    pub game: Game,
-    /// The computer's side and level; `None` between two people.
-    pub computer: Option<(Side, Level)>,
-    /// The side whose row is drawn at the bottom.
-    pub bottom: Side,
+    // The game and its players (also kept while on the setup screen).
+    session: Session,
     /// The chosen house of the side to move, 0 = A/a.
     pub cursor: usize,
     /// The new-game form.
@@ -313,15 +324,12 @@ pub struct App {
     pub rules: Option<u16>,
     /// The game offered for resuming.
     pub resume: Option<Box<Record>>,
-    /// The last hint: move and a description of its value.
-    pub hint: Option<(Move, String)>,
     /// Set once the app wants to end.
     pub quit: bool,
     /// Counts frames of the thinking indicator.
     pub spinner: usize,
     anim: Option<Animation>,
     thinking: Option<Thinking>,
-    redo: Vec<Vec<Move>>,
     next_id: u64,
     requests: Vec<SearchRequest>,
     stop: bool,
@@ -351,20 +359,16 @@ impl App {
             },
             settings,
             screen: Screen::Setup,
-            game: Game::new(Position::start()),
-            computer: None,
-            bottom: Side::South,
+            session: Session::new(Game::new(Position::start()), None),
             cursor: 0,
             prompt: None,
             message: None,
             rules: None,
             resume: None,
-            hint: None,
             quit: false,
             spinner: 0,
             anim: None,
             thinking: None,
-            redo: Vec::new(),
             next_id: 1,
             requests: Vec::new(),
             stop: false,
@@ -383,6 +387,47 @@ impl App {
     }
 
     // ---- what the runtime and the drawing read -------------------------
+
+    /// The game.
+    pub fn game(&self) -> &Game {
+        self.session.game()
+    }
+
+    /// The session: the game, its players, hints and the coach.
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// The computer's side and level; `None` between two people.
+    pub fn computer(&self) -> Option<(Side, Level)> {
+        self.session.computer()
+    }
+
+    /// The side whose row is drawn at the bottom: the person's.
+    pub fn bottom(&self) -> Side {
+        self.session.person_side()
+    }
+
+    /// The side whose houses the keys choose: the person's against the
+    /// computer, the side to move between two people.
+    pub fn keys_side(&self) -> Side {
+        match self.computer() {
+            Some((c, _)) => c.opponent(),
+            None => self.game().position().to_move(),
+        }
+    }
+
+    /// The language of the screens.
+    pub fn lang(&self) -> Lang {
+        self.settings.lang
+    }
+
+    /// The last hint, while it holds for the position: its move and text.
+    pub fn hint(&self) -> Option<(Move, String)> {
+        self.session
+            .hint()
+            .map(|h| (h.mv, h.text(self.settings.lang)))
+    }
 
     /// Searches to start; the runtime runs them and answers with
     /// [`on_search_result`](Self::on_search_result).
@@ -422,33 +467,37 @@ impl App {
         self.anim.is_some()
     }
 
+    /// True while an animation has not yet reached the move's capture: the
+    /// move list then shows the move without it.
+    pub fn capture_pending(&self) -> bool {
+        self.anim
+            .as_ref()
+            .is_some_and(|a| !a.trace.captured.is_empty() && a.step <= a.trace.sown.len())
+    }
+
     /// The board to draw.
     pub fn board_view(&self) -> BoardView {
         match &self.anim {
             Some(a) => a.frame(),
-            None => BoardView::of(self.game.position()),
+            None => BoardView::of(self.game().position()),
         }
     }
 
     /// The players, for game files.
     pub fn players(&self) -> Players {
         Players {
-            computer: self.computer,
+            computer: self.computer(),
         }
     }
 
-    /// A player's name as shown.
-    pub fn name(&self, side: Side) -> String {
-        player_name(self.computer, side)
+    /// A player's name as shown, in the screens' language.
+    pub fn name(&self, side: Side) -> &'static str {
+        self.session.player(side).name(self.settings.lang)
     }
 
     /// True when a person chooses the next move.
     pub fn human_to_move(&self) -> bool {
-        self.screen == Screen::Play
-            && !self.game.is_over()
-            && self
-                .computer
-                .is_none_or(|(c, _)| c != self.game.position().to_move())
+        self.screen == Screen::Play && self.session.person_to_move()
     }
 
     /// The move under the cursor, when a person is to move.
@@ -456,54 +505,55 @@ impl App {
         if !self.human_to_move() || self.anim.is_some() {
             return None;
         }
-        Move::of(self.game.position().to_move(), self.cursor)
+        Move::of(self.game().position().to_move(), self.cursor)
     }
 
     /// The last ply and the seeds it captured.
     pub fn last_move(&self) -> Option<(Move, u8)> {
-        let n = self.game.plies().len();
-        match self.game.plies().last()? {
-            Ply::Move(m) => Some((*m, self.game.captured_by(n - 1))),
+        let n = self.game().plies().len();
+        match self.game().plies().last()? {
+            Ply::Move(m) => Some((*m, self.game().captured_by(n - 1))),
             Ply::Pass => None,
         }
     }
 
-    /// Where the cursor move's last seed lands and what it would capture
-    /// (the learning aid), when marks are on and the move is legal.
-    pub fn landing(&self) -> Option<(House, u8)> {
+    /// What the cursor move would do (the landing mark's learning aid),
+    /// when marks are on and the move is legal.
+    pub fn landing(&self) -> Option<Preview> {
         if !self.settings.marks {
             return None;
         }
-        let mv = self.cursor_move()?;
-        let pos = self.game.position();
-        pos.check(mv).ok()?;
-        pos.preview(mv)
+        self.session.preview(self.cursor_move()?).ok()
     }
 
-    /// The biggest capture the opponent could answer the cursor move with,
-    /// when warnings are on: (their move, seeds).
-    pub fn danger(&self) -> Option<(Move, u8)> {
+    /// The coach's word on the cursor move, when warnings are on: a warning
+    /// when the opponent could capture in reply, or, for the hint's move, the
+    /// sacrifice it makes.
+    pub fn advice(&self) -> Option<Advice> {
         if !self.settings.warnings {
             return None;
         }
-        let mv = self.cursor_move()?;
-        let after = self.game.position().try_play(mv).ok()?;
-        if after.is_decided() {
-            return None;
-        }
-        after
-            .legal_moves()
-            .into_iter()
-            .filter_map(|reply| after.preview(reply).map(|(_, n)| (reply, n)))
-            .filter(|&(_, n)| n > 0)
-            .max_by_key(|&(m, n)| (n, std::cmp::Reverse(m.house().index())))
+        self.session.advice(self.cursor_move()?)
+    }
+
+    /// The player who would reply to the side to move.
+    pub fn opponent_player(&self) -> Player {
+        self.session
+            .player(self.game().position().to_move().opponent())
     }
 
     /// Why the cursor move is illegal, if it is.
     pub fn cursor_refusal(&self) -> Option<String> {
         let mv = self.cursor_move()?;
-        let reason = self.game.position().check(mv).err()?;
-        Some(format!("{}: {} ({})", mv.letter(), reason, reason.rule()))
+        let refusal = self.session.preview(mv).err()?;
+        let lang = self.settings.lang;
+        Some(format!(
+            "{}{} {} ({})",
+            mv.letter(),
+            lang.pick(":", "\u{a0}:"),
+            refusal.reason(lang),
+            refusal.rule()
+        ))
     }
 
     // ---- input -----------------------------------------------------------
@@ -570,13 +620,12 @@ impl App {
             Prompt::ConfirmResign => {
                 if yes {
                     self.prompt = None;
-                    let side = match self.computer {
-                        Some((c, _)) => c.opponent(),
-                        None => self.game.position().to_move(),
-                    };
                     self.cancel_thinking();
-                    if self.game.resign(side).is_ok() {
-                        self.say(Tone::Info, format!("{} resigned.", self.name(side)));
+                    if self.session.resign().is_ok() {
+                        let lines = self.end_lines();
+                        if let Some(why) = lines.first() {
+                            self.say(Tone::Info, why.clone());
+                        }
                     }
                 } else if no {
                     self.prompt = None;
@@ -593,15 +642,21 @@ impl App {
             Prompt::Agreement { proposer } => {
                 if yes {
                     self.prompt = None;
-                    if self.game.agree_to_stop().is_ok() {
-                        self.say(Tone::Info, "The players agreed to stop (R12).".to_string());
+                    if self.session.agree().is_ok() {
+                        let text = self.t(
+                            "The players agreed to stop (R12).",
+                            "Les joueurs ont décidé d'arrêter (R12).",
+                        );
+                        self.say(Tone::Info, text);
                     }
                 } else if no {
                     self.prompt = None;
-                    self.say(
-                        Tone::Info,
-                        format!("{} declined; play on.", self.name(proposer.opponent())),
-                    );
+                    let who = self.name(proposer.opponent());
+                    let text = match self.lang() {
+                        Lang::En => format!("{who} declined; play on."),
+                        Lang::Fr => format!("{who} refuse\u{a0}; la partie continue."),
+                    };
+                    self.say(Tone::Info, text);
                 }
             }
             Prompt::SavePath(mut text) | Prompt::LoadPath(mut text) => {
@@ -611,22 +666,36 @@ impl App {
                     KeyCode::Enter => {
                         self.prompt = None;
                         let path = PathBuf::from(text.trim());
+                        let lang = self.lang();
                         if text.trim().is_empty() {
-                            self.say(Tone::Error, "No file name given.".to_string());
+                            let text = self.t("No file name given.", "Aucun nom de fichier.");
+                            self.say(Tone::Error, text);
                         } else if saving {
-                            match store::save(&path, &self.game, self.players()) {
+                            match store::save(&path, self.game(), self.players()) {
                                 Ok(()) => {
-                                    self.say(Tone::Info, format!("Saved to {}.", path.display()))
+                                    let text = match lang {
+                                        Lang::En => format!("Saved to {}.", path.display()),
+                                        Lang::Fr => {
+                                            format!("Partie enregistrée dans {}.", path.display())
+                                        }
+                                    };
+                                    self.say(Tone::Info, text)
                                 }
-                                Err(e) => self.say(Tone::Error, e),
+                                Err(e) => self.say(Tone::Error, e.text(lang)),
                             }
                         } else {
                             match store::load(&path) {
                                 Ok(record) => {
                                     self.resume_record(record);
-                                    self.say(Tone::Info, format!("Loaded {}.", path.display()));
+                                    let text = match lang {
+                                        Lang::En => format!("Loaded {}.", path.display()),
+                                        Lang::Fr => {
+                                            format!("Partie chargée\u{a0}: {}.", path.display())
+                                        }
+                                    };
+                                    self.say(Tone::Info, text);
                                 }
-                                Err(e) => self.say(Tone::Error, e),
+                                Err(e) => self.say(Tone::Error, e.text(lang)),
                             }
                         }
                     }
@@ -657,10 +726,11 @@ impl App {
             KeyCode::Char('y') | KeyCode::Char('Y') | KeyCode::Char('o') | KeyCode::Enter => {
                 if let Some(record) = self.resume.take() {
                     self.resume_record(*record);
-                    self.say(
-                        Tone::Info,
-                        "Welcome back: the game goes on where you left it.".to_string(),
+                    let text = self.t(
+                        "Welcome back: the game goes on where you left it.",
+                        "Bon retour\u{a0}: la partie reprend où vous l'aviez laissée.",
                     );
+                    self.say(Tone::Info, text);
                 }
             }
             KeyCode::Char('n') | KeyCode::Char('N') | KeyCode::Esc => {
@@ -728,7 +798,7 @@ impl App {
                 self.prompt = Some(Prompt::LoadPath(String::new()))
             }
             KeyCode::Char('n') | KeyCode::Char('N') => {
-                if self.game.is_over() || self.game.plies().is_empty() {
+                if self.game().is_over() || self.game().plies().is_empty() {
                     self.show_setup();
                 } else {
                     self.prompt = Some(Prompt::ConfirmNew);
@@ -738,30 +808,33 @@ impl App {
             KeyCode::Char('r') | KeyCode::Char('R') => self.redo(),
             KeyCode::Char('m') | KeyCode::Char('M') => {
                 self.settings.marks = !self.settings.marks;
-                let state = if self.settings.marks { "on" } else { "off" };
-                self.say(Tone::Info, format!("Landing marks {state}."));
+                let text = self.switched("Landing marks", "Repères d'arrivée", self.settings.marks);
+                self.say(Tone::Info, text);
             }
             KeyCode::Char('w') | KeyCode::Char('W') => {
                 self.settings.warnings = !self.settings.warnings;
-                let state = if self.settings.warnings { "on" } else { "off" };
-                self.say(Tone::Info, format!("Capture warnings {state}."));
+                let text = self.switched(
+                    "Capture warnings",
+                    "Alertes de prise",
+                    self.settings.warnings,
+                );
+                self.say(Tone::Info, text);
             }
             KeyCode::Char('t') | KeyCode::Char('T') => {
                 self.settings.animation = !self.settings.animation;
-                let state = if self.settings.animation { "on" } else { "off" };
-                self.say(Tone::Info, format!("Animation {state}."));
+                let text = self.switched("Animation", "Animation", self.settings.animation);
+                self.say(Tone::Info, text);
             }
-            _ if self.game.is_over() => {}
+            _ if self.game().is_over() => {}
             KeyCode::Char('x') | KeyCode::Char('X') => self.prompt = Some(Prompt::ConfirmResign),
             KeyCode::Char('p') | KeyCode::Char('P') => {
-                if self.computer.is_some() {
-                    self.say(
-                        Tone::Error,
-                        "Stopping by agreement (R12) is for two people at one board.".to_string(),
-                    );
+                if self.computer().is_some() {
+                    let text =
+                        oware_session::SessionError::AgreementNeedsTwoPeople.text(self.lang());
+                    self.say(Tone::Error, text);
                 } else {
                     self.prompt = Some(Prompt::Agreement {
-                        proposer: self.game.position().to_move(),
+                        proposer: self.game().position().to_move(),
                     });
                 }
             }
@@ -769,17 +842,17 @@ impl App {
             KeyCode::Left | KeyCode::Right | KeyCode::Enter | KeyCode::Char(_)
                 if !self.human_to_move() =>
             {
-                self.say(
-                    Tone::Warn,
-                    "The computer is thinking: wait for its move (u takes back, q quits)."
-                        .to_string(),
+                let text = self.t(
+                    "The computer is thinking: wait for its move (u takes back, q quits).",
+                    "L'ordinateur réfléchit\u{a0}: attendez son coup (u reprend, q quitte).",
                 );
+                self.say(Tone::Warn, text);
             }
             _ if !self.human_to_move() => {}
             KeyCode::Left | KeyCode::Right => {
                 // The top row is drawn right to left (its `a` on the right).
                 let rightwards =
-                    (code == KeyCode::Right) == (self.game.position().to_move() == self.bottom);
+                    (code == KeyCode::Right) == (self.game().position().to_move() == self.bottom());
                 self.cursor = if rightwards {
                     (self.cursor + 1).min(5)
                 } else {
@@ -812,16 +885,9 @@ impl App {
                 anim.elapsed -= anim.step_time();
                 anim.step += 1;
                 if anim.step == anim.trace.sown.len() + 1 && !anim.trace.captured.is_empty() {
-                    let houses: String = anim
-                        .trace
-                        .captured
-                        .iter()
-                        .rev()
-                        .map(|(h, _)| h.letter())
-                        .collect();
-                    let who = player_name(self.computer, anim.before.to_move());
-                    let n = anim.trace.captured_seeds();
-                    self.message = Some((Tone::Info, format!("{who} captures {n} ({houses})…")));
+                    let who = self.session.player(anim.before.to_move());
+                    let text = words::capturing(who, &anim.trace, self.settings.lang);
+                    self.message = Some((Tone::Info, text));
                 }
                 if anim.step >= anim.steps() {
                     done = true;
@@ -845,27 +911,16 @@ impl App {
         self.thinking = None;
         match thinking.purpose {
             Purpose::Move => {
-                let mv = result
-                    .best
-                    .or_else(|| self.game.legal_moves().into_iter().next());
-                if let Some(mv) = mv {
-                    self.redo.clear();
+                if let Some(mv) = self.session.computer_move(&result) {
                     self.play_move(mv);
                 }
             }
             Purpose::Hint => {
-                if let Some(mv) = result.best {
-                    if self.human_to_move() && self.game.position().to_move() == mv.side() {
-                        let text = format!(
-                            "Hint: play {} ({}, depth {}).",
-                            mv.letter(),
-                            describe_score(result.score),
-                            result.depth
-                        );
-                        self.cursor = mv.house().rel();
-                        self.hint = Some((mv, text.clone()));
-                        self.say(Tone::Info, text);
-                    }
+                let lang = self.settings.lang;
+                if let Some(hint) = self.session.accept_hint(&result) {
+                    let (mv, text) = (hint.mv, hint.text(lang));
+                    self.cursor = mv.house().rel();
+                    self.say(Tone::Info, text);
                 }
             }
         }
@@ -875,13 +930,9 @@ impl App {
         if !self.human_to_move() || self.thinking.is_some() {
             return;
         }
-        let limits = Limits {
-            movetime: Some(self.settings.hint_time),
-            depth: Some(30),
-            ..Limits::default()
-        };
-        self.search(Purpose::Hint, limits);
-        self.say(Tone::Info, "Looking for a good move…".to_string());
+        self.search(Purpose::Hint, Session::hint_limits(self.settings.hint_time));
+        let text = self.t("Looking for a good move…", "Recherche d'un bon coup…");
+        self.say(Tone::Info, text);
     }
 
     fn search(&mut self, purpose: Purpose, limits: Limits) {
@@ -890,7 +941,7 @@ impl App {
         self.thinking = Some(Thinking { id, purpose });
         self.requests.push(SearchRequest {
             id,
-            game: self.game.clone(),
+            game: self.game().clone(),
             limits,
         });
     }
@@ -903,23 +954,13 @@ impl App {
     }
 
     fn maybe_start_computer(&mut self) {
-        if self.screen != Screen::Play
-            || self.game.is_over()
-            || self.anim.is_some()
-            || self.thinking.is_some()
-        {
+        if self.screen != Screen::Play || self.anim.is_some() || self.thinking.is_some() {
             return;
         }
-        if let Some((side, level)) = self.computer {
-            if self.game.position().to_move() == side {
-                let seed = self.seed
-                    ^ (self.game.plies().len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                let limits = Limits {
-                    seed,
-                    ..Limits::level(level)
-                };
-                self.search(Purpose::Move, limits);
-            }
+        let seed =
+            self.seed ^ (self.game().plies().len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        if let Some(limits) = self.session.computer_limits(seed) {
+            self.search(Purpose::Move, limits);
         }
     }
 
@@ -927,31 +968,23 @@ impl App {
 
     fn play_cursor(&mut self) {
         let Some(mv) = self.cursor_move() else { return };
-        if let Err(reason) = self.game.position().check(mv) {
-            self.say(
-                Tone::Error,
-                format!(
-                    "{} cannot be played: {} ({}).",
-                    mv.letter(),
-                    reason,
-                    reason.rule()
-                ),
-            );
+        if let Err(refusal) = self.session.preview(mv) {
+            let text = refusal.text(mv, self.settings.lang);
+            self.say(Tone::Error, text);
             return;
         }
         self.cancel_thinking();
-        self.redo.clear();
         self.play_move(mv);
     }
 
     fn play_move(&mut self, mv: Move) {
-        let before = *self.game.position();
-        match self.game.play_traced(mv) {
+        let before = *self.game().position();
+        let lang = self.settings.lang;
+        match self.session.play(mv) {
             Ok(trace) => {
-                self.hint = None;
+                let who = self.session.player(before.to_move());
                 if self.settings.animation {
-                    let who = player_name(self.computer, before.to_move());
-                    self.message = Some((Tone::Info, format!("{who} sows {}…", mv.letter())));
+                    self.message = Some((Tone::Info, words::sowing(who, mv, lang)));
                     self.anim = Some(Animation {
                         before,
                         trace,
@@ -959,20 +992,20 @@ impl App {
                         elapsed: Duration::ZERO,
                     });
                 } else {
-                    self.message =
-                        Some((Tone::Info, describe_move(self.computer, &before, &trace)));
+                    self.message = Some((Tone::Info, words::played(who, &trace, lang)));
                     self.after_move();
                 }
             }
-            Err(e) => self.say(Tone::Error, e.to_string()),
+            Err(e) => self.say(Tone::Error, e.text(lang)),
         }
     }
 
     fn finish_animation(&mut self) {
         if let Some(anim) = self.anim.take() {
+            let who = self.session.player(anim.before.to_move());
             self.message = Some((
                 Tone::Info,
-                describe_move(self.computer, &anim.before, &anim.trace),
+                words::played(who, &anim.trace, self.settings.lang),
             ));
             self.after_move();
         }
@@ -985,11 +1018,11 @@ impl App {
 
     /// Puts the cursor on a legal house of the side to move.
     fn fix_cursor(&mut self) {
-        let legal = self.game.legal_moves();
+        let legal = self.game().legal_moves();
         if legal.is_empty() {
             return;
         }
-        let here = Move::of(self.game.position().to_move(), self.cursor);
+        let here = Move::of(self.game().position().to_move(), self.cursor);
         if here.is_none_or(|m| !legal.contains(m)) {
             if let Some(m) = legal.into_iter().next() {
                 self.cursor = m.house().rel();
@@ -1000,51 +1033,52 @@ impl App {
     fn undo(&mut self) {
         self.finish_animation();
         self.cancel_thinking();
-        if let Some(o) = self.game.outcome() {
-            if matches!(
-                o.reason,
-                EndReason::Resignation | EndReason::Agreement | EndReason::Time
-            ) {
-                self.game.reopen();
-                self.say(Tone::Info, "Taken back: play on.".to_string());
-                self.after_move();
-                return;
+        let lang = self.settings.lang;
+        match self.session.take_back() {
+            Ok(done) => {
+                let mut text = done.text(lang);
+                if !done.moves().is_empty() {
+                    text.push(' ');
+                    text.push_str(lang.pick("r replays.", "r rejoue."));
+                }
+                self.say(Tone::Info, text);
             }
-        }
-        let undone = take_back(&mut self.game, self.computer);
-        if undone.is_empty() {
-            self.say(Tone::Error, "There is no move to take back.".to_string());
-        } else {
-            let letters: String = undone.iter().map(|m| m.letter()).collect();
-            self.redo.push(undone);
-            self.say(Tone::Info, format!("Took back {letters}; r replays."));
+            Err(e) => self.say(Tone::Error, e.text(lang)),
         }
         self.after_move();
     }
 
     fn redo(&mut self) {
         self.finish_animation();
-        let Some(moves) = self.redo.pop() else {
-            self.say(Tone::Error, "There is nothing to replay.".to_string());
+        let lang = self.settings.lang;
+        if !self.session.can_redo() {
+            self.say(
+                Tone::Error,
+                oware_session::SessionError::NothingToRedo.text(lang),
+            );
             return;
-        };
-        self.cancel_thinking();
-        for &mv in &moves {
-            if self.game.play(mv).is_err() {
-                break;
-            }
         }
-        let letters: String = moves.iter().map(|m| m.letter()).collect();
-        self.say(Tone::Info, format!("Replayed {letters}."));
+        self.cancel_thinking();
+        if let Ok(moves) = self.session.redo() {
+            self.say(Tone::Info, replayed_text(&moves, lang));
+        }
         self.after_move();
     }
 
     fn start_game(&mut self) {
         let form = self.setup;
-        if form.two_players {
+        let lang = self.settings.lang;
+        let computer = if form.two_players {
             self.settings.opponent = Opponent::TwoPlayers;
-            self.computer = None;
-            self.bottom = Side::South;
+            self.message = Some((
+                Tone::Info,
+                lang.pick(
+                    "South starts; North sits at the top.",
+                    "Sud commence\u{a0}; Nord est en haut.",
+                )
+                .to_string(),
+            ));
+            None
         } else {
             let level = Level::new(form.level);
             self.settings.opponent = Opponent::Computer(level);
@@ -1057,34 +1091,28 @@ impl App {
             // South moves first (the start position); the person takes
             // South when they start, North otherwise, and sits at the bottom.
             let me = if me_first { Side::South } else { Side::North };
-            self.computer = Some((me.opponent(), level));
-            self.bottom = me;
-            let who = if me_first { "You" } else { "The computer" };
-            let how = if form.first == Starter::Lot {
-                " (drawn by lot)"
+            let lot = form.first == Starter::Lot;
+            let text = match (lang, me_first) {
+                (Lang::En, true) => "You start",
+                (Lang::En, false) => "The computer starts",
+                (Lang::Fr, true) => "Vous commencez",
+                (Lang::Fr, false) => "L'ordinateur commence",
+            };
+            let how = if lot {
+                lang.pick(" (drawn by lot)", " (tiré au sort)")
             } else {
                 ""
             };
-            self.message = Some((
-                Tone::Info,
-                format!("{who} start{}{how}.", if me_first { "" } else { "s" }),
-            ));
-        }
-        if form.two_players {
-            self.message = Some((
-                Tone::Info,
-                "South starts; North sits at the top.".to_string(),
-            ));
-        }
-        self.game = Game::new(Position::start());
+            self.message = Some((Tone::Info, format!("{text}{how}.")));
+            Some((me.opponent(), level))
+        };
+        self.session = Session::new(Game::new(Position::start()), computer);
         self.seed = random_u64();
         self.begin_play();
     }
 
     fn begin_play(&mut self) {
         self.screen = Screen::Play;
-        self.redo.clear();
-        self.hint = None;
         self.anim = None;
         self.cancel_thinking();
         self.cursor = 0;
@@ -1095,19 +1123,8 @@ impl App {
     /// Continues the game of a record: the players from its `Computer` tag,
     /// else the current settings (the computer taking the side not to move).
     fn resume_record(&mut self, record: Record) {
-        let to_move = record.game.position().to_move();
-        self.computer = match Players::from_record(&record) {
-            Some(p) => p.computer,
-            None => match self.settings.opponent {
-                Opponent::Computer(level) => Some((to_move.opponent(), level)),
-                Opponent::TwoPlayers => None,
-            },
-        };
-        self.bottom = match self.computer {
-            Some((c, _)) => c.opponent(),
-            None => Side::South,
-        };
-        self.game = record.game;
+        let computer = record_opponent(&record, &self.settings);
+        self.session = Session::new(record.into_game(), computer);
         self.begin_play();
     }
 
@@ -1124,9 +1141,11 @@ impl App {
         self.cancel_thinking();
         self.stop = true;
         if let Some(path) = self.settings.autosave.clone() {
-            if self.screen == Screen::Play && !self.game.is_over() && !self.game.plies().is_empty()
+            if self.screen == Screen::Play
+                && !self.game().is_over()
+                && !self.game().plies().is_empty()
             {
-                let _ = store::save(&path, &self.game, self.players());
+                let _ = store::save(&path, self.game(), self.players());
             } else if self.screen != Screen::Resume {
                 let _ = std::fs::remove_file(&path);
             }
@@ -1134,150 +1153,62 @@ impl App {
         self.quit = true;
     }
 
+    /// The game-over text in the screens' language: why, totals, who won.
+    pub fn end_lines(&self) -> Vec<String> {
+        words::outcome_lines(
+            self.game(),
+            self.session.computer_side(),
+            self.settings.lang,
+        )
+    }
+
     fn say(&mut self, tone: Tone, text: String) {
         self.message = Some((tone, text));
     }
-}
 
-/// Takes back the last move, and against the computer as many moves as it
-/// takes to give the person the move again. Returns the moves taken back, in
-/// the order they had been played.
-pub fn take_back(game: &mut Game, computer: Option<(Side, Level)>) -> Vec<Move> {
-    let mut undone = Vec::new();
-    loop {
-        match game.undo() {
-            Ok(Ply::Move(m)) => undone.push(m),
-            Ok(Ply::Pass) => {}
-            Err(_) => break,
-        }
-        let to_move = game.position().to_move();
-        if computer.is_none_or(|(c, _)| c != to_move) {
-            break;
+    /// `en` or `fr`, as an owned message.
+    fn t(&self, en: &str, fr: &str) -> String {
+        self.settings.lang.pick(en, fr).to_string()
+    }
+
+    fn switched(&self, en: &str, fr: &str, on: bool) -> String {
+        match (self.settings.lang, on) {
+            (Lang::En, true) => format!("{en} on."),
+            (Lang::En, false) => format!("{en} off."),
+            (Lang::Fr, true) => format!("{fr}\u{a0}: oui."),
+            (Lang::Fr, false) => format!("{fr}\u{a0}: non."),
         }
     }
-    undone.reverse();
-    undone
 }
 
-/// A player's name: "You"/"Computer" against the computer, else the side.
-pub fn player_name(computer: Option<(Side, Level)>, side: Side) -> String {
-    match computer {
-        Some((c, _)) if c == side => "Computer".to_string(),
-        Some(_) => "You".to_string(),
-        None => match side {
-            Side::South => "South".to_string(),
-            Side::North => "North".to_string(),
+/// "Replayed B and a." / "Coups rejoués : B et a."
+pub fn replayed_text(moves: &[Move], lang: Lang) -> String {
+    let list = words::move_list(moves, lang);
+    match lang {
+        Lang::En => format!("Replayed {list}."),
+        Lang::Fr if moves.len() == 1 => format!("Coup rejoué\u{a0}: {list}."),
+        Lang::Fr => format!("Coups rejoués\u{a0}: {list}."),
+    }
+}
+
+/// Who plays a recorded game: its `Computer` tag, else the settings'
+/// opponent taking the side not to move (the person resumes the move).
+pub fn record_opponent(record: &Record, settings: &Settings) -> Option<(Side, Level)> {
+    match Players::from_record(record) {
+        Some(p) => p.computer,
+        None => match settings.opponent {
+            Opponent::Computer(level) => {
+                Some((record.game().position().to_move().opponent(), level))
+            }
+            Opponent::TwoPlayers => None,
         },
     }
-}
-
-/// What a move did, in a sentence.
-pub fn describe_move(
-    computer: Option<(Side, Level)>,
-    before: &Position,
-    trace: &MoveTrace,
-) -> String {
-    let who = player_name(computer, before.to_move());
-    let mut s = format!("{who} played {}", trace.mv.letter());
-    let n = trace.captured_seeds();
-    if n > 0 {
-        let mut houses: Vec<char> = trace.captured.iter().map(|(h, _)| h.letter()).collect();
-        houses.reverse();
-        let houses: String = houses.into_iter().collect();
-        s.push_str(&format!(" and captured {n} ({houses})."));
-    } else if trace.grand_slam {
-        s.push_str(": that capture would have emptied the whole row, so nothing is taken (R7).");
-    } else {
-        s.push('.');
-    }
-    s
-}
-
-/// An engine score for the player to move, in words.
-pub fn describe_score(score: Score) -> String {
-    if score.is_proven() {
-        let plies = Score::WIN - score.0.abs();
-        let moves = (plies + 1) / 2;
-        if score.0 > 0 {
-            format!(
-                "a forced win in {moves} move{}",
-                if moves == 1 { "" } else { "s" }
-            )
-        } else {
-            format!(
-                "a forced loss in {moves} move{}",
-                if moves == 1 { "" } else { "s" }
-            )
-        }
-    } else {
-        let seeds = score.0 as f64 / 100.0;
-        if seeds.abs() < 0.25 {
-            "the game is about even".to_string()
-        } else if seeds > 0.0 {
-            format!("you stand {seeds:.1} seeds better")
-        } else {
-            format!("you stand {:.1} seeds worse", -seeds)
-        }
-    }
-}
-
-/// The game-over text: why, the totals, who won.
-pub fn outcome_lines(game: &Game, computer: Option<(Side, Level)>) -> Vec<String> {
-    let Some(o) = game.outcome() else {
-        return Vec::new();
-    };
-    let name = |s: Side| player_name(computer, s);
-    let to_move = game.position().to_move();
-    let loser = o.winner.map(|w| w.opponent()).unwrap_or(to_move);
-    let why = match o.reason {
-        EndReason::Majority => {
-            format!("{} captured 25 seeds or more (R10).", o.winner.map(name).unwrap_or_default())
-        }
-        EndReason::EvenSplit => "Both players captured 24 seeds (R10).".to_string(),
-        EndReason::NoMoves => format!(
-            "{} had no legal move, so each player took the seeds left in their own row (R9).",
-            name(to_move)
-        ),
-        EndReason::Repetition => {
-            "The same position came back a third time without a capture; each player took the seeds in their own row (R11)."
-                .to_string()
-        }
-        EndReason::Agreement => {
-            "The players agreed to stop; each took the seeds in their own row (R12).".to_string()
-        }
-        EndReason::Resignation => format!("{} resigned.", name(loser)),
-        EndReason::Time => format!("{} ran out of time (R13).", name(loser)),
-    };
-    let label = |s: Side| {
-        let side = if s == Side::South { "South" } else { "North" };
-        if computer.is_some() {
-            format!("{side} ({})", name(s))
-        } else {
-            side.to_string()
-        }
-    };
-    let totals = format!(
-        "Final totals: {} {}, {} {}.",
-        label(Side::South),
-        o.totals[0],
-        label(Side::North),
-        o.totals[1]
-    );
-    let result = match o.winner {
-        None => "The game is a draw.".to_string(),
-        Some(w) => match computer {
-            Some((c, _)) if c == w => "The computer wins.".to_string(),
-            Some(_) => "You win!".to_string(),
-            None => format!("{} wins.", name(w)),
-        },
-    };
-    vec![why, totals, result]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oware_core::parse_moves;
+    use oware_core::{parse_moves, EndReason};
 
     fn key(c: KeyCode) -> KeyEvent {
         KeyEvent::new(c, KeyModifiers::NONE)
@@ -1307,7 +1238,7 @@ mod tests {
         assert_eq!(app.cursor, 5);
         app.on_key(key(KeyCode::Enter));
         assert_eq!(
-            app.game.position().to_string(),
+            app.game().position().to_string(),
             "4-4-4-4-4-0-5-5-5-5-4-4-0-0-N"
         );
         assert_eq!(app.last_move(), Some((Move::from_letter('F').unwrap(), 0)));
@@ -1330,7 +1261,6 @@ mod tests {
         let mut app = two_players();
         // E9: North is empty; only F feeds it (R8).
         with_position(&mut app, "3-0-0-0-0-1-0-0-0-0-0-0-22-22-S");
-        app.computer = None;
         app.on_key(key(KeyCode::Char('A')));
         assert!(app.cursor_refusal().unwrap().contains("R8"));
         app.on_key(key(KeyCode::Enter));
@@ -1340,7 +1270,7 @@ mod tests {
             text.contains("does not feed") && text.contains("R8"),
             "{text}"
         );
-        assert!(app.game.plies().is_empty());
+        assert!(app.game().plies().is_empty());
         app.on_key(key(KeyCode::Char('B')));
         app.on_key(key(KeyCode::Enter));
         assert!(app.message.clone().unwrap().1.contains("empty"));
@@ -1352,20 +1282,24 @@ mod tests {
         // E2's study position: F lands in a... captures 4.
         with_position(&mut app, "0-0-0-0-0-2-1-1-0-0-4-0-20-20-S");
         app.on_key(key(KeyCode::Char('f')));
-        assert_eq!(app.landing(), Some((House::from_letter('b').unwrap(), 4)));
+        let landing = app.landing().unwrap();
+        assert_eq!(
+            (landing.last, landing.seeds()),
+            (House::from_letter('b').unwrap(), 4)
+        );
         app.on_key(key(KeyCode::Char('m')));
         assert_eq!(app.landing(), None);
         // From the start, E gives North nothing to take; later positions do.
         with_position(&mut app, "1-2-0-1-0-0-0-0-0-0-0-2-21-21-S");
         app.on_key(key(KeyCode::Char('d')));
         // After D (1 seed to E), North's f (2 seeds) lands in B making 3, and A... (E8-like).
-        let danger = app.danger();
+        let advice = app.advice();
         assert!(
-            danger.is_some_and(|(m, n)| m.letter() == 'f' && n > 0),
-            "{danger:?}"
+            matches!(advice, Some(Advice::GivesCapture { threat, .. }) if threat.reply.letter() == 'f' && threat.seeds > 0),
+            "{advice:?}"
         );
         app.on_key(key(KeyCode::Char('w')));
-        assert_eq!(app.danger(), None);
+        assert_eq!(app.advice(), None);
     }
 
     #[test]
@@ -1395,7 +1329,7 @@ mod tests {
         assert!(app.message.clone().unwrap().1.contains("captures 4"));
         app.on_key(key(KeyCode::Char('x')));
         assert!(!app.animating());
-        assert_eq!(app.board_view(), BoardView::of(app.game.position()));
+        assert_eq!(app.board_view(), BoardView::of(app.game().position()));
         assert_eq!(app.board_view().stores[0], 24);
     }
 
@@ -1407,7 +1341,7 @@ mod tests {
         };
         let mut app = App::new(settings, Start::Setup);
         app.on_key(key(KeyCode::Enter));
-        assert_eq!(app.computer.map(|c| c.0), Some(Side::North));
+        assert_eq!(app.computer().map(|c| c.0), Some(Side::North));
         app.on_key(key(KeyCode::Char('f')));
         app.on_key(key(KeyCode::Enter));
         assert!(app.computer_thinking());
@@ -1416,7 +1350,7 @@ mod tests {
         // Keys other than quit/undo do not play while the computer thinks.
         app.on_key(key(KeyCode::Char('a')));
         app.on_key(key(KeyCode::Enter));
-        assert_eq!(app.game.plies().len(), 1);
+        assert_eq!(app.game().plies().len(), 1);
         assert!(app
             .message
             .clone()
@@ -1429,17 +1363,17 @@ mod tests {
         });
         let result = engine.search(&req.game, &Limits::depth(2), &mut |_| {});
         app.on_search_result(req.id + 100, result.clone()); // stale id: ignored
-        assert_eq!(app.game.plies().len(), 1);
+        assert_eq!(app.game().plies().len(), 1);
         app.on_search_result(req.id, result);
-        assert_eq!(app.game.plies().len(), 2);
+        assert_eq!(app.game().plies().len(), 2);
         assert!(app.human_to_move());
         app.on_key(key(KeyCode::Char('u')));
         assert!(
-            app.game.plies().is_empty(),
+            app.game().plies().is_empty(),
             "undo takes back the reply and the move"
         );
         app.on_key(key(KeyCode::Char('r')));
-        assert_eq!(app.game.plies().len(), 2);
+        assert_eq!(app.game().plies().len(), 2);
         assert!(app.human_to_move());
     }
 
@@ -1452,7 +1386,7 @@ mod tests {
         };
         let mut app = App::new(settings, Start::Setup);
         app.on_key(key(KeyCode::Enter));
-        assert_eq!(app.bottom, Side::North);
+        assert_eq!(app.bottom(), Side::North);
         assert!(app.computer_thinking());
         assert_eq!(app.take_requests().len(), 1);
         app.on_key(key(KeyCode::Char('q')));
@@ -1475,18 +1409,18 @@ mod tests {
             })
         );
         app.on_key(key(KeyCode::Char('n')));
-        assert!(!app.game.is_over());
+        assert!(!app.game().is_over());
         app.on_key(key(KeyCode::Char('p')));
         app.on_key(key(KeyCode::Char('y')));
-        let o = *app.game.outcome().unwrap();
+        let o = *app.game().outcome().unwrap();
         assert_eq!(o.reason, EndReason::Agreement);
-        assert_eq!(o.totals, app.game.position().totals_with_own_rows());
-        assert!(outcome_lines(&app.game, None)[0].contains("R12"));
+        assert_eq!(o.totals, app.game().position().totals_with_own_rows());
+        assert!(app.end_lines()[0].contains("R12"));
         app.on_key(key(KeyCode::Char('u')));
-        assert!(!app.game.is_over(), "an agreement can be taken back");
+        assert!(!app.game().is_over(), "an agreement can be taken back");
         app.on_key(key(KeyCode::Char('x')));
         app.on_key(key(KeyCode::Char('y')));
-        let o = *app.game.outcome().unwrap();
+        let o = *app.game().outcome().unwrap();
         assert_eq!(
             (o.reason, o.winner),
             (EndReason::Resignation, Some(Side::North))
@@ -1508,12 +1442,12 @@ mod tests {
         app.on_key(key(KeyCode::Enter));
         app.on_key(key(KeyCode::Char('q')));
         let record = store::load(&path).unwrap();
-        assert_eq!(record.game.plies().len(), 1);
+        assert_eq!(record.game().plies().len(), 1);
         let mut app = App::new(settings.clone(), Start::OfferResume(Box::new(record)));
         assert_eq!(app.screen, Screen::Resume);
         app.on_key(key(KeyCode::Char('y')));
         assert_eq!(app.screen, Screen::Play);
-        assert_eq!(app.game.plies().len(), 1);
+        assert_eq!(app.game().plies().len(), 1);
         assert!(app.computer_thinking(), "the computer (North) is to move");
         // Declining removes the file.
         let record = store::load(&path).unwrap();
@@ -1528,8 +1462,8 @@ mod tests {
         let mut app = two_players();
         // E10: North is empty and cannot be fed (R9).
         with_position(&mut app, "1-0-0-0-1-0-0-0-0-0-0-0-23-23-S");
-        assert!(app.game.is_over());
-        let lines = outcome_lines(&app.game, None);
+        assert!(app.game().is_over());
+        let lines = app.end_lines();
         assert!(lines[0].contains("R9"), "{lines:?}");
         assert!(lines[1] == "Final totals: South 25, North 23.", "{lines:?}");
         assert_eq!(lines[2], "South wins.");
@@ -1575,7 +1509,7 @@ mod tests {
             other.on_key(key(KeyCode::Char(c)));
         }
         other.on_key(key(KeyCode::Enter));
-        assert_eq!(other.game, app.game);
+        assert_eq!(other.game(), app.game());
         // A bad path is reported, not fatal.
         other.on_key(key(KeyCode::Char('l')));
         for c in "/nonexistent/x.ogn".chars() {
@@ -1608,15 +1542,13 @@ mod tests {
             text.starts_with(&format!("Hint: play {}", best.letter())),
             "{text}"
         );
-        assert_eq!(app.hint.as_ref().map(|h| h.0), Some(best));
-    }
-
-    #[test]
-    fn scores_read_as_words() {
-        assert_eq!(describe_score(Score(10)), "the game is about even");
-        assert_eq!(describe_score(Score(150)), "you stand 1.5 seeds better");
-        assert_eq!(describe_score(Score(-300)), "you stand 3.0 seeds worse");
-        assert_eq!(describe_score(Score::win_in(3)), "a forced win in 2 moves");
-        assert_eq!(describe_score(Score::loss_in(2)), "a forced loss in 1 move");
+        assert_eq!(app.hint().map(|h| h.0), Some(best));
+        // The coach agrees with the hint: the cursor is on the hint's move,
+        // and whatever it gives up is explained, not warned about.
+        assert!(
+            !app.advice().is_some_and(|a| a.is_warning()),
+            "{:?}",
+            app.advice()
+        );
     }
 }

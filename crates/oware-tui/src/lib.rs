@@ -25,6 +25,17 @@ use std::path::PathBuf;
 
 use app::{App, Settings, Start};
 
+/// Why the game could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    /// The game to resume could not be read.
+    #[error(transparent)]
+    Load(#[from] store::StoreError),
+    /// The terminal failed (or the line mode's input or output).
+    #[error("terminal error: {0}")]
+    Terminal(#[from] std::io::Error),
+}
+
 /// Everything `oware play` accepts.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
@@ -43,7 +54,7 @@ pub struct Options {
 
 /// Runs the game: full screen on a terminal, the line mode otherwise (and
 /// when `TERM=dumb`).
-pub fn run(mut options: Options) -> Result<(), String> {
+pub fn run(mut options: Options) -> Result<(), PlayError> {
     if !options.no_autosave {
         options.settings.autosave =
             store::data_dir(options.data_dir.as_deref()).map(|d| store::autosave_path(&d));
@@ -57,11 +68,18 @@ pub fn run(mut options: Options) -> Result<(), String> {
     if options.plain || !interactive {
         if load.is_none() {
             if let Some(path) = options.settings.autosave.as_ref().filter(|p| p.exists()) {
-                println!(
-                    "Note: an unfinished game was saved at {}; resume it with: oware play --load {}",
-                    path.display(),
-                    path.display()
-                );
+                match options.settings.lang {
+                    text::Lang::En => println!(
+                        "Note: an unfinished game was saved at {}; resume it with: oware play --load {}",
+                        path.display(),
+                        path.display()
+                    ),
+                    text::Lang::Fr => println!(
+                        "Note\u{a0}: une partie inachevée est enregistrée dans {}\u{a0}; pour la reprendre\u{a0}: oware play --load {}",
+                        path.display(),
+                        path.display()
+                    ),
+                }
             }
         }
         let stdin = std::io::stdin();
@@ -69,7 +87,7 @@ pub fn run(mut options: Options) -> Result<(), String> {
         return match plain::run(&options.settings, load, stdin.lock(), &mut stdout) {
             // A reader that stops reading (e.g. `| head`) is not an error.
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-            r => r.map_err(|e| e.to_string()),
+            r => r.map_err(PlayError::Terminal),
         };
     }
     let start = match load {
@@ -81,10 +99,10 @@ pub fn run(mut options: Options) -> Result<(), String> {
             .filter(|p| p.exists())
             .map(|p| store::load(p))
         {
-            Some(Ok(record)) if !record.game.is_over() => Start::OfferResume(Box::new(record)),
+            Some(Ok(record)) if !record.game().is_over() => Start::OfferResume(Box::new(record)),
             _ => Start::Setup,
         },
     };
     let app = App::new(options.settings, start);
-    term::run(app).map_err(|e| format!("terminal error: {e}"))
+    term::run(app).map_err(PlayError::Terminal)
 }

@@ -4,16 +4,16 @@
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 
-use oware_core::{format_moves, Game, House, Move, Position, Record, Side};
-use oware_engine::{Engine, EngineOptions, Level, Limits};
+use oware_core::{Game, House, Move, Position, Record, Side};
+use oware_engine::{Engine, EngineOptions};
+use oware_session::player::side_name;
+use oware_session::{words, Lang, Session};
 
-use crate::app::{
-    describe_move, describe_score, outcome_lines, player_name, take_back, Opponent, Settings,
-    Starter,
-};
+use crate::app::{record_opponent, replayed_text, Opponent, Settings, Starter};
 use crate::store::{self, Players};
+use crate::text;
 
-const HELP: &str =
+const HELP_EN: &str =
     "Type a house letter (A-F for the bottom row as you see it) to play it, or a command:
   hint      the engine's suggestion and its evaluation
   undo      take back your last move (and the computer's reply)
@@ -25,14 +25,25 @@ const HELP: &str =
   rules     the rules of the game
   quit      leave (an unfinished game is saved for next time)";
 
+const HELP_FR: &str =
+    "Tapez la lettre d'une case (A-F pour la rangée du bas telle que vous la voyez) pour la jouer, ou une commande\u{a0}:
+  hint      le coup conseillé par le moteur et son évaluation
+  undo      reprendre votre dernier coup (et la réponse de l'ordinateur)
+  redo      rejouer ce que undo a repris
+  resign    abandonner la partie
+  agree     proposer d'arrêter d'un commun accord (deux joueurs, R12)
+  save FICHIER  enregistrer la partie en OGN
+  board     afficher à nouveau le plateau
+  rules     les règles du jeu
+  quit      partir (une partie inachevée est gardée pour la prochaine fois)";
+
 struct Plain<'a, W: Write> {
     out: &'a mut W,
-    game: Game,
-    computer: Option<(Side, Level)>,
-    bottom: Side,
+    // The same session as the full-screen game's: take-back, replay, hints
+    // and wording come from oware-session.
+    session: Session,
     engine: Engine,
     settings: &'a Settings,
-    redo: Vec<Vec<Move>>,
     seed: u64,
 }
 
@@ -44,17 +55,10 @@ pub fn run<R: BufRead, W: Write>(
     input: R,
     out: &mut W,
 ) -> io::Result<()> {
-    let (game, computer) = match load {
+    let session = match load {
         Some(record) => {
-            let to_move = record.game.position().to_move();
-            let computer = match Players::from_record(&record) {
-                Some(p) => p.computer,
-                None => match settings.opponent {
-                    Opponent::Computer(level) => Some((to_move.opponent(), level)),
-                    Opponent::TwoPlayers => None,
-                },
-            };
-            (record.game, computer)
+            let computer = record_opponent(&record, settings);
+            Session::new(record.into_game(), computer)
         }
         None => {
             let computer = match settings.opponent {
@@ -71,21 +75,17 @@ pub fn run<R: BufRead, W: Write>(
                     Some((if me_first { Side::North } else { Side::South }, level))
                 }
             };
-            (Game::new(Position::start()), computer)
+            Session::new(Game::new(Position::start()), computer)
         }
     };
-    let bottom = computer.map(|(c, _)| c.opponent()).unwrap_or(Side::South);
     let mut p = Plain {
         out,
-        game,
-        computer,
-        bottom,
+        session,
         engine: Engine::new(EngineOptions {
             hash_mb: 16,
             ..EngineOptions::default()
         }),
         settings,
-        redo: Vec::new(),
         seed: 0x5eed,
     };
     p.engine.set_book(settings.book.clone());
@@ -95,39 +95,60 @@ pub fn run<R: BufRead, W: Write>(
 }
 
 impl<W: Write> Plain<'_, W> {
+    fn lang(&self) -> Lang {
+        self.settings.lang
+    }
+
+    fn game(&self) -> &Game {
+        self.session.game()
+    }
+
     fn name(&self, side: Side) -> String {
-        let n = player_name(self.computer, side);
-        let s = if side == Side::South {
-            "South"
-        } else {
-            "North"
-        };
+        let lang = self.lang();
+        let n = self.session.player(side).name(lang);
+        let s = side_name(side, lang);
         if n == s {
-            n
+            n.to_string()
         } else {
             format!("{n} ({s})")
         }
     }
 
-    fn intro(&mut self) -> io::Result<()> {
-        match self.computer {
-            Some((c, level)) => writeln!(
-                self.out,
-                "Oware Abapa: you play {} against the computer (level {}). Type help for commands.",
-                if c == Side::North { "South" } else { "North" },
-                level.get()
-            )?,
-            None => writeln!(
-                self.out,
-                "Oware Abapa: two players, South against North. Type help for commands."
-            )?,
+    fn players(&self) -> Players {
+        Players {
+            computer: self.session.computer(),
         }
+    }
+
+    fn intro(&mut self) -> io::Result<()> {
+        let lang = self.lang();
+        let text = match (self.session.computer(), lang) {
+            (Some((c, level)), Lang::En) => format!(
+                "Oware Abapa: you play {} against the computer (level {}). Type help for commands.",
+                side_name(c.opponent(), lang),
+                level.get()
+            ),
+            (Some((c, level)), Lang::Fr) => format!(
+                "Awalé (Abapa)\u{a0}: vous jouez {} contre l'ordinateur (niveau {}). Tapez help pour les commandes.",
+                side_name(c.opponent(), lang),
+                level.get()
+            ),
+            (None, _) => lang
+                .pick(
+                    "Oware Abapa: two players, South against North. Type help for commands.",
+                    "Awalé (Abapa)\u{a0}: deux joueurs, Sud contre Nord. Tapez help pour les commandes.",
+                )
+                .to_string(),
+        };
+        writeln!(self.out, "{text}")?;
         self.board()
     }
 
     fn board(&mut self) -> io::Result<()> {
-        let pos = *self.game.position();
-        let top = self.bottom.opponent();
+        let lang = self.lang();
+        let pos = *self.game().position();
+        let bottom = self.session.person_side();
+        let top = bottom.opponent();
         let row = |side: Side, rev: bool| -> Vec<House> {
             let mut v: Vec<House> = (0..6).filter_map(|r| House::of(side, r)).collect();
             if rev {
@@ -147,18 +168,20 @@ impl<W: Write> Plain<'_, W> {
                 .map(|h| format!("[{:>2}]", pos.seeds(*h)))
                 .collect::<String>()
         };
+        let over = self.game().is_over();
         let mark = |s: Side| {
-            if !self.game.is_over() && pos.to_move() == s {
-                "  <- to move"
+            if !over && pos.to_move() == s {
+                lang.pick("  <- to move", "  <- à jouer")
             } else {
                 ""
             }
         };
-        let (t, b) = (row(top, true), row(self.bottom, false));
+        let captured = lang.pick("captured", "grenier");
+        let (t, b) = (row(top, true), row(bottom, false));
         writeln!(self.out)?;
         writeln!(
             self.out,
-            "{}: captured {}{}",
+            "{}: {captured} {}{}",
             self.name(top),
             pos.store(top),
             mark(top)
@@ -169,10 +192,10 @@ impl<W: Write> Plain<'_, W> {
         writeln!(self.out, "  {}", letters(&b))?;
         writeln!(
             self.out,
-            "{}: captured {}{}",
-            self.name(self.bottom),
-            pos.store(self.bottom),
-            mark(self.bottom)
+            "{}: {captured} {}{}",
+            self.name(bottom),
+            pos.store(bottom),
+            mark(bottom)
         )?;
         writeln!(self.out, "Position {pos}")?;
         Ok(())
@@ -181,43 +204,33 @@ impl<W: Write> Plain<'_, W> {
     fn play<R: BufRead>(&mut self, input: R) -> io::Result<()> {
         let mut lines = input.lines();
         loop {
-            if self.game.is_over() {
+            let lang = self.lang();
+            if self.game().is_over() {
                 return self.game_over();
             }
-            let to_move = self.game.position().to_move();
-            if let Some((side, level)) = self.computer.filter(|&(s, _)| s == to_move) {
-                let _ = side;
-                let seed = self.seed ^ self.game.plies().len() as u64;
-                let result = self.engine.search(
-                    &self.game,
-                    &Limits {
-                        seed,
-                        ..Limits::level(level)
-                    },
-                    &mut |_| {},
-                );
-                let mv = match result
-                    .best
-                    .or_else(|| self.game.legal_moves().into_iter().next())
-                {
-                    Some(m) => m,
-                    None => continue,
-                };
-                self.play_move(mv)?;
+            let to_move = self.session.to_move();
+            let seed = self.seed ^ self.game().plies().len() as u64;
+            if let Some(limits) = self.session.computer_limits(seed) {
+                let result = self
+                    .engine
+                    .search(self.session.game(), &limits, &mut |_| {});
+                match self.session.computer_move(&result) {
+                    Some(mv) => self.play_move(mv)?,
+                    None => return self.game_over(),
+                }
                 continue;
             }
             let legal: Vec<String> = self
-                .game
+                .game()
                 .legal_moves()
                 .into_iter()
                 .map(|m| m.letter().to_string())
                 .collect();
-            write!(
-                self.out,
-                "{} to move [{}]> ",
-                self.name(to_move),
-                legal.join(" ")
-            )?;
+            let prompt = match lang {
+                Lang::En => format!("{} to move", self.name(to_move)),
+                Lang::Fr => format!("Au tour de {}", self.name(to_move)),
+            };
+            write!(self.out, "{prompt} [{}]> ", legal.join(" "))?;
             self.out.flush()?;
             let Some(line) = lines.next() else {
                 writeln!(self.out)?;
@@ -229,6 +242,7 @@ impl<W: Write> Plain<'_, W> {
                 .split_once(char::is_whitespace)
                 .map(|(c, a)| (c, a.trim()))
                 .unwrap_or((line, ""));
+            let refused = lang.pick("Refused: ", "Refusé\u{a0}: ");
             match cmd.to_ascii_lowercase().as_str() {
                 "" => {}
                 c if c.len() == 1 && ('a'..='f').contains(&c.chars().next().unwrap_or(' ')) => {
@@ -236,79 +250,68 @@ impl<W: Write> Plain<'_, W> {
                     let Some(mv) = Move::of(to_move, rel) else {
                         continue;
                     };
-                    match self.game.position().check(mv) {
-                        Err(reason) => writeln!(
-                            self.out,
-                            "Refused: {} cannot be played: {} ({}).",
-                            mv.letter(),
-                            reason,
-                            reason.rule()
-                        )?,
-                        Ok(()) => {
-                            self.redo.clear();
-                            self.play_move(mv)?;
-                        }
+                    match self.session.preview(mv) {
+                        Err(refusal) => writeln!(self.out, "{refused}{}", refusal.text(mv, lang))?,
+                        Ok(_) => self.play_move(mv)?,
                     }
                 }
                 "hint" => {
-                    let limits = Limits {
-                        movetime: Some(self.settings.hint_time),
-                        depth: Some(30),
-                        ..Limits::default()
-                    };
-                    let r = self.engine.search(&self.game, &limits, &mut |_| {});
-                    match r.best {
-                        Some(mv) => writeln!(
-                            self.out,
-                            "Hint: play {} ({}, depth {}).",
-                            mv.letter(),
-                            describe_score(r.score),
-                            r.depth
-                        )?,
-                        None => writeln!(self.out, "No hint: there is no move to play.")?,
-                    }
-                }
-                "undo" => {
-                    let undone = take_back(&mut self.game, self.computer);
-                    if undone.is_empty() {
-                        writeln!(self.out, "There is no move to take back.")?;
-                    } else {
-                        writeln!(self.out, "Took back {}.", format_moves(&undone))?;
-                        self.redo.push(undone);
-                        self.board()?;
-                    }
-                }
-                "redo" => match self.redo.pop() {
-                    None => writeln!(self.out, "There is nothing to replay.")?,
-                    Some(moves) => {
-                        for &m in &moves {
-                            let _ = self.game.play(m);
+                    let limits = Session::hint_limits(self.settings.hint_time);
+                    let r = self
+                        .engine
+                        .search(self.session.game(), &limits, &mut |_| {});
+                    match self.session.accept_hint(&r) {
+                        Some(h) => {
+                            let text = h.text(lang);
+                            writeln!(self.out, "{text}")?
                         }
-                        writeln!(self.out, "Replayed {}.", format_moves(&moves))?;
+                        None => writeln!(
+                            self.out,
+                            "{}",
+                            lang.pick(
+                                "No hint: there is no move to play.",
+                                "Pas de conseil\u{a0}: aucun coup à jouer."
+                            )
+                        )?,
+                    }
+                }
+                "undo" => match self.session.take_back() {
+                    Ok(done) => {
+                        writeln!(self.out, "{}", done.text(lang))?;
                         self.board()?;
                     }
+                    Err(e) => writeln!(self.out, "{}", e.text(lang))?,
+                },
+                "redo" => match self.session.redo() {
+                    Ok(moves) => {
+                        writeln!(self.out, "{}", replayed_text(&moves, lang))?;
+                        self.board()?;
+                    }
+                    Err(e) => writeln!(self.out, "{}", e.text(lang))?,
                 },
                 "resign" => {
-                    let side = self.computer.map(|(c, _)| c.opponent()).unwrap_or(to_move);
-                    let _ = self.game.resign(side);
+                    let _ = self.session.resign();
                 }
                 "agree" | "draw" => {
-                    if self.computer.is_some() {
-                        writeln!(
-                            self.out,
-                            "Stopping by agreement (R12) is for two people at one board."
-                        )?;
+                    if self.session.computer().is_some() {
+                        let e = oware_session::SessionError::AgreementNeedsTwoPeople;
+                        writeln!(self.out, "{}", e.text(lang))?;
                         continue;
                     }
-                    let t = self.game.position().totals_with_own_rows();
-                    write!(
-                        self.out,
-                        "{} proposes to stop here (R12): each takes the seeds of their own row, {}-{}. {}, do you accept? (yes/no)> ",
-                        self.name(to_move),
-                        t[0],
-                        t[1],
-                        self.name(to_move.opponent())
-                    )?;
+                    let t = self.game().position().totals_with_own_rows();
+                    let (me, other) = (self.name(to_move), self.name(to_move.opponent()));
+                    match lang {
+                        Lang::En => write!(
+                            self.out,
+                            "{me} proposes to stop here (R12): each takes the seeds of their own row, {}-{}. {other}, do you accept? (yes/no)> ",
+                            t[0], t[1]
+                        )?,
+                        Lang::Fr => write!(
+                            self.out,
+                            "{me} propose d'arrêter ici (R12)\u{a0}: chacun prend les graines de sa rangée, {}-{}. {other}, acceptez-vous\u{a0}? (oui/non)> ",
+                            t[0], t[1]
+                        )?,
+                    }
                     self.out.flush()?;
                     let answer = match lines.next() {
                         Some(l) => l?,
@@ -316,59 +319,84 @@ impl<W: Write> Plain<'_, W> {
                     };
                     let a = answer.trim().to_ascii_lowercase();
                     if a.starts_with('y') || a.starts_with('o') {
-                        let _ = self.game.agree_to_stop();
+                        let _ = self.session.agree();
                     } else {
-                        writeln!(self.out, "Declined; play on.")?;
+                        writeln!(
+                            self.out,
+                            "{}",
+                            lang.pick("Declined; play on.", "Refusé\u{a0}; la partie continue.")
+                        )?;
                     }
                 }
                 "save" => {
                     if arg.is_empty() {
-                        writeln!(self.out, "save needs a file name, e.g. save game.ogn")?;
+                        writeln!(
+                            self.out,
+                            "{}",
+                            lang.pick(
+                                "save needs a file name, e.g. save game.ogn",
+                                "save demande un nom de fichier, par exemple save partie.ogn"
+                            )
+                        )?;
                     } else {
                         let path = PathBuf::from(arg);
-                        match store::save(
-                            &path,
-                            &self.game,
-                            Players {
-                                computer: self.computer,
+                        match store::save(&path, self.session.game(), self.players()) {
+                            Ok(()) => match lang {
+                                Lang::En => writeln!(self.out, "Saved to {}.", path.display())?,
+                                Lang::Fr => writeln!(
+                                    self.out,
+                                    "Partie enregistrée dans {}.",
+                                    path.display()
+                                )?,
                             },
-                        ) {
-                            Ok(()) => writeln!(self.out, "Saved to {}.", path.display())?,
-                            Err(e) => writeln!(self.out, "Error: {e}")?,
+                            Err(e) => writeln!(
+                                self.out,
+                                "{}{}",
+                                lang.pick("Error: ", "Erreur\u{a0}: "),
+                                e.text(lang)
+                            )?,
                         }
                     }
                 }
                 "board" => self.board()?,
                 "rules" => self.rules()?,
-                "help" | "?" => writeln!(self.out, "{HELP}")?,
+                "help" | "?" => writeln!(self.out, "{}", lang.pick(HELP_EN, HELP_FR))?,
                 "quit" | "exit" | "q" => return self.quit(),
-                _ => writeln!(
-                    self.out,
-                    "Unknown command '{line}'. Type a house letter or help."
-                )?,
+                _ => match lang {
+                    Lang::En => writeln!(
+                        self.out,
+                        "Unknown command '{line}'. Type a house letter or help."
+                    )?,
+                    Lang::Fr => writeln!(
+                        self.out,
+                        "Commande inconnue «\u{a0}{line}\u{a0}». Tapez une lettre de case ou help."
+                    )?,
+                },
             }
         }
     }
 
     fn play_move(&mut self, mv: Move) -> io::Result<()> {
-        let before = *self.game.position();
-        match self.game.play_traced(mv) {
+        let lang = self.lang();
+        let who = self.session.player(self.session.to_move());
+        match self.session.play(mv) {
             Ok(trace) => {
-                writeln!(
-                    self.out,
-                    "{}",
-                    describe_move(self.computer, &before, &trace)
-                )?;
+                writeln!(self.out, "{}", words::played(who, &trace, lang))?;
                 self.board()
             }
-            Err(e) => writeln!(self.out, "Refused: {e}."),
+            Err(e) => writeln!(
+                self.out,
+                "{}{}",
+                lang.pick("Refused: ", "Refusé\u{a0}: "),
+                e.text(lang)
+            ),
         }
     }
 
     fn rules(&mut self) -> io::Result<()> {
         let lang = self.settings.lang;
-        writeln!(self.out, "{}", lang.rules_title())?;
-        for para in lang.rules() {
+        writeln!(self.out, "{}", text::rules_title(lang))?;
+        for para in text::rules(lang) {
             if let Some(h) = para.strip_prefix("# ") {
                 writeln!(self.out, "\n{h}")?;
                 continue;
@@ -392,12 +420,15 @@ impl<W: Write> Plain<'_, W> {
     }
 
     fn game_over(&mut self) -> io::Result<()> {
+        let lang = self.lang();
         self.board()?;
-        writeln!(self.out, "Game over.")?;
-        for l in outcome_lines(&self.game, self.computer) {
+        writeln!(self.out, "{}", lang.pick("Game over.", "Partie finie."))?;
+        let lines = words::outcome_lines(self.game(), self.session.computer_side(), lang);
+        for l in lines {
             writeln!(self.out, "{l}")?;
         }
-        let record = Record::from_game(self.game.clone(), &[]);
+        // Machine-readable lines, the same in both languages.
+        let record = Record::from_game(self.game().clone(), &[]);
         writeln!(self.out, "Result: {}", record.result_str())?;
         let text = record.write();
         let movetext = text
@@ -411,25 +442,34 @@ impl<W: Write> Plain<'_, W> {
     }
 
     fn quit(&mut self) -> io::Result<()> {
+        let lang = self.lang();
         if let Some(path) = &self.settings.autosave {
-            if !self.game.is_over() && !self.game.plies().is_empty() {
-                match store::save(
-                    path,
-                    &self.game,
-                    Players {
-                        computer: self.computer,
-                    },
-                ) {
-                    Ok(()) => writeln!(
+            if !self.game().is_over() && !self.game().plies().is_empty() {
+                match (store::save(path, self.session.game(), self.players()), lang) {
+                    (Ok(()), Lang::En) => writeln!(
                         self.out,
                         "Unfinished game saved to {}; resume with: oware play --load {}",
                         path.display(),
                         path.display()
                     )?,
-                    Err(e) => writeln!(self.out, "Could not save the unfinished game: {e}")?,
+                    (Ok(()), Lang::Fr) => writeln!(
+                        self.out,
+                        "Partie inachevée enregistrée dans {}\u{a0}; pour la reprendre\u{a0}: oware play --load {}",
+                        path.display(),
+                        path.display()
+                    )?,
+                    (Err(e), _) => writeln!(
+                        self.out,
+                        "{}{}",
+                        lang.pick(
+                            "Could not save the unfinished game: ",
+                            "Impossible d'enregistrer la partie inachevée\u{a0}: "
+                        ),
+                        e.text(lang)
+                    )?,
                 }
             }
         }
-        writeln!(self.out, "Bye.")
+        writeln!(self.out, "{}", lang.pick("Bye.", "Au revoir."))
     }
 }

@@ -5,8 +5,71 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use oware_core::{Game, Record, Side};
+use oware_core::{Game, OgnError, Record, Side};
 use oware_engine::Level;
+use oware_session::Lang;
+
+/// Why a game file could not be written or read.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The file's directory could not be created.
+    #[error("cannot create {}: {source}", path.display())]
+    CreateDir {
+        /// The directory.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file could not be written.
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not a valid OGN game.
+    #[error("{}: {source}", path.display())]
+    Ogn {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, and where.
+        source: OgnError,
+    },
+}
+
+impl StoreError {
+    /// The error in words, in `lang` (the system's and the OGN reader's
+    /// details stay as they are).
+    pub fn text(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (_, Lang::En) => self.to_string(),
+            (StoreError::CreateDir { path, source }, Lang::Fr) => {
+                format!("impossible de créer {}\u{a0}: {source}", path.display())
+            }
+            (StoreError::Write { path, source }, Lang::Fr) => {
+                format!("impossible d'écrire {}\u{a0}: {source}", path.display())
+            }
+            (StoreError::Read { path, source }, Lang::Fr) => {
+                format!("impossible de lire {}\u{a0}: {source}", path.display())
+            }
+            (StoreError::Ogn { path, source }, Lang::Fr) => {
+                format!(
+                    "{} n'est pas une partie OGN valide\u{a0}: {source}",
+                    path.display()
+                )
+            }
+        }
+    }
+}
 
 /// The environment variable that overrides the data directory (tests use it).
 pub const DATA_DIR_ENV: &str = "OWARE_DATA_DIR";
@@ -84,19 +147,29 @@ pub fn record_text(game: &Game, players: Players) -> String {
 }
 
 /// Writes the game to `path` (creating its directory).
-pub fn save(path: &Path, game: &Game, players: Players) -> Result<(), String> {
+pub fn save(path: &Path, game: &Game, players: Players) -> Result<(), StoreError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        fs::create_dir_all(dir).map_err(|source| StoreError::CreateDir {
+            path: dir.to_path_buf(),
+            source,
+        })?;
     }
-    fs::write(path, record_text(game, players))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    fs::write(path, record_text(game, players)).map_err(|source| StoreError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// Reads one game from an OGN file.
-pub fn load(path: &Path) -> Result<Record, String> {
-    let text =
-        fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    Record::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+pub fn load(path: &Path) -> Result<Record, StoreError> {
+    let text = fs::read_to_string(path).map_err(|source| StoreError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Record::parse(&text).map_err(|source| StoreError::Ogn {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// Today's date as OGN writes it, `YYYY.MM.DD` (UTC).
@@ -161,11 +234,12 @@ mod tests {
         };
         save(&path, &game, players).unwrap();
         let record = load(&path).unwrap();
-        assert_eq!(record.game, game);
+        assert_eq!(record.game(), &game);
         assert_eq!(Players::from_record(&record), Some(players));
         assert_eq!(record.tag("North").as_deref(), Some("Computer (level 4)"));
         let err = load(&dir.path().join("missing.ogn")).unwrap_err();
-        assert!(err.contains("cannot read"), "{err}");
+        assert!(err.to_string().contains("cannot read"), "{err}");
+        assert!(err.text(Lang::Fr).contains("impossible de lire"), "{err}");
         fs::write(dir.path().join("bad.ogn"), "1. F F").unwrap();
         assert!(load(&dir.path().join("bad.ogn")).is_err());
     }

@@ -177,7 +177,7 @@ fn rules_screen_in_english_and_french() {
     key(&mut app, KeyCode::Char('g'));
     assert_eq!(app.settings.lang, Lang::Fr);
     let s = screen(&app, 80, 24);
-    assert_has(&s, "Comment jouer à l'Awalé (Abapa)");
+    assert_has(&s, "Comment jouer à l'awalé (Abapa)");
     assert_has(&s, "Le plateau");
     assert_has(&s, "sens inverse des aiguilles");
     // Scrolling reaches the end of the text.
@@ -216,7 +216,8 @@ fn setup_resume_and_larger_terminals() {
         Start::OfferResume(Box::new(Record::from_game(game, &[]))),
     );
     let s = screen(&app, 80, 24);
-    assert_has(&s, "4 moves played");
+    // Counted in moves, as the header counts them (four plies: move 3).
+    assert_has(&s, "at move 3");
     assert_has(&s, "Resume it? y / n");
     let app = loaded(
         Opponent::TwoPlayers,
@@ -276,6 +277,12 @@ fn sowing_is_drawn_seed_by_seed_and_captures_as_they_happen() {
     app.tick(std::time::Duration::from_millis(200));
     let s = screen(&app, 80, 24);
     assert_has(&s, "Sowing… (any key skips)");
+    // The move list shows the move, not yet its capture.
+    assert_has(&s, "1. F ");
+    assert!(
+        !s.contains("F+4"),
+        "the capture is listed before it is shown:\n{s}"
+    );
     assert_has(&s, "South sows F…");
     // First seed in a (now 2), b still 1; the stores unchanged.
     let row = s.lines().find(|l| l.contains("│  0 ││  4 │")).unwrap();
@@ -290,4 +297,176 @@ fn sowing_is_drawn_seed_by_seed_and_captures_as_they_happen() {
     assert_has(&s, "South played F and captured 4 (ab).");
     assert_has(&s, "South · captured 24");
     assert_has(&s, "1. F+4");
+}
+
+fn french(opponent: Opponent) -> Settings {
+    Settings {
+        lang: Lang::Fr,
+        ..settings(opponent)
+    }
+}
+
+/// English words that must not appear on a French screen.
+fn assert_french(s: &str) {
+    for word in [
+        "Board",
+        "Moves",
+        "Game",
+        "captured",
+        "to move",
+        "play",
+        "hint",
+        "undo",
+        "quit",
+        "Your turn",
+        "New game",
+        "Level",
+        "Resume",
+        "Press",
+    ] {
+        assert!(
+            !s.split(|c: char| !c.is_alphanumeric()).any(|w| w == word),
+            "English {word:?} on a French screen:\n{s}"
+        );
+    }
+}
+
+#[test]
+fn every_screen_is_in_french_when_french_is_chosen() {
+    // The new-game screen.
+    let mut app = App::new(
+        french(Opponent::Computer(oware_engine::Level::new(4))),
+        Start::Setup,
+    );
+    let s = screen(&app, 80, 24);
+    assert_has(&s, "Nouvelle partie");
+    assert_has(&s, "Niveau");
+    assert_has(&s, "4 sur 10");
+    assert_has(&s, "Qui commence");
+    assert_has(&s, "Appuyez sur ? pour les règles du jeu.");
+    assert_french(&s);
+    // The board, the game panel and the footer.
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Char('e'));
+    let s = screen(&app, 80, 24);
+    assert_has(&s, "Plateau");
+    assert_has(&s, "Coups");
+    assert_has(&s, "Vous (Sud) · grenier 0  ◀ à jouer");
+    assert_has(&s, "L'ordinateur (Nord) · grenier 0");
+    assert_has(&s, "À vous (Sud)\u{a0}: choisissez une case, Entrée joue.");
+    assert_has(
+        &s,
+        "◆ E\u{a0}: dernière graine en c (rangée adverse), pas de",
+    );
+    assert_has(&s, "Vous (Sud) contre l'ordinateur niveau 4 · coup 1");
+    assert_has(&s, "h indice");
+    assert_french(&s);
+    // A question.
+    key(&mut app, KeyCode::Char('x'));
+    let s = screen(&app, 80, 24);
+    assert_has(&s, "Abandonner cette partie\u{a0}? o / n");
+    // The end.
+    key(&mut app, KeyCode::Char('o'));
+    let s = screen(&app, 80, 24);
+    assert_has(&s, "Partie finie");
+    assert_has(&s, "Vous avez abandonné.");
+    assert_has(&s, "L'ordinateur gagne.");
+    assert_has(&s, "n nouvelle partie");
+    assert_french(&s);
+    // The resume offer.
+    let game = Game::from_moves(Position::start(), &parse_moves("FfBeA").unwrap()).unwrap();
+    let app = App::new(
+        french(Opponent::TwoPlayers),
+        Start::OfferResume(Box::new(Record::from_game(game, &[]))),
+    );
+    let s = screen(&app, 80, 24);
+    assert_has(&s, "Bon retour");
+    assert_has(&s, "au coup 3");
+    assert_has(&s, "La reprendre\u{a0}? o / n");
+    assert_has(&s, "o reprendre · n nouvelle partie · q quitter");
+    assert_french(&s);
+}
+
+#[test]
+fn the_footer_names_the_houses_of_the_persons_side() {
+    // Playing North against the computer: a–f.
+    let game = Game::from_moves(Position::start(), &parse_moves("F").unwrap()).unwrap();
+    let mut record = Record::from_game(game, &[]);
+    record.set_tag("Computer", "S 1");
+    let app = App::new(
+        settings(Opponent::TwoPlayers),
+        Start::Load(Box::new(record)),
+    );
+    let s = screen(&app, 80, 24);
+    assert_has(&s, "←→/a-f ⏎ play");
+    // South: A–F; between two people, the side to move's letters.
+    let mut app = loaded(Opponent::TwoPlayers, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "");
+    assert_has(&screen(&app, 80, 24), "←→/A-F ⏎ play");
+    key(&mut app, KeyCode::Char('f'));
+    key(&mut app, KeyCode::Enter);
+    assert_has(&screen(&app, 80, 24), "←→/a-f ⏎ play");
+}
+
+#[test]
+fn undo_says_what_was_taken_back_in_words() {
+    let mut app = loaded(Opponent::TwoPlayers, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "Ff");
+    key(&mut app, KeyCode::Char('u'));
+    assert_has(&screen(&app, 80, 24), "Took back f. r replays.");
+    // Against the computer, the person's move and its reply.
+    let game = Game::from_moves(Position::start(), &parse_moves("Ba").unwrap()).unwrap();
+    let mut record = Record::from_game(game, &[]);
+    record.set_tag("Computer", "N 1");
+    let mut app = App::new(
+        french(Opponent::TwoPlayers),
+        Start::Load(Box::new(record.clone())),
+    );
+    key(&mut app, KeyCode::Char('u'));
+    assert_has(
+        &screen(&app, 80, 24),
+        "Coups repris\u{a0}: B et a. r rejoue.",
+    );
+    let mut app = App::new(
+        settings(Opponent::TwoPlayers),
+        Start::Load(Box::new(record)),
+    );
+    key(&mut app, KeyCode::Char('u'));
+    assert_has(&screen(&app, 80, 24), "Took back B and a. r replays.");
+}
+
+#[test]
+fn the_french_footer_fits_80_columns() {
+    let app = loaded(Opponent::TwoPlayers, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "");
+    let mut app = app;
+    app.settings.lang = Lang::Fr;
+    let help = ui::help_text(&app);
+    assert!(help.chars().count() < 80, "{help}");
+}
+
+/// The rows of the screen that draw the board's houses (between the top
+/// corner of the first house and the bottom of the last).
+fn board_rows(s: &str) -> usize {
+    let lines: Vec<&str> = s.lines().collect();
+    let first = lines
+        .iter()
+        .position(|l| l.contains("╭────╮╭────╮"))
+        .unwrap();
+    let last = lines.iter().rposition(|l| l.contains("╯╰────╯")).unwrap();
+    last - first + 1
+}
+
+#[test]
+fn a_tall_terminal_gets_a_taller_board() {
+    let start = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S";
+    let app = loaded(Opponent::TwoPlayers, start, "");
+    // 80×24: houses three lines tall (two rows of houses, six lines).
+    let small = screen(&app, 80, 24);
+    assert_eq!(board_rows(&small), 6, "{small}");
+    // 100×30: five lines tall, the board fills its side of the screen.
+    let tall = screen(&app, 100, 30);
+    assert_eq!(board_rows(&tall), 10, "{tall}");
+    // The counts and stores are still there, and the game panel below.
+    let counts = tall.matches("  4 ").count() + tall.matches("  4◆").count();
+    assert_eq!(counts, 12, "{tall}");
+    assert_has(&tall, "│  0 │");
+    assert_has(&tall, "Game");
 }

@@ -137,7 +137,7 @@ fn a_game_against_the_computer_ends_with_a_result() {
         .find_map(|l| l.strip_prefix("Moves: "))
         .unwrap();
     let record = Record::parse(moves).unwrap();
-    let outcome = record.game.outcome().expect("the replayed game is over");
+    let outcome = record.game().outcome().expect("the replayed game is over");
     assert_eq!(
         format!("{}-{}", outcome.totals[0], outcome.totals[1]),
         result

@@ -20,6 +20,9 @@ pub async fn start(db: &Path) -> Server {
     let config = Config {
         engine_threads: 1,
         engine_move_cap: Duration::from_millis(300),
+        // These tests play at machine speed from one address; the limits
+        // have their own tests (abuse.rs).
+        rate_limits: None,
         ..Config::default()
     };
     Server::start(ServerOptions {

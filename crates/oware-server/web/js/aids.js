@@ -2,7 +2,7 @@
 // and the coach, both fed by the server's `previews` (rules/state).
 
 import { api } from './api.js';
-import { t, localize } from './i18n.js';
+import { t, illegalReason, refusalText } from './i18n.js';
 import { settings } from './ui.js';
 
 const traceCache = new Map();
@@ -34,7 +34,7 @@ export function previewHandler(board, lineEl, getState) {
     if (!p) return;
     if (!p.legal) {
       board.markIllegal(letter);
-      lineEl.textContent = t('preview.illegal', { move: letter, reason: localize(p.refusal?.reason || ''), rule: p.refusal?.rule || '' });
+      lineEl.textContent = t('preview.illegal', { move: letter, reason: illegalReason(p.refusal?.code || p.refusal?.reason, p.refusal?.rule), rule: p.refusal?.rule || '' });
       return;
     }
     let text = t('preview.line', { move: letter, last: p.last_house }) + (p.captures ? t('preview.captures', { n: p.captures }) : t('preview.none'));
@@ -63,5 +63,5 @@ export function coachWarnings(previews, letter) {
 export function refusalOf(previews, letter) {
   const p = (previews || []).find((x) => x.move === letter);
   if (!p || p.legal) return null;
-  return t('refuse.generic', { reason: localize(p.refusal?.reason || ''), rule: p.refusal?.rule || '' });
+  return refusalText(p.refusal);
 }

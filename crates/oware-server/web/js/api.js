@@ -1,11 +1,12 @@
 // Thin client for the /api/v1 protocol (docs/PROTOCOL.md).
 
 export class ApiError extends Error {
-  constructor(status, code, message, rule) {
+  constructor(status, code, message, rule, reason) {
     super(message);
     this.status = status;
     this.code = code;
     this.rule = rule || null;
+    this.reason = reason || null;
   }
 }
 
@@ -29,7 +30,7 @@ async function call(method, path, body, { text = false } = {}) {
   if (!res.ok) {
     let err = null;
     try { err = (await res.json()).error; } catch (_) { /* not JSON */ }
-    throw new ApiError(res.status, err?.code || 'http', err?.message || `HTTP ${res.status}`, err?.rule);
+    throw new ApiError(res.status, err?.code || 'http', err?.message || `HTTP ${res.status}`, err?.rule, err?.reason);
   }
   return text ? res.text() : res.json();
 }
@@ -66,6 +67,19 @@ export const seats = {
   add(id, tokens) {
     const cur = seats.get(id);
     localStorage.setItem(KEY(id), JSON.stringify({ ...cur, ...tokens }));
+    const mine = seats.ids().filter((x) => x !== id);
+    localStorage.setItem('oware.mine', JSON.stringify([id, ...mine].slice(0, 100)));
+  },
+  /** The games this browser holds a seat in, most recently joined first. */
+  ids() {
+    let ids = [];
+    try { ids = JSON.parse(localStorage.getItem('oware.mine')) || []; } catch (_) { /* start afresh */ }
+    // Seats stored before the index existed.
+    for (let i = 0; i < localStorage.length; i++) {
+      const k = localStorage.key(i);
+      if (k.startsWith('oware.seats.') && !ids.includes(k.slice(12))) ids.push(k.slice(12));
+    }
+    return ids;
   },
 };
 
@@ -86,8 +100,20 @@ export class GameSocket {
     this.opens = 0;
     this.connect();
     this.pinger = setInterval(() => this.send({ type: 'ping' }), 25000);
+    // The browser knows when the network goes (a phone leaving Wi-Fi) long
+    // before a dead TCP connection times out: drop the socket at once, and
+    // retry as soon as the network is back.
+    this.onOffline = () => { try { this.ws?.close(); } catch (_) { /* closing */ } };
+    this.onOnline = () => {
+      if (this.closedByUs || (this.ws && this.ws.readyState <= WebSocket.OPEN)) return;
+      this.delay = 500;
+      this.connect();
+    };
+    window.addEventListener('offline', this.onOffline);
+    window.addEventListener('online', this.onOnline);
   }
   connect() {
+    clearTimeout(this.retry);
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
     const q = this.token ? `?token=${encodeURIComponent(this.token)}` : '';
     const ws = new WebSocket(`${proto}://${location.host}/api/v1/games/${encodeURIComponent(this.id)}/ws${q}`);
@@ -107,7 +133,7 @@ export class GameSocket {
       if (this.ws !== ws) return;
       this.onStatus?.('closed');
       if (this.closedByUs) return;
-      setTimeout(() => { if (!this.closedByUs) this.connect(); }, this.delay);
+      this.retry = setTimeout(() => { if (!this.closedByUs) this.connect(); }, this.delay);
       this.delay = Math.min(this.delay * 2, 8000);
     };
   }
@@ -121,6 +147,15 @@ export class GameSocket {
   close() {
     this.closedByUs = true;
     clearInterval(this.pinger);
-    try { this.ws.close(); } catch (_) { /* already closed */ }
+    clearTimeout(this.retry);
+    window.removeEventListener('offline', this.onOffline);
+    window.removeEventListener('online', this.onOnline);
+    // A closed socket says nothing more: its late close event must not
+    // reach a page that has moved on to a new socket.
+    const ws = this.ws;
+    ws.onopen = ws.onmessage = ws.onclose = null;
+    this.onEvent = () => {};
+    this.onStatus = null;
+    try { ws.close(); } catch (_) { /* already closed */ }
   }
 }

@@ -29,10 +29,25 @@ let cleanup = null;
 function translateShell() {
   document.documentElement.lang = lang();
   for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+  document.querySelector('.nav').setAttribute('aria-label', t('nav.menu'));
+  document.querySelector('.lang').setAttribute('aria-label', lang() === 'fr' ? 'Langue' : 'Language');
   for (const b of document.querySelectorAll('.lang button')) b.setAttribute('aria-pressed', String(b.dataset.lang === lang()));
 }
 
+// The phone's folded menu: a button opens it; following a link closes it.
+const top = document.querySelector('.top');
+const menuBtn = document.querySelector('.menu-btn');
+function setMenu(open) {
+  top.classList.toggle('open', open);
+  menuBtn.setAttribute('aria-expanded', String(open));
+}
+menuBtn.addEventListener('click', () => setMenu(!top.classList.contains('open')));
+document.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape' && top.classList.contains('open')) { setMenu(false); menuBtn.focus(); }
+});
+
 function render() {
+  setMenu(false);
   if (typeof cleanup === 'function') cleanup();
   cleanup = null;
   const path = location.pathname;

@@ -26,7 +26,7 @@ const STRINGS = {
     'play.time': 'Time control', 'play.none': 'None', 'play.permove': 'Per move (R13)', 'play.clock': 'Clock',
     'play.seconds': 'seconds per move', 'play.minutes': 'minutes', 'play.increment': 'increment (s)',
     'play.go': 'Start the game', 'play.name': 'Your name', 'play.names': 'Names',
-    'play.levelHint': '1 plays almost at random, 10 thinks hard.',
+    'play.levelHint': 'Beginner plays almost at random; Master plays at full strength.',
     // Online
     'online.title': 'Play online', 'online.create': 'Create a game', 'online.public': 'List it in the lobby so anyone can join',
     'online.lobby': 'Open games', 'online.empty': 'No open game right now. Create one!', 'online.join': 'Join',
@@ -37,30 +37,31 @@ const STRINGS = {
     'game.thinking': 'The computer is thinking…', 'game.waiting': 'Waiting for an opponent to join.',
     'game.invite': 'Invite link (gives the free seat)', 'game.spectate': 'Spectator link', 'game.copy': 'Copy', 'game.copied': 'Copied',
     'game.joinTitle': 'You are invited to play', 'game.joinBtn': 'Take the seat', 'game.spectating': 'You are watching this game.',
-    'game.hint': 'Hint', 'game.undo': 'Undo', 'game.resign': 'Resign', 'game.offer': 'Offer to stop (R12)', 'game.accept': 'Accept', 'game.decline': 'Decline',
+    'game.hint': 'Hint', 'game.undo': 'Undo', 'game.resign': 'Resign', 'game.offer': 'Offer to stop', 'game.accept': 'Accept', 'game.decline': 'Decline',
     'game.rematch': 'Rematch', 'game.newgame': 'New game', 'game.review': 'Review this game', 'game.ogn': 'Download OGN',
-    'game.resignConfirm': 'Resign this game?', 'game.agreeBoth': 'Do both players agree to stop here? Each takes the seeds on their own side (R12).',
-    'game.offerFrom': '{side} proposes to stop the game, each taking the seeds of their own row (R12).',
+    'game.resignConfirm': 'Resign this game?', 'game.agreeBoth': 'Do both players agree to stop here? Each takes the seeds on their own side.',
+    'game.offerFrom': '{side} proposes to stop the game, each taking the seeds of their own row.',
     'game.offerSent': 'You proposed to stop the game. Waiting for an answer.',
     'game.offerDeclined': 'The offer to stop was declined.',
     'game.rematchOffer': 'Your opponent wants a rematch.', 'game.rematchJoin': 'Play the rematch',
     'game.hintIs': 'The engine suggests {move} ({score}).',
     'game.aids': 'Learning aids', 'game.previewOpt': 'Preview where the last seed lands', 'game.coachOpt': 'Coach: warn about risky moves',
     'game.animOpt': 'Animate sowing', 'game.orientOpt': 'Turn the board to the player to move',
-    'game.keys': 'Keyboard: Tab or arrow keys choose a house, Enter plays it, 1–6 play your houses from the left.', 'game.drawn': 'Lots drawn (R2): you play {side}.', 'seat.computer': 'Computer (level {level})', 'seat.player': 'Player', 'seat.guest': 'Guest', 'game.moves': 'Moves', 'game.captured': '{n} captured', 'game.you': 'you', 'game.computer': 'computer', 'game.connLost': 'Connection lost: reconnecting…', 'game.connBack': 'Reconnected.',
+    'game.keys': 'Keyboard: Tab or arrow keys choose a house, Enter plays it, 1–6 play your houses from the left.', 'game.drawn': 'Lots drawn: you play {side}.', 'seat.computer': 'Computer ({name}, level {level})', 'seat.player': 'Player', 'seat.open': 'Free seat', 'seat.guest': 'Guest', 'game.moves': 'Moves', 'game.captured': '{n} captured', 'game.you': 'you', 'game.computer': 'computer', 'game.connLost': 'Connection lost: reconnecting…', 'game.connBack': 'Reconnected.',
     'game.over': 'Game over', 'game.overColon': 'Game over:', 'game.draw': 'Draw, {s}–{n}', 'game.wins': '{side} wins, {s}–{n}',
-    'reason.majority': 'a player captured 25 seeds or more (R10)', 'reason.even-split': 'both players have 24 (R10)',
-    'reason.no-moves': 'the player to move could not play; each player took the seeds of their own row (R9)',
-    'reason.repetition': 'the same position came back a third time (R11)', 'reason.agreement': 'the players agreed to stop (R12)',
+    'reason.majority': 'a player captured 25 seeds or more', 'reason.even-split': 'both players have 24',
+    'reason.no-moves': 'the player to move could not play; each player took the seeds of their own row',
+    'reason.repetition': 'the same position occurred for the third time', 'reason.agreement': 'the players agreed to stop',
     'reason.resignation': 'a player resigned', 'reason.time': 'a clock ran out',
     'refuse.notYours': 'Not your turn: wait for your opponent.', 'refuse.spectator': 'You are watching: only the players can move.',
     'refuse.generic': 'Move refused: {reason} ({rule}).',
     'coach.gives': 'Coach: after {move}, your opponent can capture {n} seeds next turn.',
     'coach.misses': 'Coach: another move captures more than {move}.',
     'coach.confirm': 'Click {move} again to play it anyway, or choose another house.',
+    'coach.sacrifice': 'Coach: {move} gives something up now, but the engine judges it the best move here.',
     'preview.line': '{move}: last seed in {last}', 'preview.captures': ', captures {n}', 'preview.none': ', no capture',
     'preview.illegal': '{move} cannot be played: {reason} ({rule})',
-    'say.move': '{side} plays {move}.', 'say.capture': 'Captures {n} seeds from {houses}.', 'say.slam': 'Grand slam: the capture is cancelled (R7).',
+    'say.move': '{side} plays {move}.', 'say.capture': 'Captures {n} seeds from {houses}.', 'say.slam': 'Grand slam: the capture is cancelled.',
     'say.score': 'Score: South {s}, North {n}.', 'say.lost': '{side} lost the turn (time).',
     // Errors by code
     'err.network': 'The server cannot be reached.', 'err.stale_ply': 'The game moved on; the board was updated.',
@@ -84,20 +85,52 @@ const STRINGS = {
     'learn.examples': 'Worked examples', 'learn.toRules': 'The rules in one page', 'learn.toLearn': 'The interactive tutorial',
     'learn.done': 'Well done!', 'learn.over': 'Game over: {text}',
     'rules.title': 'The rules of Oware Abapa',
+    'learn.tips': 'Tips',
+    'rules.boardNote': 'South plays the bottom row, A to F from left to right; North the top row, a to f from its own side. Seeds travel counter-clockwise. Each store sits on its player’s right.',
+    'nav.menu': 'Menu', 'aria.board': 'Board', 'aria.replay': 'Replay', 'presence.on': 'online', 'presence.off': 'offline',
+    'level.1': 'Beginner', 'level.2': 'Novice', 'level.3': 'Learner', 'level.4': 'Casual', 'level.5': 'Club', 'level.6': 'Intermediate', 'level.7': 'Advanced', 'level.8': 'Strong', 'level.9': 'Expert', 'level.10': 'Master',
+    'level.named': '{n} · {name}',
+    'result.won': 'You won, {me}–{them}', 'result.lost': 'You lost, {me}–{them}', 'result.draw': 'Draw, {s}–{n}', 'result.sideWon': '{side} won, {s}–{n}', 'result.wonBare': 'You won', 'result.lostBare': 'You lost', 'result.sideWonBare': '{side} won',
+    'why.majority.you': 'you captured 25 seeds or more', 'why.majority.them': 'your opponent captured 25 seeds or more', 'why.majority.side': '{side} captured 25 seeds or more',
+    'why.resignation.you': 'you resigned', 'why.resignation.them': 'your opponent resigned', 'why.resignation.side': '{side} resigned',
+    'why.time.you': 'your clock ran out', 'why.time.them': 'your opponent’s clock ran out', 'why.time.side': '{side}’s clock ran out',
+    'why.even-split': 'each player captured 24 seeds',
+    'why.no-moves': 'the empty row could not be fed, so each player took the seeds on their side',
+    'why.repetition': 'the same position occurred for the third time, so each player took the seeds on their side',
+    'why.agreement': 'the players agreed to stop, and each took the seeds on their side',
+    'game.playAgain': 'Play again at the same level', 'game.share': 'Copy a link to this game', 'game.shareCopied': 'Link copied: {url}',
+    'game.soundOpt': 'Sounds', 'game.notifyOpt': 'Notify me when my opponent moves in another tab', 'game.titleTurn': 'Your move', 'game.celebrate': 'Well played!', 'game.offerHint': 'The computer accepts when it sees nothing better than a draw.',
+    'review.mine': 'My games', 'review.myNone': 'No game on this device yet.', 'review.continue': 'Continue', 'review.public': 'Finished online games', 'review.line': 'line', 'review.plies': '{n} plies', 'review.plies1': '1 ply',
+    'illegal.empty_house': 'that house is empty', 'illegal.not_your_house': 'that house belongs to your opponent',
+    'illegal.must_feed': 'your opponent’s row is empty and this move does not feed it, while another move does', 'illegal.game_over': 'the game is over', 'illegal.other': 'this move is not allowed here',
+    'refuse.noRule': 'Move refused: {reason}.',
+    'err.http': 'The server refused the request.', 'err.malformed': 'The server could not read the request.',
+    'err.invalid_request': 'The request was refused: a value is missing or out of range.',
+    'err.invalid_position': 'This position is not valid.',
+    'err.invalid_position.field_count': 'A position has 12 house counts, two stores and the side to move, joined by “-”.',
+    'err.invalid_position.bad_count': 'Each count must be a whole number from 0 to 48.',
+    'err.invalid_position.bad_side': 'The side to move must be S or N.',
+    'err.invalid_position.wrong_total': 'The houses and stores must hold 48 seeds in all.',
+    'err.invalid_move': 'That is not a move: use a letter A–F or a–f.', 'err.invalid_move.empty': 'No move was given.', 'err.invalid_move.too_long': 'Too many moves.',
+    'err.game_over': 'The game has ended.', 'err.seat_taken': 'Both seats are already taken.', 'err.not_allowed': 'This is not possible in this game.', 'err.not_allowed.nothing_to_undo': 'There is no move to take back.',
+    'err.missing_token': 'Only the players of this game can do that.', 'err.bad_token': 'This link or seat does not belong to this game.',
+    'err.bad_origin': 'The request came from another site and was refused.', 'err.not_found': 'Not found.', 'err.too_large': 'That is too large to send.',
+    'err.busy': 'The engine is busy; try again in a moment.', 'err.rate_limited': 'Too many requests; wait a moment and try again.', 'err.internal': 'The server had a problem; try again.',
+    'study.totalBad': 'Seeds in all: {n}. A position holds exactly 48: add or remove {d}.',
   },
   fr: {
     skip: 'Aller au contenu',
     'nav.play': 'Jouer', 'nav.online': 'En ligne', 'nav.learn': 'Apprendre', 'nav.rules': 'Règles', 'nav.review': 'Revoir', 'nav.study': 'Étude',
-    foot: 'Awalé Abapa : 12 cases, 48 graines.', 'foot.api': 'API',
+    foot: 'Awalé Abapa : 12 cases, 48 graines.', 'foot.api': 'API',
     'side.S': 'Sud', 'side.N': 'Nord',
-    'board.aria': 'Plateau d’awalé : {top} en haut, {bottom} en bas',
+    'board.aria': 'Plateau d’awalé : {top} en haut, {bottom} en bas',
     'board.house': 'Case {letter} de {owner}, {n} graines',
     'board.playable': ', jouable',
-    'board.store': 'Réserve de {side}, {n} graines capturées',
+    'board.store': 'Grenier de {side}, {n} graines capturées',
     'home.title': 'L’awalé Abapa, le jeu des semailles et des prises',
     'home.lead': 'Jouez au grand jeu de semailles d’Afrique de l’Ouest contre un moteur solide, à deux sur le même écran ou en ligne, et apprenez les règles pas à pas.',
     'home.play': 'Jouer contre l’ordinateur', 'home.hotseat': 'À deux sur un écran', 'home.online': 'Jouer en ligne', 'home.learn': 'Apprendre à jouer',
-    'home.f1': 'Douze cases, quarante-huit graines : semez-les autour du plateau et prenez les deux et les trois dans le camp adverse.',
+    'home.f1': 'Douze cases, quarante-huit graines : semez-les autour du plateau et prenez les deux et les trois dans le camp adverse.',
     'home.f2': 'Survolez une case pour voir où tombera sa dernière graine. Le coach vous prévient avant que vous n’offriez une prise.',
     'home.f3': 'Revoyez vos parties avec l’avis du moteur sur chaque coup, composez des positions et interrogez le moteur.',
     'play.title': 'Nouvelle partie', 'play.mode': 'Adversaire', 'play.computer': 'L’ordinateur', 'play.hotseat': 'Deux joueurs sur cet appareil',
@@ -106,41 +139,42 @@ const STRINGS = {
     'play.time': 'Cadence', 'play.none': 'Aucune', 'play.permove': 'Par coup (R13)', 'play.clock': 'Pendule',
     'play.seconds': 'secondes par coup', 'play.minutes': 'minutes', 'play.increment': 'incrément (s)',
     'play.go': 'Commencer la partie', 'play.name': 'Votre nom', 'play.names': 'Noms',
-    'play.levelHint': '1 joue presque au hasard, 10 réfléchit beaucoup.',
+    'play.levelHint': 'Débutant joue presque au hasard ; Maître joue de toutes ses forces.',
     'online.title': 'Jouer en ligne', 'online.create': 'Créer une partie', 'online.public': 'L’afficher dans le salon pour que tout le monde puisse la rejoindre',
-    'online.lobby': 'Parties ouvertes', 'online.empty': 'Aucune partie ouverte pour l’instant. Créez-en une !', 'online.join': 'Rejoindre',
+    'online.lobby': 'Parties ouvertes', 'online.empty': 'Aucune partie ouverte pour l’instant. Créez-en une !', 'online.join': 'Rejoindre',
     'online.created': 'créée {when}', 'online.by': 'par {name}', 'online.waits': 'vous joueriez {side}', 'tc.permove': '{s} s par coup', 'tc.clock': '{m} min + {i} s',
     'game.loading': 'Chargement de la partie…', 'game.notfound': 'Cette partie n’existe pas.',
     'game.toMove': 'Au tour de {side}', 'game.yourTurn': 'À vous de jouer', 'game.theirTurn': 'En attente de votre adversaire',
     'game.thinking': 'L’ordinateur réfléchit…', 'game.waiting': 'En attente d’un adversaire.',
     'game.invite': 'Lien d’invitation (donne la place libre)', 'game.spectate': 'Lien spectateur', 'game.copy': 'Copier', 'game.copied': 'Copié',
     'game.joinTitle': 'Vous êtes invité à jouer', 'game.joinBtn': 'Prendre la place', 'game.spectating': 'Vous regardez cette partie.',
-    'game.hint': 'Indice', 'game.undo': 'Annuler', 'game.resign': 'Abandonner', 'game.offer': 'Proposer d’arrêter (R12)', 'game.accept': 'Accepter', 'game.decline': 'Refuser',
+    'game.hint': 'Indice', 'game.undo': 'Annuler', 'game.resign': 'Abandonner', 'game.offer': 'Proposer d’arrêter', 'game.accept': 'Accepter', 'game.decline': 'Refuser',
     'game.rematch': 'Revanche', 'game.newgame': 'Nouvelle partie', 'game.review': 'Revoir la partie', 'game.ogn': 'Télécharger l’OGN',
-    'game.resignConfirm': 'Abandonner cette partie ?', 'game.agreeBoth': 'Les deux joueurs sont-ils d’accord pour arrêter ici ? Chacun prend les graines de son côté (R12).',
-    'game.offerFrom': '{side} propose d’arrêter la partie ; chacun prendrait les graines de sa rangée (R12).',
+    'game.resignConfirm': 'Abandonner cette partie ?', 'game.agreeBoth': 'Les deux joueurs sont-ils d’accord pour arrêter ici ? Chacun prend les graines de son côté.',
+    'game.offerFrom': '{side} propose d’arrêter la partie ; chacun prendrait les graines de sa rangée.',
     'game.offerSent': 'Vous avez proposé d’arrêter. En attente d’une réponse.',
     'game.offerDeclined': 'La proposition d’arrêt a été refusée.',
     'game.rematchOffer': 'Votre adversaire veut une revanche.', 'game.rematchJoin': 'Jouer la revanche',
     'game.hintIs': 'Le moteur propose {move} ({score}).',
-    'game.aids': 'Aides', 'game.previewOpt': 'Montrer où tombe la dernière graine', 'game.coachOpt': 'Coach : prévenir des coups risqués',
+    'game.aids': 'Aides', 'game.previewOpt': 'Montrer où tombe la dernière graine', 'game.coachOpt': 'Coach : prévenir des coups risqués',
     'game.animOpt': 'Animer les semailles', 'game.orientOpt': 'Tourner le plateau vers le joueur au trait',
-    'game.keys': 'Clavier : Tab ou les flèches choisissent une case, Entrée la joue, 1 à 6 jouent vos cases depuis la gauche.', 'game.drawn': 'Tirage au sort (R2) : vous jouez {side}.', 'seat.computer': 'Ordinateur (niveau {level})', 'seat.player': 'Joueur', 'seat.guest': 'Invité', 'game.moves': 'Coups', 'game.captured': '{n} capturées', 'game.you': 'vous', 'game.computer': 'ordinateur', 'game.connLost': 'Connexion perdue : reconnexion…', 'game.connBack': 'Reconnecté.',
-    'game.over': 'Partie terminée', 'game.overColon': 'Partie terminée :', 'game.draw': 'Partie nulle, {s}–{n}', 'game.wins': '{side} gagne, {s}–{n}',
-    'reason.majority': 'un joueur a capturé 25 graines ou plus (R10)', 'reason.even-split': 'chacun a 24 graines (R10)',
-    'reason.no-moves': 'le joueur au trait ne pouvait plus jouer ; chacun a pris les graines de sa rangée (R9)',
-    'reason.repetition': 'la même position est revenue une troisième fois (R11)', 'reason.agreement': 'les joueurs ont convenu d’arrêter (R12)',
+    'game.keys': 'Clavier : Tab ou les flèches choisissent une case, Entrée la joue, 1 à 6 jouent vos cases depuis la gauche.', 'game.drawn': 'Tirage au sort : vous jouez {side}.', 'seat.computer': 'Ordinateur ({name}, niveau {level})', 'seat.player': 'Joueur', 'seat.open': 'Place libre', 'seat.guest': 'Invité', 'game.moves': 'Coups', 'game.captured': '{n} capturées', 'game.you': 'vous', 'game.computer': 'ordinateur', 'game.connLost': 'Connexion perdue : reconnexion…', 'game.connBack': 'Reconnecté.',
+    'game.over': 'Partie terminée', 'game.overColon': 'Partie terminée :', 'game.draw': 'Partie nulle, {s}–{n}', 'game.wins': '{side} gagne, {s}–{n}',
+    'reason.majority': 'un joueur a capturé 25 graines ou plus', 'reason.even-split': 'chacun a 24 graines',
+    'reason.no-moves': 'le joueur au trait ne pouvait plus jouer ; chacun a pris les graines de sa rangée',
+    'reason.repetition': 'la même position s’est présentée pour la troisième fois', 'reason.agreement': 'les joueurs ont convenu d’arrêter',
     'reason.resignation': 'un joueur a abandonné', 'reason.time': 'une pendule est tombée',
-    'refuse.notYours': 'Ce n’est pas votre tour : attendez votre adversaire.', 'refuse.spectator': 'Vous regardez : seuls les joueurs peuvent jouer.',
-    'refuse.generic': 'Coup refusé : {reason} ({rule}).',
-    'coach.gives': 'Coach : après {move}, votre adversaire peut prendre {n} graines au coup suivant.',
-    'coach.misses': 'Coach : un autre coup prend plus que {move}.',
+    'refuse.notYours': 'Ce n’est pas votre tour : attendez votre adversaire.', 'refuse.spectator': 'Vous regardez : seuls les joueurs peuvent jouer.',
+    'refuse.generic': 'Coup refusé : {reason} ({rule}).',
+    'coach.gives': 'Coach : après {move}, votre adversaire peut prendre {n} graines au coup suivant.',
+    'coach.misses': 'Coach : un autre coup prend plus que {move}.',
     'coach.confirm': 'Cliquez encore sur {move} pour le jouer quand même, ou choisissez une autre case.',
-    'preview.line': '{move} : dernière graine en {last}', 'preview.captures': ', prend {n}', 'preview.none': ', aucune prise',
-    'preview.illegal': '{move} est impossible : {reason} ({rule})',
-    'say.move': '{side} joue {move}.', 'say.capture': 'Prend {n} graines en {houses}.', 'say.slam': 'Capture totale : la prise est annulée (R7).',
-    'say.score': 'Score : Sud {s}, Nord {n}.', 'say.lost': '{side} perd son tour (temps).',
-    'err.network': 'Le serveur est injoignable.', 'err.stale_ply': 'La partie a avancé ; le plateau est à jour.',
+    'coach.sacrifice': 'Coach : {move} cède quelque chose maintenant, mais le moteur le juge le meilleur coup ici.',
+    'preview.line': '{move} : dernière graine en {last}', 'preview.captures': ', prend {n}', 'preview.none': ', aucune prise',
+    'preview.illegal': '{move} est impossible : {reason} ({rule})',
+    'say.move': '{side} joue {move}.', 'say.capture': 'Prend {n} graines en {houses}.', 'say.slam': 'Prise totale : la prise est annulée.',
+    'say.score': 'Score : Sud {s}, Nord {n}.', 'say.lost': '{side} perd son tour (temps).',
+    'err.network': 'Le serveur est injoignable.', 'err.stale_ply': 'La partie a avancé ; le plateau est à jour.',
     'review.title': 'Parties jouées', 'review.none': 'Aucune partie pour l’instant.', 'review.open': 'Rejouer', 'review.import': 'Importer une partie OGN',
     'review.importBtn': 'Importer', 'review.paste': 'Collez ici une partie au format OGN', 'review.file': 'ou choisissez un fichier',
     'review.game': 'Analyse de la partie', 'review.eval': 'Évaluation du moteur', 'review.loadingEval': 'Le moteur examine les coups…',
@@ -148,16 +182,48 @@ const STRINGS = {
     'review.ply': 'Coup {k} sur {n}', 'review.best': 'meilleur {best}', 'review.loss': '{cp} graines de moins', 'review.good': 'meilleur coup',
     'review.study': 'Étudier cette position', 'review.when': 'Date', 'review.players': 'Joueurs', 'review.result': 'Résultat', 'review.mode': 'Type',
     'mode.computer': 'contre l’ordinateur', 'mode.hotseat': 'à deux', 'mode.online': 'en ligne', 'status.waiting': 'en attente', 'status.playing': 'en cours', 'status.over': 'terminée',
-    'study.title': 'Éditeur de position', 'study.help': 'Cliquez sur une case pour ajouter une graine, clic droit ou Maj+clic pour en retirer une. Passez en « jouer » pour essayer des coups.',
-    'study.edit': 'Modifier', 'study.play': 'Jouer des coups', 'study.toMove': 'Camp au trait', 'study.stores': 'Réserves', 'study.apply': 'Appliquer',
+    'study.title': 'Éditeur de position', 'study.help': 'Cliquez sur une case pour ajouter une graine, clic droit ou Maj+clic pour en retirer une. Passez en « jouer » pour essayer des coups.',
+    'study.edit': 'Modifier', 'study.play': 'Jouer des coups', 'study.toMove': 'Camp au trait', 'study.stores': 'Greniers', 'study.apply': 'Appliquer',
     'study.ask': 'Demander au moteur', 'study.clear': 'Plateau vide', 'study.reset': 'Position de départ', 'study.asPlay': 'La jouer contre l’ordinateur', 'study.asHotseat': 'La jouer sur cet appareil',
-    'study.total': 'Graines en tout : {n} (il en faut 48)', 'study.thinking': 'Réflexion…', 'study.result': 'Moteur : profondeur {d}',
+    'study.total': 'Graines en tout : {n} (il en faut 48)', 'study.thinking': 'Réflexion…', 'study.result': 'Moteur : profondeur {d}',
     'score.win': 'gagne en {n}', 'score.loss': 'perd en {n}', 'score.cp': '{v} graines',
-    'learn.title': 'Apprendre l’awalé', 'learn.intro': 'Chaque leçon a un petit plateau sur lequel vous pouvez jouer. Cliquez sur une case en surbrillance pour la semer ; le plateau répond avec les vraies règles.',
-    'learn.try': 'Essayez :', 'learn.reset': 'Recommencer', 'learn.show': 'Montrez-moi', 'learn.contents': 'Sommaire', 'learn.mistakes': 'Les erreurs fréquentes',
+    'learn.title': 'Apprendre l’awalé', 'learn.intro': 'Chaque leçon a un petit plateau sur lequel vous pouvez jouer. Cliquez sur une case en surbrillance pour la semer ; le plateau répond avec les vraies règles.',
+    'learn.try': 'Essayez :', 'learn.reset': 'Recommencer', 'learn.show': 'Montrez-moi', 'learn.contents': 'Sommaire', 'learn.mistakes': 'Les erreurs fréquentes',
     'learn.examples': 'Exemples commentés', 'learn.toRules': 'Les règles sur une page', 'learn.toLearn': 'Le tutoriel interactif',
-    'learn.done': 'Bravo !', 'learn.over': 'Partie terminée : {text}',
+    'learn.done': 'Bravo !', 'learn.over': 'Partie terminée : {text}',
     'rules.title': 'Les règles de l’awalé Abapa',
+    'learn.tips': 'Conseils',
+    'rules.boardNote': 'Sud joue en bas, de A à F de gauche à droite ; Nord en haut, de a à f vu de son côté. Les graines tournent dans le sens inverse des aiguilles d’une montre. Chaque grenier est à droite de son joueur.',
+    'nav.menu': 'Menu', 'aria.board': 'Plateau', 'aria.replay': 'Relecture', 'presence.on': 'en ligne', 'presence.off': 'hors ligne',
+    'level.1': 'Débutant', 'level.2': 'Novice', 'level.3': 'Apprenti', 'level.4': 'Amateur', 'level.5': 'Club', 'level.6': 'Intermédiaire', 'level.7': 'Avancé', 'level.8': 'Fort', 'level.9': 'Expert', 'level.10': 'Maître',
+    'level.named': '{n} · {name}',
+    'result.won': 'Vous avez gagné, {me}–{them}', 'result.lost': 'Vous avez perdu, {me}–{them}', 'result.draw': 'Partie nulle, {s}–{n}', 'result.sideWon': '{side} a gagné, {s}–{n}', 'result.wonBare': 'Vous avez gagné', 'result.lostBare': 'Vous avez perdu', 'result.sideWonBare': '{side} a gagné',
+    'why.majority.you': 'vous avez capturé 25 graines ou plus', 'why.majority.them': 'votre adversaire a capturé 25 graines ou plus', 'why.majority.side': '{side} a capturé 25 graines ou plus',
+    'why.resignation.you': 'vous avez abandonné', 'why.resignation.them': 'votre adversaire a abandonné', 'why.resignation.side': '{side} a abandonné',
+    'why.time.you': 'votre pendule est tombée', 'why.time.them': 'la pendule de votre adversaire est tombée', 'why.time.side': 'la pendule de {side} est tombée',
+    'why.even-split': 'chacun a capturé 24 graines',
+    'why.no-moves': 'la rangée vide ne pouvait plus être nourrie, chacun a donc pris les graines de son côté',
+    'why.repetition': 'la même position s’est présentée pour la troisième fois, chacun a donc pris les graines de son côté',
+    'why.agreement': 'les joueurs ont convenu d’arrêter, et chacun a pris les graines de son côté',
+    'game.playAgain': 'Rejouer au même niveau', 'game.share': 'Copier un lien vers cette partie', 'game.shareCopied': 'Lien copié : {url}',
+    'game.soundOpt': 'Sons', 'game.notifyOpt': 'Me prévenir quand mon adversaire joue pendant que je suis dans un autre onglet', 'game.titleTurn': 'À vous de jouer', 'game.celebrate': 'Bien joué !', 'game.offerHint': 'L’ordinateur accepte quand il ne voit rien de mieux qu’une nulle.',
+    'review.mine': 'Mes parties', 'review.myNone': 'Aucune partie sur cet appareil pour l’instant.', 'review.continue': 'Continuer', 'review.public': 'Parties en ligne terminées', 'review.line': 'suite', 'review.plies': '{n} demi-coups', 'review.plies1': '1 demi-coup',
+    'illegal.empty_house': 'cette case est vide', 'illegal.not_your_house': 'cette case appartient à votre adversaire',
+    'illegal.must_feed': 'la rangée adverse est vide et ce coup ne la nourrit pas, alors qu’un autre coup le peut', 'illegal.game_over': 'la partie est terminée', 'illegal.other': 'ce coup n’est pas permis ici',
+    'refuse.noRule': 'Coup refusé : {reason}.',
+    'err.http': 'Le serveur a refusé la demande.', 'err.malformed': 'Le serveur n’a pas pu lire la demande.',
+    'err.invalid_request': 'Demande refusée : une valeur manque ou sort des limites.',
+    'err.invalid_position': 'Cette position n’est pas valable.',
+    'err.invalid_position.field_count': 'Une position compte 12 cases, deux greniers et le camp au trait, séparés par « - ».',
+    'err.invalid_position.bad_count': 'Chaque nombre doit être un entier de 0 à 48.',
+    'err.invalid_position.bad_side': 'Le camp au trait doit être S ou N.',
+    'err.invalid_position.wrong_total': 'Les cases et les greniers doivent contenir 48 graines en tout.',
+    'err.invalid_move': 'Ce n’est pas un coup : utilisez une lettre de A à F ou de a à f.', 'err.invalid_move.empty': 'Aucun coup n’a été donné.', 'err.invalid_move.too_long': 'Trop de coups.',
+    'err.game_over': 'La partie est terminée.', 'err.seat_taken': 'Les deux places sont déjà prises.', 'err.not_allowed': 'Ce n’est pas possible dans cette partie.', 'err.not_allowed.nothing_to_undo': 'Il n’y a aucun coup à reprendre.',
+    'err.missing_token': 'Seuls les joueurs de cette partie peuvent faire cela.', 'err.bad_token': 'Ce lien ou cette place n’appartient pas à cette partie.',
+    'err.bad_origin': 'La demande venait d’un autre site et a été refusée.', 'err.not_found': 'Introuvable.', 'err.too_large': 'C’est trop gros pour être envoyé.',
+    'err.busy': 'Le moteur est occupé ; réessayez dans un instant.', 'err.rate_limited': 'Trop de demandes ; attendez un peu et réessayez.', 'err.internal': 'Le serveur a eu un problème ; réessayez.',
+    'study.totalBad': 'Graines en tout : {n}. Une position en contient exactement 48 : ajoutez-en ou retirez-en {d}.',
   },
 };
 
@@ -202,28 +268,48 @@ export function formatScore(score) {
   return t('score.cp', { v: score.cp > 0 ? `+${v}` : v });
 }
 
-// The server words refusals in English; these are the French for the core's reasons.
-const REASONS_FR = [
-  ['the opponent\'s row is empty and this move does not feed it, while another move does', 'la rangée adverse est vide et ce coup ne la nourrit pas, alors qu’un autre coup le peut'],
-  ['that house belongs to the opponent', 'cette case appartient à l’adversaire'],
-  ['that house is empty', 'cette case est vide'],
-  ['the game is over', 'la partie est terminée'],
-  ['illegal move', 'coup interdit'],
-];
+const ILLEGAL = ['empty_house', 'not_your_house', 'must_feed', 'game_over'];
+// Before the server sent `reason` codes, a refusal named only its rule.
+const ILLEGAL_BY_RULE = { R3: 'empty_house', R8: 'must_feed', 'R9/R10': 'game_over' };
+const has = (key) => key in STRINGS.en;
 
-/** A server reason or error message in the current language (known phrases only). */
-export function localize(text) {
-  if (current !== 'fr' || !text) return text || '';
-  let out = String(text);
-  for (const [en, fr] of REASONS_FR) out = out.split(en).join(fr);
-  return out;
+/** Why a move is illegal, in the page's language, from the core's reason
+ * code (or, failing that, the rule id); never from the server's English. */
+export function illegalReason(reason, rule) {
+  const code = ILLEGAL.includes(reason) ? reason : ILLEGAL_BY_RULE[rule];
+  return t(code ? `illegal.${code}` : 'illegal.other');
 }
+
+/** A refused move as a sentence: from an error or a preview's `refusal`
+ * ({code?, reason?, rule?}). */
+export function refusalText(ref) {
+  const reason = illegalReason(ref?.code && ILLEGAL.includes(ref.code) ? ref.code : ref?.reason, ref?.rule);
+  return ref?.rule ? t('refuse.generic', { reason, rule: ref.rule }) : t('refuse.noRule', { reason });
+}
+
+/** Any refusal from the server ({code, reason?, rule?}, e.g. an ApiError or
+ * a WebSocket `error` event) in the page's language, chosen by its code. */
+export function errorText(e) {
+  const code = e?.code || 'http';
+  if (code === 'illegal_move') return refusalText(e);
+  if (code === 'not_your_turn') return t('refuse.notYours');
+  if (code === 'network' || code === 'stale_ply') return t(`err.${code}`);
+  if (e.reason && has(`err.${code}.${e.reason}`)) return t(`err.${code}.${e.reason}`);
+  return t(has(`err.${code}`) ? `err.${code}` : 'err.http');
+}
+
+/** A level's number with its name ("3 · Learner"). */
+export const levelName = (n) => t('level.named', { n, name: t(`level.${n}`) });
 
 /** A seat's display name: the computer and the server's default names are
  * shown in the current language; names people chose are kept as typed. */
 export function seatName(seat, side, level) {
   if (!seat) return sideName(side);
-  if (seat.kind === 'computer') return t('seat.computer', { level: level ?? (String(seat.name || '').match(/\d+/) || [''])[0] });
+  if (seat.kind === 'computer') {
+    const n = level ?? (String(seat.name || '').match(/\d+/) || [''])[0];
+    return t('seat.computer', { level: n, name: t(`level.${n}`) });
+  }
+  if (seat.taken === false && seat.kind !== 'computer') return t('seat.open');
   if (!seat.name) return sideName(side);
   if (seat.name === 'Player') return t('seat.player');
   if (seat.name === 'Guest') return t('seat.guest');

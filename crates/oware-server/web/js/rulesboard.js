@@ -4,7 +4,7 @@
 
 import { api } from './api.js';
 import { Board } from './board.js';
-import { t, sideName, localize } from './i18n.js';
+import { t, sideName, errorText, refusalText } from './i18n.js';
 import { announce, setMsg, settings } from './ui.js';
 import { previewHandler, coachWarnings } from './aids.js';
 
@@ -17,10 +17,35 @@ export function describeTrace(trace, side) {
 }
 
 export function resultText(result) {
-  if (!result) return '';
+  const { head, why } = resultParts(result);
+  return head ? `${head}: ${why}.` : '';
+}
+
+/**
+ * The result as a player reads it: head ("You won, 29–6", "Draw, 24–24",
+ * "South won, 26–22") and why, in words without rule ids. viewer is the
+ * side the reader plays (null for spectators, hot-seat games and lessons).
+ */
+export function resultParts(result, viewer = null) {
+  if (!result) return { head: '', why: '' };
   const s = result.totals?.south ?? 0, n = result.totals?.north ?? 0;
-  const head = result.winner === 'draw' ? t('game.draw', { s, n }) : t('game.wins', { side: sideName(result.winner), s, n });
-  return `${head} (${t(`reason.${result.reason}`)}).`;
+  const w = result.winner;
+  let head;
+  // After a resignation or a fallen flag the seeds captured decided nothing.
+  const bare = ['resignation', 'time'].includes(result.reason) ? 'Bare' : '';
+  if (w === 'draw') head = t('result.draw', { s, n });
+  else if (viewer) {
+    const [me, them] = viewer === 'S' ? [s, n] : [n, s];
+    head = t(`${w === viewer ? 'result.won' : 'result.lost'}${bare}`, { me, them });
+  } else head = t(`result.sideWon${bare}`, { side: sideName(w), s, n });
+  // Who the reason is about: the winner for a majority, the loser otherwise.
+  const about = result.reason === 'majority' ? w : (w === 'S' ? 'N' : 'S');
+  let why;
+  if (['majority', 'resignation', 'time'].includes(result.reason) && w !== 'draw') {
+    const who = !viewer ? 'side' : about === viewer ? 'you' : 'them';
+    why = t(`why.${result.reason}.${who}`, { side: sideName(about) });
+  } else why = t(`why.${result.reason}`);
+  return { head, why };
 }
 
 /**
@@ -53,7 +78,7 @@ export class RulesBoard {
     try {
       st = await api.rulesState(this.start, this.moves);
     } catch (e) {
-      setMsg(this.msgEl, e.message, 'bad');
+      setMsg(this.msgEl, errorText(e), 'bad');
       throw e;
     }
     return this.apply(st, animate);
@@ -81,7 +106,7 @@ export class RulesBoard {
     if (!this.state || this.busy) return;
     const p = this.state.previews.find((x) => x.move === letter);
     if (p && !p.legal) {
-      setMsg(this.msgEl, t('refuse.generic', { reason: localize(p.refusal?.reason), rule: p.refusal?.rule }), 'bad');
+      setMsg(this.msgEl, refusalText(p.refusal), 'bad');
       this.board.markIllegal(letter);
       return;
     }
@@ -101,7 +126,7 @@ export class RulesBoard {
       setMsg(this.msgEl, '');
       await this.apply(st, true);
     } catch (e) {
-      setMsg(this.msgEl, localize(e.message), 'bad');
+      setMsg(this.msgEl, errorText(e), 'bad');
       this.board.markIllegal(letter);
     } finally {
       this.busy = false;

@@ -24,7 +24,7 @@ export function setMsg(el, text, kind = '') {
 
 /** Settings that persist across pages (learning aids, animation). */
 const reducedMotion = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
-const DEFAULTS = { preview: true, coach: true, animate: !reducedMotion, orient: true };
+const DEFAULTS = { preview: true, coach: true, animate: !reducedMotion, orient: true, sound: false, notify: false };
 export const settings = {
   get(k) {
     const v = localStorage.getItem(`oware.set.${k}`);

@@ -206,10 +206,10 @@ pub fn record(args: RecordArgs) -> Result<()> {
     if args.json {
         println!(
             "{}",
-            serde_json::to_string_pretty(&GameJson::of(&rec.game))?
+            serde_json::to_string_pretty(&GameJson::of(rec.game()))?
         );
     } else {
-        print!("{}", describe(&rec.game));
+        print!("{}", describe(rec.game()));
         println!("result {}", rec.result_str());
     }
     Ok(())

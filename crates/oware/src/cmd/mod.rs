@@ -6,6 +6,7 @@ pub mod core;
 pub mod engine;
 pub mod play;
 pub mod serve;
+pub mod serve_bench;
 pub mod tablebase;
 #[cfg(feature = "mpi")]
 pub mod tablebase_mpi;

@@ -4,10 +4,12 @@
 
 import { api, seats, GameSocket, ApiError } from '../api.js';
 import { Board } from '../board.js';
-import { t, sideName, formatScore, localize, seatName } from '../i18n.js';
+import { t, sideName, formatScore, errorText, refusalText, seatName, levelName } from '../i18n.js';
 import { announce, esc, navigate, setMsg, settings } from '../ui.js';
 import { previewHandler, coachWarnings } from '../aids.js';
-import { describeTrace, resultText } from '../rulesboard.js';
+import { describeTrace, resultParts } from '../rulesboard.js';
+import { moveListHtml, traceCaptures, ognCaptures } from '../moves.js';
+import { sound, celebrate } from '../sound.js';
 
 const other = (s) => (s === 'S' ? 'N' : 'S');
 
@@ -27,12 +29,16 @@ class GamePage {
     this.pendingCoach = null;
     this.destroyed = false;
     this.clockBase = null;
+    this.caps = [];
+    this.baseTitle = document.title;
     main.innerHTML = `<p class="muted">${esc(t('game.loading'))}</p>`;
     this.start();
   }
 
   destroy() {
     this.destroyed = true;
+    document.title = this.baseTitle;
+    for (const c of document.querySelectorAll('.celebrate')) c.remove();
     this.ws?.close();
     clearInterval(this.ticker);
   }
@@ -44,7 +50,7 @@ class GamePage {
     try {
       game = await api.getGame(this.id);
     } catch (e) {
-      this.main.innerHTML = `<h1>${esc(t('game.notfound'))}</h1><p class="msg bad">${esc(e.message)}</p><p><a class="btn" href="/play" data-link>${esc(t('game.newgame'))}</a></p>`;
+      this.main.innerHTML = `<h1>${esc(t('game.notfound'))}</h1><p class="msg bad">${esc(errorText(e))}</p><p><a class="btn" href="/play" data-link>${esc(t('game.newgame'))}</a></p>`;
       return;
     }
     if (this.destroyed) return;
@@ -66,16 +72,20 @@ class GamePage {
   connect() {
     this.ws?.close();
     const token = this.tokens.S || this.tokens.N || null;
-    this.ws = new GameSocket(this.id, token, {
+    const sock = new GameSocket(this.id, token, {
       sinceFn: () => this.game?.ply ?? 0,
-      onEvent: (ev) => this.enqueue(() => this.onEvent(ev)),
+      onEvent: (ev) => { if (this.ws === sock) this.enqueue(() => this.onEvent(ev)); },
       onStatus: (s) => {
+        // A socket this page replaced (after taking a seat) closes late:
+        // its news is not the page's.
+        if (this.ws !== sock || this.destroyed) return;
         const el = this.main.querySelector('.conn');
         if (!el) return;
         if (s === 'closed') setMsg(el, t('game.connLost'), 'warn');
-        else if (this.ws.opens > 1) { setMsg(el, t('game.connBack'), 'ok'); setTimeout(() => setMsg(el, ''), 2000); }
+        else if (sock.opens > 1 || el.textContent) { setMsg(el, t('game.connBack'), 'ok'); setTimeout(() => { if (this.ws === sock) setMsg(el, ''); }, 2000); }
       },
     });
+    this.ws = sock;
   }
 
   enqueue(f) {
@@ -86,7 +96,7 @@ class GamePage {
   layout() {
     this.main.innerHTML = `
       <div class="game">
-        <section aria-label="Board">
+        <section aria-label="${esc(t('aria.board'))}">
           <div class="player top-player"></div>
           <div class="board-host"></div>
           <div class="player bottom-player"></div>
@@ -104,7 +114,7 @@ class GamePage {
           <div class="end-box"></div>
         </section>
         <aside class="side-panel">
-          <div class="card"><div class="status" aria-live="polite"></div><div class="muted mode-line"></div></div>
+          <div class="card status-card"><div class="status" aria-live="polite"></div><div class="muted mode-line"></div></div>
           <div class="card join-card" hidden></div>
           <div class="card links-card" hidden></div>
           <div class="card"><h2>${esc(t('game.moves'))}</h2><div class="moves-list"></div></div>
@@ -112,6 +122,8 @@ class GamePage {
             <label><input type="checkbox" data-set="preview"> ${esc(t('game.previewOpt'))}</label>
             <label><input type="checkbox" data-set="coach"> ${esc(t('game.coachOpt'))}</label>
             <label><input type="checkbox" data-set="animate"> ${esc(t('game.animOpt'))}</label>
+            <label><input type="checkbox" data-set="sound"> ${esc(t('game.soundOpt'))}</label>
+            <label class="notify-opt" hidden><input type="checkbox" data-set="notify"> ${esc(t('game.notifyOpt'))}</label>
             <label class="orient-opt" hidden><input type="checkbox" data-set="orient"> ${esc(t('game.orientOpt'))}</label>
             <p class="muted small-print">${esc(t('game.keys'))}</p>
           </div>
@@ -131,6 +143,8 @@ class GamePage {
       box.addEventListener('change', () => {
         settings.set(box.dataset.set, box.checked);
         if (box.dataset.set === 'orient') this.orient();
+        if (box.dataset.set === 'sound' && box.checked) sound.move();
+        if (box.dataset.set === 'notify' && box.checked && typeof Notification === 'function' && Notification.permission === 'default') Notification.requestPermission().catch(() => {});
         if (!box.checked) { this.board.clearPreview(); this.lineEl.textContent = ''; }
       });
     }
@@ -143,11 +157,39 @@ class GamePage {
   // ---- state --------------------------------------------------------------
 
   setGame(game) {
+    this.syncCaps(game);
     this.game = game;
     this.board.setPosition(game.position);
     this.board.setLastMove(game.last?.move || null);
     this.clockBase = game.clock ? { ...game.clock, at: performance.now() } : null;
     this.refresh();
+  }
+
+  /** Keeps this.caps (seeds captured by each ply) in step with the game:
+   * from the move's trace when one ply was added, else from the OGN
+   * record's capture marks. */
+  syncCaps(game) {
+    const n = game.plies.length;
+    if (this.caps.length === n) return;
+    if (this.caps.length === n - 1 && (game.last || game.plies[n - 1] === '-')) {
+      this.caps.push(game.plies[n - 1] === '-' ? 0 : traceCaptures(game.last));
+      return;
+    }
+    this.caps = this.caps.slice(0, n);
+    if (!n || this.caps.length === n) return;
+    const want = n;
+    api.ogn(this.id).then((text) => {
+      if (this.destroyed || this.game.plies.length !== want) return;
+      this.caps = ognCaptures(text).slice(0, want);
+      this.renderMoves();
+    }).catch(() => {});
+  }
+
+  /** The side this browser plays in a computer or online game (for "You
+   * won"), or null: hot-seat games and spectators read side names. */
+  viewer() {
+    const mine = this.mySides();
+    return this.game?.mode !== 'hotseat' && mine.length === 1 ? mine[0] : null;
   }
 
   canMove() {
@@ -196,7 +238,7 @@ class GamePage {
     for (const [sel, side] of [['.top-player', other(bottom)], ['.bottom-player', bottom]]) {
       const el = q(sel);
       const seat = g.seats?.[side];
-      const online = g.mode === 'online' && seat?.taken ? `<span class="dot${seat.connected ? ' on' : ''}" title="${seat.connected ? 'online' : 'offline'}" aria-hidden="true"></span>` : '';
+      const online = g.mode === 'online' && seat?.taken ? `<span class="dot${seat.connected ? ' on' : ''}" title="${esc(t(seat.connected ? 'presence.on' : 'presence.off'))}" aria-hidden="true"></span>` : '';
       el.className = `player ${sel.slice(1)}${g.status === 'playing' && g.to_move === side ? ' to-move' : ''}`;
       el.dataset.side = side;
       el.innerHTML = `<span>${online} ${esc(this.seatName(side))} <span class="pill">${esc(t('game.captured', { n: side === 'S' ? g.score.south : g.score.north }))}</span></span>${g.time_control ? `<span class="clock" data-clock="${side}"></span>` : ''}`;
@@ -204,7 +246,8 @@ class GamePage {
     this.renderClocks();
     // Status line
     let status;
-    if (g.status === 'over') status = `${t('game.overColon')} ${resultText(g.result)}`;
+    // The result itself is shown once, in the result card under the board.
+    if (g.status === 'over') status = t('game.over');
     else if (g.status === 'waiting') status = t('game.waiting');
     else if (g.thinking) status = t('game.thinking');
     else if (g.mode === 'hotseat') status = t('game.toMove', { side: this.seatName(g.to_move) });
@@ -212,16 +255,10 @@ class GamePage {
     else if (this.mySides().length) status = t('game.theirTurn');
     else status = `${t('game.spectating')} ${t('game.toMove', { side: this.seatName(g.to_move) })}`;
     q('.status').textContent = status;
-    q('.mode-line').textContent = `${t(`mode.${g.mode}`)}${g.level ? ` · ${t('play.level')} ${g.level}` : ''}${g.time_control ? ` · ${tcText(g.time_control)}` : ''}`;
-    // Moves
-    const ml = q('.moves-list');
-    let html = '';
-    g.plies.forEach((m, i) => {
-      if (i % 2 === 0) html += `<span class="muted">${i / 2 + 1}.</span> `;
-      html += `<span class="mv">${esc(m)}</span> `;
-    });
-    ml.innerHTML = html || '<span class="muted">—</span>';
-    ml.scrollTop = ml.scrollHeight;
+    q('.mode-line').textContent = `${t(`mode.${g.mode}`)}${g.level ? ` · ${t('play.level')} ${levelName(g.level)}` : ''}${g.time_control ? ` · ${tcText(g.time_control)}` : ''}`;
+    this.renderMoves();
+    const myTurn = g.status === 'playing' && g.mode !== 'hotseat' && this.canMove();
+    document.title = myTurn ? `● ${t('game.titleTurn')} · Oware` : this.baseTitle;
     // Controls
     const mine = this.mySides().length > 0;
     const playing = g.status === 'playing';
@@ -233,12 +270,24 @@ class GamePage {
     q('.undo-btn').disabled = !playing || g.ply === 0 || g.thinking;
     q('.resign-btn').hidden = !mine;
     q('.resign-btn').disabled = !playing;
-    q('.offer-btn').hidden = !mine;
+    // Against the computer an offer to stop only makes sense once few seeds
+    // are left; the computer accepts when it sees no better than a draw.
+    const onBoard = g.position.split('-').slice(0, 12).reduce((a, x) => a + Number(x), 0);
+    q('.offer-btn').hidden = !mine || (g.mode === 'computer' && onBoard > 12);
+    q('.offer-btn').title = g.mode === 'computer' ? t('game.offerHint') : '';
     q('.offer-btn').disabled = !playing || (g.offer && this.tokens[g.offer]);
     q('.orient-opt').hidden = g.mode !== 'hotseat';
+    q('.notify-opt').hidden = g.mode !== 'online' || !mine || typeof Notification !== 'function';
     this.renderOffer();
     this.renderLinks();
     this.renderEnd();
+  }
+
+  renderMoves() {
+    const ml = this.main.querySelector('.moves-list');
+    if (!ml || !this.game) return;
+    ml.innerHTML = moveListHtml(this.game.plies, this.caps) || '<span class="muted">—</span>';
+    ml.scrollTop = ml.scrollHeight;
   }
 
   renderOffer() {
@@ -286,17 +335,39 @@ class GamePage {
     const box = this.main.querySelector('.end-box');
     if (g.status !== 'over') { box.innerHTML = ''; return; }
     const mine = this.mySides().length > 0;
-    let html = `<div class="card result-card"><h2>${esc(t('game.over'))}</h2><p class="result-text">${esc(resultText(g.result))}</p><div class="row">`;
-    if (mine) html += `<button class="btn primary rematch-btn" type="button">${esc(g.rematch ? t('game.rematchJoin') : t('game.rematch'))}</button>`;
+    const viewer = this.viewer();
+    const { head, why } = resultParts(g.result, viewer);
+    const won = viewer && g.result?.winner === viewer;
+    let html = `<div class="card result-card${won ? ' won' : ''}" role="status"><h2 class="result-text">${esc(head)}</h2><p class="why">${esc(why)}.</p><div class="row">`;
+    if (g.mode === 'computer' && mine) html += `<button class="btn primary again-btn" type="button">${esc(t('game.playAgain'))}</button>`;
+    if (mine && g.mode !== 'computer') html += `<button class="btn primary rematch-btn" type="button">${esc(g.rematch ? t('game.rematchJoin') : t('game.rematch'))}</button>`;
     html += `<a class="btn" href="/review/${esc(this.id)}" data-link>${esc(t('game.review'))}</a>`;
+    html += `<button class="btn share-btn" type="button">${esc(t('game.share'))}</button>`;
     html += `<a class="btn" href="${esc(api.ognUrl(this.id))}" download="oware-${esc(this.id)}.ogn">${esc(t('game.ogn'))}</a>`;
-    html += `<a class="btn" href="/play" data-link>${esc(t('game.newgame'))}</a></div>`;
+    html += `<a class="btn" href="/play" data-link>${esc(t('game.newgame'))}</a></div><p class="msg share-msg" role="status"></p>`;
     if (g.rematch && mine && g.mode === 'online') html += `<p class="msg ok">${esc(t('game.rematchOffer'))}</p>`;
     html += '</div>';
     if (box.dataset.html === html) return;
     box.dataset.html = html;
     box.innerHTML = html;
     box.querySelector('.rematch-btn')?.addEventListener('click', () => this.rematch());
+    box.querySelector('.again-btn')?.addEventListener('click', () => this.playAgain());
+    box.querySelector('.share-btn').addEventListener('click', async () => {
+      const url = new URL(`/review/${this.id}`, location.origin).href;
+      try { await navigator.clipboard.writeText(url); } catch (_) { /* shown below to copy by hand */ }
+      setMsg(box.querySelector('.share-msg'), t('game.shareCopied', { url }), 'ok');
+    });
+  }
+
+  /** The end of the game as it happens (not on a reload): a sound, and a
+   * shower of seeds for a win. */
+  celebrateEnd(result) {
+    if (this.celebrated) return;
+    this.celebrated = true;
+    const viewer = this.viewer();
+    const won = viewer ? result?.winner === viewer : null;
+    sound.end(result?.winner === 'draw' ? null : won);
+    if (won) celebrate();
   }
 
   renderClocks() {
@@ -334,7 +405,7 @@ class GamePage {
         this.setGame(r.game);
         this.connect();
       } catch (e) {
-        setMsg(card.querySelector('.msg'), e.message, 'bad');
+        setMsg(card.querySelector('.msg'), errorText(e), 'bad');
       }
     });
   }
@@ -354,10 +425,15 @@ class GamePage {
         await this.applyMove(ev);
         break;
       case 'end':
+        setMsg(this.msgEl, '');
         g.status = 'over';
         g.result = ev.result;
         g.offer = null;
-        announce(`${t('game.overColon')} ${resultText(ev.result)}`);
+        {
+          const { head, why } = resultParts(ev.result, this.viewer());
+          announce(`${head}: ${why}.`);
+        }
+        this.celebrateEnd(ev.result);
         this.refresh();
         break;
       case 'offer':
@@ -392,7 +468,9 @@ class GamePage {
         this.renderPanel();
         break;
       case 'error':
-        setMsg(this.msgEl, ev.message, 'bad');
+        // Flat ({type, code, …}) today; nested ({type, error: {code, …}}) in
+        // the typed protocol.
+        setMsg(this.msgEl, errorText(ev.error || ev), 'bad');
         break;
       default:
         break;
@@ -409,6 +487,7 @@ class GamePage {
     }
     if (ev.trace) await this.animateTrace(ev.trace, ev.position);
     else this.board.setPosition(ev.position);
+    if (this.caps.length === g.plies.length) this.caps.push(traceCaptures(ev.trace));
     g.plies = [...g.plies, ev.move];
     g.ply = ev.ply;
     g.position = ev.position;
@@ -421,10 +500,26 @@ class GamePage {
     if (g.seats?.[ev.side]?.kind === 'computer') g.thinking = false;
     if (g.status === 'waiting') g.status = 'playing';
     if (ev.clock) { g.clock = ev.clock; this.clockBase = { ...ev.clock, at: performance.now() }; }
-    if (ev.trace) announce(`${describeTrace(ev.trace, ev.side)} ${t('say.score', { s: ev.score.south, n: ev.score.north })}`);
+    if (ev.trace) {
+      announce(`${describeTrace(ev.trace, ev.side)} ${t('say.score', { s: ev.score.south, n: ev.score.north })}`);
+      if (traceCaptures(ev.trace)) sound.capture(traceCaptures(ev.trace)); else sound.move();
+    }
     else announce(t('say.lost', { side: sideName(ev.side) }));
+    this.notifyTurn(ev);
     this.board.setLastMove(ev.trace?.move || null);
     await this.refresh();
+  }
+
+  /** In a background tab, tells an online player their opponent has moved
+   * (a notification, when switched on and allowed). */
+  notifyTurn(ev) {
+    const g = this.game;
+    if (!document.hidden || g.mode !== 'online' || !this.canMove() || !settings.get('notify')) return;
+    if (typeof Notification !== 'function' || Notification.permission !== 'granted') return;
+    try {
+      const n = new Notification(`${t('game.titleTurn')} · Oware`, { body: ev.trace ? describeTrace(ev.trace, ev.side) : t('say.lost', { side: sideName(ev.side) }), tag: `oware-${this.id}` });
+      n.onclick = () => { window.focus(); n.close(); };
+    } catch (_) { /* notifications unavailable */ }
   }
 
   animateTrace(trace, after) {
@@ -443,13 +538,19 @@ class GamePage {
     if (!this.tokens[g.to_move] || g.thinking) { setMsg(this.msgEl, t('refuse.notYours'), 'bad'); announce(t('refuse.notYours')); return; }
     const p = this.previews.find((x) => x.move === letter);
     if (p && !p.legal) {
-      const text = t('refuse.generic', { reason: localize(p.refusal?.reason || ''), rule: p.refusal?.rule || '' });
+      const text = refusalText(p.refusal);
       setMsg(this.msgEl, text, 'bad');
       announce(text);
       this.board.markIllegal(letter);
       return;
     }
-    const warnings = coachWarnings(this.previews, letter);
+    let warnings = coachWarnings(this.previews, letter);
+    // The coach does not contradict the engine: the hinted move may give
+    // seeds away, but the engine judged it best (a sacrifice).
+    if (warnings.length && this.hinted === `${g.ply}${letter}`) {
+      setMsg(this.msgEl, t('coach.sacrifice', { move: letter }), 'ok');
+      warnings = [];
+    }
     if (warnings.length && this.pendingCoach !== `${g.ply}${letter}`) {
       this.pendingCoach = `${g.ply}${letter}`;
       const text = `${warnings.join(' ')} ${t('coach.confirm', { move: letter })}`;
@@ -458,7 +559,7 @@ class GamePage {
       return;
     }
     this.pendingCoach = null;
-    setMsg(this.msgEl, '');
+    if (this.hinted !== `${g.ply}${letter}`) setMsg(this.msgEl, '');
     this.sending = true;
     try {
       const r = await api.move(this.id, this.tokens[g.to_move], letter, g.ply);
@@ -466,9 +567,14 @@ class GamePage {
         const cur = this.game;
         if (r.game.ply === cur.ply + 1 && r.game.last) {
           await this.animateTrace(r.game.last, r.game.position);
+          if (traceCaptures(r.game.last)) sound.capture(traceCaptures(r.game.last)); else sound.move();
           announce(`${describeTrace(r.game.last, cur.to_move)} ${t('say.score', { s: r.game.score.south, n: r.game.score.north })}`);
         }
-        if (r.game.ply >= cur.ply) this.setGame(r.game);
+        if (r.game.ply >= cur.ply) {
+          const ended = cur.status !== 'over' && r.game.status === 'over';
+          this.setGame(r.game);
+          if (ended) this.celebrateEnd(r.game.result);
+        }
       });
     } catch (e) {
       this.showError(e, letter);
@@ -483,7 +589,7 @@ class GamePage {
       api.getGame(this.id).then((g) => this.enqueue(() => this.setGame(g)));
       return;
     }
-    const text = e.code === 'network' ? t('err.network') : localize(e.message);
+    const text = errorText(e);
     setMsg(this.msgEl, text, 'bad');
     announce(text);
     if (letter) this.board.markIllegal(letter);
@@ -493,7 +599,9 @@ class GamePage {
 
   async hint() {
     try {
+      const ply = this.game.ply;
       const r = await api.hint(this.id, this.token(), 700);
+      this.hinted = `${ply}${r.move}`;
       const text = t('game.hintIs', { move: r.move, score: formatScore(r.score) });
       setMsg(this.msgEl, text, 'ok');
       announce(text);
@@ -537,6 +645,15 @@ class GamePage {
         if (action === 'offer' && r.game.status === 'playing' && !r.game.offer) setMsg(this.msgEl, t('game.offerDeclined'));
         this.setGame(r.game);
       });
+    } catch (e) { this.showError(e); }
+  }
+
+  async playAgain() {
+    const g = this.game;
+    try {
+      const r = await api.createGame({ mode: 'computer', level: g.level, side: this.viewer() || 'S', name: localStorage.getItem('oware.name') || undefined });
+      seats.add(r.id, r.tokens);
+      navigate(`/game/${r.id}`);
     } catch (e) { this.showError(e); }
   }
 

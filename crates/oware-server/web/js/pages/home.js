@@ -1,6 +1,7 @@
-import { t } from '../i18n.js';
+import { t, seatName } from '../i18n.js';
 import { esc } from '../ui.js';
 import { Board } from '../board.js';
+import { api, seats } from '../api.js';
 
 export function mount(main) {
   main.innerHTML = `
@@ -14,6 +15,7 @@ export function mount(main) {
           <a class="btn" href="/lobby" data-link>${esc(t('home.online'))}</a>
           <a class="btn" href="/learn" data-link>${esc(t('home.learn'))}</a>
         </div>
+        <div class="resume" hidden></div>
       </div>
       <div class="home-board"></div>
     </section>
@@ -27,4 +29,20 @@ export function mount(main) {
   b.setPosition('5-0-7-2-6-1-3-9-0-4-2-1-3-5-S');
   b.setLastMove('b');
   for (const h of b.houses) h.tabIndex = -1;
+  showResume(main.querySelector('.resume'));
+}
+
+/** A game this browser is still playing (among the last three it joined),
+ * to take up again from the home page. */
+async function showResume(el) {
+  for (const id of seats.ids().slice(0, 3)) {
+    // eslint-disable-next-line no-await-in-loop
+    const g = await api.getGame(id).catch(() => null);
+    if (!g || g.status === 'over' || !el.isConnected) continue;
+    const mine = seats.get(id);
+    const turn = g.status === 'playing' && mine[g.to_move] ? ` · ${t('game.yourTurn')}` : '';
+    el.innerHTML = `<p class="msg ok"><a href="/game/${esc(id)}" data-link>${esc(t('review.continue'))}</a>: ${esc(seatName(g.seats.S, 'S', g.level))} – ${esc(seatName(g.seats.N, 'N', g.level))}${esc(turn)}</p>`;
+    el.hidden = false;
+    return;
+  }
 }

@@ -4,11 +4,19 @@ import { t, tr, lang } from '../i18n.js';
 import { esc } from '../ui.js';
 import { RulesBoard } from '../rulesboard.js';
 import { Board } from '../board.js';
-import { LESSONS, EXAMPLES, MISTAKES, TIPS, RULES_PAGE, START } from '../learn-content.js';
+import { loadContent, START } from '../learn-content.js';
 
 const paras = (list) => list.map((p) => `<p>${esc(p)}</p>`).join('');
 
 export function mountTutorial(main) {
+  let alive = true;
+  main.innerHTML = `<p class="muted">${esc(t('game.loading'))}</p>`;
+  loadContent().then((data) => { if (alive) drawTutorial(main, data); })
+    .catch(() => { if (alive) main.innerHTML = `<p class="msg bad">${esc(t('err.network'))}</p>`; });
+  return () => { alive = false; };
+}
+
+function drawTutorial(main, { lessons: LESSONS, examples: EXAMPLES, mistakes: MISTAKES, tips: TIPS }) {
   const L = lang();
   main.innerHTML = `
     <h1>${esc(t('learn.title'))}</h1>
@@ -42,7 +50,7 @@ export function mountTutorial(main) {
     <section class="card" id="mistakes"><h2>${esc(t('learn.mistakes'))}</h2>
       <ol class="mistakes">${MISTAKES.map((m, i) => `<li>${esc(tr(m.text))}${m.position ? ` <button class="btn small see" type="button" data-m="${i}">${esc(t('learn.show'))}</button>` : ''}</li>`).join('')}</ol>
       <div class="mistake-board"></div>
-      <h2>${esc(lang() === 'fr' ? 'Conseils' : 'Tips')}</h2>
+      <h2>${esc(t('learn.tips'))}</h2>
       <ul>${TIPS[L].map((x) => `<li>${esc(x)}</li>`).join('')}</ul>
     </section>`;
 
@@ -101,16 +109,22 @@ export function mountTutorial(main) {
 }
 
 export function mountRules(main) {
+  let alive = true;
+  main.innerHTML = `<p class="muted">${esc(t('game.loading'))}</p>`;
+  loadContent().then((data) => { if (alive) drawRules(main, data); })
+    .catch(() => { if (alive) main.innerHTML = `<p class="msg bad">${esc(t('err.network'))}</p>`; });
+  return () => { alive = false; };
+}
+
+function drawRules(main, { rules_page: RULES_PAGE, tips: TIPS }) {
   const R = RULES_PAGE[lang()];
   main.innerHTML = `
     <h1>${esc(t('rules.title'))}</h1>
     <p class="lead">${esc(R.intro)}</p>
     <div class="card"><div class="rules-board"></div>
-      <p class="muted">${esc(lang() === 'fr'
-        ? 'Sud joue en bas, de A à F de gauche à droite ; Nord en haut, de a à f vu de son côté. Les graines tournent dans le sens inverse des aiguilles d’une montre. Chaque réserve est à droite de son joueur.'
-        : 'South plays the bottom row, A to F from left to right; North the top row, a to f from its own side. Seeds travel counter-clockwise. Each store sits on its player’s right.')}</p></div>
+      <p class="muted">${esc(t('rules.boardNote'))}</p></div>
     ${R.sections.map(([h, ps]) => `<section class="card"><h2>${esc(h)}</h2>${paras(ps)}</section>`).join('')}
-    <section class="card"><h2>${esc(lang() === 'fr' ? 'Conseils' : 'Tips')}</h2><ul>${TIPS[lang()].map((x) => `<li>${esc(x)}</li>`).join('')}</ul>
+    <section class="card"><h2>${esc(t('learn.tips'))}</h2><ul>${TIPS[lang()].map((x) => `<li>${esc(x)}</li>`).join('')}</ul>
     <p><a class="btn primary" href="/learn" data-link>${esc(t('learn.toLearn'))}</a></p></section>`;
   const b = new Board(main.querySelector('.rules-board'), {});
   b.setPosition(START);

@@ -1,7 +1,7 @@
 // Online play: create a game (invite link, optionally listed) and the lobby.
 
 import { api, seats } from '../api.js';
-import { t, sideName, seatName } from '../i18n.js';
+import { t, sideName, seatName, errorText } from '../i18n.js';
 import { esc, navigate, setMsg, relTime } from '../ui.js';
 import { timeControlFields, wireTimeControl, readTimeControl } from './play.js';
 import { tcText } from './game.js';
@@ -40,7 +40,7 @@ export function mount(main) {
       if (r.you && form.querySelector('[name=side]:checked').value === 'random') sessionStorage.setItem(`oware.drawn.${r.id}`, r.you);
       if (r.invite_url) localStorage.setItem(`oware.invite.${r.id}`, r.invite_url);
       navigate(`/game/${r.id}`);
-    } catch (err) { setMsg(form.querySelector('.msg'), err.message, 'bad'); }
+    } catch (err) { setMsg(form.querySelector('.msg'), errorText(err), 'bad'); }
   });
 
   const list = main.querySelector('.lobby-list');
@@ -61,10 +61,10 @@ export function mount(main) {
             const r = await api.join(b.dataset.id, undefined, localStorage.getItem('oware.name') || undefined);
             seats.add(r.id, { [r.you]: r.token });
             navigate(`/game/${r.id}`);
-          } catch (err) { setMsg(main.querySelector('.lobby-msg'), err.message, 'bad'); refresh(); }
+          } catch (err) { setMsg(main.querySelector('.lobby-msg'), errorText(err), 'bad'); refresh(); }
         });
       }
-    } catch (err) { setMsg(main.querySelector('.lobby-msg'), err.message, 'bad'); }
+    } catch (err) { setMsg(main.querySelector('.lobby-msg'), errorText(err), 'bad'); }
   }
   refresh();
   const timer = setInterval(refresh, 4000);

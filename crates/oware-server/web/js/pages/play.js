@@ -1,7 +1,7 @@
 // New game form: against the computer or two players on one device.
 
 import { api, seats } from '../api.js';
-import { t } from '../i18n.js';
+import { t, errorText, levelName } from '../i18n.js';
 import { esc, navigate, setMsg } from '../ui.js';
 
 export function timeControlFields(prefix) {
@@ -45,7 +45,7 @@ export function mount(main) {
       </fieldset>
       <div class="computer-only">
         <fieldset><legend>${esc(t('play.level'))}</legend>
-          <div class="row"><input type="range" name="level" min="1" max="10" value="${esc(localStorage.getItem('oware.level') || '3')}" aria-describedby="level-hint"> <output class="level-out"></output></div>
+          <select name="level" aria-describedby="level-hint" aria-label="${esc(t('play.level'))}">${Array.from({ length: 10 }, (_, i) => i + 1).map((n) => `<option value="${n}"${String(n) === (localStorage.getItem('oware.level') || '3') ? ' selected' : ''}>${esc(levelName(n))}</option>`).join('')}</select>
           <p id="level-hint" class="muted">${esc(t('play.levelHint'))}</p>
         </fieldset>
         <fieldset><legend>${esc(t('play.side'))}</legend>
@@ -69,7 +69,6 @@ export function mount(main) {
     const m = form.querySelector('[name=mode]:checked').value;
     form.querySelector('.computer-only').hidden = m !== 'computer';
     form.querySelector('.hotseat-only').hidden = m !== 'hotseat';
-    form.querySelector('.level-out').textContent = form.level.value;
   };
   form.addEventListener('input', upd);
   wireTimeControl(form, '');
@@ -93,7 +92,7 @@ export function mount(main) {
       if (body.side === 'random') sessionStorage.setItem(`oware.drawn.${r.id}`, r.you);
       navigate(`/game/${r.id}`);
     } catch (err) {
-      setMsg(form.querySelector('.msg'), err.message, 'bad');
+      setMsg(form.querySelector('.msg'), errorText(err), 'bad');
     }
   });
 }

@@ -1,16 +1,18 @@
 // Past games, OGN import, and the replay of one game with the engine's
 // evaluation of each move.
 
-import { api, movesString } from '../api.js';
+import { api, movesString, seats } from '../api.js';
 import { Board } from '../board.js';
-import { t, sideName, formatScore, seatName } from '../i18n.js';
+import { t, sideName, formatScore, seatName, errorText } from '../i18n.js';
 import { esc, navigate, setMsg, relTime, announce, settings } from '../ui.js';
-import { resultText, describeTrace } from '../rulesboard.js';
+import { resultText, describeTrace, resultParts } from '../rulesboard.js';
+import { moveListHtml, moveNumber, pvText, ognCaptures } from '../moves.js';
 
 export function mountList(main) {
   main.innerHTML = `
     <h1>${esc(t('review.title'))}</h1>
-    <section class="card"><div class="games-list"></div><p><button class="btn small more" type="button" hidden>…</button></p></section>
+    <section class="card mine-card"><h2>${esc(t('review.mine'))}</h2><div class="mine-list"></div></section>
+    <section class="card"><h2>${esc(t('review.public'))}</h2><div class="games-list"></div><p><button class="btn small more" type="button" hidden>…</button></p></section>
     <section class="card">
       <h2>${esc(t('review.import'))}</h2>
       <form class="import-form">
@@ -27,19 +29,22 @@ export function mountList(main) {
   async function load() {
     try {
       const r = await api.listGames(30, offset);
-      rows = rows.concat(r.games);
+      // Finished public online games with moves only (an older server
+      // listed every game).
+      rows = rows.concat(r.games.filter((g) => g.status === 'over' && g.ply > 0 && g.mode === 'online' && g.public));
       offset += r.games.length;
       more.hidden = offset >= r.total;
       if (!rows.length) { listEl.innerHTML = `<p class="muted">${esc(t('review.none'))}</p>`; return; }
-      listEl.innerHTML = `<table class="list"><thead><tr><th>${esc(t('review.when'))}</th><th>${esc(t('review.mode'))}</th><th>${esc(t('review.players'))}</th><th>${esc(t('review.result'))}</th><th></th></tr></thead><tbody>${rows.map((g) => `
-        <tr><td>${esc(relTime(g.updated_at))}</td><td>${esc(t(`mode.${g.mode}`))}${g.level ? ` (${g.level})` : ''}</td>
-        <td>${esc(seatName(g.seats.S, 'S', g.level))} – ${esc(seatName(g.seats.N, 'N', g.level))}</td>
-        <td>${g.result ? `${g.result.totals.south}–${g.result.totals.north}` : esc(t(`status.${g.status}`))} <span class="muted">(${g.ply})</span></td>
-        <td><a href="/review/${esc(g.id)}" data-link>${esc(t('review.open'))}</a>${g.status !== 'over' ? ` · <a href="/game/${esc(g.id)}" data-link>${esc(t('nav.play'))}</a>` : ''}</td></tr>`).join('')}</tbody></table>`;
-    } catch (e) { listEl.innerHTML = `<p class="msg bad">${esc(e.message)}</p>`; }
+      // Two stacked columns, so the list fits a phone without scrolling.
+      listEl.innerHTML = `<table class="list"><tbody>${rows.map((g) => `
+        <tr><td>${esc(relTime(g.updated_at))}<br><span class="muted">${esc(t(`mode.${g.mode}`))}</span></td>
+        <td>${esc(seatName(g.seats.S, 'S', g.level))} – ${esc(seatName(g.seats.N, 'N', g.level))}<br><span class="muted">${g.result ? `${g.result.totals.south}–${g.result.totals.north}` : esc(t(`status.${g.status}`))} · ${esc(t(g.ply === 1 ? 'review.plies1' : 'review.plies', { n: g.ply }))}</span></td>
+        <td><a href="/review/${esc(g.id)}" data-link>${esc(t('review.open'))}</a></td></tr>`).join('')}</tbody></table>`;
+    } catch (e) { listEl.innerHTML = `<p class="msg bad">${esc(errorText(e))}</p>`; }
   }
   more.addEventListener('click', load);
   load();
+  loadMine(main.querySelector('.mine-list'));
   const form = main.querySelector('.import-form');
   form.file.addEventListener('change', async () => {
     const f = form.file.files[0];
@@ -50,8 +55,32 @@ export function mountList(main) {
     try {
       const r = await api.importOgn(form.ogn.value);
       navigate(`/review/${r.id}`);
-    } catch (err) { setMsg(form.querySelector('.msg'), err.message, 'bad'); }
+    } catch (err) { setMsg(form.querySelector('.msg'), errorText(err), 'bad'); }
   });
+}
+
+/** The games this browser holds a seat in (localStorage), ongoing first. */
+async function loadMine(el) {
+  // A few requests at a time, so a long list does not trip the server's
+  // rate limit; a game the server no longer has is left out.
+  const ids = seats.ids().slice(0, 20);
+  const found = [];
+  for (let i = 0; i < ids.length; i += 4) {
+    // eslint-disable-next-line no-await-in-loop
+    found.push(...await Promise.all(ids.slice(i, i + 4).map((id) => api.getGame(id).catch(() => null))));
+  }
+  const games = found.filter(Boolean);
+  if (!games.length) { el.innerHTML = `<p class="muted">${esc(t('review.myNone'))}</p>`; return; }
+  const rank = (g) => (g.status === 'over' ? 1 : 0);
+  games.sort((a, b) => rank(a) - rank(b) || String(b.updated_at).localeCompare(String(a.updated_at)));
+  el.innerHTML = `<table class="list"><tbody>${games.map((g) => {
+    const mine = ['S', 'N'].filter((s) => seats.get(g.id)[s]);
+    const viewer = g.mode !== 'hotseat' && mine.length === 1 ? mine[0] : null;
+    const state = g.status === 'over' ? resultParts(g.result, viewer).head : `${t(`status.${g.status}`)} (${g.ply})`;
+    const link = g.status === 'over' ? `<a href="/review/${esc(g.id)}" data-link>${esc(t('review.open'))}</a>` : `<a class="btn small primary" href="/game/${esc(g.id)}" data-link>${esc(t('review.continue'))}</a>`;
+    return `<tr class="${g.status === 'over' ? '' : 'ongoing'}"><td>${esc(relTime(g.updated_at))}<br><span class="muted">${esc(t(`mode.${g.mode}`))}</span></td>
+      <td>${esc(seatName(g.seats.S, 'S', g.level))} – ${esc(seatName(g.seats.N, 'N', g.level))}<br><span class="muted">${esc(state)}</span></td><td>${link}</td></tr>`;
+  }).join('')}</tbody></table>`;
 }
 
 export function mountGame(main, id) {
@@ -61,7 +90,7 @@ export function mountGame(main, id) {
   (async () => {
     let game;
     try { game = await api.getGame(id); } catch (e) {
-      main.innerHTML = `<h1>${esc(t('game.notfound'))}</h1><p class="msg bad">${esc(e.message)}</p>`;
+      main.innerHTML = `<h1>${esc(t('game.notfound'))}</h1><p class="msg bad">${esc(errorText(e))}</p>`;
       return;
     }
     if (!alive) return;
@@ -71,7 +100,7 @@ export function mountGame(main, id) {
       <div class="game">
         <section>
           <div class="board-host"></div>
-          <div class="row controls" role="group" aria-label="Replay">
+          <div class="row controls" role="group" aria-label="${esc(t('aria.replay'))}">
             <button class="btn first" type="button" aria-label="${esc(t('review.first'))}">◀◀</button>
             <button class="btn prev" type="button" aria-label="${esc(t('review.prev'))}">◀</button>
             <span class="ply-label" aria-live="polite"></span>
@@ -101,6 +130,7 @@ export function mountGame(main, id) {
     };
     let k = n;
     let evals = null;
+    let caps = [];
     async function show(target, animate) {
       target = Math.max(0, Math.min(n, target));
       const st = await stateAt(target);
@@ -123,42 +153,65 @@ export function mountGame(main, id) {
         const good = !e.loss_cp || e.best === e.move;
         const proven = e.score?.win_in != null || e.score?.loss_in != null || e.best_score?.win_in != null || e.best_score?.loss_in != null;
         const loss = proven ? '' : `, ${t('review.loss', { cp: (e.loss_cp / 100).toFixed(1) })}`;
-        setMsg(info, `${k}. ${sideName(e.side)} ${e.move}: ${formatScore(e.score)}${good ? ` · ${t('review.good')}` : ` · ${t('review.best', { best: e.best })} (${formatScore(e.best_score)})${loss}`}${e.pv ? ` · ${e.pv}` : ''}`, good ? 'ok' : (e.loss_cp >= 200 ? 'bad' : 'warn'));
+        setMsg(info, `${moveNumber(k - 1)} ${e.move} (${sideName(e.side)}): ${formatScore(e.score)}${good ? ` · ${t('review.good')}` : ` · ${t('review.best', { best: e.best })} (${formatScore(e.best_score)})${loss}`}${e.pv ? ` · ${t('review.line')} ${pvText(e.pv)}` : ''}`, good ? 'ok' : (e.loss_cp >= 200 ? 'bad' : 'warn'));
       } else setMsg(info, st.status === 'over' ? resultText(st.result) : '');
     }
     function renderMoves() {
       const ml = q('.review-moves');
-      ml.innerHTML = plies.map((m, i) => {
+      const marks = plies.map((m, i) => {
         const e = evals?.[i];
-        const mark = e && e.move !== '-' ? (e.loss_cp >= 200 ? '??' : e.loss_cp >= 50 ? '?' : '') : '';
-        return `${i % 2 === 0 ? `<span class="muted">${i / 2 + 1}.</span>` : ''}<button type="button" data-k="${i + 1}" ${i + 1 === k ? 'aria-current="true"' : ''} ${i >= n ? 'disabled' : ''} class="eval-cell ${mark ? 'bad' : ''}">${esc(m)}${mark}</button> `;
-      }).join('');
-      for (const b of ml.querySelectorAll('button')) b.addEventListener('click', () => show(Number(b.dataset.k), false));
+        return e && e.move !== '-' ? (e.loss_cp >= 200 ? '??' : e.loss_cp >= 50 ? '?' : '') : '';
+      });
+      ml.innerHTML = moveListHtml(plies, caps, { button: true, current: k, disabledFrom: n, marks });
+      for (const b of ml.querySelectorAll('button')) b.addEventListener('click', () => go(Number(b.dataset.k), false));
+    }
+    // Steps run one after the other: a key pressed during an animation
+    // queues the next step instead of being lost.
+    let want = k;
+    let running = false;
+    async function go(target, animate = false) {
+      want = Math.max(0, Math.min(n, target));
+      if (running) return;
+      running = true;
+      try {
+        while (alive && k !== want) {
+          const next = want;
+          // eslint-disable-next-line no-await-in-loop
+          await show(next, animate && next === k + 1);
+        }
+      } finally { running = false; }
     }
     q('.eval-graph').addEventListener('click', (e) => {
       const r = e.currentTarget.getBoundingClientRect();
-      show(Math.round(((e.clientX - r.left) / r.width) * plies.length));
+      go(Math.round(((e.clientX - r.left) / r.width) * plies.length));
     });
-    q('.first').addEventListener('click', () => show(0));
-    q('.prev').addEventListener('click', () => show(k - 1));
-    q('.next').addEventListener('click', () => show(k + 1, true));
-    q('.last').addEventListener('click', () => show(n));
+    q('.first').addEventListener('click', () => go(0));
+    q('.prev').addEventListener('click', () => go(want - 1));
+    q('.next').addEventListener('click', () => go(want + 1, true));
+    q('.last').addEventListener('click', () => go(n));
     const keys = (e) => {
-      if (e.target.closest('input, textarea, select')) return;
-      if (e.key === 'ArrowLeft') show(k - 1);
-      else if (e.key === 'ArrowRight') show(k + 1, true);
+      if (e.target.closest('input, textarea, select') || e.altKey || e.ctrlKey || e.metaKey) return;
+      if (e.key === 'ArrowLeft') { e.preventDefault(); go(want - 1); }
+      else if (e.key === 'ArrowRight') { e.preventDefault(); go(want + 1, true); }
+      else if (e.key === 'Home') { e.preventDefault(); go(0); }
+      else if (e.key === 'End') { e.preventDefault(); go(n); }
     };
     document.addEventListener('keydown', keys);
     cleanupFns.push(() => document.removeEventListener('keydown', keys));
     await show(n);
-    api.ogn(id).then((text) => { if (alive) q('.ogn-text').value = text; }).catch(() => {});
+    api.ogn(id).then((text) => {
+      if (!alive) return;
+      q('.ogn-text').value = text;
+      caps = ognCaptures(text);
+      renderMoves();
+    }).catch(() => {});
     try {
       const r = await api.review(id, 100);
       if (!alive) return;
       evals = r.plies;
       q('.eval-status').textContent = '';
       await show(k);
-    } catch (e) { q('.eval-status').textContent = e.message; }
+    } catch (e) { q('.eval-status').textContent = errorText(e); }
   })();
   return () => { alive = false; cleanupFns.forEach((f) => f()); };
 }

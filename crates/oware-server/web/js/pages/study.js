@@ -3,9 +3,10 @@
 
 import { api, seats } from '../api.js';
 import { Board, parsePosition, formatPosition, indexOf } from '../board.js';
-import { t, sideName, formatScore } from '../i18n.js';
+import { t, sideName, formatScore, errorText } from '../i18n.js';
 import { esc, navigate, setMsg } from '../ui.js';
-import { RulesBoard } from '../rulesboard.js';
+import { RulesBoard, resultParts } from '../rulesboard.js';
+import { pvText } from '../moves.js';
 
 const START = '4-4-4-4-4-4-4-4-4-4-4-4-0-0-S';
 
@@ -80,24 +81,35 @@ export function mount(main) {
     const total = pos.houses.reduce((a, b) => a + b, 0) + pos.stores.S + pos.stores.N;
     q('.total').textContent = t('study.total', { n: total });
     history.replaceState(null, '', `/study?position=${encodeURIComponent(current())}`);
+    // Analysis of another position would mislead: clear it.
+    q('.analysis').innerHTML = '';
     check();
   }
   let checkSeq = 0;
+  function total() { return pos.houses.reduce((a, b) => a + b, 0) + pos.stores.S + pos.stores.N; }
   async function check() {
     const mine = ++checkSeq;
+    // Counting to 48 needs no rule: an editor half-way through a change is
+    // told here, and the server is asked only about complete positions.
+    const n = total();
+    for (const sel of ['.ask-btn', '.mode-play', '.as-computer', '.as-hotseat']) q(sel).disabled = n !== 48;
+    if (n !== 48) {
+      setMsg(q('.check-msg'), t('study.totalBad', { n, d: Math.abs(48 - n) }), 'bad');
+      return null;
+    }
     try {
       const st = await api.rulesState(current());
       if (mine !== checkSeq) return;
       setMsg(q('.check-msg'), st.status === 'over' ? resultText(st) : `${t('game.toMove', { side: sideName(st.to_move) })}: ${st.legal.join(' ') || '—'}`, st.status === 'over' ? 'warn' : 'ok');
       return st;
     } catch (e) {
-      if (mine === checkSeq) setMsg(q('.check-msg'), e.message, 'bad');
+      if (mine === checkSeq) setMsg(q('.check-msg'), errorText(e), 'bad');
       return null;
     }
   }
   function resultText(st) {
-    const r = st.result;
-    return r ? `${t('game.overColon')} ${r.totals.south}–${r.totals.north} (${t(`reason.${r.reason}`)})` : t('game.over');
+    const { head, why } = resultParts(st.result);
+    return st.result ? `${t('game.overColon')} ${head}: ${why}.` : t('game.over');
   }
   function bump(letter, d) {
     const i = indexOf(letter);
@@ -128,11 +140,12 @@ export function mount(main) {
     const out = q('.analysis');
     out.innerHTML = `<p class="muted">${esc(t('study.thinking'))}</p>`;
     const at = rb?.state?.position || current();
+    if (!rb && total() !== 48) { out.innerHTML = ''; return; }
     try {
       const r = await api.analyze(at, undefined, 1000);
       out.innerHTML = `<p class="muted">${r.depth ? `${esc(t('study.result', { d: r.depth }))} · ` : ''}${esc(t('game.toMove', { side: sideName(r.to_move) }))}</p>
-        <table class="list"><tbody>${r.moves.map((m, i) => `<tr><td><strong>${esc(m.move)}</strong>${i === 0 ? ' ★' : ''}</td><td>${esc(formatScore(m.score))}</td><td class="mono">${esc(m.pv || '')}</td></tr>`).join('')}</tbody></table>`;
-    } catch (e) { out.innerHTML = `<p class="msg bad">${esc(e.message)}</p>`; }
+        <table class="list"><tbody>${r.moves.map((m, i) => `<tr><td><strong>${esc(m.move)}</strong>${i === 0 ? ' ★' : ''}</td><td>${esc(formatScore(m.score))}</td><td class="mono pv">${esc(pvText(m.pv))}</td></tr>`).join('')}</tbody></table>`;
+    } catch (e) { out.innerHTML = `<p class="msg bad">${esc(errorText(e))}</p>`; }
   });
   const startGame = async (mode) => {
     try {
@@ -140,7 +153,7 @@ export function mount(main) {
       const r = await api.createGame({ mode, position: at, level: mode === 'computer' ? Number(localStorage.getItem('oware.level') || 3) : undefined, side: mode === 'computer' ? (parsePosition(at).toMove) : undefined });
       seats.add(r.id, r.tokens);
       navigate(`/game/${r.id}`);
-    } catch (e) { setMsg(q('.check-msg'), e.message, 'bad'); }
+    } catch (e) { setMsg(q('.check-msg'), errorText(e), 'bad'); }
   };
   q('.as-computer').addEventListener('click', () => startGame('computer'));
   q('.as-hotseat').addEventListener('click', () => startGame('hotseat'));

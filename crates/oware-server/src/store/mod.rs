@@ -13,7 +13,13 @@ use std::time::Instant;
 use rusqlite::{params, Connection, OptionalExtension};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::model::GameMeta;
+mod accounts;
+mod chat;
+
+use crate::accounts::ratings::{Rating, RatingClass};
+use crate::accounts::{AccountOp, AccountRow, HistoryPoint, RatingRow, SessionRow};
+use crate::hub::chat::ChatMessage;
+use crate::model::{GameMeta, GameStatus};
 
 /// A storage failure (logged; clients see `internal`).
 #[derive(Debug, thiserror::Error)]
@@ -32,6 +38,25 @@ pub enum StoreError {
     /// The writer has stopped.
     #[error("the database writer has stopped")]
     Closed,
+    /// The transaction holding this write failed to commit.
+    #[error("commit failed: {0}")]
+    Commit(String),
+    /// The database was written by a newer version of this program.
+    #[error("the database has schema version {found}; this program knows up to {known}")]
+    TooNew {
+        /// The database's version.
+        found: i64,
+        /// The newest version this program knows.
+        known: i64,
+    },
+}
+
+impl StoreError {
+    /// A uniqueness constraint refused the write (a username taken).
+    pub fn is_conflict(&self) -> bool {
+        matches!(self, StoreError::Db(rusqlite::Error::SqliteFailure(e, _))
+            if e.code == rusqlite::ErrorCode::ConstraintViolation)
+    }
 }
 
 /// One stored ply.
@@ -86,13 +111,20 @@ pub enum WriteOp {
     },
     /// The metadata changed (seat taken, offer, result, rematch...).
     Meta(GameMeta),
+    /// A change to accounts.
+    Account(AccountOp),
+    /// A chat message.
+    Chat(ChatMessage),
+    /// Several writes that stand or fall together (a game's end and its
+    /// rating, a new game and its link to an account).
+    All(Vec<WriteOp>),
 }
 
 /// Which games a listing wants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Listing {
-    /// Every game, most recently updated first.
-    All,
+    /// Finished public games, most recently created first.
+    Public,
     /// Public online games waiting for an opponent, newest first.
     Lobby,
 }
@@ -101,7 +133,7 @@ pub enum Listing {
 /// threads); writes are queued and their future resolves once durable.
 pub trait Store: Send + Sync + 'static {
     /// Queues a write; the receiver answers once it is durable.
-    fn write(&self, op: WriteOp) -> oneshot::Receiver<Result<(), String>>;
+    fn write(&self, op: WriteOp) -> oneshot::Receiver<Result<(), StoreError>>;
     /// Loads one game.
     fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError>;
     /// Lists games with their plies, and the total count of the listing.
@@ -113,6 +145,26 @@ pub trait Store: Send + Sync + 'static {
     ) -> Result<(Vec<StoredGame>, u64), StoreError>;
     /// Writes committed and groups (transactions) so far.
     fn stats(&self) -> WriteStats;
+    /// The account with this username (case-insensitive).
+    fn account_by_name(&self, name: &str) -> Result<Option<AccountRow>, StoreError>;
+    /// The session with this token hash, and its account.
+    fn session(&self, token_hash: &[u8]) -> Result<Option<(SessionRow, AccountRow)>, StoreError>;
+    /// An account's rating in every class (the starting rating where it has
+    /// played no rated game).
+    fn ratings(&self, account_id: &str) -> Result<Vec<RatingRow>, StoreError>;
+    /// An account's rating history, oldest first.
+    fn rating_history(&self, account_id: &str) -> Result<Vec<HistoryPoint>, StoreError>;
+    /// The best established ratings of a class: (username, rating).
+    fn leaderboard(
+        &self,
+        class: RatingClass,
+        limit: u32,
+    ) -> Result<Vec<(String, Rating)>, StoreError>;
+    /// An account's games, ongoing first, then the most recent.
+    fn account_games(&self, account_id: &str, limit: u32) -> Result<Vec<StoredGame>, StoreError>;
+    /// A game's chat, oldest first: the players' room, and the spectators'
+    /// room too when `spectators`.
+    fn chat(&self, game_id: &str, spectators: bool) -> Result<Vec<ChatMessage>, StoreError>;
 }
 
 /// Counters of the writer.
@@ -130,7 +182,7 @@ pub struct WriteStats {
     pub max_group: u64,
 }
 
-type Job = (WriteOp, oneshot::Sender<Result<(), String>>);
+type Job = (WriteOp, oneshot::Sender<Result<(), StoreError>>);
 
 /// SQLite storage: one file, WAL mode, group commits.
 pub struct SqliteStore {
@@ -139,7 +191,12 @@ pub struct SqliteStore {
     stats: std::sync::Arc<Mutex<WriteStats>>,
 }
 
-const SCHEMA: &str = "
+/// The schema, one step per version: a database at version `v` (SQLite's
+/// `user_version`) gets steps `v..` applied in one transaction each. Steps
+/// are only ever appended.
+const MIGRATIONS: &[&str] = &[
+    // 1: games and their plies.
+    "
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
     created_at INTEGER NOT NULL,
@@ -159,7 +216,35 @@ CREATE TABLE IF NOT EXISTS plies (
     at INTEGER NOT NULL,
     PRIMARY KEY (game_id, ply)
 ) WITHOUT ROWID;
-";
+",
+    // 2: whether a game may be listed publicly, as a column.
+    "
+ALTER TABLE games ADD COLUMN public INTEGER NOT NULL DEFAULT 0;
+UPDATE games SET public = coalesce(json_extract(meta, '$.public'), 0);
+CREATE INDEX games_public ON games(public, status, created_at);
+",
+    // 3: accounts, sessions, ratings.
+    accounts::MIGRATION,
+    // 4: chat messages, kept with their game.
+    chat::MIGRATION,
+];
+
+/// Brings the database's schema up to the newest version.
+fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    let known = MIGRATIONS.len() as i64;
+    let found: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    if found > known {
+        return Err(StoreError::TooNew { found, known });
+    }
+    for (i, step) in MIGRATIONS.iter().enumerate().skip(found as usize) {
+        let tx = conn.transaction()?;
+        tx.execute_batch(step)?;
+        tx.pragma_update(None, "user_version", i as i64 + 1)?;
+        tx.commit()?;
+        tracing::info!("database schema now at version {}", i + 1);
+    }
+    Ok(())
+}
 
 fn open(path: &Path) -> Result<Connection, StoreError> {
     let conn = Connection::open(path)?;
@@ -180,8 +265,8 @@ fn open(path: &Path) -> Result<Connection, StoreError> {
 impl SqliteStore {
     /// Opens (creating if needed) the database at `path` and starts its writer thread.
     pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
-        let writer = open(path)?;
-        writer.execute_batch(SCHEMA)?;
+        let mut writer = open(path)?;
+        migrate(&mut writer)?;
         let reader = open(path)?;
         let (queue, rx) = mpsc::unbounded_channel();
         let stats = std::sync::Arc::new(Mutex::new(WriteStats::default()));
@@ -239,7 +324,7 @@ fn writer_loop(
             Err(e) => {
                 tracing::error!("commit of {n} writes failed: {e}");
                 for (_, reply) in batch.drain(..) {
-                    let _ = reply.send(Err(format!("commit failed: {e}")));
+                    let _ = reply.send(Err(StoreError::Commit(e.to_string())));
                 }
             }
         }
@@ -254,7 +339,7 @@ fn writer_loop(
 fn commit_group(
     conn: &mut Connection,
     batch: &[Job],
-) -> Result<Vec<Result<(), String>>, rusqlite::Error> {
+) -> Result<Vec<Result<(), StoreError>>, rusqlite::Error> {
     let tx = conn.transaction()?;
     let mut results = Vec::with_capacity(batch.len());
     for (op, _) in batch {
@@ -269,7 +354,7 @@ fn commit_group(
                 }
             }
         })();
-        results.push(r.map_err(|e| e.to_string()));
+        results.push(r.map_err(StoreError::Db));
     }
     tx.commit()?;
     Ok(results)
@@ -278,13 +363,14 @@ fn commit_group(
 fn upsert_meta(conn: &Connection, meta: &GameMeta) -> Result<(), rusqlite::Error> {
     let json = serde_json::to_string(meta)
         .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
-    let lobby = meta.public && meta.status() == "waiting";
+    let status = meta.status();
+    let lobby = meta.public && status == GameStatus::Waiting;
     conn.prepare_cached(
-        "INSERT INTO games (id, created_at, updated_at, status, lobby, meta) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+        "INSERT INTO games (id, created_at, updated_at, status, lobby, public, meta) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
          ON CONFLICT(id) DO UPDATE SET updated_at = excluded.updated_at, status = excluded.status,
-         lobby = excluded.lobby, meta = excluded.meta",
+         lobby = excluded.lobby, public = excluded.public, meta = excluded.meta",
     )?
-    .execute(params![meta.id, meta.created_at, meta.updated_at, meta.status(), lobby, json])?;
+    .execute(params![meta.id, meta.created_at, meta.updated_at, status.as_str(), lobby, meta.public, json])?;
     Ok(())
 }
 
@@ -331,6 +417,13 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
             upsert_meta(conn, meta)?;
         }
         WriteOp::Meta(meta) => upsert_meta(conn, meta)?,
+        WriteOp::Account(op) => accounts::apply(conn, op)?,
+        WriteOp::Chat(m) => chat::insert(conn, m)?,
+        WriteOp::All(ops) => {
+            for op in ops {
+                apply(conn, op)?;
+            }
+        }
     }
     Ok(())
 }
@@ -343,10 +436,10 @@ fn parse_meta(id: &str, json: &str) -> Result<GameMeta, StoreError> {
 }
 
 impl Store for SqliteStore {
-    fn write(&self, op: WriteOp) -> oneshot::Receiver<Result<(), String>> {
+    fn write(&self, op: WriteOp) -> oneshot::Receiver<Result<(), StoreError>> {
         let (tx, rx) = oneshot::channel();
         if let Err(mpsc::error::SendError((_, reply))) = self.queue.send((op, tx)) {
-            let _ = reply.send(Err("the database writer has stopped".into()));
+            let _ = reply.send(Err(StoreError::Closed));
         }
         rx
     }
@@ -364,7 +457,10 @@ impl Store for SqliteStore {
     ) -> Result<(Vec<StoredGame>, u64), StoreError> {
         let conn = self.reader.lock().unwrap_or_else(|e| e.into_inner());
         let (count_sql, list_sql) = match which {
-            Listing::All => ("SELECT COUNT(*) FROM games", "SELECT id FROM games ORDER BY created_at DESC, id LIMIT ?1 OFFSET ?2"),
+            Listing::Public => (
+                "SELECT COUNT(*) FROM games WHERE public = 1 AND status = 'over'",
+                "SELECT id FROM games WHERE public = 1 AND status = 'over' ORDER BY created_at DESC, id LIMIT ?1 OFFSET ?2",
+            ),
             Listing::Lobby => (
                 "SELECT COUNT(*) FROM games WHERE lobby = 1",
                 "SELECT id FROM games WHERE lobby = 1 ORDER BY created_at DESC, id LIMIT ?1 OFFSET ?2",
@@ -388,6 +484,49 @@ impl Store for SqliteStore {
 
     fn stats(&self) -> WriteStats {
         *self.stats.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn account_by_name(&self, name: &str) -> Result<Option<AccountRow>, StoreError> {
+        accounts::account_by_name(&self.reader(), name)
+    }
+
+    fn session(&self, token_hash: &[u8]) -> Result<Option<(SessionRow, AccountRow)>, StoreError> {
+        accounts::session(&self.reader(), token_hash)
+    }
+
+    fn ratings(&self, account_id: &str) -> Result<Vec<RatingRow>, StoreError> {
+        accounts::ratings(&self.reader(), account_id)
+    }
+
+    fn rating_history(&self, account_id: &str) -> Result<Vec<HistoryPoint>, StoreError> {
+        accounts::history(&self.reader(), account_id)
+    }
+
+    fn leaderboard(
+        &self,
+        class: RatingClass,
+        limit: u32,
+    ) -> Result<Vec<(String, Rating)>, StoreError> {
+        accounts::leaderboard(&self.reader(), class, limit)
+    }
+
+    fn chat(&self, game_id: &str, spectators: bool) -> Result<Vec<ChatMessage>, StoreError> {
+        chat::history(&self.reader(), game_id, spectators)
+    }
+
+    fn account_games(&self, account_id: &str, limit: u32) -> Result<Vec<StoredGame>, StoreError> {
+        let conn = self.reader();
+        let mut games = Vec::new();
+        for id in accounts::game_ids(&conn, account_id, limit)? {
+            games.extend(load_with(&conn, &id)?);
+        }
+        Ok(games)
+    }
+}
+
+impl SqliteStore {
+    fn reader(&self) -> std::sync::MutexGuard<'_, Connection> {
+        self.reader.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 

@@ -4,7 +4,7 @@
 //! event back) and checking afterwards that every acknowledged move is
 //! stored. A benchmark, not a test: see docs/SERVER.md for figures.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -99,10 +99,54 @@ struct Shared {
     measuring: AtomicBool,
     stop: AtomicBool,
     moves: AtomicU64,
-    errors: AtomicU64,
+    /// Errors by kind: (before measuring, while measuring).
+    errors: Mutex<BTreeMap<String, (u64, u64)>>,
     games_done: AtomicU64,
     open_games: AtomicU64,
     acked: Mutex<HashMap<String, u32>>,
+}
+
+impl Shared {
+    /// Counts an error under its kind.
+    fn error(&self, e: &anyhow::Error) {
+        let measuring = self.measuring.load(Ordering::Relaxed);
+        let mut errors = self.errors.lock().unwrap_or_else(|e| e.into_inner());
+        let n = errors.entry(error_kind(e)).or_default();
+        if measuring {
+            n.1 += 1;
+        } else {
+            n.0 += 1;
+        }
+    }
+
+    fn error_count(&self) -> u64 {
+        let errors = self.errors.lock().unwrap_or_else(|e| e.into_inner());
+        errors.values().map(|(a, b)| a + b).sum()
+    }
+}
+
+/// An error's kind, for the report: the step that failed (the outermost
+/// context) and the root cause, with numbers masked so that errors of one
+/// kind (whatever the game id, ply or port) count together.
+fn error_kind(e: &anyhow::Error) -> String {
+    let step = e.to_string();
+    let root = e.root_cause().to_string();
+    let text = if step == root {
+        root
+    } else {
+        format!("{step}: {root}")
+    };
+    let mut out = String::new();
+    for c in text.chars().take(100) {
+        if c.is_ascii_digit() {
+            if !out.ends_with('#') {
+                out.push('#');
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
@@ -114,16 +158,16 @@ async fn http_json(
     path: &str,
     body: Option<&Value>,
 ) -> anyhow::Result<(u16, Value)> {
-    let mut s = TcpStream::connect(addr).await?;
+    let mut s = TcpStream::connect(addr).await.context("connect")?;
     s.set_nodelay(true)?;
     let body = body.map(|b| b.to_string()).unwrap_or_default();
     let req = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
-    s.write_all(req.as_bytes()).await?;
+    s.write_all(req.as_bytes()).await.context("send request")?;
     let mut buf = Vec::new();
-    s.read_to_end(&mut buf).await?;
+    s.read_to_end(&mut buf).await.context("read response")?;
     let text = String::from_utf8_lossy(&buf);
     let (head, body) = text
         .split_once("\r\n\r\n")
@@ -142,7 +186,9 @@ async fn connect(addr: SocketAddr, id: &str, token: &str) -> anyhow::Result<Ws> 
     let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
         .read_buffer_size(4 * 1024)
         .write_buffer_size(0);
-    let (ws, _) = tokio_tungstenite::connect_async_with_config(url, Some(config), true).await?;
+    let (ws, _) = tokio_tungstenite::connect_async_with_config(url, Some(config), true)
+        .await
+        .context("WebSocket connect")?;
     Ok(ws)
 }
 
@@ -163,7 +209,7 @@ async fn wait_move(ws: &mut Ws, ply: u64) -> anyhow::Result<Value> {
         let v = next_json(ws).await?;
         match v["type"].as_str() {
             Some("move") if v["ply"].as_u64() == Some(ply) => return Ok(v),
-            Some("error") => bail!("server refused the move: {}", v["message"]),
+            Some("error") => bail!("server refused the move: {}", v["code"]),
             Some("state") if v["game"]["ply"].as_u64() == Some(ply) => return Ok(v["game"].clone()),
             _ => continue,
         }
@@ -188,9 +234,10 @@ async fn open_game(addr: SocketAddr) -> anyhow::Result<(String, Ws, Ws, Value)> 
         "/api/v1/games",
         Some(&json!({"mode": "online", "side": "S", "name": "bench"})),
     )
-    .await?;
+    .await
+    .context("create")?;
     if status != 201 {
-        bail!("create: HTTP {status} {created}");
+        bail!("create: HTTP {status} {}", created["error"]["code"]);
     }
     let id = created["id"]
         .as_str()
@@ -211,9 +258,10 @@ async fn open_game(addr: SocketAddr) -> anyhow::Result<(String, Ws, Ws, Value)> 
         &format!("/api/v1/games/{id}/join"),
         Some(&json!({"invite": invite, "name": "bench"})),
     )
-    .await?;
+    .await
+    .context("join")?;
     if status != 200 {
-        bail!("join: HTTP {status} {joined}");
+        bail!("join: HTTP {status} {}", joined["error"]["code"]);
     }
     let tok_n = joined["token"]
         .as_str()
@@ -238,8 +286,7 @@ async fn game_loop(
         let (id, mut ws_s, mut ws_n, state) = match opened {
             Ok(x) => x,
             Err(e) => {
-                shared.errors.fetch_add(1, Ordering::Relaxed);
-                tracing::warn!("opening a game failed: {e:#}");
+                shared.error(&e);
                 tokio::time::sleep(Duration::from_secs(1)).await;
                 continue;
             }
@@ -255,8 +302,7 @@ async fn game_loop(
             }
             Ok(false) => {}
             Err(e) => {
-                shared.errors.fetch_add(1, Ordering::Relaxed);
-                tracing::warn!("game {id}: {e:#}");
+                shared.error(&e);
                 tokio::time::sleep(Duration::from_secs(1)).await;
             }
         }
@@ -292,8 +338,13 @@ async fn play(
         };
         let msg = json!({"type": "move", "move": mv, "ply": ply}).to_string();
         let t0 = Instant::now();
-        mover.send(Message::Text(msg.into())).await?;
-        let ev = wait_move(mover, ply + 1).await?;
+        mover
+            .send(Message::Text(msg.into()))
+            .await
+            .context("send move")?;
+        let ev = wait_move(mover, ply + 1)
+            .await
+            .context("wait for own move")?;
         let rtt = t0.elapsed();
         shared
             .acked
@@ -392,7 +443,7 @@ async fn run(args: BenchArgs) -> anyhow::Result<()> {
         measuring: AtomicBool::new(false),
         stop: AtomicBool::new(false),
         moves: AtomicU64::new(0),
-        errors: AtomicU64::new(0),
+        errors: Mutex::new(BTreeMap::new()),
         games_done: AtomicU64::new(0),
         open_games: AtomicU64::new(0),
         acked: Mutex::new(HashMap::new()),
@@ -454,7 +505,7 @@ async fn run(args: BenchArgs) -> anyhow::Result<()> {
             "  t={:>4.0}s open games {open}, moves {}, errors {}",
             t0.elapsed().as_secs_f64(),
             shared.moves.load(Ordering::Relaxed),
-            shared.errors.load(Ordering::Relaxed)
+            shared.error_count()
         );
     }
     shared.measuring.store(false, Ordering::Relaxed);
@@ -525,9 +576,17 @@ async fn run(args: BenchArgs) -> anyhow::Result<()> {
     }
     println!(
         "errors: {}, games finished: {}",
-        shared.errors.load(Ordering::Relaxed),
+        shared.error_count(),
         shared.games_done.load(Ordering::Relaxed)
     );
+    for (kind, (ramp, measured)) in shared
+        .errors
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+    {
+        println!("  {ramp:>6} during the ramp, {measured:>6} while measuring: {kind}");
+    }
     if let (Some(a), Some(b)) = (rss0, peak_rss) {
         println!(
             "server memory (VmRSS): {:.1} MiB before, {:.1} MiB peak, {:.1} KiB per open game",

@@ -1,0 +1,426 @@
+//! The account routes (docs/PROTOCOL.md, "Accounts"): sign up, sign in and
+//! out, the signed-in player's own page (password, deletion, games), public
+//! profiles and leaderboards.
+
+use std::sync::Arc;
+
+use axum::extract::{Path, Query, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+
+use super::ratings::{Rating, RatingClass};
+use super::session::{set_cookie, SESSION_MS};
+use super::*;
+use crate::error::ApiError;
+use crate::http::JsonBody;
+use crate::limits::{ClientAddr, Cost};
+use crate::model::{new_id, new_token, now_ms};
+use crate::protocol::views::Summary;
+use crate::store::{StoreError, WriteOp};
+use crate::Hub;
+
+/// The account routes.
+pub fn routes() -> Router<Arc<Hub>> {
+    Router::new()
+        .route("/api/v1/account/signup", post(sign_up))
+        .route("/api/v1/account/signin", post(sign_in))
+        .route("/api/v1/account/signout", post(sign_out))
+        .route("/api/v1/account/password", post(change_password))
+        .route("/api/v1/account/delete", post(delete))
+        .route("/api/v1/account/games", get(my_games))
+        .route("/api/v1/account", get(me))
+        .route("/api/v1/players/{name}", get(profile))
+        .route("/api/v1/ratings/{class}", get(leaderboard))
+}
+
+/// `{"username", "password"}`.
+#[derive(Deserialize)]
+struct Credentials {
+    username: Option<String>,
+    password: Option<String>,
+}
+
+impl Credentials {
+    fn parse(self) -> Result<(String, String), ApiError> {
+        let username = self
+            .username
+            .ok_or_else(|| ApiError::invalid_request("username: required"))?;
+        let password = self
+            .password
+            .ok_or_else(|| ApiError::invalid_request("password: required"))?;
+        if password.len() > 1024 {
+            return Err(ApiError::too_large("password: at most 128 characters"));
+        }
+        Ok((username.trim().to_string(), password))
+    }
+}
+
+/// A rating as sent.
+#[derive(Serialize)]
+struct RatingView {
+    class: RatingClass,
+    rating: i32,
+    deviation: i32,
+    provisional: bool,
+    games: u32,
+}
+
+impl RatingView {
+    fn new(class: RatingClass, r: &Rating) -> RatingView {
+        RatingView {
+            class,
+            rating: r.rating.round() as i32,
+            deviation: r.deviation.round() as i32,
+            provisional: r.provisional(),
+            games: r.games,
+        }
+    }
+}
+
+/// `GET /account` and the answer to signing in.
+#[derive(Serialize)]
+struct Me {
+    username: String,
+    /// Echo this in `X-CSRF-Token` on every state-changing request.
+    csrf: String,
+    ratings: Vec<RatingView>,
+}
+
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| ApiError::internal(format!("store: {e}")))?
+        .map_err(|e| ApiError::internal(format!("store: {e}")))
+}
+
+async fn cpu<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| ApiError::internal(format!("worker: {e}")))
+}
+
+async fn write(hub: &Hub, op: WriteOp) -> Result<(), ApiError> {
+    match hub.store().write(op).await {
+        Ok(r) => r.map_err(|e| {
+            if e.is_conflict() {
+                ApiError::username_taken("this username is taken")
+            } else {
+                ApiError::internal(format!("store: {e}"))
+            }
+        }),
+        Err(_) => Err(ApiError::internal("the writer stopped")),
+    }
+}
+
+async fn ratings_of(hub: &Hub, account: &str) -> Result<Vec<RatingView>, ApiError> {
+    let store = hub.store().clone();
+    let id = account.to_string();
+    let rows = blocking(move || store.ratings(&id)).await?;
+    Ok(rows
+        .iter()
+        .map(|r| RatingView::new(r.class, &r.rating))
+        .collect())
+}
+
+/// Starts a session for `account`: stored, then sent as the cookie.
+async fn start_session(hub: &Hub, account: &AccountRow) -> Result<Response, ApiError> {
+    let (token, token_hash) = new_session_token();
+    let now = now_ms();
+    let csrf = new_token();
+    write(
+        hub,
+        WriteOp::Account(AccountOp::CreateSession(SessionRow {
+            token_hash,
+            account_id: account.id.clone(),
+            csrf: csrf.clone(),
+            created_at: now,
+            expires_at: now + SESSION_MS,
+        })),
+    )
+    .await?;
+    let me = Me {
+        username: account.username.clone(),
+        csrf,
+        ratings: ratings_of(hub, &account.id).await?,
+    };
+    let mut res = Json(me).into_response();
+    res.headers_mut().insert(
+        header::SET_COOKIE,
+        set_cookie(Some(&token), hub.config().secure_cookies),
+    );
+    Ok(res)
+}
+
+async fn sign_up(
+    State(hub): State<Arc<Hub>>,
+    client: ClientAddr,
+    JsonBody(req): JsonBody<Credentials>,
+) -> Result<Response, ApiError> {
+    let (username, password) = req.parse()?;
+    check_username(&username)?;
+    check_password(&password, &username)?;
+    hub.limiter().check(Cost::SignUp, client)?;
+    let hash = cpu(move || hash_password(&password)).await??;
+    let account = AccountRow {
+        id: new_id(),
+        username,
+        password_hash: hash,
+        created_at: now_ms(),
+    };
+    write(&hub, WriteOp::Account(AccountOp::Create(account.clone()))).await?;
+    let mut res = start_session(&hub, &account).await?;
+    *res.status_mut() = StatusCode::CREATED;
+    Ok(res)
+}
+
+/// A hash to verify against when the account does not exist, so a wrong
+/// name takes as long as a wrong password.
+fn dummy_hash() -> &'static str {
+    static HASH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    HASH.get_or_init(|| hash_password("not a password of anyone").unwrap_or_default())
+}
+
+/// Checks a name and password; the account if they match.
+async fn authenticate(
+    hub: &Hub,
+    client: ClientAddr,
+    username: &str,
+    password: String,
+) -> Result<AccountRow, ApiError> {
+    hub.limiter().check(Cost::SignIn, client)?;
+    hub.limiter().check_account(&username_key(username))?;
+    let store = hub.store().clone();
+    let name = username.to_string();
+    let account = blocking(move || store.account_by_name(&name)).await?;
+    let hash = account
+        .as_ref()
+        .map(|a| a.password_hash.clone())
+        .unwrap_or_else(|| dummy_hash().to_string());
+    let ok = cpu(move || verify_password(&password, &hash)).await?;
+    match account {
+        Some(a) if ok => Ok(a),
+        _ => Err(ApiError::bad_credentials("wrong username or password")),
+    }
+}
+
+async fn sign_in(
+    State(hub): State<Arc<Hub>>,
+    client: ClientAddr,
+    JsonBody(req): JsonBody<Credentials>,
+) -> Result<Response, ApiError> {
+    let (username, password) = req.parse()?;
+    let account = authenticate(&hub, client, &username, password).await?;
+    start_session(&hub, &account).await
+}
+
+async fn sign_out(State(hub): State<Arc<Hub>>, user: User) -> Result<Response, ApiError> {
+    write(
+        &hub,
+        WriteOp::Account(AccountOp::EndSession {
+            token_hash: user.token_hash,
+        }),
+    )
+    .await?;
+    let mut res = StatusCode::NO_CONTENT.into_response();
+    res.headers_mut().insert(
+        header::SET_COOKIE,
+        set_cookie(None, hub.config().secure_cookies),
+    );
+    Ok(res)
+}
+
+async fn me(State(hub): State<Arc<Hub>>, user: User) -> Result<Json<Me>, ApiError> {
+    Ok(Json(Me {
+        ratings: ratings_of(&hub, &user.id).await?,
+        username: user.username,
+        csrf: user.csrf,
+    }))
+}
+
+#[derive(Deserialize)]
+struct PasswordChange {
+    old_password: Option<String>,
+    new_password: Option<String>,
+}
+
+async fn change_password(
+    State(hub): State<Arc<Hub>>,
+    client: ClientAddr,
+    user: User,
+    JsonBody(req): JsonBody<PasswordChange>,
+) -> Result<StatusCode, ApiError> {
+    let (Some(old), Some(new)) = (req.old_password, req.new_password) else {
+        return Err(ApiError::invalid_request(
+            "old_password and new_password: required",
+        ));
+    };
+    check_password(&new, &user.username)?;
+    authenticate(&hub, client, &user.username, old).await?;
+    let hash = cpu(move || hash_password(&new)).await??;
+    write(
+        &hub,
+        WriteOp::All(vec![
+            WriteOp::Account(AccountOp::SetPassword {
+                id: user.id.clone(),
+                hash,
+            }),
+            // Whoever else is signed in with the old password is signed out.
+            WriteOp::Account(AccountOp::EndOtherSessions {
+                account_id: user.id,
+                keep: Some(user.token_hash),
+            }),
+        ]),
+    )
+    .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Deserialize)]
+struct Deletion {
+    password: Option<String>,
+}
+
+async fn delete(
+    State(hub): State<Arc<Hub>>,
+    client: ClientAddr,
+    user: User,
+    JsonBody(req): JsonBody<Deletion>,
+) -> Result<Response, ApiError> {
+    let password = req
+        .password
+        .ok_or_else(|| ApiError::invalid_request("password: required"))?;
+    authenticate(&hub, client, &user.username, password).await?;
+    // Games stay, with the seats made anonymous; then the account goes.
+    let store = hub.store().clone();
+    let id = user.id.clone();
+    let games = blocking(move || store.account_games(&id, u32::MAX)).await?;
+    for g in games {
+        hub.anonymise(&g.meta.id, &user.id).await?;
+    }
+    write(&hub, WriteOp::Account(AccountOp::Delete { id: user.id })).await?;
+    let mut res = StatusCode::NO_CONTENT.into_response();
+    res.headers_mut().insert(
+        header::SET_COOKIE,
+        set_cookie(None, hub.config().secure_cookies),
+    );
+    Ok(res)
+}
+
+/// One of my games: its summary, and my seat tokens so I can play it from
+/// any browser I am signed in on (both seats of my hot-seat games).
+#[derive(Serialize)]
+struct MyGame {
+    #[serde(flatten)]
+    game: Summary,
+    tokens: std::collections::HashMap<oware_core::Side, String>,
+}
+
+async fn my_games(
+    State(hub): State<Arc<Hub>>,
+    user: User,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let store = hub.store().clone();
+    let id = user.id.clone();
+    let games = blocking(move || store.account_games(&id, 200)).await?;
+    let games: Vec<MyGame> = games
+        .into_iter()
+        .map(|g| {
+            let mine = |s: &crate::model::Seat| s.account.as_deref() == Some(user.id.as_str());
+            let all = g.meta.mode == crate::model::Mode::Hotseat && g.meta.seats.iter().any(mine);
+            MyGame {
+                tokens: oware_core::Side::ALL
+                    .into_iter()
+                    .filter(|s| all || mine(&g.meta.seats[s.index()]))
+                    .filter_map(|s| g.meta.seats[s.index()].token.clone().map(|t| (s, t)))
+                    .collect(),
+                game: g.meta.summary(),
+            }
+        })
+        .collect();
+    Ok(Json(serde_json::json!({ "games": games })))
+}
+
+#[derive(Serialize)]
+struct Profile {
+    username: String,
+    created_at: String,
+    ratings: Vec<RatingView>,
+    history: Vec<HistoryPoint>,
+    games: Vec<Summary>,
+}
+
+async fn profile(
+    State(hub): State<Arc<Hub>>,
+    Path(name): Path<String>,
+) -> Result<Json<Profile>, ApiError> {
+    let store = hub.store().clone();
+    let found = blocking(move || {
+        let Some(account) = store.account_by_name(&name)? else {
+            return Ok(None);
+        };
+        let history = store.rating_history(&account.id)?;
+        let games = store.account_games(&account.id, 50)?;
+        Ok(Some((account, history, games)))
+    })
+    .await?;
+    let (account, history, games) = found.ok_or_else(|| ApiError::not_found("no such player"))?;
+    Ok(Json(Profile {
+        ratings: ratings_of(&hub, &account.id).await?,
+        username: account.username,
+        created_at: crate::model::rfc3339(account.created_at),
+        history,
+        // Others see the finished games only.
+        games: games
+            .into_iter()
+            .filter(|g| g.meta.result.is_some())
+            .map(|g| g.meta.summary())
+            .collect(),
+    }))
+}
+
+#[derive(Deserialize)]
+struct BoardQuery {
+    limit: Option<u32>,
+}
+
+#[derive(Serialize)]
+struct BoardEntry {
+    rank: usize,
+    username: String,
+    #[serde(flatten)]
+    rating: RatingView,
+}
+
+async fn leaderboard(
+    State(hub): State<Arc<Hub>>,
+    Path(class): Path<String>,
+    q: Result<Query<BoardQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let class = RatingClass::parse(&class).ok_or_else(|| {
+        ApiError::not_found(format!("no rating class {class:?}: fast, slow or per_move"))
+    })?;
+    let limit = q
+        .map(|Query(q)| q.limit)
+        .map_err(|e| ApiError::invalid_request(format!("query: {e}")))?
+        .unwrap_or(50)
+        .clamp(1, 200);
+    let store = hub.store().clone();
+    let rows = blocking(move || store.leaderboard(class, limit)).await?;
+    let players: Vec<BoardEntry> = rows
+        .into_iter()
+        .enumerate()
+        .map(|(i, (username, r))| BoardEntry {
+            rank: i + 1,
+            username,
+            rating: RatingView::new(class, &r),
+        })
+        .collect();
+    Ok(Json(
+        serde_json::json!({ "class": class, "players": players }),
+    ))
+}

@@ -1,0 +1,102 @@
+//! Server settings: the engine's share of the machine, the caps on what
+//! one request may cost, connection limits and per-client rate limits.
+
+use std::time::Duration;
+
+/// Server settings.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Searches that may run at once.
+    pub engine_threads: usize,
+    /// Searches that may wait for a thread before requests get `busy`.
+    pub engine_queue: usize,
+    /// Hash table per engine, MiB.
+    pub engine_hash_mb: usize,
+    /// Longest time the engine thinks for one move in a computer game.
+    pub engine_move_cap: Duration,
+    /// Longest time one engine request (analysis, hint) may search,
+    /// whatever depth it asked for.
+    pub engine_request_cap: Duration,
+    /// Longest time the review of one game may take in all.
+    pub review_cap: Duration,
+    /// Connections open at once (HTTP and WebSocket); fewer if the
+    /// process's file-descriptor limit cannot be raised that far.
+    pub max_connections: usize,
+    /// A connection that sends nothing for this long is closed.
+    pub idle_timeout: Duration,
+    /// Requests one client may make; `None` turns the limits off (load
+    /// benchmarks, which play thousands of games from one address).
+    pub rate_limits: Option<RateLimits>,
+    /// Take the client's address from the last `X-Forwarded-For` entry
+    /// (set this only behind a reverse proxy that writes that header).
+    pub trust_forwarded_for: bool,
+    /// Mark session cookies `Secure` (set this when clients reach the
+    /// server over TLS, e.g. behind a proxy that terminates it).
+    pub secure_cookies: bool,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        let cores = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(2);
+        Config {
+            engine_threads: cores.max(1),
+            engine_queue: 64,
+            engine_hash_mb: 16,
+            engine_move_cap: Duration::from_secs(3),
+            engine_request_cap: Duration::from_secs(10),
+            review_cap: Duration::from_secs(30),
+            max_connections: 20_000,
+            idle_timeout: Duration::from_secs(180),
+            rate_limits: Some(RateLimits::default()),
+            trust_forwarded_for: false,
+            secure_cookies: false,
+        }
+    }
+}
+
+/// How often one client (one IPv4 address, or one IPv6 /64 network) may
+/// ask for costly things. Each is a rate with a burst: the burst may be
+/// spent at once, then it refills at the rate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RateLimits {
+    /// Games created (new games, imports, rematches) per minute.
+    pub games_per_minute: u32,
+    /// Games that may be created at once.
+    pub games_burst: u32,
+    /// Engine requests (analysis, hints, reviews) per minute.
+    pub engine_per_minute: u32,
+    /// Engine requests at once.
+    pub engine_burst: u32,
+    /// Messages per second on one game WebSocket.
+    pub ws_messages_per_second: u32,
+    /// Messages at once on one WebSocket.
+    pub ws_burst: u32,
+    /// Sign-in attempts per minute from one address.
+    pub sign_in_per_minute: u32,
+    /// Sign-in attempts per hour on one account, from anywhere, after a
+    /// burst of 5.
+    pub sign_in_per_account_per_hour: u32,
+    /// Accounts created per hour from one address.
+    pub sign_ups_per_hour: u32,
+}
+
+impl Default for RateLimits {
+    fn default() -> RateLimits {
+        // A person creates a game every few minutes and asks for a hint or
+        // an analysis every few seconds at most; a study page asks again at
+        // every edit. These leave room for that and stop floods.
+        RateLimits {
+            games_per_minute: 20,
+            games_burst: 20,
+            engine_per_minute: 120,
+            engine_burst: 30,
+            ws_messages_per_second: 10,
+            ws_burst: 30,
+            sign_in_per_minute: 10,
+            sign_in_per_account_per_hour: 20,
+            sign_ups_per_hour: 5,
+        }
+    }
+}

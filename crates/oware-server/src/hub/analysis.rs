@@ -1,0 +1,203 @@
+//! The engine for people studying: hints, whole-game reviews and analyses
+//! of a position. Each runs on the engine pool within its time cap and
+//! stops when its client goes away; reviews are computed once per game and
+//! length and kept.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+use std::time::Duration;
+
+use oware_core::{Game, Ply, Side};
+use oware_engine::{Engine, Limits, MoveAnalysis, StopHandle};
+
+use super::Hub;
+use crate::error::ApiError;
+use crate::model::{Mode, PlyText};
+use crate::protocol::views::ScoreView;
+use crate::protocol::{HintResponse, ReviewPly, ReviewResponse};
+
+/// A review, computed once by the first request that needs it.
+type ReviewCell = Arc<tokio::sync::OnceCell<Arc<ReviewResponse>>>;
+
+/// Reviews kept: one per game (for its current length), the oldest
+/// forgotten first.
+#[derive(Default)]
+pub(super) struct ReviewCache {
+    games: HashMap<String, (u32, ReviewCell)>,
+    order: VecDeque<String>,
+}
+
+impl ReviewCache {
+    const MAX_GAMES: usize = 256;
+
+    /// The cell of game `id`'s review at `plies` plies (a new one when the
+    /// game has grown since).
+    fn entry(&mut self, id: &str, plies: u32) -> ReviewCell {
+        if let Some((n, cell)) = self.games.get(id) {
+            if *n == plies {
+                return cell.clone();
+            }
+        } else {
+            self.order.push_back(id.to_string());
+            while self.order.len() > Self::MAX_GAMES {
+                if let Some(old) = self.order.pop_front() {
+                    self.games.remove(&old);
+                }
+            }
+        }
+        let cell = Arc::new(tokio::sync::OnceCell::new());
+        self.games.insert(id.to_string(), (plies, cell.clone()));
+        cell
+    }
+}
+
+impl Hub {
+    /// The engine's suggestion for the side to move, searched for
+    /// `movetime_ms` (10..=5000).
+    pub async fn hint(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+        movetime_ms: u64,
+    ) -> Result<HintResponse, ApiError> {
+        if !(10..=5000).contains(&movetime_ms) {
+            return Err(ApiError::invalid_request("movetime_ms: expected 10..5000"));
+        }
+        let slot = self.slot(id).await?;
+        let game = {
+            let live = slot.state.lock().await;
+            live.seat(token)?;
+            if live.meta.mode == Mode::Online || live.meta.time_control.is_some() {
+                return Err(ApiError::not_allowed(
+                    "hints are for computer and untimed hot-seat games",
+                ));
+            }
+            if live.game.is_over() {
+                return Err(ApiError::game_over("the game is over"));
+            }
+            live.game.clone()
+        };
+        let r = self
+            .engines
+            .run(true, self.config.engine_request_cap, move |e, stop| {
+                let limits = Limits::movetime(Duration::from_millis(movetime_ms));
+                e.search_with(&game, &limits, stop, &mut |_| {})
+            })
+            .await?;
+        Ok(HintResponse {
+            mv: r.best,
+            score: ScoreView::from(r.score),
+            pv: r.pv,
+            depth: r.depth,
+        })
+    }
+
+    /// The engine's evaluation of every move played. One review per game
+    /// and length is computed at a time and kept (the first request's
+    /// `movetime_ms` decides it); the whole review is held within
+    /// `review_cap`, and stops if every client that wanted it has left.
+    pub async fn review(
+        self: &Arc<Self>,
+        id: &str,
+        movetime_ms: u64,
+    ) -> Result<Arc<ReviewResponse>, ApiError> {
+        if !(10..=2000).contains(&movetime_ms) {
+            return Err(ApiError::invalid_request("movetime_ms: expected 10..2000"));
+        }
+        let slot = self.slot(id).await?;
+        let game = slot.state.lock().await.game.clone();
+        let plies = game.plies().len() as u32;
+        let cell = self
+            .reviews
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(id, plies);
+        let cap = self.config.review_cap;
+        // Each move's share of the cap, so the review ends within it.
+        let per_ply = movetime_ms.min(cap.as_millis() as u64 / u64::from(plies.max(1)));
+        let id2 = id.to_string();
+        let value = cell
+            .get_or_try_init(|| async move {
+                let plies = self
+                    .engines
+                    .run(true, cap, move |engine, stop| {
+                        review_game(engine, stop, &game, per_ply.max(5))
+                    })
+                    .await?
+                    // Stopped part-way: nothing is kept, a later request
+                    // starts again.
+                    .ok_or_else(|| {
+                        ApiError::busy("the review did not finish in time; try again shortly")
+                    })?;
+                Ok::<_, ApiError>(Arc::new(ReviewResponse { id: id2, plies }))
+            })
+            .await?;
+        Ok(value.clone())
+    }
+
+    /// Values of every legal move of a position.
+    pub async fn analyze(
+        self: &Arc<Self>,
+        game: Game,
+        limits: Limits,
+    ) -> Result<Vec<MoveAnalysis>, ApiError> {
+        self.engines
+            .run(true, self.config.engine_request_cap, move |engine, stop| {
+                engine.analyze_with(&game, &limits, stop, &mut |_| {})
+            })
+            .await
+    }
+}
+
+/// Every ply of `game` valued against the engine's best, `movetime_ms`
+/// each; `None` if stopped before the end.
+fn review_game(
+    engine: &mut Engine,
+    stop: &StopHandle,
+    game: &Game,
+    movetime_ms: u64,
+) -> Option<Vec<ReviewPly>> {
+    let mut g = Game::new(*game.start());
+    let mut plies = Vec::new();
+    for (i, &ply) in game.plies().iter().enumerate() {
+        let side = g.position().to_move();
+        let mut entry = ReviewPly {
+            ply: i as u32 + 1,
+            side,
+            mv: PlyText(ply),
+            best: None,
+            score: None,
+            best_score: None,
+            loss_cp: None,
+            pv: Vec::new(),
+            eval_south_cp: None,
+        };
+        match ply {
+            Ply::Pass => {
+                let _ = g.pass();
+            }
+            Ply::Move(mv) => {
+                // `analyze_with` values every legal move within the time.
+                let limits = Limits::movetime(Duration::from_millis(movetime_ms));
+                let analysis = engine.analyze_with(&g, &limits, stop, &mut |_| {});
+                let best = analysis.first();
+                let played = analysis.iter().find(|a| a.mv == mv);
+                let _ = g.play(mv);
+                if let (Some(best), Some(played)) = (best, played) {
+                    let cp = played.score.centiseeds();
+                    entry.best = Some(best.mv);
+                    entry.score = Some(ScoreView::from(played.score));
+                    entry.best_score = Some(ScoreView::from(best.score));
+                    entry.loss_cp = Some((best.score.centiseeds() - cp).max(0));
+                    entry.pv = best.pv.clone();
+                    entry.eval_south_cp = Some(if side == Side::South { cp } else { -cp });
+                }
+            }
+        }
+        plies.push(entry);
+        if stop.is_stopped() {
+            return None;
+        }
+    }
+    Some(plies)
+}

@@ -1,0 +1,178 @@
+//! In-game chat: the two players' room, which everyone watching reads, and
+//! the spectators' own room, which the players do not see (so nobody can
+//! whisper them moves). A message is checked, stored with the game, and
+//! only then sent. Clients show it as text, never as HTML.
+
+use std::sync::Arc;
+
+use oware_core::Side;
+use serde::{Deserialize, Serialize};
+
+use super::{Hub, Slot};
+use crate::error::ApiError;
+use crate::model::now_ms;
+use crate::protocol::ClientOut;
+use crate::store::WriteOp;
+
+/// Longest message, in characters.
+pub const MAX_CHARS: usize = 500;
+
+/// Who reads a message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Room {
+    /// Written by the players; read by everyone watching.
+    Players,
+    /// Written and read by spectators only.
+    Spectators,
+}
+
+impl Room {
+    /// The room as stored.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Room::Players => "players",
+            Room::Spectators => "spectators",
+        }
+    }
+}
+
+/// A chat message as stored and sent.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ChatMessage {
+    /// The game.
+    #[serde(skip)]
+    pub game_id: String,
+    /// Its room.
+    pub room: Room,
+    /// The writer's seat (players' room).
+    pub side: Option<Side>,
+    /// The writer's name.
+    pub name: String,
+    /// The text, as written (clients show it as text).
+    pub text: String,
+    /// When, ms since the epoch (sent as an RFC 3339 date).
+    #[serde(serialize_with = "date")]
+    pub at: i64,
+}
+
+fn date<S: serde::Serializer>(ms: &i64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&crate::model::rfc3339(*ms))
+}
+
+/// Checks a message's text: 1 to [`MAX_CHARS`] characters after trimming,
+/// no control characters but line breaks, nothing that hides or reverses
+/// text.
+pub fn check_text(text: &str) -> Result<String, ApiError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(ApiError::invalid_request("chat: the message is empty").with_reason("empty"));
+    }
+    if text.chars().count() > MAX_CHARS {
+        return Err(ApiError::too_large(format!(
+            "chat: at most {MAX_CHARS} characters"
+        )));
+    }
+    if text
+        .chars()
+        .any(|c| (c.is_control() && c != '\n') || super::new_game::is_invisible(c))
+    {
+        return Err(ApiError::invalid_request(
+            "chat: no control, direction or invisible characters",
+        )
+        .with_reason("characters"));
+    }
+    Ok(text.to_string())
+}
+
+impl Hub {
+    /// Posts a message to game `slot` from the seat `side` (a player) or a
+    /// spectator called `name`; stored, then sent to its room.
+    pub async fn chat(
+        self: &Arc<Self>,
+        slot: &Arc<Slot>,
+        side: Option<Side>,
+        spectator_name: &str,
+        text: &str,
+    ) -> Result<(), ApiError> {
+        let text = check_text(text)?;
+        let (ply, name) = {
+            let live = slot.state.lock().await;
+            let name = match side {
+                Some(s) => live.meta.seats[s.index()].name.clone(),
+                None => spectator_name.to_string(),
+            };
+            (live.ply(), name)
+        };
+        let message = ChatMessage {
+            game_id: slot.id.clone(),
+            room: if side.is_some() {
+                Room::Players
+            } else {
+                Room::Spectators
+            },
+            side,
+            name,
+            text,
+            at: now_ms(),
+        };
+        self.write(WriteOp::Chat(message.clone())).await?;
+        let event = ClientOut::Chat {
+            ply,
+            message: &message,
+        }
+        .to_text();
+        match message.room {
+            Room::Players => slot.send(event),
+            Room::Spectators => {
+                let _ = slot.spectator_events.send(event);
+            }
+        }
+        Ok(())
+    }
+
+    /// The chat of game `id`: the players' room, and the spectators' room
+    /// too when `spectator`.
+    pub async fn chat_history(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+    ) -> Result<Vec<ChatMessage>, ApiError> {
+        let slot = self.slot(id).await?;
+        let spectator = {
+            let live = slot.state.lock().await;
+            match token.filter(|t| !t.is_empty()) {
+                None => true,
+                Some(_) => live.seat(token).map(|_| false)?,
+            }
+        };
+        let store = self.store.clone();
+        let id = id.to_string();
+        tokio::task::spawn_blocking(move || store.chat(&id, spectator))
+            .await
+            .map_err(super::store_err)?
+            .map_err(super::store_err)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_checked() {
+        assert_eq!(check_text("  hello \n").unwrap(), "hello");
+        assert_eq!(check_text("<b>x</b>").unwrap(), "<b>x</b>", "kept as text");
+        assert_eq!(check_text("   ").unwrap_err().reason, Some("empty"));
+        assert_eq!(
+            check_text(&"x".repeat(MAX_CHARS + 1))
+                .unwrap_err()
+                .code
+                .as_str(),
+            "too_large"
+        );
+        assert!(check_text("a\u{202E}b").is_err());
+        assert!(check_text("a\u{7}b").is_err());
+        assert!(check_text("two\nlines").is_ok());
+    }
+}

@@ -1,0 +1,469 @@
+//! What players do to games: create, join, play, take back, resign, agree,
+//! rematch, import and watch. Each stored change goes through
+//! [`Hub::commit`].
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use axum::extract::ws::Utf8Bytes;
+use oware_core::{Game, GameError, Move, Outcome, Ply, Record, Side};
+use tokio::sync::broadcast;
+
+use super::new_game::{check_name, human};
+use super::{Announce, Commit, Hub, Live, Slot};
+use crate::accounts::ratings::RatingClass;
+use crate::accounts::{AccountOp, User};
+use crate::error::ApiError;
+use crate::model::*;
+use crate::protocol::views::{ply_text, GameView, Summary};
+use crate::protocol::Seated;
+use crate::store::{Listing, StoredPly, WriteOp};
+
+impl Hub {
+    /// The game's view.
+    pub async fn view(self: &Arc<Self>, id: &str) -> Result<GameView, ApiError> {
+        let slot = self.slot(id).await?;
+        let live = slot.state.lock().await;
+        Ok(live.view(slot.connected()))
+    }
+
+    /// The game's summary, as in lists.
+    pub async fn summary(self: &Arc<Self>, id: &str) -> Result<Summary, ApiError> {
+        let slot = self.slot(id).await?;
+        let live = slot.state.lock().await;
+        Ok(live.meta.summary())
+    }
+
+    /// Lists games.
+    pub async fn list(
+        &self,
+        which: Listing,
+        limit: u32,
+        offset: u32,
+    ) -> Result<(Vec<Summary>, u64), ApiError> {
+        let store = self.store.clone();
+        let (games, total) = tokio::task::spawn_blocking(move || store.list(which, limit, offset))
+            .await
+            .map_err(super::store_err)?
+            .map_err(super::store_err)?;
+        let mut out = Vec::with_capacity(games.len());
+        for g in games {
+            let id = g.meta.id.clone();
+            match Live::from_stored(g) {
+                Ok(live) => out.push(live.meta.summary()),
+                Err(e) => tracing::error!("game {id} cannot be replayed: {e}"),
+            }
+        }
+        Ok((out, total))
+    }
+
+    /// Takes the free seat of an online game.
+    pub async fn join(
+        self: &Arc<Self>,
+        id: &str,
+        invite: Option<&str>,
+        name: Option<String>,
+        user: Option<&User>,
+    ) -> Result<Seated, ApiError> {
+        let slot = self.slot(id).await?;
+        let mut live = slot.state.lock().await;
+        if live.meta.mode != Mode::Online {
+            return Err(ApiError::not_allowed("only online games can be joined"));
+        }
+        if !live.meta.public && invite != Some(live.meta.invite.as_str()) {
+            return Err(ApiError::bad_token(
+                "this game needs its invite code to join",
+            ));
+        }
+        if live.game.is_over() {
+            return Err(ApiError::game_over("the game is over"));
+        }
+        let side = Side::ALL
+            .into_iter()
+            .find(|s| live.meta.seats[s.index()].token.is_none())
+            .ok_or_else(|| ApiError::seat_taken("both seats are taken"))?;
+        let name = check_name(name, "Guest")?;
+        let mut seat = human(name);
+        if live.meta.rated {
+            let user =
+                user.ok_or_else(|| ApiError::not_signed_in("sign in to play rated games"))?;
+            if live
+                .meta
+                .seats
+                .iter()
+                .any(|s| s.account.as_deref() == Some(user.id.as_str()))
+            {
+                return Err(ApiError::not_allowed(
+                    "a rated game needs two different players",
+                ));
+            }
+            let class = RatingClass::of(live.meta.time_control);
+            let rating = self.seat_rating(&user.id, class).await?;
+            if let Some(range) = live.meta.rating_range {
+                if !(range.min..=range.max).contains(&rating.rating) {
+                    return Err(ApiError::not_allowed(format!(
+                        "this game is for players rated {} to {}; you are rated {}",
+                        range.min, range.max, rating.rating
+                    ))
+                    .with_reason("out_of_range"));
+                }
+            }
+            seat.rating = Some(rating);
+        }
+        if let Some(u) = user {
+            seat.account = Some(u.id.clone());
+            seat.name = u.username.clone();
+        }
+        let token = seat.token.clone().expect("a human seat has a token");
+        let link = seat.account.clone().map(|account_id| {
+            WriteOp::Account(AccountOp::LinkGame {
+                account_id,
+                game_id: id.to_string(),
+            })
+        });
+        self.commit(&slot, &mut live, |live| {
+            live.meta.seats[side.index()] = seat;
+            live.meta.updated_at = now_ms();
+            let meta = WriteOp::Meta(live.meta.clone());
+            Ok(Commit {
+                op: match link {
+                    Some(link) => WriteOp::All(vec![meta, link]),
+                    None => meta,
+                },
+                announce: vec![Announce::Presence, Announce::Clock],
+                new_position: false,
+            })
+        })
+        .await?;
+        Ok(Seated {
+            id: id.to_string(),
+            tokens: [(side, token)].into(),
+            you: side,
+            invite_url: None,
+            spectator_url: format!("/game/{id}"),
+            game: live.view(slot.connected()),
+        })
+    }
+
+    /// Plays a move for the seat `token` holds; `ply` must be the number of
+    /// plies already played. Resolves once the move is stored.
+    pub async fn play(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+        mv: Move,
+        ply: u32,
+    ) -> Result<GameView, ApiError> {
+        let slot = self.slot(id).await?;
+        let mut live = slot.state.lock().await;
+        self.play_locked(&slot, &mut live, token, mv, ply).await?;
+        Ok(live.view(slot.connected()))
+    }
+
+    /// [`play`](Self::play) with the lock held (the WebSocket path).
+    pub async fn play_locked(
+        self: &Arc<Self>,
+        slot: &Arc<Slot>,
+        live: &mut Live,
+        token: Option<&str>,
+        mv: Move,
+        ply: u32,
+    ) -> Result<(), ApiError> {
+        let side = live.seat(token)?;
+        self.expire_if_due(slot, live).await;
+        if live.game.is_over() {
+            return Err(ApiError::game_over("the game is over"));
+        }
+        if ply != live.ply() {
+            return Err(ApiError::stale_ply(format!(
+                "ply {ply} given, but {} plies have been played",
+                live.ply()
+            )));
+        }
+        if live.meta.status() == GameStatus::Waiting {
+            return Err(ApiError::not_allowed(
+                "the game has not started: a seat is still free",
+            ));
+        }
+        if side != live.to_move() {
+            return Err(ApiError::not_your_turn(format!(
+                "it is {}'s turn",
+                live.to_move()
+            )));
+        }
+        if mv.side() != side {
+            return Err(ApiError::illegal(mv, oware_core::IllegalMove::NotYourHouse));
+        }
+        self.commit_ply(slot, live, Ply::Move(mv)).await
+    }
+
+    /// Plays a ply (a move, or a turn lost to the per-move limit): the
+    /// rules, the clock, the store, then the `move` (and `end`) events.
+    pub(crate) async fn commit_ply(
+        self: &Arc<Self>,
+        slot: &Arc<Slot>,
+        live: &mut Live,
+        ply: Ply,
+    ) -> Result<(), ApiError> {
+        self.commit(slot, live, |live| {
+            let side = live.to_move();
+            match ply {
+                Ply::Move(mv) => live.game.play(mv).map(|_| ())?,
+                Ply::Pass => live.game.pass()?,
+            }
+            if let Some(clock) = live.clock_mut() {
+                clock.after_ply(side, ply == Ply::Pass, std::time::Instant::now());
+            }
+            let had_offer = live.meta.offer.take().is_some();
+            live.sync_meta();
+            live.push_clock();
+            let index = live.ply() - 1;
+            let over = live.game.is_over();
+            // The games row changes only when the status or an offer does;
+            // a plain ply is one small row (the listings replay the plies).
+            let op = WriteOp::Ply {
+                id: live.meta.id.clone(),
+                meta: (had_offer || over).then(|| live.meta.clone()),
+                index,
+                ply: StoredPly {
+                    text: ply_text(ply),
+                    clock: live.last_clock(),
+                    at: live.meta.updated_at,
+                },
+            };
+            let mut announce = vec![Announce::Ply(index as usize)];
+            if over {
+                announce.push(Announce::End);
+            }
+            Ok(Commit {
+                op,
+                announce,
+                new_position: true,
+            })
+        })
+        .await
+    }
+
+    /// Takes back moves: in computer games the player's last move and the
+    /// engine's answer; in hot-seat games one ply.
+    pub async fn undo(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+    ) -> Result<GameView, ApiError> {
+        let slot = self.slot(id).await?;
+        let mut live = slot.state.lock().await;
+        let side = live.seat(token)?;
+        match live.meta.mode {
+            Mode::Online => {
+                return Err(ApiError::not_allowed(
+                    "moves cannot be taken back in online games",
+                ))
+            }
+            _ if live.meta.time_control.is_some() => {
+                return Err(ApiError::not_allowed(
+                    "moves cannot be taken back in games with a time control",
+                ))
+            }
+            _ => {}
+        }
+        // In a hot-seat game one ply; otherwise back to the player's turn
+        // (their last move and the computer's answer). The rule is the
+        // session layer's, shared with the terminal game.
+        let whose = (live.meta.mode != Mode::Hotseat).then_some(side);
+        self.commit(&slot, &mut live, |live| {
+            let taken = oware_session::take_back(&mut live.game, whose)
+                .map_err(|e| ApiError::not_allowed(e.to_string()).with_reason(e.code()))?;
+            let from = live.ply();
+            live.truncate_clock(from as usize);
+            live.meta.offer = None;
+            live.sync_meta();
+            let op = match taken {
+                oware_session::TakenBack::Reopened => WriteOp::Meta(live.meta.clone()),
+                oware_session::TakenBack::Plies(_) => WriteOp::Truncate {
+                    meta: live.meta.clone(),
+                    from,
+                },
+            };
+            Ok(Commit {
+                op,
+                announce: vec![Announce::State],
+                new_position: true,
+            })
+        })
+        .await?;
+        Ok(live.view(slot.connected()))
+    }
+
+    /// The seat `token` holds resigns.
+    pub async fn resign(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+    ) -> Result<GameView, ApiError> {
+        let slot = self.slot(id).await?;
+        let mut live = slot.state.lock().await;
+        self.resign_locked(&slot, &mut live, token).await?;
+        Ok(live.view(slot.connected()))
+    }
+
+    /// [`resign`](Self::resign) with the lock held.
+    pub async fn resign_locked(
+        self: &Arc<Self>,
+        slot: &Arc<Slot>,
+        live: &mut Live,
+        token: Option<&str>,
+    ) -> Result<(), ApiError> {
+        let side = live.seat(token)?;
+        self.end_off_board(slot, live, |g| g.resign(side)).await
+    }
+
+    /// Ends the game other than by a move (resignation, agreement).
+    pub(crate) async fn end_off_board(
+        self: &Arc<Self>,
+        slot: &Arc<Slot>,
+        live: &mut Live,
+        end: impl FnOnce(&mut Game) -> Result<Outcome, GameError>,
+    ) -> Result<(), ApiError> {
+        self.expire_if_due(slot, live).await;
+        self.commit(slot, live, |live| {
+            end(&mut live.game)?;
+            live.meta.offer = None;
+            live.sync_meta();
+            Ok(Commit {
+                op: WriteOp::Meta(live.meta.clone()),
+                announce: vec![Announce::Clock, Announce::End],
+                new_position: true,
+            })
+        })
+        .await
+    }
+
+    /// Offers, accepts or declines an end by agreement (R12).
+    pub async fn agreement(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+        action: OfferAction,
+    ) -> Result<GameView, ApiError> {
+        let slot = self.slot(id).await?;
+        let mut live = slot.state.lock().await;
+        self.agreement_locked(&slot, &mut live, token, action)
+            .await?;
+        Ok(live.view(slot.connected()))
+    }
+
+    /// [`agreement`](Self::agreement) with the lock held.
+    pub async fn agreement_locked(
+        self: &Arc<Self>,
+        slot: &Arc<Slot>,
+        live: &mut Live,
+        token: Option<&str>,
+        action: OfferAction,
+    ) -> Result<(), ApiError> {
+        let side = live.seat(token)?;
+        if live.game.is_over() {
+            return Err(ApiError::game_over("the game is over"));
+        }
+        let opponent_offered = live.meta.offer == Some(side.opponent());
+        match action {
+            // Offering when the opponent has offered is accepting.
+            OfferAction::Accept | OfferAction::Offer if opponent_offered => {
+                self.end_off_board(slot, live, |g| g.agree_to_stop()).await
+            }
+            OfferAction::Accept | OfferAction::Decline if !opponent_offered => Err(
+                ApiError::not_allowed("there is no offer from the opponent to answer"),
+            ),
+            OfferAction::Offer if live.meta.offer == Some(side) => Ok(()),
+            OfferAction::Offer if live.meta.mode == Mode::Computer => {
+                self.computer_answers_offer(slot, live, side).await
+            }
+            _ => {
+                let offer = (action == OfferAction::Offer).then_some(side);
+                self.commit(slot, live, |live| {
+                    live.meta.offer = offer;
+                    live.meta.updated_at = now_ms();
+                    Ok(Commit {
+                        op: WriteOp::Meta(live.meta.clone()),
+                        announce: vec![Announce::Offer(side, action)],
+                        new_position: false,
+                    })
+                })
+                .await
+            }
+        }
+    }
+
+    /// The game as an OGN record.
+    pub async fn ogn(self: &Arc<Self>, id: &str) -> Result<String, ApiError> {
+        let slot = self.slot(id).await?;
+        let live = slot.state.lock().await;
+        let tags = [
+            (
+                "Event",
+                format!("oware serve, {} game", live.meta.mode.as_str()),
+            ),
+            ("Site", "oware serve".to_string()),
+            ("Date", ogn_date(live.meta.created_at)),
+            ("South", live.meta.seats[0].name.clone()),
+            ("North", live.meta.seats[1].name.clone()),
+        ];
+        let tags: Vec<(&str, &str)> = tags.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        Ok(Record::from_game(live.game.clone(), &tags).write())
+    }
+
+    /// Opens a watcher of game `id`: the seat (if the token holds one), the
+    /// connect-time state and the event receiver. Counts the connection.
+    pub async fn watch(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+    ) -> Result<Watcher, ApiError> {
+        let slot = self.slot(id).await?;
+        let live = slot.state.lock().await;
+        let side = match token.filter(|t| !t.is_empty()) {
+            None => None,
+            Some(_) => Some(live.seat(token)?),
+        };
+        let events = slot.events.subscribe();
+        let spectator_events = side.is_none().then(|| slot.spectator_events.subscribe());
+        if let Some(s) = side {
+            if slot.connected[s.index()].fetch_add(1, Ordering::Relaxed) == 0 {
+                slot.send(live.presence_event(slot.connected()));
+            }
+        }
+        let state = live.state_event(slot.connected(), Some(side));
+        drop(live);
+        Ok(Watcher {
+            slot,
+            side,
+            state,
+            events,
+            spectator_events,
+        })
+    }
+
+    /// A watcher left.
+    pub async fn unwatch(&self, slot: &Arc<Slot>, side: Option<Side>) {
+        if let Some(s) = side {
+            if slot.connected[s.index()].fetch_sub(1, Ordering::Relaxed) == 1 {
+                let live = slot.state.lock().await;
+                slot.send(live.presence_event(slot.connected()));
+            }
+        }
+    }
+}
+
+/// A connection watching a game.
+pub struct Watcher {
+    /// The game.
+    pub slot: Arc<Slot>,
+    /// The seat its token holds, if any.
+    pub side: Option<Side>,
+    /// The connect-time `state` event.
+    pub state: Utf8Bytes,
+    /// The game's events.
+    pub events: broadcast::Receiver<Utf8Bytes>,
+    /// The spectators' chat (spectators only).
+    pub spectator_events: Option<broadcast::Receiver<Utf8Bytes>>,
+}

@@ -1,0 +1,368 @@
+//! The live games. Each game is a [`Slot`]: its state ([`Live`]) behind its
+//! own lock and the channel its events go out on. The [`Hub`] is the
+//! registry of slots, loading games from the store on first use and
+//! dropping idle ones.
+//!
+//! Every stored change goes through one path, [`Hub::commit`]: the change is
+//! made in memory, stored, and only then announced; if storing fails, the
+//! game is put back as it was and nothing is announced. After each change
+//! the clock is started or stopped, the game's one timer re-armed, and the
+//! engine started if it is the computer's turn.
+//!
+//! - `live.rs`: one game's state and the views and events built from it;
+//! - `clock.rs`: the clock as a pure value;
+//! - `commands.rs`: what players do (create, join, play, undo, resign,
+//!   agree, rematch, import, watch);
+//! - `engine.rs`: the computer's turns and its answer to offers;
+//! - `analysis.rs`: hints, reviews and analyses.
+//!
+//! All rules are calls into `oware-core`.
+
+mod analysis;
+pub mod chat;
+pub mod clock;
+mod commands;
+mod engine;
+mod live;
+mod new_game;
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicU32;
+use std::sync::{Arc, Mutex as StdMutex};
+use std::time::{Duration, Instant};
+
+use axum::extract::ws::Utf8Bytes;
+use oware_core::Side;
+use tokio::sync::{broadcast, Mutex};
+
+pub use commands::Watcher;
+pub use live::Live;
+pub use new_game::NewGame;
+
+use crate::accounts::AccountOp;
+use crate::config::Config;
+use crate::engines::EnginePool;
+use crate::error::ApiError;
+use crate::limits::Limiter;
+use crate::model::OfferAction;
+use crate::store::{Store, WriteOp};
+
+/// A game slot: the state behind its lock, and the channel its events go out on.
+pub struct Slot {
+    /// Game id.
+    pub id: String,
+    /// The state.
+    pub state: Mutex<Live>,
+    /// Serialized events for every connection watching the game.
+    pub events: broadcast::Sender<Utf8Bytes>,
+    /// The spectators' chat, for spectators' connections only.
+    pub spectator_events: broadcast::Sender<Utf8Bytes>,
+    connected: [AtomicU32; 2],
+}
+
+impl Slot {
+    fn new(live: Live) -> Arc<Slot> {
+        let (events, _) = broadcast::channel(64);
+        let (spectator_events, _) = broadcast::channel(16);
+        Arc::new(Slot {
+            id: live.meta.id.clone(),
+            state: Mutex::new(live),
+            events,
+            spectator_events,
+            connected: Default::default(),
+        })
+    }
+
+    /// Which seats have a connection open.
+    pub fn connected(&self) -> [bool; 2] {
+        use std::sync::atomic::Ordering;
+        [
+            self.connected[0].load(Ordering::Relaxed) > 0,
+            self.connected[1].load(Ordering::Relaxed) > 0,
+        ]
+    }
+
+    fn send(&self, text: Utf8Bytes) {
+        // No receiver is fine: nobody is watching.
+        let _ = self.events.send(text);
+    }
+}
+
+/// What a committed change tells the game's watchers, in order.
+#[derive(Clone, Debug)]
+pub(crate) enum Announce {
+    /// The ply at this 0-based index (with the clock after it).
+    Ply(usize),
+    /// The clock, if the game has one.
+    Clock,
+    /// The result.
+    End,
+    /// The whole game (after a take-back).
+    State,
+    /// An offer made or declined.
+    Offer(Side, OfferAction),
+    /// Seats taken or connected.
+    Presence,
+    /// A rematch was created.
+    Rematch(String),
+}
+
+/// A change made in memory, ready to be stored and announced.
+pub(crate) struct Commit {
+    /// What to store.
+    pub op: WriteOp,
+    /// What to announce once stored.
+    pub announce: Vec<Announce>,
+    /// The position changed (a ply, a take-back, an end): a search under
+    /// way for the old one is pointless.
+    pub new_position: bool,
+}
+
+/// The games and everything they need.
+pub struct Hub {
+    store: Arc<dyn Store>,
+    engines: Arc<EnginePool>,
+    games: StdMutex<HashMap<String, Arc<Slot>>>,
+    reviews: StdMutex<analysis::ReviewCache>,
+    limiter: Limiter,
+    config: Config,
+}
+
+fn store_err(e: impl std::fmt::Display) -> ApiError {
+    tracing::error!("storage: {e}");
+    ApiError::internal("the game could not be stored; nothing was changed")
+}
+
+impl Hub {
+    /// A hub over `store`. Must be called inside a Tokio runtime: it starts
+    /// the task that drops idle games from memory every 30 s.
+    pub fn new(store: Arc<dyn Store>, config: Config) -> Arc<Hub> {
+        let engines = Arc::new(EnginePool::new(
+            config.engine_threads,
+            config.engine_queue,
+            config.engine_hash_mb,
+        ));
+        let hub = Arc::new(Hub {
+            store,
+            engines,
+            games: StdMutex::new(HashMap::new()),
+            reviews: StdMutex::new(analysis::ReviewCache::default()),
+            limiter: Limiter::new(config.rate_limits),
+            config,
+        });
+        let weak = Arc::downgrade(&hub);
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(Duration::from_secs(30)).await;
+                match weak.upgrade() {
+                    Some(hub) => {
+                        hub.sweep();
+                        hub.limiter.forget_idle();
+                    }
+                    None => break,
+                }
+            }
+        });
+        hub
+    }
+
+    /// Drops from memory every game nobody holds: no connection, request,
+    /// timer or engine search has a reference to it, so its whole state is
+    /// the stored one and it is loaded again on next use. Returns how many.
+    pub fn sweep(&self) -> usize {
+        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        let before = games.len();
+        // Every reference to a slot is cloned from this map under this lock,
+        // so a count of one cannot grow while we hold it.
+        games.retain(|_, slot| Arc::strong_count(slot) > 1);
+        before - games.len()
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.store
+    }
+
+    /// The engine pool.
+    pub fn engines(&self) -> &Arc<EnginePool> {
+        &self.engines
+    }
+
+    /// The per-client rate limits.
+    pub fn limiter(&self) -> &Limiter {
+        &self.limiter
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Games held in memory.
+    pub fn games_in_memory(&self) -> usize {
+        self.games.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
+    /// A game, loaded from the store on first use (its clock and engine
+    /// resume then).
+    pub async fn slot(self: &Arc<Self>, id: &str) -> Result<Arc<Slot>, ApiError> {
+        if let Some(s) = self.games.lock().unwrap_or_else(|e| e.into_inner()).get(id) {
+            return Ok(s.clone());
+        }
+        if id.len() > 64 || !id.chars().all(|c| c.is_ascii_alphanumeric()) {
+            return Err(ApiError::not_found(format!("no game {id:?}")));
+        }
+        let store = self.store.clone();
+        let key = id.to_string();
+        let stored = tokio::task::spawn_blocking(move || store.load(&key))
+            .await
+            .map_err(store_err)?
+            .map_err(store_err)?
+            .ok_or_else(|| ApiError::not_found(format!("no game {id:?}")))?;
+        let live = Live::from_stored(stored).map_err(|e| store_err(format!("game {id}: {e}")))?;
+        let (slot, fresh) = {
+            let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+            match games.get(id) {
+                Some(s) => (s.clone(), false),
+                None => {
+                    let s = Slot::new(live);
+                    games.insert(id.to_string(), s.clone());
+                    (s, true)
+                }
+            }
+        };
+        if fresh {
+            let mut live = slot.state.lock().await;
+            self.after_change(&slot, &mut live);
+        }
+        Ok(slot)
+    }
+
+    fn insert(&self, live: Live) -> Arc<Slot> {
+        let slot = Slot::new(live);
+        self.games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(slot.id.clone(), slot.clone());
+        slot
+    }
+
+    async fn write(&self, op: WriteOp) -> Result<(), ApiError> {
+        match self.store.write(op).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(store_err(e)),
+            Err(_) => Err(store_err("the writer dropped the request")),
+        }
+    }
+
+    /// The one way a game changes. `change` edits the game in memory and
+    /// says what to store and announce; the change is stored, and only then
+    /// announced. If `change` refuses or storing fails, the game is put back
+    /// exactly as it was and nothing is sent.
+    pub(crate) async fn commit(
+        self: &Arc<Self>,
+        slot: &Arc<Slot>,
+        live: &mut Live,
+        change: impl FnOnce(&mut Live) -> Result<Commit, ApiError>,
+    ) -> Result<(), ApiError> {
+        let saved = live.save();
+        let mut commit = match change(live) {
+            Ok(c) => c,
+            Err(e) => {
+                live.restore(saved);
+                return Err(e);
+            }
+        };
+        // A rated game that has just ended is rated in the same transaction.
+        if !saved.was_over() {
+            if let Some(rate) = live.rated_result() {
+                let op = std::mem::replace(&mut commit.op, WriteOp::All(Vec::new()));
+                commit.op = WriteOp::All(vec![op, WriteOp::Account(AccountOp::Rate(rate))]);
+            }
+        }
+        if let Err(e) = self.write(commit.op).await {
+            live.restore(saved);
+            return Err(e);
+        }
+        if commit.new_position {
+            live.stop_engine();
+        }
+        self.after_change(slot, live);
+        for a in commit.announce {
+            if let Some(text) = live.announce(&a, slot.connected()) {
+                slot.send(text);
+            }
+        }
+        Ok(())
+    }
+
+    /// After any change: start or stop the clock, re-arm the game's timer,
+    /// and start the engine if it is the computer's turn.
+    fn after_change(self: &Arc<Self>, slot: &Arc<Slot>, live: &mut Live) {
+        let now = Instant::now();
+        let run = live.clock_should_run();
+        let to_move = live.to_move();
+        if let Some(clock) = live.clock_mut() {
+            if run {
+                clock.start(to_move, now);
+            } else {
+                clock.stop(now);
+            }
+        }
+        self.arm_timer(slot, live);
+        if live.computer_to_move() && !live.thinking() {
+            self.start_engine(slot, live);
+        }
+    }
+
+    /// The game's one timer: at the running side's deadline, the turn or
+    /// the game is lost. Re-arming cancels the previous one.
+    fn arm_timer(self: &Arc<Self>, slot: &Arc<Slot>, live: &mut Live) {
+        let deadline = live.clock().and_then(|c| c.deadline());
+        let hub = self.clone();
+        let slot2 = slot.clone();
+        live.set_timer(deadline.map(|deadline| {
+            move |gen| {
+                tokio::spawn(async move {
+                    tokio::time::sleep_until(deadline.into()).await;
+                    let mut live = slot2.state.lock().await;
+                    if live.timer_fired(gen) {
+                        hub.expire_if_due(&slot2, &mut live).await;
+                    }
+                })
+                .abort_handle()
+            }
+        }));
+    }
+
+    /// The side to move's time is up: a lost turn (per-move limit, R13) or
+    /// a lost game (clock).
+    pub(crate) async fn expire_if_due(self: &Arc<Self>, slot: &Arc<Slot>, live: &mut Live) {
+        let Some(side) = live.clock().and_then(|c| c.expired(Instant::now())) else {
+            return;
+        };
+        if live.game.is_over() {
+            return;
+        }
+        let result = if live.per_move_limit() {
+            self.commit_ply(slot, live, oware_core::Ply::Pass).await
+        } else {
+            self.commit(slot, live, |live| {
+                live.game.lose_on_time(side)?;
+                if let Some(c) = live.clock_mut() {
+                    c.flag(side);
+                }
+                live.sync_meta();
+                Ok(Commit {
+                    op: WriteOp::Meta(live.meta.clone()),
+                    announce: vec![Announce::Clock, Announce::End],
+                    new_position: true,
+                })
+            })
+            .await
+        };
+        if let Err(e) = result {
+            tracing::error!("game {}: lost time not stored: {e}", slot.id);
+        }
+    }
+}

@@ -1,0 +1,456 @@
+//! What clients send, parsed once into typed values: the WebSocket's
+//! [`ClientIn`] messages and the HTTP request bodies and queries. Anything
+//! that does not parse is refused here with its code; past this module the
+//! server sees only moves, sides, actions and limits, never raw text.
+
+use std::time::Duration;
+
+use oware_core::{Game, Move, Position, Side};
+use oware_engine::Limits;
+use serde::Deserialize;
+
+use crate::error::ApiError;
+use crate::hub::NewGame;
+use crate::model::{Mode, OfferAction, RatingRange, TimeControl};
+
+/// Largest WebSocket message handled; larger ones get a `too_large` error.
+pub const MESSAGE_LIMIT: usize = 4 * 1024;
+
+/// A message on a game's WebSocket.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClientIn {
+    /// The client has seen `since` plies: send what it missed.
+    Hello {
+        /// Plies seen.
+        since: u32,
+    },
+    /// Play `mv` when `ply` plies have been played.
+    Move {
+        /// The move.
+        mv: Move,
+        /// Plies already played.
+        ply: u32,
+    },
+    /// Resign.
+    Resign,
+    /// Offer, accept or decline an end by agreement.
+    Agreement(OfferAction),
+    /// A chat message (checked by [`crate::hub::chat::check_text`]).
+    Chat(String),
+    /// Keep-alive.
+    Ping,
+}
+
+/// The JSON shape of a client message, before its fields are checked.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+enum RawIn {
+    Hello {
+        since: u32,
+    },
+    Move {
+        #[serde(rename = "move")]
+        mv: Option<String>,
+        ply: Option<u32>,
+    },
+    Resign {},
+    Agreement {
+        action: Option<String>,
+    },
+    Chat {
+        text: String,
+    },
+    Ping {},
+}
+
+impl ClientIn {
+    /// Parses one text message.
+    pub fn parse(text: &str) -> Result<ClientIn, ApiError> {
+        if text.len() > MESSAGE_LIMIT {
+            return Err(ApiError::too_large(format!(
+                "messages are limited to {MESSAGE_LIMIT} bytes"
+            )));
+        }
+        let raw: RawIn = serde_json::from_str(text)
+            .map_err(|e| ApiError::malformed(format!("invalid message: {e}")))?;
+        Ok(match raw {
+            RawIn::Hello { since } => ClientIn::Hello { since },
+            RawIn::Move { mv, ply } => ClientIn::Move {
+                mv: parse_move(mv.as_deref())?,
+                ply: require_ply(ply)?,
+            },
+            RawIn::Resign {} => ClientIn::Resign,
+            RawIn::Agreement { action } => ClientIn::Agreement(parse_action(action.as_deref())?),
+            RawIn::Chat { text } => ClientIn::Chat(text),
+            RawIn::Ping {} => ClientIn::Ping,
+        })
+    }
+
+    /// Whether only a seated player may send it.
+    pub fn needs_seat(&self) -> bool {
+        matches!(
+            self,
+            ClientIn::Move { .. } | ClientIn::Resign | ClientIn::Agreement(_)
+        )
+    }
+}
+
+fn parse_move(text: Option<&str>) -> Result<Move, ApiError> {
+    let text = text.ok_or_else(|| {
+        ApiError::invalid_move("move: required (a letter A-F or a-f)").with_reason("empty")
+    })?;
+    text.parse().map_err(|e| ApiError::moves("move", text, &e))
+}
+
+fn require_ply(ply: Option<u32>) -> Result<u32, ApiError> {
+    ply.ok_or_else(|| {
+        ApiError::invalid_request("ply: the number of plies already played is required")
+    })
+}
+
+fn parse_action(text: Option<&str>) -> Result<OfferAction, ApiError> {
+    let text = text
+        .ok_or_else(|| ApiError::invalid_request("action: required (offer, accept or decline)"))?;
+    text.parse().map_err(|()| {
+        ApiError::invalid_request(format!("action: {text:?} is not offer, accept or decline"))
+    })
+}
+
+fn parse_position(text: &str) -> Result<Position, ApiError> {
+    text.parse().map_err(|e| ApiError::position(text, &e))
+}
+
+/// The query of the WebSocket upgrade.
+#[derive(Deserialize, Debug)]
+pub struct WsQuery {
+    /// Seat token (spectators have none).
+    pub token: Option<String>,
+}
+
+/// `POST /games`.
+#[derive(Deserialize, Debug)]
+pub struct CreateReq {
+    mode: Option<String>,
+    level: Option<i64>,
+    side: Option<String>,
+    name: Option<String>,
+    time_control: Option<serde_json::Value>,
+    position: Option<String>,
+    #[serde(default)]
+    public: bool,
+    #[serde(default)]
+    rated: bool,
+    rating_range: Option<RatingRange>,
+}
+
+impl CreateReq {
+    /// The game asked for.
+    pub fn parse(self) -> Result<NewGame, ApiError> {
+        let mode = match self.mode.as_deref() {
+            Some("computer") => Mode::Computer,
+            Some("hotseat") => Mode::Hotseat,
+            Some("online") => Mode::Online,
+            Some(other) => {
+                return Err(ApiError::invalid_request(format!(
+                    "mode: {other:?} is not computer, hotseat or online"
+                )))
+            }
+            None => {
+                return Err(ApiError::invalid_request(
+                    "mode: required (computer, hotseat or online)",
+                ))
+            }
+        };
+        let level = match self.level {
+            None => None,
+            Some(l) if (1..=10).contains(&l) => Some(l as u8),
+            Some(l) => {
+                return Err(ApiError::invalid_request(format!(
+                    "level: {l} is not in 1..10"
+                )))
+            }
+        };
+        let side = match self.side.as_deref() {
+            None | Some("random" | "R") => None,
+            Some("S" | "s" | "south") => Some(Side::South),
+            Some("N" | "n" | "north") => Some(Side::North),
+            Some(other) => {
+                return Err(ApiError::invalid_request(format!(
+                    "side: {other:?} is not S, N or random"
+                )))
+            }
+        };
+        let time_control = match self.time_control {
+            None | Some(serde_json::Value::Null) => None,
+            Some(serde_json::Value::String(s)) if s == "none" => None,
+            Some(v) => Some(serde_json::from_value::<TimeControl>(v).map_err(|_| {
+                ApiError::invalid_request(
+                    "time_control: expected \"none\", {\"per_move_ms\"} or {\"initial_ms\", \"increment_ms\"}",
+                )
+            })?),
+        };
+        Ok(NewGame {
+            mode,
+            level,
+            side,
+            name: self.name,
+            time_control,
+            position: self.position.as_deref().map(parse_position).transpose()?,
+            public: self.public,
+            rated: self.rated,
+            rating_range: match self.rating_range {
+                None => None,
+                Some(_) if !self.rated => {
+                    return Err(ApiError::invalid_request(
+                        "rating_range: only rated games have one",
+                    ));
+                }
+                Some(r) if r.min <= r.max && (0..=4000).contains(&r.min) && r.max <= 4000 => {
+                    Some(r)
+                }
+                Some(_) => {
+                    return Err(ApiError::invalid_request(
+                        "rating_range: min <= max, both in 0..4000",
+                    ))
+                }
+            },
+        })
+    }
+}
+
+/// `GET /games?limit&offset` or `GET /games?ids=a,b,c`.
+#[derive(Deserialize, Debug)]
+pub struct ListQuery {
+    /// Page size (1..=100, 20 by default).
+    pub limit: Option<u32>,
+    /// Games to skip.
+    pub offset: Option<u32>,
+    /// Particular games, by id (the ones a client holds seats in).
+    pub ids: Option<String>,
+}
+
+/// Most games one `?ids=` request may name.
+pub const MAX_IDS: usize = 50;
+
+impl ListQuery {
+    /// The ids asked for, if any (at most [`MAX_IDS`]).
+    pub fn ids(&self) -> Result<Option<Vec<String>>, ApiError> {
+        let Some(ids) = &self.ids else {
+            return Ok(None);
+        };
+        let ids: Vec<String> = ids
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect();
+        if ids.len() > MAX_IDS {
+            return Err(ApiError::invalid_request(format!(
+                "ids: at most {MAX_IDS} games at once"
+            )));
+        }
+        Ok(Some(ids))
+    }
+}
+
+/// `POST /games/{id}/join`.
+#[derive(Deserialize, Debug)]
+pub struct JoinReq {
+    /// The invite code (private games).
+    pub invite: Option<String>,
+    /// Display name.
+    pub name: Option<String>,
+}
+
+/// `POST /games/{id}/moves`.
+#[derive(Deserialize, Debug)]
+pub struct MoveReq {
+    token: Option<String>,
+    #[serde(rename = "move")]
+    mv: Option<String>,
+    ply: Option<u32>,
+}
+
+impl MoveReq {
+    /// The seat token, the move and the plies already played.
+    pub fn parse(self) -> Result<(Option<String>, Move, u32), ApiError> {
+        Ok((
+            self.token,
+            parse_move(self.mv.as_deref())?,
+            require_ply(self.ply)?,
+        ))
+    }
+}
+
+/// Requests that carry only a seat token (undo, resign, rematch).
+#[derive(Deserialize, Debug)]
+pub struct TokenReq {
+    /// Seat token.
+    pub token: Option<String>,
+}
+
+/// `POST /games/{id}/agreement`.
+#[derive(Deserialize, Debug)]
+pub struct AgreementReq {
+    token: Option<String>,
+    action: Option<String>,
+}
+
+impl AgreementReq {
+    /// The seat token and the action.
+    pub fn parse(self) -> Result<(Option<String>, OfferAction), ApiError> {
+        Ok((self.token, parse_action(self.action.as_deref())?))
+    }
+}
+
+/// `POST /games/{id}/hint`.
+#[derive(Deserialize, Debug)]
+pub struct HintReq {
+    /// Seat token.
+    pub token: Option<String>,
+    /// Thinking time, 10..=5000 ms (500 by default).
+    pub movetime_ms: Option<u64>,
+}
+
+/// `GET /games/{id}/review?movetime_ms`.
+#[derive(Deserialize, Debug)]
+pub struct ReviewQuery {
+    /// Time per move, 10..=2000 ms (100 by default).
+    pub movetime_ms: Option<u64>,
+}
+
+/// `POST /games/import` with a JSON body.
+#[derive(Deserialize, Debug)]
+pub struct ImportReq {
+    /// The OGN text.
+    pub ogn: String,
+}
+
+/// A position and a move list played from it (`/rules/state`, `/analyze`).
+#[derive(Deserialize, Debug)]
+pub struct GameReq {
+    position: Option<String>,
+    moves: Option<String>,
+}
+
+impl GameReq {
+    /// The game: the start position (the standard start when absent) and
+    /// the moves played from it with the full rules.
+    pub fn parse(&self) -> Result<Game, ApiError> {
+        let start = match self.position.as_deref() {
+            None => Position::start(),
+            Some(p) => parse_position(p)?,
+        };
+        // Moves, and `-` for a turn lost to the per-move limit (R13).
+        let plies = match self.moves.as_deref() {
+            None => Vec::new(),
+            Some(m) => oware_core::parse_plies(m).map_err(|e| ApiError::moves("moves", m, &e))?,
+        };
+        Game::from_plies(start, &plies).map_err(|(i, e)| {
+            let mut err = ApiError::from(e);
+            err.message = format!("move {} of the list: {}", i + 1, err.message);
+            err
+        })
+    }
+}
+
+/// `POST /analyze`.
+#[derive(Deserialize, Debug)]
+pub struct AnalyzeReq {
+    #[serde(flatten)]
+    game: GameReq,
+    movetime_ms: Option<u64>,
+    depth: Option<u32>,
+}
+
+impl AnalyzeReq {
+    /// The game and the search limits.
+    pub fn parse(self) -> Result<(Game, Limits), ApiError> {
+        let game = self.game.parse()?;
+        let limits = match (self.depth, self.movetime_ms) {
+            (Some(_), Some(_)) => {
+                return Err(ApiError::invalid_request(
+                    "give depth or movetime_ms, not both",
+                ))
+            }
+            (Some(d), None) if (1..=40).contains(&d) => Limits::depth(d),
+            (Some(d), None) => {
+                return Err(ApiError::invalid_request(format!(
+                    "depth: {d} is not in 1..40"
+                )))
+            }
+            (None, ms) => {
+                let ms = ms.unwrap_or(1000);
+                if !(10..=10_000).contains(&ms) {
+                    return Err(ApiError::invalid_request(format!(
+                        "movetime_ms: {ms} is not in 10..10000"
+                    )));
+                }
+                // The whole analysis (every legal move's value) within `ms`.
+                Limits::movetime(Duration::from_millis(ms))
+            }
+        };
+        Ok((game, limits))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ErrorCode;
+
+    #[test]
+    fn client_messages_parse_into_typed_values() {
+        assert_eq!(
+            ClientIn::parse(r#"{"type":"move","move":"F","ply":0}"#).unwrap(),
+            ClientIn::Move {
+                mv: "F".parse().unwrap(),
+                ply: 0
+            }
+        );
+        assert_eq!(
+            ClientIn::parse(r#"{"type":"agreement","action":"decline"}"#).unwrap(),
+            ClientIn::Agreement(OfferAction::Decline)
+        );
+        assert_eq!(
+            ClientIn::parse(r#"{"type":"hello","since":3}"#).unwrap(),
+            ClientIn::Hello { since: 3 }
+        );
+    }
+
+    #[test]
+    fn refusals_carry_codes_and_reasons() {
+        let e = ClientIn::parse(r#"{"type":"move","move":"Z","ply":0}"#).unwrap_err();
+        assert_eq!(
+            (e.code, e.reason),
+            (ErrorCode::InvalidMove, Some("bad_letter"))
+        );
+        let e = ClientIn::parse(r#"{"type":"move","move":"F"}"#).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidRequest);
+        let e = ClientIn::parse(r#"{"type":"agreement","action":"maybe"}"#).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidRequest);
+        assert_eq!(ClientIn::parse("{").unwrap_err().code, ErrorCode::Malformed);
+        let big = format!(r#"{{"type":"ping","pad":"{}"}}"#, "x".repeat(MESSAGE_LIMIT));
+        assert_eq!(ClientIn::parse(&big).unwrap_err().code, ErrorCode::TooLarge);
+        let e = GameReq {
+            position: Some("4-4".into()),
+            moves: None,
+        }
+        .parse()
+        .unwrap_err();
+        assert_eq!(
+            (e.code, e.reason),
+            (ErrorCode::InvalidPosition, Some("field_count"))
+        );
+        let e = GameReq {
+            position: None,
+            moves: Some("FF".into()),
+        }
+        .parse()
+        .unwrap_err();
+        assert_eq!(
+            (e.code, e.reason),
+            (ErrorCode::IllegalMove, Some("not_your_house"))
+        );
+    }
+}

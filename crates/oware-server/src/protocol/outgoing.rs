@@ -1,0 +1,292 @@
+//! What the server sends: the game events of the WebSocket ([`ClientOut`])
+//! and the bodies of HTTP responses. Every one is a typed struct; the JSON
+//! shapes are those of docs/PROTOCOL.md.
+
+use std::collections::HashMap;
+
+use axum::extract::ws::Utf8Bytes;
+use oware_core::{Move, Position, Side};
+use serde::{Serialize, Serializer};
+
+use super::views::*;
+use crate::error::ErrorBody;
+use crate::model::{GameStatus, OfferAction, PlyText};
+
+/// A move list as one string of letters (`eCfF`).
+fn moves_text<S: Serializer>(moves: &[Move], s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&oware_core::format_moves(moves))
+}
+
+/// An event sent to the connections of a game.
+#[derive(Serialize, Debug)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ClientOut<'a> {
+    /// The whole game.
+    State {
+        /// Plies played.
+        ply: u32,
+        /// The game.
+        game: &'a GameView,
+        /// The receiver's seat (connect-time state only).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        you: Option<Option<Side>>,
+    },
+    /// A ply.
+    Move {
+        /// Plies played after it.
+        ply: u32,
+        /// Who played it.
+        side: Side,
+        /// The move letter or `-`.
+        #[serde(rename = "move")]
+        mv: PlyText,
+        /// What it did.
+        trace: Option<TraceView>,
+        /// Position after it.
+        position: Position,
+        /// Side to move after it.
+        to_move: Side,
+        /// Legal moves after it.
+        legal: Vec<Move>,
+        /// Stores after it.
+        score: Totals,
+        /// Clock after it.
+        clock: Option<ClockView>,
+    },
+    /// The clock.
+    Clock {
+        /// Plies played.
+        ply: u32,
+        /// The clock.
+        clock: ClockView,
+    },
+    /// An agreement offer or its refusal.
+    Offer {
+        /// Plies played.
+        ply: u32,
+        /// Who offered or declined.
+        side: Side,
+        /// `offer` or `decline`.
+        action: OfferAction,
+    },
+    /// The game ended.
+    End {
+        /// Plies played.
+        ply: u32,
+        /// How.
+        result: ResultView,
+    },
+    /// Seats changed (taken, connected).
+    Presence {
+        /// Plies played.
+        ply: u32,
+        /// Status after the change.
+        status: GameStatus,
+        /// The seats.
+        seats: SeatsView,
+    },
+    /// The engine started or stopped thinking.
+    Thinking {
+        /// Plies played.
+        ply: u32,
+        /// The engine's side.
+        side: Side,
+        /// Thinking or not.
+        thinking: bool,
+    },
+    /// A rematch was created.
+    Rematch {
+        /// Plies played.
+        ply: u32,
+        /// The new game.
+        id: String,
+    },
+    /// A chat message.
+    Chat {
+        /// Plies played.
+        ply: u32,
+        /// The message.
+        #[serde(flatten)]
+        message: &'a crate::hub::chat::ChatMessage,
+    },
+    /// Answer to ping.
+    Pong {
+        /// Plies played.
+        ply: u32,
+    },
+    /// A refused client message (nothing changed).
+    Error {
+        /// Plies played.
+        ply: u32,
+        /// What was refused, and why.
+        #[serde(flatten)]
+        error: ErrorBody<'a>,
+    },
+}
+
+impl ClientOut<'_> {
+    /// As a WebSocket text payload.
+    pub fn to_text(&self) -> Utf8Bytes {
+        Utf8Bytes::from(serde_json::to_string(self).expect("events serialize"))
+    }
+}
+
+/// A seat given to a client (creating, joining, importing, rematch).
+#[derive(Clone, Debug, Serialize)]
+pub struct Seated {
+    /// Game id.
+    pub id: String,
+    /// Seat tokens held, by side.
+    pub tokens: HashMap<Side, String>,
+    /// The caller's side (South in hot-seat games).
+    pub you: Side,
+    /// Invite link (online games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invite_url: Option<String>,
+    /// Spectator link.
+    pub spectator_url: String,
+    /// The game.
+    pub game: GameView,
+}
+
+/// `POST /games/{id}/join`.
+#[derive(Debug, Serialize)]
+pub struct JoinResponse {
+    /// Game id.
+    pub id: String,
+    /// The seat's token.
+    pub token: Option<String>,
+    /// The seat.
+    pub you: Side,
+    /// The game.
+    pub game: GameView,
+}
+
+/// Responses that carry the game after an action.
+#[derive(Debug, Serialize)]
+pub struct GameResponse {
+    /// The game.
+    pub game: GameView,
+}
+
+/// `POST /games/{id}/moves`.
+#[derive(Debug, Serialize)]
+pub struct MoveResponse {
+    /// Plies played.
+    pub ply: u32,
+    /// The game.
+    pub game: GameView,
+}
+
+/// `GET /games`.
+#[derive(Debug, Serialize)]
+pub struct ListResponse {
+    /// One page of games.
+    pub games: Vec<Summary>,
+    /// Games in the listing in all.
+    pub total: u64,
+}
+
+/// `GET /lobby`.
+#[derive(Debug, Serialize)]
+pub struct LobbyResponse {
+    /// Games waiting for an opponent.
+    pub games: Vec<Summary>,
+}
+
+/// `POST /games/{id}/hint`.
+#[derive(Debug, Serialize)]
+pub struct HintResponse {
+    /// The suggested move.
+    #[serde(rename = "move")]
+    pub mv: Option<Move>,
+    /// Its value.
+    pub score: ScoreView,
+    /// The expected line.
+    #[serde(serialize_with = "moves_text")]
+    pub pv: Vec<Move>,
+    /// Depth reached.
+    pub depth: u32,
+}
+
+/// `GET /games/{id}/review`.
+#[derive(Debug, Serialize)]
+pub struct ReviewResponse {
+    /// Game id.
+    pub id: String,
+    /// One entry per ply.
+    pub plies: Vec<ReviewPly>,
+}
+
+/// One ply of a review (value fields absent for lost turns).
+#[derive(Debug, Serialize)]
+pub struct ReviewPly {
+    /// 1-based ply number.
+    pub ply: u32,
+    /// Who played it.
+    pub side: Side,
+    /// The move or `-`.
+    #[serde(rename = "move")]
+    pub mv: PlyText,
+    /// The engine's choice.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best: Option<Move>,
+    /// Value of the move played, for its player.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<ScoreView>,
+    /// Value of the best move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best_score: Option<ScoreView>,
+    /// What the move played lost against the best, centiseeds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loss_cp: Option<i32>,
+    /// The best line.
+    #[serde(serialize_with = "moves_text", skip_serializing_if = "Vec::is_empty")]
+    pub pv: Vec<Move>,
+    /// Value of the move played for South, centiseeds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub eval_south_cp: Option<i32>,
+}
+
+/// `POST /analyze`.
+#[derive(Debug, Serialize)]
+pub struct AnalyzeResponse {
+    /// The position analysed.
+    pub position: Position,
+    /// Its side to move.
+    pub to_move: Side,
+    /// Every legal move, best first.
+    pub moves: Vec<MoveValue>,
+}
+
+/// One move's value in an analysis.
+#[derive(Debug, Serialize)]
+pub struct MoveValue {
+    /// The move.
+    #[serde(rename = "move")]
+    pub mv: Move,
+    /// Its value for the side to move.
+    pub score: ScoreView,
+    /// The line after it.
+    #[serde(serialize_with = "moves_text")]
+    pub pv: Vec<Move>,
+}
+
+/// `GET /health`.
+#[derive(Debug, Serialize)]
+pub struct Health {
+    /// Always true (an answer means the server runs).
+    pub ok: bool,
+    /// Games held in memory.
+    pub games_in_memory: usize,
+    /// Writes committed.
+    pub writes: u64,
+    /// Transactions committed.
+    pub commits: u64,
+    /// Time spent committing, µs.
+    pub commit_us: u64,
+    /// Longest commit, µs.
+    pub max_commit_us: u64,
+    /// Largest group commit.
+    pub max_group: u64,
+}

@@ -1,0 +1,286 @@
+//! The JSON views of games sent to clients (docs/PROTOCOL.md): never a
+//! seat token, always what the rules core says about the position.
+
+use oware_core::{Game, House, Move, MoveTrace, Outcome, Ply, Position, Side};
+use oware_session::ScoreKind;
+use serde::{Deserialize, Serialize};
+
+use crate::model::{
+    GameStatus, Mode, PlyText, RatingRange, Seat, SeatKind, SeatRating, TimeControl,
+};
+
+/// `{"south": n, "north": n}`.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Totals {
+    /// South's figure.
+    pub south: u8,
+    /// North's figure.
+    pub north: u8,
+}
+
+impl From<[u8; 2]> for Totals {
+    fn from(t: [u8; 2]) -> Totals {
+        Totals {
+            south: t[0],
+            north: t[1],
+        }
+    }
+}
+
+/// The stores of a position.
+pub fn stores(pos: &Position) -> [u8; 2] {
+    [pos.store(Side::South), pos.store(Side::North)]
+}
+
+/// A game's result on the wire.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ResultView {
+    /// Reason id.
+    pub reason: String,
+    /// Rule id, when a rule ended the game.
+    pub rule: Option<String>,
+    /// `S`, `N` or `draw`.
+    pub winner: String,
+    /// Final totals.
+    pub totals: Totals,
+    /// The reason in words.
+    pub text: String,
+}
+
+impl From<&Outcome> for ResultView {
+    fn from(o: &Outcome) -> ResultView {
+        ResultView {
+            reason: o.reason.as_str().to_string(),
+            rule: o.reason.rule().map(str::to_string),
+            winner: o.winner_str().to_string(),
+            totals: Totals::from(o.totals),
+            text: o.reason.to_string(),
+        }
+    }
+}
+
+/// One seat on the wire (never the token).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SeatView {
+    /// `human` or `computer`.
+    pub kind: SeatKind,
+    /// Display name.
+    pub name: String,
+    /// Someone holds the seat.
+    pub taken: bool,
+    /// A WebSocket for this seat is open (always true for the computer).
+    pub connected: bool,
+    /// Taken by a signed-in player (the name is their username).
+    pub account: bool,
+    /// Their rating when they sat down (rated games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating: Option<SeatRating>,
+}
+
+/// Both seats, keyed `S` and `N`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SeatsView {
+    /// South's seat.
+    #[serde(rename = "S")]
+    pub south: SeatView,
+    /// North's seat.
+    #[serde(rename = "N")]
+    pub north: SeatView,
+}
+
+/// The seats' public view.
+pub fn seats_view(seats: &[Seat; 2], connected: [bool; 2]) -> SeatsView {
+    let one = |i: usize| SeatView {
+        kind: seats[i].kind,
+        name: seats[i].name.clone(),
+        taken: seats[i].token.is_some() || seats[i].kind == SeatKind::Computer,
+        connected: connected[i] || seats[i].kind == SeatKind::Computer,
+        account: seats[i].account.is_some(),
+        rating: seats[i].rating,
+    };
+    SeatsView {
+        south: one(0),
+        north: one(1),
+    }
+}
+
+/// What a move did, for animation.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct TraceView {
+    /// The move.
+    #[serde(rename = "move")]
+    pub mv: Move,
+    /// Houses that received a seed, in order.
+    pub sown: Vec<House>,
+    /// Where the last seed fell.
+    pub last: House,
+    /// Houses captured from, last house first, with their seeds.
+    pub captured: Vec<(House, u8)>,
+    /// The capture was cancelled because it would take every seed (R7).
+    pub grand_slam: bool,
+}
+
+impl From<&MoveTrace> for TraceView {
+    fn from(t: &MoveTrace) -> TraceView {
+        TraceView {
+            mv: t.mv,
+            sown: t.sown.clone(),
+            last: t.last,
+            captured: t.captured.clone(),
+            grand_slam: t.grand_slam,
+        }
+    }
+}
+
+/// The trace of ply `i` of `game`, if it was a move.
+pub fn trace_of(game: &Game, i: usize) -> Option<TraceView> {
+    match game.plies().get(i)? {
+        Ply::Move(mv) => game.positions()[i]
+            .trace(*mv)
+            .ok()
+            .map(|t| TraceView::from(&t)),
+        Ply::Pass => None,
+    }
+}
+
+/// A ply as text: the move letter, or `-` for a turn lost on time.
+pub fn ply_text(p: Ply) -> String {
+    match p {
+        Ply::Move(m) => m.to_string(),
+        Ply::Pass => "-".to_string(),
+    }
+}
+
+/// An engine score on the wire.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+pub struct ScoreView {
+    /// What kind of value it is (`value`, `win`, `loss`, `tablebase_win`,
+    /// `tablebase_loss`, `draw`: the session layer's `ScoreKind`).
+    pub kind: &'static str,
+    /// Centi-seeds for the side to move (proven results map to ±10000 less the distance).
+    pub cp: i32,
+    /// Plies to a proven win.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub win_in: Option<u32>,
+    /// Plies to a proven loss.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loss_in: Option<u32>,
+}
+
+impl From<oware_engine::Score> for ScoreView {
+    fn from(s: oware_engine::Score) -> ScoreView {
+        let kind = ScoreKind::of(s);
+        let (win_in, loss_in) = match kind {
+            ScoreKind::Win { plies } => (Some(plies), None),
+            ScoreKind::Loss { plies } => (None, Some(plies)),
+            _ => (None, None),
+        };
+        ScoreView {
+            kind: kind.code(),
+            cp: s.centiseeds(),
+            win_in,
+            loss_in,
+        }
+    }
+}
+
+/// The clock as sent to clients.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ClockView {
+    /// South's time left.
+    pub south_ms: u64,
+    /// North's time left.
+    pub north_ms: u64,
+    /// Whose time is running.
+    pub running: Option<Side>,
+}
+
+/// A game on the wire.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct GameView {
+    /// Id.
+    pub id: String,
+    /// Mode.
+    pub mode: Mode,
+    /// Engine level.
+    pub level: Option<u8>,
+    /// The level's name (`beginner` … `master`), for clients without their own list.
+    pub level_name: Option<&'static str>,
+    /// `waiting`, `playing` or `over`.
+    pub status: GameStatus,
+    /// Listed in the lobby.
+    pub public: bool,
+    /// Creation time.
+    pub created_at: String,
+    /// Last change.
+    pub updated_at: String,
+    /// Seats.
+    pub seats: SeatsView,
+    /// Start position.
+    pub start: Position,
+    /// Every ply.
+    pub plies: Vec<PlyText>,
+    /// Number of plies.
+    pub ply: u32,
+    /// Current position.
+    pub position: Position,
+    /// Side to move.
+    pub to_move: Side,
+    /// Legal moves (empty once over).
+    pub legal: Vec<Move>,
+    /// Stores.
+    pub score: Totals,
+    /// Trace of the last ply, if it was a move.
+    pub last: Option<TraceView>,
+    /// The result once over.
+    pub result: Option<ResultView>,
+    /// Time control.
+    pub time_control: Option<TimeControl>,
+    /// Rated.
+    pub rated: bool,
+    /// The ratings a seek accepts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating_range: Option<RatingRange>,
+    /// Clock state.
+    pub clock: Option<ClockView>,
+    /// Standing agreement offer.
+    pub offer: Option<Side>,
+    /// The engine is thinking.
+    pub thinking: bool,
+    /// Rematch game id.
+    pub rematch: Option<String>,
+}
+
+/// A game in lists.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Summary {
+    /// Id.
+    pub id: String,
+    /// Mode.
+    pub mode: Mode,
+    /// Engine level.
+    pub level: Option<u8>,
+    /// Status.
+    pub status: GameStatus,
+    /// Listed in the lobby.
+    pub public: bool,
+    /// Creation time.
+    pub created_at: String,
+    /// Last change.
+    pub updated_at: String,
+    /// Seats.
+    pub seats: SeatsView,
+    /// Plies played.
+    pub ply: u32,
+    /// Stores.
+    pub score: Totals,
+    /// Result.
+    pub result: Option<ResultView>,
+    /// Time control.
+    pub time_control: Option<TimeControl>,
+    /// Rated.
+    pub rated: bool,
+    /// The ratings a seek accepts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating_range: Option<RatingRange>,
+}

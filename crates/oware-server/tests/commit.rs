@@ -1,0 +1,194 @@
+//! The one commit path: a change that cannot be stored leaves the game as
+//! it was and announces nothing, whatever the change (a move, a declined
+//! offer, a rematch, a resignation).
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use oware_core::Side;
+use oware_server::accounts::ratings::{Rating, RatingClass};
+use oware_server::accounts::{AccountRow, HistoryPoint, RatingRow, SessionRow};
+use oware_server::hub::NewGame;
+use oware_server::model::{GameStatus, Mode, OfferAction};
+use oware_server::store::{
+    Listing, SqliteStore, Store, StoreError, StoredGame, WriteOp, WriteStats,
+};
+use oware_server::{Config, Hub};
+use tokio::sync::oneshot;
+
+/// A store whose writes fail while `failing` is set, after letting `pass`
+/// more writes through.
+struct Flaky {
+    inner: SqliteStore,
+    failing: AtomicBool,
+    pass: AtomicUsize,
+}
+
+impl Flaky {
+    fn fail_after(&self, pass: usize) {
+        self.pass.store(pass, Ordering::SeqCst);
+        self.failing.store(true, Ordering::SeqCst);
+    }
+    fn heal(&self) {
+        self.failing.store(false, Ordering::SeqCst);
+    }
+}
+
+impl Store for Flaky {
+    fn write(&self, op: WriteOp) -> oneshot::Receiver<Result<(), StoreError>> {
+        let passes = self
+            .pass
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+            .is_ok();
+        if self.failing.load(Ordering::SeqCst) && !passes {
+            let (tx, rx) = oneshot::channel();
+            let _ = tx.send(Err(StoreError::Commit("disk full (test)".into())));
+            return rx;
+        }
+        self.inner.write(op)
+    }
+    fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        self.inner.load(id)
+    }
+    fn list(
+        &self,
+        which: Listing,
+        limit: u32,
+        offset: u32,
+    ) -> Result<(Vec<StoredGame>, u64), StoreError> {
+        self.inner.list(which, limit, offset)
+    }
+    fn stats(&self) -> WriteStats {
+        self.inner.stats()
+    }
+    fn account_by_name(&self, name: &str) -> Result<Option<AccountRow>, StoreError> {
+        self.inner.account_by_name(name)
+    }
+    fn session(&self, token_hash: &[u8]) -> Result<Option<(SessionRow, AccountRow)>, StoreError> {
+        self.inner.session(token_hash)
+    }
+    fn ratings(&self, account_id: &str) -> Result<Vec<RatingRow>, StoreError> {
+        self.inner.ratings(account_id)
+    }
+    fn rating_history(&self, account_id: &str) -> Result<Vec<HistoryPoint>, StoreError> {
+        self.inner.rating_history(account_id)
+    }
+    fn leaderboard(
+        &self,
+        class: RatingClass,
+        limit: u32,
+    ) -> Result<Vec<(String, Rating)>, StoreError> {
+        self.inner.leaderboard(class, limit)
+    }
+    fn account_games(&self, account_id: &str, limit: u32) -> Result<Vec<StoredGame>, StoreError> {
+        self.inner.account_games(account_id, limit)
+    }
+    fn chat(
+        &self,
+        game_id: &str,
+        spectators: bool,
+    ) -> Result<Vec<oware_server::hub::chat::ChatMessage>, StoreError> {
+        self.inner.chat(game_id, spectators)
+    }
+}
+
+async fn hub() -> (tempfile::TempDir, Arc<Flaky>, Arc<Hub>) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(Flaky {
+        inner: SqliteStore::open(&dir.path().join("games.sqlite3")).unwrap(),
+        failing: AtomicBool::new(false),
+        pass: AtomicUsize::new(0),
+    });
+    let hub = Hub::new(
+        store.clone(),
+        Config {
+            engine_threads: 1,
+            ..Config::default()
+        },
+    );
+    (dir, store, hub)
+}
+
+fn hotseat() -> NewGame {
+    NewGame {
+        mode: Mode::Hotseat,
+        level: None,
+        side: None,
+        name: None,
+        time_control: None,
+        position: None,
+        public: false,
+        rated: false,
+        rating_range: None,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_that_cannot_be_stored_is_not_played_nor_announced() {
+    let (_dir, store, hub) = hub().await;
+    let seated = hub.create(hotseat(), None).await.unwrap();
+    let south = seated.tokens[&Side::South].clone();
+    let mut watcher = hub.watch(&seated.id, None).await.unwrap();
+    store.fail_after(0);
+    let e = hub
+        .play(&seated.id, Some(&south), "F".parse().unwrap(), 0)
+        .await
+        .unwrap_err();
+    assert_eq!(e.code.as_str(), "internal");
+    let view = hub.view(&seated.id).await.unwrap();
+    assert_eq!(view.ply, 0);
+    assert_eq!(view.position, oware_core::Position::start());
+    assert!(watcher.events.try_recv().is_err(), "nothing announced");
+    store.heal();
+    hub.play(&seated.id, Some(&south), "F".parse().unwrap(), 0)
+        .await
+        .unwrap();
+    assert_eq!(hub.view(&seated.id).await.unwrap().ply, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_decline_that_cannot_be_stored_leaves_the_offer() {
+    let (_dir, store, hub) = hub().await;
+    let seated = hub.create(hotseat(), None).await.unwrap();
+    let (south, north) = (
+        seated.tokens[&Side::South].clone(),
+        seated.tokens[&Side::North].clone(),
+    );
+    hub.agreement(&seated.id, Some(&south), OfferAction::Offer)
+        .await
+        .unwrap();
+    let mut watcher = hub.watch(&seated.id, None).await.unwrap();
+    store.fail_after(0);
+    assert!(hub
+        .agreement(&seated.id, Some(&north), OfferAction::Decline)
+        .await
+        .is_err());
+    assert_eq!(hub.view(&seated.id).await.unwrap().offer, Some(Side::South));
+    assert!(watcher.events.try_recv().is_err(), "nothing announced");
+    // Nor does a resignation that cannot be stored end the game.
+    assert!(hub.resign(&seated.id, Some(&north)).await.is_err());
+    let view = hub.view(&seated.id).await.unwrap();
+    assert_eq!(view.status, GameStatus::Playing);
+    assert!(view.result.is_none());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_link_that_cannot_be_stored_is_not_kept() {
+    let (_dir, store, hub) = hub().await;
+    let seated = hub.create(hotseat(), None).await.unwrap();
+    let south = seated.tokens[&Side::South].clone();
+    // Not during play.
+    let e = hub.rematch(&seated.id, Some(&south)).await.unwrap_err();
+    assert_eq!(e.code.as_str(), "not_allowed");
+    hub.resign(&seated.id, Some(&south)).await.unwrap();
+    // The new game is stored, the link on the old one is not.
+    store.fail_after(1);
+    assert!(hub.rematch(&seated.id, Some(&south)).await.is_err());
+    assert_eq!(hub.view(&seated.id).await.unwrap().rematch, None);
+    store.heal();
+    let again = hub.rematch(&seated.id, Some(&south)).await.unwrap();
+    assert_eq!(
+        hub.view(&seated.id).await.unwrap().rematch,
+        Some(again.id.clone())
+    );
+}

@@ -1,0 +1,202 @@
+//! Floods from one client, reproduced: games created in a loop, engine
+//! requests in a loop, a WebSocket that sends as fast as it can. Each is
+//! refused with `rate_limited` once past its limit while other clients go
+//! on; and private games stay out of the public list.
+
+mod common;
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use common::*;
+use oware_server::{Config, RateLimits, Server, ServerOptions};
+use serde_json::json;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+async fn start_with(config: Config) -> (tempfile::TempDir, Server) {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(ServerOptions {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        db: Some(dir.path().join("games.sqlite3")),
+        config,
+    })
+    .await
+    .expect("server starts");
+    (dir, server)
+}
+
+fn limits() -> RateLimits {
+    RateLimits {
+        games_per_minute: 6,
+        games_burst: 5,
+        engine_per_minute: 6,
+        engine_burst: 3,
+        ws_messages_per_second: 5,
+        ws_burst: 10,
+        ..RateLimits::default()
+    }
+}
+
+/// A POST from the address a proxy says the client has.
+async fn post_from(addr: SocketAddr, client: &str, path: &str, body: serde_json::Value) -> Resp {
+    let body = body.to_string();
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nX-Forwarded-For: {client}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).await.unwrap();
+    let mut buf = Vec::new();
+    let _ = s.read_to_end(&mut buf).await;
+    let text = String::from_utf8_lossy(&buf).to_string();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap();
+    Resp {
+        status: head.split_whitespace().nth(1).unwrap().parse().unwrap(),
+        headers: head.to_ascii_lowercase(),
+        body: body.to_string(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_creating_games_in_a_loop_is_stopped_and_others_are_not() {
+    let (_dir, server) = start_with(Config {
+        rate_limits: Some(limits()),
+        trust_forwarded_for: true,
+        engine_threads: 1,
+        ..Config::default()
+    })
+    .await;
+    let addr = server.addr();
+    let game = json!({"mode": "online", "public": true});
+    let mut created = 0;
+    let mut refused = None;
+    for _ in 0..20 {
+        let r = post_from(addr, "203.0.113.5", "/api/v1/games", game.clone()).await;
+        match r.status {
+            201 => created += 1,
+            _ => {
+                refused = Some(r);
+                break;
+            }
+        }
+    }
+    assert_eq!(created, 5, "the burst, then refusals");
+    let r = refused.expect("refused past the burst");
+    assert_eq!(r.status, 429, "{}", r.body);
+    assert_eq!(r.code(), "rate_limited");
+    assert!(r.headers.contains("retry-after: "), "{}", r.headers);
+    // Another client is not affected, and the lobby holds at most the
+    // flooder's burst.
+    let r = post_from(addr, "198.51.100.8", "/api/v1/games", game.clone()).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let lobby = get(addr, "/api/v1/lobby").await.json();
+    assert_eq!(lobby["games"].as_array().unwrap().len(), 6);
+    // Imports count as new games.
+    let r = post_from(
+        addr,
+        "203.0.113.5",
+        "/api/v1/games/import",
+        json!({"ogn": "1. F f *"}),
+    )
+    .await;
+    assert_eq!(r.status, 429, "{}", r.body);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn engine_requests_in_a_loop_are_stopped() {
+    let (_dir, server) = start_with(Config {
+        rate_limits: Some(limits()),
+        engine_threads: 1,
+        ..Config::default()
+    })
+    .await;
+    let addr = server.addr();
+    let mut statuses = Vec::new();
+    for _ in 0..5 {
+        let r = post(addr, "/api/v1/analyze", json!({"movetime_ms": 10})).await;
+        statuses.push(r.status);
+    }
+    assert_eq!(statuses, [200, 200, 200, 429, 429]);
+    // A refused request is refused before any search: malformed ones still
+    // get their own error first (they cost nothing).
+    let r = post(addr, "/api/v1/analyze", json!({"position": "4-4"})).await;
+    assert_eq!(r.code(), "invalid_position");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_socket_flooding_messages_gets_refusals_and_the_game_goes_on() {
+    let (_dir, server) = start_with(Config {
+        rate_limits: Some(limits()),
+        ..Config::default()
+    })
+    .await;
+    let addr = server.addr();
+    let (id, south, _north) = online_game(addr, json!({})).await;
+    let mut ws_s = ws(addr, &id, Some(&south)).await;
+    recv_type(&mut ws_s, "state").await;
+    for _ in 0..40 {
+        send(&mut ws_s, json!({"type": "ping"})).await;
+    }
+    let (mut pongs, mut limited) = (0, 0);
+    while pongs + limited < 40 {
+        let m = recv(&mut ws_s).await;
+        match m["type"].as_str() {
+            Some("pong") => pongs += 1,
+            Some("error") => {
+                assert_eq!(m["code"], "rate_limited", "{m}");
+                limited += 1;
+            }
+            _ => {}
+        }
+    }
+    assert!((10..=13).contains(&pongs), "{pongs} pongs");
+    assert!(limited >= 27, "{limited} refusals");
+    // The socket is still open and works once the client slows down.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    send(&mut ws_s, json!({"type": "move", "move": "F", "ply": 0})).await;
+    let m = recv_type(&mut ws_s, "move").await;
+    assert_eq!(m["move"], "F");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_public_list_holds_only_finished_public_games() {
+    let (_dir, server) = start_with(Config {
+        rate_limits: None,
+        engine_threads: 1,
+        ..Config::default()
+    })
+    .await;
+    let addr = server.addr();
+    // A private online game, a computer game and a hot-seat game, each
+    // finished; a public game in progress; a public game finished.
+    for req in [
+        json!({"mode": "online", "side": "S"}),
+        json!({"mode": "computer", "side": "S"}),
+        json!({"mode": "hotseat", "side": "S"}),
+    ] {
+        let c = post(addr, "/api/v1/games", req).await.json();
+        let id = c["id"].as_str().unwrap();
+        let token = c["tokens"]["S"].as_str().unwrap();
+        let r = post(
+            addr,
+            &format!("/api/v1/games/{id}/resign"),
+            json!({"token": token}),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    let (playing, _, _) = online_game(addr, json!({"public": true})).await;
+    let (done, south, _) = online_game(addr, json!({"public": true})).await;
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{done}/resign"),
+        json!({"token": south}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let list = get(addr, "/api/v1/games").await.json();
+    assert_eq!(list["total"], 1, "{list}");
+    assert_eq!(list["games"][0]["id"], done.as_str());
+    assert_ne!(list["games"][0]["id"], playing.as_str());
+}

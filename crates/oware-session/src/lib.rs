@@ -1,0 +1,55 @@
+//! One session layer for every front end of Oware Abapa: the terminal game,
+//! its line mode and the web server ask the same questions of a game in
+//! progress, and get the same answers, in English or French.
+//!
+//! - [`takeback`]: how many plies to undo to give a side the move again, and
+//!   when that is refused.
+//! - [`coach`]: what a move would do ([`Preview`], from the core's trace),
+//!   and the coach's [`Advice`]: the opponent's best capture in reply, or,
+//!   for the engine's recommended move, a sacrifice. It never warns about
+//!   the recommended move.
+//! - [`score`]: [`ScoreKind`], an engine score as a value in seeds, a win or
+//!   loss in N moves, a tablebase win or loss, or a draw.
+//! - [`replay`](mod@replay): a move list replayed through `Game::from_moves`.
+//! - [`session`]: [`Session`], a game with its players, take-back and
+//!   replay, hints and the coach, as the terminal game uses it.
+//! - [`words`]: sentences every front end shows (moves played, the end of a
+//!   game), and [`Lang`], [`Player`].
+//!
+//! Every rule question goes to `oware-core`; this crate has no I/O and no
+//! async runtime. Refusals and advice are typed values with stable codes
+//! (`house_empty`, `must_feed`, `gives_capture`, …) beside their text.
+//!
+//! ```
+//! use oware_core::{Game, Move, Position};
+//! use oware_session::{coach, Lang, Player};
+//!
+//! // After D, North's f would capture: the coach says so.
+//! let game = Game::new("1-2-0-1-0-0-0-0-0-0-0-2-21-21-S".parse().unwrap());
+//! let d = Move::from_letter('D').unwrap();
+//! let advice = coach::advice(&game, d, None).unwrap();
+//! assert_eq!(advice.code(), "gives_capture");
+//! assert_eq!(advice.text(Lang::En, Player::North), "After D, North could reply f and capture 5.");
+//! // If the engine recommends D, it is explained, not warned about.
+//! assert_eq!(coach::advice(&game, d, Some(d)).unwrap().code(), "sacrifice");
+//! ```
+
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod coach;
+pub mod lang;
+pub mod player;
+pub mod replay;
+pub mod score;
+pub mod session;
+pub mod takeback;
+pub mod words;
+
+pub use coach::{Advice, Preview, Refusal, Threat};
+pub use lang::Lang;
+pub use player::Player;
+pub use replay::{replay, replay_text, ReplayError};
+pub use score::ScoreKind;
+pub use session::{Hint, Session, SessionError};
+pub use takeback::{plan_take_back, take_back, TakeBackError, TakeBackPlan, TakenBack};

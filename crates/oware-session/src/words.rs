@@ -1,0 +1,278 @@
+//! Sentences shared by every front end: moves played, move lists, the end of
+//! a game.
+
+use oware_core::{EndReason, Game, Move, MoveTrace, Side};
+
+use crate::player::{side_name, Player};
+use crate::Lang;
+
+/// Moves as a list for people: "B", "B and a", "B, a and C" ("B et a").
+pub fn move_list(moves: &[Move], lang: Lang) -> String {
+    let letters: Vec<String> = moves.iter().map(|m| m.letter().to_string()).collect();
+    match letters.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} {} {last}", rest.join(", "), lang.pick("and", "et")),
+    }
+}
+
+/// What a move did: "You played F and captured 4 (ab)." / "Vous avez joué
+/// F et pris 4 (ab)."
+pub fn played(who: Player, trace: &MoveTrace, lang: Lang) -> String {
+    let mv = trace.mv.letter();
+    let n = trace.captured_seeds();
+    let houses: String = trace
+        .captured
+        .iter()
+        .rev()
+        .map(|(h, _)| h.letter())
+        .collect();
+    match lang {
+        Lang::En => {
+            let name = who.name(lang);
+            if n > 0 {
+                format!("{name} played {mv} and captured {n} ({houses}).")
+            } else if trace.grand_slam {
+                format!(
+                    "{name} played {mv}: that capture would have emptied the whole row, so nothing is taken (R7)."
+                )
+            } else {
+                format!("{name} played {mv}.")
+            }
+        }
+        Lang::Fr => {
+            let start = format!("{} {} joué {mv}", who.name(lang), who.fr("avez", "a"));
+            if n > 0 {
+                format!("{start} et pris {n} ({houses}).")
+            } else if trace.grand_slam {
+                format!("{start}\u{a0}: prise totale, donc annulée, rien n'est pris (R7).")
+            } else {
+                format!("{start}.")
+            }
+        }
+    }
+}
+
+/// "You sow F…" while the animation runs.
+pub fn sowing(who: Player, mv: Move, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("{} sows {}…", who.name(lang), mv.letter()),
+        Lang::Fr => format!(
+            "{} {} {}…",
+            who.name(lang),
+            who.fr("semez", "sème"),
+            mv.letter()
+        ),
+    }
+}
+
+/// "You capture 4 (ab)…" while the animation shows a capture.
+pub fn capturing(who: Player, trace: &MoveTrace, lang: Lang) -> String {
+    let houses: String = trace
+        .captured
+        .iter()
+        .rev()
+        .map(|(h, _)| h.letter())
+        .collect();
+    let n = trace.captured_seeds();
+    match lang {
+        Lang::En => format!("{} captures {n} ({houses})…", who.name(lang)),
+        Lang::Fr => format!(
+            "{} {} {n} ({houses})…",
+            who.name(lang),
+            who.fr("prenez", "prend")
+        ),
+    }
+}
+
+/// "Hint: play B (you stand 1.5 seeds better, depth 12)."
+pub fn hint(mv: Move, score: crate::ScoreKind, depth: u32, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!(
+            "Hint: play {} ({}, depth {depth}).",
+            mv.letter(),
+            score.text(lang)
+        ),
+        Lang::Fr => format!(
+            "Conseil\u{a0}: jouez {} ({}, profondeur {depth}).",
+            mv.letter(),
+            score.text(lang)
+        ),
+    }
+}
+
+/// The game-over text: why (with the rule), the final totals, who won.
+/// `computer` is the computer's side, `None` between two people.
+pub fn outcome_lines(game: &Game, computer: Option<Side>, lang: Lang) -> Vec<String> {
+    let Some(o) = game.outcome() else {
+        return Vec::new();
+    };
+    let who = |s: Side| Player::of(s, computer);
+    let to_move = game.position().to_move();
+    let loser = o.winner.map(|w| w.opponent()).unwrap_or(to_move);
+    let fr = lang == Lang::Fr;
+    let why = match o.reason {
+        EndReason::Majority => {
+            let w = who(o.winner.unwrap_or(Side::South));
+            if fr {
+                format!(
+                    "{} {} pris 25 graines ou plus (R10).",
+                    w.name(lang),
+                    w.fr("avez", "a")
+                )
+            } else {
+                format!("{} captured 25 seeds or more (R10).", w.name(lang))
+            }
+        }
+        EndReason::EvenSplit => lang
+            .pick(
+                "Both players captured 24 seeds (R10).",
+                "Les deux joueurs ont pris 24 graines (R10).",
+            )
+            .to_string(),
+        EndReason::NoMoves => {
+            let p = who(to_move);
+            if fr {
+                format!(
+                    "{} n'{} aucun coup possible\u{a0}: chaque joueur garde les graines de sa rangée (R9).",
+                    p.name(lang),
+                    p.fr("aviez", "avait")
+                )
+            } else {
+                format!(
+                    "{} had no legal move, so each player took the seeds left in their own row (R9).",
+                    p.name(lang)
+                )
+            }
+        }
+        EndReason::Repetition => lang
+            .pick(
+                "The same position occurred for the third time with no capture since its first occurrence; each player took the seeds in their own row (R11).",
+                "La même position s'est produite pour la troisième fois sans prise depuis sa première apparition\u{a0}; chaque joueur garde les graines de sa rangée (R11).",
+            )
+            .to_string(),
+        EndReason::Agreement => lang
+            .pick(
+                "The players agreed to stop; each took the seeds in their own row (R12).",
+                "Les joueurs ont décidé d'arrêter\u{a0}; chacun garde les graines de sa rangée (R12).",
+            )
+            .to_string(),
+        EndReason::Resignation => {
+            let p = who(loser);
+            if fr {
+                format!("{} {} abandonné.", p.name(lang), p.fr("avez", "a"))
+            } else {
+                format!("{} resigned.", p.name(lang))
+            }
+        }
+        EndReason::Time => {
+            let p = who(loser);
+            if fr {
+                format!(
+                    "{} {} dépassé le temps (R13).",
+                    p.name(lang),
+                    p.fr("avez", "a")
+                )
+            } else {
+                format!("{} ran out of time (R13).", p.name(lang))
+            }
+        }
+    };
+    let label = |s: Side| {
+        let side = side_name(s, lang);
+        if computer.is_some() {
+            format!("{side} ({})", who(s).inner(lang))
+        } else {
+            side.to_string()
+        }
+    };
+    let totals = match lang {
+        Lang::En => format!(
+            "Final totals: {} {}, {} {}.",
+            label(Side::South),
+            o.totals[0],
+            label(Side::North),
+            o.totals[1]
+        ),
+        Lang::Fr => format!(
+            "Totaux finaux\u{a0}: {} {}, {} {}.",
+            label(Side::South),
+            o.totals[0],
+            label(Side::North),
+            o.totals[1]
+        ),
+    };
+    let result = match (o.winner, computer) {
+        (None, _) => lang
+            .pick("The game is a draw.", "La partie est nulle.")
+            .to_string(),
+        (Some(w), Some(c)) if c == w => lang
+            .pick("The computer wins.", "L'ordinateur gagne.")
+            .to_string(),
+        (Some(_), Some(_)) => lang.pick("You win!", "Vous gagnez\u{a0}!").to_string(),
+        (Some(w), None) => match lang {
+            Lang::En => format!("{} wins.", side_name(w, lang)),
+            Lang::Fr => format!("{} gagne.", side_name(w, lang)),
+        },
+    };
+    vec![why, totals, result]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oware_core::{parse_moves, Position};
+
+    #[test]
+    fn lists_read_as_words() {
+        let l = |s: &str, lang| move_list(&parse_moves(s).unwrap(), lang);
+        assert_eq!(l("B", Lang::En), "B");
+        assert_eq!(l("Ba", Lang::En), "B and a");
+        assert_eq!(l("BaC", Lang::En), "B, a and C");
+        assert_eq!(l("Ba", Lang::Fr), "B et a");
+    }
+
+    #[test]
+    fn moves_played() {
+        let pos: Position = "0-0-0-0-0-2-1-1-0-0-4-0-20-20-S".parse().unwrap();
+        let t = pos.trace(Move::from_letter('F').unwrap()).unwrap();
+        assert_eq!(
+            played(Player::You, &t, Lang::En),
+            "You played F and captured 4 (ab)."
+        );
+        assert_eq!(
+            played(Player::You, &t, Lang::Fr),
+            "Vous avez joué F et pris 4 (ab)."
+        );
+        assert_eq!(
+            played(Player::Computer, &t, Lang::Fr),
+            "L'ordinateur a joué F et pris 4 (ab)."
+        );
+        let pos: Position = "1-0-0-0-0-2-1-1-0-0-0-0-21-22-S".parse().unwrap();
+        let t = pos.trace(Move::from_letter('F').unwrap()).unwrap();
+        assert!(played(Player::South, &t, Lang::Fr).contains("prise totale"));
+    }
+
+    #[test]
+    fn game_over_in_both_languages() {
+        // E10: North is empty and cannot be fed (R9).
+        let g = Game::new("1-0-0-0-1-0-0-0-0-0-0-0-23-23-S".parse().unwrap());
+        let en = outcome_lines(&g, None, Lang::En);
+        assert!(en[0].contains("R9"));
+        assert_eq!(en[1], "Final totals: South 25, North 23.");
+        assert_eq!(en[2], "South wins.");
+        let fr = outcome_lines(&g, Some(Side::North), Lang::Fr);
+        assert_eq!(
+            fr[1],
+            "Totaux finaux\u{a0}: Sud (vous) 25, Nord (l'ordinateur) 23."
+        );
+        assert_eq!(fr[2], "Vous gagnez\u{a0}!");
+        // E11: the third occurrence ends it (R11).
+        let start: Position = "0-0-0-0-0-0-1-0-0-0-0-1-23-23-N".parse().unwrap();
+        let g =
+            Game::from_moves(start, &parse_moves("fAaBbCcDdEeFfAaBbCcDdEeFf").unwrap()).unwrap();
+        let en = outcome_lines(&g, None, Lang::En);
+        assert!(en[0].contains("for the third time"), "{en:?}");
+        assert_eq!(en[2], "The game is a draw.");
+    }
+}
