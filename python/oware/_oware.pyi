@@ -271,6 +271,9 @@ class LevelProfile(TypedDict):
     depth: Optional[int]
     movetime: float
     temperature: int
+    notice: int
+    read: int
+    book_temperature: int
 
 def level_profile(level: int) -> LevelProfile: ...
 

@@ -370,7 +370,9 @@ impl PyEngine {
 }
 
 /// A level's profile: `depth` (None: unlimited), default `movetime`
-/// (seconds) and softmax `temperature` (centi-seeds; 0 plays the best move).
+/// (seconds), softmax `temperature` (centi-seeds; 0 plays the best move),
+/// the percent chances that a move is noticed (`notice`) and read to the
+/// level's depth (`read`), and the opening book's `book_temperature`.
 #[pyfunction]
 pub fn level_profile<'py>(py: Python<'py>, level: u8) -> PyResult<Bound<'py, PyDict>> {
     if !(Level::MIN.get()..=Level::MAX.get()).contains(&level) {
@@ -388,6 +390,9 @@ pub fn level_profile<'py>(py: Python<'py>, level: u8) -> PyResult<Bound<'py, PyD
     d.set_item("depth", p.depth)?;
     d.set_item("movetime", p.movetime.as_secs_f64())?;
     d.set_item("temperature", p.temperature)?;
+    d.set_item("notice", p.notice)?;
+    d.set_item("read", p.read)?;
+    d.set_item("book_temperature", p.book_temperature)?;
     Ok(d)
 }
 

@@ -69,7 +69,9 @@ def test_node_and_time_limits(engine):
 def test_levels(engine):
     assert (oware.MIN_LEVEL, oware.MAX_LEVEL) == (1, 10)
     p = oware.level_profile(1)
-    assert p["depth"] == 1 and p["temperature"] > 0 and p["movetime"] > 0
+    assert p["depth"] == 2 and p["temperature"] > 0 and p["movetime"] > 0
+    assert 0 < p["notice"] < 100 and 0 < p["read"] < 100
+    assert oware.level_profile(10)["notice"] == 100
     assert oware.level_profile(10)["depth"] is None
     g = oware.Game(moves="FfBe")
     picks = {engine.search(g, level=1, seed=s).best for s in range(30)}

@@ -25,27 +25,42 @@ pub struct Profile {
     pub movetime: Duration,
     /// Softmax temperature in centi-seeds; 0 plays the best move.
     pub temperature: u32,
+    /// Percent chance that the player notices a given legal move at all
+    /// (a move not noticed is not considered: a capture not noticed is a
+    /// capture missed). 100 at the upper levels.
+    pub notice: u8,
+    /// Percent chance that the player reads a noticed move to the level's
+    /// depth; otherwise it judges the move by the position right after it
+    /// (it sees its own capture, not the reply). 100 at the upper levels.
+    pub read: u8,
+    /// Softmax temperature for choosing among the opening book's moves
+    /// (see [`crate::book`]); 0 plays the book's best move.
+    pub book_temperature: u32,
 }
 
 /// The profile of `level`.
 pub fn profile(level: Level) -> Profile {
     let ms = Duration::from_millis;
-    let (depth, movetime, temperature) = match level.get() {
-        1 => (Some(1), ms(2000), 300),
-        2 => (Some(2), ms(2000), 200),
-        3 => (Some(3), ms(2000), 140),
-        4 => (Some(4), ms(2000), 100),
-        5 => (Some(5), ms(2000), 70),
-        6 => (Some(6), ms(2000), 45),
-        7 => (Some(8), ms(2000), 25),
-        8 => (Some(10), ms(2000), 12),
-        9 => (Some(14), ms(300), 0),
-        _ => (None, ms(1000), 0),
+    // depth, time, temperature, notice %, read %, book temperature
+    let (depth, movetime, temperature, notice, read, book_temperature) = match level.get() {
+        1 => (Some(2), ms(2000), 60, 55, 25, 300),
+        2 => (Some(3), ms(2000), 50, 65, 40, 200),
+        3 => (Some(4), ms(2000), 40, 75, 55, 140),
+        4 => (Some(5), ms(2000), 35, 85, 70, 100),
+        5 => (Some(6), ms(2000), 30, 92, 82, 70),
+        6 => (Some(7), ms(2000), 25, 97, 92, 45),
+        7 => (Some(8), ms(2000), 25, 100, 100, 25),
+        8 => (Some(10), ms(2000), 12, 100, 100, 12),
+        9 => (Some(14), ms(300), 0, 100, 100, 0),
+        _ => (None, ms(1000), 0, 100, 100, 0),
     };
     Profile {
         depth,
         movetime,
         temperature,
+        notice,
+        read,
+        book_temperature,
     }
 }
 
@@ -130,6 +145,62 @@ pub fn pick(moves: &[MoveAnalysis], temperature: u32, seed: u64, game: &Game) ->
     moves.len() - 1
 }
 
+/// The move a level plays among `moves` (every legal move valued at the
+/// level's depth, for the mover): the index into `moves`.
+///
+/// A person at a low level does not see everything. Each move is noticed
+/// with probability [`Profile::notice`] (at least one always is); a noticed
+/// move is read to the level's depth with probability [`Profile::read`],
+/// else judged by the position right after it, with `weights` (so its own
+/// capture counts but the reply does not). The move is then drawn by a
+/// softmax at [`Profile::temperature`] over what was seen. The draws are
+/// seeded by `seed`, the position and the ply number: a game replays.
+pub fn choose(
+    moves: &[MoveAnalysis],
+    profile: &Profile,
+    seed: u64,
+    game: &Game,
+    weights: &crate::eval::Weights,
+) -> usize {
+    if moves.len() <= 1 {
+        return 0;
+    }
+    if profile.notice >= 100 && profile.read >= 100 {
+        return pick(moves, profile.temperature, seed, game);
+    }
+    let key = game.position().key();
+    let mut rng = SplitMix::new(
+        seed.rotate_left(29)
+            ^ (key as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ ((key >> 64) as u64)
+            ^ (game.plies().len() as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93),
+    );
+    let pos = game.position();
+    let mut seen: Vec<(usize, MoveAnalysis)> = Vec::new();
+    for (i, m) in moves.iter().enumerate() {
+        let noticed = rng.below(100) < profile.notice as u64;
+        let read = rng.below(100) < profile.read as u64;
+        if !noticed {
+            continue;
+        }
+        let child = pos.play_unchecked(m.mv);
+        let score = if read || child.legal_moves().is_empty() || child.is_decided() {
+            m.score
+        } else {
+            crate::Score(-crate::eval::evaluate(&child, weights))
+        };
+        seen.push((i, MoveAnalysis { score, ..m.clone() }));
+    }
+    if seen.is_empty() {
+        // Nothing caught the eye: one move, drawn.
+        return rng.below(moves.len() as u64) as usize;
+    }
+    seen.sort_by_key(|(_, m)| std::cmp::Reverse(m.score));
+    let candidates: Vec<MoveAnalysis> = seen.iter().map(|(_, m)| m.clone()).collect();
+    let j = pick(&candidates, profile.temperature, seed, game);
+    seen[j].0
+}
+
 /// The 1-ply greedy player: the move that captures the most seeds at once,
 /// ties broken by a draw seeded by `seed` and the position. A yardstick for
 /// the full engine, not a level.
@@ -202,11 +273,69 @@ mod tests {
             let a = profile(Level::new(n));
             let b = profile(Level::new(n + 1));
             assert!(a.temperature >= b.temperature);
+            assert!(a.notice <= b.notice && a.read <= b.read);
+            assert!(a.book_temperature >= b.book_temperature);
             assert!(a.depth.unwrap_or(99) <= b.depth.unwrap_or(99));
         }
         let l = profile(Level::new(3)).limits(&Limits::depth(10));
-        assert_eq!(l.depth, Some(3));
+        assert_eq!(l.depth, Some(4));
         let l = profile(Level::new(10)).limits(&Limits::default());
         assert_eq!(l.movetime, Some(Duration::from_secs(1)));
+    }
+
+    // The first position of a seeded random game where the mover has at
+    // least four moves and exactly one of them captures.
+    fn capture_chance() -> (Game, Vec<MoveAnalysis>, Move) {
+        let mut rng = SplitMix::new(3);
+        let mut game = Game::new(Position::start());
+        let capture = loop {
+            let pos = *game.position();
+            let me = pos.to_move();
+            let legal: Vec<Move> = game.legal_moves().into_iter().collect();
+            let captures: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|&m| pos.play_unchecked(m).store(me) > pos.store(me))
+                .collect();
+            if legal.len() >= 4 && captures.len() == 1 {
+                break captures[0];
+            }
+            game.play(legal[rng.below(legal.len() as u64) as usize])
+                .unwrap();
+        };
+        let mut engine = crate::Engine::new(crate::EngineOptions {
+            hash_mb: 1,
+            tablebase_dir: None,
+        });
+        let moves = engine.analyze(&game, &Limits::depth(4));
+        (game, moves, capture)
+    }
+
+    #[test]
+    fn low_levels_miss_captures_sometimes_and_replay() {
+        let (game, moves, capture) = capture_chance();
+        let weights = crate::eval::Weights::TUNED;
+        let takes = |level: u8| {
+            let p = profile(Level::new(level));
+            (0..400u64)
+                .filter(|&seed| moves[choose(&moves, &p, seed, &game, &weights)].mv == capture)
+                .count()
+        };
+        let (one, three, seven) = (takes(1), takes(3), takes(7));
+        // Level 1 notices the capture about 55 % of the time, level 3 about
+        // 75 %, level 7 always (it sees every move).
+        assert!(
+            (150..300).contains(&one),
+            "level 1 took it {one} times of 400"
+        );
+        assert!(three > one, "level 3 {three}, level 1 {one}");
+        assert!(seven > three, "level 7 {seven}, level 3 {three}");
+        let p = profile(Level::new(1));
+        for seed in 0..20 {
+            assert_eq!(
+                choose(&moves, &p, seed, &game, &weights),
+                choose(&moves, &p, seed, &game, &weights)
+            );
+        }
     }
 }

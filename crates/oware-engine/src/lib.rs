@@ -19,6 +19,7 @@
 #![deny(missing_docs)]
 
 pub mod bench;
+pub mod book;
 pub mod eval;
 pub mod levels;
 pub mod search;
@@ -76,20 +77,30 @@ impl Level {
     }
 
     /// The level's name for people, from "beginner" (1) to "master" (10).
+    /// The one source of the names (the terminal game, the web app and the
+    /// docs take them from here).
     pub fn name(self) -> &'static str {
         LEVEL_NAMES[self.0 as usize - 1]
     }
 
-    /// The level with this [`name`](Self::name) (ignoring case), if any.
+    /// The level's name in French, from « débutant » (1) to « maître » (10).
+    pub fn name_fr(self) -> &'static str {
+        LEVEL_NAMES_FR[self.0 as usize - 1]
+    }
+
+    /// The level with this [`name`](Self::name) or
+    /// [`French name`](Self::name_fr) (ignoring case), if any.
     pub fn from_name(name: &str) -> Option<Level> {
+        let wanted = name.trim().to_lowercase();
         LEVEL_NAMES
             .iter()
-            .position(|n| n.eq_ignore_ascii_case(name.trim()))
+            .position(|n| *n == wanted)
+            .or_else(|| LEVEL_NAMES_FR.iter().position(|n| *n == wanted))
             .map(|i| Level(i as u8 + 1))
     }
 }
 
-/// The names of levels 1 to 10.
+/// The names of levels 1 to 10 (lower case).
 const LEVEL_NAMES: [&str; 10] = [
     "beginner",
     "novice",
@@ -101,6 +112,20 @@ const LEVEL_NAMES: [&str; 10] = [
     "strong",
     "expert",
     "master",
+];
+
+/// The French names of levels 1 to 10 (lower case).
+const LEVEL_NAMES_FR: [&str; 10] = [
+    "débutant",
+    "novice",
+    "apprenti",
+    "amateur",
+    "joueur de club",
+    "intermédiaire",
+    "confirmé",
+    "fort",
+    "expert",
+    "maître",
 ];
 
 impl Default for Level {
@@ -245,6 +270,11 @@ pub struct Engine {
     stop: StopHandle,
     tables: Option<Arc<tablebase::Tablebase>>,
     tablebase_error: Option<String>,
+    book: Option<Arc<book::Book>>,
+    // Tables still being loaded or built in the background; installed by
+    // the first search that starts after they are ready.
+    #[cfg(feature = "tablebase")]
+    pending_tables: Option<oware_tablebase::background::Loading>,
 }
 
 impl Engine {
@@ -261,6 +291,9 @@ impl Engine {
             stop: StopHandle::default(),
             tables: None,
             tablebase_error: None,
+            book: None,
+            #[cfg(feature = "tablebase")]
+            pending_tables: None,
         };
         let dir = engine.options.tablebase_dir.clone();
         let _ = engine.set_tablebase_dir(dir);
@@ -403,6 +436,65 @@ impl Engine {
         self.searcher.oracle_seeds()
     }
 
+    /// Uses the tables that `loading` delivers (see
+    /// [`oware_tablebase::background::load_or_build`]) from the first
+    /// search or analysis that starts after they are ready; until then the
+    /// engine plays with the tables it has (or none). Replaces any tables
+    /// set before once they arrive.
+    #[cfg(feature = "tablebase")]
+    pub fn set_tablebase_loading(&mut self, loading: Option<oware_tablebase::background::Loading>) {
+        self.pending_tables = loading;
+        self.install_pending_tables();
+    }
+
+    // Without tables there is nothing to install.
+    #[cfg(not(feature = "tablebase"))]
+    fn install_pending_tables(&mut self) {}
+
+    // Installs background tables if they have arrived (never waits).
+    #[cfg(feature = "tablebase")]
+    fn install_pending_tables(&mut self) {
+        let Some(loading) = &self.pending_tables else {
+            return;
+        };
+        if let Some(tables) = loading.ready() {
+            self.pending_tables = None;
+            self.set_tablebase(Some(tables));
+        } else if loading.is_finished() {
+            self.pending_tables = None;
+        }
+    }
+
+    /// Plays from `book` (shared) while the game is in it, or never with
+    /// `None` (the default). Full strength and levels 9-10 play the book's
+    /// best move, lower levels draw one with variety (see
+    /// [`levels::Profile::book_temperature`]). Analyses ignore the book.
+    pub fn set_book(&mut self, book: Option<Arc<book::Book>>) {
+        self.book = book;
+    }
+
+    /// The opening book in use, if any.
+    pub fn book(&self) -> Option<&Arc<book::Book>> {
+        self.book.as_ref()
+    }
+
+    // The book's move for this search, if the game is in the book.
+    fn book_move(&self, game: &Game, limits: &Limits) -> Option<SearchResult> {
+        let book = self.book.as_ref()?;
+        let temperature = limits
+            .level
+            .map_or(0, |l| levels::profile(l).book_temperature);
+        let m = book.choose(game, temperature, limits.seed)?;
+        Some(SearchResult {
+            best: Some(m.mv),
+            score: m.score,
+            pv: vec![m.mv],
+            depth: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+        })
+    }
+
     /// Replaces the evaluation weights (for tuning and experiments).
     pub fn set_weights(&mut self, weights: eval::Weights) {
         self.searcher.set_weights(weights);
@@ -444,6 +536,10 @@ impl Engine {
         control: &StopHandle,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
+        self.install_pending_tables();
+        if let Some(r) = self.book_move(game, limits) {
+            return r;
+        }
         let Some(level) = limits.level else {
             return self.full_search(game, limits, control, info);
         };
@@ -465,7 +561,8 @@ impl Engine {
                 elapsed: started.elapsed(),
             };
         }
-        let i = levels::pick(&moves, profile.temperature, limits.seed, game);
+        let weights = self.searcher.weights();
+        let i = levels::choose(&moves, &profile, limits.seed, game, &weights);
         let chosen = &moves[i];
         SearchResult {
             best: Some(chosen.mv),
@@ -493,6 +590,7 @@ impl Engine {
         control: &StopHandle,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> Vec<MoveAnalysis> {
+        self.install_pending_tables();
         self.searcher.analyze(game, limits, control, info).0
     }
 }

@@ -459,6 +459,7 @@ impl Session {
                 self.say("option name TablebaseDir type string default <empty>");
                 self.say("option name Level type spin default 10 min 1 max 10");
                 self.say("option name Greedy type check default false");
+                self.say("option name OwnBook type check default false");
                 self.say("option name Seed type spin default 0 min 0 max 2147483647");
                 self.say("option name Ponder type check default false");
                 self.say(&format!(
@@ -557,9 +558,16 @@ impl Session {
                 Ok(w) => self.engine().set_weights(w),
                 Err(e) => self.error(format!("setoption EvalWeights: {e}")),
             },
-            // Accepted so that GUIs may send them; `OwnBook` (sent by Aualé)
-            // has no effect while the engine has no opening book.
-            "ponder" | "uci_analysemode" | "multipv" | "ownbook" => {}
+            "ownbook" => match need(value) {
+                Some("true") => self.engine().set_book(Some(crate::book::Book::builtin())),
+                Some("false") => self.engine().set_book(None),
+                _ => self.error(format!(
+                    "setoption OwnBook: expected true or false, got {}",
+                    shown(value)
+                )),
+            },
+            // Accepted so that GUIs may send them.
+            "ponder" | "uci_analysemode" | "multipv" => {}
             _ => self.error(format!("setoption: unknown option '{name}'")),
         }
     }

@@ -108,3 +108,23 @@ fn missing_table_directory_is_a_clear_error() {
     assert!(e.to_string().contains("/nonexistent/tables"), "{e}");
     assert_eq!(engine.tablebase_seeds(), 0);
 }
+
+#[test]
+fn tables_from_the_background_are_used_once_ready() {
+    use oware_tablebase::background::{load_or_build, Loading};
+    let mut engine = oware_engine::Engine::new(oware_engine::EngineOptions {
+        hash_mb: 1,
+        tablebase_dir: None,
+    });
+    assert_eq!(engine.tablebase_seeds(), 0);
+    let loading = load_or_build(None, 6, |_| {});
+    loading.wait(std::time::Duration::from_secs(60)).unwrap();
+    engine.set_tablebase_loading(Some(loading));
+    let game = oware_core::Game::new("1-0-0-0-1-0-0-0-0-0-0-0-23-23-S".parse().unwrap());
+    engine.search(&game, &oware_engine::Limits::depth(2), &mut |_| {});
+    assert_eq!(engine.tablebase_seeds(), 6);
+    // A handle that is ready at once.
+    let tb = std::sync::Arc::new(oware_tablebase::Tablebase::build_in_memory(3).unwrap());
+    engine.set_tablebase_loading(Some(Loading::done(tb)));
+    assert_eq!(engine.tablebase_seeds(), 3);
+}

@@ -265,3 +265,35 @@ fn tables_built_in_the_background_keep_nobody_waiting() {
     tx.send("quit".into()).unwrap();
     session.join().unwrap();
 }
+
+#[test]
+fn own_book_plays_the_book_move_at_once_and_can_be_turned_off() {
+    let book = oware_engine::book::Book::builtin();
+    let after = Game::from_moves(Position::start(), &parse_moves("Ff").unwrap()).unwrap();
+    let best = book.moves(after.position()).expect("Ff is in the book")[0].mv;
+    let lines = session(
+        "setoption name OwnBook value true\nposition startpos moves Ff\ngo depth 8\n\
+         setoption name OwnBook value false\nposition startpos moves Ff\ngo depth 8\n\
+         setoption name OwnBook value maybe\n",
+    );
+    let moves = bestmoves(&lines);
+    assert_eq!(moves.len(), 2, "{lines:?}");
+    assert_eq!(moves[0], best.to_string());
+    // The book move comes without a search; the second `go` searches.
+    let first_bestmove = lines
+        .iter()
+        .position(|l| l.starts_with("bestmove"))
+        .unwrap();
+    assert!(!lines[..first_bestmove]
+        .iter()
+        .any(|l| l.starts_with("info depth")));
+    assert!(lines[first_bestmove..]
+        .iter()
+        .any(|l| l.starts_with("info depth 8")));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("setoption OwnBook: expected true or false")),
+        "{lines:?}"
+    );
+}

@@ -59,6 +59,7 @@
 
 #![deny(missing_docs)]
 
+pub mod background;
 mod build;
 #[cfg(unix)]
 pub mod dist;

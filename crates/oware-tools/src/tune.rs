@@ -246,6 +246,91 @@ pub fn fit(samples: &[Sample], baseline: &Weights) -> Fit {
     }
 }
 
+/// One model of [`compare`]: its name, its number of parameters and its
+/// mean log-loss on the training and on the held-out samples.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelLoss {
+    /// What the model is.
+    pub name: &'static str,
+    /// Parameters fitted.
+    pub params: usize,
+    /// Mean log-loss on the samples it was fitted on.
+    pub train: f64,
+    /// Mean log-loss on the held-out samples (every fifth).
+    pub test: f64,
+}
+
+// The inputs of each model compared by `compare`.
+fn model_inputs(kind: usize, pos: &Position) -> Vec<f64> {
+    let f: Vec<f64> = Features::of(pos).values.iter().map(|&v| v as f64).collect();
+    match kind {
+        // The engine's linear evaluation.
+        0 => f,
+        // Tapered: each weight blends between the opening (48 seeds on the
+        // board) and the ending (none), a classic cheap non-linearity.
+        1 => {
+            let phase = pos.seeds_on_board() as f64 / 48.0;
+            f.iter()
+                .copied()
+                .chain(f.iter().map(|v| v * phase))
+                .collect()
+        }
+        // The linear features plus the board itself, each house of the
+        // mover (then of the opponent) as indicators of its seed count in
+        // buckets 0, 1-2, 3-5, 6-11, 12+: what a network's first layer
+        // sees, without its hidden layer.
+        _ => {
+            let me = pos.to_move();
+            let mut x = f;
+            for side in [me, me.opponent()] {
+                for h in side.houses() {
+                    let n = pos.seeds(h);
+                    let bucket = match n {
+                        0 => 0,
+                        1..=2 => 1,
+                        3..=5 => 2,
+                        6..=11 => 3,
+                        _ => 4,
+                    };
+                    for b in 0..5 {
+                        x.push(if b == bucket { 1.0 } else { 0.0 });
+                    }
+                }
+            }
+            x
+        }
+    }
+}
+
+/// Fits three models of the result on the same samples (every fifth held
+/// out) and reports their log-loss: the linear evaluation, a tapered one,
+/// and the linear one with the board's seed counts as extra inputs. A
+/// measure of how much an evaluation beyond linear can gain before
+/// building one (docs/ENGINE.md, "Beyond linear").
+pub fn compare(samples: &[Sample]) -> Vec<ModelLoss> {
+    let names = ["linear (8)", "tapered (16)", "linear + board buckets (68)"];
+    (0..names.len())
+        .map(|kind| {
+            let data: Vec<(Vec<f64>, f64)> = samples
+                .iter()
+                .map(|s| (model_inputs(kind, &s.pos), s.result))
+                .collect();
+            let (test, train): (Vec<_>, Vec<_>) =
+                data.into_iter().enumerate().partition(|(i, _)| i % 5 == 4);
+            let train: Vec<_> = train.into_iter().map(|(_, d)| d).collect();
+            let test: Vec<_> = test.into_iter().map(|(_, d)| d).collect();
+            let n = train.first().map_or(0, |d| d.0.len());
+            let beta = newton(&train, n, 1e-3 * train.len() as f64 / 1000.0);
+            ModelLoss {
+                name: names[kind],
+                params: n,
+                train: log_loss(&train, &beta),
+                test: log_loss(&test, &beta),
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -296,5 +381,19 @@ mod tests {
         assert!(s
             .iter()
             .all(|x| quiet(&x.pos) && [0.0, 0.5, 1.0].contains(&x.result)));
+    }
+
+    #[test]
+    fn compare_fits_every_model_and_richer_models_fit_training_data_better() {
+        let samples = generate(6, 3, 4, 5, &mut |_| {});
+        let models = compare(&samples);
+        assert_eq!(models.len(), 3);
+        assert!(models
+            .iter()
+            .all(|m| m.train.is_finite() && m.test.is_finite()));
+        // Nested models: more inputs never fit the training data worse
+        // (up to the ridge penalty).
+        assert!(models[1].train <= models[0].train + 1e-3, "{models:?}");
+        assert!(models[2].train <= models[0].train + 1e-3, "{models:?}");
     }
 }

@@ -66,6 +66,11 @@ pub struct Settings {
     pub autosave: Option<PathBuf>,
     /// Time the engine spends on a hint.
     pub hint_time: Duration,
+    /// The computer's opening book (none: it searches from the first move).
+    pub book: Option<std::sync::Arc<oware_engine::book::Book>>,
+    /// Endgame tables being loaded or built in the background; the
+    /// computer uses them from its first move after they are ready.
+    pub tables: Option<oware_tablebase::background::Loading>,
 }
 
 impl Default for Settings {
@@ -79,6 +84,8 @@ impl Default for Settings {
             lang: Lang::En,
             autosave: None,
             hint_time: Duration::from_millis(1500),
+            book: None,
+            tables: None,
         }
     }
 }

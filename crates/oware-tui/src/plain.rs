@@ -88,6 +88,8 @@ pub fn run<R: BufRead, W: Write>(
         settings,
         seed: 0x5eed,
     };
+    p.engine.set_book(settings.book.clone());
+    p.engine.set_tablebase_loading(settings.tables.clone());
     p.intro()?;
     p.play(input)
 }

@@ -31,6 +31,15 @@ pub struct Worker {
 impl Worker {
     /// Starts the thread.
     pub fn spawn(options: EngineOptions) -> Worker {
+        Worker::spawn_with(options, |_| {})
+    }
+
+    /// Starts the thread, with `setup` run on its engine first (to give it
+    /// a book or tables).
+    pub fn spawn_with(
+        options: EngineOptions,
+        setup: impl FnOnce(&mut Engine) + Send + 'static,
+    ) -> Worker {
         let (req_tx, req_rx) = mpsc::channel::<SearchRequest>();
         let (res_tx, res_rx) = mpsc::channel();
         let (stop_tx, stop_rx) = mpsc::channel();
@@ -38,6 +47,7 @@ impl Worker {
             .name("oware-engine".into())
             .spawn(move || {
                 let mut engine = Engine::new(options);
+                setup(&mut engine);
                 let _ = stop_tx.send(engine.stop_handle());
                 for req in req_rx {
                     let result = engine.search(&req.game, &req.limits, &mut |_| {});
@@ -128,10 +138,17 @@ pub fn run(mut app: App) -> io::Result<()> {
     let mut terminal: Terminal<CrosstermBackend<Stdout>> =
         Terminal::new(CrosstermBackend::new(io::stdout()))?;
     terminal.clear()?;
-    let worker = Worker::spawn(EngineOptions {
-        hash_mb: 32,
-        ..EngineOptions::default()
-    });
+    let (book, tables) = (app.settings.book.clone(), app.settings.tables.clone());
+    let worker = Worker::spawn_with(
+        EngineOptions {
+            hash_mb: 32,
+            ..EngineOptions::default()
+        },
+        move |engine| {
+            engine.set_book(book);
+            engine.set_tablebase_loading(tables);
+        },
+    );
     let result = event_loop(&mut terminal, &mut app, &worker);
     worker.shutdown();
     drop(terminal);

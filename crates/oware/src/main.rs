@@ -34,6 +34,8 @@ enum Command {
     #[command(flatten)]
     Tablebase(cmd::tablebase::Command),
     #[command(flatten)]
+    Book(cmd::book::Command),
+    #[command(flatten)]
     Play(cmd::play::Command),
     #[command(flatten)]
     Serve(cmd::serve::Command),
@@ -48,6 +50,7 @@ fn main() -> ExitCode {
         Command::Record(args) => cmd::core::record(args),
         Command::Engine(c) => cmd::engine::run(c),
         Command::Tablebase(c) => cmd::tablebase::run(c),
+        Command::Book(c) => cmd::book::run(c),
         Command::Play(c) => cmd::play::run(c),
         Command::Serve(c) => cmd::serve::run(c),
     };

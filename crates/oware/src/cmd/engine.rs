@@ -53,6 +53,13 @@ pub enum TuneAction {
         #[arg(required = true)]
         files: Vec<std::path::PathBuf>,
     },
+    /// Compare models beyond the linear evaluation on held-out data
+    /// (log-loss of the game result; docs/ENGINE.md, "Beyond linear").
+    Compare {
+        /// Data files written by `tune gen`.
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+    },
 }
 
 #[derive(Args)]
@@ -576,6 +583,16 @@ fn tune(action: TuneAction) -> Result<()> {
                 out.display()
             );
         }
+        TuneAction::Compare { files } => {
+            let samples = read_samples(&files)?;
+            println!("samples {} (every fifth held out)", samples.len());
+            for m in tune::compare(&samples) {
+                println!(
+                    "{:<30} params {:>3}  log-loss train {:.5}  held out {:.5}",
+                    m.name, m.params, m.train, m.test
+                );
+            }
+        }
         TuneAction::Fit { files } => {
             let mut samples = Vec::new();
             for f in &files {
@@ -599,4 +616,19 @@ fn tune(action: TuneAction) -> Result<()> {
         }
     }
     Ok(())
+}
+
+fn read_samples(files: &[std::path::PathBuf]) -> Result<Vec<oware_tools::tune::Sample>> {
+    let mut samples = Vec::new();
+    for f in files {
+        let text =
+            std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?;
+        samples.extend(
+            oware_tools::tune::read(&text).map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?,
+        );
+    }
+    if samples.is_empty() {
+        bail!("no samples");
+    }
+    Ok(samples)
 }

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand, ValueEnum};
 use oware_engine::Level;
+use oware_tablebase::background::{open_or_build_in_memory, Loading};
 use oware_tui::app::{Opponent, Settings, Starter};
 use oware_tui::text::Lang;
 use oware_tui::Options;
@@ -70,6 +71,39 @@ pub struct PlayArgs {
     /// Milliseconds the engine thinks about a hint.
     #[arg(long, default_value_t = 1500, value_name = "MS")]
     hint_ms: u64,
+    /// Endgame tables to open (default: `./tablebases` if it holds table
+    /// files, else tables of up to 14 seeds built in memory in the
+    /// background while you play).
+    #[arg(long, value_name = "DIR", conflicts_with = "no_tablebases")]
+    tablebases: Option<PathBuf>,
+    /// Play without endgame tables.
+    #[arg(long)]
+    no_tablebases: bool,
+    /// The computer plays without its opening book.
+    #[arg(long)]
+    no_book: bool,
+}
+
+/// Seeds of the tables built in memory when no table files are found: a
+/// few CPU-seconds, in the background (docs/TUI.md).
+const PLAY_TABLE_SEEDS: usize = 14;
+
+/// The tables the computer will use: by default found or built in the
+/// background, so the game starts at once. A directory given explicitly is
+/// opened first, so that a mistake in it is an error, not tables silently
+/// lost.
+fn tables(a: &PlayArgs) -> anyhow::Result<Option<Loading>> {
+    if a.no_tablebases {
+        return Ok(None);
+    }
+    Ok(Some(match &a.tablebases {
+        Some(dir) => Loading::done(oware_engine::tablebase::open(dir).map_err(anyhow::Error::msg)?),
+        None => open_or_build_in_memory(
+            PathBuf::from(oware_tablebase::DEFAULT_DIR),
+            PLAY_TABLE_SEEDS,
+            |_| {},
+        ),
+    }))
 }
 
 pub fn run(command: Command) -> anyhow::Result<()> {
@@ -96,6 +130,8 @@ pub fn run(command: Command) -> anyhow::Result<()> {
                 },
                 autosave: None,
                 hint_time: Duration::from_millis(a.hint_ms),
+                book: (!a.no_book).then(oware_engine::book::Book::builtin),
+                tables: tables(&a)?,
             };
             let options = Options {
                 settings,
