@@ -22,7 +22,7 @@ oware="$target_dir/$profile/oware"
 tmp=$(mktemp -d)
 port=$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
 url="http://127.0.0.1:$port"
-"$oware" serve --addr "127.0.0.1:$port" --db "$tmp/games.sqlite3" >"$tmp/server.log" 2>&1 &
+"$oware" serve --addr "127.0.0.1:$port" --db "$tmp/games.sqlite3" --tablebase-seeds 12 >"$tmp/server.log" 2>&1 &
 server=$!
 cleanup() {
     kill "$server" 2>/dev/null || true

@@ -33,6 +33,23 @@ pub struct Config {
     /// Mark session cookies `Secure` (set this when clients reach the
     /// server over TLS, e.g. behind a proxy that terminates it).
     pub secure_cookies: bool,
+    /// The engine plays its opening book (computer games and hints).
+    pub book: bool,
+    /// Endgame tables: opened from, or built in the background into, a
+    /// folder (in memory without one), and used as soon as they are ready.
+    /// `None`: no tables.
+    pub tablebases: Option<Tablebases>,
+}
+
+/// Where the server's endgame tables come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tablebases {
+    /// Folder of the table files (kept between runs); `None` builds them in
+    /// memory at every start.
+    pub dir: Option<std::path::PathBuf>,
+    /// Positions up to this many seeds (20: about 70 s to build on two
+    /// cores the first time, 226 MB of files).
+    pub max_seeds: usize,
 }
 
 impl Default for Config {
@@ -52,6 +69,8 @@ impl Default for Config {
             rate_limits: Some(RateLimits::default()),
             trust_forwarded_for: false,
             secure_cookies: false,
+            book: true,
+            tablebases: None,
         }
     }
 }

@@ -13,7 +13,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use oware_engine::book::Book;
 use oware_engine::{Engine, EngineOptions, StopHandle};
+use oware_tablebase::background::Loading;
 use tokio::sync::Semaphore;
 
 use crate::error::ApiError;
@@ -30,6 +32,10 @@ pub struct EnginePool {
     hash_mb: usize,
     /// Searches running now (for tests and health).
     running: AtomicUsize,
+    /// The opening book every engine plays.
+    book: Option<Arc<Book>>,
+    /// The endgame tables, once built or opened.
+    tables: Option<Loading>,
 }
 
 /// A place in the queue, given back however the request ends.
@@ -61,7 +67,13 @@ impl Drop for Running {
 
 impl EnginePool {
     /// A pool running at most `threads` searches at once and queueing at most `max_waiting` more.
-    pub fn new(threads: usize, max_waiting: usize, hash_mb: usize) -> EnginePool {
+    pub fn new(
+        threads: usize,
+        max_waiting: usize,
+        hash_mb: usize,
+        book: Option<Arc<Book>>,
+        tables: Option<Loading>,
+    ) -> EnginePool {
         EnginePool {
             permits: Arc::new(Semaphore::new(threads.max(1))),
             idle: Mutex::new(Vec::new()),
@@ -70,12 +82,19 @@ impl EnginePool {
             threads: threads.max(1),
             hash_mb,
             running: AtomicUsize::new(0),
+            book,
+            tables,
         }
     }
 
     /// Requests waiting for an engine or running one.
     pub fn queued(&self) -> usize {
         self.waiting.load(Ordering::SeqCst)
+    }
+
+    /// The largest seed count of the endgame tables, once they are ready.
+    pub fn tablebase_seeds(&self) -> Option<usize> {
+        self.tables.as_ref()?.ready()?.max_seeds()
     }
 
     /// Searches running now.
@@ -115,6 +134,7 @@ impl EnginePool {
         let cancel = StopOnDrop(stop.clone());
         let engine = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
         let hash_mb = self.hash_mb;
+        let (book, tables) = (self.book.clone(), self.tables.clone());
         let pool = self.clone();
         self.running.fetch_add(1, Ordering::SeqCst);
         let running = Running(self.clone());
@@ -123,10 +143,14 @@ impl EnginePool {
             let _permit = permit;
             let _running = running;
             let mut engine = engine.unwrap_or_else(|| {
-                Engine::new(EngineOptions {
+                let mut e = Engine::new(EngineOptions {
                     hash_mb,
                     ..EngineOptions::default()
-                })
+                });
+                e.set_book(book);
+                // Installed at the first search after the tables are ready.
+                e.set_tablebase_loading(tables);
+                e
             });
             let out = job(&mut engine, &job_stop);
             pool.idle

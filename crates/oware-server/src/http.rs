@@ -117,6 +117,7 @@ async fn health(State(hub): State<Arc<Hub>>) -> Json<Health> {
         commit_us: stats.commit_us,
         max_commit_us: stats.max_commit_us,
         max_group: stats.max_group,
+        tablebase_seeds: hub.engines().tablebase_seeds(),
     })
 }
 

@@ -46,6 +46,8 @@ use crate::error::ApiError;
 use crate::limits::Limiter;
 use crate::model::OfferAction;
 use crate::store::{Store, WriteOp};
+use oware_engine::book::Book;
+use oware_tablebase::background::Loading;
 
 /// A game slot: the state behind its lock, and the channel its events go out on.
 pub struct Slot {
@@ -128,6 +130,36 @@ pub struct Hub {
     config: Config,
 }
 
+/// Opens or builds the endgame tables in the background, logging progress
+/// (a line per seed count, not per step).
+fn start_tablebases(setup: crate::config::Tablebases) -> Loading {
+    use oware_tablebase::background::Event;
+    tracing::info!(
+        "endgame tables up to {} seeds: opening or building in the background{}",
+        setup.max_seeds,
+        setup
+            .dir
+            .as_ref()
+            .map(|d| format!(" in {}", d.display()))
+            .unwrap_or_default()
+    );
+    oware_tablebase::background::load_or_build(setup.dir, setup.max_seeds, |e| match e {
+        Event::Opened { max_seeds } => tracing::info!("endgame tables opened: {max_seeds} seeds"),
+        Event::Level { seeds, status } => {
+            tracing::info!("endgame tables: {seeds} seeds {status:?}")
+        }
+        Event::FallingBack { reason } => {
+            tracing::warn!("endgame tables built in memory instead: {reason}")
+        }
+        Event::Ready { max_seeds, elapsed } => tracing::info!(
+            "endgame tables ready: up to {max_seeds} seeds after {:.1} s",
+            elapsed.as_secs_f64()
+        ),
+        Event::Failed { reason } => tracing::error!("endgame tables failed: {reason}"),
+        Event::Building { .. } => {}
+    })
+}
+
 fn store_err(e: impl std::fmt::Display) -> ApiError {
     tracing::error!("storage: {e}");
     ApiError::internal("the game could not be stored; nothing was changed")
@@ -137,10 +169,13 @@ impl Hub {
     /// A hub over `store`. Must be called inside a Tokio runtime: it starts
     /// the task that drops idle games from memory every 30 s.
     pub fn new(store: Arc<dyn Store>, config: Config) -> Arc<Hub> {
+        let tables = config.tablebases.clone().map(start_tablebases);
         let engines = Arc::new(EnginePool::new(
             config.engine_threads,
             config.engine_queue,
             config.engine_hash_mb,
+            config.book.then(Book::builtin),
+            tables,
         ));
         let hub = Arc::new(Hub {
             store,

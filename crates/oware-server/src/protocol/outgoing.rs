@@ -289,4 +289,8 @@ pub struct Health {
     pub max_commit_us: u64,
     /// Largest group commit.
     pub max_group: u64,
+    /// The endgame tables in use: up to this many seeds (absent while
+    /// building, or without tables).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tablebase_seeds: Option<usize>,
 }

@@ -32,6 +32,21 @@ pub struct ServeArgs {
     /// (only behind a reverse proxy that sets it).
     #[arg(long)]
     trust_forwarded_for: bool,
+    /// Mark session cookies Secure (when clients reach the server over TLS).
+    #[arg(long)]
+    secure_cookies: bool,
+    /// Endgame tables up to this many seeds, opened or built in the
+    /// background at start (20: about 70 s on two cores the first time);
+    /// 0 for none.
+    #[arg(long, default_value_t = 20)]
+    tablebase_seeds: usize,
+    /// Folder of the endgame tables (default: `tablebases` beside the
+    /// database).
+    #[arg(long)]
+    tablebase_dir: Option<PathBuf>,
+    /// Play without the opening book.
+    #[arg(long)]
+    no_book: bool,
 }
 
 /// Logs to standard error: `info` and above by default, or what `RUST_LOG`
@@ -60,6 +75,27 @@ pub fn run(command: Command) -> anyhow::Result<()> {
             }
             if args.no_rate_limits {
                 options.config.rate_limits = None;
+            }
+            options.config.secure_cookies = args.secure_cookies;
+            options.config.book = !args.no_book;
+            if args.tablebase_seeds > 0 {
+                anyhow::ensure!(
+                    args.tablebase_seeds <= 28,
+                    "--tablebase-seeds: at most 28 on one machine"
+                );
+                let db = match &options.db {
+                    Some(p) => p.clone(),
+                    None => oware_server::default_db_path()?,
+                };
+                let dir = args.tablebase_dir.clone().unwrap_or_else(|| {
+                    db.parent()
+                        .unwrap_or(std::path::Path::new("."))
+                        .join(oware_tablebase::DEFAULT_DIR)
+                });
+                options.config.tablebases = Some(oware_server::config::Tablebases {
+                    dir: Some(dir),
+                    max_seeds: args.tablebase_seeds,
+                });
             }
             options.config.trust_forwarded_for = args.trust_forwarded_for;
             oware_server::serve_blocking(options, |server| {
