@@ -1,7 +1,11 @@
 //! The UCI loop driven through in-memory input and output.
 
-use std::io::{BufReader, Cursor, Read};
-use std::sync::{mpsc, Arc, Mutex};
+use std::io::Cursor;
+#[cfg(feature = "tablebase")]
+use std::io::{BufReader, Read};
+#[cfg(feature = "tablebase")]
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use oware_core::{parse_moves, Game, Position};
@@ -170,12 +174,14 @@ fn own_book_is_accepted() {
     assert_eq!(lines, vec!["readyok"]);
 }
 
+#[cfg(feature = "tablebase")]
 /// Lines written to a channel, read by the loop as its input.
 struct ChannelInput {
     rx: mpsc::Receiver<String>,
     pending: Vec<u8>,
 }
 
+#[cfg(feature = "tablebase")]
 impl Read for ChannelInput {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         if self.pending.is_empty() {
@@ -191,6 +197,7 @@ impl Read for ChannelInput {
     }
 }
 
+#[cfg(feature = "tablebase")]
 /// The `tbhits` field of an info line.
 fn tb_hits(line: &str) -> Option<u64> {
     let mut words = line.split(' ');
@@ -198,6 +205,7 @@ fn tb_hits(line: &str) -> Option<u64> {
     words.next()?.parse().ok()
 }
 
+#[cfg(feature = "tablebase")]
 /// Waits (up to 30 s) for an output line satisfying `pred`.
 fn wait_for(buf: &Arc<Mutex<Vec<u8>>>, pred: impl Fn(&str) -> bool) -> Vec<String> {
     let started = Instant::now();
