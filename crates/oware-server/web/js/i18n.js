@@ -79,6 +79,7 @@ const STRINGS = {
     'study.ask': 'Ask the engine', 'study.clear': 'Empty board', 'study.reset': 'Start position', 'study.asPlay': 'Play it against the computer', 'study.asHotseat': 'Play it on this device',
     'study.total': 'Seeds in all: {n} (must be 48)', 'study.thinking': 'Thinking…', 'study.result': 'Engine: depth {d}',
     'score.win': 'wins in {n}', 'score.loss': 'loses in {n}', 'score.cp': '{v} seeds',
+    'score.tbWin': 'won (endgame tables)', 'score.tbLoss': 'lost (endgame tables)',
     // Learn
     'learn.title': 'Learn Oware', 'learn.intro': 'Each lesson has a small board you can play on. Click a highlighted house to sow it; the board answers with the real rules.',
     'learn.try': 'Try it:', 'learn.reset': 'Reset', 'learn.show': 'Show me', 'learn.contents': 'Contents', 'learn.mistakes': 'Common mistakes',
@@ -233,6 +234,7 @@ const STRINGS = {
     'study.ask': 'Demander au moteur', 'study.clear': 'Plateau vide', 'study.reset': 'Position de départ', 'study.asPlay': 'La jouer contre l’ordinateur', 'study.asHotseat': 'La jouer sur cet appareil',
     'study.total': 'Graines en tout : {n} (il en faut 48)', 'study.thinking': 'Réflexion…', 'study.result': 'Moteur : profondeur {d}',
     'score.win': 'gagne en {n}', 'score.loss': 'perd en {n}', 'score.cp': '{v} graines',
+    'score.tbWin': 'gagné (tables de finales)', 'score.tbLoss': 'perdu (tables de finales)',
     'learn.title': 'Apprendre l’awalé', 'learn.intro': 'Chaque leçon a un petit plateau sur lequel vous pouvez jouer. Cliquez sur une case en surbrillance pour la semer ; le plateau répond avec les vraies règles.',
     'learn.try': 'Essayez :', 'learn.reset': 'Recommencer', 'learn.show': 'Montrez-moi', 'learn.contents': 'Sommaire', 'learn.mistakes': 'Les erreurs fréquentes',
     'learn.examples': 'Exemples commentés', 'learn.toRules': 'Les règles sur une page', 'learn.toLearn': 'Le tutoriel interactif',
@@ -355,6 +357,9 @@ export function formatScore(score) {
   if (!score) return '';
   if (score.win_in != null) return t('score.win', { n: score.win_in });
   if (score.loss_in != null) return t('score.loss', { n: score.loss_in });
+  // The tables prove the result but keep no distance to it.
+  if (score.kind === 'tablebase_win') return t('score.tbWin');
+  if (score.kind === 'tablebase_loss') return t('score.tbLoss');
   const v = (score.cp / 100).toFixed(1);
   return t('score.cp', { v: score.cp > 0 ? `+${v}` : v });
 }
