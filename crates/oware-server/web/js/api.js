@@ -56,6 +56,8 @@ async function call1(method, path, body, { text = false, empty = false } = {}) {
     // How long a rate limit lasts (seconds), to say it in words.
     const wait = Number(res.headers.get('Retry-After'));
     if (Number.isFinite(wait) && wait > 0) e.retryAfter = wait;
+    // Where in the text sent (an OGN record) the error is.
+    if (err?.line) { e.line = err.line; e.column = err.column || null; }
     throw e;
   }
   if (empty || res.status === 204) return null;

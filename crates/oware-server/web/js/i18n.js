@@ -107,6 +107,7 @@ const STRINGS = {
     'refuse.noRule': 'Move refused: {reason}.',
     'err.http': 'The server refused the request.', 'err.malformed': 'The server could not read the request.',
     'err.invalid_request': 'The request was refused: a value is missing or out of range.',
+    'err.record': 'This game record cannot be read (line {line}, column {column}).',
     'err.invalid_position': 'This position is not valid.',
     'err.invalid_position.field_count': 'A position has 12 house counts, two stores and the side to move, joined by “-”.',
     'err.invalid_position.bad_count': 'Each count must be a whole number from 0 to 48.',
@@ -261,6 +262,7 @@ const STRINGS = {
     'refuse.noRule': 'Coup refusé : {reason}.',
     'err.http': 'Le serveur a refusé la demande.', 'err.malformed': 'Le serveur n’a pas pu lire la demande.',
     'err.invalid_request': 'Demande refusée : une valeur manque ou sort des limites.',
+    'err.record': 'Cette partie ne peut pas être lue (ligne {line}, colonne {column}).',
     'err.invalid_position': 'Cette position n’est pas valable.',
     'err.invalid_position.field_count': 'Une position compte 12 cases, deux greniers et le camp au trait, séparés par « - ».',
     'err.invalid_position.bad_count': 'Chaque nombre doit être un entier de 0 à 48.',
@@ -395,6 +397,11 @@ export function errorText(e) {
     return s > 90 ? t('err.rate_limited.minutes', { n: Math.ceil(s / 60) }) : t('err.rate_limited.seconds', { n: s });
   }
   if (e.reason && has(`err.${code}.${e.reason}`)) return t(`err.${code}.${e.reason}`);
+  // A record refused at a place: say where, and why when the rules say it.
+  if (e.line) {
+    const where = t('err.record', { line: e.line, column: e.column ?? '?' });
+    return e.rule ? `${where} ${refusalText(e)}` : where;
+  }
   return t(has(`err.${code}`) ? `err.${code}` : 'err.http');
 }
 

@@ -1,7 +1,7 @@
 // Past games, OGN import, and the replay of one game with the engine's
 // evaluation of each move.
 
-import { api, movesString, seats } from '../api.js';
+import { api, seats } from '../api.js';
 import { Board } from '../board.js';
 import { t, sideName, formatScore, seatName, errorText } from '../i18n.js';
 import { esc, navigate, setMsg, relTime, announce, settings } from '../ui.js';
@@ -143,12 +143,12 @@ export function mountGame(main, id) {
     const q = (s) => main.querySelector(s);
     const board = new Board(q('.board-host'), { names: { S: seatName(game.seats.S, 'S', game.level), N: seatName(game.seats.N, 'N', game.level) } });
     const plies = game.plies;
-    // Replay stops before the first lost turn: rules/state replays moves only.
-    const lost = plies.indexOf('-');
-    const n = lost < 0 ? plies.length : lost;
+    // The whole game, lost turns (R13, written '-') included: rules/state
+    // replays them.
+    const n = plies.length;
     const cache = new Map();
     const stateAt = (k) => {
-      if (!cache.has(k)) cache.set(k, api.rulesState(game.start, movesString(plies.slice(0, k))));
+      if (!cache.has(k)) cache.set(k, api.rulesState(game.start, plies.slice(0, k).join('')));
       return cache.get(k);
     };
     let k = n;
