@@ -80,6 +80,7 @@ test('phone (360×640) and desktop (1280×800): sizes, menu, no sideways scroll'
           assert.equal(m.navShown, false, `${path}: the menu is folded on a phone`);
           assert.equal(m.menuBtn, true, `${path}: the menu button shows on a phone`);
         } else {
+          if (m.houses) assert.ok(m.minFont >= 16, `desktop ${path}: counts of ${m.minFont} px, under 16`);
           assert.equal(m.navShown, true, `${path}: the menu is open on a desktop`);
           assert.equal(m.menuBtn, false, `${path}: no menu button on a desktop`);
         }
