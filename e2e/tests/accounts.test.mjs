@@ -234,7 +234,9 @@ test('a rated seek between two accounts: chat, the end, both ratings move', asyn
     await f.locator('.signin-form button[type=submit]').click();
     await until(async () => f.url() === invite, 'back at the invite after signing in');
     await f.getByRole('button', { name: 'Take the seat' }).click();
-    await until(async () => /Your turn/.test(await a.locator('.status').textContent()), 'the invited player is seated');
+    // The creator's side is drawn by lot: whoever is South moves first.
+    await until(async () => /Your turn/.test(await a.locator('.status').textContent())
+      || /Your turn/.test(await f.locator('.status').textContent()), 'the invited player is seated');
     assert.match(await f.locator('.mode-line').textContent(), /Rated/);
     await f.close();
 
