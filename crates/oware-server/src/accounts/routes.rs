@@ -320,10 +320,7 @@ struct MyGame {
     tokens: std::collections::HashMap<oware_core::Side, String>,
 }
 
-async fn my_games(
-    State(hub): State<Arc<Hub>>,
-    user: User,
-) -> Result<Json<serde_json::Value>, ApiError> {
+async fn my_games(State(hub): State<Arc<Hub>>, user: User) -> Result<Json<MyGames>, ApiError> {
     let store = hub.store().clone();
     let id = user.id.clone();
     let games = blocking(move || store.account_games(&id, 200)).await?;
@@ -342,7 +339,13 @@ async fn my_games(
             }
         })
         .collect();
-    Ok(Json(serde_json::json!({ "games": games })))
+    Ok(Json(MyGames { games }))
+}
+
+/// `GET /account/games`.
+#[derive(Serialize)]
+struct MyGames {
+    games: Vec<MyGame>,
 }
 
 #[derive(Serialize)]
@@ -403,7 +406,7 @@ async fn leaderboard(
     State(hub): State<Arc<Hub>>,
     Path(class): Path<String>,
     q: Result<Query<BoardQuery>, axum::extract::rejection::QueryRejection>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Result<Json<Leaderboard>, ApiError> {
     let class = RatingClass::parse(&class).ok_or_else(|| {
         ApiError::not_found(format!("no rating class {class:?}: fast, slow or per_move"))
     })?;
@@ -421,7 +424,12 @@ async fn leaderboard(
             rating: RatingView::new(class, &r),
         })
         .collect();
-    Ok(Json(
-        serde_json::json!({ "class": class, "players": players }),
-    ))
+    Ok(Json(Leaderboard { class, players }))
+}
+
+/// `GET /ratings/{class}`.
+#[derive(Serialize)]
+struct Leaderboard {
+    class: RatingClass,
+    players: Vec<BoardEntry>,
 }
