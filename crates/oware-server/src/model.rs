@@ -82,12 +82,18 @@ impl std::str::FromStr for OfferAction {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct PlyText(pub Ply);
 
+impl std::fmt::Display for PlyText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Ply::Move(m) => write!(f, "{m}"),
+            Ply::Pass => f.write_str("-"),
+        }
+    }
+}
+
 impl Serialize for PlyText {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self.0 {
-            Ply::Move(m) => s.collect_str(&m),
-            Ply::Pass => s.serialize_str("-"),
-        }
+        s.collect_str(self)
     }
 }
 

@@ -9,22 +9,10 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use common::*;
-use oware_server::{Config, Server, ServerOptions};
+use oware_server::Config;
 use serde_json::json;
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
-
-async fn start_with(config: Config) -> (tempfile::TempDir, Server) {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(ServerOptions {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        db: Some(dir.path().join("games.sqlite3")),
-        config,
-    })
-    .await
-    .expect("server starts");
-    (dir, server)
-}
 
 fn one_engine() -> Config {
     Config {

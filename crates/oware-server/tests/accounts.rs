@@ -10,28 +10,19 @@ use std::net::SocketAddr;
 use common::*;
 use oware_server::accounts::{token_hash, AccountOp, SessionRow};
 use oware_server::store::WriteOp;
-use oware_server::{Config, RateLimits, Server, ServerOptions};
+use oware_server::{Config, RateLimits, Server};
 use serde_json::{json, Value};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
 
 async fn start() -> (tempfile::TempDir, Server) {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(ServerOptions {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        db: Some(dir.path().join("games.sqlite3")),
-        config: Config {
-            engine_threads: 1,
-            rate_limits: Some(RateLimits {
-                sign_ups_per_hour: 100,
-                ..RateLimits::default()
-            }),
-            ..Config::default()
-        },
+    start_with(Config {
+        engine_threads: 1,
+        rate_limits: Some(RateLimits {
+            sign_ups_per_hour: 100,
+            ..RateLimits::default()
+        }),
+        ..Config::default()
     })
     .await
-    .expect("server starts");
-    (dir, server)
 }
 
 /// A signed-in browser: its session cookie and CSRF token.
@@ -49,29 +40,22 @@ async fn request(
     body: Option<Value>,
 ) -> Resp {
     let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let mut head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n",
-        body.len()
-    );
+    let mut extra = Vec::new();
     if let Some(c) = &b.cookie {
-        head += &format!("Cookie: oware_session={c}\r\n");
+        extra.push(format!("Cookie: oware_session={c}"));
     }
     if let Some(t) = &b.csrf {
-        head += &format!("X-CSRF-Token: {t}\r\n");
+        extra.push(format!("X-CSRF-Token: {t}"));
     }
-    let mut s = TcpStream::connect(addr).await.unwrap();
-    s.write_all(format!("{head}\r\n{body}").as_bytes())
-        .await
-        .unwrap();
-    let mut buf = Vec::new();
-    let _ = s.read_to_end(&mut buf).await;
-    let text = String::from_utf8_lossy(&buf).to_string();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap();
-    Resp {
-        status: head.split_whitespace().nth(1).unwrap().parse().unwrap(),
-        headers: head.to_string(),
-        body: body.to_string(),
-    }
+    common::request(
+        addr,
+        method,
+        path,
+        "application/json",
+        &extra,
+        body.as_bytes(),
+    )
+    .await
 }
 
 /// The session cookie a response sets.

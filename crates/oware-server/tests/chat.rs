@@ -8,23 +8,16 @@ mod common;
 use std::time::Duration;
 
 use common::*;
-use oware_server::{Config, RateLimits, Server, ServerOptions};
+use oware_server::{Config, RateLimits, Server};
 use serde_json::json;
 
 async fn start_limited() -> (tempfile::TempDir, Server) {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(ServerOptions {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        db: Some(dir.path().join("games.sqlite3")),
-        config: Config {
-            engine_threads: 1,
-            rate_limits: Some(RateLimits::default()),
-            ..Config::default()
-        },
+    start_with(Config {
+        engine_threads: 1,
+        rate_limits: Some(RateLimits::default()),
+        ..Config::default()
     })
     .await
-    .expect("server starts");
-    (dir, server)
 }
 
 /// The next chat event on a socket, skipping others.

@@ -9,22 +9,8 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use common::*;
-use oware_server::{Config, RateLimits, Server, ServerOptions};
+use oware_server::{Config, RateLimits};
 use serde_json::json;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
-
-async fn start_with(config: Config) -> (tempfile::TempDir, Server) {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(ServerOptions {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        db: Some(dir.path().join("games.sqlite3")),
-        config,
-    })
-    .await
-    .expect("server starts");
-    (dir, server)
-}
 
 fn limits() -> RateLimits {
     RateLimits {
@@ -40,22 +26,19 @@ fn limits() -> RateLimits {
 
 /// A POST from the address a proxy says the client has.
 async fn post_from(addr: SocketAddr, client: &str, path: &str, body: serde_json::Value) -> Resp {
+    let extra = [format!("X-Forwarded-For: {client}")];
     let body = body.to_string();
-    let mut s = TcpStream::connect(addr).await.unwrap();
-    let head = format!(
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nX-Forwarded-For: {client}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(head.as_bytes()).await.unwrap();
-    let mut buf = Vec::new();
-    let _ = s.read_to_end(&mut buf).await;
-    let text = String::from_utf8_lossy(&buf).to_string();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap();
-    Resp {
-        status: head.split_whitespace().nth(1).unwrap().parse().unwrap(),
-        headers: head.to_ascii_lowercase(),
-        body: body.to_string(),
-    }
+    let mut r = request(
+        addr,
+        "POST",
+        path,
+        "application/json",
+        &extra,
+        body.as_bytes(),
+    )
+    .await;
+    r.headers = r.headers.to_ascii_lowercase();
+    r
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

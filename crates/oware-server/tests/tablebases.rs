@@ -8,23 +8,16 @@ use std::time::{Duration, Instant};
 
 use common::*;
 use oware_server::config::Tablebases;
-use oware_server::{Config, Server, ServerOptions};
+use oware_server::{Config, Server};
 use serde_json::json;
 
-async fn start_with(tables: Option<Tablebases>) -> (tempfile::TempDir, Server) {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(ServerOptions {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        db: Some(dir.path().join("games.sqlite3")),
-        config: Config {
-            engine_threads: 1,
-            tablebases: tables,
-            ..Config::default()
-        },
+async fn start_tables(tables: Option<Tablebases>) -> (tempfile::TempDir, Server) {
+    start_with(Config {
+        engine_threads: 1,
+        tablebases: tables,
+        ..Config::default()
     })
     .await
-    .expect("server starts");
-    (dir, server)
 }
 
 /// Eight seeds on the board: South's A wins, F loses (the tables say).
@@ -53,7 +46,7 @@ async fn kinds(addr: std::net::SocketAddr) -> Vec<(String, String)> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tables_built_in_the_background_turn_estimates_into_results() {
-    let (dir, server) = start_with(Some(Tablebases {
+    let (dir, server) = start_tables(Some(Tablebases {
         dir: None,
         max_seeds: 8,
     }))
@@ -77,7 +70,7 @@ async fn tables_built_in_the_background_turn_estimates_into_results() {
     drop(server);
     drop(dir);
     // Without tables the same analysis is only an estimate.
-    let (_dir, server) = start_with(None).await;
+    let (_dir, server) = start_tables(None).await;
     let k = kinds(server.addr()).await;
     assert!(
         k.iter().all(|(_, kind)| !kind.starts_with("tablebase")),

@@ -171,6 +171,18 @@ pub fn load_or_build(
     max_seeds: usize,
     progress: impl Fn(Event) + Send + Sync + 'static,
 ) -> Loading {
+    in_background(progress, move |progress| {
+        load_or_build_now(dir.as_ref(), max_seeds, progress)
+    })
+}
+
+/// Runs `work` on the tablebase thread, then reports `Ready` or `Failed`
+/// and finishes the returned [`Loading`] with its result.
+fn in_background<P, W>(progress: P, work: W) -> Loading
+where
+    P: Fn(Event) + Send + Sync + 'static,
+    W: FnOnce(&P) -> Result<Arc<Tablebase>, String> + Send + 'static,
+{
     let loading = Loading {
         shared: Arc::default(),
     };
@@ -179,7 +191,7 @@ pub fn load_or_build(
         .name("oware-tablebase".into())
         .spawn(move || {
             let started = Instant::now();
-            let result = load_or_build_now(dir.as_ref(), max_seeds, &progress);
+            let result = work(&progress);
             match &result {
                 Ok(t) => progress(Event::Ready {
                     max_seeds: t.max_seeds().unwrap_or(0),
@@ -204,42 +216,21 @@ pub fn open_or_build_in_memory(
     max_seeds: usize,
     progress: impl Fn(Event) + Send + Sync + 'static,
 ) -> Loading {
-    let loading = Loading {
-        shared: Arc::default(),
-    };
-    let handle = loading.clone();
-    let spawned = std::thread::Builder::new()
-        .name("oware-tablebase".into())
-        .spawn(move || {
-            let started = Instant::now();
-            let result = match Tablebase::open(&dir) {
-                Ok(t) if t.max_seeds().is_some() => {
-                    progress(Event::Opened {
-                        max_seeds: t.max_seeds().unwrap_or(0),
-                    });
-                    Ok(Arc::new(t))
-                }
-                Ok(_) => load_or_build_now(None, max_seeds, &progress),
-                Err(e) => {
-                    progress(Event::FallingBack {
-                        reason: e.to_string(),
-                    });
-                    load_or_build_now(None, max_seeds, &progress)
-                }
-            };
-            match &result {
-                Ok(t) => progress(Event::Ready {
-                    max_seeds: t.max_seeds().unwrap_or(0),
-                    elapsed: started.elapsed(),
-                }),
-                Err(e) => progress(Event::Failed { reason: e.clone() }),
-            }
-            handle.finish(result);
-        });
-    if let Err(e) = spawned {
-        loading.finish(Err(format!("cannot start the tablebase thread: {e}")));
-    }
-    loading
+    in_background(progress, move |progress| match Tablebase::open(&dir) {
+        Ok(t) if t.max_seeds().is_some() => {
+            progress(Event::Opened {
+                max_seeds: t.max_seeds().unwrap_or(0),
+            });
+            Ok(Arc::new(t))
+        }
+        Ok(_) => load_or_build_now(None, max_seeds, progress),
+        Err(e) => {
+            progress(Event::FallingBack {
+                reason: e.to_string(),
+            });
+            load_or_build_now(None, max_seeds, progress)
+        }
+    })
 }
 
 fn load_or_build_now(

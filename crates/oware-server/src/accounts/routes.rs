@@ -19,7 +19,7 @@ use crate::http::JsonBody;
 use crate::limits::{ClientAddr, Cost};
 use crate::model::{new_id, new_token, now_ms};
 use crate::protocol::views::Summary;
-use crate::store::{StoreError, WriteOp};
+use crate::store::WriteOp;
 use crate::Hub;
 
 /// The account routes.
@@ -89,15 +89,6 @@ struct Me {
     ratings: Vec<RatingView>,
 }
 
-async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
-) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(|e| ApiError::internal(format!("store: {e}")))?
-        .map_err(|e| ApiError::internal(format!("store: {e}")))
-}
-
 async fn cpu<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, ApiError> {
     tokio::task::spawn_blocking(f)
         .await
@@ -118,9 +109,8 @@ async fn write(hub: &Hub, op: WriteOp) -> Result<(), ApiError> {
 }
 
 async fn ratings_of(hub: &Hub, account: &str) -> Result<Vec<RatingView>, ApiError> {
-    let store = hub.store().clone();
     let id = account.to_string();
-    let rows = blocking(move || store.ratings(&id)).await?;
+    let rows = hub.read(move |store| store.ratings(&id)).await?;
     Ok(rows
         .iter()
         .map(|r| RatingView::new(r.class, &r.rating))
@@ -154,6 +144,16 @@ async fn start_session(hub: &Hub, account: &AccountRow) -> Result<Response, ApiE
         set_cookie(Some(&token), hub.config().secure_cookies),
     );
     Ok(res)
+}
+
+/// `204`, with the session cookie cleared.
+fn signed_out(hub: &Hub) -> Response {
+    let mut res = StatusCode::NO_CONTENT.into_response();
+    res.headers_mut().insert(
+        header::SET_COOKIE,
+        set_cookie(None, hub.config().secure_cookies),
+    );
+    res
 }
 
 async fn sign_up(
@@ -194,9 +194,8 @@ async fn authenticate(
 ) -> Result<AccountRow, ApiError> {
     hub.limiter().check(Cost::SignIn, client)?;
     hub.limiter().check_account(&username_key(username))?;
-    let store = hub.store().clone();
     let name = username.to_string();
-    let account = blocking(move || store.account_by_name(&name)).await?;
+    let account = hub.read(move |store| store.account_by_name(&name)).await?;
     let hash = account
         .as_ref()
         .map(|a| a.password_hash.clone())
@@ -226,12 +225,7 @@ async fn sign_out(State(hub): State<Arc<Hub>>, user: User) -> Result<Response, A
         }),
     )
     .await?;
-    let mut res = StatusCode::NO_CONTENT.into_response();
-    res.headers_mut().insert(
-        header::SET_COOKIE,
-        set_cookie(None, hub.config().secure_cookies),
-    );
-    Ok(res)
+    Ok(signed_out(&hub))
 }
 
 async fn me(State(hub): State<Arc<Hub>>, user: User) -> Result<Json<Me>, ApiError> {
@@ -296,19 +290,15 @@ async fn delete(
         .ok_or_else(|| ApiError::invalid_request("password: required"))?;
     authenticate(&hub, client, &user.username, password).await?;
     // Games stay, with the seats made anonymous; then the account goes.
-    let store = hub.store().clone();
     let id = user.id.clone();
-    let games = blocking(move || store.account_games(&id, u32::MAX)).await?;
+    let games = hub
+        .read(move |store| store.account_games(&id, u32::MAX))
+        .await?;
     for g in games {
         hub.anonymise(&g.meta.id, &user.id).await?;
     }
     write(&hub, WriteOp::Account(AccountOp::Delete { id: user.id })).await?;
-    let mut res = StatusCode::NO_CONTENT.into_response();
-    res.headers_mut().insert(
-        header::SET_COOKIE,
-        set_cookie(None, hub.config().secure_cookies),
-    );
-    Ok(res)
+    Ok(signed_out(&hub))
 }
 
 /// One of my games: its summary, and my seat tokens so I can play it from
@@ -321,9 +311,8 @@ struct MyGame {
 }
 
 async fn my_games(State(hub): State<Arc<Hub>>, user: User) -> Result<Json<MyGames>, ApiError> {
-    let store = hub.store().clone();
     let id = user.id.clone();
-    let games = blocking(move || store.account_games(&id, 200)).await?;
+    let games = hub.read(move |store| store.account_games(&id, 200)).await?;
     let games: Vec<MyGame> = games
         .into_iter()
         .map(|g| {
@@ -361,16 +350,16 @@ async fn profile(
     State(hub): State<Arc<Hub>>,
     Path(name): Path<String>,
 ) -> Result<Json<Profile>, ApiError> {
-    let store = hub.store().clone();
-    let found = blocking(move || {
-        let Some(account) = store.account_by_name(&name)? else {
-            return Ok(None);
-        };
-        let history = store.rating_history(&account.id)?;
-        let games = store.account_games(&account.id, 50)?;
-        Ok(Some((account, history, games)))
-    })
-    .await?;
+    let found = hub
+        .read(move |store| {
+            let Some(account) = store.account_by_name(&name)? else {
+                return Ok(None);
+            };
+            let history = store.rating_history(&account.id)?;
+            let games = store.account_games(&account.id, 50)?;
+            Ok(Some((account, history, games)))
+        })
+        .await?;
     let (account, history, games) = found.ok_or_else(|| ApiError::not_found("no such player"))?;
     Ok(Json(Profile {
         ratings: ratings_of(&hub, &account.id).await?,
@@ -412,9 +401,10 @@ async fn leaderboard(
     })?;
     let Query(q) = q.map_err(|e| ApiError::invalid_request(format!("query: {e}")))?;
     let limit = q.limit.unwrap_or(50).clamp(1, 200);
-    let store = hub.store().clone();
     let provisional = q.provisional;
-    let rows = blocking(move || store.leaderboard(class, limit, provisional)).await?;
+    let rows = hub
+        .read(move |store| store.leaderboard(class, limit, provisional))
+        .await?;
     let players: Vec<BoardEntry> = rows
         .into_iter()
         .enumerate()

@@ -60,14 +60,9 @@ fn safe(method: &Method) -> bool {
 pub async fn middleware(State(hub): State<Arc<Hub>>, mut req: Request, next: Next) -> Response {
     if let Some(token) = cookie_token(req.headers()) {
         let hash = super::token_hash(&token);
-        let store = hub.store().clone();
-        let found = tokio::task::spawn_blocking(move || store.session(&hash)).await;
-        let session = match found {
-            Ok(Ok(s)) => s,
-            Ok(Err(e)) => {
-                return ApiError::internal(format!("session lookup: {e}")).into_response()
-            }
-            Err(e) => return ApiError::internal(format!("session lookup: {e}")).into_response(),
+        let session = match hub.read(move |store| store.session(&hash)).await {
+            Ok(s) => s,
+            Err(e) => return e.into_response(),
         };
         if let Some((session, account)) = session.filter(|(s, _)| s.expires_at > now_ms()) {
             if !safe(req.method()) {

@@ -146,12 +146,8 @@ impl Hub {
                 Some(_) => live.seat(token).map(|_| false)?,
             }
         };
-        let store = self.store.clone();
         let id = id.to_string();
-        tokio::task::spawn_blocking(move || store.chat(&id, spectator))
-            .await
-            .map_err(super::store_err)?
-            .map_err(super::store_err)
+        self.read(move |store| store.chat(&id, spectator)).await
     }
 }
 

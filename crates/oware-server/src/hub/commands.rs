@@ -41,11 +41,9 @@ impl Hub {
         limit: u32,
         offset: u32,
     ) -> Result<(Vec<Summary>, u64), ApiError> {
-        let store = self.store.clone();
-        let (games, total) = tokio::task::spawn_blocking(move || store.list(which, limit, offset))
-            .await
-            .map_err(super::store_err)?
-            .map_err(super::store_err)?;
+        let (games, total) = self
+            .read(move |store| store.list(which, limit, offset))
+            .await?;
         let mut out = Vec::with_capacity(games.len());
         for g in games {
             let id = g.meta.id.clone();

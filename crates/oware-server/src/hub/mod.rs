@@ -45,7 +45,7 @@ use crate::engines::EnginePool;
 use crate::error::ApiError;
 use crate::limits::Limiter;
 use crate::model::OfferAction;
-use crate::store::{Store, WriteOp};
+use crate::store::{Store, StoreError, WriteOp};
 use oware_engine::book::Book;
 use oware_tablebase::background::Loading;
 
@@ -247,12 +247,10 @@ impl Hub {
         if id.len() > 64 || !id.chars().all(|c| c.is_ascii_alphanumeric()) {
             return Err(ApiError::not_found(format!("no game {id:?}")));
         }
-        let store = self.store.clone();
         let key = id.to_string();
-        let stored = tokio::task::spawn_blocking(move || store.load(&key))
-            .await
-            .map_err(store_err)?
-            .map_err(store_err)?
+        let stored = self
+            .read(move |store| store.load(&key))
+            .await?
             .ok_or_else(|| ApiError::not_found(format!("no game {id:?}")))?;
         let live = Live::from_stored(stored).map_err(|e| store_err(format!("game {id}: {e}")))?;
         let (slot, fresh) = {
@@ -280,6 +278,19 @@ impl Hub {
             .unwrap_or_else(|e| e.into_inner())
             .insert(slot.id.clone(), slot.clone());
         slot
+    }
+
+    /// A read from the store, off the async threads; a failure is logged
+    /// and answered `internal`.
+    pub async fn read<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&dyn Store) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let store = self.store.clone();
+        tokio::task::spawn_blocking(move || f(store.as_ref()))
+            .await
+            .map_err(store_err)?
+            .map_err(store_err)
     }
 
     async fn write(&self, op: WriteOp) -> Result<(), ApiError> {

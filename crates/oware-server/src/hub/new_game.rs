@@ -325,12 +325,8 @@ impl Hub {
         account: &str,
         class: RatingClass,
     ) -> Result<SeatRating, ApiError> {
-        let store = self.store.clone();
         let id = account.to_string();
-        let rows = tokio::task::spawn_blocking(move || store.ratings(&id))
-            .await
-            .map_err(super::store_err)?
-            .map_err(super::store_err)?;
+        let rows = self.read(move |store| store.ratings(&id)).await?;
         let r = rows
             .into_iter()
             .find(|r| r.class == class)

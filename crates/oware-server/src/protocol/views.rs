@@ -145,10 +145,7 @@ pub fn trace_of(game: &Game, i: usize) -> Option<TraceView> {
 
 /// A ply as text: the move letter, or `-` for a turn lost on time.
 pub fn ply_text(p: Ply) -> String {
-    match p {
-        Ply::Move(m) => m.to_string(),
-        Ply::Pass => "-".to_string(),
-    }
+    PlyText(p).to_string()
 }
 
 /// An engine score on the wire.

@@ -59,11 +59,31 @@ pub async fn raw(
     content_type: &str,
     body: &[u8],
 ) -> Resp {
+    let mut r = request(addr, method, path, content_type, &[], body).await;
+    r.headers = r.headers.to_ascii_lowercase();
+    r
+}
+
+/// A request with extra header lines (`"Name: value"`); the answer's
+/// header is kept as sent.
+pub async fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    content_type: &str,
+    extra: &[String],
+    body: &[u8],
+) -> Resp {
     let mut s = TcpStream::connect(addr).await.unwrap();
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n",
         body.len()
     );
+    for line in extra {
+        head += line;
+        head += "\r\n";
+    }
+    head += "\r\n";
     s.write_all(head.as_bytes()).await.unwrap();
     // The server may answer (413) before reading a large body.
     let _ = s.write_all(body).await;
@@ -76,9 +96,23 @@ pub async fn raw(
     let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
     Resp {
         status,
-        headers: head.to_ascii_lowercase(),
+        headers: head.to_string(),
         body: body.to_string(),
     }
+}
+
+/// A server on an ephemeral loopback port with `config`, and the folder
+/// holding its database.
+pub async fn start_with(config: Config) -> (tempfile::TempDir, Server) {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(ServerOptions {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        db: Some(dir.path().join("games.sqlite3")),
+        config,
+    })
+    .await
+    .expect("server starts");
+    (dir, server)
 }
 
 pub async fn post(addr: SocketAddr, path: &str, body: Value) -> Resp {
