@@ -94,6 +94,9 @@ pub fn routes() -> Router<Arc<Hub>> {
         .route("/api/v1/games/{id}/chat", get(chat))
         .route("/api/v1/analyze", post(analyze))
         .route("/api/v1/health", get(health))
+        .route("/healthz", get(crate::metrics::healthz))
+        .route("/readyz", get(crate::metrics::readyz))
+        .route("/metrics", get(crate::metrics::metrics))
         .route("/api/{*rest}", axum::routing::any(api_not_found))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
 }

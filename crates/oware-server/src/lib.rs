@@ -23,6 +23,7 @@ pub mod http;
 pub mod hub;
 pub mod limits;
 pub mod listener;
+pub mod metrics;
 pub mod model;
 pub mod protocol;
 pub mod rules;
@@ -47,6 +48,11 @@ pub struct ServerOptions {
     pub addr: SocketAddr,
     /// Database file; the user's data directory when `None`.
     pub db: Option<PathBuf>,
+    /// A PostgreSQL URL (`postgres://user@host:port/db`): games are kept
+    /// there instead of in `db`, and any number of nodes may share it.
+    pub postgres: Option<String>,
+    /// Most connections to PostgreSQL from this node.
+    pub pool_size: usize,
     /// Engine and limits.
     pub config: Config,
 }
@@ -56,6 +62,8 @@ impl Default for ServerOptions {
         ServerOptions {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
             db: None,
+            postgres: None,
+            pool_size: 16,
             config: Config::default(),
         }
     }
@@ -85,7 +93,7 @@ pub fn app(hub: Arc<Hub>) -> Router {
 /// A running server.
 pub struct Server {
     addr: SocketAddr,
-    db: PathBuf,
+    db: String,
     hub: Arc<Hub>,
     task: JoinHandle<std::io::Result<()>>,
 }
@@ -93,28 +101,26 @@ pub struct Server {
 impl Server {
     /// Opens the database and starts listening.
     pub async fn start(options: ServerOptions) -> std::io::Result<Server> {
-        let db = match options.db {
-            Some(p) => p,
-            None => default_db_path()?,
+        let (store, db): (Arc<dyn store::Store>, String) = match &options.postgres {
+            Some(url) => {
+                let store = store::PgStore::connect(url, options.pool_size)
+                    .await
+                    .map_err(|e| {
+                        std::io::Error::other(format!("cannot open the PostgreSQL database: {e}"))
+                    })?;
+                (Arc::new(store), redact(url))
+            }
+            None => {
+                let db = Self::sqlite_path(options.db)?;
+                let store = store::SqliteStore::open(&db).map_err(|e| {
+                    std::io::Error::other(format!("cannot open the database {}: {e}", db.display()))
+                })?;
+                (Arc::new(store), db.display().to_string())
+            }
         };
-        if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| {
-                std::io::Error::new(
-                    e.kind(),
-                    format!(
-                        "cannot create the folder {} for the database {}: {e}",
-                        dir.display(),
-                        db.display()
-                    ),
-                )
-            })?;
-        }
-        let store = store::SqliteStore::open(&db).map_err(|e| {
-            std::io::Error::other(format!("cannot open the database {}: {e}", db.display()))
-        })?;
         let max_connections = options.config.max_connections;
         let idle_timeout = options.config.idle_timeout;
-        let hub = Hub::new(Arc::new(store), options.config);
+        let hub = Hub::new(store, options.config);
         let listener = listener::bind(options.addr).map_err(|e| {
             std::io::Error::new(e.kind(), format!("cannot listen on {}: {e}", options.addr))
         })?;
@@ -133,13 +139,35 @@ impl Server {
         })
     }
 
+    /// The SQLite file, its folder created.
+    fn sqlite_path(db: Option<PathBuf>) -> std::io::Result<PathBuf> {
+        let db = match db {
+            Some(p) => p,
+            None => default_db_path()?,
+        };
+        if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| {
+                std::io::Error::new(
+                    e.kind(),
+                    format!(
+                        "cannot create the folder {} for the database {}: {e}",
+                        dir.display(),
+                        db.display()
+                    ),
+                )
+            })?;
+        }
+        Ok(db)
+    }
+
     /// The address it listens on.
     pub fn addr(&self) -> SocketAddr {
         self.addr
     }
 
-    /// The database file.
-    pub fn db(&self) -> &std::path::Path {
+    /// Where games are kept: the SQLite file, or the PostgreSQL URL
+    /// without its password.
+    pub fn db(&self) -> &str {
         &self.db
     }
 
@@ -168,9 +196,54 @@ pub fn serve_blocking(options: ServerOptions, ready: impl FnOnce(&Server)) -> st
     runtime.block_on(async move {
         let server = Server::start(options).await?;
         ready(&server);
+        let hub = server.hub.clone();
         tokio::select! {
             r = server.task => r.map_err(std::io::Error::other)?,
-            _ = tokio::signal::ctrl_c() => Ok(()),
+            _ = stop_signal() => {
+                // Not ready any more, sockets told to reconnect elsewhere;
+                // writes under way finish before their clients hear of them.
+                tracing::info!("stopping: closing game sockets");
+                hub.stop_gracefully();
+                tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+                Ok(())
+            }
         }
     })
+}
+
+/// Ctrl-C, or SIGTERM (what systemd and orchestrators send).
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// A database URL fit for a log: its password replaced.
+fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let userinfo = &url[scheme + 3..at];
+            match userinfo.split_once(':') {
+                Some((user, _)) => format!("{}{user}:***{}", &url[..scheme + 3], &url[at..]),
+                None => url.to_string(),
+            }
+        }
+        _ => url.to_string(),
+    }
 }

@@ -100,9 +100,20 @@ async fn connection(
         chat_limiter: &chat_limiter,
     };
     let (mut sink, mut stream) = socket.split();
+    hub.metrics().socket(1);
+    let mut stopping = hub.stopping();
     if sink.send(Message::Text(state)).await.is_ok() {
         loop {
             tokio::select! {
+                // The node is being stopped: "service restart", so that the
+                // client reconnects (to another node behind the proxy).
+                _ = stopping.changed() => {
+                    let _ = sink.send(Message::Close(Some(axum::extract::ws::CloseFrame {
+                        code: 1012,
+                        reason: Utf8Bytes::from_static("server restarting"),
+                    }))).await;
+                    break;
+                }
                 incoming = stream.next() => {
                     let replies = match incoming {
                         Some(Ok(Message::Text(t))) => handle(&hub, &slot, &me, &t).await,
@@ -141,6 +152,7 @@ async fn connection(
             }
         }
     }
+    hub.metrics().socket(-1);
     hub.unwatch(&slot, side).await;
 }
 
@@ -168,7 +180,7 @@ async fn handle(hub: &Arc<Hub>, slot: &Arc<Slot>, me: &Client<'_>, text: &str) -
             Err(e) => vec![error_event(slot.state.lock().await.ply(), &e)],
         };
     }
-    let mut live = slot.state.lock().await;
+    let mut live = hub.lock_fresh(slot).await;
     let msg = match msg {
         Ok(m) => m,
         Err(e) => return vec![error_event(live.ply(), &e)],

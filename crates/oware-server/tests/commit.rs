@@ -91,6 +91,15 @@ impl Store for Flaky {
     ) -> Result<Vec<oware_server::hub::chat::ChatMessage>, StoreError> {
         self.inner.chat(game_id, spectators)
     }
+    fn claim_due(&self, now: i64, lease_ms: i64, limit: u32) -> Result<Vec<String>, StoreError> {
+        self.inner.claim_due(now, lease_ms, limit)
+    }
+    fn version(&self, id: &str) -> Result<Option<u64>, StoreError> {
+        self.inner.version(id)
+    }
+    fn ping(&self) -> Result<(), StoreError> {
+        self.inner.ping()
+    }
 }
 
 async fn hub() -> (tempfile::TempDir, Arc<Flaky>, Arc<Hub>) {

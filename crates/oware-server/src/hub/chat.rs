@@ -116,12 +116,22 @@ impl Hub {
             text,
             at: now_ms(),
         };
-        self.write(WriteOp::Chat(message.clone())).await?;
         let event = ClientOut::Chat {
             ply,
             message: &message,
         }
         .to_text();
+        let spectators = message.room == Room::Spectators;
+        let op = if self.store.shared() {
+            let notice = self.chat_notice(&slot.id, spectators, &event);
+            WriteOp::All(vec![
+                WriteOp::Chat(message.clone()),
+                WriteOp::Notify(notice),
+            ])
+        } else {
+            WriteOp::Chat(message.clone())
+        };
+        self.write(op).await?;
         match message.room {
             Room::Players => slot.send(event),
             Room::Spectators => {

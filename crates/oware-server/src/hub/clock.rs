@@ -43,6 +43,14 @@ impl Clock {
         }
     }
 
+    /// Runs `side`'s time so that it runs out at `deadline` (a clock read
+    /// back from the store, whose deadline was kept there).
+    pub fn resume(&mut self, side: Side, deadline: Instant) {
+        let left = Duration::from_millis(self.remaining[side.index()]);
+        let since = deadline.checked_sub(left).unwrap_or(deadline);
+        self.running = Some((side, since));
+    }
+
     /// Stops the clock at `now`, charging the running side for the time
     /// it used (a per-move clock has nothing to charge: each turn is new).
     pub fn stop(&mut self, now: Instant) {

@@ -23,14 +23,14 @@ impl Hub {
     /// The game's view.
     pub async fn view(self: &Arc<Self>, id: &str) -> Result<GameView, ApiError> {
         let slot = self.slot(id).await?;
-        let live = slot.state.lock().await;
+        let live = self.lock_fresh(&slot).await;
         Ok(live.view(slot.connected()))
     }
 
     /// The game's summary, as in lists.
     pub async fn summary(self: &Arc<Self>, id: &str) -> Result<Summary, ApiError> {
         let slot = self.slot(id).await?;
-        let live = slot.state.lock().await;
+        let live = self.lock_fresh(&slot).await;
         Ok(live.meta.summary())
     }
 
@@ -64,7 +64,7 @@ impl Hub {
         user: Option<&User>,
     ) -> Result<Seated, ApiError> {
         let slot = self.slot(id).await?;
-        let mut live = slot.state.lock().await;
+        let mut live = self.lock_fresh(&slot).await;
         if live.meta.mode != Mode::Online {
             return Err(ApiError::not_allowed("only online games can be joined"));
         }
@@ -154,7 +154,7 @@ impl Hub {
         ply: u32,
     ) -> Result<GameView, ApiError> {
         let slot = self.slot(id).await?;
-        let mut live = slot.state.lock().await;
+        let mut live = self.lock_fresh(&slot).await;
         self.play_locked(&slot, &mut live, token, mv, ply).await?;
         Ok(live.view(slot.connected()))
     }
@@ -251,7 +251,7 @@ impl Hub {
         token: Option<&str>,
     ) -> Result<GameView, ApiError> {
         let slot = self.slot(id).await?;
-        let mut live = slot.state.lock().await;
+        let mut live = self.lock_fresh(&slot).await;
         let side = live.seat(token)?;
         match live.meta.mode {
             Mode::Online => {
@@ -301,7 +301,7 @@ impl Hub {
         token: Option<&str>,
     ) -> Result<GameView, ApiError> {
         let slot = self.slot(id).await?;
-        let mut live = slot.state.lock().await;
+        let mut live = self.lock_fresh(&slot).await;
         self.resign_locked(&slot, &mut live, token).await?;
         Ok(live.view(slot.connected()))
     }
@@ -346,7 +346,7 @@ impl Hub {
         action: OfferAction,
     ) -> Result<GameView, ApiError> {
         let slot = self.slot(id).await?;
-        let mut live = slot.state.lock().await;
+        let mut live = self.lock_fresh(&slot).await;
         self.agreement_locked(&slot, &mut live, token, action)
             .await?;
         Ok(live.view(slot.connected()))
@@ -419,7 +419,7 @@ impl Hub {
         token: Option<&str>,
     ) -> Result<Watcher, ApiError> {
         let slot = self.slot(id).await?;
-        let live = slot.state.lock().await;
+        let live = self.lock_fresh(&slot).await;
         let side = match token.filter(|t| !t.is_empty()) {
             None => None,
             Some(_) => Some(live.seat(token)?),

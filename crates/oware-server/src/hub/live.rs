@@ -14,7 +14,7 @@ use crate::error::ApiError;
 use crate::model::*;
 use crate::protocol::views::*;
 use crate::protocol::ClientOut;
-use crate::store::StoredGame;
+use crate::store::{Due, StoredGame};
 
 /// Why a stored game cannot be loaded.
 #[derive(Debug, thiserror::Error)]
@@ -50,6 +50,10 @@ pub struct Live {
     timer_gen: u64,
     engine: Option<AbortHandle>,
     engine_gen: u64,
+    /// Changes stored so far: the version the next change is made from.
+    pub(crate) version: u64,
+    /// The deadlines as last stored.
+    pub(crate) due: Due,
 }
 
 /// What [`Live::restore`] puts back: everything that is stored.
@@ -58,6 +62,8 @@ pub(crate) struct Saved {
     game: Game,
     clock: Option<Clock>,
     clock_at: Vec<Option<[u64; 2]>>,
+    version: u64,
+    due: Due,
 }
 
 impl Saved {
@@ -79,7 +85,12 @@ impl Drop for Live {
 impl Live {
     /// A stored game replayed through the rules.
     pub fn from_stored(stored: StoredGame) -> Result<Live, LoadError> {
-        let StoredGame { mut meta, plies } = stored;
+        let StoredGame {
+            mut meta,
+            plies,
+            version,
+            due,
+        } = stored;
         let mut game = Game::new(meta.start);
         let mut clock_at = Vec::with_capacity(plies.len());
         for (index, p) in plies.iter().enumerate() {
@@ -109,7 +120,17 @@ impl Live {
             meta.updated_at = meta.updated_at.max(last.at);
         }
         let stored_clock = clock_at.last().copied().flatten();
-        let clock = meta.time_control.map(|tc| Clock::new(tc, stored_clock));
+        let mut clock = meta.time_control.map(|tc| Clock::new(tc, stored_clock));
+        // A clock that was running keeps its deadline: the time that passed
+        // while no node held the game counts.
+        if let (Some(c), Some(deadline)) = (clock.as_mut(), due.clock) {
+            if !game.is_over() && meta.status() == GameStatus::Playing {
+                let now = now_ms();
+                let left =
+                    std::time::Duration::from_millis(deadline.saturating_sub(now).max(0) as u64);
+                c.resume(game.position().to_move(), Instant::now() + left);
+            }
+        }
         Ok(Live {
             meta,
             game,
@@ -119,7 +140,20 @@ impl Live {
             timer_gen: 0,
             engine: None,
             engine_gen: 0,
+            version,
+            due,
         })
+    }
+
+    /// Takes the stored state (game, clock, version) of `fresh`, a newer
+    /// copy read from the store; the timer and the engine search stay.
+    pub(crate) fn replace(&mut self, mut fresh: Live) {
+        std::mem::swap(&mut self.meta, &mut fresh.meta);
+        std::mem::swap(&mut self.game, &mut fresh.game);
+        std::mem::swap(&mut self.clock_at, &mut fresh.clock_at);
+        self.clock = fresh.clock;
+        self.version = fresh.version;
+        self.due = fresh.due;
     }
 
     pub(crate) fn save(&self) -> Saved {
@@ -128,6 +162,8 @@ impl Live {
             game: self.game.clone(),
             clock: self.clock,
             clock_at: self.clock_at.clone(),
+            version: self.version,
+            due: self.due,
         }
     }
 
@@ -136,6 +172,8 @@ impl Live {
         self.game = saved.game;
         self.clock = saved.clock;
         self.clock_at = saved.clock_at;
+        self.version = saved.version;
+        self.due = saved.due;
     }
 
     /// The rating update due now: the game is rated and over, and both

@@ -25,6 +25,7 @@ mod commands;
 mod engine;
 mod live;
 mod new_game;
+mod nodes;
 
 use std::collections::HashMap;
 use std::sync::atomic::AtomicU32;
@@ -44,7 +45,7 @@ use crate::config::Config;
 use crate::engines::EnginePool;
 use crate::error::ApiError;
 use crate::limits::Limiter;
-use crate::model::OfferAction;
+use crate::model::{now_ms, OfferAction};
 use crate::store::{Store, StoreError, WriteOp};
 use oware_engine::book::Book;
 use oware_tablebase::background::Loading;
@@ -90,8 +91,10 @@ impl Slot {
     }
 }
 
-/// What a committed change tells the game's watchers, in order.
-#[derive(Clone, Debug)]
+/// What a committed change tells the game's watchers, in order. Sent to
+/// the other nodes too, which build the same events from their own copy.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub(crate) enum Announce {
     /// The ply at this 0-based index (with the clock after it).
     Ply(usize),
@@ -128,6 +131,24 @@ pub struct Hub {
     reviews: StdMutex<analysis::ReviewCache>,
     limiter: Limiter,
     config: Config,
+    /// This process's id among the nodes sharing the store.
+    node: u64,
+    metrics: crate::metrics::Metrics,
+    stopping: tokio::sync::watch::Sender<bool>,
+}
+
+/// Starts or stops the clock as the game's state wants.
+fn run_clock(live: &mut Live) {
+    let now = Instant::now();
+    let run = live.clock_should_run();
+    let to_move = live.to_move();
+    if let Some(clock) = live.clock_mut() {
+        if run {
+            clock.start(to_move, now);
+        } else {
+            clock.stop(now);
+        }
+    }
 }
 
 /// Opens or builds the endgame tables in the background, logging progress
@@ -184,7 +205,11 @@ impl Hub {
             reviews: StdMutex::new(analysis::ReviewCache::default()),
             limiter: Limiter::new(config.rate_limits),
             config,
+            node: rand::random(),
+            metrics: crate::metrics::Metrics::default(),
+            stopping: tokio::sync::watch::channel(false).0,
         });
+        hub.start_node_tasks();
         let weak = Arc::downgrade(&hub);
         tokio::spawn(async move {
             loop {
@@ -233,6 +258,24 @@ impl Hub {
         &self.config
     }
 
+    /// Starts a graceful stop: `/readyz` answers 503 and every game
+    /// WebSocket is closed with "service restart" (1012), so that clients
+    /// reconnect to another node.
+    pub fn stop_gracefully(&self) {
+        self.metrics.drain();
+        self.stopping.send_replace(true);
+    }
+
+    /// Changes to `true` when the node is being stopped.
+    pub(crate) fn stopping(&self) -> tokio::sync::watch::Receiver<bool> {
+        self.stopping.subscribe()
+    }
+
+    /// The counters behind `/metrics`.
+    pub fn metrics(&self) -> &crate::metrics::Metrics {
+        &self.metrics
+    }
+
     /// Games held in memory.
     pub fn games_in_memory(&self) -> usize {
         self.games.lock().unwrap_or_else(|e| e.into_inner()).len()
@@ -266,9 +309,31 @@ impl Hub {
         };
         if fresh {
             let mut live = slot.state.lock().await;
-            self.after_change(&slot, &mut live);
+            // With several nodes, the computer's move is left to the node
+            // that made it the computer's turn, unless that is overdue.
+            let owner = !self.store.shared() || live.due.at.is_some_and(|at| at <= now_ms());
+            self.after_change(&slot, &mut live, owner);
         }
         Ok(slot)
+    }
+
+    /// The game if this node holds it in memory (never loads it).
+    pub(crate) fn held(&self, id: &str) -> Option<Arc<Slot>> {
+        self.games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+            .cloned()
+    }
+
+    /// Every game held in memory.
+    pub(crate) fn held_all(&self) -> Vec<Arc<Slot>> {
+        self.games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .cloned()
+            .collect()
     }
 
     fn insert(&self, live: Live) -> Arc<Slot> {
@@ -294,17 +359,28 @@ impl Hub {
     }
 
     async fn write(&self, op: WriteOp) -> Result<(), ApiError> {
-        match self.store.write(op).await {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) => Err(store_err(e)),
-            Err(_) => Err(store_err("the writer dropped the request")),
-        }
+        self.write_raw(op).await.map_err(store_err)
+    }
+
+    async fn write_raw(&self, op: WriteOp) -> Result<(), StoreError> {
+        let started = Instant::now();
+        let result = match self.store.write(op).await {
+            Ok(r) => r,
+            Err(_) => Err(StoreError::Closed),
+        };
+        self.metrics.commit_latency(started.elapsed());
+        result
     }
 
     /// The one way a game changes. `change` edits the game in memory and
     /// says what to store and announce; the change is stored, and only then
     /// announced. If `change` refuses or storing fails, the game is put back
     /// exactly as it was and nothing is sent.
+    ///
+    /// With several nodes, commands start from the stored version
+    /// ([`Hub::fresh`]); if another node stores a change in between, the
+    /// store refuses this one (`stale_ply`) and the winner's notice brings
+    /// this copy up to date.
     pub(crate) async fn commit(
         self: &Arc<Self>,
         slot: &Arc<Slot>,
@@ -326,14 +402,48 @@ impl Hub {
                 commit.op = WriteOp::All(vec![op, WriteOp::Account(AccountOp::Rate(rate))]);
             }
         }
-        if let Err(e) = self.write(commit.op).await {
-            live.restore(saved);
-            return Err(e);
+        // The clock starts or stops now, so that its deadline is stored
+        // with the change.
+        run_clock(live);
+        let due = self.due(live);
+        let mut ops = vec![
+            WriteOp::Version {
+                id: live.meta.id.clone(),
+                expected: live.version,
+                due,
+            },
+            commit.op,
+        ];
+        if self.store.shared() {
+            ops.push(WriteOp::Notify(self.game_notice(
+                &live.meta.id,
+                live.version + 1,
+                &commit.announce,
+            )));
         }
+        if let Err(e) = self.write_raw(WriteOp::All(ops)).await {
+            live.restore(saved);
+            if e.is_stale() {
+                self.catch_up_later(slot);
+                return Err(ApiError::stale_ply(
+                    "the game changed meanwhile on another server; wait for its move",
+                ));
+            }
+            return Err(store_err(e));
+        }
+        live.version += 1;
+        live.due = due;
         if commit.new_position {
             live.stop_engine();
         }
-        self.after_change(slot, live);
+        if commit
+            .announce
+            .iter()
+            .any(|a| matches!(a, Announce::Ply(_)))
+        {
+            self.metrics.moved();
+        }
+        self.after_change(slot, live, true);
         for a in commit.announce {
             if let Some(text) = live.announce(&a, slot.connected()) {
                 slot.send(text);
@@ -343,20 +453,11 @@ impl Hub {
     }
 
     /// After any change: start or stop the clock, re-arm the game's timer,
-    /// and start the engine if it is the computer's turn.
-    fn after_change(self: &Arc<Self>, slot: &Arc<Slot>, live: &mut Live) {
-        let now = Instant::now();
-        let run = live.clock_should_run();
-        let to_move = live.to_move();
-        if let Some(clock) = live.clock_mut() {
-            if run {
-                clock.start(to_move, now);
-            } else {
-                clock.stop(now);
-            }
-        }
+    /// and, if `owner`, start the engine if it is the computer's turn.
+    fn after_change(self: &Arc<Self>, slot: &Arc<Slot>, live: &mut Live, owner: bool) {
+        run_clock(live);
         self.arm_timer(slot, live);
-        if live.computer_to_move() && !live.thinking() {
+        if owner && live.computer_to_move() && !live.thinking() {
             self.start_engine(slot, live);
         }
     }

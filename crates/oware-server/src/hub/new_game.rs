@@ -184,6 +184,8 @@ impl Hub {
         let mut live = Live::from_stored(StoredGame {
             meta,
             plies: plies.clone(),
+            version: 0,
+            due: Default::default(),
         })
         .map_err(|e| ApiError::invalid_request(format!("the game cannot be played: {e}")))?;
         live.sync_meta();
@@ -205,6 +207,7 @@ impl Hub {
             WriteOp::Create {
                 meta: live.meta.clone(),
                 plies,
+                due: self.due(&live),
             },
         );
         self.write(WriteOp::All(ops)).await?;
@@ -212,9 +215,10 @@ impl Hub {
         let id = live.meta.id.clone();
         let invite_url = (live.meta.mode == Mode::Online)
             .then(|| format!("/game/{id}?invite={}", live.meta.invite));
+        live.due = self.due(&live);
         let slot = self.insert(live);
         let mut live = slot.state.lock().await;
-        self.after_change(&slot, &mut live);
+        self.after_change(&slot, &mut live, true);
         Ok(Seated {
             spectator_url: format!("/game/{id}"),
             id,
@@ -233,7 +237,7 @@ impl Hub {
         token: Option<&str>,
     ) -> Result<Seated, ApiError> {
         let slot = self.slot(id).await?;
-        let mut live = slot.state.lock().await;
+        let mut live = self.lock_fresh(&slot).await;
         let side = live.seat(token)?;
         if !live.game.is_over() {
             return Err(ApiError::not_allowed(
@@ -342,7 +346,7 @@ impl Hub {
     /// (when the account is deleted; the game itself stays).
     pub async fn anonymise(self: &Arc<Self>, id: &str, account: &str) -> Result<(), ApiError> {
         let slot = self.slot(id).await?;
-        let mut live = slot.state.lock().await;
+        let mut live = self.lock_fresh(&slot).await;
         self.commit(&slot, &mut live, |live| {
             for seat in live.meta.seats.iter_mut() {
                 if seat.account.as_deref() == Some(account) {

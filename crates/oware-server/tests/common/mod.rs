@@ -14,6 +14,8 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+pub mod pg;
+
 pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 pub async fn start(db: &Path) -> Server {
@@ -29,6 +31,7 @@ pub async fn start(db: &Path) -> Server {
         addr: "127.0.0.1:0".parse().unwrap(),
         db: Some(db.to_path_buf()),
         config,
+        ..ServerOptions::default()
     })
     .await
     .expect("server starts")
@@ -109,6 +112,7 @@ pub async fn start_with(config: Config) -> (tempfile::TempDir, Server) {
         addr: "127.0.0.1:0".parse().unwrap(),
         db: Some(dir.path().join("games.sqlite3")),
         config,
+        ..ServerOptions::default()
     })
     .await
     .expect("server starts");

@@ -18,9 +18,15 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
-    /// SQLite database file (default: games.sqlite3 in the user's data directory).
+    /// Where games are kept: a SQLite file (default: games.sqlite3 in the
+    /// user's data directory), or a PostgreSQL URL
+    /// (`postgres://user:password@host:port/dbname`) that several nodes
+    /// share (docs/DEPLOY.md).
     #[arg(long)]
-    db: Option<PathBuf>,
+    db: Option<String>,
+    /// Most PostgreSQL connections this node opens.
+    #[arg(long, default_value_t = 16)]
+    db_pool: usize,
     /// Engine searches that may run at once (default: the number of cores).
     #[arg(long)]
     engine_threads: Option<usize>,
@@ -66,9 +72,16 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Serve(args) => {
             let mut options = oware_server::ServerOptions {
                 addr: args.addr,
-                db: args.db,
+                pool_size: args.db_pool,
                 ..Default::default()
             };
+            match args.db {
+                Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+                    options.postgres = Some(url)
+                }
+                Some(path) => options.db = Some(PathBuf::from(path)),
+                None => {}
+            }
             if let Some(n) = args.engine_threads {
                 anyhow::ensure!(n >= 1, "--engine-threads must be at least 1");
                 options.config.engine_threads = n;
@@ -83,6 +96,8 @@ pub fn run(command: Command) -> anyhow::Result<()> {
                     args.tablebase_seeds <= 28,
                     "--tablebase-seeds: at most 28 on one machine"
                 );
+                // Beside the SQLite file; with PostgreSQL, in the user's
+                // data directory (each node keeps its own copy).
                 let db = match &options.db {
                     Some(p) => p.clone(),
                     None => oware_server::default_db_path()?,
@@ -103,7 +118,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
                     "Oware is ready: open http://{}/ in a browser",
                     server.addr()
                 );
-                println!("games are kept in {}", server.db().display());
+                println!("games are kept in {}", server.db());
                 println!("press Ctrl-C to stop");
             })?;
             Ok(())

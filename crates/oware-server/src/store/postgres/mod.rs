@@ -1,0 +1,674 @@
+//! The PostgreSQL store, which several `oware serve` nodes share
+//! (`oware serve --db postgres://…`, docs/DEPLOY.md).
+//!
+//! - Writes: each write is its own transaction on a pooled connection
+//!   (`deadpool-postgres` over `tokio-postgres`), so writes of different
+//!   games commit side by side and PostgreSQL groups their WAL flushes.
+//!   A write's future resolves after `COMMIT` (with the server's default
+//!   `synchronous_commit = on`, after the WAL is flushed).
+//! - Reads: the [`Store`] trait's reads are blocking (the hub calls them on
+//!   blocking threads), so they run the query on the runtime they were
+//!   opened in and wait.
+//! - Events between nodes: [`WriteOp::Notify`] is `pg_notify('oware', …)`
+//!   inside the write's transaction, so a message goes out if and only if
+//!   its change commits, in commit order. One connection per node
+//!   `LISTEN`s ([`Store::subscribe`]); when it is lost it reconnects and
+//!   says [`Notice::Resync`].
+//! - Migrations: numbered steps in `oware_schema`, applied under an
+//!   advisory lock so that nodes starting together do not race.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Transaction};
+use futures_util::StreamExt;
+use tokio::runtime::Handle;
+use tokio::sync::{mpsc, oneshot};
+use tokio_postgres::{AsyncMessage, NoTls, Row};
+
+mod accounts;
+
+use super::{
+    meta_json, parse_meta, Due, Listing, Notice, Store, StoreError, StoredGame, StoredPly, WriteOp,
+    WriteStats,
+};
+use crate::accounts::ratings::{Rating, RatingClass};
+use crate::accounts::{AccountRow, HistoryPoint, RatingRow, SessionRow};
+use crate::hub::chat::{ChatMessage, Room};
+use crate::model::{GameMeta, GameStatus};
+
+/// The channel every node listens on.
+const CHANNEL: &str = "oware";
+
+/// The schema, one step per version; steps are only ever appended.
+const MIGRATIONS: &[&str] = &["
+CREATE TABLE games (
+    id TEXT PRIMARY KEY,
+    created_at BIGINT NOT NULL,
+    updated_at BIGINT NOT NULL,
+    status TEXT NOT NULL,
+    lobby BOOLEAN NOT NULL,
+    public BOOLEAN NOT NULL,
+    meta TEXT NOT NULL,
+    version BIGINT NOT NULL DEFAULT 0,
+    clock_due BIGINT,
+    due_at BIGINT,
+    due_claim BIGINT
+);
+CREATE INDEX games_updated ON games(updated_at);
+CREATE INDEX games_lobby ON games(lobby, created_at);
+CREATE INDEX games_public ON games(public, status, created_at);
+CREATE INDEX games_due ON games(due_at) WHERE due_at IS NOT NULL;
+CREATE TABLE plies (
+    game_id TEXT NOT NULL,
+    ply INTEGER NOT NULL,
+    mv TEXT NOT NULL,
+    clock_s BIGINT,
+    clock_n BIGINT,
+    at BIGINT NOT NULL,
+    PRIMARY KEY (game_id, ply)
+);
+CREATE TABLE accounts (
+    id TEXT PRIMARY KEY,
+    username TEXT NOT NULL,
+    username_key TEXT NOT NULL UNIQUE,
+    password_hash TEXT NOT NULL,
+    created_at BIGINT NOT NULL
+);
+CREATE TABLE sessions (
+    token_hash BYTEA PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    csrf TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    expires_at BIGINT NOT NULL
+);
+CREATE INDEX sessions_account ON sessions(account_id);
+CREATE TABLE ratings (
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    class TEXT NOT NULL,
+    rating DOUBLE PRECISION NOT NULL,
+    deviation DOUBLE PRECISION NOT NULL,
+    volatility DOUBLE PRECISION NOT NULL,
+    games BIGINT NOT NULL,
+    PRIMARY KEY (account_id, class)
+);
+CREATE INDEX ratings_board ON ratings(class, rating);
+CREATE TABLE rating_history (
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    class TEXT NOT NULL,
+    game_id TEXT NOT NULL,
+    rating DOUBLE PRECISION NOT NULL,
+    deviation DOUBLE PRECISION NOT NULL,
+    at BIGINT NOT NULL,
+    PRIMARY KEY (account_id, game_id)
+);
+CREATE TABLE account_games (
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    game_id TEXT NOT NULL,
+    PRIMARY KEY (account_id, game_id)
+);
+CREATE TABLE chat (
+    id BIGSERIAL PRIMARY KEY,
+    game_id TEXT NOT NULL,
+    room TEXT NOT NULL,
+    side TEXT,
+    name TEXT NOT NULL,
+    text TEXT NOT NULL,
+    at BIGINT NOT NULL
+);
+CREATE INDEX chat_game ON chat(game_id, id);
+"];
+
+/// PostgreSQL storage shared by any number of nodes.
+pub struct PgStore {
+    pool: Pool,
+    config: tokio_postgres::Config,
+    runtime: Handle,
+    stats: Arc<Mutex<WriteStats>>,
+}
+
+impl PgStore {
+    /// Connects to the database at `url` (`postgres://user@host:port/db`),
+    /// with a pool of at most `pool_size` connections, and brings its schema
+    /// up to date. Must be called inside the Tokio runtime the store will
+    /// live in.
+    pub async fn connect(url: &str, pool_size: usize) -> Result<PgStore, StoreError> {
+        let config: tokio_postgres::Config = url
+            .parse()
+            .map_err(|e| StoreError::Open(format!("bad PostgreSQL URL: {e}")))?;
+        let manager = Manager::from_config(
+            config.clone(),
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(pool_size.max(2))
+            .wait_timeout(Some(Duration::from_secs(10)))
+            .runtime(deadpool_postgres::Runtime::Tokio1)
+            .build()
+            .map_err(|e| StoreError::Open(format!("cannot build the connection pool: {e}")))?;
+        let store = PgStore {
+            pool,
+            config,
+            runtime: Handle::current(),
+            stats: Arc::new(Mutex::new(WriteStats::default())),
+        };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    async fn migrate(&self) -> Result<(), StoreError> {
+        let mut client = self.pool.get().await?;
+        let tx = client.transaction().await?;
+        // One node migrates at a time; the others wait here, then find
+        // nothing left to do.
+        tx.batch_execute(
+            "SELECT pg_advisory_xact_lock(7265706);
+             CREATE TABLE IF NOT EXISTS oware_schema (version BIGINT NOT NULL);",
+        )
+        .await?;
+        let found: i64 = tx
+            .query_opt("SELECT version FROM oware_schema", &[])
+            .await?
+            .map(|r| r.get(0))
+            .unwrap_or(0);
+        let known = MIGRATIONS.len() as i64;
+        if found > known {
+            return Err(StoreError::TooNew { found, known });
+        }
+        for (i, step) in MIGRATIONS.iter().enumerate().skip(found as usize) {
+            tx.batch_execute(step).await?;
+            tracing::info!("postgresql schema now at version {}", i + 1);
+        }
+        tx.batch_execute("DELETE FROM oware_schema").await?;
+        tx.execute("INSERT INTO oware_schema (version) VALUES ($1)", &[&known])
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Runs a read on the store's runtime and waits for it (from a
+    /// blocking thread).
+    fn block<T>(
+        &self,
+        f: impl std::future::Future<Output = Result<T, StoreError>>,
+    ) -> Result<T, StoreError> {
+        self.runtime.block_on(f)
+    }
+
+    async fn load_async(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        let client = self.pool.get().await?;
+        load_with(&client, id).await
+    }
+
+    async fn load_many(&self, ids: Vec<String>) -> Result<Vec<StoredGame>, StoreError> {
+        let client = self.pool.get().await?;
+        let mut games = Vec::with_capacity(ids.len());
+        for id in ids {
+            games.extend(load_with(&client, &id).await?);
+        }
+        Ok(games)
+    }
+}
+
+async fn load_with(
+    client: &deadpool_postgres::Client,
+    id: &str,
+) -> Result<Option<StoredGame>, StoreError> {
+    let row = client
+        .query_opt(
+            &client
+                .prepare_cached("SELECT meta, version, clock_due, due_at FROM games WHERE id = $1")
+                .await?,
+            &[&id],
+        )
+        .await?;
+    let Some(row) = row else { return Ok(None) };
+    let meta = parse_meta(id, row.get(0))?;
+    let version: i64 = row.get(1);
+    let plies = client
+        .query(
+            &client
+                .prepare_cached(
+                    "SELECT mv, clock_s, clock_n, at FROM plies WHERE game_id = $1 ORDER BY ply",
+                )
+                .await?,
+            &[&id],
+        )
+        .await?
+        .iter()
+        .map(|r| {
+            let s: Option<i64> = r.get(1);
+            let n: Option<i64> = r.get(2);
+            StoredPly {
+                text: r.get(0),
+                clock: s.zip(n).map(|(s, n)| [s.max(0) as u64, n.max(0) as u64]),
+                at: r.get(3),
+            }
+        })
+        .collect();
+    Ok(Some(StoredGame {
+        meta,
+        plies,
+        version: version.max(0) as u64,
+        due: Due {
+            clock: row.get(2),
+            at: row.get(3),
+        },
+    }))
+}
+
+/// Every leaf of a write, in order ([`WriteOp::All`] flattened).
+fn leaves<'a>(op: &'a WriteOp, out: &mut Vec<&'a WriteOp>) {
+    match op {
+        WriteOp::All(ops) => ops.iter().for_each(|o| leaves(o, out)),
+        other => out.push(other),
+    }
+}
+
+async fn commit(pool: &Pool, op: &WriteOp) -> Result<(), StoreError> {
+    let mut ops = Vec::new();
+    leaves(op, &mut ops);
+    let mut client = pool.get().await?;
+    let tx = client.transaction().await?;
+    for op in ops {
+        apply(&tx, op).await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+async fn upsert_meta(tx: &Transaction<'_>, meta: &GameMeta) -> Result<(), StoreError> {
+    let json = meta_json(meta)?;
+    let status = meta.status();
+    let lobby = meta.public && status == GameStatus::Waiting;
+    let stmt = tx
+        .prepare_cached(
+            "INSERT INTO games (id, created_at, updated_at, status, lobby, public, meta)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)
+             ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at,
+             status = excluded.status, lobby = excluded.lobby, public = excluded.public,
+             meta = excluded.meta",
+        )
+        .await?;
+    tx.execute(
+        &stmt,
+        &[
+            &meta.id,
+            &meta.created_at,
+            &meta.updated_at,
+            &status.as_str(),
+            &lobby,
+            &meta.public,
+            &json,
+        ],
+    )
+    .await?;
+    Ok(())
+}
+
+async fn insert_ply(
+    tx: &Transaction<'_>,
+    id: &str,
+    index: u32,
+    ply: &StoredPly,
+) -> Result<(), StoreError> {
+    let stmt = tx
+        .prepare_cached(
+            "INSERT INTO plies (game_id, ply, mv, clock_s, clock_n, at) VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .await?;
+    tx.execute(
+        &stmt,
+        &[
+            &id,
+            &(index as i32),
+            &ply.text,
+            &ply.clock.map(|c| c[0] as i64),
+            &ply.clock.map(|c| c[1] as i64),
+            &ply.at,
+        ],
+    )
+    .await?;
+    Ok(())
+}
+
+async fn set_due(
+    tx: &Transaction<'_>,
+    id: &str,
+    expected: Option<u64>,
+    due: Due,
+) -> Result<(), StoreError> {
+    let changed = match expected {
+        Some(v) => {
+            let stmt = tx
+                .prepare_cached(
+                    "UPDATE games SET version = version + 1, clock_due = $3, due_at = $4,
+                     due_claim = NULL WHERE id = $1 AND version = $2",
+                )
+                .await?;
+            tx.execute(&stmt, &[&id, &(v as i64), &due.clock, &due.at])
+                .await?
+        }
+        None => {
+            let stmt = tx
+                .prepare_cached(
+                    "UPDATE games SET clock_due = $2, due_at = $3, due_claim = NULL WHERE id = $1",
+                )
+                .await?;
+            tx.execute(&stmt, &[&id, &due.clock, &due.at]).await?
+        }
+    };
+    match (changed, expected) {
+        (0, Some(expected)) => Err(StoreError::Stale {
+            id: id.to_string(),
+            expected,
+        }),
+        _ => Ok(()),
+    }
+}
+
+async fn apply(tx: &Transaction<'_>, op: &WriteOp) -> Result<(), StoreError> {
+    match op {
+        WriteOp::Create { meta, plies, due } => {
+            upsert_meta(tx, meta).await?;
+            for (i, p) in plies.iter().enumerate() {
+                insert_ply(tx, &meta.id, i as u32, p).await?;
+            }
+            set_due(tx, &meta.id, None, *due).await?;
+        }
+        WriteOp::Ply {
+            id,
+            meta,
+            index,
+            ply,
+        } => {
+            insert_ply(tx, id, *index, ply).await?;
+            if let Some(meta) = meta {
+                upsert_meta(tx, meta).await?;
+            }
+        }
+        WriteOp::Truncate { meta, from } => {
+            let stmt = tx
+                .prepare_cached("DELETE FROM plies WHERE game_id = $1 AND ply >= $2")
+                .await?;
+            tx.execute(&stmt, &[&meta.id, &(*from as i32)]).await?;
+            upsert_meta(tx, meta).await?;
+        }
+        WriteOp::Meta(meta) => upsert_meta(tx, meta).await?,
+        WriteOp::Version { id, expected, due } => set_due(tx, id, Some(*expected), *due).await?,
+        WriteOp::Account(op) => accounts::apply(tx, op).await?,
+        WriteOp::Chat(m) => {
+            let stmt = tx
+                .prepare_cached(
+                    "INSERT INTO chat (game_id, room, side, name, text, at) VALUES ($1, $2, $3, $4, $5, $6)",
+                )
+                .await?;
+            tx.execute(
+                &stmt,
+                &[
+                    &m.game_id,
+                    &m.room.as_str(),
+                    &m.side.map(side_code),
+                    &m.name,
+                    &m.text,
+                    &m.at,
+                ],
+            )
+            .await?;
+        }
+        WriteOp::Notify(payload) => {
+            let stmt = tx.prepare_cached("SELECT pg_notify($1, $2)").await?;
+            tx.execute(&stmt, &[&CHANNEL, payload]).await?;
+        }
+        WriteOp::All(_) => unreachable!("flattened by leaves()"),
+    }
+    Ok(())
+}
+
+fn side_code(side: oware_core::Side) -> &'static str {
+    match side {
+        oware_core::Side::South => "S",
+        oware_core::Side::North => "N",
+    }
+}
+
+fn chat_row(game_id: &str, r: &Row) -> ChatMessage {
+    let room: String = r.get(0);
+    let side: Option<String> = r.get(1);
+    ChatMessage {
+        game_id: game_id.to_string(),
+        room: if room == "players" {
+            Room::Players
+        } else {
+            Room::Spectators
+        },
+        side: match side.as_deref() {
+            Some("S") => Some(oware_core::Side::South),
+            Some("N") => Some(oware_core::Side::North),
+            _ => None,
+        },
+        name: r.get(2),
+        text: r.get(3),
+        at: r.get(4),
+    }
+}
+
+/// Keeps one connection listening on [`CHANNEL`], reconnecting when it is
+/// lost, until `out` is dropped.
+async fn listen(config: tokio_postgres::Config, out: mpsc::UnboundedSender<Notice>) {
+    let mut first = true;
+    while !out.is_closed() {
+        match config.connect(NoTls).await {
+            Ok((client, mut connection)) => {
+                let (tx, mut rx) = mpsc::unbounded_channel();
+                let driver = tokio::spawn(async move {
+                    let mut messages =
+                        futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
+                    while let Some(m) = messages.next().await {
+                        match m {
+                            Ok(AsyncMessage::Notification(n)) => {
+                                let _ = tx.send(n.payload().to_string());
+                            }
+                            Ok(_) => {}
+                            Err(e) => {
+                                tracing::warn!("postgresql listener: {e}");
+                                break;
+                            }
+                        }
+                    }
+                });
+                match client.batch_execute(&format!("LISTEN {CHANNEL}")).await {
+                    Ok(()) => {
+                        // Anything committed before LISTEN took hold was
+                        // missed: whatever is in memory is read again.
+                        if !first {
+                            tracing::info!("postgresql listener back; reading games again");
+                        }
+                        first = false;
+                        let _ = out.send(Notice::Resync);
+                        while let Some(p) = rx.recv().await {
+                            if out.send(Notice::Message(p)).is_err() {
+                                break;
+                            }
+                        }
+                    }
+                    Err(e) => tracing::warn!("postgresql listener: LISTEN failed: {e}"),
+                }
+                driver.abort();
+            }
+            Err(e) => tracing::warn!("postgresql listener cannot connect: {e}"),
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+}
+
+impl Store for PgStore {
+    fn write(&self, op: WriteOp) -> oneshot::Receiver<Result<(), StoreError>> {
+        let (reply, rx) = oneshot::channel();
+        let pool = self.pool.clone();
+        let stats = self.stats.clone();
+        self.runtime.spawn(async move {
+            let started = Instant::now();
+            let result = commit(&pool, &op).await;
+            if result.is_ok() {
+                stats
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .record(1, started.elapsed().as_micros() as u64);
+            }
+            let _ = reply.send(result);
+        });
+        rx
+    }
+
+    fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        self.block(self.load_async(id))
+    }
+
+    fn version(&self, id: &str) -> Result<Option<u64>, StoreError> {
+        self.block(async {
+            let client = self.pool.get().await?;
+            let stmt = client
+                .prepare_cached("SELECT version FROM games WHERE id = $1")
+                .await?;
+            let v: Option<i64> = client.query_opt(&stmt, &[&id]).await?.map(|r| r.get(0));
+            Ok(v.map(|v| v.max(0) as u64))
+        })
+    }
+
+    fn list(
+        &self,
+        which: Listing,
+        limit: u32,
+        offset: u32,
+    ) -> Result<(Vec<StoredGame>, u64), StoreError> {
+        let (count_sql, list_sql) = match which {
+            Listing::Public => (
+                "SELECT COUNT(*) FROM games WHERE public AND status = 'over'",
+                "SELECT id FROM games WHERE public AND status = 'over'
+                 ORDER BY created_at DESC, id LIMIT $1 OFFSET $2",
+            ),
+            Listing::Lobby => (
+                "SELECT COUNT(*) FROM games WHERE lobby",
+                "SELECT id FROM games WHERE lobby ORDER BY created_at DESC, id LIMIT $1 OFFSET $2",
+            ),
+        };
+        self.block(async {
+            let client = self.pool.get().await?;
+            let total: i64 = client.query_one(count_sql, &[]).await?.get(0);
+            let ids: Vec<String> = client
+                .query(list_sql, &[&(limit as i64), &(offset as i64)])
+                .await?
+                .iter()
+                .map(|r| r.get(0))
+                .collect();
+            drop(client);
+            Ok((self.load_many(ids).await?, total.max(0) as u64))
+        })
+    }
+
+    fn stats(&self) -> WriteStats {
+        *self.stats.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn account_by_name(&self, name: &str) -> Result<Option<AccountRow>, StoreError> {
+        self.block(async {
+            let client = self.pool.get().await?;
+            accounts::account_by_name(&client, name).await
+        })
+    }
+
+    fn session(&self, token_hash: &[u8]) -> Result<Option<(SessionRow, AccountRow)>, StoreError> {
+        self.block(async {
+            let client = self.pool.get().await?;
+            accounts::session(&client, token_hash).await
+        })
+    }
+
+    fn ratings(&self, account_id: &str) -> Result<Vec<RatingRow>, StoreError> {
+        self.block(async {
+            let client = self.pool.get().await?;
+            accounts::ratings(&client, account_id).await
+        })
+    }
+
+    fn rating_history(&self, account_id: &str) -> Result<Vec<HistoryPoint>, StoreError> {
+        self.block(async {
+            let client = self.pool.get().await?;
+            accounts::history(&client, account_id).await
+        })
+    }
+
+    fn leaderboard(
+        &self,
+        class: RatingClass,
+        limit: u32,
+        provisional: bool,
+    ) -> Result<Vec<(String, Rating)>, StoreError> {
+        self.block(async {
+            let client = self.pool.get().await?;
+            accounts::leaderboard(&client, class, limit, provisional).await
+        })
+    }
+
+    fn account_games(&self, account_id: &str, limit: u32) -> Result<Vec<StoredGame>, StoreError> {
+        self.block(async {
+            let ids = {
+                let client = self.pool.get().await?;
+                accounts::game_ids(&client, account_id, limit).await?
+            };
+            self.load_many(ids).await
+        })
+    }
+
+    fn chat(&self, game_id: &str, spectators: bool) -> Result<Vec<ChatMessage>, StoreError> {
+        self.block(async {
+            let client = self.pool.get().await?;
+            let rows = client
+                .query(
+                    "SELECT room, side, name, text, at FROM chat
+                     WHERE game_id = $1 AND (room = 'players' OR $2) ORDER BY id",
+                    &[&game_id, &spectators],
+                )
+                .await?;
+            Ok(rows.iter().map(|r| chat_row(game_id, r)).collect())
+        })
+    }
+
+    fn claim_due(&self, now: i64, lease_ms: i64, limit: u32) -> Result<Vec<String>, StoreError> {
+        self.block(async {
+            let client = self.pool.get().await?;
+            let rows = client
+                .query(
+                    "UPDATE games SET due_claim = $2 WHERE id IN (
+                        SELECT id FROM games WHERE due_at <= $1 AND coalesce(due_claim, 0) <= $1
+                        ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+                     RETURNING id",
+                    &[&now, &(now + lease_ms), &(limit as i64)],
+                )
+                .await?;
+            Ok(rows.iter().map(|r| r.get(0)).collect())
+        })
+    }
+
+    fn ping(&self) -> Result<(), StoreError> {
+        self.block(async {
+            let client = self.pool.get().await?;
+            client.query_one("SELECT 1", &[]).await?;
+            Ok(())
+        })
+    }
+
+    fn shared(&self) -> bool {
+        true
+    }
+
+    fn subscribe(&self) -> Option<mpsc::UnboundedReceiver<Notice>> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        self.runtime.spawn(listen(self.config.clone(), tx));
+        Some(rx)
+    }
+}

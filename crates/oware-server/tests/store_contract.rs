@@ -1,0 +1,360 @@
+//! The same contract for both stores: SQLite (the embedded default) and
+//! PostgreSQL (several nodes). Every check runs against each.
+
+mod common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use oware_core::Position;
+use oware_server::accounts::ratings::RatingClass;
+use oware_server::accounts::{AccountOp, AccountRow, RatedGame, SessionRow};
+use oware_server::hub::chat::{ChatMessage, Room};
+use oware_server::model::{now_ms, GameMeta, Mode, Seat, SeatKind};
+use oware_server::store::{
+    Due, Notice, PgStore, SqliteStore, Store, StoreError, StoredPly, WriteOp,
+};
+
+async fn write(store: &Arc<dyn Store>, op: WriteOp) -> Result<(), StoreError> {
+    store.write(op).await.expect("the writer answers")
+}
+
+async fn blocking<T: Send + 'static>(
+    store: &Arc<dyn Store>,
+    f: impl FnOnce(&dyn Store) -> T + Send + 'static,
+) -> T {
+    let store = store.clone();
+    tokio::task::spawn_blocking(move || f(store.as_ref()))
+        .await
+        .unwrap()
+}
+
+fn meta() -> GameMeta {
+    let seat = |name: &str| Seat {
+        kind: SeatKind::Human,
+        name: name.to_string(),
+        token: Some(oware_server::model::new_token()),
+        account: None,
+        rating: None,
+    };
+    GameMeta::new(
+        Mode::Online,
+        None,
+        true,
+        Position::start(),
+        [seat("Ama"), seat("Kofi")],
+        None,
+    )
+}
+
+fn ply(text: &str) -> StoredPly {
+    StoredPly {
+        text: text.to_string(),
+        clock: None,
+        at: now_ms(),
+    }
+}
+
+fn version(id: &str, expected: u64, due: Due) -> WriteOp {
+    WriteOp::Version {
+        id: id.to_string(),
+        expected,
+        due,
+    }
+}
+
+async fn contract(store: Arc<dyn Store>) {
+    // A game is created at version 0 with its deadlines.
+    let now = now_ms();
+    let game = meta();
+    let id = game.id.clone();
+    let due = Due {
+        clock: Some(now - 5_000),
+        at: Some(now - 5_000),
+    };
+    write(
+        &store,
+        WriteOp::Create {
+            meta: game.clone(),
+            plies: vec![],
+            due,
+        },
+    )
+    .await
+    .unwrap();
+    let key = id.clone();
+    let stored = blocking(&store, move |s| s.load(&key))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (stored.version, stored.due, stored.plies.len()),
+        (0, due, 0)
+    );
+
+    // A change from the current version is stored and moves the version on.
+    write(
+        &store,
+        WriteOp::All(vec![
+            version(&id, 0, Due::default()),
+            WriteOp::Ply {
+                id: id.clone(),
+                meta: None,
+                index: 0,
+                ply: ply("C"),
+            },
+        ]),
+    )
+    .await
+    .unwrap();
+    // A change from an old version is refused whole: nothing of it stays.
+    let stale = write(
+        &store,
+        WriteOp::All(vec![
+            version(&id, 0, Due::default()),
+            WriteOp::Ply {
+                id: id.clone(),
+                meta: None,
+                index: 1,
+                ply: ply("h"),
+            },
+        ]),
+    )
+    .await
+    .unwrap_err();
+    assert!(stale.is_stale(), "{stale}");
+    // The (game, ply) key refuses a second ply at one index too.
+    let twice = write(
+        &store,
+        WriteOp::All(vec![
+            version(&id, 1, Due::default()),
+            WriteOp::Ply {
+                id: id.clone(),
+                meta: None,
+                index: 0,
+                ply: ply("D"),
+            },
+        ]),
+    )
+    .await;
+    assert!(twice.is_err());
+    let key = id.clone();
+    let stored = blocking(&store, move |s| s.load(&key))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(stored.version, 1);
+    assert_eq!(stored.due, Due::default());
+    assert_eq!(
+        stored
+            .plies
+            .iter()
+            .map(|p| p.text.as_str())
+            .collect::<Vec<_>>(),
+        ["C"]
+    );
+
+    // Overdue games are claimed once per lease.
+    let late = meta();
+    let late_id = late.id.clone();
+    write(
+        &store,
+        WriteOp::Create {
+            meta: late,
+            plies: vec![],
+            due: Due {
+                clock: None,
+                at: Some(now - 1_000),
+            },
+        },
+    )
+    .await
+    .unwrap();
+    let claimed = blocking(&store, move |s| s.claim_due(now, 10_000, 10))
+        .await
+        .unwrap();
+    assert_eq!(claimed, vec![late_id.clone()]);
+    let again = blocking(&store, move |s| s.claim_due(now + 1, 10_000, 10))
+        .await
+        .unwrap();
+    assert!(
+        again.is_empty(),
+        "claimed twice within the lease: {again:?}"
+    );
+    let after = blocking(&store, move |s| s.claim_due(now + 20_000, 10_000, 10))
+        .await
+        .unwrap();
+    assert_eq!(after, vec![late_id.clone()]);
+    // A stored change sets new deadlines (and ends the claim).
+    write(&store, version(&late_id, 0, Due::default()))
+        .await
+        .unwrap();
+    let none = blocking(&store, move |s| s.claim_due(now + 60_000, 10_000, 10))
+        .await
+        .unwrap();
+    assert!(none.is_empty());
+
+    // Accounts: a taken name is a conflict; sessions; a game rated once.
+    let account = |id: &str, name: &str| AccountRow {
+        id: id.to_string(),
+        username: name.to_string(),
+        password_hash: "x".to_string(),
+        created_at: now,
+    };
+    for (i, n) in [("a1", "Ama"), ("a2", "Kofi")] {
+        write(&store, WriteOp::Account(AccountOp::Create(account(i, n))))
+            .await
+            .unwrap();
+    }
+    let taken = write(
+        &store,
+        WriteOp::Account(AccountOp::Create(account("a3", "AMA"))),
+    )
+    .await
+    .unwrap_err();
+    assert!(taken.is_conflict(), "{taken}");
+    write(
+        &store,
+        WriteOp::Account(AccountOp::CreateSession(SessionRow {
+            token_hash: vec![1, 2, 3],
+            account_id: "a1".into(),
+            csrf: "c".into(),
+            created_at: now,
+            expires_at: now + 1_000,
+        })),
+    )
+    .await
+    .unwrap();
+    let (session, owner) = blocking(&store, |s| s.session(&[1, 2, 3]))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (session.csrf.as_str(), owner.username.as_str()),
+        ("c", "Ama")
+    );
+    let rate = WriteOp::Account(AccountOp::Rate(RatedGame {
+        game_id: id.clone(),
+        class: RatingClass::Slow,
+        accounts: ["a1".into(), "a2".into()],
+        winner: Some(oware_core::Side::South),
+        at: now,
+    }));
+    write(&store, rate.clone()).await.unwrap();
+    write(&store, rate).await.unwrap();
+    let ratings = blocking(&store, |s| s.ratings("a1")).await.unwrap();
+    let slow = ratings
+        .iter()
+        .find(|r| r.class == RatingClass::Slow)
+        .unwrap();
+    assert_eq!(slow.rating.games, 1, "rated exactly once");
+    assert!(slow.rating.rating > 1500.0);
+    let history = blocking(&store, |s| s.rating_history("a2")).await.unwrap();
+    assert_eq!(history.len(), 1);
+    let board = blocking(&store, |s| s.leaderboard(RatingClass::Slow, 10, true))
+        .await
+        .unwrap();
+    assert_eq!(board[0].0, "Ama");
+
+    // Chat: kept in order, rooms apart.
+    for (room, text) in [(Room::Players, "hello"), (Room::Spectators, "psst")] {
+        write(
+            &store,
+            WriteOp::Chat(ChatMessage {
+                game_id: id.clone(),
+                room,
+                side: None,
+                name: "x".into(),
+                text: text.into(),
+                at: now,
+            }),
+        )
+        .await
+        .unwrap();
+    }
+    let key = id.clone();
+    let players = blocking(&store, move |s| s.chat(&key, false))
+        .await
+        .unwrap();
+    assert_eq!(players.len(), 1);
+    let key = id.clone();
+    let all = blocking(&store, move |s| s.chat(&key, true)).await.unwrap();
+    assert_eq!(
+        all.iter().map(|m| m.text.as_str()).collect::<Vec<_>>(),
+        ["hello", "psst"]
+    );
+    blocking(&store, |s| s.ping()).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_keeps_the_contract() {
+    let dir = tempfile::tempdir().unwrap();
+    let store: Arc<dyn Store> =
+        Arc::new(SqliteStore::open(&dir.path().join("games.sqlite3")).unwrap());
+    assert!(!store.shared() && store.subscribe().is_none());
+    contract(store).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgresql_keeps_the_contract_and_notifies_on_commit_only() {
+    let Some(cluster) = common::pg::Cluster::start() else {
+        return;
+    };
+    let url = cluster.database("contract");
+    let store: Arc<dyn Store> = Arc::new(PgStore::connect(&url, 4).await.unwrap());
+    assert!(store.shared());
+    let mut notices = store.subscribe().unwrap();
+    // Subscribed: the listener says so before anything else.
+    let first = tokio::time::timeout(Duration::from_secs(10), notices.recv())
+        .await
+        .unwrap();
+    assert_eq!(first, Some(Notice::Resync));
+    contract(store.clone()).await;
+
+    // A notice goes out with its change, and not when the change is refused.
+    let game = meta();
+    let id = game.id.clone();
+    write(
+        &store,
+        WriteOp::Create {
+            meta: game,
+            plies: vec![],
+            due: Due::default(),
+        },
+    )
+    .await
+    .unwrap();
+    let refused = write(
+        &store,
+        WriteOp::All(vec![
+            version(&id, 7, Due::default()),
+            WriteOp::Notify("lost".into()),
+        ]),
+    )
+    .await;
+    assert!(refused.unwrap_err().is_stale());
+    write(
+        &store,
+        WriteOp::All(vec![
+            version(&id, 0, Due::default()),
+            WriteOp::Notify("kept".into()),
+        ]),
+    )
+    .await
+    .unwrap();
+    let got = tokio::time::timeout(Duration::from_secs(10), notices.recv())
+        .await
+        .unwrap();
+    assert_eq!(got, Some(Notice::Message("kept".into())));
+
+    // A second store on the same database (another node) is migrated
+    // already and sees the same games.
+    let other: Arc<dyn Store> = Arc::new(PgStore::connect(&url, 2).await.unwrap());
+    let key = id.clone();
+    let seen = blocking(&other, move |s| s.load(&key))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(seen.version, 1);
+    drop(cluster);
+}
