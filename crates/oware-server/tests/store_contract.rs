@@ -324,24 +324,32 @@ async fn postgresql_keeps_the_contract_and_notifies_on_commit_only() {
     )
     .await
     .unwrap();
-    let refused = write(
-        &store,
+    // A plain move (version, ply, notice: one statement on PostgreSQL).
+    let plain = |expected: u64, mv: &str, notice: &str| {
         WriteOp::All(vec![
-            version(&id, 7, Due::default()),
-            WriteOp::Notify("lost".into()),
-        ]),
-    )
-    .await;
+            version(&id, expected, Due::default()),
+            WriteOp::Ply {
+                id: id.clone(),
+                meta: None,
+                index: 0,
+                ply: ply(mv),
+            },
+            WriteOp::Notify(notice.into()),
+        ])
+    };
+    let refused = write(&store, plain(7, "A", "lost")).await;
     assert!(refused.unwrap_err().is_stale());
-    write(
-        &store,
-        WriteOp::All(vec![
-            version(&id, 0, Due::default()),
-            WriteOp::Notify("kept".into()),
-        ]),
-    )
-    .await
-    .unwrap();
+    // Two moves at one ply, likely in one group: one stands, one is stale.
+    let (a, b) = tokio::join!(
+        write(&store, plain(0, "A", "kept")),
+        write(&store, plain(0, "F", "kept")),
+    );
+    assert_eq!(
+        [&a, &b].iter().filter(|r| r.is_ok()).count(),
+        1,
+        "{a:?} {b:?}"
+    );
+    assert!([a, b].into_iter().any(|r| r.is_err_and(|e| e.is_stale())));
     let got = tokio::time::timeout(Duration::from_secs(10), notices.recv())
         .await
         .unwrap();

@@ -449,13 +449,13 @@ fn a_rolling_restart_under_play_loses_no_game() {
     // Restart every node in turn while the games are played: SIGTERM
     // (the node closes its sockets with "service restart"), then a new
     // node on the same database.
-    for i in 0..3 {
+    for node in nodes.iter_mut() {
         std::thread::sleep(Duration::from_millis(700));
-        let gone = nodes[i].addr;
+        let gone = node.addr;
         live.lock().unwrap().retain(|a| *a != gone);
-        nodes[i].stop();
-        nodes[i] = Node::start(&url);
-        live.lock().unwrap().push(nodes[i].addr);
+        node.stop();
+        *node = Node::start(&url);
+        live.lock().unwrap().push(node.addr);
     }
     rt.block_on(async {
         let mut reconnects = 0;

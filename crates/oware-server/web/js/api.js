@@ -187,12 +187,16 @@ export class GameSocket {
       try { msg = JSON.parse(e.data); } catch (_) { return; }
       this.onEvent(msg);
     };
-    ws.onclose = () => {
+    ws.onclose = (e) => {
       if (this.ws !== ws) return;
       this.onStatus?.('closed');
       if (this.closedByUs) return;
-      this.retry = setTimeout(() => { if (!this.closedByUs) this.connect(); }, this.delay);
-      this.delay = Math.min(this.delay * 2, 8000);
+      // 1012: the server node is restarting; another node takes us at once
+      // (spread over a quarter second so that its clients do not all
+      // arrive together).
+      const wait = e.code === 1012 ? Math.random() * 250 : this.delay;
+      this.retry = setTimeout(() => { if (!this.closedByUs) this.connect(); }, wait);
+      if (e.code !== 1012) this.delay = Math.min(this.delay * 2, 8000);
     };
   }
   send(msg) {

@@ -22,9 +22,14 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 /// Options of `oware serve-bench`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct BenchArgs {
-    /// Server to load (loopback only).
-    #[arg(long, default_value = "127.0.0.1:8080")]
-    pub addr: SocketAddr,
+    /// Server to load (loopback only); repeat it (or separate with commas)
+    /// for several nodes sharing one PostgreSQL: games are spread over them.
+    #[arg(long = "addr", default_value = "127.0.0.1:8080", value_delimiter = ',')]
+    pub addrs: Vec<SocketAddr>,
+    /// With several nodes, seat each game's two players on two different
+    /// nodes (every move then crosses the pub/sub).
+    #[arg(long)]
+    pub split: bool,
     /// Simultaneous games (two WebSocket connections each).
     #[arg(long, default_value_t = 5000)]
     pub games: usize,
@@ -37,9 +42,10 @@ pub struct BenchArgs {
     /// Measured time once all games are open, s.
     #[arg(long, default_value_t = 60)]
     pub duration_s: u64,
-    /// The server's process id, to report its memory (VmRSS).
-    #[arg(long)]
-    pub server_pid: Option<u32>,
+    /// The server's process id, to report its memory (VmRSS) and CPU;
+    /// repeat it for several nodes (figures are summed).
+    #[arg(long = "server-pid", value_delimiter = ',')]
+    pub server_pids: Vec<u32>,
     /// Write `game-id acknowledged-plies` lines here at the end.
     #[arg(long)]
     pub acked_out: Option<std::path::PathBuf>,
@@ -54,10 +60,10 @@ pub struct BenchArgs {
 
 /// Runs the benchmark on its own runtime and prints the report.
 pub fn run_blocking(args: BenchArgs) -> anyhow::Result<()> {
-    if !args.addr.ip().is_loopback() {
+    if let Some(a) = args.addrs.iter().find(|a| !a.ip().is_loopback()) {
         bail!(
             "serve-bench only loads servers on loopback addresses, not {}",
-            args.addr.ip()
+            a.ip()
         );
     }
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -80,7 +86,7 @@ pub fn run_blocking(args: BenchArgs) -> anyhow::Result<()> {
                         .with_context(|| format!("{}:{}", path.display(), n + 1))?,
                 );
             }
-            let (ok, bad) = verify(args.addr, &acked).await;
+            let (ok, bad) = verify(args.addrs[0], &acked).await;
             println!(
                 "verify: {} games checked, {ok} hold every acknowledged move, {bad} do not",
                 acked.len()
@@ -227,7 +233,11 @@ fn legal_of(v: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-async fn open_game(addr: SocketAddr) -> anyhow::Result<(String, Ws, Ws, Value)> {
+/// A game created on `addr`, joined (and North seated) on `north_addr`.
+async fn open_game(
+    addr: SocketAddr,
+    north_addr: SocketAddr,
+) -> anyhow::Result<(String, Ws, Ws, Value)> {
     let (status, created) = http_json(
         addr,
         "POST",
@@ -253,7 +263,7 @@ async fn open_game(addr: SocketAddr) -> anyhow::Result<(String, Ws, Ws, Value)> 
         .unwrap_or_default()
         .to_string();
     let (status, joined) = http_json(
-        addr,
+        north_addr,
         "POST",
         &format!("/api/v1/games/{id}/join"),
         Some(&json!({"invite": invite, "name": "bench"})),
@@ -268,7 +278,7 @@ async fn open_game(addr: SocketAddr) -> anyhow::Result<(String, Ws, Ws, Value)> 
         .ok_or_else(|| anyhow!("no North token"))?
         .to_string();
     let mut ws_s = connect(addr, &id, &tok_s).await?;
-    let mut ws_n = connect(addr, &id, &tok_n).await?;
+    let mut ws_n = connect(north_addr, &id, &tok_n).await?;
     let state = next_json(&mut ws_s).await?;
     next_json(&mut ws_n).await?;
     Ok((id, ws_s, ws_n, state["game"].clone()))
@@ -276,13 +286,14 @@ async fn open_game(addr: SocketAddr) -> anyhow::Result<(String, Ws, Ws, Value)> 
 
 async fn game_loop(
     addr: SocketAddr,
+    north_addr: SocketAddr,
     interval: Duration,
     shared: Arc<Shared>,
     start_delay: Duration,
 ) {
     tokio::time::sleep(start_delay).await;
     while !shared.stop.load(Ordering::Relaxed) {
-        let opened = open_game(addr).await;
+        let opened = open_game(addr, north_addr).await;
         let (id, mut ws_s, mut ws_n, state) = match opened {
             Ok(x) => x,
             Err(e) => {
@@ -431,13 +442,40 @@ async fn verify(addr: SocketAddr, acked: &HashMap<String, u32>) -> (u64, u64) {
     (ok.load(Ordering::Relaxed), bad.load(Ordering::Relaxed))
 }
 
-async fn run(args: BenchArgs) -> anyhow::Result<()> {
-    let (status, health0) = http_json(args.addr, "GET", "/api/v1/health", None)
-        .await
-        .context("is the server running?")?;
-    if status != 200 {
-        bail!("health check: HTTP {status}");
+/// A figure summed over several processes (`None` if one is unreadable).
+fn sum<T: std::iter::Sum<T>>(pids: &[u32], f: fn(u32) -> Option<T>) -> Option<T> {
+    if pids.is_empty() {
+        return None;
     }
+    pids.iter().map(|&p| f(p)).sum()
+}
+
+/// The nodes' `/api/v1/health` counters, summed (the largest for maxima).
+async fn health(addrs: &[SocketAddr]) -> anyhow::Result<Value> {
+    let mut total = serde_json::Map::new();
+    for &addr in addrs {
+        let (status, h) = http_json(addr, "GET", "/api/v1/health", None)
+            .await
+            .with_context(|| format!("is the server at {addr} running?"))?;
+        if status != 200 {
+            bail!("health check of {addr}: HTTP {status}");
+        }
+        for (k, v) in h.as_object().into_iter().flatten() {
+            let Some(v) = v.as_u64() else { continue };
+            let t = total.entry(k.clone()).or_insert(json!(0));
+            let old = t.as_u64().unwrap_or(0);
+            *t = json!(if k.starts_with("max_") {
+                old.max(v)
+            } else {
+                old + v
+            });
+        }
+    }
+    Ok(Value::Object(total))
+}
+
+async fn run(args: BenchArgs) -> anyhow::Result<()> {
+    let health0 = health(&args.addrs).await?;
     let shared = Arc::new(Shared {
         latencies_us: Mutex::new(Vec::with_capacity(1 << 20)),
         measuring: AtomicBool::new(false),
@@ -448,7 +486,7 @@ async fn run(args: BenchArgs) -> anyhow::Result<()> {
         open_games: AtomicU64::new(0),
         acked: Mutex::new(HashMap::new()),
     });
-    let rss0 = args.server_pid.and_then(rss_kib);
+    let rss0 = sum(&args.server_pids, rss_kib);
     println!(
         "serve-bench: {} games ({} connections), a move every {} ms per game on average, ramp {} s, measure {} s",
         args.games,
@@ -461,8 +499,11 @@ async fn run(args: BenchArgs) -> anyhow::Result<()> {
     let mut tasks = Vec::with_capacity(args.games);
     for i in 0..args.games {
         let delay = Duration::from_millis(args.ramp_s * 1000 * i as u64 / args.games.max(1) as u64);
+        let n = args.addrs.len();
+        let north = if args.split { (i + 1) % n } else { i % n };
         tasks.push(tokio::spawn(game_loop(
-            args.addr,
+            args.addrs[i % n],
+            args.addrs[north],
             interval,
             shared.clone(),
             delay,
@@ -479,17 +520,14 @@ async fn run(args: BenchArgs) -> anyhow::Result<()> {
         }
     }
     let open_at_start = shared.open_games.load(Ordering::Relaxed);
-    let rss1 = args.server_pid.and_then(rss_kib);
+    let rss1 = sum(&args.server_pids, rss_kib);
     println!(
         "ramp: {open_at_start} games open after {:.1} s; measuring",
         started.elapsed().as_secs_f64()
     );
-    let health1 = http_json(args.addr, "GET", "/api/v1/health", None)
-        .await
-        .map(|r| r.1)
-        .unwrap_or(health0);
+    let health1 = health(&args.addrs).await.unwrap_or(health0);
     shared.measuring.store(true, Ordering::Relaxed);
-    let cpu_server0 = args.server_pid.and_then(cpu_s);
+    let cpu_server0 = sum(&args.server_pids, cpu_s);
     let cpu_self0 = cpu_s(std::process::id());
     let t0 = Instant::now();
     let mut min_open = open_at_start;
@@ -498,7 +536,7 @@ async fn run(args: BenchArgs) -> anyhow::Result<()> {
         tokio::time::sleep(Duration::from_secs(5)).await;
         let open = shared.open_games.load(Ordering::Relaxed);
         min_open = min_open.min(open);
-        if let Some(r) = args.server_pid.and_then(rss_kib) {
+        if let Some(r) = sum(&args.server_pids, rss_kib) {
             peak_rss = Some(peak_rss.map_or(r, |p| p.max(r)));
         }
         println!(
@@ -510,16 +548,11 @@ async fn run(args: BenchArgs) -> anyhow::Result<()> {
     }
     shared.measuring.store(false, Ordering::Relaxed);
     let elapsed = t0.elapsed().as_secs_f64();
-    let cpu_server = args
-        .server_pid
-        .and_then(cpu_s)
+    let cpu_server = sum(&args.server_pids, cpu_s)
         .zip(cpu_server0)
         .map(|(b, a)| b - a);
     let cpu_self = cpu_s(std::process::id()).zip(cpu_self0).map(|(b, a)| b - a);
-    let health2 = http_json(args.addr, "GET", "/api/v1/health", None)
-        .await
-        .map(|r| r.1)
-        .unwrap_or(Value::Null);
+    let health2 = health(&args.addrs).await.unwrap_or(Value::Null);
     shared.stop.store(true, Ordering::Relaxed);
     let mut lat = std::mem::take(
         &mut *shared
@@ -613,7 +646,7 @@ async fn run(args: BenchArgs) -> anyhow::Result<()> {
             path.display()
         );
     }
-    let (ok, bad) = verify(args.addr, &acked).await;
+    let (ok, bad) = verify(args.addrs[0], &acked).await;
     println!(
         "durability: {ok} of {} games hold every acknowledged move ({bad} do not)",
         acked.len()

@@ -1,11 +1,16 @@
 //! The PostgreSQL store, which several `oware serve` nodes share
 //! (`oware serve --db postgres://…`, docs/DEPLOY.md).
 //!
-//! - Writes: each write is its own transaction on a pooled connection
-//!   (`deadpool-postgres` over `tokio-postgres`), so writes of different
-//!   games commit side by side and PostgreSQL groups their WAL flushes.
-//!   A write's future resolves after `COMMIT` (with the server's default
-//!   `synchronous_commit = on`, after the WAL is flushed).
+//! - Writes: a writer task groups the writes waiting in its queue into one
+//!   transaction (as the SQLite store does), on a pooled connection
+//!   (`deadpool-postgres` over `tokio-postgres`). Grouping matters more
+//!   here than it seems: a transaction that sends `NOTIFY` holds a
+//!   database-wide lock through its commit, so notifying transactions
+//!   commit (and flush) one at a time; one transaction per group makes
+//!   that one flush per group. A write's future resolves after `COMMIT`
+//!   (with `synchronous_commit = on`, after the WAL is flushed). Writes
+//!   that may fail on their own (a username taken, a rating) and any group
+//!   that fails run alone, each in its own transaction.
 //! - Reads: the [`Store`] trait's reads are blocking (the hub calls them on
 //!   blocking threads), so they run the query on the runtime they were
 //!   opened in and wait.
@@ -29,10 +34,11 @@ use tokio_postgres::{AsyncMessage, NoTls, Row};
 mod accounts;
 
 use super::{
-    meta_json, parse_meta, Due, Listing, Notice, Store, StoreError, StoredGame, StoredPly, WriteOp,
-    WriteStats,
+    enqueue, meta_json, parse_meta, Due, Job, Listing, Notice, Store, StoreError, StoredGame,
+    StoredPly, WriteOp, WriteStats, MAX_GROUP,
 };
 use crate::accounts::ratings::{Rating, RatingClass};
+use crate::accounts::AccountOp;
 use crate::accounts::{AccountRow, HistoryPoint, RatingRow, SessionRow};
 use crate::hub::chat::{ChatMessage, Room};
 use crate::model::{GameMeta, GameStatus};
@@ -125,6 +131,7 @@ pub struct PgStore {
     config: tokio_postgres::Config,
     runtime: Handle,
     stats: Arc<Mutex<WriteStats>>,
+    queue: mpsc::UnboundedSender<Job>,
 }
 
 impl PgStore {
@@ -149,13 +156,17 @@ impl PgStore {
             .runtime(deadpool_postgres::Runtime::Tokio1)
             .build()
             .map_err(|e| StoreError::Open(format!("cannot build the connection pool: {e}")))?;
+        let stats = Arc::new(Mutex::new(WriteStats::default()));
+        let (queue, rx) = mpsc::unbounded_channel();
         let store = PgStore {
-            pool,
+            pool: pool.clone(),
             config,
             runtime: Handle::current(),
-            stats: Arc::new(Mutex::new(WriteStats::default())),
+            stats: stats.clone(),
+            queue,
         };
         store.migrate().await?;
+        tokio::spawn(writer(pool, rx, stats));
         Ok(store)
     }
 
@@ -266,6 +277,188 @@ fn leaves<'a>(op: &'a WriteOp, out: &mut Vec<&'a WriteOp>) {
         WriteOp::All(ops) => ops.iter().for_each(|o| leaves(o, out)),
         other => out.push(other),
     }
+}
+
+/// Whether a write can share a transaction with others: nothing in it
+/// fails but a stale version, which comes first and changes nothing.
+fn groupable(op: &WriteOp) -> bool {
+    let mut ops = Vec::new();
+    leaves(op, &mut ops);
+    ops.iter().enumerate().all(|(i, op)| match op {
+        WriteOp::Version { .. } => i == 0,
+        WriteOp::Create { .. }
+        | WriteOp::Ply { .. }
+        | WriteOp::Meta(_)
+        | WriteOp::Truncate { .. }
+        | WriteOp::Chat(_)
+        | WriteOp::Notify(_)
+        | WriteOp::Account(AccountOp::LinkGame { .. }) => true,
+        _ => false,
+    })
+}
+
+/// Groups the queued writes into transactions (see the module's notes).
+async fn writer(pool: Pool, mut rx: mpsc::UnboundedReceiver<Job>, stats: Arc<Mutex<WriteStats>>) {
+    let mut batch: Vec<Job> = Vec::new();
+    while let Some(job) = rx.recv().await {
+        batch.push(job);
+        // Smaller groups than SQLite's: each statement is a round trip.
+        while batch.len() < MAX_GROUP / 8 {
+            match rx.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        let (group, alone): (Vec<Job>, Vec<Job>) =
+            batch.drain(..).partition(|(op, _)| groupable(op));
+        for job in alone {
+            tokio::spawn(commit_alone(pool.clone(), job, stats.clone()));
+        }
+        if group.is_empty() {
+            continue;
+        }
+        let started = Instant::now();
+        match commit_group(&pool, &group).await {
+            Ok(results) => {
+                stats
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .record(group.len(), started.elapsed().as_micros() as u64);
+                for ((_, reply), r) in group.into_iter().zip(results) {
+                    let _ = reply.send(r);
+                }
+            }
+            Err(e) => {
+                tracing::warn!(
+                    "a group of {} writes failed ({e}); writing them one by one",
+                    group.len()
+                );
+                for job in group {
+                    tokio::spawn(commit_alone(pool.clone(), job, stats.clone()));
+                }
+            }
+        }
+    }
+}
+
+/// A plain move as one statement: the version check, the ply and the
+/// notice (no row back: the game had moved on).
+const PLY_SQL: &str = "
+WITH v AS (
+    UPDATE games SET version = version + 1, clock_due = $3, due_at = $4, due_claim = NULL
+    WHERE id = $1 AND version = $2 RETURNING id),
+p AS (
+    INSERT INTO plies (game_id, ply, mv, clock_s, clock_n, at)
+    SELECT id, $5, $6, $7, $8, $9 FROM v RETURNING game_id)
+SELECT pg_notify('oware', $10) FROM p";
+
+/// The parts of a plain move (`Version`, a `Ply` without metadata,
+/// `Notify`), the most common write by far.
+fn plain_move(op: &WriteOp) -> Option<(&str, u64, Due, u32, &StoredPly, &str)> {
+    let WriteOp::All(ops) = op else { return None };
+    match ops.as_slice() {
+        [WriteOp::Version { id, expected, due }, WriteOp::Ply {
+            id: ply_id,
+            meta: None,
+            index,
+            ply,
+        }, WriteOp::Notify(notice)]
+            if id == ply_id =>
+        {
+            Some((id, *expected, *due, *index, ply, notice))
+        }
+        _ => None,
+    }
+}
+
+/// One transaction for the whole group; each write's outcome (only a stale
+/// version can fail one write without failing the group). Plain moves are
+/// one statement each, sent together (pipelined on the connection); the
+/// other writes follow one statement at a time.
+async fn commit_group(
+    pool: &Pool,
+    group: &[Job],
+) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+    let mut client = pool.get().await?;
+    let tx = client.transaction().await?;
+    let mut results: Vec<Option<Result<(), StoreError>>> = (0..group.len()).map(|_| None).collect();
+    let moves: Vec<(usize, _)> = group
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (op, _))| plain_move(op).map(|m| (i, m)))
+        .collect();
+    if !moves.is_empty() {
+        let stmt = tx.prepare_cached(PLY_SQL).await?;
+        let params: Vec<_> = moves
+            .iter()
+            .map(|(_, (id, expected, due, index, ply, notice))| {
+                (
+                    *id,
+                    *expected as i64,
+                    due.clock,
+                    due.at,
+                    *index as i32,
+                    ply.text.as_str(),
+                    ply.clock.map(|c| c[0] as i64),
+                    ply.clock.map(|c| c[1] as i64),
+                    ply.at,
+                    *notice,
+                )
+            })
+            .collect();
+        type Param<'a> = &'a (dyn tokio_postgres::types::ToSql + Sync);
+        let refs: Vec<[Param<'_>; 10]> = params
+            .iter()
+            .map(|p| -> [Param<'_>; 10] {
+                [&p.0, &p.1, &p.2, &p.3, &p.4, &p.5, &p.6, &p.7, &p.8, &p.9]
+            })
+            .collect();
+        let queries = refs.iter().map(|r| tx.query(&stmt, r));
+        let answers = futures_util::future::join_all(queries).await;
+        for ((i, (id, expected, ..)), rows) in moves.iter().zip(answers) {
+            results[*i] = Some(match rows?.len() {
+                0 => Err(StoreError::Stale {
+                    id: id.to_string(),
+                    expected: *expected,
+                }),
+                _ => Ok(()),
+            });
+        }
+    }
+    for (i, (op, _)) in group.iter().enumerate() {
+        if results[i].is_some() {
+            continue;
+        }
+        let mut ops = Vec::new();
+        leaves(op, &mut ops);
+        let mut result = Ok(());
+        for leaf in ops {
+            match apply(&tx, leaf).await {
+                Ok(()) => {}
+                // First in its write, and it changed nothing: skip the rest.
+                Err(e @ StoreError::Stale { .. }) => {
+                    result = Err(e);
+                    break;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        results[i] = Some(result);
+    }
+    tx.commit().await?;
+    Ok(results.into_iter().map(|r| r.unwrap_or(Ok(()))).collect())
+}
+
+async fn commit_alone(pool: Pool, (op, reply): Job, stats: Arc<Mutex<WriteStats>>) {
+    let started = Instant::now();
+    let result = commit(&pool, &op).await;
+    if result.is_ok() {
+        stats
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .record(1, started.elapsed().as_micros() as u64);
+    }
+    let _ = reply.send(result);
 }
 
 async fn commit(pool: &Pool, op: &WriteOp) -> Result<(), StoreError> {
@@ -507,21 +700,7 @@ async fn listen(config: tokio_postgres::Config, out: mpsc::UnboundedSender<Notic
 
 impl Store for PgStore {
     fn write(&self, op: WriteOp) -> oneshot::Receiver<Result<(), StoreError>> {
-        let (reply, rx) = oneshot::channel();
-        let pool = self.pool.clone();
-        let stats = self.stats.clone();
-        self.runtime.spawn(async move {
-            let started = Instant::now();
-            let result = commit(&pool, &op).await;
-            if result.is_ok() {
-                stats
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .record(1, started.elapsed().as_micros() as u64);
-            }
-            let _ = reply.send(result);
-        });
-        rx
+        enqueue(&self.queue, op)
     }
 
     fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
