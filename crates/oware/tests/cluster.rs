@@ -186,10 +186,34 @@ fn players_on_two_nodes_and_a_spectator_on_a_third_play_a_whole_game() {
         let (id, south, north) = game_across(a, b, json!({})).await;
         let mut s = ws(a, &id, Some(&south)).await;
         let mut n = ws(b, &id, Some(&north)).await;
-        let mut watcher = ws(c, &id, None).await;
         let state = recv_type(&mut s, "state").await;
         recv_type(&mut n, "state").await;
+        // Presence crosses nodes: South, on node a, sees North (on node b)
+        // come in.
+        loop {
+            let p = recv_type(&mut s, "presence").await;
+            if p["seats"]["N"]["connected"] == true {
+                assert_eq!(p["seats"]["S"]["connected"], true);
+                break;
+            }
+        }
+        // A spectator on a third node, which opens the game now, sees both
+        // players connected (it asks the other nodes).
+        let mut watcher = ws(c, &id, None).await;
         recv_type(&mut watcher, "state").await;
+        let asked = Instant::now();
+        loop {
+            let g = get(c, &format!("/api/v1/games/{id}")).await.json();
+            let seats = &g["seats"];
+            if seats["S"]["connected"] == true && seats["N"]["connected"] == true {
+                break;
+            }
+            assert!(
+                asked.elapsed() < Duration::from_secs(5),
+                "presence unknown on c: {seats}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
         let mut sockets = [s, n];
         let (plies, left) = play(
             &mut sockets,

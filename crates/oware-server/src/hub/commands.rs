@@ -429,6 +429,7 @@ impl Hub {
         if let Some(s) = side {
             if slot.connected[s.index()].fetch_add(1, Ordering::Relaxed) == 0 {
                 slot.send(live.presence_event(slot.connected()));
+                self.publish_presence(&slot);
             }
         }
         let state = live.state_event(slot.connected(), Some(side));
@@ -443,11 +444,12 @@ impl Hub {
     }
 
     /// A watcher left.
-    pub async fn unwatch(&self, slot: &Arc<Slot>, side: Option<Side>) {
+    pub async fn unwatch(self: &Arc<Self>, slot: &Arc<Slot>, side: Option<Side>) {
         if let Some(s) = side {
             if slot.connected[s.index()].fetch_sub(1, Ordering::Relaxed) == 1 {
                 let live = slot.state.lock().await;
                 slot.send(live.presence_event(slot.connected()));
+                self.publish_presence(slot);
             }
         }
     }

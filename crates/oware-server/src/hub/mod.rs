@@ -61,6 +61,9 @@ pub struct Slot {
     /// The spectators' chat, for spectators' connections only.
     pub spectator_events: broadcast::Sender<Utf8Bytes>,
     connected: [AtomicU32; 2],
+    /// The seats connected on other nodes sharing the store, by node, and
+    /// when that node last said so.
+    remote: StdMutex<HashMap<u64, ([bool; 2], Instant)>>,
 }
 
 impl Slot {
@@ -73,11 +76,26 @@ impl Slot {
             events,
             spectator_events,
             connected: Default::default(),
+            remote: Default::default(),
         })
     }
 
-    /// Which seats have a connection open.
+    /// Which seats have a connection open, on this node or (as last told,
+    /// within [`nodes::PRESENCE_TTL`]) on another.
     pub fn connected(&self) -> [bool; 2] {
+        let mut seats = self.connected_here();
+        let remote = self.remote.lock().unwrap_or_else(|e| e.into_inner());
+        for (other, at) in remote.values() {
+            if at.elapsed() < nodes::PRESENCE_TTL {
+                seats[0] |= other[0];
+                seats[1] |= other[1];
+            }
+        }
+        seats
+    }
+
+    /// Which seats have a connection open on this node.
+    pub(crate) fn connected_here(&self) -> [bool; 2] {
         use std::sync::atomic::Ordering;
         [
             self.connected[0].load(Ordering::Relaxed) > 0,
@@ -308,6 +326,7 @@ impl Hub {
             }
         };
         if fresh {
+            self.ask_presence(id);
             let mut live = slot.state.lock().await;
             // With several nodes, the computer's move is left to the node
             // that made it the computer's turn, unless that is overdue.

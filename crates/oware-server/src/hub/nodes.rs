@@ -39,6 +39,12 @@ const CATCH_UP_AFTER: Duration = Duration::from_secs(2);
 /// takes its turn over.
 const ENGINE_GRACE: Duration = Duration::from_secs(5);
 
+/// How long another node's word on who is connected holds without being
+/// repeated (nodes repeat it every [`PRESENCE_EVERY`]).
+pub(crate) const PRESENCE_TTL: Duration = Duration::from_secs(75);
+/// How often a node repeats who is connected to it.
+const PRESENCE_EVERY: Duration = Duration::from_secs(30);
+
 /// What one node tells the others.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -52,6 +58,15 @@ pub(crate) enum NodeNotice {
         /// When it was sent, ms since the epoch (for the lag metric).
         sent: i64,
     },
+    /// The seats of game `game` connected to node `node`.
+    Presence {
+        node: u64,
+        game: String,
+        seats: [bool; 2],
+        sent: i64,
+    },
+    /// Node `node` has just opened game `game`: who is connected where?
+    WhoIsThere { node: u64, game: String },
     /// A chat event for the game's players' room, or its spectators'.
     Chat {
         node: u64,
@@ -96,6 +111,49 @@ impl Hub {
                 hub.sweep_due().await;
             }
         });
+        if self.store.shared() {
+            let weak = Arc::downgrade(self);
+            tokio::spawn(async move {
+                loop {
+                    tokio::time::sleep(PRESENCE_EVERY).await;
+                    let Some(hub) = weak.upgrade() else { break };
+                    for slot in hub.held_all() {
+                        if slot.connected_here().iter().any(|c| *c) {
+                            hub.publish_presence(&slot);
+                        }
+                    }
+                }
+            });
+        }
+    }
+
+    /// Asks the other nodes which seats of a game just opened here are
+    /// connected to them.
+    pub(crate) fn ask_presence(&self, id: &str) {
+        if self.store.shared() {
+            let notice = serde_json::to_string(&NodeNotice::WhoIsThere {
+                node: self.node,
+                game: id.to_string(),
+            })
+            .unwrap_or_default();
+            drop(self.store.write(crate::store::WriteOp::Notify(notice)));
+        }
+    }
+
+    /// Tells the other nodes which seats of the game are connected here.
+    pub(crate) fn publish_presence(self: &Arc<Self>, slot: &Arc<Slot>) {
+        if !self.store.shared() {
+            return;
+        }
+        let notice = serde_json::to_string(&NodeNotice::Presence {
+            node: self.node,
+            game: slot.id.clone(),
+            seats: slot.connected_here(),
+            sent: now_ms(),
+        })
+        .unwrap_or_default();
+        // Not awaited: a lost word only ages out.
+        drop(self.store.write(crate::store::WriteOp::Notify(notice)));
     }
 
     /// The game's deadlines after a change: the running clock's, and the
@@ -174,6 +232,39 @@ impl Hub {
                             .await;
                     }
                 });
+            }
+            NodeNotice::Presence {
+                node,
+                game,
+                seats,
+                sent,
+            } => {
+                if node == self.node {
+                    return;
+                }
+                self.metrics.notice_lag(now_ms() - sent);
+                let Some(slot) = self.held(&game) else { return };
+                let before = slot.connected();
+                slot.remote
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(node, (seats, Instant::now()));
+                if slot.connected() != before {
+                    tokio::spawn(async move {
+                        let live = slot.state.lock().await;
+                        slot.send(live.presence_event(slot.connected()));
+                    });
+                }
+            }
+            NodeNotice::WhoIsThere { node, game } => {
+                if node == self.node {
+                    return;
+                }
+                if let Some(slot) = self.held(&game) {
+                    if slot.connected_here().iter().any(|c| *c) {
+                        self.publish_presence(&slot);
+                    }
+                }
             }
             NodeNotice::Chat {
                 node,
