@@ -503,3 +503,59 @@ fn a_rolling_restart_under_play_loses_no_game() {
         eprintln!("{reconnects} reconnections during the rolling restart");
     });
 }
+
+#[test]
+fn the_computer_still_answers_when_its_node_dies_mid_search() {
+    let Some(pg) = cluster() else { return };
+    let url = pg.database("engine");
+    let mut a = Node::start(&url);
+    let b = Node::start(&url);
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        // The strongest level thinks for the whole move cap (3 s).
+        let created = post(
+            a.addr,
+            "/api/v1/games",
+            json!({"mode": "computer", "level": 10, "side": "S"}),
+        )
+        .await;
+        assert_eq!(created.status, 201, "{}", created.body);
+        let c = created.json();
+        let id = c["id"].as_str().unwrap().to_string();
+        let token = c["tokens"]["S"].as_str().unwrap().to_string();
+        let moved = post(
+            a.addr,
+            &format!("/api/v1/games/{id}/moves"),
+            json!({"token": token, "move": "F", "ply": 0}),
+        )
+        .await;
+        assert_eq!(moved.status, 200, "{}", moved.body);
+        // The computer is thinking on node a: kill it.
+        a.kill();
+        let started = Instant::now();
+        let mut s = ws(b.addr, &id, Some(&token)).await;
+        let st = recv_type(&mut s, "state").await;
+        assert_eq!(st["game"]["ply"], 1, "South's move was kept");
+        // Node b takes the overdue turn over (move cap + 5 s + 1 s grace).
+        loop {
+            let g = get(b.addr, &format!("/api/v1/games/{id}")).await.json();
+            if g["ply"] == 2 {
+                assert_eq!(g["to_move"], "S");
+                break;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(40),
+                "the computer never answered: {g}"
+            );
+            tokio::time::sleep(Duration::from_millis(250)).await;
+        }
+        // Exactly one answer, and the game goes on from node b.
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let g = get(b.addr, &format!("/api/v1/games/{id}")).await.json();
+        assert_eq!(g["ply"], 2);
+        eprintln!(
+            "the computer answered from node b {:.1} s after node a was killed",
+            started.elapsed().as_secs_f64()
+        );
+    });
+}
