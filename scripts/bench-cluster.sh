@@ -7,7 +7,8 @@
 # Starts a throw-away PostgreSQL cluster (fsync on, synchronous_commit on:
 # every acknowledged move is durable), NODES release `oware serve` nodes on
 # loopback, runs the load, then the same load against one SQLite node.
-# Figures are recorded in docs/DEPLOY.md.
+# Figures are recorded in docs/DEPLOY.md. SKIP_SQLITE=1 leaves out the
+# SQLite run; RAMP_S and DURATION_S change the ramp and the measurement.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 games="${1:-5000}"
@@ -48,15 +49,27 @@ done
 for a in "${addrs[@]}"; do
     for _ in $(seq 1 100); do curl -fs "http://$a/readyz" >/dev/null && break; sleep 0.1; done
 done
+# CPU seconds used so far by PostgreSQL's processes.
+pg_cpu() {
+    local t=0
+    for p in $(pgrep -u postgres postgres || true); do
+        t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0)))
+    done
+    echo "$t"
+}
 echo "== $nodes nodes on PostgreSQL, $games games${split:+, players split over two nodes}"
+pg0="$(pg_cpu)"; t0=$SECONDS
 "$oware" serve-bench --addr "$(IFS=,; echo "${addrs[*]}")" --games "$games" \
     --ramp-s "$ramp" --duration-s "$duration" --threads 2 $split \
     --server-pid "$(IFS=,; echo "${node_pids[*]}")"
+pg1="$(pg_cpu)"; t1=$SECONDS
+echo "PostgreSQL CPU over the whole run (ramp, measure, checks): $(( (pg1 - pg0) / $(getconf CLK_TCK) )) s in $((t1 - t0)) s"
 for a in "${addrs[@]}"; do
     echo "-- metrics of $a"
     curl -fs "http://$a/metrics" | grep -E "^oware_(moves_total|notices_total|pubsub_lag_seconds_max|commit_seconds_(sum|count)) "
 done
 for p in "${node_pids[@]}"; do kill "$p"; done
+[ -n "${SKIP_SQLITE:-}" ] && exit 0
 echo "== one node on SQLite, $games games"
 "$oware" serve --addr "127.0.0.1:$((port + 100))" --db "$work/games.sqlite3" \
     --no-rate-limits --tablebase-seeds 0 >/dev/null 2>"$work/sqlite.log" &

@@ -106,37 +106,6 @@ fn cluster() -> Option<Cluster> {
     Cluster::start()
 }
 
-/// Creates an online game on `a` (Ama, South) joined on `b` (Kofi, North).
-async fn game_across(a: SocketAddr, b: SocketAddr, extra: Value) -> (String, String, String) {
-    let mut req = json!({"mode": "online", "side": "S", "name": "Ama"});
-    for (k, v) in extra.as_object().unwrap() {
-        req[k] = v.clone();
-    }
-    let created = post(a, "/api/v1/games", req).await;
-    assert_eq!(created.status, 201, "{}", created.body);
-    let c = created.json();
-    let id = c["id"].as_str().unwrap().to_string();
-    let invite = c["invite_url"]
-        .as_str()
-        .unwrap()
-        .split("invite=")
-        .nth(1)
-        .unwrap()
-        .to_string();
-    let joined = post(
-        b,
-        &format!("/api/v1/games/{id}/join"),
-        json!({"invite": invite, "name": "Kofi"}),
-    )
-    .await;
-    assert_eq!(joined.status, 200, "{}", joined.body);
-    (
-        id,
-        c["tokens"]["S"].as_str().unwrap().to_string(),
-        joined.json()["token"].as_str().unwrap().to_string(),
-    )
-}
-
 /// Plays random legal moves on the two sockets until the game ends or
 /// `until` plies are played; every `move` event is checked on `watchers`
 /// in order. Returns the plies played.
@@ -183,7 +152,7 @@ fn players_on_two_nodes_and_a_spectator_on_a_third_play_a_whole_game() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
         let (a, b, c) = (nodes[0].addr, nodes[1].addr, nodes[2].addr);
-        let (id, south, north) = game_across(a, b, json!({})).await;
+        let (id, south, north) = online_game_across(a, b, json!({})).await;
         let mut s = ws(a, &id, Some(&south)).await;
         let mut n = ws(b, &id, Some(&north)).await;
         let state = recv_type(&mut s, "state").await;
@@ -244,7 +213,7 @@ fn two_moves_at_one_ply_on_two_nodes_only_one_is_stored() {
     rt.block_on(async {
         let (a, b) = (nodes[0].addr, nodes[1].addr);
         for round in 0..10 {
-            let (id, south, _north) = game_across(a, b, json!({})).await;
+            let (id, south, _north) = online_game_across(a, b, json!({})).await;
             // Both nodes hold the game (a spectator on each).
             let mut wa = ws(a, &id, None).await;
             let mut wb = ws(b, &id, None).await;
@@ -284,7 +253,7 @@ fn a_node_killed_mid_game_loses_nothing_and_its_clocks_still_run() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
         // A game with clocks, both players on node a.
-        let (id, south, north) = game_across(
+        let (id, south, north) = online_game_across(
             a.addr,
             a.addr,
             json!({"time_control": {"initial_ms": 600000, "increment_ms": 0}}),
@@ -298,7 +267,7 @@ fn a_node_killed_mid_game_loses_nothing_and_its_clocks_still_run() {
         let (ply, left) = play(&mut sockets, &mut [], 0, legal(&state["game"]), 20).await;
         assert_eq!(ply, 20);
         // A second game whose clock will run out while nobody holds it.
-        let (flag_id, flag_south, _) = game_across(
+        let (flag_id, flag_south, _) = online_game_across(
             a.addr,
             a.addr,
             json!({"time_control": {"initial_ms": 3000, "increment_ms": 0}}),
@@ -455,7 +424,7 @@ fn a_rolling_restart_under_play_loses_no_game() {
         let mut games = Vec::new();
         for g in 0..12 {
             let node = nodes[g % 3].addr;
-            games.push(game_across(node, node, json!({})).await);
+            games.push(online_game_across(node, node, json!({})).await);
         }
         games
     });

@@ -35,6 +35,32 @@ impl Room {
             Room::Spectators => "spectators",
         }
     }
+
+    /// A stored room (anything but `players` reads as the spectators').
+    pub fn from_stored(text: &str) -> Room {
+        if text == "players" {
+            Room::Players
+        } else {
+            Room::Spectators
+        }
+    }
+}
+
+/// A writer's seat as stored: `S` or `N`.
+pub(crate) fn side_code(side: Side) -> &'static str {
+    match side {
+        Side::South => "S",
+        Side::North => "N",
+    }
+}
+
+/// A stored seat code, read back.
+pub(crate) fn side_from_code(code: Option<&str>) -> Option<Side> {
+    match code {
+        Some("S") => Some(Side::South),
+        Some("N") => Some(Side::North),
+        _ => None,
+    }
 }
 
 /// A chat message as stored and sent.

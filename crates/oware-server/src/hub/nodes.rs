@@ -201,6 +201,16 @@ impl Hub {
         .unwrap_or_default()
     }
 
+    /// Whether a notice comes from another node (this node's own come back
+    /// to it too); counts its lag if so.
+    fn foreign(&self, node: u64, sent: i64) -> bool {
+        if node == self.node {
+            return false;
+        }
+        self.metrics.notice_lag(now_ms() - sent);
+        true
+    }
+
     /// Another node's notice: if this node holds the game, bring it up to
     /// date and tell its watchers here.
     fn on_notice(self: &Arc<Self>, text: &str) {
@@ -219,10 +229,9 @@ impl Hub {
                 announce,
                 sent,
             } => {
-                if node == self.node {
+                if !self.foreign(node, sent) {
                     return;
                 }
-                self.metrics.notice_lag(now_ms() - sent);
                 let Some(slot) = self.held(&game) else { return };
                 let hub = self.clone();
                 tokio::spawn(async move {
@@ -239,10 +248,9 @@ impl Hub {
                 seats,
                 sent,
             } => {
-                if node == self.node {
+                if !self.foreign(node, sent) {
                     return;
                 }
-                self.metrics.notice_lag(now_ms() - sent);
                 let Some(slot) = self.held(&game) else { return };
                 let before = slot.connected();
                 slot.remote
@@ -273,10 +281,9 @@ impl Hub {
                 event,
                 sent,
             } => {
-                if node == self.node {
+                if !self.foreign(node, sent) {
                     return;
                 }
-                self.metrics.notice_lag(now_ms() - sent);
                 if let Some(slot) = self.held(&game) {
                     let event = Utf8Bytes::from(event);
                     if spectators {

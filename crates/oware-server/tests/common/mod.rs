@@ -136,13 +136,23 @@ pub async fn get(addr: SocketAddr, path: &str) -> Resp {
 
 /// Creates an online game (creator South) and joins it: (id, south token, north token).
 pub async fn online_game(addr: SocketAddr, extra: Value) -> (String, String, String) {
+    online_game_across(addr, addr, extra).await
+}
+
+/// An online game created on `a` (Ama, South) and joined on `b` (Kofi,
+/// North): its id and both seat tokens.
+pub async fn online_game_across(
+    a: SocketAddr,
+    b: SocketAddr,
+    extra: Value,
+) -> (String, String, String) {
     let mut req = json!({"mode": "online", "side": "S", "name": "Ama"});
     if let (Some(r), Some(e)) = (req.as_object_mut(), extra.as_object()) {
         for (k, v) in e {
             r.insert(k.clone(), v.clone());
         }
     }
-    let created = post(addr, "/api/v1/games", req).await;
+    let created = post(a, "/api/v1/games", req).await;
     assert_eq!(created.status, 201, "{}", created.body);
     let c = created.json();
     let id = c["id"].as_str().unwrap().to_string();
@@ -155,7 +165,7 @@ pub async fn online_game(addr: SocketAddr, extra: Value) -> (String, String, Str
         .unwrap()
         .to_string();
     let joined = post(
-        addr,
+        b,
         &format!("/api/v1/games/{id}/join"),
         json!({"invite": invite, "name": "Kofi"}),
     )

@@ -40,7 +40,7 @@ use super::{
 use crate::accounts::ratings::{Rating, RatingClass};
 use crate::accounts::AccountOp;
 use crate::accounts::{AccountRow, HistoryPoint, RatingRow, SessionRow};
-use crate::hub::chat::{ChatMessage, Room};
+use crate::hub::chat::{side_code, side_from_code, ChatMessage, Room};
 use crate::model::{GameMeta, GameStatus};
 
 /// The channel every node listens on.
@@ -621,28 +621,13 @@ async fn apply(tx: &Transaction<'_>, op: &WriteOp) -> Result<(), StoreError> {
     Ok(())
 }
 
-fn side_code(side: oware_core::Side) -> &'static str {
-    match side {
-        oware_core::Side::South => "S",
-        oware_core::Side::North => "N",
-    }
-}
-
 fn chat_row(game_id: &str, r: &Row) -> ChatMessage {
     let room: String = r.get(0);
     let side: Option<String> = r.get(1);
     ChatMessage {
         game_id: game_id.to_string(),
-        room: if room == "players" {
-            Room::Players
-        } else {
-            Room::Spectators
-        },
-        side: match side.as_deref() {
-            Some("S") => Some(oware_core::Side::South),
-            Some("N") => Some(oware_core::Side::North),
-            _ => None,
-        },
+        room: Room::from_stored(&room),
+        side: side_from_code(side.as_deref()),
         name: r.get(2),
         text: r.get(3),
         at: r.get(4),

@@ -1,10 +1,9 @@
 //! The SQLite side of chat: schema version 4, and the messages' writes and reads.
 
-use oware_core::Side;
 use rusqlite::{params, Connection};
 
 use super::StoreError;
-use crate::hub::chat::{ChatMessage, Room};
+use crate::hub::chat::{side_code, side_from_code, ChatMessage, Room};
 
 /// Schema version 4: chat messages, kept with their game.
 pub(super) const MIGRATION: &str = "
@@ -27,10 +26,7 @@ pub(super) fn insert(conn: &Connection, m: &ChatMessage) -> Result<(), rusqlite:
     .execute(params![
         m.game_id,
         m.room.as_str(),
-        m.side.map(|s| match s {
-            Side::South => "S",
-            Side::North => "N",
-        }),
+        m.side.map(side_code),
         m.name,
         m.text,
         m.at
@@ -53,16 +49,8 @@ pub(super) fn history(
         let side: Option<String> = r.get(1)?;
         Ok(ChatMessage {
             game_id: game_id.to_string(),
-            room: if room == "players" {
-                Room::Players
-            } else {
-                Room::Spectators
-            },
-            side: match side.as_deref() {
-                Some("S") => Some(Side::South),
-                Some("N") => Some(Side::North),
-                _ => None,
-            },
+            room: Room::from_stored(&room),
+            side: side_from_code(side.as_deref()),
             name: r.get(2)?,
             text: r.get(3)?,
             at: r.get(4)?,
