@@ -7,11 +7,16 @@
 use std::path::Path;
 use std::sync::{Arc, Barrier, Mutex};
 
-use oware_tablebase::dist::{build_to_dir_distributed, partition, Comm, DistLevelReport};
+use oware_tablebase::dist::{
+    build_to_dir_distributed, partition, Comm, DistLevelReport, DistOptions, Solo,
+};
 use oware_tablebase::{build_to_dir, file, LevelStatus, REFINE_MAX_SEEDS};
 
-/// Counts 11 and 12 are split over the ranks (up to 10 rank 0 builds them).
-const N: usize = 12;
+/// Counts 11 to 13 are split over the ranks (up to 10 rank 0 builds them,
+/// and every rank holds them whole); 13 is the first whose captures (of 2
+/// seeds or more) reach a split count, so its exits are asked of other
+/// ranks.
+const N: usize = 13;
 
 struct Shared {
     barrier: Barrier,
@@ -43,7 +48,7 @@ impl Comm for ThreadComm {
         self.barrier();
         all
     }
-    fn exchange(&self, out: Vec<Vec<u64>>) -> Vec<u64> {
+    fn exchange(&self, out: Vec<Vec<u64>>) -> (Vec<u64>, Vec<usize>) {
         assert_eq!(out.len(), self.size);
         {
             let mut mail = self.shared.mail.lock().unwrap();
@@ -52,15 +57,25 @@ impl Comm for ThreadComm {
             }
         }
         self.barrier();
-        let mine = std::mem::take(&mut self.shared.mail.lock().unwrap()[self.rank]);
+        // Emptied before the barrier: after it another rank may already be
+        // in its next exchange, writing here.
+        let mine = std::mem::replace(
+            &mut self.shared.mail.lock().unwrap()[self.rank],
+            vec![Vec::new(); self.size],
+        );
         self.barrier();
-        self.shared.mail.lock().unwrap()[self.rank] = vec![Vec::new(); self.size];
-        mine.concat()
+        let from = mine.iter().map(Vec::len).collect();
+        (mine.concat(), from)
     }
 }
 
 /// Runs the distributed build with `k` thread ranks; returns rank 0's reports.
 fn build_with_ranks(dir: &Path, k: usize) -> Vec<DistLevelReport> {
+    build_with(dir, k, DistOptions::default())
+}
+
+/// [`build_with_ranks`] with `options`.
+fn build_with(dir: &Path, k: usize, options: DistOptions) -> Vec<DistLevelReport> {
     let shared = Arc::new(Shared {
         barrier: Barrier::new(k),
         gather: Mutex::new(vec![Vec::new(); k]),
@@ -76,8 +91,10 @@ fn build_with_ranks(dir: &Path, k: usize) -> Vec<DistLevelReport> {
             let dir = dir.to_owned();
             std::thread::spawn(move || {
                 let mut reports = Vec::new();
-                build_to_dir_distributed(&dir, N, &comm, &|_| {}, &mut |r| reports.push(*r))
-                    .unwrap();
+                build_to_dir_distributed(&dir, N, &comm, options, &|_| {}, &mut |r| {
+                    reports.push(*r)
+                })
+                .unwrap();
                 reports
             })
         })
@@ -119,13 +136,21 @@ fn distributed_files_equal_the_single_process_build_and_resume() {
             if r.partitioned {
                 let part = partition(r.boards, k);
                 assert_eq!(r.local_boards, part[1] - part[0]);
-                // Predecessors cross ranks exactly when there are several.
+                // Predecessors and exit look-ups cross ranks exactly when
+                // there are several.
                 assert_eq!(r.messages > 0, k > 1, "{} seeds, {k} ranks", r.seeds);
+                assert_eq!(
+                    r.exit_requests > 0,
+                    k > 1 && r.seeds > REFINE_MAX_SEEDS + 2,
+                    "{} seeds, {k} ranks",
+                    r.seeds
+                );
+                assert!(!r.spilled);
             }
         }
         dirs.push(dir);
     }
-    // A rank died while the 3-rank build wrote 12 seeds: the file is
+    // A rank died while the 3-rank build wrote 13 seeds: the file is
     // missing and a temporary file is left half written. Two ranks resume.
     let dir = dirs[2].path();
     let last = file::path_for(dir, N);
@@ -139,6 +164,32 @@ fn distributed_files_equal_the_single_process_build_and_resume() {
         .collect();
     assert_eq!(built, vec![N]);
     assert_same_files(single.path(), dir);
+}
+
+#[test]
+fn a_tiny_memory_budget_spills_and_writes_the_same_files() {
+    let single = tempfile::tempdir().unwrap();
+    build_to_dir(single.path(), N, &|_| {}, &mut |_, _| {}).unwrap();
+    let budget = DistOptions {
+        memory_budget: Some(1),
+    };
+    // Two ranks, then one process alone (`Solo`, as `oware tablebase build
+    // --memory-budget-mb` runs without mpirun) resuming the last count.
+    let dir = tempfile::tempdir().unwrap();
+    let reports = build_with(dir.path(), 2, budget);
+    for r in reports.iter().filter(|r| r.partitioned) {
+        assert!(r.spilled, "{} seeds", r.seeds);
+    }
+    // No spill file is left: each is unlinked once mapped.
+    assert_same_files(single.path(), dir.path());
+    std::fs::remove_file(file::path_for(dir.path(), N)).unwrap();
+    let mut spilled = Vec::new();
+    build_to_dir_distributed(dir.path(), N, &Solo, budget, &|_| {}, &mut |r| {
+        spilled.push((r.seeds, r.status, r.spilled))
+    })
+    .unwrap();
+    assert_eq!(spilled.last(), Some(&(N, LevelStatus::Built, true)));
+    assert_same_files(single.path(), dir.path());
 }
 
 #[test]
