@@ -5,7 +5,7 @@
 #![cfg(unix)]
 
 use std::path::Path;
-use std::sync::{Arc, Barrier, Mutex};
+use std::sync::{Arc, Barrier, Mutex, OnceLock};
 
 use oware_tablebase::dist::{
     build_to_dir_distributed, partition, Comm, DistLevelReport, DistOptions, Solo,
@@ -103,6 +103,17 @@ fn build_with(dir: &Path, k: usize, options: DistOptions) -> Vec<DistLevelReport
     all.swap_remove(0)
 }
 
+/// The single-process build of 0..=N, made once for all the tests.
+fn single() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        build_to_dir(dir.path(), N, &|_| {}, &mut |_, _| {}).unwrap();
+        dir
+    })
+    .path()
+}
+
 fn assert_same_files(a: &Path, b: &Path) {
     for n in 0..=N {
         let x = std::fs::read(file::path_for(a, n)).unwrap();
@@ -122,13 +133,11 @@ fn assert_same_files(a: &Path, b: &Path) {
 
 #[test]
 fn distributed_files_equal_the_single_process_build_and_resume() {
-    let single = tempfile::tempdir().unwrap();
-    build_to_dir(single.path(), N, &|_| {}, &mut |_, _| {}).unwrap();
     let mut dirs = Vec::new();
     for k in 1..=3 {
         let dir = tempfile::tempdir().unwrap();
         let reports = build_with_ranks(dir.path(), k);
-        assert_same_files(single.path(), dir.path());
+        assert_same_files(single(), dir.path());
         assert_eq!(reports.len(), N + 1);
         for r in &reports {
             assert_eq!(r.status, LevelStatus::Built);
@@ -163,13 +172,11 @@ fn distributed_files_equal_the_single_process_build_and_resume() {
         .map(|r| r.seeds)
         .collect();
     assert_eq!(built, vec![N]);
-    assert_same_files(single.path(), dir);
+    assert_same_files(single(), dir);
 }
 
 #[test]
 fn a_tiny_memory_budget_spills_and_writes_the_same_files() {
-    let single = tempfile::tempdir().unwrap();
-    build_to_dir(single.path(), N, &|_| {}, &mut |_, _| {}).unwrap();
     let budget = DistOptions {
         memory_budget: Some(1),
     };
@@ -181,7 +188,7 @@ fn a_tiny_memory_budget_spills_and_writes_the_same_files() {
         assert!(r.spilled, "{} seeds", r.seeds);
     }
     // No spill file is left: each is unlinked once mapped.
-    assert_same_files(single.path(), dir.path());
+    assert_same_files(single(), dir.path());
     std::fs::remove_file(file::path_for(dir.path(), N)).unwrap();
     let mut spilled = Vec::new();
     build_to_dir_distributed(dir.path(), N, &Solo, budget, &|_| {}, &mut |r| {
@@ -189,7 +196,7 @@ fn a_tiny_memory_budget_spills_and_writes_the_same_files() {
     })
     .unwrap();
     assert_eq!(spilled.last(), Some(&(N, LevelStatus::Built, true)));
-    assert_same_files(single.path(), dir.path());
+    assert_same_files(single(), dir.path());
 }
 
 #[test]
