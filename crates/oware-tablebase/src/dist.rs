@@ -630,7 +630,7 @@ fn write_part(
     let parts = comm.all_gather(&[crc as u64, codes.len() as u64]);
     step(if comm.rank() == 0 {
         (|| {
-                let mut h = header;
+            let mut h = header;
             let mut whole = crc32fast::Hasher::new();
             whole.update(&h);
             for p in parts.chunks(2) {

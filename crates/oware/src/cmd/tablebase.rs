@@ -161,12 +161,26 @@ fn build(args: BuildArgs) -> Result<()> {
             &progress,
             &mut |r| {
                 if r.spilled {
-                    say(&bar, format!("{:>2} seeds: working arrays spilled to {}", r.seeds, args.dir.display()));
+                    say(
+                        &bar,
+                        format!(
+                            "{:>2} seeds: working arrays spilled to {}",
+                            r.seeds,
+                            args.dir.display()
+                        ),
+                    );
                 }
                 on_level(r.seeds, r.status)
             },
         )
-        .map(drop),
+        .map(|summary| {
+            if let Some(b) = summary.peak_private_bytes {
+                say(
+                    &bar,
+                    format!("peak private memory {:.1} MB", b as f64 / 1e6),
+                );
+            }
+        }),
         #[cfg(not(unix))]
         Some(_) => bail!("--memory-budget-mb needs a Unix system"),
     };
