@@ -40,7 +40,7 @@
 //! **Memory budget** ([`DistOptions::memory_budget`]): when a count's
 //! working arrays on a rank (4 bytes a board for the words, 1 for the
 //! bytes) exceed it, they live in memory-mapped files of the build folder
-//! instead of RAM ([`crate::spill`]).
+//! instead of RAM (`src/spill.rs`).
 //!
 //! The transport is the [`Comm`] trait: the `oware` binary implements it
 //! with MPI (feature `mpi`); the tests with threads in one process;
