@@ -12,10 +12,11 @@ use oware_tablebase::dist::{
 };
 use oware_tablebase::{build_to_dir, file, LevelStatus, REFINE_MAX_SEEDS};
 
-/// Counts 11 to 13 are split over the ranks (up to 10 rank 0 builds them,
-/// and every rank holds them whole); 13 is the first whose captures (of 2
-/// seeds or more) reach a split count, so its exits are asked of other
-/// ranks.
+/// Counts 11 and up are split over the ranks (up to 10 rank 0 builds them,
+/// and every rank holds them whole). The builds from an empty folder go up
+/// to `N - 1`; 13 is the first count whose captures (of 2 seeds or more)
+/// reach a split count, so its exits are asked of other ranks, and it is
+/// built on top of the single-process files of the counts below.
 const N: usize = 13;
 
 struct Shared {
@@ -69,13 +70,9 @@ impl Comm for ThreadComm {
     }
 }
 
-/// Runs the distributed build with `k` thread ranks; returns rank 0's reports.
-fn build_with_ranks(dir: &Path, k: usize) -> Vec<DistLevelReport> {
-    build_with(dir, k, DistOptions::default())
-}
-
-/// [`build_with_ranks`] with `options`.
-fn build_with(dir: &Path, k: usize, options: DistOptions) -> Vec<DistLevelReport> {
+/// Runs the distributed build of 0..=`max` with `k` thread ranks; returns
+/// rank 0's reports.
+fn build_with(dir: &Path, max: usize, k: usize, options: DistOptions) -> Vec<DistLevelReport> {
     let shared = Arc::new(Shared {
         barrier: Barrier::new(k),
         gather: Mutex::new(vec![Vec::new(); k]),
@@ -91,7 +88,7 @@ fn build_with(dir: &Path, k: usize, options: DistOptions) -> Vec<DistLevelReport
             let dir = dir.to_owned();
             std::thread::spawn(move || {
                 let mut reports = Vec::new();
-                build_to_dir_distributed(&dir, N, &comm, options, &|_| {}, &mut |r| {
+                build_to_dir_distributed(&dir, max, &comm, options, &|_| {}, &mut |r| {
                     reports.push(*r)
                 })
                 .unwrap();
@@ -114,8 +111,20 @@ fn single() -> &'static Path {
     .path()
 }
 
-fn assert_same_files(a: &Path, b: &Path) {
-    for n in 0..=N {
+/// A folder holding the single-process files of 0..=`max`.
+fn copy_of_single(max: usize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for n in 0..=max {
+        std::fs::copy(file::path_for(single(), n), file::path_for(dir.path(), n)).unwrap();
+    }
+    dir
+}
+
+/// The files of 0..=`max` in `b` equal the single-process ones, and `b`
+/// holds no other file (temporary or spilled).
+fn assert_same_files(b: &Path, max: usize) {
+    let a = single();
+    for n in 0..=max {
         let x = std::fs::read(file::path_for(a, n)).unwrap();
         let y = std::fs::read(file::path_for(b, n)).unwrap();
         assert!(x == y, "{n} seeds: files differ");
@@ -128,75 +137,85 @@ fn assert_same_files(a: &Path, b: &Path) {
         v.sort();
         v
     };
-    assert_eq!(names(a), names(b), "no other files (temporary ones) left");
+    let mut expected = names(a);
+    expected.truncate(max + 1);
+    assert_eq!(expected, names(b), "no other files (temporary ones) left");
 }
 
 #[test]
 fn distributed_files_equal_the_single_process_build_and_resume() {
+    let max = N - 1;
     let mut dirs = Vec::new();
     for k in 1..=3 {
         let dir = tempfile::tempdir().unwrap();
-        let reports = build_with_ranks(dir.path(), k);
-        assert_same_files(single(), dir.path());
-        assert_eq!(reports.len(), N + 1);
+        let reports = build_with(dir.path(), max, k, DistOptions::default());
+        assert_same_files(dir.path(), max);
+        assert_eq!(reports.len(), max + 1);
         for r in &reports {
             assert_eq!(r.status, LevelStatus::Built);
             assert_eq!(r.partitioned, r.seeds > REFINE_MAX_SEEDS);
             if r.partitioned {
                 let part = partition(r.boards, k);
                 assert_eq!(r.local_boards, part[1] - part[0]);
-                // Predecessors and exit look-ups cross ranks exactly when
-                // there are several.
+                // Predecessors cross ranks exactly when there are several;
+                // captures from 12 seeds or fewer reach only whole counts.
                 assert_eq!(r.messages > 0, k > 1, "{} seeds, {k} ranks", r.seeds);
-                assert_eq!(
-                    r.exit_requests > 0,
-                    k > 1 && r.seeds > REFINE_MAX_SEEDS + 2,
-                    "{} seeds, {k} ranks",
-                    r.seeds
-                );
+                assert_eq!(r.exit_requests, 0);
                 assert!(!r.spilled);
             }
         }
         dirs.push(dir);
     }
-    // A rank died while the 3-rank build wrote 13 seeds: the file is
+    // A rank died while the 3-rank build wrote its last count: the file is
     // missing and a temporary file is left half written. Two ranks resume.
     let dir = dirs[2].path();
-    let last = file::path_for(dir, N);
+    let last = file::path_for(dir, max);
     std::fs::remove_file(&last).unwrap();
     std::fs::write(last.with_extension("otb.tmp"), b"partial").unwrap();
-    let reports = build_with_ranks(dir, 2);
+    let reports = build_with(dir, max, 2, DistOptions::default());
     let built: Vec<usize> = reports
         .iter()
         .filter(|r| r.status == LevelStatus::Built)
         .map(|r| r.seeds)
         .collect();
-    assert_eq!(built, vec![N]);
-    assert_same_files(single(), dir);
+    assert_eq!(built, vec![max]);
+    assert_same_files(dir, max);
 }
 
 #[test]
-fn a_tiny_memory_budget_spills_and_writes_the_same_files() {
-    let budget = DistOptions {
+fn exits_are_asked_of_the_owner_and_a_tiny_budget_spills() {
+    // On the single-process files of 0..N-1 (each rank reads its range of
+    // the split ones), count N with 2 ranks, then with 3 ranks and a 1-byte
+    // budget (everything spilled, the lower ranges mapped), then alone
+    // (`Solo`, as `oware tablebase build --memory-budget-mb` runs without
+    // mpirun) with the same budget.
+    let tiny = DistOptions {
         memory_budget: Some(1),
     };
-    // Two ranks, then one process alone (`Solo`, as `oware tablebase build
-    // --memory-budget-mb` runs without mpirun) resuming the last count.
-    let dir = tempfile::tempdir().unwrap();
-    let reports = build_with(dir.path(), 2, budget);
-    for r in reports.iter().filter(|r| r.partitioned) {
-        assert!(r.spilled, "{} seeds", r.seeds);
+    for (k, options) in [(2, DistOptions::default()), (3, tiny)] {
+        let dir = copy_of_single(N - 1);
+        let reports = build_with(dir.path(), N, k, options);
+        let r = reports.last().unwrap();
+        assert_eq!((r.seeds, r.status), (N, LevelStatus::Built));
+        assert!(r.exit_requests > 0, "{k} ranks");
+        assert!(r.bytes > 8 * (r.messages + r.exit_requests));
+        assert_eq!(r.spilled, options.memory_budget.is_some());
+        // No spill file is left: each is unlinked once mapped.
+        assert_same_files(dir.path(), N);
     }
-    // No spill file is left: each is unlinked once mapped.
-    assert_same_files(single(), dir.path());
-    std::fs::remove_file(file::path_for(dir.path(), N)).unwrap();
-    let mut spilled = Vec::new();
-    build_to_dir_distributed(dir.path(), N, &Solo, budget, &|_| {}, &mut |r| {
-        spilled.push((r.seeds, r.status, r.spilled))
+    let dir = copy_of_single(N - 1);
+    let mut last = None;
+    build_to_dir_distributed(dir.path(), N, &Solo, tiny, &|_| {}, &mut |r| {
+        last = Some(*r)
     })
     .unwrap();
-    assert_eq!(spilled.last(), Some(&(N, LevelStatus::Built, true)));
-    assert_same_files(single(), dir.path());
+    let r = last.unwrap();
+    assert_eq!(
+        (r.seeds, r.status, r.spilled),
+        (N, LevelStatus::Built, true)
+    );
+    assert_eq!(r.exit_requests, 0);
+    assert_same_files(dir.path(), N);
 }
 
 #[test]
