@@ -54,9 +54,39 @@ echo "== single process, 0..=$N seeds"
 "$BIN" tablebase build --max-seeds "$N" --dir "$WORK/single" 2>/dev/null
 for k in 1 2 3; do
     echo "== mpirun -np $k, 0..=$N seeds"
-    "${MPIRUN[@]}" -np "$k" "$BIN" tablebase build --max-seeds "$N" --dir "$WORK/k$k"
+    "${MPIRUN[@]}" -np "$k" "$BIN" tablebase build --max-seeds "$N" --dir "$WORK/k$k" \
+        2>"$WORK/k$k.log" || { cat "$WORK/k$k.log"; false; }
+    cat "$WORK/k$k.log"
     check "$k ranks: files byte-identical to the single-process build" "$WORK/k$k"
 done
+# From 13 seeds captures reach split counts: exits are asked of their owner.
+if [ "$N" -ge 13 ]; then
+    if grep -E "^13 seeds: .* [1-9][0-9]* exit look-ups between ranks" "$WORK/k2.log" >/dev/null; then
+        echo "ok: exit look-ups crossed ranks"
+    else
+        echo "FAILED: no exit look-up crossed ranks at 13 seeds"
+        FAILED=$((FAILED + 1))
+    fi
+fi
+
+echo "== the last two counts again on 3 ranks, memory budget 0 MB (spilled)"
+mkdir -p "$WORK/budget"
+cp "$WORK/k2"/*.otb "$WORK/budget/"
+rm "$WORK/budget/$(printf 'oware-tb-%02d.otb' "$N")" "$WORK/budget/$(printf 'oware-tb-%02d.otb' $((N - 1)))"
+"${MPIRUN[@]}" -np 3 "$BIN" tablebase build --max-seeds "$N" --dir "$WORK/budget" \
+    --memory-budget-mb 0 2>"$WORK/budget.log" || { cat "$WORK/budget.log"; false; }
+cat "$WORK/budget.log"
+if [ "$(grep -c 'spilled its working arrays' "$WORK/budget.log" || true)" = 2 ]; then
+    echo "ok: both counts spilled"
+else
+    echo "FAILED: expected both counts to spill"
+    FAILED=$((FAILED + 1))
+fi
+check "spilled build byte-identical" "$WORK/budget"
+if ls -A "$WORK/budget" | grep -v '\.otb$' >/dev/null; then
+    echo "FAILED: files other than tables left: $(ls -A "$WORK/budget" | grep -v '\.otb$')"
+    FAILED=$((FAILED + 1))
+fi
 
 echo "== a rank killed while building $N seeds, then resumed with 3 ranks"
 "${MPIRUN[@]}" -np 2 "$BIN" tablebase build --max-seeds "$N" --dir "$WORK/killed" \

@@ -513,13 +513,21 @@ pub(crate) fn make_palette(
 
 /// The byte of every word: its pair's palette code (in parallel).
 pub(crate) fn encode(n: usize, words: &[u32], code: &Pairs<u8>) -> Vec<u8> {
-    words
-        .par_iter()
-        .map(|&w| {
-            let (l, h) = finals(n, w);
-            code[l][h]
-        })
-        .collect()
+    let mut out = vec![0u8; words.len()];
+    encode_into(n, words, code, &mut out);
+    out
+}
+
+/// [`encode`] into `out` (`out.len() == words.len()`).
+pub(crate) fn encode_into(n: usize, words: &[u32], code: &Pairs<u8>, out: &mut [u8]) {
+    out.par_chunks_mut(CHUNK as usize)
+        .zip(words.par_chunks(CHUNK as usize))
+        .for_each(|(o, w)| {
+            for (b, &w) in o.iter_mut().zip(w) {
+                let (l, h) = finals(n, w);
+                *b = code[l][h];
+            }
+        });
 }
 
 const ZA: u8 = 1;
@@ -684,6 +692,18 @@ fn for_each_quiet_child(board: &[u8; 12], mut f: impl FnMut(usize)) {
 /// that end the level (captures, or the end of the game), as `NONE` when
 /// there are none, and the number of quiet moves.
 pub(crate) fn exits(n: usize, board: &[u8; 12], lower: &[Level]) -> (u8, u8, u8) {
+    exits_with(n, board, |rest, i| Some(lower[rest].bounds(i)))
+}
+
+/// [`exits`], with the bounds of a capture's result (seed count, index)
+/// from `look`, which may answer `None` (the caller looks it up later and
+/// merges it with [`merge_exit`]).
+#[inline]
+pub(crate) fn exits_with(
+    n: usize,
+    board: &[u8; 12],
+    mut look: impl FnMut(usize, u64) -> Option<(u8, u8)>,
+) -> (u8, u8, u8) {
     let pos = index::position_of(board);
     let moves = pos.legal_moves();
     if moves.is_empty() {
@@ -701,7 +721,9 @@ pub(crate) fn exits(n: usize, board: &[u8; 12], lower: &[Level]) -> (u8, u8, u8)
             continue;
         }
         let rest = n - captured as usize;
-        let (cl, ch) = lower[rest].bounds(index::rank_key(index::normalised_key(&child)));
+        let Some((cl, ch)) = look(rest, index::rank_key(index::normalised_key(&child))) else {
+            continue;
+        };
         let el = captured + rest as u8 - ch;
         let eh = captured + rest as u8 - cl;
         if l == NONE || el > l {
@@ -712,6 +734,18 @@ pub(crate) fn exits(n: usize, board: &[u8; 12], lower: &[Level]) -> (u8, u8, u8)
         }
     }
     (l, h, c)
+}
+
+/// Merges into word `w` (made by [`exits_pass`]) an exit of a board of `n`
+/// seeds to a capture whose result, of the remaining seeds, has the bounds
+/// `(cl, ch)`: the captured seeds plus the rest are always `n`.
+#[inline]
+pub(crate) fn merge_exit(n: usize, w: u32, (cl, ch): (u8, u8)) -> u32 {
+    let (el, eh) = (n as u8 - ch, n as u8 - cl);
+    let (l, h) = (lo_of(w) & !PENDING, hi_of(w) & !PENDING);
+    let l = if l == NONE || el > l { el } else { l };
+    let h = if h == NONE || eh > h { eh } else { h };
+    word(cnt_of(w), PENDING | l, PENDING | h)
 }
 
 /// Calls `f(index, normalised key)` for every quiet predecessor of the

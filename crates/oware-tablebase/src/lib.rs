@@ -65,6 +65,8 @@ mod build;
 pub mod dist;
 pub mod file;
 pub mod index;
+#[cfg(unix)]
+mod spill;
 
 use std::path::{Path, PathBuf};
 

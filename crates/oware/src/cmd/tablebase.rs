@@ -54,6 +54,13 @@ pub struct BuildArgs {
     /// Directory of the table files.
     #[arg(long, default_value = DEFAULT_DIR)]
     pub dir: PathBuf,
+    /// Memory for a seed count's working arrays (5 bytes a board; per rank
+    /// under mpirun), in MB (10^6 bytes): above it they are kept in
+    /// memory-mapped files in --dir instead of RAM, and the finished counts
+    /// are mapped from their files rather than copied into RAM. Slower
+    /// where the page cache cannot hold them (docs/SOLVING.md).
+    #[arg(long, value_name = "MB")]
+    pub memory_budget_mb: Option<u64>,
 }
 
 #[derive(Args)]
@@ -139,7 +146,44 @@ fn build(args: BuildArgs) -> Result<()> {
         }
         level_started = Instant::now();
     };
-    let result = oware_tablebase::build_to_dir(&args.dir, args.max_seeds, &progress, &mut on_level);
+    let result = match args.memory_budget_mb {
+        None => oware_tablebase::build_to_dir(&args.dir, args.max_seeds, &progress, &mut on_level),
+        // The distributed builder on one rank: the same files, with the
+        // working arrays spilled past the budget.
+        #[cfg(unix)]
+        Some(mb) => oware_tablebase::dist::build_to_dir_distributed(
+            &args.dir,
+            args.max_seeds,
+            &oware_tablebase::dist::Solo,
+            oware_tablebase::dist::DistOptions {
+                memory_budget: Some(mb.saturating_mul(1_000_000)),
+            },
+            &progress,
+            &mut |r| {
+                if r.spilled {
+                    say(
+                        &bar,
+                        format!(
+                            "{:>2} seeds: working arrays spilled to {}",
+                            r.seeds,
+                            args.dir.display()
+                        ),
+                    );
+                }
+                on_level(r.seeds, r.status)
+            },
+        )
+        .map(|summary| {
+            if let Some(b) = summary.peak_private_bytes {
+                say(
+                    &bar,
+                    format!("peak private memory {:.1} MB", b as f64 / 1e6),
+                );
+            }
+        }),
+        #[cfg(not(unix))]
+        Some(_) => bail!("--memory-budget-mb needs a Unix system"),
+    };
     bar.finish_and_clear();
     result.with_context(|| format!("building tables in {}", args.dir.display()))?;
     println!(

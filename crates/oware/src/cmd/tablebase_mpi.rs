@@ -10,7 +10,9 @@ use mpi::datatype::{Partition, PartitionMut};
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use mpi::Count;
-use oware_tablebase::dist::{build_to_dir_distributed, private_bytes, Comm, DistLevelReport};
+use oware_tablebase::dist::{
+    build_to_dir_distributed, private_bytes, Comm, DistLevelReport, DistOptions,
+};
 use oware_tablebase::{index, LevelStatus};
 
 use super::tablebase::BuildArgs;
@@ -50,7 +52,7 @@ impl Comm for MpiComm {
         all
     }
 
-    fn exchange(&self, out: Vec<Vec<u64>>) -> Vec<u64> {
+    fn exchange(&self, out: Vec<Vec<u64>>) -> (Vec<u64>, Vec<usize>) {
         let send_counts: Vec<Count> = out.iter().map(|v| count(v.len())).collect();
         let mut recv_counts = vec![0 as Count; self.size()];
         self.world
@@ -74,7 +76,7 @@ impl Comm for MpiComm {
             let mut rp = PartitionMut::new(&mut recv[..], &recv_counts[..], &recv_displs[..]);
             self.world.all_to_all_varcount_into(&sp, &mut rp);
         }
-        recv
+        (recv, recv_counts.iter().map(|&c| c as usize).collect())
     }
 }
 
@@ -135,17 +137,30 @@ pub fn build(args: BuildArgs) -> Result<()> {
                 r.seeds, r.boards, r.seconds
             ),
             LevelStatus::Built => eprintln!(
-                "{:>2} seeds: {} positions built on {ranks} ranks in {:.1} s; {} rounds, {} bytes exchanged ({:.2} a position)",
+                "{:>2} seeds: {} positions built on {ranks} ranks in {:.1} s; {} rounds, {} visits and {} exit look-ups between ranks, {} bytes exchanged ({:.2} a position){}",
                 r.seeds,
                 r.boards,
                 r.seconds,
                 r.rounds,
-                8 * r.messages,
-                8.0 * r.messages as f64 / r.boards as f64
+                r.messages,
+                r.exit_requests,
+                r.bytes,
+                r.bytes as f64 / r.boards as f64,
+                if r.spilled { "; rank 0 spilled its working arrays" } else { "" }
             ),
         }
     };
-    let result = build_to_dir_distributed(&args.dir, args.max_seeds, &comm, &|_| {}, &mut on_level);
+    let options = DistOptions {
+        memory_budget: args.memory_budget_mb.map(|mb| mb.saturating_mul(1_000_000)),
+    };
+    let result = build_to_dir_distributed(
+        &args.dir,
+        args.max_seeds,
+        &comm,
+        options,
+        &|_| {},
+        &mut on_level,
+    );
     let summary = match result {
         Ok(s) => s,
         Err(e) => {
@@ -160,7 +175,7 @@ pub fn build(args: BuildArgs) -> Result<()> {
     let stats = comm.all_gather(&[
         peak_rss(),
         summary.peak_private_bytes.or(private_bytes()).unwrap_or(0),
-        8 * summary.messages_sent,
+        summary.bytes_sent,
         cpu_millis(),
     ]);
     if rank == 0 {
