@@ -152,7 +152,12 @@ fn players_on_two_nodes_and_a_spectator_on_a_third_play_a_whole_game() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
         let (a, b, c) = (nodes[0].addr, nodes[1].addr, nodes[2].addr);
-        let (id, south, north) = online_game_across(a, b, json!({})).await;
+        let (id, south, north) = online_game_across(
+            a,
+            b,
+            json!({"time_control": {"initial_ms": 600000, "increment_ms": 1000}}),
+        )
+        .await;
         let mut s = ws(a, &id, Some(&south)).await;
         let mut n = ws(b, &id, Some(&north)).await;
         let state = recv_type(&mut s, "state").await;
@@ -195,11 +200,27 @@ fn players_on_two_nodes_and_a_spectator_on_a_third_play_a_whole_game() {
         assert!(left.is_empty(), "the game ends");
         let end = recv_type(&mut watcher, "end").await;
         assert!(end["result"]["reason"].is_string());
-        // Every node answers the same stored game.
-        for node in [a, b, c] {
-            let g = get(node, &format!("/api/v1/games/{id}")).await.json();
+        // Every node holds the same game: the moves the other nodes played
+        // on their copies from the notices agree with the stored game.
+        let views: Vec<Value> = [
+            get(a, &format!("/api/v1/games/{id}")).await.json(),
+            get(b, &format!("/api/v1/games/{id}")).await.json(),
+            get(c, &format!("/api/v1/games/{id}")).await.json(),
+        ]
+        .into();
+        for g in &views {
             assert_eq!(g["ply"], plies);
             assert_eq!(g["status"], "over");
+            for key in ["plies", "position", "score", "result", "to_move"] {
+                assert_eq!(g[key], views[0][key], "{key} differs between nodes");
+            }
+            assert_eq!(g["clock"]["running"], Value::Null);
+        }
+        // And a node that reads it afresh (a fourth, new) agrees too.
+        let d = Node::start(&url);
+        let fresh = get(d.addr, &format!("/api/v1/games/{id}")).await.json();
+        for key in ["plies", "position", "score", "result", "to_move", "clock"] {
+            assert_eq!(fresh[key], views[1][key], "{key}: a fresh read differs");
         }
     });
 }

@@ -14,7 +14,7 @@ use crate::error::ApiError;
 use crate::model::*;
 use crate::protocol::views::*;
 use crate::protocol::ClientOut;
-use crate::store::{Due, StoredGame};
+use crate::store::{Due, StoredGame, StoredPly};
 
 /// Why a stored game cannot be loaded.
 #[derive(Debug, thiserror::Error)]
@@ -82,6 +82,42 @@ impl Drop for Live {
     }
 }
 
+/// Plays one stored ply.
+fn replay(game: &mut Game, p: &StoredPly) -> Result<(), LoadError> {
+    let index = game.plies().len();
+    let ply = parse_ply(&p.text).ok_or_else(|| LoadError::BadPly {
+        index,
+        text: p.text.clone(),
+    })?;
+    match ply {
+        Ply::Move(mv) => game.play(mv).map(|_| ()),
+        Ply::Pass => game.pass(),
+    }
+    .map_err(|error| LoadError::Rules { index, error })
+}
+
+/// The clock as stored: the time left after the last ply, running toward
+/// its stored deadline when the game is on (so the time that passed while
+/// no node held the game counts).
+fn stored_clock(
+    meta: &GameMeta,
+    game: &Game,
+    clock_at: &[Option<[u64; 2]>],
+    due: Due,
+) -> Option<Clock> {
+    let mut clock = meta
+        .time_control
+        .map(|tc| Clock::new(tc, clock_at.last().copied().flatten()));
+    if let (Some(c), Some(deadline)) = (clock.as_mut(), due.clock) {
+        if !game.is_over() && meta.status() == GameStatus::Playing {
+            let left =
+                std::time::Duration::from_millis(deadline.saturating_sub(now_ms()).max(0) as u64);
+            c.resume(game.position().to_move(), Instant::now() + left);
+        }
+    }
+    clock
+}
+
 impl Live {
     /// A stored game replayed through the rules.
     pub fn from_stored(stored: StoredGame) -> Result<Live, LoadError> {
@@ -93,16 +129,8 @@ impl Live {
         } = stored;
         let mut game = Game::new(meta.start);
         let mut clock_at = Vec::with_capacity(plies.len());
-        for (index, p) in plies.iter().enumerate() {
-            let ply = parse_ply(&p.text).ok_or_else(|| LoadError::BadPly {
-                index,
-                text: p.text.clone(),
-            })?;
-            match ply {
-                Ply::Move(mv) => game.play(mv).map(|_| ()),
-                Ply::Pass => game.pass(),
-            }
-            .map_err(|error| LoadError::Rules { index, error })?;
+        for p in &plies {
+            replay(&mut game, p)?;
             clock_at.push(p.clock);
         }
         if let Some(o) = meta.result {
@@ -119,18 +147,7 @@ impl Live {
         if let Some(last) = plies.last() {
             meta.updated_at = meta.updated_at.max(last.at);
         }
-        let stored_clock = clock_at.last().copied().flatten();
-        let mut clock = meta.time_control.map(|tc| Clock::new(tc, stored_clock));
-        // A clock that was running keeps its deadline: the time that passed
-        // while no node held the game counts.
-        if let (Some(c), Some(deadline)) = (clock.as_mut(), due.clock) {
-            if !game.is_over() && meta.status() == GameStatus::Playing {
-                let now = now_ms();
-                let left =
-                    std::time::Duration::from_millis(deadline.saturating_sub(now).max(0) as u64);
-                c.resume(game.position().to_move(), Instant::now() + left);
-            }
-        }
+        let clock = stored_clock(&meta, &game, &clock_at, due);
         Ok(Live {
             meta,
             game,
@@ -143,6 +160,27 @@ impl Live {
             version,
             due,
         })
+    }
+
+    /// Plays a ply another node stored (a plain move: nothing else of the
+    /// game changed), as [`Live::from_stored`] would read it back, and
+    /// takes the version and deadlines stored with it.
+    pub(crate) fn apply_stored_ply(
+        &mut self,
+        p: &StoredPly,
+        version: u64,
+        due: Due,
+    ) -> Result<(), LoadError> {
+        replay(&mut self.game, p)?;
+        self.clock_at.push(p.clock);
+        self.meta.result = self.game.outcome().copied();
+        self.meta.ply = self.ply();
+        self.meta.score = stores(self.game.position());
+        self.meta.updated_at = self.meta.updated_at.max(p.at);
+        self.clock = stored_clock(&self.meta, &self.game, &self.clock_at, due);
+        self.version = version;
+        self.due = due;
+        Ok(())
     }
 
     /// Takes the stored state (game, clock, version) of `fresh`, a newer

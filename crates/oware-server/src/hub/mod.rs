@@ -434,11 +434,16 @@ impl Hub {
             commit.op,
         ];
         if self.store.shared() {
-            ops.push(WriteOp::Notify(self.game_notice(
-                &live.meta.id,
-                live.version + 1,
-                &commit.announce,
-            )));
+            // A plain move travels with its notice (see `nodes.rs`).
+            let ply = match &ops[1] {
+                WriteOp::Ply {
+                    meta: None, ply, ..
+                } => Some(ply),
+                _ => None,
+            };
+            let notice =
+                self.game_notice(&live.meta.id, live.version + 1, &commit.announce, ply, due);
+            ops.push(WriteOp::Notify(notice));
         }
         if let Err(e) = self.write_raw(WriteOp::All(ops)).await {
             live.restore(saved);

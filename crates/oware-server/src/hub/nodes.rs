@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Announce, Hub, Live, Slot};
 use crate::model::now_ms;
-use crate::store::{Due, Notice};
+use crate::store::{Due, Notice, StoredPly};
 
 /// How often a node looks for overdue games.
 const SWEEP_EVERY: Duration = Duration::from_millis(500);
@@ -49,12 +49,19 @@ const PRESENCE_EVERY: Duration = Duration::from_secs(30);
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub(crate) enum NodeNotice {
-    /// Game `game` is now at `version`, with these announcements.
+    /// Game `game` is now at `version`, with these announcements; `ply`
+    /// is the ply stored when the change was a plain move (nothing else
+    /// changed), which the other nodes play on their copy instead of
+    /// reading the game again, with the deadlines `due`.
     Game {
         node: u64,
         game: String,
         version: u64,
         announce: Vec<Announce>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ply: Option<StoredPly>,
+        #[serde(default)]
+        due: Due,
         /// When it was sent, ms since the epoch (for the lag metric).
         sent: i64,
     },
@@ -178,12 +185,21 @@ impl Hub {
     }
 
     /// The notice that goes with a change of game `id` to `version`.
-    pub(crate) fn game_notice(&self, id: &str, version: u64, announce: &[Announce]) -> String {
+    pub(crate) fn game_notice(
+        &self,
+        id: &str,
+        version: u64,
+        announce: &[Announce],
+        ply: Option<&StoredPly>,
+        due: Due,
+    ) -> String {
         serde_json::to_string(&NodeNotice::Game {
             node: self.node,
             game: id.to_string(),
             version,
             announce: announce.to_vec(),
+            ply: ply.cloned(),
+            due,
             sent: now_ms(),
         })
         .unwrap_or_default()
@@ -227,6 +243,8 @@ impl Hub {
                 game,
                 version,
                 announce,
+                ply,
+                due,
                 sent,
             } => {
                 if !self.foreign(node, sent) {
@@ -236,10 +254,35 @@ impl Hub {
                 let hub = self.clone();
                 tokio::spawn(async move {
                     let mut live = slot.state.lock().await;
-                    if live.version < version {
-                        hub.reload(&slot, &mut live, Some((version, announce)))
-                            .await;
+                    if live.version >= version {
+                        return;
                     }
+                    // The next version and a plain move: play it here.
+                    if let Some(p) = ply.filter(|_| live.version + 1 == version) {
+                        let saved = live.save();
+                        match live.apply_stored_ply(&p, version, due) {
+                            Ok(()) => {
+                                live.stop_engine();
+                                hub.after_change(&slot, &mut live, false);
+                                let connected = slot.connected();
+                                for a in &announce {
+                                    if let Some(text) = live.announce(a, connected) {
+                                        slot.send(text);
+                                    }
+                                }
+                                return;
+                            }
+                            Err(e) => {
+                                tracing::warn!(
+                                    "game {}: notice's ply refused ({e}); reading the game",
+                                    slot.id
+                                );
+                                live.restore(saved);
+                            }
+                        }
+                    }
+                    hub.reload(&slot, &mut live, Some((version, announce)))
+                        .await;
                 });
             }
             NodeNotice::Presence {

@@ -99,7 +99,7 @@ impl StoreError {
 }
 
 /// One stored ply.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct StoredPly {
     /// A move letter, or `-` for a turn lost on time.
     pub text: String,
@@ -124,7 +124,7 @@ pub struct StoredGame {
 
 /// A game's deadlines, in ms since the epoch, kept in the database so that
 /// any node can act on them when the node that set them is gone.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Due {
     /// When the running side's time runs out (its clock was running).
     pub clock: Option<i64>,
