@@ -32,7 +32,7 @@ as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 port=$((20000 + RANDOM % 20000))
 as_pg "$bin/initdb" -A trust -U oware -E UTF8 -D "$work/pg" >/dev/null
 as_pg "$bin/pg_ctl" -D "$work/pg" -l "$work/pg.log" -w -o \
-    "-p $port -k $work -c listen_addresses=127.0.0.1 -c max_connections=300 -c shared_buffers=512MB -c synchronous_commit=on -c fsync=on" \
+    "-p $port -k $work -c listen_addresses=127.0.0.1 -c max_connections=300 -c shared_buffers=512MB -c synchronous_commit=on -c fsync=on -c max_wal_size=2GB -c checkpoint_timeout=15min" \
     start >/dev/null
 as_pg "$bin/createdb" -h 127.0.0.1 -p "$port" -U oware oware
 url="postgres://oware@127.0.0.1:$port/oware"

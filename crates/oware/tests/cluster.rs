@@ -102,8 +102,15 @@ fn ready(addr: SocketAddr) -> bool {
     answer.starts_with("HTTP/1.1 200")
 }
 
-fn cluster() -> Option<Cluster> {
-    Cluster::start()
+/// The tests here run one at a time: each starts a PostgreSQL cluster and
+/// several nodes, and on two cores side by side they would starve each
+/// other's 5-second waits.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// A cluster for one test, and the turn to run it.
+fn cluster() -> Option<(std::sync::MutexGuard<'static, ()>, Cluster)> {
+    let turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    Some((turn, Cluster::start()?))
 }
 
 /// Plays random legal moves on the two sockets until the game ends or
@@ -146,7 +153,9 @@ async fn play(
 
 #[test]
 fn players_on_two_nodes_and_a_spectator_on_a_third_play_a_whole_game() {
-    let Some(pg) = cluster() else { return };
+    let Some((_turn, pg)) = cluster() else {
+        return;
+    };
     let url = pg.database("whole");
     let nodes = [Node::start(&url), Node::start(&url), Node::start(&url)];
     let rt = tokio::runtime::Runtime::new().unwrap();
@@ -227,7 +236,9 @@ fn players_on_two_nodes_and_a_spectator_on_a_third_play_a_whole_game() {
 
 #[test]
 fn two_moves_at_one_ply_on_two_nodes_only_one_is_stored() {
-    let Some(pg) = cluster() else { return };
+    let Some((_turn, pg)) = cluster() else {
+        return;
+    };
     let url = pg.database("race");
     let nodes = [Node::start(&url), Node::start(&url)];
     let rt = tokio::runtime::Runtime::new().unwrap();
@@ -267,7 +278,9 @@ fn two_moves_at_one_ply_on_two_nodes_only_one_is_stored() {
 
 #[test]
 fn a_node_killed_mid_game_loses_nothing_and_its_clocks_still_run() {
-    let Some(pg) = cluster() else { return };
+    let Some((_turn, pg)) = cluster() else {
+        return;
+    };
     let url = pg.database("kill");
     let mut a = Node::start(&url);
     let b = Node::start(&url);
@@ -434,7 +447,9 @@ async fn keep_playing(
 
 #[test]
 fn a_rolling_restart_under_play_loses_no_game() {
-    let Some(pg) = cluster() else { return };
+    let Some((_turn, pg)) = cluster() else {
+        return;
+    };
     let url = pg.database("rolling");
     let mut nodes = [Node::start(&url), Node::start(&url), Node::start(&url)];
     let live = std::sync::Arc::new(std::sync::Mutex::new(
@@ -496,7 +511,9 @@ fn a_rolling_restart_under_play_loses_no_game() {
 
 #[test]
 fn the_computer_still_answers_when_its_node_dies_mid_search() {
-    let Some(pg) = cluster() else { return };
+    let Some((_turn, pg)) = cluster() else {
+        return;
+    };
     let url = pg.database("engine");
     let mut a = Node::start(&url);
     let b = Node::start(&url);

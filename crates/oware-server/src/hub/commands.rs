@@ -429,7 +429,7 @@ impl Hub {
         if let Some(s) = side {
             if slot.connected[s.index()].fetch_add(1, Ordering::Relaxed) == 0 {
                 slot.send(live.presence_event(slot.connected()));
-                self.publish_presence(&slot);
+                self.publish_presence(std::slice::from_ref(&slot));
             }
         }
         let state = live.state_event(slot.connected(), Some(side));
@@ -449,7 +449,7 @@ impl Hub {
             if slot.connected[s.index()].fetch_sub(1, Ordering::Relaxed) == 1 {
                 let live = slot.state.lock().await;
                 slot.send(live.presence_event(slot.connected()));
-                self.publish_presence(slot);
+                self.publish_presence(std::slice::from_ref(slot));
             }
         }
     }

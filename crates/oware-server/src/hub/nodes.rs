@@ -65,11 +65,12 @@ pub(crate) enum NodeNotice {
         /// When it was sent, ms since the epoch (for the lag metric).
         sent: i64,
     },
-    /// The seats of game `game` connected to node `node`.
+    /// The seats of each game connected to node `node`.
+    /// (Several games in one notice: a node repeats its word for all its
+    /// games every [`PRESENCE_EVERY`].)
     Presence {
         node: u64,
-        game: String,
-        seats: [bool; 2],
+        games: Vec<(String, [bool; 2])>,
         sent: i64,
     },
     /// Node `node` has just opened game `game`: who is connected where?
@@ -124,10 +125,14 @@ impl Hub {
                 loop {
                     tokio::time::sleep(PRESENCE_EVERY).await;
                     let Some(hub) = weak.upgrade() else { break };
-                    for slot in hub.held_all() {
-                        if slot.connected_here().iter().any(|c| *c) {
-                            hub.publish_presence(&slot);
-                        }
+                    let games: Vec<Arc<Slot>> = hub
+                        .held_all()
+                        .into_iter()
+                        .filter(|slot| slot.connected_here().iter().any(|c| *c))
+                        .collect();
+                    // About 40 bytes a game: well under NOTIFY's 8,000.
+                    for chunk in games.chunks(100) {
+                        hub.publish_presence(chunk);
                     }
                 }
             });
@@ -147,15 +152,17 @@ impl Hub {
         }
     }
 
-    /// Tells the other nodes which seats of the game are connected here.
-    pub(crate) fn publish_presence(self: &Arc<Self>, slot: &Arc<Slot>) {
-        if !self.store.shared() {
+    /// Tells the other nodes which seats of these games are connected here.
+    pub(crate) fn publish_presence(&self, slots: &[Arc<Slot>]) {
+        if !self.store.shared() || slots.is_empty() {
             return;
         }
         let notice = serde_json::to_string(&NodeNotice::Presence {
             node: self.node,
-            game: slot.id.clone(),
-            seats: slot.connected_here(),
+            games: slots
+                .iter()
+                .map(|s| (s.id.clone(), s.connected_here()))
+                .collect(),
             sent: now_ms(),
         })
         .unwrap_or_default();
@@ -285,26 +292,25 @@ impl Hub {
                         .await;
                 });
             }
-            NodeNotice::Presence {
-                node,
-                game,
-                seats,
-                sent,
-            } => {
+            NodeNotice::Presence { node, games, sent } => {
                 if !self.foreign(node, sent) {
                     return;
                 }
-                let Some(slot) = self.held(&game) else { return };
-                let before = slot.connected();
-                slot.remote
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .insert(node, (seats, Instant::now()));
-                if slot.connected() != before {
-                    tokio::spawn(async move {
-                        let live = slot.state.lock().await;
-                        slot.send(live.presence_event(slot.connected()));
-                    });
+                for (game, seats) in games {
+                    let Some(slot) = self.held(&game) else {
+                        continue;
+                    };
+                    let before = slot.connected();
+                    slot.remote
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .insert(node, (seats, Instant::now()));
+                    if slot.connected() != before {
+                        tokio::spawn(async move {
+                            let live = slot.state.lock().await;
+                            slot.send(live.presence_event(slot.connected()));
+                        });
+                    }
                 }
             }
             NodeNotice::WhoIsThere { node, game } => {
@@ -313,7 +319,7 @@ impl Hub {
                 }
                 if let Some(slot) = self.held(&game) {
                     if slot.connected_here().iter().any(|c| *c) {
-                        self.publish_presence(&slot);
+                        self.publish_presence(&[slot]);
                     }
                 }
             }

@@ -425,6 +425,25 @@ async fn commit_group(
             });
         }
     }
+    // Notices on their own (presence): independent, sent together too.
+    let notices: Vec<(usize, &String)> = group
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (op, _))| match op {
+            WriteOp::Notify(text) => Some((i, text)),
+            _ => None,
+        })
+        .collect();
+    if !notices.is_empty() {
+        let stmt = tx.prepare_cached("SELECT pg_notify('oware', $1)").await?;
+        let texts: Vec<[&(dyn tokio_postgres::types::ToSql + Sync); 1]> =
+            notices.iter().map(|(_, text)| [*text as _]).collect();
+        let sent = futures_util::future::join_all(texts.iter().map(|t| tx.query(&stmt, t))).await;
+        for ((i, _), r) in notices.iter().zip(sent) {
+            r?;
+            results[*i] = Some(Ok(()));
+        }
+    }
     for (i, (op, _)) in group.iter().enumerate() {
         if results[i].is_some() {
             continue;
