@@ -22,6 +22,7 @@ pub mod bench;
 pub mod book;
 pub mod eval;
 pub mod levels;
+pub mod nn;
 pub mod search;
 pub mod tablebase;
 pub mod time;
@@ -310,8 +311,10 @@ impl Engine {
         if mb != self.options.hash_mb {
             self.options.hash_mb = mb;
             let weights = self.searcher.weights();
+            let net = self.searcher.network().cloned();
             self.searcher = search::Searcher::new(mb);
             self.searcher.set_weights(weights);
+            self.searcher.set_network(net);
             let tables = self.tables.clone();
             self.set_tablebase(tables);
         }
@@ -499,6 +502,19 @@ impl Engine {
     pub fn set_weights(&mut self, weights: eval::Weights) {
         self.searcher.set_weights(weights);
         self.rebuild_helpers();
+    }
+
+    /// Evaluates with a neural network (e.g. [`nn::Network::builtin`])
+    /// instead of the linear weights, or with the weights again (`None`).
+    /// Levels 1-8's glance at a move they do not read keeps the weights.
+    pub fn set_network(&mut self, net: Option<Arc<nn::Network>>) {
+        self.searcher.set_network(net);
+        self.rebuild_helpers();
+    }
+
+    /// The evaluation network in use, if any.
+    pub fn network(&self) -> Option<&Arc<nn::Network>> {
+        self.searcher.network()
     }
 
     /// A handle that stops this engine's running search from another thread.
