@@ -24,7 +24,7 @@ import numpy as np
 INPUTS = 12 * 17 + 2 * 26 + 16
 ACTIVE = 15
 HIDDEN = 32
-Q1 = 256
+Q1 = 2048
 Q2 = 64
 MAGIC = b"OWARENN\n"
 VERSION = 1
@@ -200,6 +200,7 @@ def main():
         f"vs game result {logloss(sigmoid(z), res[cut:]):.5f}; "
         f"search value vs game result {logloss(search_prob(score[cut:], scale), res[cut:]):.5f}")
 
+    log(f"largest first-layer weight {np.abs(net.w1).max():.3f} (i16 holds {32767 / Q1:.3f})")
     qn = quantise(net, scale)
     fl = z * scale
     it = int_eval(qn, idx[cut:])
