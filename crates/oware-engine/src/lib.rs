@@ -4,7 +4,8 @@
 //! The public API (what the terminal game, the server and the UCI front end
 //! use) is [`Engine`], [`Limits`], [`Level`], [`SearchResult`], [`Score`] and
 //! [`MoveAnalysis`]. The search itself lives in [`search`], the evaluation in
-//! [`eval`], the time manager in [`time`], the playing levels in [`levels`].
+//! [`nn`] (a small network, the default) and [`eval`] (the linear one), the
+//! time manager in [`time`], the playing levels in [`levels`].
 //!
 //! ```
 //! use oware_core::{Game, Position};
@@ -296,6 +297,9 @@ impl Engine {
             #[cfg(feature = "tablebase")]
             pending_tables: None,
         };
+        // The network is the default evaluation: it won its matches against
+        // the linear one (docs/ENGINE.md, "The network").
+        engine.searcher.set_network(Some(nn::Network::builtin()));
         let dir = engine.options.tablebase_dir.clone();
         let _ = engine.set_tablebase_dir(dir);
         engine
@@ -504,8 +508,8 @@ impl Engine {
         self.rebuild_helpers();
     }
 
-    /// Evaluates with a neural network (e.g. [`nn::Network::builtin`])
-    /// instead of the linear weights, or with the weights again (`None`).
+    /// Evaluates with a neural network ([`nn::Network::builtin`], the
+    /// default of a new engine) or, with `None`, with the linear weights.
     /// Levels 1-8's glance at a move they do not read keeps the weights.
     pub fn set_network(&mut self, net: Option<Arc<nn::Network>>) {
         self.searcher.set_network(net);

@@ -460,7 +460,7 @@ impl Session {
                 self.say("option name Level type spin default 10 min 1 max 10");
                 self.say("option name Greedy type check default false");
                 self.say("option name OwnBook type check default false");
-                self.say("option name EvalNet type check default false");
+                self.say("option name EvalNet type check default true");
                 self.say("option name Seed type spin default 0 min 0 max 2147483647");
                 self.say("option name Ponder type check default false");
                 self.say(&format!(

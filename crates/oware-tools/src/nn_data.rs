@@ -71,6 +71,9 @@ pub fn generate(
         tablebase_dir: None,
     });
     engine.set_tablebase(tables.clone());
+    // The data of the shipped network came from the linear evaluation:
+    // keep it so, whatever the engine's default, so the data repeat.
+    engine.set_network(None);
     let mut rng = SplitMix::new(seed ^ 0x5EED);
     let mut out = Vec::new();
     for (g, opening) in openings.iter().enumerate() {

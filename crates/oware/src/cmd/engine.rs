@@ -212,10 +212,10 @@ pub struct AnalyzeArgs {
     pub hash: usize,
     #[command(flatten)]
     pub tables: TableArgs,
-    /// Evaluate with the neural network instead of the linear evaluation
+    /// Evaluate with the linear evaluation instead of the neural network
     /// (docs/ENGINE.md, "The network").
     #[arg(long)]
-    pub nn: bool,
+    pub linear_eval: bool,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -326,8 +326,8 @@ fn analyze(args: AnalyzeArgs) -> Result<()> {
         }
         (None, None) => {}
     }
-    if args.nn {
-        engine.set_network(Some(oware_engine::nn::Network::builtin()));
+    if args.linear_eval {
+        engine.set_network(None);
     }
     let limits = match args.depth {
         Some(d) => Limits::depth(d),
