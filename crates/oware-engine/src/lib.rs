@@ -4,7 +4,8 @@
 //! The public API (what the terminal game, the server and the UCI front end
 //! use) is [`Engine`], [`Limits`], [`Level`], [`SearchResult`], [`Score`] and
 //! [`MoveAnalysis`]. The search itself lives in [`search`], the evaluation in
-//! [`eval`], the time manager in [`time`], the playing levels in [`levels`].
+//! [`nn`] (a small network, the default) and [`eval`] (the linear one), the
+//! time manager in [`time`], the playing levels in [`levels`].
 //!
 //! ```
 //! use oware_core::{Game, Position};
@@ -22,6 +23,7 @@ pub mod bench;
 pub mod book;
 pub mod eval;
 pub mod levels;
+pub mod nn;
 pub mod search;
 pub mod tablebase;
 pub mod time;
@@ -295,6 +297,9 @@ impl Engine {
             #[cfg(feature = "tablebase")]
             pending_tables: None,
         };
+        // The network is the default evaluation: it won its matches against
+        // the linear one (docs/ENGINE.md, "The network").
+        engine.searcher.set_network(Some(nn::Network::builtin()));
         let dir = engine.options.tablebase_dir.clone();
         let _ = engine.set_tablebase_dir(dir);
         engine
@@ -310,8 +315,10 @@ impl Engine {
         if mb != self.options.hash_mb {
             self.options.hash_mb = mb;
             let weights = self.searcher.weights();
+            let net = self.searcher.network().cloned();
             self.searcher = search::Searcher::new(mb);
             self.searcher.set_weights(weights);
+            self.searcher.set_network(net);
             let tables = self.tables.clone();
             self.set_tablebase(tables);
         }
@@ -499,6 +506,19 @@ impl Engine {
     pub fn set_weights(&mut self, weights: eval::Weights) {
         self.searcher.set_weights(weights);
         self.rebuild_helpers();
+    }
+
+    /// Evaluates with a neural network ([`nn::Network::builtin`], the
+    /// default of a new engine) or, with `None`, with the linear weights.
+    /// Levels 1-8's glance at a move they do not read keeps the weights.
+    pub fn set_network(&mut self, net: Option<Arc<nn::Network>>) {
+        self.searcher.set_network(net);
+        self.rebuild_helpers();
+    }
+
+    /// The evaluation network in use, if any.
+    pub fn network(&self) -> Option<&Arc<nn::Network>> {
+        self.searcher.network()
     }
 
     /// A handle that stops this engine's running search from another thread.

@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 use oware_core::{Game, House, Move, MoveSet, Position, Side};
 
 use crate::eval::{evaluate, Weights};
+use crate::nn::Network;
 use crate::time::TimePlan;
 use crate::tt::{self, Bound, Table};
 use crate::{Limits, MoveAnalysis, SearchResult, StopHandle};
@@ -228,6 +229,8 @@ pub struct Searcher {
     helper: bool,
     depth_offset: u32,
     weights: Weights,
+    // The evaluation network, used instead of the weights when set.
+    net: Option<Arc<Network>>,
     oracle: Option<Box<dyn Oracle>>,
     // Per-search state.
     nodes: u64,
@@ -322,6 +325,7 @@ impl Searcher {
             helper: false,
             depth_offset: 0,
             weights: Weights::default(),
+            net: None,
             oracle: None,
             nodes: 0,
             node_limit: u64::MAX,
@@ -351,6 +355,7 @@ impl Searcher {
         let mut h = Searcher::new(1);
         h.tt = Arc::clone(&self.tt);
         h.weights = self.weights;
+        h.net = self.net.clone();
         h.helper = true;
         h.depth_offset = (index % 2) as u32;
         h
@@ -371,6 +376,17 @@ impl Searcher {
     /// Replaces the evaluation weights.
     pub fn set_weights(&mut self, weights: Weights) {
         self.weights = weights;
+    }
+
+    /// The evaluation network in use, if any.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.net.as_ref()
+    }
+
+    /// Evaluates with `net` instead of the weights (or, with `None`, with
+    /// the weights again).
+    pub fn set_network(&mut self, net: Option<Arc<Network>>) {
+        self.net = net;
     }
 
     /// Installs (or removes) the exact-value oracle probed in the tree.
@@ -693,7 +709,10 @@ impl Searcher {
         if ply > self.seldepth {
             self.seldepth = ply;
         }
-        let stand = evaluate(pos, &self.weights);
+        let stand = match &self.net {
+            Some(net) => net.evaluate(pos),
+            None => evaluate(pos, &self.weights),
+        };
         if stand >= beta || ply >= MAX_PLY - 1 {
             return stand;
         }

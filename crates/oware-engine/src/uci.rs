@@ -460,6 +460,7 @@ impl Session {
                 self.say("option name Level type spin default 10 min 1 max 10");
                 self.say("option name Greedy type check default false");
                 self.say("option name OwnBook type check default false");
+                self.say("option name EvalNet type check default true");
                 self.say("option name Seed type spin default 0 min 0 max 2147483647");
                 self.say("option name Ponder type check default false");
                 self.say(&format!(
@@ -557,6 +558,16 @@ impl Session {
             "evalweights" => match crate::eval::Weights::parse(value.unwrap_or("")) {
                 Ok(w) => self.engine().set_weights(w),
                 Err(e) => self.error(format!("setoption EvalWeights: {e}")),
+            },
+            "evalnet" => match need(value) {
+                Some("true") => self
+                    .engine()
+                    .set_network(Some(crate::nn::Network::builtin())),
+                Some("false") => self.engine().set_network(None),
+                _ => self.error(format!(
+                    "setoption EvalNet: expected true or false, got {}",
+                    shown(value)
+                )),
             },
             "ownbook" => match need(value) {
                 Some("true") => self.engine().set_book(Some(crate::book::Book::builtin())),

@@ -174,6 +174,25 @@ fn own_book_is_accepted() {
     assert_eq!(lines, vec!["readyok"]);
 }
 
+#[test]
+fn eval_net_is_an_option_that_plays_legal_moves() {
+    let lines = session(
+        "uci\nsetoption name EvalNet value true\nposition startpos moves FfBe\ngo depth 6\n\
+         setoption name EvalNet value maybe\nsetoption name EvalNet value false\nisready\n",
+    );
+    assert!(lines
+        .iter()
+        .any(|l| l == "option name EvalNet type check default true"));
+    let best = lines.iter().find(|l| l.starts_with("bestmove ")).unwrap();
+    // After FfBe South is to move: one of its houses.
+    let mv = best.split_whitespace().nth(1).unwrap();
+    assert!(mv.len() == 1 && "ABCDEF".contains(mv), "{best}");
+    let errors: Vec<_> = lines.iter().filter(|l| l.contains("error")).collect();
+    assert_eq!(errors.len(), 1, "{lines:?}");
+    assert!(errors[0].contains("EvalNet"), "{errors:?}");
+    assert_eq!(lines.last().unwrap(), "readyok");
+}
+
 #[cfg(feature = "tablebase")]
 /// Lines written to a channel, read by the loop as its input.
 struct ChannelInput {

@@ -2,10 +2,12 @@
 //! matches between UCI engines ([`arena`]) and the statistics that judge
 //! them ([`stats`]: Elo with error bars, likelihood of superiority, and the
 //! sequential probability ratio test), and the fitting of the evaluation
-//! weights on self-play data ([`tune`]).
+//! weights on self-play data ([`tune`]) and the evaluation network's
+//! training data ([`nn_data`]).
 
 #![deny(missing_docs)]
 
 pub mod arena;
+pub mod nn_data;
 pub mod stats;
 pub mod tune;

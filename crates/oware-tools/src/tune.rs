@@ -50,6 +50,8 @@ pub fn generate(
         hash_mb: 16,
         tablebase_dir: None,
     });
+    // The linear weights were fitted on games of the linear evaluation.
+    engine.set_network(None);
     let mut rng = SplitMix::new(seed ^ 0xA5A5);
     let mut out = Vec::new();
     for (g, opening) in openings.iter().enumerate() {

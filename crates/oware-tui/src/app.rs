@@ -68,6 +68,9 @@ pub struct Settings {
     pub hint_time: Duration,
     /// The computer's opening book (none: it searches from the first move).
     pub book: Option<std::sync::Arc<oware_engine::book::Book>>,
+    /// The computer's evaluation network (the shipped one by default; none:
+    /// the linear evaluation).
+    pub network: Option<std::sync::Arc<oware_engine::nn::Network>>,
     /// Endgame tables being loaded or built in the background; the
     /// computer uses them from its first move after they are ready.
     pub tables: Option<oware_tablebase::background::Loading>,
@@ -85,6 +88,7 @@ impl Default for Settings {
             autosave: None,
             hint_time: Duration::from_millis(1500),
             book: None,
+            network: Some(oware_engine::nn::Network::builtin()),
             tables: None,
         }
     }

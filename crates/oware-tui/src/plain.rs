@@ -89,6 +89,7 @@ pub fn run<R: BufRead, W: Write>(
         seed: 0x5eed,
     };
     p.engine.set_book(settings.book.clone());
+    p.engine.set_network(settings.network.clone());
     p.engine.set_tablebase_loading(settings.tables.clone());
     p.intro()?;
     p.play(input)

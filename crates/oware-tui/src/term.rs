@@ -139,6 +139,7 @@ pub fn run(mut app: App) -> io::Result<()> {
         Terminal::new(CrosstermBackend::new(io::stdout()))?;
     terminal.clear()?;
     let (book, tables) = (app.settings.book.clone(), app.settings.tables.clone());
+    let network = app.settings.network.clone();
     let worker = Worker::spawn_with(
         EngineOptions {
             hash_mb: 32,
@@ -146,6 +147,7 @@ pub fn run(mut app: App) -> io::Result<()> {
         },
         move |engine| {
             engine.set_book(book);
+            engine.set_network(network);
             engine.set_tablebase_loading(tables);
         },
     );

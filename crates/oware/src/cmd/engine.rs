@@ -47,6 +47,30 @@ pub enum TuneAction {
         #[arg(long)]
         out: std::path::PathBuf,
     },
+    /// Play self-play games and write their quiet positions labelled by
+    /// the game's result, the search's value and the endgame tables, for
+    /// the evaluation network's trainer (scripts/train-nn.sh).
+    NnGen {
+        /// Games to play.
+        #[arg(long, default_value_t = 200)]
+        games: usize,
+        /// Search depth per move (every legal move is searched).
+        #[arg(long, default_value_t = 8)]
+        depth: u32,
+        /// Random opening plies.
+        #[arg(long, default_value_t = 6)]
+        plies: usize,
+        /// Seed of the openings and the move noise.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Endgame tables built in memory up to this many seeds (0: none),
+        /// used by the search and as exact labels.
+        #[arg(long, default_value_t = 16)]
+        tablebase_seeds: usize,
+        /// Output file.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
     /// Fit the weights on files written by `tune gen` and print them.
     Fit {
         /// Data files.
@@ -188,6 +212,10 @@ pub struct AnalyzeArgs {
     pub hash: usize,
     #[command(flatten)]
     pub tables: TableArgs,
+    /// Evaluate with the linear evaluation instead of the neural network
+    /// (docs/ENGINE.md, "The network").
+    #[arg(long)]
+    pub linear_eval: bool,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -297,6 +325,9 @@ fn analyze(args: AnalyzeArgs) -> Result<()> {
             engine.set_tablebase(Some(std::sync::Arc::new(tb)));
         }
         (None, None) => {}
+    }
+    if args.linear_eval {
+        engine.set_network(None);
     }
     let limits = match args.depth {
         Some(d) => Limits::depth(d),
@@ -576,6 +607,43 @@ fn tune(action: TuneAction) -> Result<()> {
                 }
             });
             std::fs::write(&out, tune::write(&samples))
+                .with_context(|| format!("cannot write {}", out.display()))?;
+            println!(
+                "{} positions from {games} games written to {}",
+                samples.len(),
+                out.display()
+            );
+        }
+        TuneAction::NnGen {
+            games,
+            depth,
+            plies,
+            seed,
+            tablebase_seeds,
+            out,
+        } => {
+            let started = std::time::Instant::now();
+            let tables = if tablebase_seeds > 0 {
+                let t = oware_engine::tablebase::Tablebase::build_in_memory(tablebase_seeds)
+                    .context("building the endgame tables")?;
+                eprintln!(
+                    "tables up to {tablebase_seeds} seeds built in {:.0} s",
+                    started.elapsed().as_secs_f64()
+                );
+                Some(std::sync::Arc::new(t))
+            } else {
+                None
+            };
+            let samples =
+                oware_tools::nn_data::generate(games, depth, plies, seed, tables, &mut |g| {
+                    if g % 20 == 0 {
+                        eprintln!(
+                            "{g}/{games} games, {:.0} s",
+                            started.elapsed().as_secs_f64()
+                        );
+                    }
+                });
+            std::fs::write(&out, oware_tools::nn_data::write(&samples))
                 .with_context(|| format!("cannot write {}", out.display()))?;
             println!(
                 "{} positions from {games} games written to {}",

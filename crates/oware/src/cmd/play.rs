@@ -82,6 +82,10 @@ pub struct PlayArgs {
     /// The computer plays without its opening book.
     #[arg(long)]
     no_book: bool,
+    /// The computer evaluates with the linear evaluation instead of the
+    /// neural network (docs/ENGINE.md, "The network").
+    #[arg(long)]
+    linear_eval: bool,
 }
 
 /// Seeds of the tables built in memory when no table files are found: a
@@ -131,6 +135,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
                 autosave: None,
                 hint_time: Duration::from_millis(a.hint_ms),
                 book: (!a.no_book).then(oware_engine::book::Book::builtin),
+                network: (!a.linear_eval).then(oware_engine::nn::Network::builtin),
                 tables: tables(&a)?,
             };
             let options = Options {

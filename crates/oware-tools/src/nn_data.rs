@@ -1,0 +1,161 @@
+//! Training data for the evaluation network (`oware tune nn-gen`; the
+//! trainer is `scripts/train-nn.py`, the network `oware_engine::nn`).
+//!
+//! Self-play games from random openings, every move chosen among all legal
+//! moves valued by a search of fixed depth (a softmax of small temperature,
+//! so games differ), with the endgame tables in the search when given.
+//! Every quiet position (the mover has no capture: where the static
+//! evaluation stands in for a search) is written with three labels for its
+//! mover: the game's result, the best move's search value (so a label from
+//! a search of `depth` plies and its quiescence, not only from the noisy end
+//! of the game), and, when the tables hold the position and know its result
+//! exactly, that result. The network's active inputs are written too, so
+//! the trainer never re-implements them.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use oware_core::{Game, Position};
+use oware_engine::levels::{self, SplitMix};
+use oware_engine::nn::active_inputs;
+use oware_engine::tablebase::Tablebase;
+use oware_engine::{Engine, EngineOptions, Limits, MoveAnalysis};
+use oware_tablebase::TbResult;
+
+use crate::arena::Opening;
+
+/// One labelled position.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Labelled {
+    /// The position.
+    pub pos: Position,
+    /// The game's result for the mover: 1, 0.5 or 0.
+    pub result: f64,
+    /// The best move's value by the search, centi-seeds (or the engine's
+    /// proven-score units), for the mover.
+    pub score: i32,
+    /// The tables' exact result for the mover (1, 0.5, 0), if known.
+    pub exact: Option<f64>,
+}
+
+fn quiet(pos: &Position) -> bool {
+    let me = pos.to_move();
+    pos.legal_moves()
+        .into_iter()
+        .all(|mv| pos.play_unchecked(mv).store(me) == pos.store(me))
+}
+
+fn exact_result(tables: &Tablebase, pos: &Position) -> Option<f64> {
+    match tables.probe(pos)?.result(pos) {
+        TbResult::Win => Some(1.0),
+        TbResult::Draw => Some(0.5),
+        TbResult::Loss => Some(0.0),
+        _ => None,
+    }
+}
+
+/// Plays `games` self-play games at `depth` from random openings of
+/// `plies` plies (seeded by `seed`) and returns their labelled quiet
+/// positions. `each` is called after every game.
+pub fn generate(
+    games: usize,
+    depth: u32,
+    plies: usize,
+    seed: u64,
+    tables: Option<Arc<Tablebase>>,
+    each: &mut dyn FnMut(usize),
+) -> Vec<Labelled> {
+    let openings = Opening::random(plies, games, seed);
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: 16,
+        tablebase_dir: None,
+    });
+    engine.set_tablebase(tables.clone());
+    // The data of the shipped network came from the linear evaluation:
+    // keep it so, whatever the engine's default, so the data repeat.
+    engine.set_network(None);
+    let mut rng = SplitMix::new(seed ^ 0x5EED);
+    let mut out = Vec::new();
+    for (g, opening) in openings.iter().enumerate() {
+        let mut game =
+            Game::from_moves(opening.start, &opening.moves).expect("random openings are legal");
+        engine.new_game();
+        let mut scored: Vec<(Position, i32)> = Vec::new();
+        while !game.is_over() && game.plies().len() < 400 {
+            let stop = engine.stop_handle();
+            let moves: Vec<MoveAnalysis> =
+                engine.analyze_with(&game, &Limits::depth(depth), &stop, &mut |_| {});
+            let pos = *game.position();
+            if quiet(&pos) {
+                let best = moves.iter().map(|m| m.score.raw()).max().unwrap_or(0);
+                scored.push((pos, best));
+            }
+            let i = levels::pick(&moves, 15, rng.next_u64(), &game);
+            game.play(moves[i].mv)
+                .expect("the engine plays legal moves");
+        }
+        if !game.is_over() {
+            game.agree_to_stop().expect("running");
+        }
+        let winner = game.outcome().expect("over").winner;
+        for (pos, score) in scored {
+            let result = match winner {
+                None => 0.5,
+                Some(w) if w == pos.to_move() => 1.0,
+                Some(_) => 0.0,
+            };
+            let exact = tables.as_deref().and_then(|t| exact_result(t, &pos));
+            out.push(Labelled {
+                pos,
+                result,
+                score,
+                exact,
+            });
+        }
+        each(g + 1);
+    }
+    out
+}
+
+/// One line per position: position, result, search value, exact result or
+/// `-`, and the network's active inputs (comma-separated).
+pub fn write(samples: &[Labelled]) -> String {
+    let mut s = String::new();
+    for x in samples {
+        let exact = x.exact.map_or("-".to_string(), |e| e.to_string());
+        let inputs: Vec<String> = active_inputs(&x.pos)
+            .iter()
+            .map(|i| i.to_string())
+            .collect();
+        let _ = writeln!(
+            s,
+            "{} {} {} {} {}",
+            x.pos,
+            x.result,
+            x.score,
+            exact,
+            inputs.join(",")
+        );
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_quiet_positions_with_search_and_tables() {
+        let tables = Arc::new(Tablebase::build_in_memory(8).unwrap());
+        let s = generate(2, 2, 2, 5, Some(tables), &mut |_| {});
+        assert!(s.len() > 10);
+        assert!(s.iter().all(|x| quiet(&x.pos)));
+        // Positions with few seeds are labelled by the tables.
+        assert!(s
+            .iter()
+            .all(|x| x.exact.is_none() || x.pos.seeds_on_board() <= 8));
+        let text = write(&s[..2]);
+        assert_eq!(text.lines().count(), 2);
+        assert_eq!(text.lines().next().unwrap().split(' ').count(), 5);
+    }
+}
