@@ -27,7 +27,9 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+# As the postgres user when root (PostgreSQL refuses root), from / (it may
+# not enter the caller's folder).
+as_pg() { if [ "$(id -u)" = 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi; }
 [ "$(id -u)" = 0 ] && chown postgres:postgres "$work"
 port=$((20000 + RANDOM % 20000))
 as_pg "$bin/initdb" -A trust -U oware -E UTF8 -D "$work/pg" >/dev/null

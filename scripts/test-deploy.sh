@@ -16,7 +16,9 @@ doc=docs/DEPLOY.md
 work="$(mktemp -d /tmp/oware-deploy.XXXXXX)"
 pids=()
 bin="$(pg_config --bindir 2>/dev/null || ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)"
-as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+# As the postgres user when root (PostgreSQL refuses root), from / (it may
+# not enter the caller's folder).
+as_pg() { if [ "$(id -u)" = 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi; }
 cleanup() {
     for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
     as_pg "$bin/pg_ctl" -D "$work/pg" -m immediate -w stop >/dev/null 2>&1 || true

@@ -133,7 +133,12 @@ impl Cluster {
             }
             None => Command::new(&exe),
         };
-        let out = cmd.args(args).output().expect("PostgreSQL program runs");
+        // From /: the postgres user may not enter the test's folder.
+        let out = cmd
+            .args(args)
+            .current_dir("/")
+            .output()
+            .expect("PostgreSQL program runs");
         assert!(
             out.status.success(),
             "{program} failed: {}{}",
