@@ -9,5 +9,6 @@
 
 pub mod arena;
 pub mod nn_data;
+mod selfplay;
 pub mod stats;
 pub mod tune;

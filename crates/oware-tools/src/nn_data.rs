@@ -15,14 +15,15 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use oware_core::{Game, Position};
-use oware_engine::levels::{self, SplitMix};
+use oware_core::Position;
+use oware_engine::levels::SplitMix;
 use oware_engine::nn::active_inputs;
 use oware_engine::tablebase::Tablebase;
-use oware_engine::{Engine, EngineOptions, Limits, MoveAnalysis};
+use oware_engine::{Engine, EngineOptions};
 use oware_tablebase::TbResult;
 
 use crate::arena::Opening;
+use crate::selfplay::{self, quiet, result_for};
 
 /// One labelled position.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -36,13 +37,6 @@ pub struct Labelled {
     pub score: i32,
     /// The tables' exact result for the mover (1, 0.5, 0), if known.
     pub exact: Option<f64>,
-}
-
-fn quiet(pos: &Position) -> bool {
-    let me = pos.to_move();
-    pos.legal_moves()
-        .into_iter()
-        .all(|mv| pos.play_unchecked(mv).store(me) == pos.store(me))
 }
 
 fn exact_result(tables: &Tablebase, pos: &Position) -> Option<f64> {
@@ -77,33 +71,16 @@ pub fn generate(
     let mut rng = SplitMix::new(seed ^ 0x5EED);
     let mut out = Vec::new();
     for (g, opening) in openings.iter().enumerate() {
-        let mut game =
-            Game::from_moves(opening.start, &opening.moves).expect("random openings are legal");
-        engine.new_game();
         let mut scored: Vec<(Position, i32)> = Vec::new();
-        while !game.is_over() && game.plies().len() < 400 {
-            let stop = engine.stop_handle();
-            let moves: Vec<MoveAnalysis> =
-                engine.analyze_with(&game, &Limits::depth(depth), &stop, &mut |_| {});
-            let pos = *game.position();
-            if quiet(&pos) {
+        let game = selfplay::play(&mut engine, opening, depth, &mut rng, &mut |pos, moves| {
+            if quiet(pos) {
                 let best = moves.iter().map(|m| m.score.raw()).max().unwrap_or(0);
-                scored.push((pos, best));
+                scored.push((*pos, best));
             }
-            let i = levels::pick(&moves, 15, rng.next_u64(), &game);
-            game.play(moves[i].mv)
-                .expect("the engine plays legal moves");
-        }
-        if !game.is_over() {
-            game.agree_to_stop().expect("running");
-        }
+        });
         let winner = game.outcome().expect("over").winner;
         for (pos, score) in scored {
-            let result = match winner {
-                None => 0.5,
-                Some(w) if w == pos.to_move() => 1.0,
-                Some(_) => 0.0,
-            };
+            let result = result_for(winner, &pos);
             let exact = tables.as_deref().and_then(|t| exact_result(t, &pos));
             out.push(Labelled {
                 pos,

@@ -12,12 +12,13 @@
 
 use std::fmt::Write as _;
 
-use oware_core::{Game, Position};
+use oware_core::Position;
 
 use crate::arena::Opening;
+use crate::selfplay::{self, quiet, result_for};
 use oware_engine::eval::{Features, Weights, FEATURES};
-use oware_engine::levels::{self, SplitMix};
-use oware_engine::{Engine, EngineOptions, Limits, MoveAnalysis};
+use oware_engine::levels::SplitMix;
+use oware_engine::{Engine, EngineOptions};
 
 /// One training sample: a position and the game's result for its mover.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -26,13 +27,6 @@ pub struct Sample {
     pub pos: Position,
     /// 1 win, 0.5 draw, 0 loss, for the side to move.
     pub result: f64,
-}
-
-fn quiet(pos: &Position) -> bool {
-    let me = pos.to_move();
-    pos.legal_moves()
-        .into_iter()
-        .all(|mv| pos.play_unchecked(mv).store(me) == pos.store(me))
 }
 
 /// Plays `games` self-play games at `depth` from random openings of
@@ -55,31 +49,16 @@ pub fn generate(
     let mut rng = SplitMix::new(seed ^ 0xA5A5);
     let mut out = Vec::new();
     for (g, opening) in openings.iter().enumerate() {
-        let mut game =
-            Game::from_moves(opening.start, &opening.moves).expect("random openings are legal");
-        engine.new_game();
-        while !game.is_over() && game.plies().len() < 400 {
-            let stop = engine.stop_handle();
-            let moves: Vec<MoveAnalysis> =
-                engine.analyze_with(&game, &Limits::depth(depth), &stop, &mut |_| {});
-            let i = levels::pick(&moves, 15, rng.next_u64(), &game);
-            game.play(moves[i].mv)
-                .expect("the engine plays legal moves");
-        }
-        if !game.is_over() {
-            game.agree_to_stop().expect("running");
-        }
+        let game = selfplay::play(&mut engine, opening, depth, &mut rng, &mut |_, _| {});
         let winner = game.outcome().expect("over").winner;
         for pos in game.positions() {
             if pos.legal_moves().is_empty() || !quiet(pos) {
                 continue;
             }
-            let result = match winner {
-                None => 0.5,
-                Some(w) if w == pos.to_move() => 1.0,
-                Some(_) => 0.0,
-            };
-            out.push(Sample { pos: *pos, result });
+            out.push(Sample {
+                pos: *pos,
+                result: result_for(winner, pos),
+            });
         }
         each(g + 1);
     }

@@ -122,6 +122,18 @@ pub enum Score {
     Loss,
 }
 
+impl Score {
+    /// The score of South (the first player of a rated game) for the
+    /// game's winner, `None` for a draw.
+    pub fn for_south(winner: Option<oware_core::Side>) -> Score {
+        match winner {
+            None => Score::Draw,
+            Some(oware_core::Side::South) => Score::Win,
+            Some(oware_core::Side::North) => Score::Loss,
+        }
+    }
+}
+
 /// The two players' ratings after a game between them.
 pub fn rate(a: Rating, b: Rating, score: Score) -> (Rating, Rating) {
     let outcome = match score {

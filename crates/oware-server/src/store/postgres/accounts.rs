@@ -157,11 +157,7 @@ async fn rate_game(tx: &Transaction<'_>, g: &RatedGame) -> Result<(), StoreError
         rating_of(tx, south, g.class, false).await?,
         rating_of(tx, north, g.class, false).await?,
     ];
-    let score = match g.winner {
-        None => Score::Draw,
-        Some(oware_core::Side::South) => Score::Win,
-        Some(oware_core::Side::North) => Score::Loss,
-    };
+    let score = Score::for_south(g.winner);
     let (s, n) = rate(before[0], before[1], score);
     for (account, r) in [(south, s), (north, n)] {
         tx.execute(

@@ -153,11 +153,7 @@ fn rate_game(conn: &Connection, g: &RatedGame) -> Result<(), rusqlite::Error> {
         rating_of(conn, south, g.class)?,
         rating_of(conn, north, g.class)?,
     ];
-    let score = match g.winner {
-        None => Score::Draw,
-        Some(oware_core::Side::South) => Score::Win,
-        Some(oware_core::Side::North) => Score::Loss,
-    };
+    let score = Score::for_south(g.winner);
     let (s, n) = rate(before[0], before[1], score);
     for (account, r) in [(south, s), (north, n)] {
         conn.prepare_cached(
