@@ -156,6 +156,45 @@ fn uci_option_errors_show_the_value_not_rust_internals() {
 }
 
 #[test]
+fn elo_totals_the_runs_it_is_given() {
+    // One run's figure is what `oware match` printed for it (60 pairs);
+    // two runs sum their pair counts.
+    oware()
+        .args(["elo", "--pairs", "0,0,18,18,24"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "score 77.5%  Elo difference +214.8 +/- 53.1 (95%: +166.2 to +272.4; 60 game pairs)  LOS 100.0%",
+        ));
+    oware()
+        .args(["elo", "--pairs", "0,2,31,30,77", "--pairs", "0,0,18,18,24"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("(0 1 2 3 4): 0 2 49 48 101"))
+        .stdout(predicate::str::contains("200 game pairs"));
+    oware()
+        .args(["elo", "--wdl", "10,0,0"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Elo difference +inf"));
+    oware()
+        .args(["elo", "--pairs", "1,2,3"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("expected 5 comma-separated counts, got 3"));
+    oware()
+        .args(["elo", "--wdl", "1,x,3"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("'x' is not a count"));
+    oware()
+        .args(["elo", "--pairs", "0,0,0,0,0"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("no game pairs counted"));
+}
+
+#[test]
 fn match_between_levels_reports_a_result() {
     let out = oware()
         .args([

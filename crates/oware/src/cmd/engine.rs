@@ -20,6 +20,9 @@ pub enum Command {
     Uci(UciArgs),
     /// Play a match between two UCI engines, judged by the rules core.
     Match(MatchArgs),
+    /// Elo difference, 95 % interval and LOS of match counts, summed over
+    /// one or more runs (e.g. to total several `oware match` runs).
+    Elo(EloArgs),
     /// Fit the evaluation weights on self-play data (see docs/ENGINE.md).
     Tune {
         #[command(subcommand)]
@@ -84,6 +87,35 @@ pub enum TuneAction {
         #[arg(required = true)]
         files: Vec<std::path::PathBuf>,
     },
+}
+
+#[derive(Args)]
+#[command(group(clap::ArgGroup::new("counts").required(true).args(["pairs", "wdl"])))]
+pub struct EloArgs {
+    /// Game-pair counts of one run as N0,N1,N2,N3,N4 (pairs in which
+    /// engine 1 scored 0 … 4 half-points: the line "pairs by engine1's
+    /// half-points" of `oware match`); repeat to sum runs.
+    #[arg(long, value_name = "N0,N1,N2,N3,N4", value_parser = parse_counts::<5>)]
+    pub pairs: Vec<[u64; 5]>,
+    /// Single-game counts of one run as W,D,L (engine 1's view), for runs
+    /// whose games are not paired; repeat to sum runs.
+    #[arg(long, value_name = "W,D,L", value_parser = parse_counts::<3>, conflicts_with = "pairs")]
+    pub wdl: Vec<[u64; 3]>,
+}
+
+/// Parses N comma-separated counts.
+fn parse_counts<const N: usize>(text: &str) -> Result<[u64; N], String> {
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    if parts.len() != N {
+        return Err(format!("expected {N} comma-separated counts, got {}", parts.len()));
+    }
+    let mut out = [0u64; N];
+    for (slot, part) in out.iter_mut().zip(parts) {
+        *slot = part
+            .parse()
+            .map_err(|_| format!("'{part}' is not a count (a whole number from 0)"))?;
+    }
+    Ok(out)
 }
 
 #[derive(Args)]
@@ -239,6 +271,7 @@ pub fn run(command: Command) -> Result<()> {
         Command::Analyze(a) => analyze(a),
         Command::Bench(b) => run_bench(b),
         Command::Match(m) => run_match(m),
+        Command::Elo(e) => elo(e),
         Command::Tune { action } => tune(action),
         Command::Uci(u) => {
             let out: oware_engine::uci::Output =
@@ -532,28 +565,7 @@ fn run_match(args: MatchArgs) -> Result<()> {
         "pairs by engine1's half-points (0 1 2 3 4): {} {} {} {} {}",
         pair_counts[0], pair_counts[1], pair_counts[2], pair_counts[3], pair_counts[4]
     );
-    match sample.estimate() {
-        Ok(e) => println!(
-            "score {:.1}%  Elo difference {:+.1} +/- {:.1} (95%: {:+.1} to {:+.1}; {model})  LOS {:.1}%",
-            e.score * 100.0,
-            e.elo,
-            e.margin(),
-            e.elo_low,
-            e.elo_high,
-            e.los * 100.0
-        ),
-        Err(why) => println!(
-            "score {:.1}%  Elo difference {} ({why})",
-            tally.score() * 100.0,
-            if tally.wins > tally.losses {
-                "+inf"
-            } else if tally.wins < tally.losses {
-                "-inf"
-            } else {
-                "0"
-            }
-        ),
-    }
+    print_estimate(&sample, &model, tally.wins.into(), tally.losses.into());
     if let Some(test) = &sprt {
         let (lower, upper) = test.bounds();
         let llr = test.llr(&pairs);
@@ -573,6 +585,73 @@ fn run_match(args: MatchArgs) -> Result<()> {
     }
     for g in games.iter().filter(|g| g.game.outcome().is_none()) {
         println!("fault in game {}: {}", g.index + 1, g.reason);
+    }
+    Ok(())
+}
+
+/// Prints the score, the Elo difference with its 95 % interval and the
+/// LOS of `sample` (`model` names its units); `wins` and `losses` give the
+/// sign when the interval cannot be computed (no loss or no win at all).
+fn print_estimate(sample: &oware_tools::stats::Sample, model: &str, wins: u64, losses: u64) {
+    match sample.estimate() {
+        Ok(e) => println!(
+            "score {:.1}%  Elo difference {:+.1} +/- {:.1} (95%: {:+.1} to {:+.1}; {model})  LOS {:.1}%",
+            e.score * 100.0,
+            e.elo,
+            e.margin(),
+            e.elo_low,
+            e.elo_high,
+            e.los * 100.0
+        ),
+        Err(why) => println!(
+            "score {:.1}%  Elo difference {} ({why})",
+            sample.mean() * 100.0,
+            if wins > losses {
+                "+inf"
+            } else if wins < losses {
+                "-inf"
+            } else {
+                "0"
+            }
+        ),
+    }
+}
+
+fn elo(args: EloArgs) -> Result<()> {
+    use oware_tools::stats::Sample;
+    if !args.pairs.is_empty() {
+        let mut total = [0u64; 5];
+        for run in &args.pairs {
+            for (t, n) in total.iter_mut().zip(run) {
+                *t += n;
+            }
+        }
+        let units: u64 = total.iter().sum();
+        if units == 0 {
+            bail!("no game pairs counted");
+        }
+        println!(
+            "pairs by engine1's half-points (0 1 2 3 4): {} {} {} {} {}",
+            total[0], total[1], total[2], total[3], total[4]
+        );
+        // (A pair of 2 half-points is two draws or a win and a loss, so
+        // pair counts do not give W/D/L; only the pairs are printed.)
+        let sample = Sample::pentanomial(total);
+        print_estimate(&sample, &format!("{units} game pairs"), total[3] + total[4], total[0] + total[1]);
+    } else {
+        let mut t = [0u64; 3];
+        for run in &args.wdl {
+            for (a, n) in t.iter_mut().zip(run) {
+                *a += n;
+            }
+        }
+        let games: u64 = t.iter().sum();
+        if games == 0 {
+            bail!("no games counted");
+        }
+        println!("games {games}  W {}  D {}  L {}", t[0], t[1], t[2]);
+        let sample = Sample::trinomial(t[0], t[1], t[2]);
+        print_estimate(&sample, &format!("{games} games, unpaired"), t[0], t[2]);
     }
     Ok(())
 }
