@@ -181,7 +181,9 @@ fn elo_totals_the_runs_it_is_given() {
         .args(["elo", "--pairs", "1,2,3"])
         .assert()
         .failure()
-        .stderr(predicate::str::contains("expected 5 comma-separated counts, got 3"));
+        .stderr(predicate::str::contains(
+            "expected 5 comma-separated counts, got 3",
+        ));
     oware()
         .args(["elo", "--wdl", "1,x,3"])
         .assert()

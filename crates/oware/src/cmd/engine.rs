@@ -107,7 +107,10 @@ pub struct EloArgs {
 fn parse_counts<const N: usize>(text: &str) -> Result<[u64; N], String> {
     let parts: Vec<&str> = text.split(',').map(str::trim).collect();
     if parts.len() != N {
-        return Err(format!("expected {N} comma-separated counts, got {}", parts.len()));
+        return Err(format!(
+            "expected {N} comma-separated counts, got {}",
+            parts.len()
+        ));
     }
     let mut out = [0u64; N];
     for (slot, part) in out.iter_mut().zip(parts) {
@@ -637,7 +640,12 @@ fn elo(args: EloArgs) -> Result<()> {
         // (A pair of 2 half-points is two draws or a win and a loss, so
         // pair counts do not give W/D/L; only the pairs are printed.)
         let sample = Sample::pentanomial(total);
-        print_estimate(&sample, &format!("{units} game pairs"), total[3] + total[4], total[0] + total[1]);
+        print_estimate(
+            &sample,
+            &format!("{units} game pairs"),
+            total[3] + total[4],
+            total[0] + total[1],
+        );
     } else {
         let mut t = [0u64; 3];
         for run in &args.wdl {
