@@ -620,15 +620,21 @@ fn print_estimate(sample: &oware_tools::stats::Sample, model: &str, wins: u64, l
     }
 }
 
+/// The counts of several runs, added slot by slot.
+fn sum_runs<const N: usize>(runs: &[[u64; N]]) -> [u64; N] {
+    let mut total = [0u64; N];
+    for run in runs {
+        for (t, n) in total.iter_mut().zip(run) {
+            *t += n;
+        }
+    }
+    total
+}
+
 fn elo(args: EloArgs) -> Result<()> {
     use oware_tools::stats::Sample;
     if !args.pairs.is_empty() {
-        let mut total = [0u64; 5];
-        for run in &args.pairs {
-            for (t, n) in total.iter_mut().zip(run) {
-                *t += n;
-            }
-        }
+        let total = sum_runs(&args.pairs);
         let units: u64 = total.iter().sum();
         if units == 0 {
             bail!("no game pairs counted");
@@ -647,12 +653,7 @@ fn elo(args: EloArgs) -> Result<()> {
             total[0] + total[1],
         );
     } else {
-        let mut t = [0u64; 3];
-        for run in &args.wdl {
-            for (a, n) in t.iter_mut().zip(run) {
-                *a += n;
-            }
-        }
+        let t = sum_runs(&args.wdl);
         let games: u64 = t.iter().sum();
         if games == 0 {
             bail!("no games counted");
