@@ -8,7 +8,11 @@ use std::time::Duration;
 pub struct Config {
     /// Searches that may run at once.
     pub engine_threads: usize,
-    /// Searches that may wait for a thread before requests get `busy`.
+    /// Study searches (hints, analyses, reviews) that may run at once,
+    /// apart from the games' own `engine_threads`.
+    pub engine_study_threads: usize,
+    /// Study requests that may be running or waiting at once before
+    /// requests get `busy`.
     pub engine_queue: usize,
     /// Hash table per engine, MiB.
     pub engine_hash_mb: usize,
@@ -59,6 +63,7 @@ impl Default for Config {
             .unwrap_or(2);
         Config {
             engine_threads: cores.max(1),
+            engine_study_threads: (cores / 2).max(1),
             engine_queue: 64,
             engine_hash_mb: 16,
             engine_move_cap: Duration::from_secs(3),
@@ -88,15 +93,25 @@ pub struct RateLimits {
     pub engine_per_minute: u32,
     /// Engine requests at once.
     pub engine_burst: u32,
-    /// Messages per second on one game WebSocket.
+    /// WebSocket messages per second from one client, all its sockets
+    /// together.
     pub ws_messages_per_second: u32,
-    /// Messages at once on one WebSocket.
+    /// WebSocket messages at once from one client.
     pub ws_burst: u32,
+    /// Chat messages one client (address, and account when signed in) may
+    /// send at once, on all its sockets together; then one a second.
+    pub chat_burst: u32,
+    /// Game WebSockets one client address may hold open (0: no limit).
+    pub sockets_per_client: usize,
+    /// Games one client (address, and account when signed in) may have
+    /// waiting in the lobby at once (0: no limit).
+    pub seeks_per_client: usize,
     /// Sign-in attempts per minute from one address.
     pub sign_in_per_minute: u32,
-    /// Sign-in attempts per hour on one account, from anywhere, after a
-    /// burst of 5.
-    pub sign_in_per_account_per_hour: u32,
+    /// Wrong passwords on one account, from all addresses together, in
+    /// 15 minutes, past which only addresses that have not been guessing
+    /// may try it (`limits::SignInGuard`).
+    pub sign_in_failures_per_account: u32,
     /// Accounts created per hour from one address.
     pub sign_ups_per_hour: u32,
 }
@@ -111,10 +126,13 @@ impl Default for RateLimits {
             games_burst: 20,
             engine_per_minute: 120,
             engine_burst: 30,
-            ws_messages_per_second: 10,
-            ws_burst: 30,
+            ws_messages_per_second: 20,
+            ws_burst: 60,
+            chat_burst: 5,
+            sockets_per_client: 50,
+            seeks_per_client: 3,
             sign_in_per_minute: 10,
-            sign_in_per_account_per_hour: 20,
+            sign_in_failures_per_account: 20,
             sign_ups_per_hour: 5,
         }
     }

@@ -161,9 +161,7 @@ impl ApiError {
     /// Too many requests from one client.
     pub fn too_many(what: &str, retry_after: std::time::Duration) -> ApiError {
         let secs = retry_after.as_secs() + u64::from(retry_after.subsec_nanos() > 0);
-        let mut e = ApiError::rate_limited(format!(
-            "too many {what} from this address; try again in {secs} s"
-        ));
+        let mut e = ApiError::rate_limited(format!("too many {what}; try again in {secs} s"));
         e.retry_after = Some(secs.max(1));
         e
     }
@@ -226,8 +224,14 @@ impl From<GameError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        if self.status().is_server_error() {
-            tracing::error!(code = %self.code, "{}", self.message);
+        // A busy engine is the service working as designed (a refusal
+        // under load), not a fault: logged at debug, not as an error.
+        match self.code {
+            ErrorCode::Busy => tracing::debug!(code = %self.code, "{}", self.message),
+            _ if self.status().is_server_error() => {
+                tracing::error!(code = %self.code, "{}", self.message)
+            }
+            _ => {}
         }
         let mut res = (self.status(), axum::Json(self.body())).into_response();
         if let Some(secs) = self.retry_after {

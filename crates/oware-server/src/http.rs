@@ -15,6 +15,7 @@ use axum::{Json, Router};
 use serde::de::DeserializeOwned;
 
 use crate::accounts::session::MaybeUser;
+use crate::engines::ClientKeys;
 use crate::error::ApiError;
 use crate::hub::Hub;
 use crate::limits::{ClientAddr, Cost};
@@ -59,6 +60,13 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
         let bytes = Bytes::from_request(req, state)
             .await
             .map_err(body_rejection)?;
+        // A body without a type is refused too (an empty one is fine: it
+        // reads as `{}`), so nothing is taken for JSON unless labelled so.
+        if content_type.is_none() && !bytes.iter().all(u8::is_ascii_whitespace) {
+            return Err(ApiError::malformed(
+                "the body must be JSON, labelled Content-Type: application/json",
+            ));
+        }
         let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
             b"{}"
         } else {
@@ -138,7 +146,29 @@ async fn create(
 ) -> Result<Response, ApiError> {
     let new = req.parse()?;
     hub.limiter().check(Cost::Game, client)?;
+    // A game listed in the lobby holds one of the client's lobby places.
+    let place = match hub.limiter().seeks().filter(|_| new.public) {
+        Some(seeks) => {
+            let keys = ClientKeys::new(client, user.as_ref().map(|u| u.id.as_str()));
+            let mut gone = Vec::new();
+            for id in seeks.recent(&keys) {
+                let waiting = match hub.summary(&id).await {
+                    Ok(s) => s.status == crate::model::GameStatus::Waiting,
+                    Err(e) if e.code == crate::error::ErrorCode::NotFound => false,
+                    Err(e) => return Err(e),
+                };
+                if !waiting {
+                    gone.push(id);
+                }
+            }
+            Some(seeks.reserve(&keys, &gone)?)
+        }
+        None => None,
+    };
     let seated = hub.create(new, user.as_ref()).await?;
+    if let Some(place) = place {
+        place.confirm(&seated.id);
+    }
     Ok((StatusCode::CREATED, Json(seated)).into_response())
 }
 
@@ -242,13 +272,20 @@ async fn agreement(
 async fn hint(
     State(hub): State<Arc<Hub>>,
     client: ClientAddr,
+    MaybeUser(user): MaybeUser,
     Path(id): Path<String>,
     JsonBody(req): JsonBody<HintReq>,
 ) -> Result<Json<HintResponse>, ApiError> {
     hub.limiter().check(Cost::Engine, client)?;
-    hub.hint(&id, req.token.as_deref(), req.movetime_ms.unwrap_or(500))
-        .await
-        .map(Json)
+    let keys = ClientKeys::new(client, user.as_ref().map(|u| u.id.as_str()));
+    hub.hint(
+        &id,
+        req.token.as_deref(),
+        req.movetime_ms.unwrap_or(500),
+        &keys,
+    )
+    .await
+    .map(Json)
 }
 
 async fn rematch(
@@ -296,12 +333,14 @@ async fn import(
 async fn review(
     State(hub): State<Arc<Hub>>,
     client: ClientAddr,
+    MaybeUser(user): MaybeUser,
     Path(id): Path<String>,
     q: Result<Query<ReviewQuery>, QueryRejection>,
-) -> Result<Json<Arc<ReviewResponse>>, ApiError> {
+) -> Result<Json<ReviewResponse>, ApiError> {
     let q = query(q)?;
     hub.limiter().check(Cost::Engine, client)?;
-    hub.review(&id, q.movetime_ms.unwrap_or(100))
+    let keys = ClientKeys::new(client, user.as_ref().map(|u| u.id.as_str()));
+    hub.review(&id, q.token.as_deref(), q.movetime_ms.unwrap_or(100), &keys)
         .await
         .map(Json)
 }
@@ -309,13 +348,15 @@ async fn review(
 async fn analyze(
     State(hub): State<Arc<Hub>>,
     client: ClientAddr,
+    MaybeUser(user): MaybeUser,
     JsonBody(req): JsonBody<AnalyzeReq>,
 ) -> Result<Json<AnalyzeResponse>, ApiError> {
     let (game, limits) = req.parse()?;
     hub.limiter().check(Cost::Engine, client)?;
+    let keys = ClientKeys::new(client, user.as_ref().map(|u| u.id.as_str()));
     let pos = *game.position();
     let moves = hub
-        .analyze(game, limits)
+        .analyze(game, limits, &keys)
         .await?
         .into_iter()
         .map(|a| MoveValue {
@@ -338,10 +379,15 @@ struct ChatResponse {
 
 async fn chat(
     State(hub): State<Arc<Hub>>,
+    MaybeUser(user): MaybeUser,
     Path(id): Path<String>,
-    q: Result<Query<WsQuery>, QueryRejection>,
+    q: Result<Query<ChatQuery>, QueryRejection>,
 ) -> Result<Json<ChatResponse>, ApiError> {
     let q = query(q)?;
-    let messages = hub.chat_history(&id, q.token.as_deref()).await?;
+    let page = q.page()?;
+    let account = user.as_ref().map(|u| u.id.as_str());
+    let messages = hub
+        .chat_history(&id, q.token.as_deref(), account, page)
+        .await?;
     Ok(Json(ChatResponse { messages }))
 }

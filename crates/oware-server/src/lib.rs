@@ -17,7 +17,7 @@
 pub mod accounts;
 pub mod assets;
 pub mod config;
-mod engines;
+pub mod engines;
 pub mod error;
 pub mod http;
 pub mod hub;

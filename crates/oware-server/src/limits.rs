@@ -1,21 +1,25 @@
 //! Per-client rate limits ([`crate::config::RateLimits`]), with the GCRA
 //! limiters of the `governor` crate: one keyed limiter per kind of costly
-//! request, keyed by the client's address, and one limiter per WebSocket
-//! for its messages.
+//! request, keyed by the client (never by a socket): WebSocket messages
+//! and open sockets by address, chat by address and account, whatever
+//! socket they come on; and the wrong-password guard ([`SignInGuard`]).
 //!
 //! A client is an IPv4 address or an IPv6 /64 network (one household or
 //! one machine usually holds a whole /64, so keying by full address would
 //! let it rotate addresses). Behind a reverse proxy the address comes from
 //! `X-Forwarded-For`, when the configuration trusts it.
 
+use std::collections::HashMap;
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::num::NonZeroU32;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
 use axum::http::HeaderMap;
 use governor::clock::{Clock, DefaultClock};
-use governor::{DefaultDirectRateLimiter, DefaultKeyedRateLimiter, Quota, RateLimiter};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
 use crate::config::RateLimits;
 use crate::error::ApiError;
@@ -33,14 +37,182 @@ pub enum Cost {
     SignUp,
 }
 
+/// The keys a client's limits count under: its address (an IPv4 address
+/// or an IPv6 /64), and its account when signed in. A request is refused
+/// if any key has its allowance spent, so neither changing address nor
+/// signing out buys more.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClientKeys(pub Vec<String>);
+
+impl ClientKeys {
+    /// The keys of a client at `addr`, signed in as `account` or not.
+    pub fn new(addr: ClientAddr, account: Option<&str>) -> ClientKeys {
+        let mut keys = vec![format!("ip:{}", addr.key())];
+        if let Some(a) = account {
+            keys.push(format!("account:{a}"));
+        }
+        ClientKeys(keys)
+    }
+}
+
 /// The server's keyed limiters.
 pub struct Limiter {
     games: Option<DefaultKeyedRateLimiter<IpAddr>>,
     engine: Option<DefaultKeyedRateLimiter<IpAddr>>,
     sign_in: Option<DefaultKeyedRateLimiter<IpAddr>>,
     sign_up: Option<DefaultKeyedRateLimiter<IpAddr>>,
-    account: Option<DefaultKeyedRateLimiter<String>>,
-    ws: Option<Quota>,
+    sign_in_failures: Option<SignInGuard>,
+    /// WebSocket messages, by client address, whatever the socket.
+    ws: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    /// Chat messages, by client key (address and account).
+    chat: Option<DefaultKeyedRateLimiter<String>>,
+    /// Open game sockets, by client address.
+    sockets: Option<Arc<SocketCount>>,
+    /// Games waiting in the lobby, by client key.
+    seeks: Option<OpenSeeks>,
+}
+
+/// The lobby games (seeks) each client key has open, so that one client
+/// cannot fill the lobby: at most `max` waiting at once per key (address,
+/// and account when signed in). A seek counts until it is taken, ends, or
+/// leaves the lobby at [`SEEK_TTL`].
+pub struct OpenSeeks {
+    max: usize,
+    by_key: Mutex<HashMap<String, Vec<(String, Instant)>>>,
+}
+
+/// How long a seek stays listed in the lobby without being taken.
+pub const SEEK_TTL: Duration = Duration::from_secs(30 * 60);
+
+/// A lobby place held for a seek being created; given back if dropped
+/// before [`SeekPlace::confirm`].
+pub struct SeekPlace<'a> {
+    seeks: &'a OpenSeeks,
+    keys: Vec<String>,
+    placeholder: String,
+}
+
+impl SeekPlace<'_> {
+    /// The seek was created as game `id`.
+    pub fn confirm(mut self, id: &str) {
+        let mut map = self.seeks.lock();
+        for k in &self.keys {
+            if let Some(list) = map.get_mut(k) {
+                for e in list.iter_mut().filter(|e| e.0 == self.placeholder) {
+                    e.0 = id.to_string();
+                }
+            }
+        }
+        self.placeholder.clear();
+    }
+}
+
+impl Drop for SeekPlace<'_> {
+    fn drop(&mut self) {
+        if self.placeholder.is_empty() {
+            return;
+        }
+        let mut map = self.seeks.lock();
+        for k in &self.keys {
+            if let Some(list) = map.get_mut(k) {
+                list.retain(|e| e.0 != self.placeholder);
+            }
+        }
+    }
+}
+
+impl OpenSeeks {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Vec<(String, Instant)>>> {
+        self.by_key.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The seeks recorded under `client` and still young enough to be
+    /// listed: the caller asks the store which of them still wait.
+    pub fn recent(&self, client: &ClientKeys) -> Vec<String> {
+        let now = Instant::now();
+        let map = self.lock();
+        let mut ids: Vec<String> = client
+            .0
+            .iter()
+            .filter_map(|k| map.get(k))
+            .flatten()
+            .filter(|(id, at)| !id.starts_with('~') && now.duration_since(*at) < SEEK_TTL)
+            .map(|(id, _)| id.clone())
+            .collect();
+        ids.sort();
+        ids.dedup();
+        ids
+    }
+
+    /// Holds a lobby place for a new seek of `client`, forgetting first the
+    /// seeks in `gone` (no longer waiting); `rate_limited` when one of its
+    /// keys has `max` seeks open.
+    pub fn reserve(&self, client: &ClientKeys, gone: &[String]) -> Result<SeekPlace<'_>, ApiError> {
+        let now = Instant::now();
+        let mut map = self.lock();
+        for k in &client.0 {
+            if let Some(list) = map.get_mut(k) {
+                list.retain(|(id, at)| now.duration_since(*at) < SEEK_TTL && !gone.contains(id));
+            }
+        }
+        if client
+            .0
+            .iter()
+            .any(|k| map.get(k).map_or(0, Vec::len) >= self.max)
+        {
+            return Err(ApiError::rate_limited(format!(
+                "you already have {} games waiting in the lobby; wait for a player or let one lapse",
+                self.max
+            ))
+            .with_reason("seeks"));
+        }
+        let placeholder = format!("~{}", rand::random::<u64>());
+        for k in &client.0 {
+            map.entry(k.clone())
+                .or_default()
+                .push((placeholder.clone(), now));
+        }
+        Ok(SeekPlace {
+            seeks: self,
+            keys: client.0.clone(),
+            placeholder,
+        })
+    }
+
+    /// Forgets keys with nothing recent.
+    fn forget_old(&self) {
+        let now = Instant::now();
+        let mut map = self.lock();
+        map.retain(|_, list| {
+            list.retain(|(_, at)| now.duration_since(*at) < SEEK_TTL);
+            !list.is_empty()
+        });
+    }
+}
+
+/// Open game sockets by client address, and the most one may hold.
+pub struct SocketCount {
+    max: usize,
+    open: Mutex<HashMap<IpAddr, usize>>,
+}
+
+/// One open game socket, counted until dropped.
+pub struct SocketPlace {
+    count: Option<(Arc<SocketCount>, IpAddr)>,
+}
+
+impl Drop for SocketPlace {
+    fn drop(&mut self) {
+        if let Some((count, key)) = self.count.take() {
+            let mut open = count.open.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(n) = open.get_mut(&key) {
+                *n -= 1;
+                if *n == 0 {
+                    open.remove(&key);
+                }
+            }
+        }
+    }
 }
 
 fn quota_per_minute(rate: u32, burst: u32) -> Option<Quota> {
@@ -59,8 +231,11 @@ impl Limiter {
                 engine: None,
                 sign_in: None,
                 sign_up: None,
-                account: None,
+                sign_in_failures: None,
                 ws: None,
+                chat: None,
+                sockets: None,
+                seeks: None,
             },
             Some(l) => Limiter {
                 games: keyed(quota_per_minute(l.games_per_minute, l.games_burst)),
@@ -68,13 +243,25 @@ impl Limiter {
                 sign_in: keyed(quota_per_minute(l.sign_in_per_minute, l.sign_in_per_minute)),
                 sign_up: NonZeroU32::new(l.sign_ups_per_hour)
                     .map(|n| RateLimiter::keyed(Quota::per_hour(n))),
-                account: NonZeroU32::new(l.sign_in_per_account_per_hour).map(|n| {
+                sign_in_failures: Some(SignInGuard::new(l.sign_in_failures_per_account)),
+                ws: NonZeroU32::new(l.ws_messages_per_second).map(|r| {
                     RateLimiter::keyed(
-                        Quota::per_hour(n).allow_burst(NonZeroU32::new(5).expect("5 > 0")),
+                        Quota::per_second(r)
+                            .allow_burst(NonZeroU32::new(l.ws_burst.max(1)).expect("at least 1")),
                     )
                 }),
-                ws: NonZeroU32::new(l.ws_messages_per_second).map(|r| {
-                    Quota::per_second(r).allow_burst(NonZeroU32::new(l.ws_burst.max(1)).unwrap())
+                chat: NonZeroU32::new(l.chat_burst).map(|burst| {
+                    RateLimiter::keyed(Quota::per_second(NonZeroU32::MIN).allow_burst(burst))
+                }),
+                seeks: (l.seeks_per_client > 0).then(|| OpenSeeks {
+                    max: l.seeks_per_client,
+                    by_key: Mutex::new(HashMap::new()),
+                }),
+                sockets: (l.sockets_per_client > 0).then(|| {
+                    Arc::new(SocketCount {
+                        max: l.sockets_per_client,
+                        open: Mutex::new(HashMap::new()),
+                    })
                 }),
             },
         }
@@ -84,10 +271,10 @@ impl Limiter {
     /// the time to wait) when it is over its limit.
     pub fn check(&self, cost: Cost, client: ClientAddr) -> Result<(), ApiError> {
         let (limiter, what) = match cost {
-            Cost::Game => (&self.games, "new games"),
-            Cost::Engine => (&self.engine, "engine requests"),
-            Cost::SignIn => (&self.sign_in, "sign-in attempts"),
-            Cost::SignUp => (&self.sign_up, "new accounts"),
+            Cost::Game => (&self.games, "new games from your address"),
+            Cost::Engine => (&self.engine, "engine requests from your address"),
+            Cost::SignIn => (&self.sign_in, "sign-in attempts from your address"),
+            Cost::SignUp => (&self.sign_up, "new accounts from your address"),
         };
         let Some(limiter) = limiter else {
             return Ok(());
@@ -100,68 +287,269 @@ impl Limiter {
         })
     }
 
-    /// Counts one sign-in attempt on the account named `key` (whoever
-    /// makes it): guessing one account's password from many addresses is
-    /// throttled too.
-    pub fn check_account(&self, key: &str) -> Result<(), ApiError> {
-        let Some(limiter) = &self.account else {
+    /// The wrong-password throttle (see [`SignInGuard`]); `None` when
+    /// limits are off.
+    pub fn sign_in_guard(&self) -> Option<&SignInGuard> {
+        self.sign_in_failures.as_ref()
+    }
+
+    /// Counts one chat message from `client` (all its sockets together):
+    /// one a second after a burst.
+    pub fn check_chat(&self, client: &ClientKeys) -> Result<(), ApiError> {
+        let Some(limiter) = &self.chat else {
             return Ok(());
         };
-        limiter.check_key(&key.to_string()).map_err(|not_until| {
+        for key in &client.0 {
+            limiter.check_key(key).map_err(|not_until| {
+                ApiError::too_many(
+                    "chat messages from you",
+                    not_until.wait_time_from(DefaultClock::default().now()),
+                )
+            })?;
+        }
+        Ok(())
+    }
+
+    /// The lobby's per-client count of open seeks; `None` when limits are
+    /// off.
+    pub fn seeks(&self) -> Option<&OpenSeeks> {
+        self.seeks.as_ref()
+    }
+
+    /// Counts one WebSocket message from `client` (all its sockets
+    /// together).
+    pub fn check_message(&self, client: ClientAddr) -> Result<(), ApiError> {
+        let Some(limiter) = &self.ws else {
+            return Ok(());
+        };
+        limiter.check_key(&client.key()).map_err(|not_until| {
             ApiError::too_many(
-                "sign-in attempts on this account",
+                "messages from your address",
                 not_until.wait_time_from(DefaultClock::default().now()),
             )
         })
     }
 
-    /// A limiter for one WebSocket's chat messages: one a second, after a
-    /// burst of five (when limits are on).
-    pub fn chat(&self) -> SocketLimiter {
-        SocketLimiter(self.ws.map(|_| {
-            RateLimiter::direct(
-                Quota::per_second(NonZeroU32::MIN).allow_burst(NonZeroU32::new(5).expect("5 > 0")),
-            )
-        }))
-    }
-
-    /// A limiter for one WebSocket's messages.
-    pub fn socket(&self) -> SocketLimiter {
-        SocketLimiter(self.ws.map(RateLimiter::direct))
+    /// A place for one more game socket from `client`, or `rate_limited`
+    /// when it holds its most already.
+    pub fn open_socket(&self, client: ClientAddr) -> Result<SocketPlace, ApiError> {
+        let Some(count) = &self.sockets else {
+            return Ok(SocketPlace { count: None });
+        };
+        let key = client.key();
+        let mut open = count.open.lock().unwrap_or_else(|e| e.into_inner());
+        let n = open.entry(key).or_insert(0);
+        if *n >= count.max {
+            return Err(ApiError::rate_limited(format!(
+                "too many open game connections from your address (at most {}); close some tabs",
+                count.max
+            ))
+            .with_reason("sockets"));
+        }
+        *n += 1;
+        drop(open);
+        Ok(SocketPlace {
+            count: Some((count.clone(), key)),
+        })
     }
 
     /// Forgets clients that have been quiet long enough to be back at a
     /// full burst (called every 30 s, so memory follows active clients).
     pub fn forget_idle(&self) {
-        for l in [&self.games, &self.engine, &self.sign_in, &self.sign_up]
-            .into_iter()
-            .flatten()
+        for l in [
+            &self.games,
+            &self.engine,
+            &self.sign_in,
+            &self.sign_up,
+            &self.ws,
+        ]
+        .into_iter()
+        .flatten()
         {
             l.retain_recent();
             l.shrink_to_fit();
         }
-        if let Some(l) = &self.account {
+        if let Some(l) = &self.chat {
             l.retain_recent();
             l.shrink_to_fit();
+        }
+        if let Some(s) = &self.seeks {
+            s.forget_old();
+        }
+        if let Some(g) = &self.sign_in_failures {
+            g.forget_old(Instant::now());
         }
     }
 }
 
-/// The message limiter of one WebSocket.
-pub struct SocketLimiter(Option<DefaultDirectRateLimiter>);
+/// Wrong passwords, counted so that guessing is slowed and the owner is
+/// never locked out (docs/SECURITY.md, "Signing in").
+///
+/// - Each (account, address) pair may get [`SignInGuard::PAIR_FAILURES`]
+///   wrong passwords in [`SignInGuard::WINDOW`]; then that address may not
+///   try that account until the window has passed.
+/// - Past `account_ceiling` wrong passwords on one account in the window,
+///   from all addresses together, the account is under attack: an address
+///   that has guessed wrong on it may not try again, and a new address
+///   gets one try. A right password from an address that has not been
+///   guessing still signs in.
+/// - A right password clears its address's count for the account.
+///
+/// Confirmations of the password by a signed-in player (changing it,
+/// deleting the account) are counted apart, per account
+/// ([`SignInGuard::CONFIRM_FAILURES`] in the window), so a stranger's
+/// guesses never refuse the owner's own page.
+pub struct SignInGuard {
+    account_ceiling: u32,
+    state: Mutex<GuardState>,
+}
 
-impl SocketLimiter {
-    /// Counts one message; `rate_limited` when the socket sends too fast.
-    pub fn check(&self) -> Result<(), ApiError> {
-        match &self.0 {
-            None => Ok(()),
-            Some(l) => l.check().map_err(|not_until| {
-                ApiError::too_many(
-                    "messages",
-                    not_until.wait_time_from(DefaultClock::default().now()),
-                )
-            }),
+#[derive(Default)]
+struct GuardState {
+    /// Wrong passwords by (account key, address).
+    pairs: HashMap<(String, IpAddr), Failures>,
+    /// Wrong passwords by account key, from anywhere.
+    accounts: HashMap<String, Failures>,
+    /// Wrong confirmations by signed-in account id.
+    confirms: HashMap<String, Failures>,
+}
+
+/// Failures within a window that starts at the first.
+#[derive(Clone, Copy)]
+struct Failures {
+    count: u32,
+    first: Instant,
+}
+
+impl Failures {
+    /// The count now (0 once the window has passed).
+    fn live(this: Option<&Failures>, now: Instant) -> u32 {
+        match this {
+            Some(f) if now.duration_since(f.first) < SignInGuard::WINDOW => f.count,
+            _ => 0,
         }
+    }
+
+    /// Time until the window that holds these failures has passed.
+    fn wait(this: Option<&Failures>, now: Instant) -> Duration {
+        this.map(|f| (f.first + SignInGuard::WINDOW).saturating_duration_since(now))
+            .unwrap_or_default()
+    }
+
+    fn add(map_entry: &mut Failures, now: Instant, n: u32) {
+        if now.duration_since(map_entry.first) >= SignInGuard::WINDOW {
+            *map_entry = Failures {
+                count: 0,
+                first: now,
+            };
+        }
+        map_entry.count = map_entry.count.saturating_add(n);
+    }
+}
+
+impl SignInGuard {
+    /// How long wrong passwords are remembered.
+    pub const WINDOW: Duration = Duration::from_secs(15 * 60);
+    /// Wrong passwords one address may give for one account in the window.
+    pub const PAIR_FAILURES: u32 = 5;
+    /// Wrong confirmations a signed-in player may give in the window.
+    pub const CONFIRM_FAILURES: u32 = 10;
+
+    /// A guard whose account-wide ceiling is `account_ceiling` wrong
+    /// passwords in the window.
+    pub fn new(account_ceiling: u32) -> SignInGuard {
+        SignInGuard {
+            account_ceiling: account_ceiling.max(Self::PAIR_FAILURES),
+            state: Mutex::new(GuardState::default()),
+        }
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, GuardState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// May `client` try a password for the account `key` now?
+    pub fn check(&self, key: &str, client: ClientAddr) -> Result<(), ApiError> {
+        let now = Instant::now();
+        let st = self.state();
+        let pair = st.pairs.get(&(key.to_string(), client.key()));
+        let mine = Failures::live(pair, now);
+        if mine >= Self::PAIR_FAILURES {
+            return Err(ApiError::too_many(
+                "wrong passwords for this account from your address",
+                Failures::wait(pair, now),
+            )
+            .with_reason("sign_in_pair"));
+        }
+        let all = Failures::live(st.accounts.get(key), now);
+        if all >= self.account_ceiling && mine > 0 {
+            return Err(ApiError::too_many(
+                "wrong passwords for this account, and some came from your address",
+                Failures::wait(pair, now),
+            )
+            .with_reason("sign_in_account"));
+        }
+        Ok(())
+    }
+
+    /// A wrong password for the account `key` from `client`.
+    pub fn failed(&self, key: &str, client: ClientAddr) {
+        let now = Instant::now();
+        let mut st = self.state();
+        let fresh = Failures {
+            count: 0,
+            first: now,
+        };
+        let under_attack = Failures::live(st.accounts.get(key), now) >= self.account_ceiling;
+        // Under attack, a new address gets one try.
+        let n = if under_attack { Self::PAIR_FAILURES } else { 1 };
+        let pair = st
+            .pairs
+            .entry((key.to_string(), client.key()))
+            .or_insert(fresh);
+        Failures::add(pair, now, n);
+        let account = st.accounts.entry(key.to_string()).or_insert(fresh);
+        Failures::add(account, now, 1);
+    }
+
+    /// The right password for the account `key` from `client`.
+    pub fn succeeded(&self, key: &str, client: ClientAddr) {
+        self.state().pairs.remove(&(key.to_string(), client.key()));
+    }
+
+    /// May the signed-in account `id` confirm its password now?
+    pub fn check_confirm(&self, id: &str) -> Result<(), ApiError> {
+        let now = Instant::now();
+        let st = self.state();
+        let f = st.confirms.get(id);
+        if Failures::live(f, now) >= Self::CONFIRM_FAILURES {
+            return Err(ApiError::too_many(
+                "wrong passwords given on your account page",
+                Failures::wait(f, now),
+            )
+            .with_reason("confirm"));
+        }
+        Ok(())
+    }
+
+    /// A wrong confirmation by the signed-in account `id`.
+    pub fn confirm_failed(&self, id: &str) {
+        let now = Instant::now();
+        let mut st = self.state();
+        let f = st.confirms.entry(id.to_string()).or_insert(Failures {
+            count: 0,
+            first: now,
+        });
+        Failures::add(f, now, 1);
+    }
+
+    /// Forgets failures whose window has passed.
+    pub fn forget_old(&self, now: Instant) {
+        let mut st = self.state();
+        let keep = |f: &mut Failures| now.duration_since(f.first) < Self::WINDOW;
+        st.pairs.retain(|_, f| keep(f));
+        st.accounts.retain(|_, f| keep(f));
+        st.confirms.retain(|_, f| keep(f));
     }
 }
 
@@ -274,10 +662,15 @@ mod tests {
         for _ in 0..1000 {
             limiter.check(Cost::Game, addr("127.0.0.1")).unwrap();
         }
-        let ws = limiter.socket();
         for _ in 0..1000 {
-            ws.check().unwrap();
+            limiter.check_message(addr("127.0.0.1")).unwrap();
+            limiter
+                .check_chat(&ClientKeys::new(addr("127.0.0.1"), None))
+                .unwrap();
         }
+        let _places: Vec<_> = (0..1000)
+            .map(|_| limiter.open_socket(addr("127.0.0.1")).unwrap())
+            .collect();
     }
 
     #[test]

@@ -14,7 +14,7 @@ use tokio::sync::broadcast::error::RecvError;
 use crate::accounts::session::MaybeUser;
 use crate::error::ApiError;
 use crate::hub::{Hub, Slot, Watcher};
-use crate::limits::SocketLimiter;
+use crate::limits::{ClientAddr, ClientKeys};
 use crate::protocol::incoming::WsQuery;
 use crate::protocol::{ClientIn, ClientOut};
 
@@ -27,9 +27,12 @@ pub(crate) async fn upgrade(
     q: Result<Query<WsQuery>, axum::extract::rejection::QueryRejection>,
     headers: axum::http::HeaderMap,
     MaybeUser(user): MaybeUser,
+    client: ClientAddr,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     crate::security::check_origin(&headers)?;
+    // Counted from before the upgrade to the socket's end.
+    let place = hub.limiter().open_socket(client)?;
     let Query(q) = q.map_err(|e| ApiError::invalid_request(format!("query: {e}")))?;
     // Check the game and the token before upgrading, so a wrong token is an HTTP error.
     let slot = hub.slot(&id).await?;
@@ -50,8 +53,14 @@ pub(crate) async fn upgrade(
         .on_upgrade(move |socket| {
             // A spectator's name in the spectators' chat: their username
             // when signed in.
-            let name = user.map_or_else(|| "Spectator".to_string(), |u| u.username);
-            connection(socket, hub, id, token, name)
+            let (name, account) = match user {
+                Some(u) => (u.username, Some(u.id)),
+                None => ("Spectator".to_string(), None),
+            };
+            async move {
+                let _place = place;
+                connection(socket, hub, id, token, name, account, client).await
+            }
         }))
 }
 
@@ -79,8 +88,10 @@ async fn connection(
     id: String,
     token: Option<String>,
     spectator_name: String,
+    account: Option<String>,
+    client: ClientAddr,
 ) {
-    let Ok(watcher) = hub.watch(&id, token.as_deref()).await else {
+    let Ok(watcher) = hub.watch(&id, token.as_deref(), account.as_deref()).await else {
         return;
     };
     let Watcher {
@@ -90,14 +101,13 @@ async fn connection(
         mut events,
         mut spectator_events,
     } = watcher;
-    let limiter = hub.limiter().socket();
-    let chat_limiter = hub.limiter().chat();
     let me = Client {
         side,
         token: token.as_deref(),
         name: &spectator_name,
-        limiter: &limiter,
-        chat_limiter: &chat_limiter,
+        account: account.as_deref(),
+        addr: client,
+        keys: ClientKeys::new(client, account.as_deref()),
     };
     let (mut sink, mut stream) = socket.split();
     hub.metrics().socket(1);
@@ -161,18 +171,24 @@ struct Client<'a> {
     side: Option<Side>,
     token: Option<&'a str>,
     name: &'a str,
-    limiter: &'a SocketLimiter,
-    chat_limiter: &'a SocketLimiter,
+    account: Option<&'a str>,
+    /// The client's address (its messages are counted together).
+    addr: ClientAddr,
+    /// Its address and account (its chat is counted under both).
+    keys: ClientKeys,
 }
 
 /// One client message: parsed, limited, then done with the game's lock held.
 async fn handle(hub: &Arc<Hub>, slot: &Arc<Slot>, me: &Client<'_>, text: &str) -> Vec<Utf8Bytes> {
     let (side, token) = (me.side, me.token);
-    let msg = me.limiter.check().and_then(|()| ClientIn::parse(text));
+    let msg = hub
+        .limiter()
+        .check_message(me.addr)
+        .and_then(|()| ClientIn::parse(text));
     if let Ok(ClientIn::Chat(text)) = &msg {
         // Chat takes the game's lock only to read the seat's name.
-        let posted = match me.chat_limiter.check() {
-            Ok(()) => hub.chat(slot, side, me.name, text).await,
+        let posted = match hub.limiter().check_chat(&me.keys) {
+            Ok(()) => hub.chat(slot, side, me.name, me.account, text).await,
             Err(e) => Err(e),
         };
         return match posted {

@@ -137,7 +137,7 @@ async fn a_review_is_computed_once_per_game_and_stops_when_abandoned() {
     // A slow review abandoned at once does not keep the engine.
     let mut s = TcpStream::connect(addr).await.unwrap();
     s.write_all(
-        format!("GET /api/v1/games/{id}/review?movetime_ms=2000 HTTP/1.1\r\nHost: {addr}\r\n\r\n")
+        format!("GET /api/v1/games/{id}/review?movetime_ms=2000&token={ts} HTTP/1.1\r\nHost: {addr}\r\n\r\n")
             .as_bytes(),
     )
     .await
@@ -149,13 +149,24 @@ async fn a_review_is_computed_once_per_game_and_stops_when_abandoned() {
     assert!(took < Duration::from_secs(4), "took {took:?}");
     // Computed once, then served from the cache whatever movetime_ms says.
     let t = Instant::now();
-    let first = get(addr, &format!("/api/v1/games/{id}/review?movetime_ms=300")).await;
+    // A game not over is reviewed for its seats only.
+    let r = get(addr, &format!("/api/v1/games/{id}/review?movetime_ms=300")).await;
+    assert_eq!(r.code(), "missing_token");
+    let first = get(
+        addr,
+        &format!("/api/v1/games/{id}/review?movetime_ms=300&token={ts}"),
+    )
+    .await;
     let first_took = t.elapsed();
     assert_eq!(first.status, 200, "{}", first.body);
     assert_eq!(first.json()["plies"].as_array().unwrap().len(), 4);
     let t = Instant::now();
     for ms in [10, 500, 2000] {
-        let again = get(addr, &format!("/api/v1/games/{id}/review?movetime_ms={ms}")).await;
+        let again = get(
+            addr,
+            &format!("/api/v1/games/{id}/review?movetime_ms={ms}&token={tn}"),
+        )
+        .await;
         assert_eq!(again.body, first.body);
     }
     assert!(

@@ -13,6 +13,11 @@ use oware_server::store::WriteOp;
 use oware_server::{Config, RateLimits, Server};
 use serde_json::{json, Value};
 
+/// A clock of the slow class (10 min + 5 s): rated games need a deadline.
+fn slow() -> Value {
+    json!({"initial_ms": 600_000, "increment_ms": 5_000})
+}
+
 async fn start() -> (tempfile::TempDir, Server) {
     start_with(Config {
         engine_threads: 1,
@@ -25,13 +30,6 @@ async fn start() -> (tempfile::TempDir, Server) {
     .await
 }
 
-/// A signed-in browser: its session cookie and CSRF token.
-#[derive(Clone, Default)]
-struct Browser {
-    cookie: Option<String>,
-    csrf: Option<String>,
-}
-
 async fn request(
     addr: SocketAddr,
     b: &Browser,
@@ -39,67 +37,11 @@ async fn request(
     path: &str,
     body: Option<Value>,
 ) -> Resp {
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let mut extra = Vec::new();
-    if let Some(c) = &b.cookie {
-        extra.push(format!("Cookie: oware_session={c}"));
-    }
-    if let Some(t) = &b.csrf {
-        extra.push(format!("X-CSRF-Token: {t}"));
-    }
-    common::request(
-        addr,
-        method,
-        path,
-        "application/json",
-        &extra,
-        body.as_bytes(),
-    )
-    .await
-}
-
-/// The session cookie a response sets.
-fn session_cookie(r: &Resp) -> Option<String> {
-    r.headers
-        .lines()
-        .find(|l| {
-            l.to_ascii_lowercase()
-                .starts_with("set-cookie: oware_session=")
-        })
-        .map(|l| {
-            l.split_once('=')
-                .unwrap()
-                .1
-                .split(';')
-                .next()
-                .unwrap()
-                .to_string()
-        })
+    as_browser([127, 0, 0, 1], addr, b, method, path, body).await
 }
 
 async fn sign_up(addr: SocketAddr, name: &str, password: &str) -> Browser {
-    let r = request(
-        addr,
-        &Browser::default(),
-        "POST",
-        "/api/v1/account/signup",
-        Some(json!({"username": name, "password": password})),
-    )
-    .await;
-    assert_eq!(r.status, 201, "{}", r.body);
-    let set = r
-        .headers
-        .lines()
-        .find(|l| l.to_ascii_lowercase().starts_with("set-cookie:"))
-        .unwrap()
-        .to_string();
-    for part in ["HttpOnly", "SameSite=Lax", "Path=/"] {
-        assert!(set.contains(part), "{set}");
-    }
-    Browser {
-        cookie: session_cookie(&r),
-        csrf: r.json()["csrf"].as_str().map(str::to_string),
-    }
+    sign_up_from([127, 0, 0, 1], addr, name, password).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -345,7 +287,7 @@ async fn names_made_of_html_are_refused_and_other_peoples_games_are_out_of_reach
         &ama,
         "POST",
         "/api/v1/games",
-        Some(json!({"mode": "online", "rated": true, "public": true})),
+        Some(json!({"mode": "online", "rated": true, "public": true, "time_control": slow()})),
     )
     .await;
     assert_eq!(r.status, 201, "{}", r.body);
@@ -382,7 +324,10 @@ async fn a_rated_game_moves_both_ratings_and_a_deleted_account_leaves_its_games(
         &ama,
         "POST",
         "/api/v1/games",
-        Some(json!({"mode": "online", "rated": true, "public": true, "side": "S"})),
+        Some(
+            json!({"mode": "online", "rated": true, "public": true, "side": "S",
+                    "time_control": slow()}),
+        ),
     )
     .await;
     let c = r.json();
@@ -399,6 +344,22 @@ async fn a_rated_game_moves_both_ratings_and_a_deleted_account_leaves_its_games(
     .await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.json()["game"]["seats"]["N"]["name"], "Kofi");
+    let kofi_token = r.json()["token"].as_str().unwrap().to_string();
+    // One move each (a resignation before that would abort the game).
+    for (ply, (mv, token)) in [("F", &ama_token), ("f", &kofi_token)]
+        .into_iter()
+        .enumerate()
+    {
+        let r = request(
+            addr,
+            &Browser::default(),
+            "POST",
+            &format!("/api/v1/games/{id}/moves"),
+            Some(json!({"token": token, "move": mv, "ply": ply})),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
     let r = request(
         addr,
         &ama,
@@ -492,8 +453,10 @@ async fn a_seek_keeps_out_players_outside_its_rating_range() {
         &ama,
         "POST",
         "/api/v1/games",
-        Some(json!({"mode": "online", "rated": true, "public": true,
-                    "rating_range": {"min": 1600, "max": 2000}})),
+        Some(
+            json!({"mode": "online", "rated": true, "public": true, "time_control": slow(),
+                    "rating_range": {"min": 1600, "max": 2000}}),
+        ),
     )
     .await;
     assert_eq!(r.status, 201, "{}", r.body);

@@ -32,7 +32,11 @@ async fn players_and_spectators_chat_in_their_rooms() {
     let (id, south, north) = online_game(addr, json!({})).await;
     let mut s = ws(addr, &id, Some(&south)).await;
     let mut n = ws(addr, &id, Some(&north)).await;
-    let mut x = ws(addr, &id, None).await;
+    // While the game is played, the spectators' room is for signed-in
+    // spectators without a seat: a player leaving out the seat token
+    // cannot read it.
+    let esi = sign_up_from([127, 0, 0, 1], addr, "Esi", "watching-closely").await;
+    let mut x = ws_signed_in(addr, &id, &esi).await;
     for w in [&mut s, &mut n, &mut x] {
         recv_type(w, "state").await;
     }
@@ -57,7 +61,7 @@ async fn players_and_spectators_chat_in_their_rooms() {
     let m = next_chat(&mut x).await;
     assert_eq!(
         (m["room"].as_str(), m["name"].as_str()),
-        (Some("spectators"), Some("Spectator"))
+        (Some("spectators"), Some("Esi"))
     );
     send(&mut n, json!({"type": "chat", "text": "thanks"})).await;
     let m = next_chat(&mut s).await;
@@ -78,8 +82,20 @@ async fn players_and_spectators_chat_in_their_rooms() {
         .map(|m| m["text"].as_str().unwrap())
         .collect();
     assert_eq!(texts, ["good luck <b>Kofi</b>", "thanks"]);
-    let h = get(addr, &format!("/api/v1/games/{id}/chat")).await.json();
+    let h = as_browser(
+        [127, 0, 0, 1],
+        addr,
+        &esi,
+        "GET",
+        &format!("/api/v1/games/{id}/chat"),
+        None,
+    )
+    .await
+    .json();
     assert_eq!(h["messages"].as_array().unwrap().len(), 3);
+    // Without a token or an account: the players' room only.
+    let h = get(addr, &format!("/api/v1/games/{id}/chat")).await.json();
+    assert_eq!(h["messages"].as_array().unwrap().len(), 2);
     assert_eq!(
         get(addr, &format!("/api/v1/games/{id}/chat?token=nope"))
             .await

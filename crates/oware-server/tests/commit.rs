@@ -88,8 +88,16 @@ impl Store for Flaky {
         &self,
         game_id: &str,
         spectators: bool,
+        page: oware_server::store::ChatPage,
     ) -> Result<Vec<oware_server::hub::chat::ChatMessage>, StoreError> {
-        self.inner.chat(game_id, spectators)
+        self.inner.chat(game_id, spectators, page)
+    }
+    fn chat_count(
+        &self,
+        game_id: &str,
+        room: oware_server::hub::chat::Room,
+    ) -> Result<u64, StoreError> {
+        self.inner.chat_count(game_id, room)
     }
     fn claim_due(&self, now: i64, lease_ms: i64, limit: u32) -> Result<Vec<String>, StoreError> {
         self.inner.claim_due(now, lease_ms, limit)
@@ -138,7 +146,7 @@ async fn a_move_that_cannot_be_stored_is_not_played_nor_announced() {
     let (_dir, store, hub) = hub().await;
     let seated = hub.create(hotseat(), None).await.unwrap();
     let south = seated.tokens[&Side::South].clone();
-    let mut watcher = hub.watch(&seated.id, None).await.unwrap();
+    let mut watcher = hub.watch(&seated.id, None, None).await.unwrap();
     store.fail_after(0);
     let e = hub
         .play(&seated.id, Some(&south), "F".parse().unwrap(), 0)
@@ -167,7 +175,7 @@ async fn a_decline_that_cannot_be_stored_leaves_the_offer() {
     hub.agreement(&seated.id, Some(&south), OfferAction::Offer)
         .await
         .unwrap();
-    let mut watcher = hub.watch(&seated.id, None).await.unwrap();
+    let mut watcher = hub.watch(&seated.id, None, None).await.unwrap();
     store.fail_after(0);
     assert!(hub
         .agreement(&seated.id, Some(&north), OfferAction::Decline)

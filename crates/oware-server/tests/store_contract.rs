@@ -12,7 +12,7 @@ use oware_server::accounts::{AccountOp, AccountRow, RatedGame, SessionRow};
 use oware_server::hub::chat::{ChatMessage, Room};
 use oware_server::model::{now_ms, GameMeta, Mode, Seat, SeatKind};
 use oware_server::store::{
-    Due, Notice, PgStore, SqliteStore, Store, StoreError, StoredPly, WriteOp,
+    ChatPage, Due, Notice, PgStore, SqliteStore, Store, StoreError, StoredPly, WriteOp,
 };
 
 async fn write(store: &Arc<dyn Store>, op: WriteOp) -> Result<(), StoreError> {
@@ -256,11 +256,17 @@ async fn contract(store: Arc<dyn Store>) {
         .unwrap();
     assert_eq!(board[0].0, "Ama");
 
-    // Chat: kept in order, rooms apart.
-    for (room, text) in [(Room::Players, "hello"), (Room::Spectators, "psst")] {
+    // Chat: kept in order, rooms apart, read a page at a time.
+    for (room, text) in [
+        (Room::Players, "hello"),
+        (Room::Spectators, "psst"),
+        (Room::Players, "again"),
+        (Room::Players, "and again"),
+    ] {
         write(
             &store,
             WriteOp::Chat(ChatMessage {
+                id: None,
                 game_id: id.clone(),
                 room,
                 side: None,
@@ -272,17 +278,40 @@ async fn contract(store: Arc<dyn Store>) {
         .await
         .unwrap();
     }
+    let page = |before, limit| ChatPage { before, limit };
     let key = id.clone();
-    let players = blocking(&store, move |s| s.chat(&key, false))
+    let players = blocking(&store, move |s| s.chat(&key, false, page(None, 10)))
         .await
         .unwrap();
-    assert_eq!(players.len(), 1);
+    assert_eq!(players.len(), 3);
     let key = id.clone();
-    let all = blocking(&store, move |s| s.chat(&key, true)).await.unwrap();
-    assert_eq!(
-        all.iter().map(|m| m.text.as_str()).collect::<Vec<_>>(),
-        ["hello", "psst"]
-    );
+    let all = blocking(&store, move |s| s.chat(&key, true, page(None, 10)))
+        .await
+        .unwrap();
+    let texts = |ms: &[ChatMessage]| ms.iter().map(|m| m.text.clone()).collect::<Vec<_>>();
+    assert_eq!(texts(&all), ["hello", "psst", "again", "and again"]);
+    // The latest two, then the two before the older of them.
+    let key = id.clone();
+    let last = blocking(&store, move |s| s.chat(&key, true, page(None, 2)))
+        .await
+        .unwrap();
+    assert_eq!(texts(&last), ["again", "and again"]);
+    let (key, before) = (id.clone(), last[0].id);
+    assert!(before.is_some());
+    let earlier = blocking(&store, move |s| s.chat(&key, true, page(before, 2)))
+        .await
+        .unwrap();
+    assert_eq!(texts(&earlier), ["hello", "psst"]);
+    let key = id.clone();
+    let counts = blocking(&store, move |s| {
+        Ok::<_, StoreError>((
+            s.chat_count(&key, Room::Players)?,
+            s.chat_count(&key, Room::Spectators)?,
+        ))
+    })
+    .await
+    .unwrap();
+    assert_eq!(counts, (3, 1));
     blocking(&store, |s| s.ping()).await.unwrap();
 }
 

@@ -31,6 +31,7 @@ pub fn routes() -> Router<Arc<Hub>> {
         .route("/api/v1/account/password", post(change_password))
         .route("/api/v1/account/delete", post(delete))
         .route("/api/v1/account/games", get(my_games))
+        .route("/api/v1/account/export", get(export))
         .route("/api/v1/account", get(me))
         .route("/api/v1/players/{name}", get(profile))
         .route("/api/v1/ratings/{class}", get(leaderboard))
@@ -185,7 +186,8 @@ fn dummy_hash() -> &'static str {
     HASH.get_or_init(|| hash_password("not a password of anyone").unwrap_or_default())
 }
 
-/// Checks a name and password; the account if they match.
+/// Checks a name and password; the account if they match. Wrong
+/// passwords are counted by the sign-in guard (`limits::SignInGuard`).
 async fn authenticate(
     hub: &Hub,
     client: ClientAddr,
@@ -193,7 +195,11 @@ async fn authenticate(
     password: String,
 ) -> Result<AccountRow, ApiError> {
     hub.limiter().check(Cost::SignIn, client)?;
-    hub.limiter().check_account(&username_key(username))?;
+    let key = username_key(username);
+    let guard = hub.limiter().sign_in_guard();
+    if let Some(g) = guard {
+        g.check(&key, client)?;
+    }
     let name = username.to_string();
     let account = hub.read(move |store| store.account_by_name(&name)).await?;
     let hash = account
@@ -202,9 +208,43 @@ async fn authenticate(
         .unwrap_or_else(|| dummy_hash().to_string());
     let ok = cpu(move || verify_password(&password, &hash)).await?;
     match account {
-        Some(a) if ok => Ok(a),
-        _ => Err(ApiError::bad_credentials("wrong username or password")),
+        Some(a) if ok => {
+            if let Some(g) = guard {
+                g.succeeded(&key, client);
+            }
+            Ok(a)
+        }
+        _ => {
+            if let Some(g) = guard {
+                g.failed(&key, client);
+            }
+            Err(ApiError::bad_credentials("wrong username or password"))
+        }
     }
+}
+
+/// Checks the signed-in player's password before a change to the account.
+/// Wrong ones are counted per account, apart from sign-in attempts, so a
+/// stranger guessing at the sign-in form never refuses the owner here.
+async fn confirm_password(hub: &Hub, user: &User, password: String) -> Result<(), ApiError> {
+    let guard = hub.limiter().sign_in_guard();
+    if let Some(g) = guard {
+        g.check_confirm(&user.id)?;
+    }
+    let name = user.username.clone();
+    let account = hub
+        .read(move |store| store.account_by_name(&name))
+        .await?
+        .filter(|a| a.id == user.id)
+        .ok_or_else(|| ApiError::not_signed_in("this account no longer exists"))?;
+    let hash = account.password_hash;
+    if cpu(move || verify_password(&password, &hash)).await? {
+        return Ok(());
+    }
+    if let Some(g) = guard {
+        g.confirm_failed(&user.id);
+    }
+    Err(ApiError::bad_credentials("wrong password"))
 }
 
 async fn sign_in(
@@ -244,7 +284,6 @@ struct PasswordChange {
 
 async fn change_password(
     State(hub): State<Arc<Hub>>,
-    client: ClientAddr,
     user: User,
     JsonBody(req): JsonBody<PasswordChange>,
 ) -> Result<StatusCode, ApiError> {
@@ -254,7 +293,7 @@ async fn change_password(
         ));
     };
     check_password(&new, &user.username)?;
-    authenticate(&hub, client, &user.username, old).await?;
+    confirm_password(&hub, &user, old).await?;
     let hash = cpu(move || hash_password(&new)).await??;
     write(
         &hub,
@@ -281,14 +320,13 @@ struct Deletion {
 
 async fn delete(
     State(hub): State<Arc<Hub>>,
-    client: ClientAddr,
     user: User,
     JsonBody(req): JsonBody<Deletion>,
 ) -> Result<Response, ApiError> {
     let password = req
         .password
         .ok_or_else(|| ApiError::invalid_request("password: required"))?;
-    authenticate(&hub, client, &user.username, password).await?;
+    confirm_password(&hub, &user, password).await?;
     // Games stay, with the seats made anonymous; then the account goes.
     let id = user.id.clone();
     let games = hub
@@ -337,6 +375,64 @@ struct MyGames {
     games: Vec<MyGame>,
 }
 
+/// `GET /account/export`: everything the server keeps about the signed-in
+/// player, as JSON (a download).
+#[derive(Serialize)]
+struct Export {
+    username: String,
+    created_at: String,
+    ratings: Vec<RatingView>,
+    rating_history: Vec<HistoryPoint>,
+    games: Vec<ExportedGame>,
+}
+
+/// One of the player's games with its moves.
+#[derive(Serialize)]
+struct ExportedGame {
+    #[serde(flatten)]
+    game: Summary,
+    /// The start position.
+    start: String,
+    /// Every ply: a move letter, or `-` for a turn lost on time.
+    moves: Vec<String>,
+}
+
+async fn export(State(hub): State<Arc<Hub>>, user: User) -> Result<Response, ApiError> {
+    let id = user.id.clone();
+    let name = user.username.clone();
+    let (account, history, games) = hub
+        .read(move |store| {
+            let account = store.account_by_name(&name)?;
+            let history = store.rating_history(&id)?;
+            let games = store.account_games(&id, u32::MAX)?;
+            Ok((account, history, games))
+        })
+        .await?;
+    let account = account
+        .filter(|a| a.id == user.id)
+        .ok_or_else(|| ApiError::not_signed_in("this account no longer exists"))?;
+    let export = Export {
+        ratings: ratings_of(&hub, &account.id).await?,
+        username: account.username,
+        created_at: crate::model::rfc3339(account.created_at),
+        rating_history: history,
+        games: games
+            .into_iter()
+            .map(|g| ExportedGame {
+                start: g.meta.start.to_string(),
+                moves: g.plies.into_iter().map(|p| p.text).collect(),
+                game: g.meta.summary(),
+            })
+            .collect(),
+    };
+    let mut res = Json(export).into_response();
+    res.headers_mut().insert(
+        header::CONTENT_DISPOSITION,
+        axum::http::HeaderValue::from_static("attachment; filename=\"oware-account.json\""),
+    );
+    Ok(res)
+}
+
 #[derive(Serialize)]
 struct Profile {
     username: String,
@@ -366,10 +462,11 @@ async fn profile(
         username: account.username,
         created_at: crate::model::rfc3339(account.created_at),
         history,
-        // Others see the finished games only.
+        // Others see the finished public games only: a private game's id
+        // is the link that opens it, its moves, names and chat.
         games: games
             .into_iter()
-            .filter(|g| g.meta.result.is_some())
+            .filter(|g| g.meta.result.is_some() && g.meta.public)
             .map(|g| g.meta.summary())
             .collect(),
     }))

@@ -1,7 +1,7 @@
 //! The engine for people studying: hints, whole-game reviews and analyses
 //! of a position. Each runs on the engine pool within its time cap and
-//! stops when its client goes away; reviews are computed once per game and
-//! length and kept.
+//! stops when its client goes away, within the client's engine budget
+//! (`engines.rs`); reviews are computed once per content and kept.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -11,42 +11,51 @@ use oware_core::{Game, Ply, Side};
 use oware_engine::{Engine, Limits, MoveAnalysis, StopHandle};
 
 use super::Hub;
+use crate::engines::ClientKeys;
 use crate::error::ApiError;
 use crate::model::{Mode, PlyText};
 use crate::protocol::views::ScoreView;
 use crate::protocol::{HintResponse, ReviewPly, ReviewResponse};
 
 /// A review, computed once by the first request that needs it.
-type ReviewCell = Arc<tokio::sync::OnceCell<Arc<ReviewResponse>>>;
+type ReviewCell = Arc<tokio::sync::OnceCell<Arc<Vec<ReviewPly>>>>;
 
-/// Reviews kept: one per game (for its current length), the oldest
-/// forgotten first.
+/// Reviews kept, by content: the start position and every ply, so the
+/// same game imported twice, or asked for under two ids, is reviewed once.
+/// The oldest are forgotten first.
 #[derive(Default)]
 pub(super) struct ReviewCache {
-    games: HashMap<String, (u32, ReviewCell)>,
+    games: HashMap<String, ReviewCell>,
     order: VecDeque<String>,
+}
+
+/// What a review depends on: the start position and the plies.
+fn review_key(game: &Game) -> String {
+    let mut key = game.start().to_string();
+    for ply in game.plies() {
+        key.push(' ');
+        key.push_str(&PlyText(*ply).to_string());
+    }
+    key
 }
 
 impl ReviewCache {
     const MAX_GAMES: usize = 256;
 
-    /// The cell of game `id`'s review at `plies` plies (a new one when the
-    /// game has grown since).
-    fn entry(&mut self, id: &str, plies: u32) -> ReviewCell {
-        if let Some((n, cell)) = self.games.get(id) {
-            if *n == plies {
-                return cell.clone();
-            }
-        } else {
-            self.order.push_back(id.to_string());
-            while self.order.len() > Self::MAX_GAMES {
-                if let Some(old) = self.order.pop_front() {
-                    self.games.remove(&old);
-                }
+    /// The cell of `game`'s review.
+    fn entry(&mut self, game: &Game) -> ReviewCell {
+        let key = review_key(game);
+        if let Some(cell) = self.games.get(&key) {
+            return cell.clone();
+        }
+        self.order.push_back(key.clone());
+        while self.order.len() > Self::MAX_GAMES {
+            if let Some(old) = self.order.pop_front() {
+                self.games.remove(&old);
             }
         }
         let cell = Arc::new(tokio::sync::OnceCell::new());
-        self.games.insert(id.to_string(), (plies, cell.clone()));
+        self.games.insert(key, cell.clone());
         cell
     }
 }
@@ -59,6 +68,7 @@ impl Hub {
         id: &str,
         token: Option<&str>,
         movetime_ms: u64,
+        client: &ClientKeys,
     ) -> Result<HintResponse, ApiError> {
         if !(10..=5000).contains(&movetime_ms) {
             return Err(ApiError::invalid_request("movetime_ms: expected 10..5000"));
@@ -79,7 +89,7 @@ impl Hub {
         };
         let r = self
             .engines
-            .run(true, self.config.engine_request_cap, move |e, stop| {
+            .run_study(client, self.config.engine_request_cap, move |e, stop| {
                 let limits = Limits::movetime(Duration::from_millis(movetime_ms));
                 e.search_with(&game, &limits, stop, &mut |_| {})
             })
@@ -92,35 +102,51 @@ impl Hub {
         })
     }
 
-    /// The engine's evaluation of every move played. One review per game
-    /// and length is computed at a time and kept (the first request's
-    /// `movetime_ms` decides it); the whole review is held within
-    /// `review_cap`, and stops if every client that wanted it has left.
+    /// The engine's evaluation of every move played. A game still being
+    /// played online is not reviewed (that would be help during the game);
+    /// one being played against the computer or on one device is reviewed
+    /// for its seats only. One review per content is computed at a time
+    /// and kept (the first request's `movetime_ms` decides it); the whole
+    /// review is held within `review_cap`, and stops if every client that
+    /// wanted it has left.
     pub async fn review(
         self: &Arc<Self>,
         id: &str,
+        token: Option<&str>,
         movetime_ms: u64,
-    ) -> Result<Arc<ReviewResponse>, ApiError> {
+        client: &ClientKeys,
+    ) -> Result<ReviewResponse, ApiError> {
         if !(10..=2000).contains(&movetime_ms) {
             return Err(ApiError::invalid_request("movetime_ms: expected 10..2000"));
         }
         let slot = self.slot(id).await?;
-        let game = slot.state.lock().await.game.clone();
+        let game = {
+            let live = slot.state.lock().await;
+            if !live.game.is_over() {
+                if live.meta.mode == Mode::Online {
+                    return Err(ApiError::not_allowed(
+                        "an online game is reviewed once it is over",
+                    )
+                    .with_reason("game_in_progress"));
+                }
+                live.seat(token)?;
+            }
+            live.game.clone()
+        };
         let plies = game.plies().len() as u32;
         let cell = self
             .reviews
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .entry(id, plies);
+            .entry(&game);
         let cap = self.config.review_cap;
         // Each move's share of the cap, so the review ends within it.
         let per_ply = movetime_ms.min(cap.as_millis() as u64 / u64::from(plies.max(1)));
-        let id2 = id.to_string();
         let value = cell
             .get_or_try_init(|| async move {
                 let plies = self
                     .engines
-                    .run(true, cap, move |engine, stop| {
+                    .run_study(client, cap, move |engine, stop| {
                         review_game(engine, stop, &game, per_ply.max(5))
                     })
                     .await?
@@ -129,10 +155,13 @@ impl Hub {
                     .ok_or_else(|| {
                         ApiError::busy("the review did not finish in time; try again shortly")
                     })?;
-                Ok::<_, ApiError>(Arc::new(ReviewResponse { id: id2, plies }))
+                Ok::<_, ApiError>(Arc::new(plies))
             })
             .await?;
-        Ok(value.clone())
+        Ok(ReviewResponse {
+            id: id.to_string(),
+            plies: value.clone(),
+        })
     }
 
     /// Values of every legal move of a position.
@@ -140,11 +169,14 @@ impl Hub {
         self: &Arc<Self>,
         game: Game,
         limits: Limits,
+        client: &ClientKeys,
     ) -> Result<Vec<MoveAnalysis>, ApiError> {
         self.engines
-            .run(true, self.config.engine_request_cap, move |engine, stop| {
-                engine.analyze_with(&game, &limits, stop, &mut |_| {})
-            })
+            .run_study(
+                client,
+                self.config.engine_request_cap,
+                move |engine, stop| engine.analyze_with(&game, &limits, stop, &mut |_| {}),
+            )
             .await
     }
 }

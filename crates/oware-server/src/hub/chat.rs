@@ -12,10 +12,13 @@ use super::{Hub, Slot};
 use crate::error::ApiError;
 use crate::model::now_ms;
 use crate::protocol::ClientOut;
-use crate::store::WriteOp;
+use crate::store::{ChatPage, WriteOp};
 
 /// Longest message, in characters.
 pub const MAX_CHARS: usize = 500;
+
+/// Most messages kept in one room of one game; past it the room is full.
+pub const MAX_KEPT: u64 = 1_000;
 
 /// Who reads a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -66,6 +69,9 @@ pub(crate) fn side_from_code(code: Option<&str>) -> Option<Side> {
 /// A chat message as stored and sent.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ChatMessage {
+    /// Its number, once stored (sent with the history, for paging back).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<i64>,
     /// The game.
     #[serde(skip)]
     pub game_id: String,
@@ -113,12 +119,14 @@ pub fn check_text(text: &str) -> Result<String, ApiError> {
 
 impl Hub {
     /// Posts a message to game `slot` from the seat `side` (a player) or a
-    /// spectator called `name`; stored, then sent to its room.
+    /// spectator called `name` (signed in as `account`, or not); stored,
+    /// then sent to its room.
     pub async fn chat(
         self: &Arc<Self>,
         slot: &Arc<Slot>,
         side: Option<Side>,
         spectator_name: &str,
+        account: Option<&str>,
         text: &str,
     ) -> Result<(), ApiError> {
         let text = check_text(text)?;
@@ -126,11 +134,18 @@ impl Hub {
             let live = slot.state.lock().await;
             let name = match side {
                 Some(s) => live.meta.seats[s.index()].name.clone(),
-                None => spectator_name.to_string(),
+                None if live.spectators_room_open_to(account) => spectator_name.to_string(),
+                None => {
+                    return Err(ApiError::not_allowed(
+                        "sign in to chat with the other spectators while the game is played",
+                    )
+                    .with_reason("spectators_sign_in"))
+                }
             };
             (live.ply(), name)
         };
         let message = ChatMessage {
+            id: None,
             game_id: slot.id.clone(),
             room: if side.is_some() {
                 Room::Players
@@ -147,6 +162,17 @@ impl Hub {
             message: &message,
         }
         .to_text();
+        let (game, room) = (slot.id.clone(), message.room);
+        if self
+            .read(move |store| store.chat_count(&game, room))
+            .await?
+            >= MAX_KEPT
+        {
+            return Err(ApiError::not_allowed(format!(
+                "this game's chat is full ({MAX_KEPT} messages)"
+            ))
+            .with_reason("chat_full"));
+        }
         let spectators = message.room == Room::Spectators;
         let op = if self.store.shared() {
             let notice = self.chat_notice(&slot.id, spectators, &event);
@@ -168,22 +194,26 @@ impl Hub {
     }
 
     /// The chat of game `id`: the players' room, and the spectators' room
-    /// too when `spectator`.
+    /// too for a spectator who may read it
+    /// ([`super::Live::spectators_room_open_to`]).
     pub async fn chat_history(
         self: &Arc<Self>,
         id: &str,
         token: Option<&str>,
+        account: Option<&str>,
+        page: ChatPage,
     ) -> Result<Vec<ChatMessage>, ApiError> {
         let slot = self.slot(id).await?;
         let spectator = {
             let live = slot.state.lock().await;
             match token.filter(|t| !t.is_empty()) {
-                None => true,
+                None => live.spectators_room_open_to(account),
                 Some(_) => live.seat(token).map(|_| false)?,
             }
         };
         let id = id.to_string();
-        self.read(move |store| store.chat(&id, spectator)).await
+        self.read(move |store| store.chat(&id, spectator, page))
+            .await
     }
 }
 

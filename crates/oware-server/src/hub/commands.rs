@@ -45,7 +45,12 @@ impl Hub {
             .read(move |store| store.list(which, limit, offset))
             .await?;
         let mut out = Vec::with_capacity(games.len());
+        // A seek nobody took leaves the lobby after a while.
+        let oldest = now_ms() - crate::limits::SEEK_TTL.as_millis() as i64;
         for g in games {
+            if which == Listing::Lobby && g.meta.created_at < oldest {
+                continue;
+            }
             let id = g.meta.id.clone();
             match Live::from_stored(g) {
                 Ok(live) => out.push(live.meta.summary()),
@@ -63,6 +68,9 @@ impl Hub {
         name: Option<String>,
         user: Option<&User>,
     ) -> Result<Seated, ApiError> {
+        if user.is_none() {
+            self.refuse_impersonation(name.as_deref()).await?;
+        }
         let slot = self.slot(id).await?;
         let mut live = self.lock_fresh(&slot).await;
         if live.meta.mode != Mode::Online {
@@ -417,6 +425,7 @@ impl Hub {
         self: &Arc<Self>,
         id: &str,
         token: Option<&str>,
+        account: Option<&str>,
     ) -> Result<Watcher, ApiError> {
         let slot = self.slot(id).await?;
         let live = self.lock_fresh(&slot).await;
@@ -425,7 +434,8 @@ impl Hub {
             Some(_) => Some(live.seat(token)?),
         };
         let events = slot.events.subscribe();
-        let spectator_events = side.is_none().then(|| slot.spectator_events.subscribe());
+        let spectator_events = (side.is_none() && live.spectators_room_open_to(account))
+            .then(|| slot.spectator_events.subscribe());
         if let Some(s) = side {
             if slot.connected[s.index()].fetch_add(1, Ordering::Relaxed) == 0 {
                 slot.send(live.presence_event(slot.connected()));
@@ -465,6 +475,7 @@ pub struct Watcher {
     pub state: Utf8Bytes,
     /// The game's events.
     pub events: broadcast::Receiver<Utf8Bytes>,
-    /// The spectators' chat (spectators only).
+    /// The spectators' chat (spectators who may read it: see
+    /// [`Live::spectators_room_open_to`]).
     pub spectator_events: Option<broadcast::Receiver<Utf8Bytes>>,
 }

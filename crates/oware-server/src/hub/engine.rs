@@ -28,18 +28,14 @@ impl Hub {
             tokio::spawn(async move {
                 let result = hub
                     .engines
-                    .run(
-                        false,
-                        cap + Duration::from_millis(500),
-                        move |engine, stop| {
-                            let mut limits = Limits::level(level);
-                            if limits.movetime.is_none() {
-                                limits.movetime = Some(cap);
-                            }
-                            limits.seed = seed;
-                            engine.search_with(&game, &limits, stop, &mut |_| {}).best
-                        },
-                    )
+                    .run_game(cap + Duration::from_millis(500), move |engine, stop| {
+                        let mut limits = Limits::level(level);
+                        if limits.movetime.is_none() {
+                            limits.movetime = Some(cap);
+                        }
+                        limits.seed = seed;
+                        engine.search_with(&game, &limits, stop, &mut |_| {}).best
+                    })
                     .await;
                 let mut live = slot2.state.lock().await;
                 if !live.engine_done(gen) {
@@ -83,7 +79,7 @@ impl Hub {
         let game = live.game.clone();
         let result = self
             .engines
-            .run(true, self.config.engine_request_cap, move |e, stop| {
+            .run_game(self.config.engine_request_cap, move |e, stop| {
                 let limits = Limits::movetime(Duration::from_millis(300));
                 e.search_with(&game, &limits, stop, &mut |_| {})
             })

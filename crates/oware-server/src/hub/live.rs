@@ -218,6 +218,9 @@ impl Live {
     /// seats are accounts.
     pub(crate) fn rated_result(&self) -> Option<crate::accounts::RatedGame> {
         let result = self.meta.result.filter(|_| self.meta.rated)?;
+        if !self.both_have_moved() {
+            return None;
+        }
         let [s, n] = &self.meta.seats;
         Some(crate::accounts::RatedGame {
             game_id: self.meta.id.clone(),
@@ -226,6 +229,19 @@ impl Live {
             winner: result.winner,
             at: self.meta.updated_at,
         })
+    }
+
+    /// Has each side made a move of its own (not a lost turn)? Until
+    /// then a rated game that ends is aborted: it counts for no rating
+    /// (docs/SECURITY.md, "Ratings").
+    pub fn both_have_moved(&self) -> bool {
+        let mut moved = [false; 2];
+        for (ply, pos) in self.game.plies().iter().zip(self.game.positions()) {
+            if matches!(ply, oware_core::Ply::Move(_)) {
+                moved[pos.to_move().index()] = true;
+            }
+        }
+        moved == [true, true]
     }
 
     /// Plies played.
@@ -364,6 +380,26 @@ impl Live {
         self.meta.score = stores(self.game.position());
         self.meta.result = self.game.outcome().copied();
         self.meta.updated_at = now_ms();
+        // Ended before each side's first move: aborted, not rated.
+        if self.meta.result.is_some() && self.meta.rated && !self.both_have_moved() {
+            self.meta.rated = false;
+        }
+    }
+
+    /// May a spectator signed in as `account` (or not signed in) read and
+    /// write the spectators' room? Once the game is over, anyone; while it
+    /// is played, only a signed-in account that holds no seat in it, so a
+    /// player cannot read the spectators' tips by leaving out the seat
+    /// token (docs/SECURITY.md).
+    pub fn spectators_room_open_to(&self, account: Option<&str>) -> bool {
+        self.game.is_over()
+            || account.is_some_and(|a| {
+                !self
+                    .meta
+                    .seats
+                    .iter()
+                    .any(|s| s.account.as_deref() == Some(a))
+            })
     }
 
     /// The seat a token holds; `missing_token` / `bad_token` otherwise.

@@ -211,6 +211,7 @@ impl Hub {
         let tables = config.tablebases.clone().map(start_tablebases);
         let engines = Arc::new(EnginePool::new(
             config.engine_threads,
+            config.engine_study_threads,
             config.engine_queue,
             config.engine_hash_mb,
             config.book.then(Book::builtin),

@@ -62,6 +62,31 @@ pub(super) fn is_invisible(c: char) -> bool {
         | '\u{FFA0}' | '\u{FFF0}'..='\u{FFFB}' | '\u{E0000}'..='\u{E0FFF}')
 }
 
+/// Is `name` one the site or the computer goes by? ("Computer (level
+/// 10)", "Deleted player", "Spectator", "Admin"…, whatever the case and
+/// spacing.)
+pub fn is_site_name(name: &str) -> bool {
+    let key: String = name
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase();
+    const SITE: &[&str] = &[
+        "admin",
+        "administrator",
+        "deleted player",
+        "moderator",
+        "oware",
+        "open seat",
+        "root",
+        "spectator",
+        "staff",
+        "support",
+        "system",
+    ];
+    SITE.contains(&key.as_str()) || key.starts_with("computer") || key.starts_with("engine")
+}
+
 pub(super) fn human(name: String) -> Seat {
     Seat {
         kind: SeatKind::Human,
@@ -73,6 +98,32 @@ pub(super) fn human(name: String) -> Seat {
 }
 
 impl Hub {
+    /// Refuses a display name (of a player not signed in) that passes for
+    /// the site, the computer, or an account.
+    pub(super) async fn refuse_impersonation(&self, name: Option<&str>) -> Result<(), ApiError> {
+        let Some(name) = name.map(str::trim).filter(|n| !n.is_empty()) else {
+            return Ok(());
+        };
+        let taken = || {
+            ApiError::invalid_request(format!(
+                "name: {name:?} belongs to the site or to an account; choose another, or sign in"
+            ))
+            .with_reason("name_reserved")
+        };
+        if is_site_name(name) {
+            return Err(taken());
+        }
+        let key = name.to_string();
+        if self
+            .read(move |store| store.account_by_name(&key))
+            .await?
+            .is_some()
+        {
+            return Err(taken());
+        }
+        Ok(())
+    }
+
     /// Creates a game.
     pub async fn create(
         self: &Arc<Self>,
@@ -87,6 +138,14 @@ impl Hub {
         }
         if req.rated && user.is_none() {
             return Err(ApiError::not_signed_in("sign in to play rated games"));
+        }
+        // A rated game always has a deadline, so a player who leaves loses
+        // on time instead of holding the result off for ever.
+        if req.rated && req.time_control.is_none() {
+            return Err(ApiError::invalid_request(
+                "rated: a rated game needs a time control (a clock or a limit per move)",
+            )
+            .with_reason("rated_needs_clock"));
         }
         let level = match mode {
             Mode::Computer => Some(req.level.unwrap_or(3)),
@@ -129,6 +188,9 @@ impl Hub {
                 Side::North
             }
         });
+        if user.is_none() {
+            self.refuse_impersonation(req.name.as_deref()).await?;
+        }
         let name = check_name(req.name, "Player")?;
         let seats: [Seat; 2] = match mode {
             // Both seats are the creator's; the game is theirs (South).
@@ -347,6 +409,19 @@ impl Hub {
     pub async fn anonymise(self: &Arc<Self>, id: &str, account: &str) -> Result<(), ApiError> {
         let slot = self.slot(id).await?;
         let mut live = self.lock_fresh(&slot).await;
+        // A game under way against someone is resigned for the leaving
+        // player first: a rated game keeps a result, and rates the
+        // opponent, instead of turning unrated.
+        let leaving = Side::ALL
+            .into_iter()
+            .find(|s| live.meta.seats[s.index()].account.as_deref() == Some(account));
+        if let Some(side) = leaving {
+            let opponent_seated = live.meta.seats[side.opponent().index()].token.is_some();
+            if live.meta.mode == Mode::Online && opponent_seated && !live.game.is_over() {
+                self.end_off_board(&slot, &mut live, |g| g.resign(side))
+                    .await?;
+            }
+        }
         self.commit(&slot, &mut live, |live| {
             for seat in live.meta.seats.iter_mut() {
                 if seat.account.as_deref() == Some(account) {

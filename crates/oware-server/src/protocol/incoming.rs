@@ -127,6 +127,33 @@ pub struct WsQuery {
     pub token: Option<String>,
 }
 
+/// `GET /games/{id}/chat`.
+#[derive(Deserialize, Debug)]
+pub struct ChatQuery {
+    /// Seat token (spectators have none).
+    pub token: Option<String>,
+    /// Only messages older than this one (a message's `id`).
+    pub before: Option<i64>,
+    /// At most this many (1..=100, 50 by default), the latest ones.
+    pub limit: Option<u32>,
+}
+
+impl ChatQuery {
+    /// The page asked for.
+    pub fn page(&self) -> Result<crate::store::ChatPage, ApiError> {
+        let limit = self.limit.unwrap_or(50);
+        if !(1..=100).contains(&limit) {
+            return Err(ApiError::invalid_request(format!(
+                "limit: {limit} is not in 1..100"
+            )));
+        }
+        Ok(crate::store::ChatPage {
+            before: self.before,
+            limit,
+        })
+    }
+}
+
 /// `POST /games`.
 #[derive(Deserialize, Debug)]
 pub struct CreateReq {
@@ -319,6 +346,8 @@ pub struct HintReq {
 pub struct ReviewQuery {
     /// Time per move, 10..=2000 ms (100 by default).
     pub movetime_ms: Option<u64>,
+    /// A seat token (needed for a computer or hot-seat game not over yet).
+    pub token: Option<String>,
 }
 
 /// `POST /games/import` with a JSON body.

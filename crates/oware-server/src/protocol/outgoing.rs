@@ -214,8 +214,8 @@ pub struct HintResponse {
 pub struct ReviewResponse {
     /// Game id.
     pub id: String,
-    /// One entry per ply.
-    pub plies: Vec<ReviewPly>,
+    /// One entry per ply (shared with the review cache).
+    pub plies: std::sync::Arc<Vec<ReviewPly>>,
 }
 
 /// One ply of a review (value fields absent for lost turns).

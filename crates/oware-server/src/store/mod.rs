@@ -25,8 +25,17 @@ pub use sqlite::SqliteStore;
 
 use crate::accounts::ratings::{Rating, RatingClass};
 use crate::accounts::{AccountOp, AccountRow, HistoryPoint, RatingRow, SessionRow};
-use crate::hub::chat::ChatMessage;
+use crate::hub::chat::{ChatMessage, Room};
 use crate::model::GameMeta;
+
+/// Which messages of a game's chat to read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChatPage {
+    /// Only messages older than this one (its `id`).
+    pub before: Option<i64>,
+    /// At most this many, the latest ones.
+    pub limit: u32,
+}
 
 /// A storage failure (logged; clients see `internal`, or `stale` for
 /// [`StoreError::Stale`]).
@@ -249,9 +258,17 @@ pub trait Store: Send + Sync + 'static {
     ) -> Result<Vec<(String, Rating)>, StoreError>;
     /// An account's games, ongoing first, then the most recent.
     fn account_games(&self, account_id: &str, limit: u32) -> Result<Vec<StoredGame>, StoreError>;
-    /// A game's chat, oldest first: the players' room, and the spectators'
-    /// room too when `spectators`.
-    fn chat(&self, game_id: &str, spectators: bool) -> Result<Vec<ChatMessage>, StoreError>;
+    /// A page of a game's chat, oldest first: the players' room, and the
+    /// spectators' room too when `spectators`; the `limit` latest messages
+    /// before the message `before` (or the latest of all).
+    fn chat(
+        &self,
+        game_id: &str,
+        spectators: bool,
+        page: ChatPage,
+    ) -> Result<Vec<ChatMessage>, StoreError>;
+    /// Messages kept for a game in `room`.
+    fn chat_count(&self, game_id: &str, room: Room) -> Result<u64, StoreError>;
     /// Claims up to `limit` games whose deadline (`Due::at`) is at or
     /// before `now` and that no node claimed in the last `lease_ms`; each is
     /// claimed for `lease_ms` (PostgreSQL: `FOR UPDATE SKIP LOCKED`, so two

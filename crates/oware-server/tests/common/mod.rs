@@ -77,7 +77,39 @@ pub async fn request(
     extra: &[String],
     body: &[u8],
 ) -> Resp {
-    let mut s = TcpStream::connect(addr).await.unwrap();
+    request_from(
+        [127, 0, 0, 1],
+        addr,
+        method,
+        path,
+        content_type,
+        extra,
+        body,
+    )
+    .await
+}
+
+/// A connection to `addr` from the loopback address `src` (any of
+/// 127.0.0.0/8): another client, as the server sees it.
+pub async fn connect_from(src: [u8; 4], addr: SocketAddr) -> TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket
+        .bind(SocketAddr::from((src, 0)))
+        .unwrap_or_else(|e| panic!("bind {src:?}: {e}"));
+    socket.connect(addr).await.unwrap()
+}
+
+/// [`request`] from the loopback address `src`.
+pub async fn request_from(
+    src: [u8; 4],
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    content_type: &str,
+    extra: &[String],
+    body: &[u8],
+) -> Resp {
+    let mut s = connect_from(src, addr).await;
     let mut head = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n",
         body.len()
@@ -132,6 +164,125 @@ pub async fn post(addr: SocketAddr, path: &str, body: Value) -> Resp {
 
 pub async fn get(addr: SocketAddr, path: &str) -> Resp {
     raw(addr, "GET", path, "application/json", b"").await
+}
+
+/// A JSON POST from the loopback address `src`.
+pub async fn post_as(src: [u8; 4], addr: SocketAddr, path: &str, body: Value) -> Resp {
+    let body = body.to_string();
+    request_from(
+        src,
+        addr,
+        "POST",
+        path,
+        "application/json",
+        &[],
+        body.as_bytes(),
+    )
+    .await
+}
+
+/// A browser: its session cookie and CSRF token once signed in.
+#[derive(Clone, Default)]
+pub struct Browser {
+    pub cookie: Option<String>,
+    pub csrf: Option<String>,
+}
+
+/// A request from `b` (its cookie and CSRF token) at the loopback
+/// address `src`.
+pub async fn as_browser(
+    src: [u8; 4],
+    addr: SocketAddr,
+    b: &Browser,
+    method: &str,
+    path: &str,
+    body: Option<Value>,
+) -> Resp {
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let mut extra = Vec::new();
+    if let Some(c) = &b.cookie {
+        extra.push(format!("Cookie: oware_session={c}"));
+    }
+    if let Some(t) = &b.csrf {
+        extra.push(format!("X-CSRF-Token: {t}"));
+    }
+    request_from(
+        src,
+        addr,
+        method,
+        path,
+        "application/json",
+        &extra,
+        body.as_bytes(),
+    )
+    .await
+}
+
+/// The session cookie a response sets.
+pub fn session_cookie(r: &Resp) -> Option<String> {
+    r.headers
+        .lines()
+        .find(|l| {
+            l.to_ascii_lowercase()
+                .starts_with("set-cookie: oware_session=")
+        })
+        .map(|l| {
+            l.split_once('=')
+                .unwrap()
+                .1
+                .split(';')
+                .next()
+                .unwrap()
+                .to_string()
+        })
+}
+
+/// Signs up from the loopback address `src`: the new account's browser.
+pub async fn sign_up_from(src: [u8; 4], addr: SocketAddr, name: &str, password: &str) -> Browser {
+    let r = as_browser(
+        src,
+        addr,
+        &Browser::default(),
+        "POST",
+        "/api/v1/account/signup",
+        Some(json!({"username": name, "password": password})),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let set = r
+        .headers
+        .lines()
+        .find(|l| l.to_ascii_lowercase().starts_with("set-cookie:"))
+        .unwrap()
+        .to_string();
+    for part in ["HttpOnly", "SameSite=Lax", "Path=/"] {
+        assert!(set.contains(part), "{set}");
+    }
+    Browser {
+        cookie: session_cookie(&r),
+        csrf: r.json()["csrf"].as_str().map(str::to_string),
+    }
+}
+
+/// A game WebSocket opened by a signed-in browser.
+pub async fn ws_signed_in(addr: SocketAddr, id: &str, b: &Browser) -> Ws {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut req = format!("ws://{addr}/api/v1/games/{id}/ws")
+        .into_client_request()
+        .unwrap();
+    if let Some(c) = &b.cookie {
+        req.headers_mut()
+            .insert("cookie", format!("oware_session={c}").parse().unwrap());
+    }
+    tokio_tungstenite::connect_async(req)
+        .await
+        .expect("websocket connects")
+        .0
+}
+
+/// A GET from the loopback address `src`.
+pub async fn get_as(src: [u8; 4], addr: SocketAddr, path: &str) -> Resp {
+    request_from(src, addr, "GET", path, "application/json", &[], b"").await
 }
 
 /// Creates an online game (creator South) and joins it: (id, south token, north token).

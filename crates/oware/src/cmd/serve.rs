@@ -30,6 +30,10 @@ pub struct ServeArgs {
     /// Engine searches that may run at once (default: the number of cores).
     #[arg(long)]
     engine_threads: Option<usize>,
+    /// Hints, analyses and reviews that may search at once, beside the
+    /// games' own engine threads (default: half the cores, at least 1).
+    #[arg(long)]
+    engine_study_threads: Option<usize>,
     /// Turn off the per-client rate limits (for load benchmarks, which
     /// play thousands of games from one address).
     #[arg(long)]
@@ -85,6 +89,10 @@ pub fn run(command: Command) -> anyhow::Result<()> {
             if let Some(n) = args.engine_threads {
                 anyhow::ensure!(n >= 1, "--engine-threads must be at least 1");
                 options.config.engine_threads = n;
+            }
+            if let Some(n) = args.engine_study_threads {
+                anyhow::ensure!(n >= 1, "--engine-study-threads must be at least 1");
+                options.config.engine_study_threads = n;
             }
             if args.no_rate_limits {
                 options.config.rate_limits = None;

@@ -34,8 +34,8 @@ use tokio_postgres::{AsyncMessage, NoTls, Row};
 mod accounts;
 
 use super::{
-    enqueue, meta_json, parse_meta, Due, Job, Listing, Notice, Store, StoreError, StoredGame,
-    StoredPly, WriteOp, WriteStats, MAX_GROUP,
+    enqueue, meta_json, parse_meta, ChatPage, Due, Job, Listing, Notice, Store, StoreError,
+    StoredGame, StoredPly, WriteOp, WriteStats, MAX_GROUP,
 };
 use crate::accounts::ratings::{Rating, RatingClass};
 use crate::accounts::AccountOp;
@@ -644,6 +644,7 @@ fn chat_row(game_id: &str, r: &Row) -> ChatMessage {
     let room: String = r.get(0);
     let side: Option<String> = r.get(1);
     ChatMessage {
+        id: Some(r.get(5)),
         game_id: game_id.to_string(),
         room: Room::from_stored(&room),
         side: side_from_code(side.as_deref()),
@@ -807,17 +808,38 @@ impl Store for PgStore {
         })
     }
 
-    fn chat(&self, game_id: &str, spectators: bool) -> Result<Vec<ChatMessage>, StoreError> {
+    fn chat(
+        &self,
+        game_id: &str,
+        spectators: bool,
+        page: ChatPage,
+    ) -> Result<Vec<ChatMessage>, StoreError> {
         self.block(async {
             let client = self.pool.get().await?;
+            let before = page.before.unwrap_or(i64::MAX);
+            let limit = i64::from(page.limit);
             let rows = client
                 .query(
-                    "SELECT room, side, name, text, at FROM chat
-                     WHERE game_id = $1 AND (room = 'players' OR $2) ORDER BY id",
-                    &[&game_id, &spectators],
+                    "SELECT room, side, name, text, at, id FROM chat
+                     WHERE game_id = $1 AND (room = 'players' OR $2) AND id < $3
+                     ORDER BY id DESC LIMIT $4",
+                    &[&game_id, &spectators, &before, &limit],
                 )
                 .await?;
-            Ok(rows.iter().map(|r| chat_row(game_id, r)).collect())
+            Ok(rows.iter().rev().map(|r| chat_row(game_id, r)).collect())
+        })
+    }
+
+    fn chat_count(&self, game_id: &str, room: Room) -> Result<u64, StoreError> {
+        self.block(async {
+            let client = self.pool.get().await?;
+            let row = client
+                .query_one(
+                    "SELECT COUNT(*) FROM chat WHERE game_id = $1 AND room = $2",
+                    &[&game_id, &room.as_str()],
+                )
+                .await?;
+            Ok(row.get::<_, i64>(0) as u64)
         })
     }
 

@@ -4,6 +4,7 @@ use rusqlite::{params, Connection};
 
 use super::StoreError;
 use crate::hub::chat::{side_code, side_from_code, ChatMessage, Room};
+use crate::store::ChatPage;
 
 /// Schema version 4: chat messages, kept with their game.
 pub(super) const MIGRATION: &str = "
@@ -34,27 +35,42 @@ pub(super) fn insert(conn: &Connection, m: &ChatMessage) -> Result<(), rusqlite:
     Ok(())
 }
 
-/// A game's messages, oldest first (the spectators' room when `spectators`).
+/// A page of a game's messages, oldest first (with the spectators' room
+/// when `spectators`).
 pub(super) fn history(
     conn: &Connection,
     game_id: &str,
     spectators: bool,
+    page: ChatPage,
 ) -> Result<Vec<ChatMessage>, StoreError> {
     let mut stmt = conn.prepare_cached(
-        "SELECT room, side, name, text, at FROM chat
-         WHERE game_id = ?1 AND (room = 'players' OR ?2) ORDER BY id",
+        "SELECT id, room, side, name, text, at FROM chat
+         WHERE game_id = ?1 AND (room = 'players' OR ?2) AND id < ?3
+         ORDER BY id DESC LIMIT ?4",
     )?;
-    let rows = stmt.query_map(params![game_id, spectators], |r| {
-        let room: String = r.get(0)?;
-        let side: Option<String> = r.get(1)?;
+    let before = page.before.unwrap_or(i64::MAX);
+    let rows = stmt.query_map(params![game_id, spectators, before, page.limit], |r| {
+        let room: String = r.get(1)?;
+        let side: Option<String> = r.get(2)?;
         Ok(ChatMessage {
+            id: Some(r.get(0)?),
             game_id: game_id.to_string(),
             room: Room::from_stored(&room),
             side: side_from_code(side.as_deref()),
-            name: r.get(2)?,
-            text: r.get(3)?,
-            at: r.get(4)?,
+            name: r.get(3)?,
+            text: r.get(4)?,
+            at: r.get(5)?,
         })
     })?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    let mut out: Vec<ChatMessage> = rows.collect::<Result<_, _>>()?;
+    out.reverse();
+    Ok(out)
+}
+
+/// Messages kept for a game in `room`.
+pub(super) fn count(conn: &Connection, game_id: &str, room: Room) -> Result<u64, StoreError> {
+    let n: i64 = conn
+        .prepare_cached("SELECT COUNT(*) FROM chat WHERE game_id = ?1 AND room = ?2")?
+        .query_row(params![game_id, room.as_str()], |r| r.get(0))?;
+    Ok(n as u64)
 }

@@ -17,12 +17,12 @@ mod accounts;
 mod chat;
 
 use super::{
-    enqueue, meta_json, parse_meta, Due, Job, Listing, Store, StoreError, StoredGame, StoredPly,
-    WriteOp, WriteStats, MAX_GROUP,
+    enqueue, meta_json, parse_meta, ChatPage, Due, Job, Listing, Store, StoreError, StoredGame,
+    StoredPly, WriteOp, WriteStats, MAX_GROUP,
 };
 use crate::accounts::ratings::{Rating, RatingClass};
 use crate::accounts::{AccountRow, HistoryPoint, RatingRow, SessionRow};
-use crate::hub::chat::ChatMessage;
+use crate::hub::chat::{ChatMessage, Room};
 use crate::model::{GameMeta, GameStatus};
 
 /// SQLite storage: one file, WAL mode, group commits.
@@ -371,8 +371,17 @@ impl Store for SqliteStore {
         accounts::leaderboard(&self.reader(), class, limit, provisional)
     }
 
-    fn chat(&self, game_id: &str, spectators: bool) -> Result<Vec<ChatMessage>, StoreError> {
-        chat::history(&self.reader(), game_id, spectators)
+    fn chat(
+        &self,
+        game_id: &str,
+        spectators: bool,
+        page: ChatPage,
+    ) -> Result<Vec<ChatMessage>, StoreError> {
+        chat::history(&self.reader(), game_id, spectators, page)
+    }
+
+    fn chat_count(&self, game_id: &str, room: Room) -> Result<u64, StoreError> {
+        chat::count(&self.reader(), game_id, room)
     }
 
     fn account_games(&self, account_id: &str, limit: u32) -> Result<Vec<StoredGame>, StoreError> {

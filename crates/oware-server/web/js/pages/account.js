@@ -95,6 +95,7 @@ function signedIn(main) {
       <form class="card delete-form" novalidate>
         <h2>${esc(t('account.delete'))}</h2>
         <p class="muted">${esc(t('account.deleteWhat'))}</p>
+        <p><a class="export-link" href="/api/v1/account/export" download="oware-account.json">${esc(t('account.export'))}</a></p>
         <label class="field">${esc(t('account.password'))}<input type="password" name="password" autocomplete="current-password" maxlength="200" required></label>
         <p><button class="btn danger" type="submit">${esc(t('account.deleteBtn'))}</button></p>
         <div class="msg" role="alert"></div>

@@ -621,7 +621,7 @@ class GamePage {
         this.addChat(ev);
         break;
       case 'error':
-        if (this.chatSentAt && Date.now() - this.chatSentAt < 3000 && ['too_large', 'rate_limited', 'invalid_request'].includes((ev.error || ev).code)) {
+        if (this.chatSentAt && Date.now() - this.chatSentAt < 3000 && ['too_large', 'rate_limited', 'invalid_request', 'not_allowed'].includes((ev.error || ev).code)) {
           this.chatSentAt = 0;
           const err = ev.error || ev;
           setMsg(this.main.querySelector('.chat-msg'), err.code === 'too_large' ? t('err.too_large.chat') : errorText(err), 'bad');

@@ -62,9 +62,21 @@ export function mount(main) {
   const upd = () => {
     const cls = ratingClass(readTimeControl(form, 'o'));
     const rated = form.querySelector('[name=rated]:checked').value === 'rated';
+    // A rated game always has a deadline (a player who leaves loses on
+    // time): no "none" while rated, a slow clock offered instead.
+    const none = form.querySelector('[name=otc][value=none]');
+    if (rated && none.checked) {
+      const clock = form.querySelector('[name=otc][value=clock]');
+      clock.checked = true;
+      form.omin.value = 10;
+      form.oinc.value = 5;
+      clock.dispatchEvent(new Event('change'));
+      return upd();
+    }
+    none.disabled = rated;
     const rc = form.querySelector('.rated-class');
     rc.hidden = !rated;
-    rc.textContent = t('seek.countsIn', { cls: t(`class.${cls}`) });
+    rc.textContent = `${t('seek.countsIn', { cls: t(`class.${cls}`) })} ${t('seek.ratedClock')}`;
     // A rating range is for rated seeks (listed in the lobby).
     form.querySelector('.range-box').hidden = !(form.public.checked && rated);
     const mine = ratingText(myRating(cls));

@@ -229,7 +229,8 @@ export function mountGame(main, id) {
       renderMoves();
     }).catch(() => {});
     try {
-      const r = await api.review(id, 100);
+      const mine = seats.get(id);
+      const r = await api.review(id, 100, mine.S || mine.N);
       if (!alive) return;
       evals = r.plies;
       q('.eval-status').textContent = '';

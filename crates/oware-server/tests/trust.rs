@@ -1,0 +1,658 @@
+//! The attacks of issue 20, reproduced as an attacker would make them:
+//! several clients on their own loopback addresses (127.0.0.x), real
+//! sockets, bounded in count and time. Each test names the finding it
+//! holds.
+
+mod common;
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use common::*;
+use futures_util::SinkExt;
+use oware_core::{Game, Position, Record};
+use oware_server::{Config, RateLimits};
+use serde_json::json;
+use tokio_tungstenite::tungstenite::Message;
+
+/// A finished game played by random legal moves (a fixed seed), as OGN.
+fn random_game(seed: u64) -> String {
+    let mut game = Game::new(Position::start());
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    while !game.is_over() {
+        let moves: Vec<_> = game.legal_moves().into_iter().collect();
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        game.play(moves[(x % moves.len() as u64) as usize]).unwrap();
+    }
+    Record::from_game(game, &[]).write()
+}
+
+/// Finding 1: the computer's reply in a game stays quick while six
+/// clients flood deep analyses and two others review long games, each
+/// within its limits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn finding_1_computer_replies_stay_quick_under_an_analysis_flood() {
+    let (_dir, server) = start_with(Config {
+        engine_threads: 2,
+        engine_study_threads: 1,
+        engine_move_cap: Duration::from_millis(500),
+        engine_request_cap: Duration::from_secs(4),
+        ..Config::default()
+    })
+    .await;
+    let addr = server.addr();
+    // Two long finished games to review, imported by the reviewers.
+    let mut reviews = Vec::new();
+    for (i, seed) in [(20u8, 7u64), (21, 8)] {
+        let r = request_from(
+            [127, 0, 0, i],
+            addr,
+            "POST",
+            "/api/v1/games/import",
+            "text/plain",
+            &[],
+            random_game(seed).as_bytes(),
+        )
+        .await;
+        assert_eq!(r.status, 201, "{}", r.body);
+        reviews.push((i, r.json()["id"].as_str().unwrap().to_string()));
+    }
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut flood = Vec::new();
+    let served = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    for client in 10u8..16 {
+        for _ in 0..2 {
+            let (stop, served) = (stop.clone(), served.clone());
+            flood.push(tokio::spawn(async move {
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let r = post_as(
+                        [127, 0, 0, client],
+                        addr,
+                        "/api/v1/analyze",
+                        json!({"depth": 40}),
+                    )
+                    .await;
+                    if r.status == 200 {
+                        served.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    } else {
+                        tokio::time::sleep(Duration::from_millis(200)).await;
+                    }
+                }
+            }));
+        }
+    }
+    for (client, id) in reviews {
+        let stop = stop.clone();
+        flood.push(tokio::spawn(async move {
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let r = get_as(
+                    [127, 0, 0, client],
+                    addr,
+                    &format!("/api/v1/games/{id}/review?movetime_ms=2000"),
+                )
+                .await;
+                if r.status != 200 {
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+            }
+        }));
+    }
+    // Let the flood fill the engine first.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let queued = server.hub().engines().queued();
+    assert!(queued >= 2, "the flood holds {queued} study requests");
+
+    let c = post(
+        addr,
+        "/api/v1/games",
+        json!({"mode": "computer", "level": 5, "side": "S"}),
+    )
+    .await;
+    assert_eq!(c.status, 201, "{}", c.body);
+    let c = c.json();
+    let id = c["id"].as_str().unwrap().to_string();
+    let token = c["tokens"]["S"].as_str().unwrap().to_string();
+    let mut w = ws(addr, &id, Some(&token)).await;
+    let mut legal_now = legal(&recv_type(&mut w, "state").await["game"]);
+    let mut replies = Vec::new();
+    let mut ply = 0u64;
+    while replies.len() < 20 && !legal_now.is_empty() {
+        let t = Instant::now();
+        send(
+            &mut w,
+            json!({"type": "move", "move": legal_now[0], "ply": ply}),
+        )
+        .await;
+        recv_move(&mut w, ply + 1).await;
+        let reply = recv_move(&mut w, ply + 2).await;
+        replies.push(t.elapsed());
+        ply += 2;
+        if reply["result"].is_object() {
+            break;
+        }
+        legal_now = legal(&reply);
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let served = served.load(std::sync::atomic::Ordering::Relaxed);
+    server.abort();
+    for f in flood {
+        f.abort();
+    }
+    replies.sort();
+    let worst = *replies.last().unwrap();
+    eprintln!(
+        "computer replies under the flood: {} moves, median {:?}, worst {:?}; analyses served meanwhile: {served}",
+        replies.len(),
+        replies[replies.len() / 2],
+        worst
+    );
+    assert!(replies.len() >= 5, "only {} replies", replies.len());
+    assert!(worst < Duration::from_secs(1), "worst reply {worst:?}");
+}
+
+/// Finding 1: one client may have one analysis running and one waiting;
+/// a third is refused at once with `engine_in_use`, while another client
+/// is still served.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finding_1_one_client_has_a_bounded_engine_budget() {
+    let (_dir, server) = start_with(Config {
+        engine_threads: 1,
+        engine_study_threads: 1,
+        engine_request_cap: Duration::from_millis(1500),
+        ..Config::default()
+    })
+    .await;
+    let addr = server.addr();
+    let hog = [127, 0, 0, 30];
+    let held: Vec<_> = (0..2)
+        .map(|_| {
+            tokio::spawn(async move {
+                post_as(hog, addr, "/api/v1/analyze", json!({"depth": 40})).await
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let t = Instant::now();
+    let third = post_as(hog, addr, "/api/v1/analyze", json!({"movetime_ms": 50})).await;
+    assert_eq!(third.status, 503, "{}", third.body);
+    assert_eq!(third.json()["error"]["reason"], "engine_in_use");
+    assert!(t.elapsed() < Duration::from_millis(500), "refused at once");
+    // Another client waits its turn and is served.
+    let other = post_as(
+        [127, 0, 0, 31],
+        addr,
+        "/api/v1/analyze",
+        json!({"movetime_ms": 50}),
+    )
+    .await;
+    assert_eq!(other.status, 200, "{}", other.body);
+    for h in held {
+        assert_eq!(h.await.unwrap().status, 200);
+    }
+}
+
+/// Finding 1: reviews are cached by content: the same record imported
+/// twice is reviewed once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finding_1_the_same_record_imported_twice_is_reviewed_once() {
+    let (_dir, server) = start_with(Config {
+        engine_threads: 1,
+        rate_limits: Some(RateLimits::default()),
+        ..Config::default()
+    })
+    .await;
+    let addr = server.addr();
+    let ogn = random_game(3);
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let r = raw(
+            addr,
+            "POST",
+            "/api/v1/games/import",
+            "text/plain",
+            ogn.as_bytes(),
+        )
+        .await;
+        assert_eq!(r.status, 201, "{}", r.body);
+        ids.push(r.json()["id"].as_str().unwrap().to_string());
+    }
+    assert_ne!(ids[0], ids[1]);
+    let t = Instant::now();
+    let first = get(
+        addr,
+        &format!("/api/v1/games/{}/review?movetime_ms=40", ids[0]),
+    )
+    .await;
+    let first_took = t.elapsed();
+    assert_eq!(first.status, 200, "{}", first.body);
+    let t = Instant::now();
+    let second = get(
+        addr,
+        &format!("/api/v1/games/{}/review?movetime_ms=40", ids[1]),
+    )
+    .await;
+    let second_took = t.elapsed();
+    assert_eq!(second.status, 200, "{}", second.body);
+    assert_eq!(second.json()["id"], ids[1].as_str());
+    assert_eq!(first.json()["plies"], second.json()["plies"]);
+    assert!(
+        second_took * 4 < first_took,
+        "second review took {second_took:?}, the first {first_took:?}"
+    );
+}
+
+/// Finding 2: a stranger guessing an account's password, from one address
+/// then from many, never locks its owner out: a right password from an
+/// address that was not guessing still signs in, and the signed-in owner
+/// can still change the password.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finding_2_guessing_never_locks_the_owner_out() {
+    let (_dir, server) = start_with(Config {
+        engine_threads: 1,
+        rate_limits: Some(RateLimits::default()),
+        ..Config::default()
+    })
+    .await;
+    let addr = server.addr();
+    let owner = sign_up_from([127, 0, 0, 2], addr, "Abena", "my own seeds").await;
+    let sign_in = |src: [u8; 4], password: &'static str| async move {
+        post_as(
+            src,
+            addr,
+            "/api/v1/account/signin",
+            json!({"username": "Abena", "password": password}),
+        )
+        .await
+    };
+    // One address guesses: five wrong answers, then it is held off.
+    let attacker = [127, 0, 0, 40];
+    for i in 0..5 {
+        let r = sign_in(attacker, ["a", "b", "c", "d", "e"][i]).await;
+        assert_eq!(r.code(), "bad_credentials");
+    }
+    let r = sign_in(attacker, "f").await;
+    assert_eq!(r.status, 429, "{}", r.body);
+    assert_eq!(r.json()["error"]["reason"], "sign_in_pair");
+    let message = r.json()["error"]["message"].as_str().unwrap().to_string();
+    assert!(message.contains("from your address"), "{message}");
+    // Even the right password waits there: that address was guessing.
+    assert_eq!(sign_in(attacker, "my own seeds").await.status, 429);
+    // The owner, elsewhere, signs in at once.
+    let r = sign_in([127, 0, 0, 41], "my own seeds").await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    // Many addresses guess once each: the account is under attack.
+    for last in 50..72u8 {
+        let r = sign_in([127, 0, 0, last], "guess").await;
+        assert_eq!(r.code(), "bad_credentials", "from .{last}");
+    }
+    // A guessing address may not try again, a new one gets a single try...
+    assert_eq!(sign_in([127, 0, 0, 50], "guess again").await.status, 429);
+    assert_eq!(
+        sign_in([127, 0, 0, 80], "one try").await.code(),
+        "bad_credentials"
+    );
+    assert_eq!(sign_in([127, 0, 0, 80], "two tries").await.status, 429);
+    // ...and the owner, from an address that was not guessing, signs in.
+    let r = sign_in([127, 0, 0, 42], "my own seeds").await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    // Signed in, the owner's own page is never refused by the guessing.
+    let r = as_browser(
+        [127, 0, 0, 2],
+        addr,
+        &owner,
+        "POST",
+        "/api/v1/account/password",
+        Some(json!({"old_password": "my own seeds", "new_password": "new seeds here"})),
+    )
+    .await;
+    assert_eq!(r.status, 204, "{}", r.body);
+}
+
+/// Finding 3: a player's private games (online by invite, against the
+/// computer, on one device) stay off their public profile; an online game
+/// in progress is not reviewed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finding_3_private_games_stay_private() {
+    let (_dir, server) = start_with(Config {
+        engine_threads: 1,
+        engine_move_cap: Duration::from_millis(100),
+        rate_limits: None,
+        ..Config::default()
+    })
+    .await;
+    let addr = server.addr();
+    let me = [127, 0, 0, 3];
+    let ama = sign_up_from(me, addr, "Ama", "seeds-and-houses").await;
+    let mut finished = Vec::new();
+    for body in [
+        json!({"mode": "online", "side": "S"}),
+        json!({"mode": "online", "side": "S", "public": true}),
+        json!({"mode": "computer", "side": "S", "level": 1}),
+        json!({"mode": "hotseat", "side": "S"}),
+    ] {
+        let c = as_browser(me, addr, &ama, "POST", "/api/v1/games", Some(body)).await;
+        assert_eq!(c.status, 201, "{}", c.body);
+        let c = c.json();
+        let id = c["id"].as_str().unwrap().to_string();
+        let token = c["tokens"]["S"].as_str().unwrap().to_string();
+        if c["game"]["mode"] == "online" {
+            let invite = c["invite_url"]
+                .as_str()
+                .unwrap()
+                .split("invite=")
+                .nth(1)
+                .unwrap();
+            let j = post_as(
+                [127, 0, 0, 4],
+                addr,
+                &format!("/api/v1/games/{id}/join"),
+                json!({"invite": invite, "name": "Friend"}),
+            )
+            .await;
+            assert_eq!(j.status, 200, "{}", j.body);
+            if c["game"]["public"] == false {
+                // In progress: no review for anyone, seat or not.
+                for path in [
+                    format!("/api/v1/games/{id}/review"),
+                    format!("/api/v1/games/{id}/review?token={token}"),
+                ] {
+                    let r = get_as([127, 0, 0, 5], addr, &path).await;
+                    assert_eq!(r.json()["error"]["reason"], "game_in_progress");
+                }
+            }
+        }
+        let r = post_as(
+            me,
+            addr,
+            &format!("/api/v1/games/{id}/resign"),
+            json!({"token": token}),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        finished.push((id, c["game"]["public"] == true));
+    }
+    let profile = get_as([127, 0, 0, 6], addr, "/api/v1/players/Ama")
+        .await
+        .json();
+    let listed: Vec<&str> = profile["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap())
+        .collect();
+    let public: Vec<&str> = finished
+        .iter()
+        .filter(|(_, p)| *p)
+        .map(|(id, _)| id.as_str())
+        .collect();
+    assert_eq!(listed, public, "only the public game is on the profile");
+    // The owner still finds every game on their own page.
+    let mine = as_browser(me, addr, &ama, "GET", "/api/v1/account/games", None).await;
+    assert_eq!(mine.json()["games"].as_array().unwrap().len(), 4);
+}
+
+/// A rated game between two new accounts, created by `a` (South) with a
+/// clock and joined by `b`: its id and both seat tokens.
+async fn rated_game(addr: SocketAddr, a: &Browser, b: &Browser) -> (String, String, String) {
+    let c = as_browser(
+        [127, 0, 0, 7],
+        addr,
+        a,
+        "POST",
+        "/api/v1/games",
+        Some(json!({"mode": "online", "rated": true, "side": "S",
+                    "time_control": {"initial_ms": 600_000, "increment_ms": 5_000}})),
+    )
+    .await;
+    assert_eq!(c.status, 201, "{}", c.body);
+    let c = c.json();
+    let id = c["id"].as_str().unwrap().to_string();
+    let invite = c["invite_url"]
+        .as_str()
+        .unwrap()
+        .split("invite=")
+        .nth(1)
+        .unwrap();
+    let j = as_browser(
+        [127, 0, 0, 8],
+        addr,
+        b,
+        "POST",
+        &format!("/api/v1/games/{id}/join"),
+        Some(json!({"invite": invite})),
+    )
+    .await;
+    assert_eq!(j.status, 200, "{}", j.body);
+    (
+        id,
+        c["tokens"]["S"].as_str().unwrap().to_string(),
+        j.json()["token"].as_str().unwrap().to_string(),
+    )
+}
+
+/// Ama's slow rating and its game count, from her profile.
+async fn slow_rating(addr: SocketAddr, name: &str) -> (i64, i64) {
+    let p = get(addr, &format!("/api/v1/players/{name}")).await.json();
+    let slow = p["ratings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["class"] == "slow")
+        .unwrap()
+        .clone();
+    (
+        slow["rating"].as_i64().unwrap(),
+        slow["games"].as_i64().unwrap(),
+    )
+}
+
+/// Finding 4: a second account resigning rated games at once farms no
+/// rating (the games are aborted); a rated game must have a clock; and a
+/// player who deletes the account mid-game loses it, rating the opponent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finding_4_ratings_cannot_be_farmed() {
+    let (_dir, server) = start_with(Config {
+        engine_threads: 1,
+        rate_limits: None,
+        ..Config::default()
+    })
+    .await;
+    let addr = server.addr();
+    let ama = sign_up_from([127, 0, 0, 7], addr, "Ama", "seeds-and-houses").await;
+    let alt = sign_up_from([127, 0, 0, 8], addr, "Alt", "houses-and-seeds").await;
+    for _ in 0..5 {
+        let (id, _, alt_token) = rated_game(addr, &ama, &alt).await;
+        let r = post(
+            addr,
+            &format!("/api/v1/games/{id}/resign"),
+            json!({"token": alt_token}),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(r.json()["game"]["status"], "over");
+        assert_eq!(r.json()["game"]["rated"], false, "aborted, not rated");
+    }
+    assert_eq!(slow_rating(addr, "Ama").await, (1500, 0));
+    // One move is not enough either: each side must have moved.
+    let (id, ama_token, alt_token) = rated_game(addr, &ama, &alt).await;
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{id}/moves"),
+        json!({"token": ama_token, "move": "F", "ply": 0}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    post(
+        addr,
+        &format!("/api/v1/games/{id}/resign"),
+        json!({"token": alt_token}),
+    )
+    .await;
+    assert_eq!(slow_rating(addr, "Ama").await, (1500, 0));
+    // No rated game without a deadline.
+    let r = as_browser(
+        [127, 0, 0, 7],
+        addr,
+        &ama,
+        "POST",
+        "/api/v1/games",
+        Some(json!({"mode": "online", "rated": true})),
+    )
+    .await;
+    assert_eq!(r.json()["error"]["reason"], "rated_needs_clock");
+    // A real game: one move each, then the other player deletes the
+    // account. The game ends, Ama wins it, and it is rated.
+    let (id, ama_token, alt_token) = rated_game(addr, &ama, &alt).await;
+    for (ply, (mv, token)) in [("F", &ama_token), ("f", &alt_token)]
+        .into_iter()
+        .enumerate()
+    {
+        let r = post(
+            addr,
+            &format!("/api/v1/games/{id}/moves"),
+            json!({"token": token, "move": mv, "ply": ply}),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    let r = as_browser(
+        [127, 0, 0, 8],
+        addr,
+        &alt,
+        "POST",
+        "/api/v1/account/delete",
+        Some(json!({"password": "houses-and-seeds"})),
+    )
+    .await;
+    assert_eq!(r.status, 204, "{}", r.body);
+    let g = get(addr, &format!("/api/v1/games/{id}")).await.json();
+    assert_eq!(g["status"], "over");
+    assert_eq!(g["rated"], true);
+    assert_eq!(g["result"]["winner"], "S");
+    let (rating, games) = slow_rating(addr, "Ama").await;
+    assert_eq!(games, 1);
+    assert!(rating > 1500, "{rating}");
+}
+
+/// Finding 5: limits hold per client, not per socket: one address cannot
+/// hold every socket place, spread its chat over many sockets, or fill
+/// the lobby; the chat history comes a page at a time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn finding_5_limits_are_per_client() {
+    let (_dir, server) = start_with(Config {
+        engine_threads: 1,
+        rate_limits: Some(RateLimits {
+            sockets_per_client: 12,
+            games_per_minute: 100,
+            games_burst: 100,
+            ..RateLimits::default()
+        }),
+        ..Config::default()
+    })
+    .await;
+    let addr = server.addr();
+    let (id, south, _north) = online_game(addr, json!({})).await;
+    // Sockets: twelve from one address, then refusals; others still get in.
+    let hog = [127, 0, 0, 90];
+    let mut sockets = Vec::new();
+    for _ in 0..12 {
+        let stream = connect_from(hog, addr).await;
+        let url = format!("ws://{addr}/api/v1/games/{id}/ws?token={south}");
+        let (ws, _) = tokio_tungstenite::client_async(url, stream)
+            .await
+            .expect("within the limit");
+        sockets.push(ws);
+    }
+    let r = get_as(hog, addr, &format!("/api/v1/games/{id}/ws")).await;
+    assert_eq!(r.status, 429, "{}", r.body);
+    assert_eq!(r.json()["error"]["reason"], "sockets");
+    let mut other = ws(addr, &id, Some(&south)).await;
+    recv_type(&mut other, "state").await;
+    // Chat spread over the twelve sockets counts once: the burst of five,
+    // then about one a second.
+    let t = Instant::now();
+    for (i, s) in sockets.iter_mut().enumerate() {
+        for j in 0..4 {
+            let text = json!({"type": "chat", "text": format!("spam {i}.{j}")}).to_string();
+            s.send(Message::Text(text.into())).await.unwrap();
+        }
+    }
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let elapsed = t.elapsed().as_secs() as usize;
+    let history = get(
+        addr,
+        &format!("/api/v1/games/{id}/chat?token={south}&limit=100"),
+    )
+    .await
+    .json();
+    let kept = history["messages"].as_array().unwrap().len();
+    assert!(
+        kept >= 5 && kept <= 6 + elapsed,
+        "{kept} of 48 messages kept"
+    );
+    // The history is paged: the latest two, then the ones before.
+    let page = get(
+        addr,
+        &format!("/api/v1/games/{id}/chat?token={south}&limit=2"),
+    )
+    .await
+    .json();
+    let page = page["messages"].as_array().unwrap();
+    assert_eq!(page.len(), 2);
+    let before = page[0]["id"].as_i64().unwrap();
+    let earlier = get(
+        addr,
+        &format!("/api/v1/games/{id}/chat?token={south}&limit=100&before={before}"),
+    )
+    .await
+    .json();
+    assert_eq!(earlier["messages"].as_array().unwrap().len(), kept - 2);
+    let r = get(addr, &format!("/api/v1/games/{id}/chat?limit=1000")).await;
+    assert_eq!(r.code(), "invalid_request");
+    drop(sockets);
+    // The lobby: three seeks a client, so five addresses hold fifteen.
+    let seek = json!({"mode": "online", "public": true});
+    for last in 100..105u8 {
+        for n in 0..4 {
+            let r = post_as([127, 0, 0, last], addr, "/api/v1/games", seek.clone()).await;
+            if n < 3 {
+                assert_eq!(r.status, 201, "{}", r.body);
+            } else {
+                assert_eq!(r.json()["error"]["reason"], "seeks");
+            }
+        }
+    }
+    let lobby = get(addr, "/api/v1/lobby").await.json();
+    assert_eq!(lobby["games"].as_array().unwrap().len(), 15);
+    // A seek that is taken frees its place.
+    let first = post_as(
+        [127, 0, 0, 110],
+        addr,
+        "/api/v1/games",
+        json!({"mode": "online", "public": true, "side": "S"}),
+    )
+    .await
+    .json();
+    for _ in 0..2 {
+        post_as([127, 0, 0, 110], addr, "/api/v1/games", seek.clone()).await;
+    }
+    let invite = first["invite_url"]
+        .as_str()
+        .unwrap()
+        .split("invite=")
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let fid = first["id"].as_str().unwrap();
+    let j = post(
+        addr,
+        &format!("/api/v1/games/{fid}/join"),
+        json!({"invite": invite}),
+    )
+    .await;
+    assert_eq!(j.status, 200, "{}", j.body);
+    let r = post_as([127, 0, 0, 110], addr, "/api/v1/games", seek.clone()).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+}
