@@ -103,9 +103,12 @@ pub struct RateLimits {
     pub chat_burst: u32,
     /// Game WebSockets one client address may hold open (0: no limit).
     pub sockets_per_client: usize,
-    /// Games one client (address, and account when signed in) may have
-    /// waiting in the lobby at once (0: no limit).
-    pub seeks_per_client: usize,
+    /// Games one account may have waiting in the lobby at once (0: no
+    /// limit, for accounts and addresses both).
+    pub seeks_per_account: usize,
+    /// Games one address may have waiting in the lobby at once (a
+    /// household or a school shares one address).
+    pub seeks_per_address: usize,
     /// Sign-in attempts per minute from one address.
     pub sign_in_per_minute: u32,
     /// Wrong passwords on one account, from all addresses together, in
@@ -130,7 +133,8 @@ impl Default for RateLimits {
             ws_burst: 60,
             chat_burst: 5,
             sockets_per_client: 50,
-            seeks_per_client: 3,
+            seeks_per_account: 3,
+            seeks_per_address: 10,
             sign_in_per_minute: 10,
             sign_in_failures_per_account: 20,
             sign_ups_per_hour: 5,

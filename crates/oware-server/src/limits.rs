@@ -73,11 +73,13 @@ pub struct Limiter {
 }
 
 /// The lobby games (seeks) each client key has open, so that one client
-/// cannot fill the lobby: at most `max` waiting at once per key (address,
-/// and account when signed in). A seek counts until it is taken, ends, or
-/// leaves the lobby at [`SEEK_TTL`].
+/// cannot fill the lobby: at most `per_account` waiting at once per
+/// account, and `per_address` per address (more, since a household or a
+/// school shares one). A seek counts until it is taken, ends, or leaves
+/// the lobby at [`SEEK_TTL`].
 pub struct OpenSeeks {
-    max: usize,
+    per_account: usize,
+    per_address: usize,
     by_key: Mutex<HashMap<String, Vec<(String, Instant)>>>,
 }
 
@@ -155,16 +157,22 @@ impl OpenSeeks {
                 list.retain(|(id, at)| now.duration_since(*at) < SEEK_TTL && !gone.contains(id));
             }
         }
-        if client
-            .0
-            .iter()
-            .any(|k| map.get(k).map_or(0, Vec::len) >= self.max)
-        {
-            return Err(ApiError::rate_limited(format!(
-                "you already have {} games waiting in the lobby; wait for a player or let one lapse",
-                self.max
-            ))
-            .with_reason("seeks"));
+        for k in &client.0 {
+            let (max, whose) = if k.starts_with("account:") {
+                (self.per_account, "your account has")
+            } else {
+                (self.per_address, "your address has")
+            };
+            if map.get(k).map_or(0, Vec::len) >= max {
+                return Err(ApiError::rate_limited(format!(
+                    "{whose} {max} games waiting in the lobby already; wait for a player or let one lapse"
+                ))
+                .with_reason(if k.starts_with("account:") {
+                    "seeks_account"
+                } else {
+                    "seeks_address"
+                }));
+            }
         }
         let placeholder = format!("~{}", rand::random::<u64>());
         for k in &client.0 {
@@ -253,8 +261,9 @@ impl Limiter {
                 chat: NonZeroU32::new(l.chat_burst).map(|burst| {
                     RateLimiter::keyed(Quota::per_second(NonZeroU32::MIN).allow_burst(burst))
                 }),
-                seeks: (l.seeks_per_client > 0).then(|| OpenSeeks {
-                    max: l.seeks_per_client,
+                seeks: (l.seeks_per_account > 0).then(|| OpenSeeks {
+                    per_account: l.seeks_per_account,
+                    per_address: l.seeks_per_address.max(l.seeks_per_account),
                     by_key: Mutex::new(HashMap::new()),
                 }),
                 sockets: (l.sockets_per_client > 0).then(|| {

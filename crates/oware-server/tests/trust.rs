@@ -545,6 +545,8 @@ async fn finding_5_limits_are_per_client() {
         engine_threads: 1,
         rate_limits: Some(RateLimits {
             sockets_per_client: 12,
+            seeks_per_account: 3,
+            seeks_per_address: 4,
             games_per_minute: 100,
             games_burst: 100,
             ..RateLimits::default()
@@ -612,20 +614,43 @@ async fn finding_5_limits_are_per_client() {
     let r = get(addr, &format!("/api/v1/games/{id}/chat?limit=1000")).await;
     assert_eq!(r.code(), "invalid_request");
     drop(sockets);
-    // The lobby: three seeks a client, so five addresses hold fifteen.
+    // The lobby: four seeks an address (this server's setting), so five
+    // addresses hold twenty; an account holds three.
     let seek = json!({"mode": "online", "public": true});
     for last in 100..105u8 {
-        for n in 0..4 {
+        for n in 0..5 {
             let r = post_as([127, 0, 0, last], addr, "/api/v1/games", seek.clone()).await;
-            if n < 3 {
+            if n < 4 {
                 assert_eq!(r.status, 201, "{}", r.body);
             } else {
-                assert_eq!(r.json()["error"]["reason"], "seeks");
+                assert_eq!(r.json()["error"]["reason"], "seeks_address");
             }
         }
     }
     let lobby = get(addr, "/api/v1/lobby").await.json();
-    assert_eq!(lobby["games"].as_array().unwrap().len(), 15);
+    assert_eq!(lobby["games"].as_array().unwrap().len(), 20);
+    let kwame = sign_up_from([127, 0, 0, 111], addr, "Kwame", "seeds-in-the-lobby").await;
+    for n in 0..4 {
+        let src = [127, 0, 0, 112 + n];
+        let r = as_browser(
+            src,
+            addr,
+            &kwame,
+            "POST",
+            "/api/v1/games",
+            Some(seek.clone()),
+        )
+        .await;
+        if n < 3 {
+            assert_eq!(r.status, 201, "{}", r.body);
+        } else {
+            assert_eq!(
+                r.json()["error"]["reason"],
+                "seeks_account",
+                "from another address too"
+            );
+        }
+    }
     // A seek that is taken frees its place.
     let first = post_as(
         [127, 0, 0, 110],
