@@ -457,7 +457,12 @@ impl Session {
                     "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
                 ));
                 self.say("option name TablebaseDir type string default <empty>");
-                self.say("option name Level type spin default 10 min 1 max 10");
+                // A combo of the levels' names (numbers 1-10 are accepted too).
+                let names: String = Level::all().map(|l| format!(" var {}", l.name())).collect();
+                self.say(&format!(
+                    "option name Level type combo default {}{names}",
+                    Level::MAX.name()
+                ));
                 self.say("option name Greedy type check default false");
                 self.say("option name OwnBook type check default false");
                 self.say("option name EvalNet type check default true");
@@ -533,10 +538,12 @@ impl Session {
                     Err(e) => self.error(format!("setoption TablebaseDir: {e}")),
                 }
             }
-            "level" => match need(value).and_then(|v| v.parse::<u8>().ok()) {
-                Some(n) if (1..=10).contains(&n) => self.settings.level = Level::new(n),
-                _ => self.error(format!(
-                    "setoption Level: expected a level from 1 to 10, got {}",
+            "level" => match need(value).and_then(Level::parse) {
+                Some(level) => self.settings.level = level,
+                None => self.error(format!(
+                    "setoption Level: expected a level from 1 to 10 or its name ({} … {}), got {}",
+                    Level::MIN.name(),
+                    Level::MAX.name(),
                     shown(value)
                 )),
             },
@@ -591,8 +598,8 @@ impl Session {
             // Not an error: GUIs may ask. An endless search of such a
             // position answers the same way, but only when stopped.
             self.say(&format!(
-                "info string the game is over ({}); no move to play",
-                o.reason.as_str()
+                "info string the game is over: {}; no move to play",
+                o.reason
             ));
             self.say("bestmove 0000");
             return;

@@ -339,8 +339,8 @@ fn analyze(args: AnalyzeArgs) -> Result<()> {
     if game.is_over() {
         let o = game.outcome().expect("over");
         bail!(
-            "the game is over ({}), {}-{}: nothing to analyse",
-            o.reason.as_str(),
+            "the game is over ({}, {}-{}): nothing to analyse",
+            o.reason,
             o.totals[0],
             o.totals[1]
         );
@@ -375,7 +375,7 @@ fn analyze(args: AnalyzeArgs) -> Result<()> {
     let moves = engine.analyze_with(&game, &limits, &stop, &mut |i| last = (i.depth, i.nodes));
     let report = AnalysisJson {
         position: game.position().to_string(),
-        to_move: game.position().to_move().to_string(),
+        to_move: game.position().to_move().letter().to_string(),
         depth: last.0,
         nodes: last.1,
         elapsed_ms: started.elapsed().as_millis(),
@@ -395,7 +395,11 @@ fn analyze(args: AnalyzeArgs) -> Result<()> {
     } else {
         println!(
             "{} ({} to move), depth {}, {} nodes, {} ms",
-            report.position, report.to_move, report.depth, report.nodes, report.elapsed_ms
+            report.position,
+            game.position().to_move(),
+            report.depth,
+            report.nodes,
+            report.elapsed_ms
         );
         for m in &report.moves {
             println!("{:>2}  {:>12}  {}", m.mv, m.score, m.pv);
@@ -492,6 +496,10 @@ fn run_match(args: MatchArgs) -> Result<()> {
         openings,
         concurrency: args.concurrency,
     };
+    for (n, spec) in [(1, &config.engine1), (2, &config.engine2)] {
+        arena::check_engine(spec)
+            .with_context(|| format!("engine {n} ({}) cannot play a match", spec.label()))?;
+    }
     eprintln!(
         "match: {} vs {}, {} games{}, {} (engine 2: {})",
         config.engine1.label(),
@@ -588,6 +596,9 @@ fn run_match(args: MatchArgs) -> Result<()> {
     }
     for g in games.iter().filter(|g| g.game.outcome().is_none()) {
         println!("fault in game {}: {}", g.index + 1, g.reason);
+    }
+    if faults == games.len() {
+        bail!("no game of the match was played to its end: every game ended by an engine fault (listed above)");
     }
     Ok(())
 }
