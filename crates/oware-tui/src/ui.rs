@@ -610,7 +610,7 @@ fn info_lines(app: &App) -> Vec<Line<'static>> {
         Lang::Fr => (
             "m repères",
             "w alertes",
-            "t anim.",
+            "t animation",
             "n nouvelle",
             "p accord",
             "l charger",
@@ -809,7 +809,10 @@ fn draw_setup(frame: &mut Frame, app: &App, body: Rect) {
         // Under the level, its measured strength.
         if field == 1 {
             let strength = levels::strength(Level::new(app.setup.level), lang);
-            group.push(Line::styled(format!("{:17}{strength}", ""), grey));
+            // Under the value, or further left on a narrow window.
+            let room = usize::from(body.width.min(64).saturating_sub(2));
+            let indent = 17.min(room.saturating_sub(strength.chars().count())).max(2);
+            group.push(Line::styled(format!("{:indent$}{strength}", ""), grey));
         }
         rows.push(group);
     }

@@ -22,12 +22,24 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Count legal move sequences of a given length (the move generator's test and benchmark).
+    #[command(after_help = "Examples:
+  oware perft 8
+  oware perft 3 --position 0-0-0-0-0-17-1-1-1-0-0-1-14-13-S")]
     Perft(cmd::core::PerftArgs),
     /// Perft split by first move.
+    #[command(after_help = "Examples:
+  oware divide 4")]
     Divide(cmd::core::PerftArgs),
     /// Show a position, optionally after a list of moves played with the full rules.
+    #[command(after_help = "Examples:
+  oware show
+  oware show --moves FfBe
+  oware show --position 1-0-0-0-1-0-0-0-0-0-0-0-23-23-S --json")]
     Show(cmd::core::ShowArgs),
     /// Check an OGN game record and print its final position and result.
+    #[command(after_help = "Examples:
+  oware record game.ogn
+  oware record game.ogn --json")]
     Record(cmd::core::RecordArgs),
     #[command(flatten)]
     Engine(cmd::engine::Command),

@@ -13,15 +13,30 @@ use super::core::parse_position;
 #[derive(Subcommand)]
 pub enum Command {
     /// Value and principal variation of every legal move of a position.
+    #[command(after_help = "Examples:
+  oware analyze --moves FfBe
+  oware analyze --position 0-0-0-5-0-0-3-1-2-0-0-3-17-17-S --depth 12 --json")]
     Analyze(AnalyzeArgs),
     /// Search fixed positions to a fixed depth: prints the node-count signature and nodes/second.
+    #[command(after_help = "Examples:
+  oware bench
+  oware bench --depth 10 --verbose")]
     Bench(BenchArgs),
     /// Speak the UCI engine protocol (Aalina's dialect) on stdin/stdout.
+    #[command(after_help = "Examples:
+  oware uci
+  printf 'setoption name Level value beginner\\nposition startpos moves F\\ngo\\n' | oware uci")]
     Uci(UciArgs),
     /// Play a match between two UCI engines, judged by the rules core.
+    #[command(after_help = "Examples:
+  oware match --engine1 \"oware uci\" --engine2 \"oware uci\" --option2 Level=club --games 20 --movetime 100
+  oware match --engine1 \"oware uci\" --engine2 \"./other uci\" --depth 8 --sprt --elo0 0 --elo1 20")]
     Match(MatchArgs),
     /// Elo difference, 95 % interval and LOS of match counts, summed over
     /// one or more runs (e.g. to total several `oware match` runs).
+    #[command(after_help = "Examples:
+  oware elo --pairs 0,2,31,30,77 --pairs 0,0,18,18,24
+  oware elo --wdl 27,8,5")]
     Elo(EloArgs),
     /// Fit the evaluation weights on self-play data (see docs/ENGINE.md).
     Tune {

@@ -8,6 +8,10 @@ use clap::{Args, Subcommand};
 #[derive(Subcommand)]
 pub enum Command {
     /// Start the web app: play, learn and study in the browser.
+    #[command(after_help = "Examples:
+  oware serve                            http://127.0.0.1:8080, games in the user's data folder
+  oware serve --addr 0.0.0.0:8080 --db games.sqlite3
+  oware serve --db postgres://oware:secret@db:5432/oware")]
     Serve(ServeArgs),
     /// Load generator: play many simultaneous online games against a server over WebSocket.
     ServeBench(super::serve_bench::BenchArgs),
