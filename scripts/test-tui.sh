@@ -166,10 +166,13 @@ for f in files:
     text = open(f).read()
     found = sorted({w for w in words(text) if w.lower() in english and w not in allowed})
     found += [s for s in ("(on)", "(off)") if s in text]
+    # French typography: a no-break space before : ; ! ? (a "?" after a
+    # plain space is the key, as in "Appuyez sur ? pour les règles").
+    found += [repr(m) for m in re.findall(r"[^\W\d_)»][:;!?]|[^\W\d_)»] [:;!]", text)]
     if found:
         bad.append(f"{f.rsplit('/', 1)[-1]}: {' '.join(found)}")
 if bad:
-    print("--- English in French screens:\n" + "\n".join(bad))
+    print("--- English words or English typography in French screens:\n" + "\n".join(bad))
     sys.exit(1)
 PY
 }

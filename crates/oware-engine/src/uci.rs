@@ -344,6 +344,19 @@ pub fn bestmove_line(r: &SearchResult) -> String {
 }
 
 /// A `setoption` value as an error message shows it: quoted, or "no value".
+/// `text` without the "(os error N)" codes the system appends to its
+/// messages: a GUI shows the words ("No such file or directory") only.
+fn without_os_codes(text: &str) -> String {
+    let mut out = text.to_string();
+    while let Some(at) = out.find(" (os error ") {
+        match out[at..].find(')') {
+            Some(end) => out.replace_range(at..at + end + 1, ""),
+            None => break,
+        }
+    }
+    out
+}
+
 fn shown(value: Option<&str>) -> String {
     match value.map(str::trim) {
         Some(v) if !v.is_empty() => format!("'{v}'"),
@@ -415,7 +428,10 @@ impl Session {
     }
 
     fn error(&self, msg: impl fmt::Display) {
-        self.say(&format!("info string error: {msg}"));
+        self.say(&format!(
+            "info string error: {}",
+            without_os_codes(&msg.to_string())
+        ));
     }
 
     /// Ends a running search (it prints its bestmove) and takes the engine back.
@@ -720,6 +736,16 @@ pub fn run_with_builder<R: BufRead>(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn os_error_codes_are_left_out() {
+        assert_eq!(
+            super::without_os_codes("cannot open x: No such file or directory (os error 2)"),
+            "cannot open x: No such file or directory"
+        );
+        assert_eq!(super::without_os_codes("plain (text)"), "plain (text)");
+    }
+
     use super::*;
 
     #[test]

@@ -214,11 +214,12 @@ impl<W: Write> Plain<'_, W> {
             }
         };
         let captured = lang.pick("captured", "grenier");
+        let colon = lang.pick(":", "\u{a0}:");
         let (t, b) = (row(top, true), row(bottom, false));
         writeln!(self.out)?;
         writeln!(
             self.out,
-            "{}: {captured} {}{}",
+            "{}{colon} {captured} {}{}",
             self.name(top),
             pos.store(top),
             mark(top)
@@ -229,7 +230,7 @@ impl<W: Write> Plain<'_, W> {
         writeln!(self.out, "  {}", letters(&b))?;
         writeln!(
             self.out,
-            "{}: {captured} {}{}",
+            "{}{colon} {captured} {}{}",
             self.name(bottom),
             pos.store(bottom),
             mark(bottom)
