@@ -617,7 +617,7 @@ fn info_lines(app: &App) -> Vec<Line<'static>> {
         ),
     };
     let switches = format!(
-        "{marks} {} · {warn} {} · {anim} {}",
+        "{marks} {}  {warn} {}  {anim} {}",
         on(app.settings.marks),
         on(app.settings.warnings),
         on(app.settings.animation)

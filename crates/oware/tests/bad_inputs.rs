@@ -281,3 +281,24 @@ fn match_games_end_in_words() {
         );
     }
 }
+
+#[test]
+fn the_server_log_has_no_colour_codes_when_not_a_terminal() {
+    use std::io::{BufRead, BufReader};
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.sqlite3");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("oware"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+        .arg(&db)
+        .env_remove("RUST_LOG")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let first = lines.next().expect("a log line").unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(first.contains("INFO"), "{first:?}");
+    assert!(!first.contains('\u{1b}'), "colour codes in {first:?}");
+}
