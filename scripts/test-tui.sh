@@ -52,12 +52,13 @@ check() {
     fi
 }
 
-# start ARGS...: a fresh pane running the game; after it exits the shell
-# prints its exit status and whether the tty is back in canonical mode.
+# start ARGS...: a fresh pane (COLS x ROWS, 80x24 unless set) running the
+# game in $WORK; after it exits the shell prints its exit status and whether
+# the tty is back in canonical mode.
 start() {
     tm kill-session -t "$SESSION" 2>/dev/null || true
-    tm new-session -d -s "$SESSION" -x 80 -y 24 \
-        "env OWARE_DATA_DIR='$WORK/data' OWARE_TEST_PANIC_KEY=1 LANG=en_US.UTF-8 '$BIN' play $*; \
+    tm new-session -d -s "$SESSION" -x "${COLS:-80}" -y "${ROWS:-24}" \
+        "cd '$WORK' && env OWARE_DATA_DIR='$WORK/data' OWARE_TEST_PANIC_KEY=1 LANG=en_US.UTF-8 '$BIN' play $*; \
          echo EXITED:\$?; stty -a | grep -qw -- -icanon && echo TTY:RAW || echo TTY:COOKED; sleep 60"
 }
 
@@ -86,11 +87,12 @@ check "rules screen (French)" wait_for "Comment jouer à l'awalé"
 keys Escape
 # The language chosen on the rules screen holds for every screen.
 check "board in French" wait_for "À vous (Sud)"
-check "key line in French" wait_for "⏎ jouer · h indice"
+check "key line in French" wait_for "⏎ jouer · h conseil · u annuler · r rétablir"
 keys '?' g Escape
 check "board in English again" wait_for "Your turn (South)"
 keys h
 check "hint" wait_for "Hint: play"
+check "endgame tables said ready" wait_for "Endgame tables ready (up to 14 seeds on the board)." 90
 keys u
 check "undo" wait_for "Took back"
 keys c Enter
@@ -126,7 +128,124 @@ check "game over by agreement" wait_for "(R12)"
 keys q
 check "quit after game over" wait_for "EXITED:0"
 
-# 4. A panic restores the terminal too. The panic key is a test hook that
+# 4. Every screen at 60x20 and 80x24, in English and French. The French
+# screens may hold no English word: every word of the English screens of
+# the same size (and a list of common ones) is looked for in them, except
+# proper names and words spelled alike in both languages (ALLOWED).
+SCREENS="${OWARE_SCREENS_DIR:-$WORK/screens}"
+NB=$'\u00a0'
+mkdir -p "$SCREENS"
+snap() { screen > "$SCREENS/$COLS"x"$ROWS-$LG-$1.txt"; }
+# t EN FR: the text of the language being tested.
+t() { if [ "$LG" = en ]; then printf '%s' "$1"; else printf '%s' "$2"; fi; }
+# Proper names, and words spelled alike in both languages (matched exactly;
+# "on" is the French pronoun: the English switches' "(on)" is looked for
+# as such).
+ALLOWED="Oware Abapa OGN ogn oware Elo UTF English Novice Club Expert Animation animation Question question Position Tables tables six face On on"
+# french_clean FILE...: fails, naming them, on English words in the files.
+french_clean() {
+    python3 - "$ALLOWED" "$@" <<'PY'
+import re, sys, glob
+allowed = set(sys.argv[1].split())
+files = sys.argv[2:]
+# File paths (a name typed, a file saved) are not words of the interface.
+words = lambda text: set(re.findall(r"[^\W\d_]{2,}", re.sub(r"\S*/\S*", " ", text)))
+common = """the you your to of and is are was game move moves level computer save saved
+load loaded quit hint undo redo resign rules new start play played captured capture
+resume error file cannot could not read does exist folder text turn board store seeds
+seed house houses player players wins win draw agreed stop yes no on off marks warn
+anim agree back choose change keys press make window least thinking looking good
+welcome last over south north it when with while ready endgame""".split()
+english = {w.lower() for w in common}
+for f in files:
+    en = f.replace("-fr-", "-en-")
+    for g in glob.glob(en.rsplit("-en-", 1)[0] + "-en-*.txt"):
+        english |= {w.lower() for w in words(open(g).read())}
+bad = []
+for f in files:
+    text = open(f).read()
+    found = sorted({w for w in words(text) if w.lower() in english and w not in allowed})
+    found += [s for s in ("(on)", "(off)") if s in text]
+    # French typography: a no-break space before : ; ! ? (a "?" after a
+    # plain space is the key, as in "Appuyez sur ? pour les règles").
+    found += [repr(m) for m in re.findall(r"[^\W\d_)»][:;!?]|[^\W\d_)»] [:;!]", text)]
+    if found:
+        bad.append(f"{f.rsplit('/', 1)[-1]}: {' '.join(found)}")
+if bad:
+    print("--- English words or English typography in French screens:\n" + "\n".join(bad))
+    sys.exit(1)
+PY
+}
+board_whole() {
+    screen | grep -q "A     B     C     D     E     F" &&
+        screen | grep -q "f     e     d     c     b     a" &&
+        [ "$(screen | grep -o '│  0 │' | wc -l)" -ge 2 ]
+}
+for size in 60x20 80x24; do
+    COLS="${size%x*}"
+    ROWS="${size#*x}"
+    for LG in en fr; do
+        rm -rf "$WORK/data"
+        tag="$size $LG"
+        start --lang "$LG" --level 2 --no-animation
+        check "$tag: new-game screen" wait_for "$(t 'New game' 'Nouvelle partie')"
+        check "$tag: level named with its strength" wait_for "$(t '2 of 10 · Novice' '2 sur 10 · Novice')"
+        check "$tag: measured strength" wait_for "$(t 'about 120 Elo above Beginner' 'environ 120 points Elo de plus que Débutant')"
+        snap setup
+        keys l
+        keys -l "$WORK/missing.ogn"
+        keys Enter
+        check "$tag: load error on the new-game screen" wait_for "$(t 'Could not read the game file' 'Impossible de lire la partie')"
+        snap setup-load-error
+        keys Enter
+        check "$tag: play screen" wait_for "$(t 'Your turn (South)' 'À vous (Sud)')"
+        check "$tag: every house and both stores shown" board_whole
+        snap play
+        keys f Enter
+        check "$tag: the computer replied" wait_for "$(t 'Computer played' "L'ordinateur a joué")"
+        snap after-move
+        keys h
+        check "$tag: hint" wait_for "$(t 'Hint: play' 'Conseil')"
+        snap hint
+        keys '?'
+        check "$tag: rules" wait_for "$(t 'How to play Oware Abapa' "Comment jouer à l'awalé")"
+        snap rules
+        keys Escape q
+        check "$tag: quit exits 0" wait_for "EXITED:0"
+        check "$tag: autosave said on quit" wait_for "$(t 'The unfinished game was saved in' 'La partie inachevée est enregistrée')"
+        start --lang "$LG" --no-animation --no-tablebases
+        check "$tag: resume offered with the players named" wait_for "$(t 'North: Computer (level 2, Novice)' "Nord${NB}: L'ordinateur (niveau 2, Novice)")"
+        snap resume
+        keys y x
+        check "$tag: resign asked" wait_for "$(t 'Resign this game? y / n' 'Abandonner cette partie')"
+        snap prompt
+        keys y
+        check "$tag: game over" wait_for "$(t 'You resigned.' 'Vous avez abandonné.')"
+        keys s Enter
+        check "$tag: save confirmed on the game-over panel" wait_for "$(t 'Game saved to' 'Partie enregistrée dans')"
+        snap game-over
+        keys q
+        check "$tag: quit after game over" wait_for "EXITED:0"
+        printf 'not a game {' > "$WORK/data/autosave.ogn"
+        start --lang "$LG" --no-animation --no-tablebases
+        check "$tag: damaged autosave said" wait_for "$(t 'The game saved when you last quit' 'La partie enregistrée à votre départ')"
+        check "$tag: damaged autosave set aside" test -s "$WORK/data/autosave.damaged.ogn"
+        snap damaged
+        keys q
+        check "$tag: quit" wait_for "EXITED:0"
+    done
+    check "$size: no English word in the French screens" french_clean "$SCREENS/$size"-fr-*.txt
+done
+# The word check finds English where there is some.
+english_is_found() { ! french_clean "$SCREENS/80x24-en-play.txt" > /dev/null; }
+check "the English-word check can fail" english_is_found
+COLS=50 ROWS=16 start --no-tablebases
+check "too small a window says how big to make it" wait_for "Make the window at least 53×18 to play (it is"
+keys q
+check "quit from too small a window" wait_for "EXITED:0"
+unset COLS ROWS
+
+# 5. A panic restores the terminal too. The panic key is a test hook that
 # only builds with debug assertions have (the `ci` profile; not `release`).
 if [ "$profile" = release ]; then
     echo "tui-e2e: $PASSED passed, $FAILED failed (panic test skipped: release build has no hook)"

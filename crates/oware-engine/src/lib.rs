@@ -100,6 +100,23 @@ impl Level {
             .or_else(|| LEVEL_NAMES_FR.iter().position(|n| *n == wanted))
             .map(|i| Level(i as u8 + 1))
     }
+
+    /// The level written as its number (`1` to `10`) or its name in
+    /// either language (`beginner`, `Débutant`, …), as command lines and
+    /// UCI accept it.
+    pub fn parse(text: &str) -> Option<Level> {
+        let text = text.trim();
+        match text.parse::<u8>() {
+            Ok(n) if (Self::MIN.0..=Self::MAX.0).contains(&n) => Some(Level(n)),
+            Ok(_) => None,
+            Err(_) => Level::from_name(text),
+        }
+    }
+
+    /// Every level, weakest first.
+    pub fn all() -> impl Iterator<Item = Level> {
+        (Self::MIN.0..=Self::MAX.0).map(Level)
+    }
 }
 
 /// The names of levels 1 to 10 (lower case).

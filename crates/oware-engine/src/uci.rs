@@ -344,6 +344,19 @@ pub fn bestmove_line(r: &SearchResult) -> String {
 }
 
 /// A `setoption` value as an error message shows it: quoted, or "no value".
+/// `text` without the "(os error N)" codes the system appends to its
+/// messages: a GUI shows the words ("No such file or directory") only.
+fn without_os_codes(text: &str) -> String {
+    let mut out = text.to_string();
+    while let Some(at) = out.find(" (os error ") {
+        match out[at..].find(')') {
+            Some(end) => out.replace_range(at..at + end + 1, ""),
+            None => break,
+        }
+    }
+    out
+}
+
 fn shown(value: Option<&str>) -> String {
     match value.map(str::trim) {
         Some(v) if !v.is_empty() => format!("'{v}'"),
@@ -415,7 +428,10 @@ impl Session {
     }
 
     fn error(&self, msg: impl fmt::Display) {
-        self.say(&format!("info string error: {msg}"));
+        self.say(&format!(
+            "info string error: {}",
+            without_os_codes(&msg.to_string())
+        ));
     }
 
     /// Ends a running search (it prints its bestmove) and takes the engine back.
@@ -457,7 +473,12 @@ impl Session {
                     "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
                 ));
                 self.say("option name TablebaseDir type string default <empty>");
-                self.say("option name Level type spin default 10 min 1 max 10");
+                // A combo of the levels' names (numbers 1-10 are accepted too).
+                let names: String = Level::all().map(|l| format!(" var {}", l.name())).collect();
+                self.say(&format!(
+                    "option name Level type combo default {}{names}",
+                    Level::MAX.name()
+                ));
                 self.say("option name Greedy type check default false");
                 self.say("option name OwnBook type check default false");
                 self.say("option name EvalNet type check default true");
@@ -533,10 +554,12 @@ impl Session {
                     Err(e) => self.error(format!("setoption TablebaseDir: {e}")),
                 }
             }
-            "level" => match need(value).and_then(|v| v.parse::<u8>().ok()) {
-                Some(n) if (1..=10).contains(&n) => self.settings.level = Level::new(n),
-                _ => self.error(format!(
-                    "setoption Level: expected a level from 1 to 10, got {}",
+            "level" => match need(value).and_then(Level::parse) {
+                Some(level) => self.settings.level = level,
+                None => self.error(format!(
+                    "setoption Level: expected a level from 1 to 10 or its name ({} … {}), got {}",
+                    Level::MIN.name(),
+                    Level::MAX.name(),
                     shown(value)
                 )),
             },
@@ -591,8 +614,8 @@ impl Session {
             // Not an error: GUIs may ask. An endless search of such a
             // position answers the same way, but only when stopped.
             self.say(&format!(
-                "info string the game is over ({}); no move to play",
-                o.reason.as_str()
+                "info string the game is over: {}; no move to play",
+                o.reason
             ));
             self.say("bestmove 0000");
             return;
@@ -713,6 +736,16 @@ pub fn run_with_builder<R: BufRead>(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn os_error_codes_are_left_out() {
+        assert_eq!(
+            super::without_os_codes("cannot open x: No such file or directory (os error 2)"),
+            "cannot open x: No such file or directory"
+        );
+        assert_eq!(super::without_os_codes("plain (text)"), "plain (text)");
+    }
+
     use super::*;
 
     #[test]

@@ -31,3 +31,16 @@ fn levels_have_french_names_both_ways() {
     fr.dedup();
     assert_eq!((en.len(), fr.len()), (10, 10));
 }
+
+#[test]
+fn levels_parse_from_numbers_and_names() {
+    assert_eq!(Level::parse("beginner"), Some(Level::MIN));
+    assert_eq!(Level::parse(" Master "), Some(Level::MAX));
+    assert_eq!(Level::parse("apprenti"), Some(Level::new(3)));
+    assert_eq!(Level::parse("7"), Some(Level::new(7)));
+    assert_eq!(Level::parse("10"), Some(Level::MAX));
+    for bad in ["0", "11", "-1", "", "grandmaster", "3.5"] {
+        assert_eq!(Level::parse(bad), None, "{bad:?}");
+    }
+    assert_eq!(Level::all().count(), 10);
+}

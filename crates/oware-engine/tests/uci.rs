@@ -153,7 +153,7 @@ fn game_over_position_gets_no_move() {
     let lines = session("position fen 1-0-0-0-1-0-0-0-0-0-0-0-23-23-S\ngo depth 3\n");
     assert_eq!(bestmoves(&lines), vec!["0000"]);
     assert!(
-        lines.contains(&"info string the game is over (no-moves); no move to play".to_string()),
+        lines.contains(&"info string the game is over: the player to move could not feed the opponent; no move to play".to_string()),
         "{lines:?}"
     );
     assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
@@ -322,5 +322,52 @@ fn own_book_plays_the_book_move_at_once_and_can_be_turned_off() {
             .iter()
             .any(|l| l.contains("setoption OwnBook: expected true or false")),
         "{lines:?}"
+    );
+}
+
+/// The deepest `info depth N` of `lines`.
+fn max_depth(lines: &[String]) -> u32 {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info depth "))
+        .filter_map(|r| r.split(' ').next()?.parse().ok())
+        .max()
+        .unwrap_or(0)
+}
+
+#[test]
+fn level_is_a_combo_of_names_and_takes_numbers_too() {
+    let lines = session("uci\n");
+    let option = lines
+        .iter()
+        .find(|l| l.starts_with("option name Level "))
+        .expect("a Level option");
+    assert_eq!(
+        option,
+        "option name Level type combo default master var beginner var novice var learner \
+         var casual var club var intermediate var advanced var strong var expert var master"
+    );
+    // Level 1 reads two plies at most, whatever depth is asked for; the
+    // full strength would go deeper.
+    for value in ["beginner", "Beginner", "débutant", "1"] {
+        let lines = session(&format!(
+            "setoption name Level value {value}\nposition startpos\ngo depth 6\n"
+        ));
+        assert_eq!(bestmoves(&lines).len(), 1, "{value}: {lines:?}");
+        assert!(max_depth(&lines) <= 2, "{value}: {lines:?}");
+        assert!(
+            !lines.iter().any(|l| l.contains("error")),
+            "{value}: {lines:?}"
+        );
+    }
+    let full = session("position startpos\ngo depth 6\n");
+    assert_eq!(max_depth(&full), 6, "{full:?}");
+    let lines = session("setoption name Level value grandmaster\n");
+    assert_eq!(
+        lines,
+        vec![
+            "info string error: setoption Level: expected a level from 1 to 10 or its name \
+             (beginner … master), got 'grandmaster'"
+        ]
     );
 }

@@ -13,6 +13,9 @@
 //! - [`replay`](mod@replay): a move list replayed through `Game::from_moves`.
 //! - [`session`]: [`Session`], a game with its players, take-back and
 //!   replay, hints and the coach, as the terminal game uses it.
+//! - [`levels`]: the computer's levels by name, with their measured
+//!   strength; [`problems`]: failed file operations and unreadable game
+//!   records in words, never the system's raw messages.
 //! - [`words`]: sentences every front end shows (moves played, the end of a
 //!   game), and [`Lang`], [`Player`].
 //!
@@ -39,7 +42,9 @@
 
 pub mod coach;
 pub mod lang;
+pub mod levels;
 pub mod player;
+pub mod problems;
 pub mod replay;
 pub mod score;
 pub mod session;

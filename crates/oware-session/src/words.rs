@@ -85,19 +85,61 @@ pub fn capturing(who: Player, trace: &MoveTrace, lang: Lang) -> String {
     }
 }
 
-/// "Hint: play B (you stand 1.5 seeds better, depth 12)."
+/// "Hint: play B (you stand 1.5 seeds better, depth 12)."; a move from
+/// the opening book (searched to depth 0 now) says so instead of a depth.
 pub fn hint(mv: Move, score: crate::ScoreKind, depth: u32, lang: Lang) -> String {
+    let source = match (depth, lang) {
+        (0, Lang::En) => "from the opening book".to_string(),
+        (0, Lang::Fr) => "d'après le livre d'ouvertures".to_string(),
+        (d, Lang::En) => format!("depth {d}"),
+        (d, Lang::Fr) => format!("profondeur {d}"),
+    };
     match lang {
         Lang::En => format!(
-            "Hint: play {} ({}, depth {depth}).",
+            "Hint: play {} ({}, {source}).",
             mv.letter(),
             score.text(lang)
         ),
         Lang::Fr => format!(
-            "Conseil\u{a0}: jouez {} ({}, profondeur {depth}).",
+            "Conseil\u{a0}: jouez {} ({}, {source}).",
             mv.letter(),
             score.text(lang)
         ),
+    }
+}
+
+/// Where the endgame tables stand, for a status line.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum TablesState {
+    /// Being opened or built in the background.
+    Loading,
+    /// Ready: positions of up to `seeds` seeds on the board are solved.
+    Ready {
+        /// The most seeds on the board the tables cover.
+        seeds: usize,
+    },
+    /// They could not be opened or built.
+    Failed,
+}
+
+/// "Endgame tables: being prepared…", "Endgame tables ready (up to 14
+/// seeds on the board): hints are exact from there."
+pub fn tables(state: TablesState, lang: Lang) -> String {
+    match (state, lang) {
+        (TablesState::Loading, Lang::En) => "Endgame tables: being prepared…".to_string(),
+        (TablesState::Loading, Lang::Fr) => "Tables de finales\u{a0}: en préparation…".to_string(),
+        (TablesState::Ready { seeds }, Lang::En) => {
+            format!("Endgame tables ready (up to {seeds} seeds on the board).")
+        }
+        (TablesState::Ready { seeds }, Lang::Fr) => {
+            format!("Tables de finales prêtes (jusqu'à {seeds} graines sur le plateau).")
+        }
+        (TablesState::Failed, Lang::En) => {
+            "Endgame tables unavailable: the computer plays without them.".to_string()
+        }
+        (TablesState::Failed, Lang::Fr) => {
+            "Tables de finales indisponibles\u{a0}: l'ordinateur joue sans elles.".to_string()
+        }
     }
 }
 
@@ -230,6 +272,21 @@ mod tests {
         assert_eq!(l("Ba", Lang::En), "B and a");
         assert_eq!(l("BaC", Lang::En), "B, a and C");
         assert_eq!(l("Ba", Lang::Fr), "B et a");
+    }
+
+    #[test]
+    fn book_hints_name_the_book_not_a_depth() {
+        let mv = Move::from_letter('F').unwrap();
+        let score = crate::ScoreKind::Value { seeds: -0.1 };
+        assert_eq!(
+            hint(mv, score, 0, Lang::En),
+            "Hint: play F (the game is about even, from the opening book)."
+        );
+        assert_eq!(
+            hint(mv, score, 0, Lang::Fr),
+            "Conseil\u{a0}: jouez F (la partie est à peu près égale, d'après le livre d'ouvertures)."
+        );
+        assert!(hint(mv, score, 9, Lang::En).contains("depth 9"));
     }
 
     #[test]

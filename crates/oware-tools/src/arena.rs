@@ -93,7 +93,7 @@ pub enum OpeningError {
 
 /// Why talking to an engine process failed.
 #[derive(Debug, thiserror::Error)]
-enum ProcessError {
+pub(crate) enum ProcessError {
     #[error("empty engine command")]
     EmptyCommand,
     #[error("cannot start '{command}': {source}")]
@@ -418,6 +418,19 @@ impl Drop for Process {
     }
 }
 
+/// Why an engine could not be started for a match.
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct StartError(#[from] ProcessError);
+
+/// Starts the engine of `spec`, completes the UCI handshake with its
+/// options and stops it again: a match checks its engines this way before
+/// its first game, so a wrong command fails at once instead of losing every
+/// game.
+pub fn check_engine(spec: &EngineSpec) -> Result<(), StartError> {
+    Process::start(spec).map(drop).map_err(StartError)
+}
+
 /// Grace over the move time before an answer counts as a timeout: process
 /// and pipe latency on a loaded machine.
 pub fn grace(movetime_ms: u64) -> Duration {
@@ -533,7 +546,7 @@ fn play_game(
         engine1_south,
         game,
         score,
-        reason: outcome.reason.as_str().to_string(),
+        reason: outcome.reason.to_string(),
     }
 }
 

@@ -32,8 +32,26 @@ pub enum PlayError {
     #[error(transparent)]
     Load(#[from] store::StoreError),
     /// The terminal failed (or the line mode's input or output).
-    #[error("terminal error: {0}")]
+    #[error("{}", terminal_text(.0, text::Lang::En))]
     Terminal(#[from] std::io::Error),
+}
+
+impl PlayError {
+    /// The error as a sentence in `lang`.
+    pub fn text(&self, lang: text::Lang) -> String {
+        match self {
+            PlayError::Load(e) => e.text(lang),
+            PlayError::Terminal(e) => terminal_text(e, lang),
+        }
+    }
+}
+
+fn terminal_text(e: &std::io::Error, lang: text::Lang) -> String {
+    let why = oware_session::problems::io_reason(e, lang);
+    match lang {
+        text::Lang::En => format!("The terminal stopped working: {why}."),
+        text::Lang::Fr => format!("Le terminal a cessé de fonctionner\u{a0}: {why}."),
+    }
 }
 
 /// Everything `oware play` accepts.
@@ -90,6 +108,7 @@ pub fn run(mut options: Options) -> Result<(), PlayError> {
             r => r.map_err(PlayError::Terminal),
         };
     }
+    let mut damaged = None;
     let start = match load {
         Some(record) => Start::Load(Box::new(record)),
         None => match options
@@ -97,12 +116,52 @@ pub fn run(mut options: Options) -> Result<(), PlayError> {
             .autosave
             .as_ref()
             .filter(|p| p.exists())
-            .map(|p| store::load(p))
+            .map(|p| (p, store::load(p)))
         {
-            Some(Ok(record)) if !record.game().is_over() => Start::OfferResume(Box::new(record)),
+            Some((_, Ok(record))) if !record.game().is_over() => {
+                Start::OfferResume(Box::new(record))
+            }
+            Some((path, Err(e))) => {
+                damaged = Some(set_aside(path, e));
+                Start::Setup
+            }
             _ => Start::Setup,
         },
     };
-    let app = App::new(options.settings, start);
-    term::run(app).map_err(PlayError::Terminal)
+    let mut app = App::new(options.settings, start);
+    if let Some(message) = damaged {
+        app.notify(message);
+    }
+    let result = term::run(&mut app);
+    // Said after the screen is closed, so it stays in the terminal.
+    if let Some(message) = &app.farewell {
+        eprintln!("{}", message.text(app.lang()));
+    }
+    result.map_err(PlayError::Terminal)
+}
+
+/// Moves an autosave that cannot be read out of the way (so it is not
+/// offered again and again) and says so.
+fn set_aside(path: &std::path::Path, err: store::StoreError) -> app::Said {
+    let aside = path.with_extension("damaged.ogn");
+    let moved = std::fs::rename(path, &aside).is_ok();
+    app::Said::new(app::Tone::Warn, |l| {
+        let kept = match (moved, l) {
+            (true, text::Lang::En) => format!(" It was kept as {}.", aside.display()),
+            (true, text::Lang::Fr) => {
+                format!(" Il a été gardé sous le nom {}.", aside.display())
+            }
+            (false, _) => String::new(),
+        };
+        match l {
+            text::Lang::En => format!(
+                "The game saved when you last quit could not be resumed: {}{kept}",
+                err.text(l)
+            ),
+            text::Lang::Fr => format!(
+                "La partie enregistrée à votre départ ne peut pas être reprise\u{a0}: {}{kept}",
+                err.text(l)
+            ),
+        }
+    })
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use oware_core::{Game, House, Move, Position, Record, Side};
 use oware_engine::{Engine, EngineOptions};
 use oware_session::player::side_name;
-use oware_session::{words, Lang, Session};
+use oware_session::{levels, words, Lang, Session};
 
 use crate::app::{record_opponent, replayed_text, Opponent, Settings, Starter};
 use crate::store::{self, Players};
@@ -27,15 +27,49 @@ const HELP_EN: &str =
 
 const HELP_FR: &str =
     "Tapez la lettre d'une case (A-F pour la rangée du bas telle que vous la voyez) pour la jouer, ou une commande\u{a0}:
-  hint      le coup conseillé par le moteur et son évaluation
-  undo      reprendre votre dernier coup (et la réponse de l'ordinateur)
-  redo      rejouer ce que undo a repris
-  resign    abandonner la partie
-  agree     proposer d'arrêter d'un commun accord (deux joueurs, R12)
-  save FICHIER  enregistrer la partie en OGN
-  board     afficher à nouveau le plateau
-  rules     les règles du jeu
-  quit      partir (une partie inachevée est gardée pour la prochaine fois)";
+  conseil       le coup conseillé par le moteur et son évaluation
+  annuler       reprendre votre dernier coup (et la réponse de l'ordinateur)
+  rétablir      rejouer ce qu'annuler a repris
+  abandon       abandonner la partie
+  accord        proposer d'arrêter d'un commun accord (deux joueurs, R12)
+  enregistrer FICHIER  enregistrer la partie en OGN
+  plateau       afficher à nouveau le plateau
+  règles        les règles du jeu
+  quitter       partir (une partie inachevée est gardée pour la prochaine fois)";
+
+/// A command typed in the line mode, in English or French.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Cmd {
+    Hint,
+    Undo,
+    Redo,
+    Resign,
+    Agree,
+    Save,
+    Board,
+    Rules,
+    Help,
+    Quit,
+}
+
+impl Cmd {
+    /// The command named `word` (either language, any case).
+    fn parse(word: &str) -> Option<Cmd> {
+        Some(match word.to_lowercase().as_str() {
+            "hint" | "conseil" | "indice" => Cmd::Hint,
+            "undo" | "annuler" => Cmd::Undo,
+            "redo" | "rétablir" | "retablir" | "refaire" => Cmd::Redo,
+            "resign" | "abandon" | "abandonner" => Cmd::Resign,
+            "agree" | "draw" | "accord" => Cmd::Agree,
+            "save" | "enregistrer" => Cmd::Save,
+            "board" | "plateau" => Cmd::Board,
+            "rules" | "règles" | "regles" => Cmd::Rules,
+            "help" | "?" | "aide" => Cmd::Help,
+            "quit" | "exit" | "q" | "quitter" => Cmd::Quit,
+            _ => return None,
+        })
+    }
+}
 
 struct Plain<'a, W: Write> {
     out: &'a mut W,
@@ -125,19 +159,21 @@ impl<W: Write> Plain<'_, W> {
         let lang = self.lang();
         let text = match (self.session.computer(), lang) {
             (Some((c, level)), Lang::En) => format!(
-                "Oware Abapa: you play {} against the computer (level {}). Type help for commands.",
+                "Oware Abapa: you play {} against the computer ({}: {}). Type help for commands.",
                 side_name(c.opponent(), lang),
-                level.get()
+                levels::label(level, lang),
+                levels::strength(level, lang)
             ),
             (Some((c, level)), Lang::Fr) => format!(
-                "Awalé (Abapa)\u{a0}: vous jouez {} contre l'ordinateur (niveau {}). Tapez help pour les commandes.",
+                "Awalé (Abapa)\u{a0}: vous jouez {} contre l'ordinateur ({}\u{a0}: {}). Tapez aide pour les commandes.",
                 side_name(c.opponent(), lang),
-                level.get()
+                levels::label(level, lang),
+                levels::strength(level, lang)
             ),
             (None, _) => lang
                 .pick(
                     "Oware Abapa: two players, South against North. Type help for commands.",
-                    "Awalé (Abapa)\u{a0}: deux joueurs, Sud contre Nord. Tapez help pour les commandes.",
+                    "Awalé (Abapa)\u{a0}: deux joueurs, Sud contre Nord. Tapez aide pour les commandes.",
                 )
                 .to_string(),
         };
@@ -178,11 +214,12 @@ impl<W: Write> Plain<'_, W> {
             }
         };
         let captured = lang.pick("captured", "grenier");
+        let colon = lang.pick(":", "\u{a0}:");
         let (t, b) = (row(top, true), row(bottom, false));
         writeln!(self.out)?;
         writeln!(
             self.out,
-            "{}: {captured} {}{}",
+            "{}{colon} {captured} {}{}",
             self.name(top),
             pos.store(top),
             mark(top)
@@ -193,7 +230,7 @@ impl<W: Write> Plain<'_, W> {
         writeln!(self.out, "  {}", letters(&b))?;
         writeln!(
             self.out,
-            "{}: {captured} {}{}",
+            "{}{colon} {captured} {}{}",
             self.name(bottom),
             pos.store(bottom),
             mark(bottom)
@@ -227,9 +264,10 @@ impl<W: Write> Plain<'_, W> {
                 .into_iter()
                 .map(|m| m.letter().to_string())
                 .collect();
-            let prompt = match lang {
-                Lang::En => format!("{} to move", self.name(to_move)),
-                Lang::Fr => format!("Au tour de {}", self.name(to_move)),
+            let prompt = match (lang, self.session.player(to_move).is_you()) {
+                (Lang::En, _) => format!("{} to move", self.name(to_move)),
+                (Lang::Fr, true) => format!("À vous ({})", side_name(to_move, lang)),
+                (Lang::Fr, false) => format!("{}, à vous", self.name(to_move)),
             };
             write!(self.out, "{prompt} [{}]> ", legal.join(" "))?;
             self.out.flush()?;
@@ -244,9 +282,13 @@ impl<W: Write> Plain<'_, W> {
                 .map(|(c, a)| (c, a.trim()))
                 .unwrap_or((line, ""));
             let refused = lang.pick("Refused: ", "Refusé\u{a0}: ");
-            match cmd.to_ascii_lowercase().as_str() {
-                "" => {}
-                c if c.len() == 1 && ('a'..='f').contains(&c.chars().next().unwrap_or(' ')) => {
+            let lower = cmd.to_ascii_lowercase();
+            if lower.is_empty() {
+                continue;
+            }
+            if lower.len() == 1 && ('a'..='f').contains(&lower.chars().next().unwrap_or(' ')) {
+                let c = lower.as_str();
+                {
                     let rel = (c.as_bytes()[0] - b'a') as usize;
                     let Some(mv) = Move::of(to_move, rel) else {
                         continue;
@@ -256,7 +298,10 @@ impl<W: Write> Plain<'_, W> {
                         Ok(_) => self.play_move(mv)?,
                     }
                 }
-                "hint" => {
+                continue;
+            }
+            match Cmd::parse(cmd) {
+                Some(Cmd::Hint) => {
                     let limits = Session::hint_limits(self.settings.hint_time);
                     let r = self
                         .engine
@@ -276,24 +321,24 @@ impl<W: Write> Plain<'_, W> {
                         )?,
                     }
                 }
-                "undo" => match self.session.take_back() {
+                Some(Cmd::Undo) => match self.session.take_back() {
                     Ok(done) => {
                         writeln!(self.out, "{}", done.text(lang))?;
                         self.board()?;
                     }
                     Err(e) => writeln!(self.out, "{}", e.text(lang))?,
                 },
-                "redo" => match self.session.redo() {
+                Some(Cmd::Redo) => match self.session.redo() {
                     Ok(moves) => {
                         writeln!(self.out, "{}", replayed_text(&moves, lang))?;
                         self.board()?;
                     }
                     Err(e) => writeln!(self.out, "{}", e.text(lang))?,
                 },
-                "resign" => {
+                Some(Cmd::Resign) => {
                     let _ = self.session.resign();
                 }
-                "agree" | "draw" => {
+                Some(Cmd::Agree) => {
                     if self.session.computer().is_some() {
                         let e = oware_session::SessionError::AgreementNeedsTwoPeople;
                         writeln!(self.out, "{}", e.text(lang))?;
@@ -329,14 +374,14 @@ impl<W: Write> Plain<'_, W> {
                         )?;
                     }
                 }
-                "save" => {
+                Some(Cmd::Save) => {
                     if arg.is_empty() {
                         writeln!(
                             self.out,
                             "{}",
                             lang.pick(
                                 "save needs a file name, e.g. save game.ogn",
-                                "save demande un nom de fichier, par exemple save partie.ogn"
+                                "enregistrer demande un nom de fichier, par exemple enregistrer partie.ogn"
                             )
                         )?;
                     } else {
@@ -359,18 +404,18 @@ impl<W: Write> Plain<'_, W> {
                         }
                     }
                 }
-                "board" => self.board()?,
-                "rules" => self.rules()?,
-                "help" | "?" => writeln!(self.out, "{}", lang.pick(HELP_EN, HELP_FR))?,
-                "quit" | "exit" | "q" => return self.quit(),
-                _ => match lang {
+                Some(Cmd::Board) => self.board()?,
+                Some(Cmd::Rules) => self.rules()?,
+                Some(Cmd::Help) => writeln!(self.out, "{}", lang.pick(HELP_EN, HELP_FR))?,
+                Some(Cmd::Quit) => return self.quit(),
+                None => match lang {
                     Lang::En => writeln!(
                         self.out,
                         "Unknown command '{line}'. Type a house letter or help."
                     )?,
                     Lang::Fr => writeln!(
                         self.out,
-                        "Commande inconnue «\u{a0}{line}\u{a0}». Tapez une lettre de case ou help."
+                        "Commande inconnue «\u{a0}{line}\u{a0}». Tapez une lettre de case ou aide."
                     )?,
                 },
             }
@@ -428,14 +473,19 @@ impl<W: Write> Plain<'_, W> {
         for l in lines {
             writeln!(self.out, "{l}")?;
         }
-        // Machine-readable lines, the same in both languages.
+        // The result and the moves in OGN, for scripts (labelled in the
+        // language of the game).
         let record = Record::from_game(self.game().clone(), &[]);
-        writeln!(self.out, "Result: {}", record.result_str())?;
+        let (result, moves) = match lang {
+            Lang::En => ("Result: ", "Moves: "),
+            Lang::Fr => ("Résultat\u{a0}: ", "Coups\u{a0}: "),
+        };
+        writeln!(self.out, "{result}{}", record.result_str())?;
         let text = record.write();
         let movetext = text
             .split_once("\n\n")
             .map(|(_, m)| m.split_whitespace().collect::<Vec<_>>().join(" "));
-        writeln!(self.out, "Moves: {}", movetext.unwrap_or_default())?;
+        writeln!(self.out, "{moves}{}", movetext.unwrap_or_default())?;
         if let Some(path) = &self.settings.autosave {
             let _ = std::fs::remove_file(path);
         }

@@ -9,11 +9,11 @@ use oware_core::{Game, OgnError, Record, Side};
 use oware_engine::Level;
 use oware_session::Lang;
 
-/// Why a game file could not be written or read.
-#[derive(Debug, thiserror::Error)]
+/// Why a game file could not be written or read. Shown as
+/// [`text`](StoreError::text) (`Display` is the English text).
+#[derive(Debug)]
 pub enum StoreError {
     /// The file's directory could not be created.
-    #[error("cannot create {}: {source}", path.display())]
     CreateDir {
         /// The directory.
         path: PathBuf,
@@ -21,7 +21,6 @@ pub enum StoreError {
         source: std::io::Error,
     },
     /// The file could not be written.
-    #[error("cannot write {}: {source}", path.display())]
     Write {
         /// The file.
         path: PathBuf,
@@ -29,7 +28,6 @@ pub enum StoreError {
         source: std::io::Error,
     },
     /// The file could not be read.
-    #[error("cannot read {}: {source}", path.display())]
     Read {
         /// The file.
         path: PathBuf,
@@ -37,7 +35,6 @@ pub enum StoreError {
         source: std::io::Error,
     },
     /// The file is not a valid OGN game.
-    #[error("{}: {source}", path.display())]
     Ogn {
         /// The file.
         path: PathBuf,
@@ -46,27 +43,62 @@ pub enum StoreError {
     },
 }
 
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text(Lang::En))
+    }
+}
+
+// No `source`: the text already says why in words, and error reporters
+// that walk the chain would print the system's raw message after it.
+impl std::error::Error for StoreError {}
+
 impl StoreError {
-    /// The error in words, in `lang` (the system's and the OGN reader's
-    /// details stay as they are).
+    /// The error as a sentence in `lang`: what failed, on which file, and
+    /// why in words (never the system's raw message).
     pub fn text(&self, lang: Lang) -> String {
+        use oware_session::problems::{io_reason, ogn_error};
         match (self, lang) {
-            (_, Lang::En) => self.to_string(),
-            (StoreError::CreateDir { path, source }, Lang::Fr) => {
-                format!("impossible de créer {}\u{a0}: {source}", path.display())
-            }
-            (StoreError::Write { path, source }, Lang::Fr) => {
-                format!("impossible d'écrire {}\u{a0}: {source}", path.display())
-            }
-            (StoreError::Read { path, source }, Lang::Fr) => {
-                format!("impossible de lire {}\u{a0}: {source}", path.display())
-            }
-            (StoreError::Ogn { path, source }, Lang::Fr) => {
-                format!(
-                    "{} n'est pas une partie OGN valide\u{a0}: {source}",
-                    path.display()
-                )
-            }
+            (StoreError::CreateDir { path, source }, Lang::En) => format!(
+                "Could not create the folder {}: {}.",
+                path.display(),
+                io_reason(source, lang)
+            ),
+            (StoreError::CreateDir { path, source }, Lang::Fr) => format!(
+                "Impossible de créer le dossier {}\u{a0}: {}.",
+                path.display(),
+                io_reason(source, lang)
+            ),
+            (StoreError::Write { path, source }, Lang::En) => format!(
+                "Could not save the game to {}: {}.",
+                path.display(),
+                io_reason(source, lang)
+            ),
+            (StoreError::Write { path, source }, Lang::Fr) => format!(
+                "Impossible d'enregistrer la partie dans {}\u{a0}: {}.",
+                path.display(),
+                io_reason(source, lang)
+            ),
+            (StoreError::Read { path, source }, Lang::En) => format!(
+                "Could not read the game file {}: {}.",
+                path.display(),
+                io_reason(source, lang)
+            ),
+            (StoreError::Read { path, source }, Lang::Fr) => format!(
+                "Impossible de lire la partie {}\u{a0}: {}.",
+                path.display(),
+                io_reason(source, lang)
+            ),
+            (StoreError::Ogn { path, source }, Lang::En) => format!(
+                "{} is not a game record this program can read ({}).",
+                path.display(),
+                ogn_error(source, lang)
+            ),
+            (StoreError::Ogn { path, source }, Lang::Fr) => format!(
+                "{} n'est pas une partie lisible par ce programme ({}).",
+                path.display(),
+                ogn_error(source, lang)
+            ),
         }
     }
 }
@@ -103,6 +135,7 @@ pub struct Players {
 }
 
 impl Players {
+    /// The name written in a game file's `South` and `North` tags.
     fn name(self, side: Side) -> String {
         match self.computer {
             Some((s, level)) if s == side => format!("Computer (level {})", level.get()),
@@ -112,6 +145,26 @@ impl Players {
                 Side::North => "North player".to_string(),
             },
         }
+    }
+
+    /// The players of a record as people read them in `lang`: "You" or
+    /// "Vous", "Computer (level 3, Learner)" or "L'ordinateur (niveau 3,
+    /// Apprenti)", from its `Computer` tag; else the names in its `South`
+    /// and `North` tags (people's names), else the sides.
+    pub fn names(record: &Record, lang: Lang) -> [String; 2] {
+        let players = Players::from_record(record);
+        [Side::South, Side::North].map(|side| match players.and_then(|p| p.computer) {
+            Some((c, level)) if c == side => format!(
+                "{} ({})",
+                oware_session::Player::Computer.name(lang),
+                oware_session::levels::label(level, lang)
+            ),
+            Some(_) => oware_session::Player::You.name(lang).to_string(),
+            None => record
+                .tag(side_name_tag(side))
+                .filter(|n| !n.trim().is_empty() && !is_generic_name(n))
+                .unwrap_or_else(|| oware_session::player::side_name(side, lang).to_string()),
+        })
     }
 
     /// Reads the players from a record's tags.
@@ -124,6 +177,19 @@ impl Players {
             computer: Some((side, Level::new(level))),
         })
     }
+}
+
+fn side_name_tag(side: Side) -> &'static str {
+    match side {
+        Side::South => "South",
+        Side::North => "North",
+    }
+}
+
+/// The names this program writes for two people ("South player"), shown
+/// as the side's name in the reader's language instead.
+fn is_generic_name(name: &str) -> bool {
+    matches!(name.trim(), "South player" | "North player" | "?")
 }
 
 /// The OGN text of `game`.
@@ -237,10 +303,24 @@ mod tests {
         assert_eq!(record.game(), &game);
         assert_eq!(Players::from_record(&record), Some(players));
         assert_eq!(record.tag("North").as_deref(), Some("Computer (level 4)"));
+        assert_eq!(
+            Players::names(&record, Lang::Fr),
+            [
+                "Vous".to_string(),
+                "L'ordinateur (niveau 4, Amateur)".to_string()
+            ]
+        );
         let err = load(&dir.path().join("missing.ogn")).unwrap_err();
-        assert!(err.to_string().contains("cannot read"), "{err}");
-        assert!(err.text(Lang::Fr).contains("impossible de lire"), "{err}");
+        assert!(
+            err.to_string().starts_with("Could not read the game file "),
+            "{err}"
+        );
+        assert!(err.to_string().ends_with(": it does not exist."), "{err}");
+        let fr = err.text(Lang::Fr);
+        assert!(fr.starts_with("Impossible de lire la partie "), "{fr}");
+        assert!(!fr.contains("os error") && !fr.contains("No such"), "{fr}");
         fs::write(dir.path().join("bad.ogn"), "1. F F").unwrap();
-        assert!(load(&dir.path().join("bad.ogn")).is_err());
+        let err = load(&dir.path().join("bad.ogn")).unwrap_err();
+        assert!(err.text(Lang::Fr).contains("ligne 1, colonne"), "{err}");
     }
 }

@@ -130,7 +130,7 @@ impl Drop for Guard {
 }
 
 /// Runs the full-screen game until the player quits.
-pub fn run(mut app: App) -> io::Result<()> {
+pub fn run(app: &mut App) -> io::Result<()> {
     install_panic_hook();
     enable_raw_mode()?;
     let _guard = Guard;
@@ -151,7 +151,7 @@ pub fn run(mut app: App) -> io::Result<()> {
             engine.set_tablebase_loading(tables);
         },
     );
-    let result = event_loop(&mut terminal, &mut app, &worker);
+    let result = event_loop(&mut terminal, app, &worker);
     worker.shutdown();
     drop(terminal);
     result

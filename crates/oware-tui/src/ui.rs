@@ -8,39 +8,69 @@ use ratatui::widgets::{Block, BorderType, Borders, Clear, Padding, Paragraph, Wr
 use ratatui::Frame;
 
 use oware_session::player::side_name;
-use oware_session::Lang;
+use oware_session::words::TablesState;
+use oware_session::{levels, words, Lang};
+
+use oware_engine::Level;
 
 use crate::app::{App, Prompt, Screen, Tone};
+use crate::store::Players;
 use crate::text;
 
 const SPINNER: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 /// Width of the board panel, borders included.
 const BOARD_WIDTH: u16 = 53;
 
+/// The smallest window the game can be played in: the board (its panel is
+/// 53 columns by 12 rows), the title, the key line and a few lines of
+/// messages. Below it the screen says how big to make the window.
+pub const MIN_WIDTH: u16 = BOARD_WIDTH;
+/// See [`MIN_WIDTH`].
+pub const MIN_HEIGHT: u16 = 18;
+
+/// True when the window has room for the move list beside the board and
+/// a framed game panel under it; smaller windows get the compact layout.
+fn roomy(area: Rect) -> bool {
+    area.width >= BOARD_WIDTH + 18 && area.height >= 24
+}
+
 /// Draws the whole screen.
 pub fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
-    if area.width < 60 || area.height < 20 {
-        let p = Paragraph::new(app.lang().pick(
-            "Please make the terminal at least 80×24 (q quits).",
-            "Agrandissez le terminal à au moins 80×24 (q quitte).",
-        ))
-        .wrap(Wrap { trim: true });
-        frame.render_widget(p, area);
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        let text = match app.lang() {
+            Lang::En => format!(
+                "Make the window at least {MIN_WIDTH}×{MIN_HEIGHT} to play (it is {}×{}). q quits.",
+                area.width, area.height
+            ),
+            Lang::Fr => format!(
+                "Agrandissez la fenêtre à au moins {MIN_WIDTH}×{MIN_HEIGHT} pour jouer (elle fait {}×{}). q quitte.",
+                area.width, area.height
+            ),
+        };
+        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
         return;
     }
+    let help_lines = wrap_items(&help_items(app), area.width.saturating_sub(1) as usize);
     let [title, body, help] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(10),
-        Constraint::Length(1),
+        Constraint::Length(help_lines.len() as u16),
     ])
     .areas(area);
     frame.render_widget(
-        Paragraph::new(title_line(app)).style(Style::new().add_modifier(Modifier::BOLD)),
+        Paragraph::new(title_line(app, title.width as usize))
+            .style(Style::new().add_modifier(Modifier::BOLD)),
         title,
     );
     frame.render_widget(
-        Paragraph::new(help_line(app)).style(Style::new().fg(Color::DarkGray)),
+        Paragraph::new(
+            help_lines
+                .into_iter()
+                .map(|l| Line::from(format!(" {l}")))
+                .collect::<Vec<_>>(),
+        )
+        .style(Style::new().fg(Color::DarkGray)),
         help,
     );
 
@@ -57,38 +87,68 @@ pub fn draw(frame: &mut Frame, app: &App) {
             }
         }
         // On big terminals the game keeps a comfortable size, centred.
-        Screen::Play => draw_play(
+        Screen::Play if roomy(area) => draw_play(
             frame,
             app,
             centered(body, body.width.min(100), body.height.min(30)),
         ),
+        Screen::Play => draw_play_compact(frame, app, body),
     }
 }
 
-fn title_line(app: &App) -> Line<'static> {
+/// The title: the game, the players with the computer's level, the move
+/// number; shortened to fit `width`.
+fn title_line(app: &App, width: usize) -> Line<'static> {
     let lang = app.lang();
-    let mut s = " Oware Abapa".to_string();
-    if app.screen == Screen::Play {
-        match (app.computer(), lang) {
-            (Some((c, level)), Lang::En) => s.push_str(&format!(
-                " · You ({}) vs Computer level {}",
-                side_name(c.opponent(), lang),
-                level.get()
-            )),
-            (Some((c, level)), Lang::Fr) => s.push_str(&format!(
-                " · Vous ({}) contre l'ordinateur niveau {}",
-                side_name(c.opponent(), lang),
-                level.get()
-            )),
-            (None, _) => s.push_str(lang.pick(
-                " · two players: South vs North",
-                " · deux joueurs\u{a0}: Sud contre Nord",
-            )),
-        }
-        let number = move_number(app.game());
-        s.push_str(&format!(" · {} {number}", lang.pick("move", "coup")));
+    let name = " Oware Abapa";
+    if app.screen != Screen::Play {
+        return Line::from(name);
     }
-    Line::from(s)
+    let number = move_number(app.game());
+    let move_no = format!("{} {number}", lang.pick("move", "coup"));
+    let (players, level) = match (app.computer(), lang) {
+        (Some((c, level)), Lang::En) => (
+            format!(
+                "You ({}) vs Computer, {}",
+                side_name(c.opponent(), lang),
+                levels::label(level, lang)
+            ),
+            levels::label(level, lang),
+        ),
+        (Some((c, level)), Lang::Fr) => (
+            format!(
+                "Vous ({}) contre l'ordinateur, {}",
+                side_name(c.opponent(), lang),
+                levels::label(level, lang)
+            ),
+            levels::label(level, lang),
+        ),
+        (None, _) => {
+            let p = lang
+                .pick(
+                    "two players: South vs North",
+                    "deux joueurs\u{a0}: Sud contre Nord",
+                )
+                .to_string();
+            (
+                p.clone(),
+                lang.pick("two players", "deux joueurs").to_string(),
+            )
+        }
+    };
+    let candidates = [
+        format!("{name} · {players} · {move_no}"),
+        format!(" {players} · {move_no}"),
+        format!("{name} · {level} · {move_no}"),
+        format!(" {level} · {move_no}"),
+    ];
+    let fits = |t: &String| t.chars().count() <= width;
+    let title = candidates
+        .iter()
+        .find(|t| fits(t))
+        .unwrap_or(&candidates[3])
+        .clone();
+    Line::from(title)
 }
 
 /// The number of the move being played, as the move list numbers them
@@ -99,59 +159,90 @@ pub fn move_number(game: &oware_core::Game) -> usize {
     (plies + usize::from(first_north)) / 2 + 1
 }
 
-/// The key line at the foot of the screen.
+/// The key line at the foot of the screen, as one line.
 pub fn help_text(app: &App) -> String {
+    help_items(app).join(" · ")
+}
+
+/// The keys at the foot of the screen, one entry a key (the key line wraps
+/// between entries on narrow windows).
+pub fn help_items(app: &App) -> Vec<String> {
     let lang = app.lang();
-    if app.rules.is_some() {
-        return text::rules_keys(lang).to_string();
-    }
-    if app.prompt.is_some() {
-        return lang
-            .pick(
-                "answer the question · Esc cancels",
-                "répondez à la question · Échap annule",
-            )
-            .to_string();
-    }
-    match app.screen {
-        Screen::Resume => lang
-            .pick(
-                "y resume · n new game · q quit",
-                "o reprendre · n nouvelle partie · q quitter",
-            )
-            .to_string(),
-        Screen::Setup => lang
-            .pick(
-                "↑↓ choose · ←→ change · ⏎ start · l load · ? rules · q quit",
-                "↑↓ choisir · ←→ changer · ⏎ jouer · l charger · ? règles · q quitter",
-            )
-            .to_string(),
-        Screen::Play if app.game().is_over() => lang
-            .pick(
-                "n new game · u take back · s save · ? rules · q quit",
-                "n nouvelle partie · u reprendre · s enregistrer · ? règles · q quitter",
-            )
-            .to_string(),
-        Screen::Play => {
+    let items: Vec<String> = if app.rules.is_some() {
+        text::rules_keys(lang)
+            .split(" · ")
+            .map(String::from)
+            .collect()
+    } else if app.prompt.is_some() {
+        vec![
+            lang.pick("answer the question", "répondez à la question")
+                .into(),
+            lang.pick("Esc cancels", "Échap annule").into(),
+        ]
+    } else {
+        let list: &[(&str, &str)] = match app.screen {
+            Screen::Resume => &[
+                ("y resume", "o reprendre"),
+                ("n new game", "n nouvelle partie"),
+                ("q quit", "q quitter"),
+            ],
+            Screen::Setup => &[
+                ("↑↓ choose", "↑↓ choisir"),
+                ("←→ change", "←→ changer"),
+                ("⏎ start", "⏎ jouer"),
+                ("l load", "l charger"),
+                ("? rules", "? règles"),
+                ("q quit", "q quitter"),
+            ],
+            Screen::Play if app.game().is_over() => &[
+                ("n new game", "n nouvelle partie"),
+                ("u take back", "u annuler"),
+                ("s save", "s enregistrer"),
+                ("? rules", "? règles"),
+                ("q quit", "q quitter"),
+            ],
+            Screen::Play => &[
+                ("⏎ play", "⏎ jouer"),
+                ("h hint", "h conseil"),
+                ("u undo", "u annuler"),
+                ("r redo", "r rétablir"),
+                ("x resign", "x abandon"),
+                ("s save", "s enregistrer"),
+                ("? rules", "? règles"),
+                ("q quit", "q quitter"),
+            ],
+        };
+        let mut items: Vec<String> = list
+            .iter()
+            .map(|(en, fr)| lang.pick(en, fr).into())
+            .collect();
+        if app.screen == Screen::Play && !app.game().is_over() {
             // The letters of the houses the keys choose: a–f when playing North.
             let letters = match app.keys_side() {
                 Side::South => "A-F",
                 Side::North => "a-f",
             };
-            match lang {
-                Lang::En => format!(
-                    "←→/{letters} ⏎ play · h hint · u undo · r redo · x resign · s save · ? rules · q quit"
-                ),
-                Lang::Fr => format!(
-                    "←→/{letters} ⏎ jouer · h indice · u annuler · x abandon · s sauver · ? règles · q fin"
-                ),
-            }
+            items[0] = format!("←→/{letters} {}", items[0]);
         }
-    }
+        items
+    };
+    items
 }
 
-fn help_line(app: &App) -> Line<'static> {
-    Line::from(format!(" {}", help_text(app)))
+/// `items` joined by " · " into lines of at most `width` characters,
+/// breaking only between items.
+fn wrap_items(items: &[String], width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for item in items {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 3 + item.chars().count() <= width => {
+                line.push_str(" · ");
+                line.push_str(item);
+            }
+            _ => lines.push(item.clone()),
+        }
+    }
+    lines
 }
 
 fn centered(area: Rect, width: u16, height: u16) -> Rect {
@@ -194,7 +285,7 @@ fn draw_play(frame: &mut Frame, app: &App, body: Rect) {
     if let Some(prompt) = &app.prompt {
         draw_prompt(frame, app, info, prompt);
     } else if app.game().is_over() && !app.animating() {
-        draw_game_over(frame, app, info);
+        draw_game_over(frame, app, info, true);
     } else {
         frame.render_widget(
             Paragraph::new(info_lines(app))
@@ -208,6 +299,42 @@ fn draw_play(frame: &mut Frame, app: &App, body: Rect) {
         Paragraph::new(move_lines(app, inner_height)).block(panel(lang.pick("Moves", "Coups"))),
         right,
     );
+}
+
+/// The play screen of a small window: the board (its panel 53 columns by
+/// 12 rows) and, under it, the game's lines without a frame; the move list
+/// gives way (the last move stays in the game's lines).
+fn draw_play_compact(frame: &mut Frame, app: &App, body: Rect) {
+    let lang = app.lang();
+    let [board, info] = Layout::vertical([Constraint::Length(12), Constraint::Min(1)]).areas(body);
+    let board = centered(board, BOARD_WIDTH, 12);
+    frame.render_widget(
+        Paragraph::new(board_lines(app, 3)).block(panel(lang.pick("Board", "Plateau"))),
+        board,
+    );
+    if let Some(prompt) = &app.prompt {
+        draw_prompt(frame, app, info, prompt);
+    } else if app.game().is_over() && !app.animating() {
+        draw_game_over(frame, app, info, false);
+    } else {
+        frame.render_widget(
+            Paragraph::new(info_lines(app)).wrap(Wrap { trim: true }),
+            info,
+        );
+    }
+}
+
+/// Where the endgame tables stand, when the computer has some coming.
+pub fn tables_line(app: &App) -> Option<String> {
+    let loading = app.settings.tables.as_ref()?;
+    let state = match loading.ready() {
+        Some(t) => TablesState::Ready {
+            seeds: t.max_seeds().unwrap_or(0),
+        },
+        None if loading.failure().is_some() => TablesState::Failed,
+        None => TablesState::Loading,
+    };
+    Some(words::tables(state, app.lang()))
 }
 
 struct Cell {
@@ -399,11 +526,14 @@ fn info_lines(app: &App) -> Vec<Line<'static>> {
     } else if app.game().is_over() {
         Line::styled(lang.pick("Game over.", "Partie finie."), bold)
     } else if app.computer_thinking() {
-        let level = app.computer().map(|(_, l)| l.get()).unwrap_or(0);
+        let level = app
+            .computer()
+            .map(|(_, l)| levels::label(l, lang))
+            .unwrap_or_default();
         let spin = SPINNER[app.spinner % SPINNER.len()];
         let text = match lang {
-            Lang::En => format!("{spin} Computer (level {level}) is thinking…"),
-            Lang::Fr => format!("{spin} L'ordinateur (niveau {level}) réfléchit…"),
+            Lang::En => format!("{spin} Computer ({level}) is thinking…"),
+            Lang::Fr => format!("{spin} L'ordinateur ({level}) réfléchit…"),
         };
         Line::styled(
             text,
@@ -458,13 +588,8 @@ fn info_lines(app: &App) -> Vec<Line<'static>> {
             }
         }
     }
-    if let Some((tone, text)) = &app.message {
-        let style = match tone {
-            Tone::Info => Style::new(),
-            Tone::Warn => Style::new().fg(Color::LightRed),
-            Tone::Error => Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
-        };
-        lines.push(Line::styled(text.clone(), style));
+    if let Some((tone, text)) = app.message() {
+        lines.push(Line::styled(text.to_string(), tone_style(tone)));
     } else if let Some((m, k)) = app.last_move() {
         let plus = if k > 0 {
             format!("+{k}")
@@ -475,24 +600,24 @@ fn info_lines(app: &App) -> Vec<Line<'static>> {
         lines.push(Line::from(format!("{label}{}{plus}", m.letter())));
     }
     let on = |b: bool| match (b, lang) {
-        (true, Lang::En) => "on",
-        (false, Lang::En) => "off",
-        (true, Lang::Fr) => "oui",
-        (false, Lang::Fr) => "non",
+        (true, Lang::En) => "(on)",
+        (false, Lang::En) => "(off)",
+        (true, Lang::Fr) => "(oui)",
+        (false, Lang::Fr) => "(non)",
     };
     let (marks, warn, anim, new, agree, load) = match lang {
         Lang::En => ("m marks", "w warn", "t anim", "n new", "p agree", "l load"),
         Lang::Fr => (
             "m repères",
             "w alertes",
-            "t anim.",
+            "t animation",
             "n nouvelle",
             "p accord",
             "l charger",
         ),
     };
     let switches = format!(
-        "{marks}:{} {warn}:{} {anim}:{}",
+        "{marks} {}  {warn} {}  {anim} {}",
         on(app.settings.marks),
         on(app.settings.warnings),
         on(app.settings.animation)
@@ -512,6 +637,9 @@ fn info_lines(app: &App) -> Vec<Line<'static>> {
     } else {
         lines.push(Line::styled(switches, grey));
         lines.push(Line::styled(more, grey));
+    }
+    if let Some(tables) = tables_line(app) {
+        lines.push(Line::styled(tables, grey));
     }
     lines
 }
@@ -554,21 +682,46 @@ fn move_lines(app: &App, height: usize) -> Vec<Line<'static>> {
         .collect()
 }
 
-fn draw_game_over(frame: &mut Frame, app: &App, area: Rect) {
+fn tone_style(tone: Tone) -> Style {
+    match tone {
+        Tone::Info => Style::new(),
+        Tone::Warn => Style::new().fg(Color::LightRed),
+        Tone::Error => Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
+    }
+}
+
+fn draw_game_over(frame: &mut Frame, app: &App, area: Rect, framed: bool) {
     let mut lines: Vec<Line> = Vec::new();
     let lang = app.lang();
-    for (i, l) in app.end_lines().into_iter().enumerate() {
-        let style = if i == 2 {
-            Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD)
-        } else {
-            Style::new()
-        };
+    let end = app.end_lines();
+    let result = Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD);
+    // What was just done here (a save, a failed load) stays in view.
+    let news = app
+        .message()
+        .filter(|(_, text)| !end.iter().any(|l| l == text))
+        .map(|(tone, text)| Line::styled(text.to_string(), tone_style(tone)));
+    if !framed {
+        // A small window: who won and the news first, no frame, no keys
+        // (the key line says them).
+        let mut end = end.into_iter();
+        let (why, totals, winner) = (end.next(), end.next(), end.next());
+        lines.extend(winner.map(|l| Line::styled(l, result)));
+        lines.extend(news);
+        lines.extend(why.map(Line::from));
+        lines.extend(totals.map(Line::from));
+        frame.render_widget(Clear, area);
+        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), area);
+        return;
+    }
+    for (i, l) in end.into_iter().enumerate() {
+        let style = if i == 2 { result } else { Style::new() };
         lines.push(Line::styled(l, style));
     }
+    lines.extend(news);
     lines.push(Line::styled(
         lang.pick(
             "n new game · u take back · s save · q quit",
-            "n nouvelle partie · u reprendre · s enregistrer · q quitter",
+            "n nouvelle partie · u annuler · s enregistrer · q quitter",
         ),
         Style::new().fg(Color::DarkGray),
     ));
@@ -634,8 +787,9 @@ fn draw_prompt(frame: &mut Frame, app: &App, area: Rect, prompt: &Prompt) {
 
 fn draw_setup(frame: &mut Frame, app: &App, body: Rect) {
     let lang = app.lang();
-    let area = centered(body, 56, 12);
-    let mut lines = vec![Line::from("")];
+    let grey = Style::new().fg(Color::DarkGray);
+    // One group a row of the form (the level with its strength).
+    let mut rows: Vec<Vec<Line>> = Vec::new();
     for (field, label, value) in app.setup.rows(lang) {
         let focused = field == app.setup.field;
         let style = if focused {
@@ -647,44 +801,84 @@ fn draw_setup(frame: &mut Frame, app: &App, body: Rect) {
         let text = if label.is_empty() {
             format!("{pointer}[ {value} ]")
         } else if focused {
-            format!("{pointer}{label:<12}◀ {value} ▶")
+            format!("{pointer}{label:<13}◀ {value} ▶")
         } else {
-            format!("{pointer}{label:<12}  {value}")
+            format!("{pointer}{label:<13}  {value}")
         };
-        lines.push(Line::styled(text, style));
-        lines.push(Line::from(""));
+        let mut group = vec![Line::styled(text, style)];
+        // Under the level, its measured strength.
+        if field == 1 {
+            let strength = levels::strength(Level::new(app.setup.level), lang);
+            // Under the value, or further left on a narrow window.
+            let room = usize::from(body.width.min(64).saturating_sub(2));
+            let indent = 17.min(room.saturating_sub(strength.chars().count())).max(2);
+            group.push(Line::styled(format!("{:indent$}{strength}", ""), grey));
+        }
+        rows.push(group);
     }
-    lines.push(Line::styled(
+    let mut notes: Vec<Line> = Vec::new();
+    // A failed load, or an autosave that could not be read, says so here.
+    if let Some((tone, text)) = app.message() {
+        notes.push(Line::styled(text.to_string(), tone_style(tone)));
+    }
+    if let Some(tables) = tables_line(app) {
+        notes.push(Line::styled(tables, grey));
+    }
+    notes.push(Line::styled(
         lang.pick(
             "Press ? for the rules of the game.",
             "Appuyez sur ? pour les règles du jeu.",
         ),
-        Style::new().fg(Color::DarkGray),
+        grey,
     ));
+    let width = body.width.min(64);
+    let inner = width.saturating_sub(2).max(1) as usize;
+    let note_rows: usize = notes.iter().map(|l| l.width().div_ceil(inner).max(1)).sum();
+    // Blank lines between the rows when the window has the room.
+    let row_lines: usize = rows.iter().map(Vec::len).sum();
+    let roomy_rows = row_lines + rows.len() + 1 + note_rows + 2;
+    let spaced = roomy_rows <= body.height as usize;
+    let mut lines = Vec::new();
+    if spaced {
+        lines.push(Line::from(""));
+    }
+    for group in rows {
+        lines.extend(group);
+        if spaced {
+            lines.push(Line::from(""));
+        }
+    }
+    let height = (lines.len() + note_rows + 2) as u16;
+    lines.extend(notes);
+    let area = centered(body, width, height);
     frame.render_widget(
-        Paragraph::new(lines).block(panel(lang.pick("New game", "Nouvelle partie"))),
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(panel(lang.pick("New game", "Nouvelle partie"))),
         area,
     );
 }
 
 fn draw_resume(frame: &mut Frame, app: &App, body: Rect) {
     let lang = app.lang();
-    let area = centered(body, 64, 9);
+    let area = centered(body, 64, 11);
     let mut lines = vec![Line::from("")];
     if let Some(record) = &app.resume {
-        let south = record.tag("South").unwrap_or_default();
-        let north = record.tag("North").unwrap_or_default();
+        let [south, north] = Players::names(record, lang);
         let number = move_number(record.game());
         lines.push(Line::from(lang.pick(
             "An unfinished game was saved when you last quit:",
             "Une partie inachevée a été enregistrée à votre départ\u{a0}:",
         )));
         let (s, n) = (side_name(Side::South, lang), side_name(Side::North, lang));
-        let at = lang.pick("at move", "au coup");
-        lines.push(Line::styled(
-            format!("{s}: {south} · {n}: {north} · {at} {number}"),
-            Style::new().add_modifier(Modifier::BOLD),
-        ));
+        let colon = lang.pick(":", "\u{a0}:");
+        let bold = Style::new().add_modifier(Modifier::BOLD);
+        lines.push(Line::styled(format!("  {s}{colon} {south}"), bold));
+        lines.push(Line::styled(format!("  {n}{colon} {north}"), bold));
+        lines.push(Line::from(match lang {
+            Lang::En => format!("  stopped at move {number}."),
+            Lang::Fr => format!("  arrêtée au coup {number}."),
+        }));
         lines.push(Line::from(""));
         lines.push(Line::from(
             lang.pick("Resume it? y / n", "La reprendre\u{a0}? o / n"),

@@ -119,10 +119,10 @@ fn computer_game_shows_the_thinking_indicator_and_its_row_on_top() {
     );
     assert!(app.computer_thinking());
     let s = screen(&app, 80, 24);
-    assert_has(&s, "Computer (level 4) is thinking");
+    assert_has(&s, "Computer (level 4, Casual) is thinking");
     assert_has(&s, "Computer (North) · captured 0  ◀ to move");
     assert_has(&s, "You (South) · captured 0");
-    assert_has(&s, "You (South) vs Computer level 4");
+    assert_has(&s, "You (South) vs Computer, level 4, Casual");
     assert_has(&s, "1. F");
 }
 
@@ -209,7 +209,8 @@ fn setup_resume_and_larger_terminals() {
     );
     let s = screen(&app, 80, 24);
     assert_has(&s, "New game");
-    assert_has(&s, "7 of 10");
+    assert_has(&s, "7 of 10 · Advanced");
+    assert_has(&s, "about 1,330 Elo above Beginner");
     let game = Game::from_moves(Position::start(), &parse_moves("FfBe").unwrap()).unwrap();
     let app = App::new(
         settings(Opponent::TwoPlayers),
@@ -217,7 +218,7 @@ fn setup_resume_and_larger_terminals() {
     );
     let s = screen(&app, 80, 24);
     // Counted in moves, as the header counts them (four plies: move 3).
-    assert_has(&s, "at move 3");
+    assert_has(&s, "stopped at move 3");
     assert_has(&s, "Resume it? y / n");
     let app = loaded(
         Opponent::TwoPlayers,
@@ -228,7 +229,8 @@ fn setup_resume_and_larger_terminals() {
     assert_has(&s, "1. F f");
     assert_has(&s, "2. B e");
     let s = screen(&app, 40, 10);
-    assert_has(&s, "at least 80×24");
+    assert_has(&s, "at least 53×18");
+    assert_has(&s, "(it is 40×10)");
 }
 
 #[test]
@@ -323,6 +325,13 @@ fn assert_french(s: &str) {
         "Level",
         "Resume",
         "Press",
+        "You",
+        "Computer",
+        "level",
+        "on",
+        "off",
+        "Saved",
+        "error",
     ] {
         assert!(
             !s.split(|c: char| !c.is_alphanumeric()).any(|w| w == word),
@@ -358,8 +367,11 @@ fn every_screen_is_in_french_when_french_is_chosen() {
         &s,
         "◆ E\u{a0}: dernière graine en c (rangée adverse), pas de",
     );
-    assert_has(&s, "Vous (Sud) contre l'ordinateur niveau 4 · coup 1");
-    assert_has(&s, "h indice");
+    assert_has(
+        &s,
+        "Vous (Sud) contre l'ordinateur, niveau 4, Amateur · coup 1",
+    );
+    assert_has(&s, "h conseil · u annuler · r rétablir");
     assert_french(&s);
     // A question.
     key(&mut app, KeyCode::Char('x'));
@@ -381,7 +393,7 @@ fn every_screen_is_in_french_when_french_is_chosen() {
     );
     let s = screen(&app, 80, 24);
     assert_has(&s, "Bon retour");
-    assert_has(&s, "au coup 3");
+    assert_has(&s, "arrêtée au coup 3.");
     assert_has(&s, "La reprendre\u{a0}? o / n");
     assert_has(&s, "o reprendre · n nouvelle partie · q quitter");
     assert_french(&s);
@@ -423,7 +435,7 @@ fn undo_says_what_was_taken_back_in_words() {
     key(&mut app, KeyCode::Char('u'));
     assert_has(
         &screen(&app, 80, 24),
-        "Coups repris\u{a0}: B et a. r rejoue.",
+        "Coups repris\u{a0}: B et a. r rétablit.",
     );
     let mut app = App::new(
         settings(Opponent::TwoPlayers),
@@ -434,12 +446,79 @@ fn undo_says_what_was_taken_back_in_words() {
 }
 
 #[test]
-fn the_french_footer_fits_80_columns() {
-    let app = loaded(Opponent::TwoPlayers, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "");
-    let mut app = app;
+fn the_key_line_wraps_between_keys_and_keeps_them_all() {
+    let mut app = loaded(Opponent::TwoPlayers, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "");
     app.settings.lang = Lang::Fr;
     let help = ui::help_text(&app);
-    assert!(help.chars().count() < 80, "{help}");
+    for (w, h) in [(80, 24), (60, 20)] {
+        let s = screen(&app, w, h);
+        for item in help.split(" · ") {
+            assert_has(&s, item);
+        }
+    }
+    // English fits one line at 80 columns.
+    app.settings.lang = Lang::En;
+    let s = screen(&app, 80, 24);
+    assert_has(&s, &ui::help_text(&app));
+}
+
+#[test]
+fn a_small_window_gets_the_compact_board_whole() {
+    let game = Game::from_moves(Position::start(), &parse_moves("FfB").unwrap()).unwrap();
+    let mut record = Record::from_game(game, &[]);
+    record.set_tag(oware_tui::store::COMPUTER_TAG, "S 2");
+    for lang in [Lang::En, Lang::Fr] {
+        let app = App::new(
+            Settings {
+                lang,
+                ..settings(Opponent::TwoPlayers)
+            },
+            Start::Load(Box::new(record.clone())),
+        );
+        for (w, h) in [(60, 20), (53, 18)] {
+            let s = screen(&app, w, h);
+            // Every house, its letter and both stores.
+            assert_has(&s, "a     b     c     d     e     f");
+            assert_has(&s, "F     E     D     C    [B]    A");
+            // The foot of every box: 12 houses and 2 stores.
+            let feet = s.matches("╰────╯").count() + s.matches("╚════╝").count();
+            assert_eq!(feet, 14, "{s}");
+            assert!(s.matches("│  0 │").count() >= 2, "{s}");
+            assert!(!s.contains("at least") && !s.contains("au moins"), "{s}");
+        }
+    }
+}
+
+#[test]
+fn messages_follow_a_change_of_language() {
+    let mut app = loaded(Opponent::TwoPlayers, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "");
+    key(&mut app, KeyCode::Char('f'));
+    key(&mut app, KeyCode::Enter);
+    assert_has(&screen(&app, 80, 24), "South played F.");
+    key(&mut app, KeyCode::Char('?'));
+    key(&mut app, KeyCode::Char('g'));
+    key(&mut app, KeyCode::Esc);
+    let s = screen(&app, 80, 24);
+    assert_has(&s, "Sud a joué F.");
+    assert_french(&s);
+}
+
+#[test]
+fn a_failed_load_is_said_on_the_new_game_screen() {
+    let mut app = App::new(
+        french(Opponent::Computer(oware_engine::Level::new(3))),
+        Start::Setup,
+    );
+    key(&mut app, KeyCode::Char('l'));
+    for c in "/nonexistent/partie.ogn".chars() {
+        key(&mut app, KeyCode::Char(c));
+    }
+    key(&mut app, KeyCode::Enter);
+    let s = screen(&app, 80, 24);
+    assert_has(&s, "Impossible de lire la partie /nonexistent/partie.ogn");
+    assert_has(&s, "n'existe pas.");
+    assert!(!s.contains("os error"), "{s}");
+    assert_french(&s);
 }
 
 /// The rows of the screen that draw the board's houses (between the top

@@ -22,12 +22,24 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Count legal move sequences of a given length (the move generator's test and benchmark).
+    #[command(after_help = "Examples:
+  oware perft 8
+  oware perft 3 --position 0-0-0-0-0-17-1-1-1-0-0-1-14-13-S")]
     Perft(cmd::core::PerftArgs),
     /// Perft split by first move.
+    #[command(after_help = "Examples:
+  oware divide 4")]
     Divide(cmd::core::PerftArgs),
     /// Show a position, optionally after a list of moves played with the full rules.
+    #[command(after_help = "Examples:
+  oware show
+  oware show --moves FfBe
+  oware show --position 1-0-0-0-1-0-0-0-0-0-0-0-23-23-S --json")]
     Show(cmd::core::ShowArgs),
     /// Check an OGN game record and print its final position and result.
+    #[command(after_help = "Examples:
+  oware record game.ogn
+  oware record game.ogn --json")]
     Record(cmd::core::RecordArgs),
     #[command(flatten)]
     Engine(cmd::engine::Command),
@@ -57,8 +69,70 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("{}", error_text(&e));
             ExitCode::from(2)
         }
     }
+}
+
+/// An error as one line for people: what failed, then why. The system's
+/// raw messages ("No such file or directory (os error 2)") are replaced by
+/// words, and a message already worded in the user's language is printed
+/// as it is.
+fn error_text(e: &anyhow::Error) -> String {
+    use oware_session::Lang;
+    if let Some(said) = e.downcast_ref::<cmd::Said>() {
+        return match said.lang {
+            Lang::En => format!("error: {}", said.text),
+            Lang::Fr => format!("erreur\u{a0}: {}", said.text),
+        };
+    }
+    let mut parts: Vec<String> = Vec::new();
+    for cause in e.chain() {
+        let text = match cause.downcast_ref::<std::io::Error>() {
+            // The system's own error; an error made with a message of its
+            // own keeps the message.
+            Some(io) if io.get_ref().is_none() => oware_session::problems::io_reason(io, Lang::En),
+            _ => system_words(&cause.to_string()),
+        };
+        // A cause whose text its context already quotes adds nothing, nor
+        // does a path it repeats ("building tables in D: D: …").
+        let text = match text.split_once(": ") {
+            Some((head, rest)) if parts.iter().any(|p| p.contains(head)) => rest.to_string(),
+            _ => text,
+        };
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+    }
+    format!("error: {}", parts.join(": "))
+}
+
+/// `text` with the system's raw messages that libraries quote inside their
+/// own ("…: Permission denied (os error 13)") put in words.
+fn system_words(text: &str) -> String {
+    use oware_session::problems::io_reason;
+    let mut out = text.replace(
+        "stream did not contain valid UTF-8",
+        &io_reason(
+            &std::io::Error::from(std::io::ErrorKind::InvalidData),
+            oware_session::Lang::En,
+        ),
+    );
+    while let Some(at) = out.find(" (os error ") {
+        let rest = &out[at + " (os error ".len()..];
+        let Some(end) = rest.find(')') else { break };
+        let Ok(code) = rest[..end].parse::<i32>() else {
+            break;
+        };
+        let io = std::io::Error::from_raw_os_error(code);
+        let raw = io.to_string();
+        let words = io_reason(&io, oware_session::Lang::En);
+        out = if out.contains(&raw) {
+            out.replacen(&raw, &words, 1)
+        } else {
+            out.replacen(&format!(" (os error {code})"), "", 1)
+        };
+    }
+    out
 }

@@ -141,8 +141,8 @@ fn uci_option_errors_show_the_value_not_rust_internals() {
     assert!(out.status.success());
     let stdout = String::from_utf8(out.stdout).unwrap();
     for expected in [
-        "info string error: setoption Level: expected a level from 1 to 10, got '99'",
-        "info string error: setoption Level: expected a level from 1 to 10, got no value",
+        "info string error: setoption Level: expected a level from 1 to 10 or its name (beginner … master), got '99'",
+        "info string error: setoption Level: expected a level from 1 to 10 or its name (beginner … master), got no value",
         "info string error: setoption Hash: expected a size in MiB from 1 to 16384, got 'lots'",
         "info string error: setoption Greedy: expected true or false, got 'maybe'",
         "info string error: setoption Seed: expected a number, got '-1'",
@@ -283,6 +283,39 @@ fn match_rejects_bad_sprt_bounds() {
 
 #[test]
 fn match_counts_a_crashing_engine_as_a_loss() {
+    // An engine that answers the handshake, then dies on its first search.
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("crashes.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nwhile read line; do case \"$line\" in\n  uci) echo uciok ;;\n  isready) echo readyok ;;\n  go*) exit 1 ;;\nesac; done\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = oware()
+        .args([
+            "match",
+            "--engine1",
+            "oware uci --no-tablebases",
+            "--engine2",
+            script.to_str().unwrap(),
+            "--games",
+            "2",
+            "--depth",
+            "2",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("W 2  D 0  L 0"), "{stdout}");
+    assert!(stdout.contains("crash"), "{stdout}");
+    // Every game was lost by a fault, none played to its end: a failure.
+    assert_eq!(out.status.code(), Some(2), "{stdout}");
+}
+
+#[test]
+fn match_with_an_engine_that_cannot_start_fails_before_playing() {
     let out = oware()
         .args([
             "match",
@@ -297,9 +330,13 @@ fn match_counts_a_crashing_engine_as_a_loss() {
         ])
         .output()
         .unwrap();
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    assert!(stdout.contains("W 2  D 0  L 0"), "{stdout}");
-    assert!(stdout.contains("crash"), "{stdout}");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("engine 2 (false) cannot play a match"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
 }
 
 #[test]

@@ -118,7 +118,8 @@ fn a_game_against_the_computer_ends_with_a_result() {
             .success(),
     );
     assert!(
-        stdout.contains("you play North against the computer (level 1)"),
+        stdout
+            .contains("you play North against the computer (level 1, Beginner: the weakest level)"),
         "{stdout}"
     );
     assert!(
@@ -193,6 +194,6 @@ fn quitting_saves_the_game_and_load_resumes_it() {
         .assert()
         .failure()
         .stderr(predicates::str::contains(
-            "cannot read /nonexistent/game.ogn",
+            "Could not read the game file /nonexistent/game.ogn: it does not exist.",
         ));
 }

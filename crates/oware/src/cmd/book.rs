@@ -28,8 +28,13 @@ pub enum BookCommand {
     /// Build a book: every position of the first plies reached by any move
     /// (then by plausible moves), each valued by a fixed-depth search of all
     /// its moves, values backed up through the book.
+    #[command(after_help = "Examples:
+  oware book build --out my.book --plies 6 --depth 10")]
     Build(BuildArgs),
     /// Print the book's moves of a position (the shipped book by default).
+    #[command(after_help = "Examples:
+  oware book probe
+  oware book probe --moves FfB")]
     Probe(ProbeArgs),
 }
 

@@ -143,9 +143,8 @@ pub fn describe(game: &Game) -> String {
     s.push_str(&format!("position {}\n", game.position()));
     match game.outcome() {
         Some(o) => s.push_str(&format!(
-            "game over: {} ({}); final {}-{}, {}\n",
+            "game over: {}; final {}-{}, {}\n",
             o.reason,
-            o.reason.as_str(),
             o.totals[0],
             o.totals[1],
             match o.winner {
@@ -174,12 +173,14 @@ pub fn show(args: ShowArgs) -> Result<()> {
             let legal = game.legal_moves().letters();
             match e {
                 GameError::Over => bail!(
-                    "move {} ({mv}, index {i}): the game is already over ({})",
+                    "move {} ({mv}): the game is already over ({})",
                     i + 1,
-                    game.outcome().map(|o| o.reason.as_str()).unwrap_or("?")
+                    game.outcome()
+                        .map(|o| o.reason.to_string())
+                        .unwrap_or_default()
                 ),
                 e => bail!(
-                    "move {} ({mv}, index {i}) is illegal in {}: {e}; legal moves there: {}",
+                    "move {} ({mv}) is illegal in {}: {e}; legal moves there: {}",
                     i + 1,
                     game.position(),
                     if legal.is_empty() {

@@ -13,15 +13,30 @@ use super::core::parse_position;
 #[derive(Subcommand)]
 pub enum Command {
     /// Value and principal variation of every legal move of a position.
+    #[command(after_help = "Examples:
+  oware analyze --moves FfBe
+  oware analyze --position 0-0-0-5-0-0-3-1-2-0-0-3-17-17-S --depth 12 --json")]
     Analyze(AnalyzeArgs),
     /// Search fixed positions to a fixed depth: prints the node-count signature and nodes/second.
+    #[command(after_help = "Examples:
+  oware bench
+  oware bench --depth 10 --verbose")]
     Bench(BenchArgs),
     /// Speak the UCI engine protocol (Aalina's dialect) on stdin/stdout.
+    #[command(after_help = "Examples:
+  oware uci
+  printf 'setoption name Level value beginner\\nposition startpos moves F\\ngo\\n' | oware uci")]
     Uci(UciArgs),
     /// Play a match between two UCI engines, judged by the rules core.
+    #[command(after_help = "Examples:
+  oware match --engine1 \"oware uci\" --engine2 \"oware uci\" --option2 Level=club --games 20 --movetime 100
+  oware match --engine1 \"oware uci\" --engine2 \"./other uci\" --depth 8 --sprt --elo0 0 --elo1 20")]
     Match(MatchArgs),
     /// Elo difference, 95 % interval and LOS of match counts, summed over
     /// one or more runs (e.g. to total several `oware match` runs).
+    #[command(after_help = "Examples:
+  oware elo --pairs 0,2,31,30,77 --pairs 0,0,18,18,24
+  oware elo --wdl 27,8,5")]
     Elo(EloArgs),
     /// Fit the evaluation weights on self-play data (see docs/ENGINE.md).
     Tune {
@@ -339,8 +354,8 @@ fn analyze(args: AnalyzeArgs) -> Result<()> {
     if game.is_over() {
         let o = game.outcome().expect("over");
         bail!(
-            "the game is over ({}), {}-{}: nothing to analyse",
-            o.reason.as_str(),
+            "the game is over ({}, {}-{}): nothing to analyse",
+            o.reason,
             o.totals[0],
             o.totals[1]
         );
@@ -375,7 +390,7 @@ fn analyze(args: AnalyzeArgs) -> Result<()> {
     let moves = engine.analyze_with(&game, &limits, &stop, &mut |i| last = (i.depth, i.nodes));
     let report = AnalysisJson {
         position: game.position().to_string(),
-        to_move: game.position().to_move().to_string(),
+        to_move: game.position().to_move().letter().to_string(),
         depth: last.0,
         nodes: last.1,
         elapsed_ms: started.elapsed().as_millis(),
@@ -395,7 +410,11 @@ fn analyze(args: AnalyzeArgs) -> Result<()> {
     } else {
         println!(
             "{} ({} to move), depth {}, {} nodes, {} ms",
-            report.position, report.to_move, report.depth, report.nodes, report.elapsed_ms
+            report.position,
+            game.position().to_move(),
+            report.depth,
+            report.nodes,
+            report.elapsed_ms
         );
         for m in &report.moves {
             println!("{:>2}  {:>12}  {}", m.mv, m.score, m.pv);
@@ -492,6 +511,10 @@ fn run_match(args: MatchArgs) -> Result<()> {
         openings,
         concurrency: args.concurrency,
     };
+    for (n, spec) in [(1, &config.engine1), (2, &config.engine2)] {
+        arena::check_engine(spec)
+            .with_context(|| format!("engine {n} ({}) cannot play a match", spec.label()))?;
+    }
     eprintln!(
         "match: {} vs {}, {} games{}, {} (engine 2: {})",
         config.engine1.label(),
@@ -588,6 +611,9 @@ fn run_match(args: MatchArgs) -> Result<()> {
     }
     for g in games.iter().filter(|g| g.game.outcome().is_none()) {
         println!("fault in game {}: {}", g.index + 1, g.reason);
+    }
+    if faults == games.len() {
+        bail!("no game of the match was played to its end: every game ended by an engine fault (listed above)");
     }
     Ok(())
 }

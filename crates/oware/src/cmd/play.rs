@@ -13,6 +13,13 @@ use oware_tui::Options;
 #[derive(Subcommand)]
 pub enum Command {
     /// Play Oware in the terminal, against the computer or another person.
+    #[command(after_help = "Examples:
+  oware play                          the new-game screen (choose the level there)
+  oware play --level beginner         against the weakest level
+  oware play --level 7 --first computer
+  oware play --lang fr --two-players  two people at one keyboard, in French
+  oware play --load game.ogn          resume a saved game
+  oware play --plain --level club     line by line (scripts, screen readers)")]
     Play(PlayArgs),
 }
 
@@ -37,9 +44,11 @@ pub struct PlayArgs {
     /// Two people at one keyboard instead of the computer.
     #[arg(long)]
     two_players: bool,
-    /// The computer's level, 1 (beginner) to 10 (full strength).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=10))]
-    level: u8,
+    /// The computer's level: 1 to 10, or its name: beginner, novice,
+    /// learner, casual, club, intermediate, advanced, strong, expert,
+    /// master (French names too: débutant … maître).
+    #[arg(long, default_value = "3", value_name = "LEVEL", value_parser = parse_level)]
+    level: Level,
     /// Who moves first against the computer.
     #[arg(long, value_enum, default_value_t = Who::Me)]
     first: Who,
@@ -58,7 +67,8 @@ pub struct PlayArgs {
     /// Do not warn when a move lets the opponent capture next turn.
     #[arg(long)]
     no_warnings: bool,
-    /// Language of the rules screen (default: from LC_ALL / LANG).
+    /// Language of every screen and message (default: from LC_ALL,
+    /// LC_MESSAGES or LANG); `g` on the rules screen switches it.
     #[arg(long, value_enum)]
     lang: Option<LangArg>,
     /// Where the unfinished game is saved on quit (default: $OWARE_DATA_DIR,
@@ -88,6 +98,16 @@ pub struct PlayArgs {
     linear_eval: bool,
 }
 
+/// `--level`: a number from 1 to 10 or a level's name.
+pub fn parse_level(text: &str) -> Result<Level, String> {
+    Level::parse(text).ok_or_else(|| {
+        format!(
+            "'{text}' is not a level: use {}",
+            oware_session::levels::accepted()
+        )
+    })
+}
+
 /// Seeds of the tables built in memory when no table files are found: a
 /// few CPU-seconds, in the background (docs/TUI.md).
 const PLAY_TABLE_SEEDS: usize = 14;
@@ -101,7 +121,7 @@ fn tables(a: &PlayArgs) -> anyhow::Result<Option<Loading>> {
         return Ok(None);
     }
     Ok(Some(match &a.tablebases {
-        Some(dir) => Loading::done(oware_engine::tablebase::open(dir).map_err(anyhow::Error::msg)?),
+        Some(dir) => Loading::done(oware_engine::tablebase::open(dir)?),
         None => open_or_build_in_memory(
             PathBuf::from(oware_tablebase::DEFAULT_DIR),
             PLAY_TABLE_SEEDS,
@@ -113,11 +133,16 @@ fn tables(a: &PlayArgs) -> anyhow::Result<Option<Loading>> {
 pub fn run(command: Command) -> anyhow::Result<()> {
     match command {
         Command::Play(a) => {
+            let lang = match a.lang {
+                Some(LangArg::En) => Lang::En,
+                Some(LangArg::Fr) => Lang::Fr,
+                None => Lang::from_env(),
+            };
             let settings = Settings {
                 opponent: if a.two_players {
                     Opponent::TwoPlayers
                 } else {
-                    Opponent::Computer(Level::new(a.level))
+                    Opponent::Computer(a.level)
                 },
                 first: match a.first {
                     Who::Me => Starter::Me,
@@ -127,11 +152,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
                 animation: !a.no_animation,
                 marks: !a.no_marks,
                 warnings: !a.no_warnings,
-                lang: match a.lang {
-                    Some(LangArg::En) => Lang::En,
-                    Some(LangArg::Fr) => Lang::Fr,
-                    None => Lang::from_env(),
-                },
+                lang,
                 autosave: None,
                 hint_time: Duration::from_millis(a.hint_ms),
                 book: (!a.no_book).then(oware_engine::book::Book::builtin),
@@ -145,7 +166,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
                 data_dir: a.data_dir,
                 no_autosave: a.no_autosave,
             };
-            oware_tui::run(options).map_err(anyhow::Error::msg)
+            oware_tui::run(options).map_err(|e| super::Said::new(lang, e.text(lang)).into())
         }
     }
 }

@@ -8,6 +8,10 @@ use clap::{Args, Subcommand};
 #[derive(Subcommand)]
 pub enum Command {
     /// Start the web app: play, learn and study in the browser.
+    #[command(after_help = "Examples:
+  oware serve                            http://127.0.0.1:8080, games in the user's data folder
+  oware serve --addr 0.0.0.0:8080 --db games.sqlite3
+  oware serve --db postgres://oware:secret@db:5432/oware")]
     Serve(ServeArgs),
     /// Load generator: play many simultaneous online games against a server over WebSocket.
     ServeBench(super::serve_bench::BenchArgs),
@@ -60,12 +64,15 @@ pub struct ServeArgs {
 }
 
 /// Logs to standard error: `info` and above by default, or what `RUST_LOG`
-/// asks for (e.g. `RUST_LOG=oware_server=debug`).
+/// asks for (e.g. `RUST_LOG=oware_server=debug`). Colours only on a
+/// terminal: a log redirected to a file or a journal gets plain text.
 fn init_logging() {
+    use std::io::IsTerminal;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none())
         .with_writer(std::io::stderr)
         .try_init();
 }

@@ -25,11 +25,19 @@ pub enum Command {
 pub enum TbCommand {
     /// Build the tables for every board with at most N seeds (resumable:
     /// seed counts whose file is already there and valid are kept).
+    #[command(after_help = "Examples:
+  oware tablebase build --max-seeds 16
+  oware tablebase build --dir /data/tables --max-seeds 24 --memory-budget-mb 8000")]
     Build(BuildArgs),
     /// Print the table's value of a position, its result and the best moves.
+    #[command(after_help = "Examples:
+  oware tablebase probe 1-0-0-0-1-0-0-0-0-0-0-0-23-23-S
+  oware tablebase probe --dir tablebases 0-0-0-5-0-0-3-1-2-0-0-3-17-17-S")]
     Probe(ProbeArgs),
     /// Check every file in a directory (header, size, checksum) and, on a
     /// sample of positions, that each value agrees with its moves' values.
+    #[command(after_help = "Examples:
+  oware tablebase verify --dir tablebases --sample 10000")]
     Verify(VerifyArgs),
     /// Measure probe speed: random positions of the largest seed count
     /// (deterministic sequence), probed from the files.
