@@ -213,6 +213,34 @@ async fn contract(store: Arc<dyn Store>) {
     .await
     .unwrap_err();
     assert!(taken.is_conflict(), "{taken}");
+    // A deleted account's name stays reserved (30 days): taking it again
+    // is a conflict too, and the name's other uses are untouched.
+    write(
+        &store,
+        WriteOp::Account(AccountOp::Create(account("a9", "Esi"))),
+    )
+    .await
+    .unwrap();
+    write(
+        &store,
+        WriteOp::Account(AccountOp::Delete { id: "a9".into() }),
+    )
+    .await
+    .unwrap();
+    let reserved = write(
+        &store,
+        WriteOp::Account(AccountOp::Create(account("a10", "esi"))),
+    )
+    .await
+    .unwrap_err();
+    assert!(reserved.is_conflict(), "{reserved}");
+    let later = AccountRow {
+        created_at: now + 31 * 86_400_000,
+        ..account("a11", "Esi")
+    };
+    write(&store, WriteOp::Account(AccountOp::Create(later)))
+        .await
+        .expect("free again after 30 days");
     write(
         &store,
         WriteOp::Account(AccountOp::CreateSession(SessionRow {

@@ -681,3 +681,125 @@ async fn finding_5_limits_are_per_client() {
     let r = post_as([127, 0, 0, 110], addr, "/api/v1/games", seek.clone()).await;
     assert_eq!(r.status, 201, "{}", r.body);
 }
+
+/// Finding 7: anonymous names cannot pass for an account, the computer or
+/// the site; a deleted account's name is not taken over at once; players
+/// export their data; a body without a type is not read as JSON.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finding_7_names_export_and_untyped_bodies() {
+    let (_dir, server) = start_with(Config {
+        engine_threads: 1,
+        rate_limits: None,
+        ..Config::default()
+    })
+    .await;
+    let addr = server.addr();
+    let ama = sign_up_from([127, 0, 0, 9], addr, "Abla", "seeds-and-houses").await;
+    for name in [
+        "abla",
+        "Computer (level 10)",
+        "Deleted  player",
+        "spectator",
+        "ADMIN",
+    ] {
+        let r = post(
+            addr,
+            "/api/v1/games",
+            json!({"mode": "online", "name": name}),
+        )
+        .await;
+        assert_eq!(r.json()["error"]["reason"], "name_reserved", "{name}");
+    }
+    let (id, _, _) = online_game(addr, json!({})).await;
+    let c = post(
+        addr,
+        "/api/v1/games",
+        json!({"mode": "online", "side": "S"}),
+    )
+    .await;
+    let c = c.json();
+    let invite = c["invite_url"]
+        .as_str()
+        .unwrap()
+        .split("invite=")
+        .nth(1)
+        .unwrap();
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{}/join", c["id"].as_str().unwrap()),
+        json!({"invite": invite, "name": "ABLA"}),
+    )
+    .await;
+    assert_eq!(r.json()["error"]["reason"], "name_reserved");
+    // Export: the account, its ratings and every game with its moves.
+    let g = as_browser(
+        [127, 0, 0, 9],
+        addr,
+        &ama,
+        "POST",
+        "/api/v1/games",
+        Some(json!({"mode": "hotseat"})),
+    )
+    .await
+    .json();
+    let gid = g["id"].as_str().unwrap();
+    let ts = g["tokens"]["S"].as_str().unwrap();
+    post(
+        addr,
+        &format!("/api/v1/games/{gid}/moves"),
+        json!({"token": ts, "move": "F", "ply": 0}),
+    )
+    .await;
+    let e = as_browser(
+        [127, 0, 0, 9],
+        addr,
+        &ama,
+        "GET",
+        "/api/v1/account/export",
+        None,
+    )
+    .await;
+    assert_eq!(e.status, 200, "{}", e.body);
+    assert!(e
+        .headers
+        .to_ascii_lowercase()
+        .contains("content-disposition: attachment"));
+    let e = e.json();
+    assert_eq!(e["username"], "Abla");
+    assert_eq!(e["ratings"].as_array().unwrap().len(), 3);
+    assert_eq!(e["games"][0]["id"], gid);
+    assert_eq!(e["games"][0]["moves"], json!(["F"]));
+    assert_eq!(
+        get(addr, "/api/v1/account/export").await.code(),
+        "not_signed_in"
+    );
+    // A deleted name is reserved: nobody signs up under it at once.
+    let r = as_browser(
+        [127, 0, 0, 9],
+        addr,
+        &ama,
+        "POST",
+        "/api/v1/account/delete",
+        Some(json!({"password": "seeds-and-houses"})),
+    )
+    .await;
+    assert_eq!(r.status, 204, "{}", r.body);
+    let r = post(
+        addr,
+        "/api/v1/account/signup",
+        json!({"username": "ABLA", "password": "another-password"}),
+    )
+    .await;
+    assert_eq!(r.code(), "username_taken");
+    // A JSON body without a Content-Type is refused, an empty one is fine.
+    let r = request(
+        addr,
+        "POST",
+        &format!("/api/v1/games/{id}/resign"),
+        "",
+        &[],
+        br#"{"token": "x"}"#,
+    )
+    .await;
+    assert_eq!(r.code(), "malformed", "{}", r.body);
+}

@@ -111,9 +111,13 @@ pub async fn request_from(
 ) -> Resp {
     let mut s = connect_from(src, addr).await;
     let mut head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\nConnection: close\r\n",
         body.len()
     );
+    // An empty type sends no Content-Type header at all.
+    if !content_type.is_empty() {
+        head += &format!("Content-Type: {content_type}\r\n");
+    }
     for line in extra {
         head += line;
         head += "\r\n";

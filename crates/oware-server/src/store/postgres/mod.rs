@@ -47,7 +47,8 @@ use crate::model::{GameMeta, GameStatus};
 const CHANNEL: &str = "oware";
 
 /// The schema, one step per version; steps are only ever appended.
-const MIGRATIONS: &[&str] = &["
+const MIGRATIONS: &[&str] = &[
+    "
 CREATE TABLE games (
     id TEXT PRIMARY KEY,
     created_at BIGINT NOT NULL,
@@ -123,7 +124,36 @@ CREATE TABLE chat (
     at BIGINT NOT NULL
 );
 CREATE INDEX chat_game ON chat(game_id, id);
-"];
+",
+    "
+-- A deleted account's name stays reserved for 30 days, so nobody takes it
+-- over with its old chat lines and games.
+CREATE TABLE released_names (
+    username_key TEXT PRIMARY KEY,
+    until BIGINT NOT NULL
+);
+CREATE FUNCTION oware_release_name() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO released_names (username_key, until)
+    VALUES (OLD.username_key, (extract(epoch FROM now()) * 1000)::bigint + 2592000000)
+    ON CONFLICT (username_key) DO UPDATE SET until = excluded.until;
+    RETURN OLD;
+END $$;
+CREATE TRIGGER accounts_release AFTER DELETE ON accounts
+    FOR EACH ROW EXECUTE FUNCTION oware_release_name();
+CREATE FUNCTION oware_reserved_name() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM released_names
+               WHERE username_key = NEW.username_key AND until > NEW.created_at) THEN
+        RAISE EXCEPTION 'this name belonged to a deleted account'
+            USING ERRCODE = 'unique_violation';
+    END IF;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER accounts_reserved BEFORE INSERT ON accounts
+    FOR EACH ROW EXECUTE FUNCTION oware_reserved_name();
+",
+];
 
 /// PostgreSQL storage shared by any number of nodes.
 pub struct PgStore {

@@ -76,6 +76,25 @@ ALTER TABLE games ADD COLUMN due_at INTEGER;
 ALTER TABLE games ADD COLUMN due_claim INTEGER;
 CREATE INDEX games_due ON games(due_at) WHERE due_at IS NOT NULL;
 ",
+    // 6: a deleted account's name stays reserved for 30 days, so nobody
+    // takes it over with its old chat lines and games.
+    "
+CREATE TABLE released_names (
+    username_key TEXT PRIMARY KEY,
+    until INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TRIGGER accounts_release AFTER DELETE ON accounts BEGIN
+    INSERT INTO released_names (username_key, until)
+    VALUES (OLD.username_key, CAST(strftime('%s', 'now') AS INTEGER) * 1000 + 2592000000)
+    ON CONFLICT (username_key) DO UPDATE SET until = excluded.until;
+END;
+CREATE TRIGGER accounts_reserved BEFORE INSERT ON accounts
+WHEN EXISTS (SELECT 1 FROM released_names
+             WHERE username_key = NEW.username_key AND until > NEW.created_at)
+BEGIN
+    SELECT RAISE(ABORT, 'this name belonged to a deleted account');
+END;
+",
 ];
 
 /// Brings the database's schema up to the newest version.
