@@ -22,14 +22,13 @@ pub enum Refusal {
 }
 
 impl Refusal {
-    /// A stable identifier: `game_over`, `not_your_house`, `house_empty`,
-    /// `must_feed`.
+    /// A stable identifier, the rules core's own ([`IllegalMove::code`]):
+    /// `game_over`, `not_your_house`, `empty_house`, `must_feed`. One
+    /// vocabulary for the core, the session, the server and its clients.
     pub fn code(self) -> &'static str {
         match self {
-            Refusal::GameOver | Refusal::Illegal(IllegalMove::GameOver) => "game_over",
-            Refusal::Illegal(IllegalMove::NotYourHouse) => "not_your_house",
-            Refusal::Illegal(IllegalMove::EmptyHouse) => "house_empty",
-            Refusal::Illegal(IllegalMove::MustFeed) => "must_feed",
+            Refusal::GameOver => IllegalMove::GameOver.code(),
+            Refusal::Illegal(e) => e.code(),
         }
     }
 
@@ -49,8 +48,8 @@ impl Refusal {
             ("game_over", Lang::Fr) => "la partie est finie",
             ("not_your_house", Lang::En) => "that house belongs to the opponent",
             ("not_your_house", Lang::Fr) => "cette case appartient à l'adversaire",
-            ("house_empty", Lang::En) => "that house is empty",
-            ("house_empty", Lang::Fr) => "cette case est vide",
+            ("empty_house", Lang::En) => "that house is empty",
+            ("empty_house", Lang::Fr) => "cette case est vide",
             (_, Lang::En) => {
                 "the opponent's row is empty and this move does not feed it, while another move does"
             }
@@ -325,7 +324,7 @@ mod tests {
         assert!(r
             .text(m('A'), Lang::Fr)
             .starts_with("A ne peut pas être joué"));
-        assert_eq!(preview(&g, m('B')).unwrap_err().code(), "house_empty");
+        assert_eq!(preview(&g, m('B')).unwrap_err().code(), "empty_house");
     }
 
     #[test]

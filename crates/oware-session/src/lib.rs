@@ -21,7 +21,7 @@
 //!
 //! Every rule question goes to `oware-core`; this crate has no I/O and no
 //! async runtime. Refusals and advice are typed values with stable codes
-//! (`house_empty`, `must_feed`, `gives_capture`, …) beside their text.
+//! (`empty_house`, `must_feed`, `gives_capture`, …) beside their text.
 //!
 //! ```
 //! use oware_core::{Game, Move, Position};
