@@ -25,8 +25,10 @@ pub use sqlite::SqliteStore;
 
 use crate::accounts::ratings::{Rating, RatingClass};
 use crate::accounts::{AccountOp, AccountRow, HistoryPoint, RatingRow, SessionRow};
-use crate::hub::chat::{ChatMessage, Room};
+pub mod chat;
+
 use crate::model::GameMeta;
+use chat::{ChatMessage, Room};
 
 /// Which messages of a game's chat to read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -33,6 +33,7 @@ use tokio_postgres::{AsyncMessage, NoTls, Row};
 
 mod accounts;
 
+use super::chat::{side_code, side_from_code, ChatMessage, Room};
 use super::{
     enqueue, meta_json, parse_meta, ChatPage, Due, Job, Listing, Notice, Store, StoreError,
     StoredGame, StoredPly, WriteOp, WriteStats, MAX_GROUP,
@@ -40,7 +41,6 @@ use super::{
 use crate::accounts::ratings::{Rating, RatingClass};
 use crate::accounts::AccountOp;
 use crate::accounts::{AccountRow, HistoryPoint, RatingRow, SessionRow};
-use crate::hub::chat::{side_code, side_from_code, ChatMessage, Room};
 use crate::model::{GameMeta, GameStatus};
 
 /// The channel every node listens on.

@@ -3,7 +3,7 @@
 use rusqlite::{params, Connection};
 
 use super::StoreError;
-use crate::hub::chat::{side_code, side_from_code, ChatMessage, Room};
+use crate::store::chat::{side_code, side_from_code, ChatMessage, Room};
 use crate::store::ChatPage;
 
 /// Schema version 4: chat messages, kept with their game.

@@ -16,13 +16,13 @@ use tokio::sync::{mpsc, oneshot};
 mod accounts;
 mod chat;
 
+use super::chat::{ChatMessage, Room};
 use super::{
     enqueue, meta_json, parse_meta, ChatPage, Due, Job, Listing, Store, StoreError, StoredGame,
     StoredPly, WriteOp, WriteStats, MAX_GROUP,
 };
 use crate::accounts::ratings::{Rating, RatingClass};
 use crate::accounts::{AccountRow, HistoryPoint, RatingRow, SessionRow};
-use crate::hub::chat::{ChatMessage, Room};
 use crate::model::{GameMeta, GameStatus};
 
 /// SQLite storage: one file, WAL mode, group commits.
