@@ -17,7 +17,7 @@ use serde::de::DeserializeOwned;
 use crate::accounts::session::MaybeUser;
 use crate::engines::ClientKeys;
 use crate::error::ApiError;
-use crate::hub::Hub;
+use crate::hub::{Command, Hub};
 use crate::limits::{ClientAddr, Cost};
 use crate::protocol::incoming::*;
 use crate::protocol::views::{GameView, ScoreView};
@@ -234,7 +234,9 @@ async fn play(
     JsonBody(req): JsonBody<MoveReq>,
 ) -> Result<Json<MoveResponse>, ApiError> {
     let (token, mv, ply) = req.parse()?;
-    let game = hub.play(&id, token.as_deref(), mv, ply).await?;
+    let game = hub
+        .apply_to(&id, token.as_deref(), Command::Move { mv, ply })
+        .await?;
     Ok(Json(MoveResponse {
         ply: game.ply,
         game,
@@ -246,7 +248,9 @@ async fn undo(
     Path(id): Path<String>,
     JsonBody(req): JsonBody<TokenReq>,
 ) -> Result<Json<GameResponse>, ApiError> {
-    let game = hub.undo(&id, req.token.as_deref()).await?;
+    let game = hub
+        .apply_to(&id, req.token.as_deref(), Command::Undo)
+        .await?;
     Ok(Json(GameResponse { game }))
 }
 
@@ -255,7 +259,9 @@ async fn resign(
     Path(id): Path<String>,
     JsonBody(req): JsonBody<TokenReq>,
 ) -> Result<Json<GameResponse>, ApiError> {
-    let game = hub.resign(&id, req.token.as_deref()).await?;
+    let game = hub
+        .apply_to(&id, req.token.as_deref(), Command::Resign)
+        .await?;
     Ok(Json(GameResponse { game }))
 }
 
@@ -265,7 +271,9 @@ async fn agreement(
     JsonBody(req): JsonBody<AgreementReq>,
 ) -> Result<Json<GameResponse>, ApiError> {
     let (token, action) = req.parse()?;
-    let game = hub.agreement(&id, token.as_deref(), action).await?;
+    let game = hub
+        .apply_to(&id, token.as_deref(), Command::Agreement(action))
+        .await?;
     Ok(Json(GameResponse { game }))
 }
 

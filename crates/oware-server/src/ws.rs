@@ -13,7 +13,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use crate::accounts::session::MaybeUser;
 use crate::error::ApiError;
-use crate::hub::{Hub, Slot, Watcher};
+use crate::hub::{Command, Hub, Slot, Watcher};
 use crate::limits::{ClientAddr, ClientKeys};
 use crate::protocol::incoming::WsQuery;
 use crate::protocol::{ClientIn, ClientOut};
@@ -38,7 +38,7 @@ pub(crate) async fn upgrade(
     let slot = hub.slot(&id).await?;
     let token = q.token.filter(|t| !t.is_empty());
     if token.is_some() {
-        slot.state.lock().await.seat(token.as_deref())?;
+        slot.seat_of(token.as_deref()).await?;
     }
     let ws =
         ws.map_err(|e| ApiError::invalid_request(format!("expected a WebSocket upgrade: {e}")))?;
@@ -128,8 +128,7 @@ async fn connection(
                     let replies = match incoming {
                         Some(Ok(Message::Text(t))) => handle(&hub, &slot, &me, &t).await,
                         Some(Ok(Message::Binary(_))) => {
-                            let ply = slot.state.lock().await.ply();
-                            vec![error_event(ply, &ApiError::malformed("binary messages are not understood; send JSON text"))]
+                            vec![error_event(slot.ply().await, &ApiError::malformed("binary messages are not understood; send JSON text"))]
                         }
                         Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
                         Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
@@ -153,7 +152,7 @@ async fn connection(
                         Ok(t) => t,
                         Err(RecvError::Lagged(_)) => {
                             // Missed events: send the whole state instead.
-                            slot.state.lock().await.state_event(slot.connected(), None)
+                            slot.state_event().await
                         }
                         Err(RecvError::Closed) => break,
                     };
@@ -178,48 +177,42 @@ struct Client<'a> {
     keys: ClientKeys,
 }
 
-/// One client message: parsed, limited, then done with the game's lock held.
+/// One client message: limited, parsed, then done by the hub: a command
+/// goes through [`Hub::apply`], the one way a seat acts on a game.
 async fn handle(hub: &Arc<Hub>, slot: &Arc<Slot>, me: &Client<'_>, text: &str) -> Vec<Utf8Bytes> {
-    let (side, token) = (me.side, me.token);
     let msg = hub
         .limiter()
         .check_message(me.addr)
         .and_then(|()| ClientIn::parse(text));
-    if let Ok(ClientIn::Chat(text)) = &msg {
-        // Chat takes the game's lock only to read the seat's name.
-        let posted = match hub.limiter().check_chat(&me.keys) {
-            Ok(()) => hub.chat(slot, side, me.name, me.account, text).await,
-            Err(e) => Err(e),
-        };
-        return match posted {
-            Ok(()) => Vec::new(),
-            Err(e) => vec![error_event(slot.state.lock().await.ply(), &e)],
-        };
-    }
-    // This node's copy is as fresh as anything this client has seen from
-    // it (its connect-time state was read fresh, and every later change
-    // reached it through this node), so no check against the store here;
-    // the version check at commit time still refuses a stale change.
-    let mut live = slot.state.lock().await;
-    let msg = match msg {
-        Ok(m) => m,
-        Err(e) => return vec![error_event(live.ply(), &e)],
+    let command = match msg {
+        Err(e) => return vec![error_event(slot.ply().await, &e)],
+        Ok(ClientIn::Chat(text)) => {
+            let posted = match hub.limiter().check_chat(&me.keys) {
+                Ok(()) => hub.chat(slot, me.side, me.name, me.account, &text).await,
+                Err(e) => Err(e),
+            };
+            return match posted {
+                Ok(()) => Vec::new(),
+                Err(e) => vec![error_event(slot.ply().await, &e)],
+            };
+        }
+        Ok(ClientIn::Hello { since }) => return slot.catch_up(since).await,
+        Ok(ClientIn::Ping) => {
+            return vec![ClientOut::Pong {
+                ply: slot.ply().await,
+            }
+            .to_text()]
+        }
+        Ok(ClientIn::Move { mv, ply }) => Command::Move { mv, ply },
+        Ok(ClientIn::Resign) => Command::Resign,
+        Ok(ClientIn::Agreement(action)) => Command::Agreement(action),
     };
-    if msg.needs_seat() && side.is_none() {
+    if me.side.is_none() {
         let e = ApiError::missing_token("spectators cannot play: connect with a seat token");
-        return vec![error_event(live.ply(), &e)];
+        return vec![error_event(slot.ply().await, &e)];
     }
-    let result = match msg {
-        ClientIn::Hello { since } => return live.catch_up(since, slot.connected()),
-        ClientIn::Ping => return vec![ClientOut::Pong { ply: live.ply() }.to_text()],
-        // Handled above, without the lock.
-        ClientIn::Chat(_) => return Vec::new(),
-        ClientIn::Move { mv, ply } => hub.play_locked(slot, &mut live, token, mv, ply).await,
-        ClientIn::Resign => hub.resign_locked(slot, &mut live, token).await,
-        ClientIn::Agreement(action) => hub.agreement_locked(slot, &mut live, token, action).await,
-    };
-    match result {
-        Ok(()) => Vec::new(),
-        Err(e) => vec![error_event(live.ply(), &e)],
+    match hub.apply(slot, me.token, command).await {
+        Ok(_) => Vec::new(),
+        Err(e) => vec![error_event(slot.ply().await, &e)],
     }
 }

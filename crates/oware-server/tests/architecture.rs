@@ -1,6 +1,7 @@
 //! The server's layering, checked on its source: the store is below the
 //! hub, so no file under `src/store/` names the hub (its row types live in
-//! the store). ARCHITECTURE.md states the rule.
+//! the store); and the WebSocket never locks a game, but hands every
+//! command to `Hub::apply`. ARCHITECTURE.md states the rules.
 
 use std::path::{Path, PathBuf};
 
@@ -35,5 +36,21 @@ fn no_store_module_imports_the_hub() {
         offenders.is_empty(),
         "the store imports the hub:\n{}",
         offenders.join("\n")
+    );
+}
+
+/// The WebSocket only parses and limits: every command goes through the
+/// hub's one entry (`Hub::apply`), and the socket never takes a game's
+/// lock itself, so there is no second path that could skip a check.
+#[test]
+fn the_websocket_never_locks_a_game() {
+    let ws = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ws.rs");
+    let text = std::fs::read_to_string(ws).unwrap();
+    for needle in [".state.lock", "_locked("] {
+        assert!(!text.contains(needle), "ws.rs contains {needle:?}");
+    }
+    assert!(
+        text.contains("hub.apply("),
+        "ws.rs sends commands to Hub::apply"
     );
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use oware_core::Side;
 use oware_server::accounts::ratings::{Rating, RatingClass};
 use oware_server::accounts::{AccountRow, HistoryPoint, RatingRow, SessionRow};
-use oware_server::hub::NewGame;
+use oware_server::hub::{Command, NewGame};
 use oware_server::model::{GameStatus, Mode, OfferAction};
 use oware_server::store::{
     Listing, SqliteStore, Store, StoreError, StoredGame, WriteOp, WriteStats,
@@ -149,7 +149,14 @@ async fn a_move_that_cannot_be_stored_is_not_played_nor_announced() {
     let mut watcher = hub.watch(&seated.id, None, None).await.unwrap();
     store.fail_after(0);
     let e = hub
-        .play(&seated.id, Some(&south), "F".parse().unwrap(), 0)
+        .apply_to(
+            &seated.id,
+            Some(&south),
+            Command::Move {
+                mv: "F".parse().unwrap(),
+                ply: 0,
+            },
+        )
         .await
         .unwrap_err();
     assert_eq!(e.code.as_str(), "internal");
@@ -158,9 +165,16 @@ async fn a_move_that_cannot_be_stored_is_not_played_nor_announced() {
     assert_eq!(view.position, oware_core::Position::start());
     assert!(watcher.events.try_recv().is_err(), "nothing announced");
     store.heal();
-    hub.play(&seated.id, Some(&south), "F".parse().unwrap(), 0)
-        .await
-        .unwrap();
+    hub.apply_to(
+        &seated.id,
+        Some(&south),
+        Command::Move {
+            mv: "F".parse().unwrap(),
+            ply: 0,
+        },
+    )
+    .await
+    .unwrap();
     assert_eq!(hub.view(&seated.id).await.unwrap().ply, 1);
 }
 
@@ -172,19 +186,30 @@ async fn a_decline_that_cannot_be_stored_leaves_the_offer() {
         seated.tokens[&Side::South].clone(),
         seated.tokens[&Side::North].clone(),
     );
-    hub.agreement(&seated.id, Some(&south), OfferAction::Offer)
-        .await
-        .unwrap();
+    hub.apply_to(
+        &seated.id,
+        Some(&south),
+        Command::Agreement(OfferAction::Offer),
+    )
+    .await
+    .unwrap();
     let mut watcher = hub.watch(&seated.id, None, None).await.unwrap();
     store.fail_after(0);
     assert!(hub
-        .agreement(&seated.id, Some(&north), OfferAction::Decline)
+        .apply_to(
+            &seated.id,
+            Some(&north),
+            Command::Agreement(OfferAction::Decline)
+        )
         .await
         .is_err());
     assert_eq!(hub.view(&seated.id).await.unwrap().offer, Some(Side::South));
     assert!(watcher.events.try_recv().is_err(), "nothing announced");
     // Nor does a resignation that cannot be stored end the game.
-    assert!(hub.resign(&seated.id, Some(&north)).await.is_err());
+    assert!(hub
+        .apply_to(&seated.id, Some(&north), Command::Resign)
+        .await
+        .is_err());
     let view = hub.view(&seated.id).await.unwrap();
     assert_eq!(view.status, GameStatus::Playing);
     assert!(view.result.is_none());
@@ -198,7 +223,9 @@ async fn a_rematch_link_that_cannot_be_stored_is_not_kept() {
     // Not during play.
     let e = hub.rematch(&seated.id, Some(&south)).await.unwrap_err();
     assert_eq!(e.code.as_str(), "not_allowed");
-    hub.resign(&seated.id, Some(&south)).await.unwrap();
+    hub.apply_to(&seated.id, Some(&south), Command::Resign)
+        .await
+        .unwrap();
     // The new game is stored, the link on the old one is not.
     store.fail_after(1);
     assert!(hub.rematch(&seated.id, Some(&south)).await.is_err());

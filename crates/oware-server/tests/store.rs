@@ -35,9 +35,13 @@ async fn an_older_database_is_migrated_and_keeps_its_games() {
             )
             .await
             .unwrap();
-        hub.resign(&seated.id, Some(&seated.tokens[&Side::South]))
-            .await
-            .unwrap();
+        hub.apply_to(
+            &seated.id,
+            Some(&seated.tokens[&Side::South]),
+            oware_server::hub::Command::Resign,
+        )
+        .await
+        .unwrap();
         seated.id
     };
     // Back to the first version's schema: no `public` column, no accounts,

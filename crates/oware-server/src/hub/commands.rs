@@ -19,6 +19,24 @@ use crate::protocol::views::{ply_text, GameView, Summary};
 use crate::protocol::Seated;
 use crate::store::{Listing, StoredPly, WriteOp};
 
+/// What a seat does to a game in progress ([`Hub::apply`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// A move, with the number of plies already played.
+    Move {
+        /// The move.
+        mv: Move,
+        /// Plies played before it.
+        ply: u32,
+    },
+    /// Take back (computer and untimed hot-seat games).
+    Undo,
+    /// Resign.
+    Resign,
+    /// Offer, accept or decline an end by agreement.
+    Agreement(OfferAction),
+}
+
 impl Hub {
     /// The game's view.
     pub async fn view(self: &Arc<Self>, id: &str) -> Result<GameView, ApiError> {
@@ -152,23 +170,42 @@ impl Hub {
         })
     }
 
-    /// Plays a move for the seat `token` holds; `ply` must be the number of
-    /// plies already played. Resolves once the move is stored.
-    pub async fn play(
+    /// The one way a seat acts on a game, for HTTP and the WebSocket
+    /// alike: the game is locked and brought up to date with the store
+    /// ([`Hub::lock_fresh`]), the seat checked, the command done through
+    /// [`Hub::commit`]. Resolves once the change is stored, with the game
+    /// still locked (to build the answer from).
+    pub async fn apply<'a>(
+        self: &Arc<Self>,
+        slot: &'a Arc<Slot>,
+        token: Option<&str>,
+        command: Command,
+    ) -> Result<tokio::sync::MutexGuard<'a, Live>, ApiError> {
+        let mut live = self.lock_fresh(slot).await;
+        match command {
+            Command::Move { mv, ply } => self.play(slot, &mut live, token, mv, ply).await,
+            Command::Undo => self.undo(slot, &mut live, token).await,
+            Command::Resign => self.resign(slot, &mut live, token).await,
+            Command::Agreement(action) => self.agreement(slot, &mut live, token, action).await,
+        }?;
+        Ok(live)
+    }
+
+    /// [`Hub::apply`] on game `id`, answered with the game's view.
+    pub async fn apply_to(
         self: &Arc<Self>,
         id: &str,
         token: Option<&str>,
-        mv: Move,
-        ply: u32,
+        command: Command,
     ) -> Result<GameView, ApiError> {
         let slot = self.slot(id).await?;
-        let mut live = self.lock_fresh(&slot).await;
-        self.play_locked(&slot, &mut live, token, mv, ply).await?;
+        let live = self.apply(&slot, token, command).await?;
         Ok(live.view(slot.connected()))
     }
 
-    /// [`play`](Self::play) with the lock held (the WebSocket path).
-    pub async fn play_locked(
+    /// Plays a move for the seat `token` holds; `ply` must be the number of
+    /// plies already played.
+    async fn play(
         self: &Arc<Self>,
         slot: &Arc<Slot>,
         live: &mut Live,
@@ -253,13 +290,12 @@ impl Hub {
 
     /// Takes back moves: in computer games the player's last move and the
     /// engine's answer; in hot-seat games one ply.
-    pub async fn undo(
+    async fn undo(
         self: &Arc<Self>,
-        id: &str,
+        slot: &Arc<Slot>,
+        live: &mut Live,
         token: Option<&str>,
-    ) -> Result<GameView, ApiError> {
-        let slot = self.slot(id).await?;
-        let mut live = self.lock_fresh(&slot).await;
+    ) -> Result<(), ApiError> {
         let side = live.seat(token)?;
         match live.meta.mode {
             Mode::Online => {
@@ -278,7 +314,7 @@ impl Hub {
         // (their last move and the computer's answer). The rule is the
         // session layer's, shared with the terminal game.
         let whose = (live.meta.mode != Mode::Hotseat).then_some(side);
-        self.commit(&slot, &mut live, |live| {
+        self.commit(slot, live, |live| {
             let taken = oware_session::take_back(&mut live.game, whose)
                 .map_err(|e| ApiError::not_allowed(e.to_string()).with_reason(e.code()))?;
             let from = live.ply();
@@ -298,24 +334,11 @@ impl Hub {
                 new_position: true,
             })
         })
-        .await?;
-        Ok(live.view(slot.connected()))
+        .await
     }
 
     /// The seat `token` holds resigns.
-    pub async fn resign(
-        self: &Arc<Self>,
-        id: &str,
-        token: Option<&str>,
-    ) -> Result<GameView, ApiError> {
-        let slot = self.slot(id).await?;
-        let mut live = self.lock_fresh(&slot).await;
-        self.resign_locked(&slot, &mut live, token).await?;
-        Ok(live.view(slot.connected()))
-    }
-
-    /// [`resign`](Self::resign) with the lock held.
-    pub async fn resign_locked(
+    async fn resign(
         self: &Arc<Self>,
         slot: &Arc<Slot>,
         live: &mut Live,
@@ -347,21 +370,7 @@ impl Hub {
     }
 
     /// Offers, accepts or declines an end by agreement (R12).
-    pub async fn agreement(
-        self: &Arc<Self>,
-        id: &str,
-        token: Option<&str>,
-        action: OfferAction,
-    ) -> Result<GameView, ApiError> {
-        let slot = self.slot(id).await?;
-        let mut live = self.lock_fresh(&slot).await;
-        self.agreement_locked(&slot, &mut live, token, action)
-            .await?;
-        Ok(live.view(slot.connected()))
-    }
-
-    /// [`agreement`](Self::agreement) with the lock held.
-    pub async fn agreement_locked(
+    async fn agreement(
         self: &Arc<Self>,
         slot: &Arc<Slot>,
         live: &mut Live,

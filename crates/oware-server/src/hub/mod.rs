@@ -36,7 +36,7 @@ use axum::extract::ws::Utf8Bytes;
 use oware_core::Side;
 use tokio::sync::{broadcast, Mutex};
 
-pub use commands::Watcher;
+pub use commands::{Command, Watcher};
 pub use live::Live;
 pub use new_game::NewGame;
 
@@ -54,8 +54,8 @@ use oware_tablebase::background::Loading;
 pub struct Slot {
     /// Game id.
     pub id: String,
-    /// The state.
-    pub state: Mutex<Live>,
+    /// The state: only the hub locks it (`tests/architecture.rs`).
+    state: Mutex<Live>,
     /// Serialized events for every connection watching the game.
     pub events: broadcast::Sender<Utf8Bytes>,
     /// The spectators' chat, for spectators' connections only.
@@ -101,6 +101,26 @@ impl Slot {
             self.connected[0].load(Ordering::Relaxed) > 0,
             self.connected[1].load(Ordering::Relaxed) > 0,
         ]
+    }
+
+    /// Plies played.
+    pub async fn ply(&self) -> u32 {
+        self.state.lock().await.ply()
+    }
+
+    /// The seat `token` holds (`missing_token`, `bad_token` otherwise).
+    pub async fn seat_of(&self, token: Option<&str>) -> Result<Side, ApiError> {
+        self.state.lock().await.seat(token)
+    }
+
+    /// The whole game as a `state` event.
+    pub async fn state_event(&self) -> Utf8Bytes {
+        self.state.lock().await.state_event(self.connected(), None)
+    }
+
+    /// Events that bring a client that has seen `since` plies up to date.
+    pub async fn catch_up(&self, since: u32) -> Vec<Utf8Bytes> {
+        self.state.lock().await.catch_up(since, self.connected())
     }
 
     fn send(&self, text: Utf8Bytes) {
