@@ -16,6 +16,7 @@
 
 pub mod accounts;
 pub mod assets;
+pub mod coach_routes;
 pub mod config;
 mod engines;
 pub mod error;
@@ -81,6 +82,7 @@ pub fn default_db_path() -> std::io::Result<PathBuf> {
 pub fn app(hub: Arc<Hub>) -> Router {
     http::routes()
         .merge(accounts::routes::routes())
+        .merge(coach_routes::routes())
         .layer(axum::middleware::from_fn_with_state(
             hub.clone(),
             accounts::session::middleware,

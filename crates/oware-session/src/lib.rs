@@ -37,6 +37,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod analysis;
 pub mod coach;
 pub mod lang;
 pub mod player;
@@ -46,6 +47,7 @@ pub mod session;
 pub mod takeback;
 pub mod words;
 
+pub use analysis::{Analysis, AnalysisCache, AnalysisError, Budget, Judgement, MoveValue, Verdict};
 pub use coach::{Advice, Preview, Refusal, Threat};
 pub use lang::Lang;
 pub use player::Player;
