@@ -300,6 +300,7 @@ impl Analysis {
             value,
             best,
             line,
+            game: self.game.clone(),
         })
     }
 
@@ -360,6 +361,8 @@ pub struct Judgement {
     /// The first plies of the engine's line after the move, played through
     /// the rules (who plays, what each captures).
     pub line: Vec<LinePly>,
+    // The game before the move.
+    game: Game,
 }
 
 impl Judgement {
@@ -428,6 +431,28 @@ impl Judgement {
                 Lang::En => format!("{m} captures {}", first.captures),
                 Lang::Fr => format!("{m} prend {}", first.captures),
             });
+        }
+        if reply.is_none() && self.line.len() == 1 {
+            // The engine's line stops at the move (the tables value the
+            // position after it): say what the opponent can take at once.
+            if let Some(t) = crate::coach::threat(&self.game, self.mv) {
+                let who = Player::of(self.mover.opponent(), computer);
+                parts.push(match lang {
+                    Lang::En => format!(
+                        "{} can reply {} and capture {}",
+                        who.inner(lang),
+                        t.reply.letter(),
+                        t.seeds
+                    ),
+                    Lang::Fr => format!(
+                        "{} {} répondre {} et prendre {}",
+                        who.inner(lang),
+                        who.fr("pouvez", "peut"),
+                        t.reply.letter(),
+                        t.seeds
+                    ),
+                });
+            }
         }
         if let Some(r) = reply {
             let who = Player::of(r.side, computer);

@@ -84,6 +84,7 @@ export const api = {
   ogn: (id) => call('GET', `/games/${encodeURIComponent(id)}/ogn`, undefined, { text: true }),
   importOgn: (text) => call('POST', '/games/import', { ogn: text }),
   review: (id, movetime_ms = 100) => call('GET', `/games/${encodeURIComponent(id)}/review?movetime_ms=${movetime_ms}`),
+  coach: (position, moves, move, lang, computer) => call('POST', '/coach', { position: position || undefined, moves: moves || undefined, move: move || undefined, lang, computer: computer || undefined }),
   analyze: (position, moves, movetime_ms = 1000) => call('POST', '/analyze', { position, moves: moves || undefined, movetime_ms }),
   gamesByIds: (ids) => call('GET', `/games?ids=${ids.map(encodeURIComponent).join(',')}`),
   chat: (id, token) => call('GET', `/games/${encodeURIComponent(id)}/chat${token ? `?token=${encodeURIComponent(token)}` : ''}`),

@@ -78,8 +78,9 @@ const STRINGS = {
     'study.edit': 'Edit', 'study.play': 'Play moves', 'study.toMove': 'Side to move', 'study.stores': 'Stores', 'study.apply': 'Set',
     'study.ask': 'Ask the engine', 'study.clear': 'Empty board', 'study.reset': 'Start position', 'study.asPlay': 'Play it against the computer', 'study.asHotseat': 'Play it on this device',
     'study.total': 'Seeds in all: {n} (must be 48)', 'study.thinking': 'Thinking…', 'study.result': 'Engine: depth {d}',
+    'verdict.best': 'best', 'verdict.good': 'good', 'verdict.inaccuracy': 'inaccuracy', 'verdict.mistake': 'mistake', 'verdict.blunder': 'blunder',
     'score.win': 'wins in {n}', 'score.loss': 'loses in {n}', 'score.cp': '{v} seeds',
-    'score.tbWin': 'won (endgame tables)', 'score.tbLoss': 'lost (endgame tables)',
+    'score.tbWin': 'won (endgame tables)', 'score.tbLoss': 'lost (endgame tables)', 'score.tbDraw': 'drawn (endgame tables)',
     // Learn
     'learn.title': 'Learn Oware', 'learn.intro': 'Each lesson has a small board you can play on. Click a highlighted house to sow it; the board answers with the real rules.',
     'learn.try': 'Try it:', 'learn.reset': 'Reset', 'learn.show': 'Show me', 'learn.contents': 'Contents', 'learn.mistakes': 'Common mistakes',
@@ -235,7 +236,7 @@ const STRINGS = {
     'study.ask': 'Demander au moteur', 'study.clear': 'Plateau vide', 'study.reset': 'Position de départ', 'study.asPlay': 'La jouer contre l’ordinateur', 'study.asHotseat': 'La jouer sur cet appareil',
     'study.total': 'Graines en tout : {n} (il en faut 48)', 'study.thinking': 'Réflexion…', 'study.result': 'Moteur : profondeur {d}',
     'score.win': 'gagne en {n}', 'score.loss': 'perd en {n}', 'score.cp': '{v} graines',
-    'score.tbWin': 'gagné (tables de finales)', 'score.tbLoss': 'perdu (tables de finales)',
+    'score.tbWin': 'gagné (tables de finales)', 'score.tbLoss': 'perdu (tables de finales)', 'score.tbDraw': 'nulle (tables de finales)',
     'learn.title': 'Apprendre l’awalé', 'learn.intro': 'Chaque leçon a un petit plateau sur lequel vous pouvez jouer. Cliquez sur une case en surbrillance pour la semer ; le plateau répond avec les vraies règles.',
     'learn.try': 'Essayez :', 'learn.reset': 'Recommencer', 'learn.show': 'Montrez-moi', 'learn.contents': 'Sommaire', 'learn.mistakes': 'Les erreurs fréquentes',
     'learn.examples': 'Exemples commentés', 'learn.toRules': 'Les règles sur une page', 'learn.toLearn': 'Le tutoriel interactif',
@@ -362,6 +363,7 @@ export function formatScore(score) {
   // The tables prove the result but keep no distance to it.
   if (score.kind === 'tablebase_win') return t('score.tbWin');
   if (score.kind === 'tablebase_loss') return t('score.tbLoss');
+  if (score.kind === 'tablebase_draw') return t('score.tbDraw');
   const v = (score.cp / 100).toFixed(1);
   return t('score.cp', { v: score.cp > 0 ? `+${v}` : v });
 }

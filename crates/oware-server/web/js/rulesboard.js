@@ -6,7 +6,7 @@ import { api } from './api.js';
 import { Board } from './board.js';
 import { t, sideName, errorText, refusalText } from './i18n.js';
 import { announce, setMsg, settings } from './ui.js';
-import { previewHandler, coachWarnings } from './aids.js';
+import { previewHandler, coachWarning } from './aids.js';
 
 export function describeTrace(trace, side) {
   let text = t('say.move', { side: sideName(side), move: trace.move });
@@ -110,10 +110,13 @@ export class RulesBoard {
       this.board.markIllegal(letter);
       return;
     }
-    const warnings = this.opts.coach === false ? [] : coachWarnings(this.state.previews, letter);
-    if (warnings.length && this.pending !== letter) {
+    // The engine coach (from "mistake" up), as on the game page.
+    const moves = this.moves;
+    const warning = this.opts.coach === false || this.pending === letter ? null : await coachWarning(this.start, moves, letter);
+    if (this.moves !== moves || this.busy) return;
+    if (warning) {
       this.pending = letter;
-      setMsg(this.msgEl, `${warnings.join(' ')} ${t('coach.confirm', { move: letter })}`, 'warn');
+      setMsg(this.msgEl, `${warning} ${t('coach.confirm', { move: letter })}`, 'warn');
       return;
     }
     this.pending = null;
