@@ -22,6 +22,7 @@ mod engines;
 pub mod error;
 pub mod http;
 pub mod hub;
+pub mod lesson_routes;
 pub mod limits;
 pub mod listener;
 pub mod metrics;
@@ -83,6 +84,7 @@ pub fn app(hub: Arc<Hub>) -> Router {
     http::routes()
         .merge(accounts::routes::routes())
         .merge(coach_routes::routes())
+        .merge(lesson_routes::routes())
         .layer(axum::middleware::from_fn_with_state(
             hub.clone(),
             accounts::session::middleware,

@@ -69,6 +69,7 @@ export const movesString = (plies) => (plies || []).filter((m) => m !== '-').joi
 
 export const api = {
   rulesState: (position, moves) => call('POST', '/rules/state', { position: position || undefined, moves: moves || undefined }),
+  rulesAgreement: (position, moves) => call('POST', '/rules/agreement', { position: position || undefined, moves: moves || undefined }),
   createGame: (opts) => call('POST', '/games', opts),
   getGame: (id) => call('GET', `/games/${encodeURIComponent(id)}`),
   listGames: (limit = 30, offset = 0) => call('GET', `/games?limit=${limit}&offset=${offset}`),

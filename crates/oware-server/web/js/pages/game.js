@@ -708,9 +708,12 @@ class GamePage {
     // The engine coach warns from "mistake" up; its analysis is the one the
     // hint comes from, so the hinted move is never warned about.
     const [start, moves, computer] = this.coachArgs();
-    const warning = this.coachOn() && this.pendingCoach !== `${g.ply}${letter}`
-      ? await coachWarning(start, moves, letter, computer)
-      : null;
+    let warning = null;
+    if (this.coachOn() && this.pendingCoach !== `${g.ply}${letter}`) {
+      setMsg(this.msgEl, t('coach.checking', { move: letter }));
+      warning = await coachWarning(start, moves, letter, computer);
+      if (this.msgEl.textContent === t('coach.checking', { move: letter })) setMsg(this.msgEl, '');
+    }
     if (this.game?.ply !== g.ply || this.sending) return;
     if (warning) {
       this.pendingCoach = `${g.ply}${letter}`;
