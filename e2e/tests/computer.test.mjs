@@ -62,7 +62,7 @@ test('a full game against the computer, by clicks', async () => {
       const house = playable.first();
       await house.click();
       // The coach may ask for a second click to confirm a risky move.
-      await page.waitForTimeout(100);
+      await until(async () => (await page.locator('.moves-list .mv').count()) > plies || /again/.test(await page.locator('.move-msg').textContent()) || await page.locator('.result-card').isVisible(), 'our move or the coach');
       if (/again/.test(await page.locator('.move-msg').textContent())) await house.click();
       await until(async () => (await page.locator('.moves-list .mv').count()) > plies || page.locator('.result-card').isVisible(), 'our move to be played');
       clicks += 1;

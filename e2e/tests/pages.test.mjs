@@ -62,15 +62,16 @@ test('main pages render (desktop and phone) and the study page asks the engine',
     // The same numbering as the game: "1. F f 2. B e".
     assert.equal((await page.locator('.review-moves').innerText()).replace(/[?!]/g, '').replace(/\s+/g, ' ').trim(), '1. F f 2. B e');
 
-    // The coach: D hands North a capture of 5 (f takes 3 + 2); it asks for a
-    // second click. With the coach switched off, a risky move goes at once.
+    // The engine coach: D hands North a capture of 5 (f takes 3 + 2), a
+    // mistake at least; it says why and asks for a second click. With the
+    // coach switched off, a risky move goes at once.
     await page.goto(`${BASE}/play?mode=hotseat&position=1-2-0-1-0-0-0-0-0-0-0-2-21-21-S`);
     await page.getByRole('button', { name: 'Start the game' }).click();
     await page.waitForURL(/\/game\//);
     await page.locator('.house.playable').first().waitFor();
     await page.waitForTimeout(300);
     await page.locator('.house[data-house="D"]').click();
-    await until(async () => /capture 5 seeds/.test(await page.locator('.move-msg').textContent()), 'coach warning');
+    await until(async () => /^D is a (mistake|blunder) .*North (replies f and captures|can reply f and capture) 5\..*Click D again/.test(await page.locator('.move-msg').textContent()), 'coach warning');
     assert.equal(await page.locator('.moves-list .mv').count(), 0, 'the warned move waits for confirmation');
     await page.locator('.house[data-house="D"]').click();
     await until(async () => (await page.locator('.moves-list .mv').count()) === 1, 'confirmed move');

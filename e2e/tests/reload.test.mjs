@@ -23,7 +23,8 @@ test('reloading mid-game keeps the game (hot-seat, keyboard play)', async () => 
       await page.keyboard.press('ArrowLeft');
       assert.equal(await page.evaluate(() => document.activeElement.dataset.house), letter, 'arrow keys move between houses');
       await page.keyboard.press('Enter');
-      await page.waitForTimeout(100);
+      // The coach may ask for a second press to confirm a risky move.
+      await until(async () => (await page.locator('.moves-list .mv').count()) === i + 1 || /again/.test(await page.locator('.move-msg').textContent()), `move ${i + 1} or the coach`);
       if (/again/.test(await page.locator('.move-msg').textContent())) await page.keyboard.press('Enter');
       await until(async () => (await page.locator('.moves-list .mv').count()) === i + 1, `move ${i + 1}`);
       await until(async () => (await page.locator('.house.playable').count()) > 0, 'board ready');
@@ -37,7 +38,7 @@ test('reloading mid-game keeps the game (hot-seat, keyboard play)', async () => 
     assert.deepEqual(await readBoard(page), board);
     assert.equal(await page.locator('.moves-list').innerText(), moves);
     await page.locator('.house.playable').first().click();
-    await page.waitForTimeout(100);
+    await until(async () => (await page.locator('.moves-list .mv').count()) === 4 || /again/.test(await page.locator('.move-msg').textContent()), 'the move or the coach');
     if (/again/.test(await page.locator('.move-msg').textContent())) await page.locator('.house.playable').first().click();
     await until(async () => (await page.locator('.moves-list .mv').count()) === 4, 'a move after the reload');
     // The home page offers to take the unfinished game up again.

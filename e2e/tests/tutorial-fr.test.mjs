@@ -29,6 +29,8 @@ test('the French tutorial', async () => {
     assert.equal(after.c, 0);
     assert.equal(after.b, 0);
     assert.equal(after.a, 4);
+    // The lesson answers: what the move did and why, from the trace.
+    await until(async () => /^Bravo\s!\sD\s: la dernière graine tombe en c et y fait 3, elle est donc prise\s: c 3 \+ b 2, 5 graines en tout\.$/.test(await r5.locator('.msg').textContent()), 'R5 feedback in French');
 
     // R8: A does not feed North: refused, with the reason in French.
     const r8 = page.locator('#r8');
@@ -38,6 +40,7 @@ test('the French tutorial', async () => {
     assert.match(await r8.locator('.msg').textContent(), /R8/);
     await r8.locator('.house[data-house="F"]').click();
     await until(async () => (await readBoard(page, '#r8')).a === 1, 'feeding move');
+    await until(async () => /^Bravo\s!\sF\s: la dernière graine tombe en a et y fait 1\s; on ne prend que deux ou trois\.$/.test(await r8.locator('.msg').textContent()), 'R8 feedback');
 
     // R9: the lesson position is already over.
     await until(async () => /Partie terminée/.test(await page.locator('#r9 .msg').textContent()), 'R9 game over');
@@ -59,8 +62,20 @@ test('the French tutorial', async () => {
     await r11.getByRole('button', { name: 'Montrez-moi' }).click();
     await until(async () => /Partie nulle, 24–24/.test(await r11.locator('.msg').textContent()), 'R11 ends 24–24', 30000);
     assert.match(await r11.locator('.msg').textContent(), /troisième fois/);
-    // R13 has its lesson and board.
-    assert.match(await page.locator('#r13').textContent(), /perd son tour/);
+    // R12 offers the agreement: the core's totals, 24–24.
+    const r12 = page.locator('#r12');
+    await r12.locator('.house.playable').first().waitFor();
+    await r12.getByRole('button', { name: 'Arrêter d’un commun accord' }).click();
+    await until(async () => /Partie nulle, 24–24/.test(await r12.locator('.msg').textContent()), 'R12 agreement');
+    assert.match(await r12.locator('.msg').textContent(), /convenu d’arrêter/);
+    // R13 shows a lost turn: after F, North's time runs out and South plays again.
+    const r13 = page.locator('#r13');
+    assert.match(await r13.textContent(), /perd son tour/);
+    await r13.locator('.house[data-house="F"]').click();
+    await until(async () => (await readBoard(page, '#r13')).F === 0, 'R13: F played');
+    await r13.getByRole('button', { name: 'Laisser passer le temps' }).click();
+    await until(async () => /Nord perd son tour.*Sud rejoue/.test(await r13.locator('.msg').textContent()), 'R13 lost turn');
+    assert.ok(await r13.locator('.house.playable[data-house="A"]').count() === 1, 'South plays again');
     await page.evaluate(() => localStorage.removeItem('oware.set.animate'));
 
     // The rules page keeps the language.

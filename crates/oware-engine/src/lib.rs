@@ -450,6 +450,34 @@ impl Engine {
         }
     }
 
+    /// The endgame tables' verdict on `game`'s position for the side to
+    /// move: `1` won, `0` drawn, `-1` lost with perfect play, when the
+    /// loaded tables cover the position, give an exact result, and hold
+    /// (no board since the last capture has occurred twice, as the search
+    /// requires before probing). `None` otherwise, and always without
+    /// tables. A finished game is not probed.
+    pub fn table_result(&self, game: &Game) -> Option<i8> {
+        use search::Oracle;
+        if game.is_over() {
+            return None;
+        }
+        let tables = self.tables.as_ref()?;
+        let pos = game.position();
+        if pos.seeds_on_board() > tables.max_seeds() {
+            return None;
+        }
+        let history = game.since_last_capture();
+        let repeated = history
+            .iter()
+            .enumerate()
+            .any(|(i, p)| history[..i].iter().any(|q| q.board_key() == p.board_key()));
+        if repeated {
+            return None;
+        }
+        let v = tables.probe(pos)?;
+        (v.lower == v.upper).then_some(v.lower)
+    }
+
     /// Why the tablebase directory could not be used, if it could not.
     pub fn tablebase_error(&self) -> Option<&str> {
         self.tablebase_error.as_deref()
@@ -627,7 +655,20 @@ impl Engine {
         control: &StopHandle,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> Vec<MoveAnalysis> {
+        self.analyze_to_depth(game, limits, control, info).0
+    }
+
+    /// As [`analyze_with`](Self::analyze_with), with the depth every value
+    /// is exact at (the last iteration completed), so that a caller can
+    /// tell a finished analysis from one stopped early.
+    pub fn analyze_to_depth(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        control: &StopHandle,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> (Vec<MoveAnalysis>, u32) {
         self.install_pending_tables();
-        self.searcher.analyze(game, limits, control, info).0
+        self.searcher.analyze(game, limits, control, info)
     }
 }

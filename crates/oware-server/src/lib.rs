@@ -16,11 +16,13 @@
 
 pub mod accounts;
 pub mod assets;
+pub mod coach_routes;
 pub mod config;
 pub mod engines;
 pub mod error;
 pub mod http;
 pub mod hub;
+pub mod lesson_routes;
 pub mod limits;
 pub mod listener;
 pub mod metrics;
@@ -81,6 +83,8 @@ pub fn default_db_path() -> std::io::Result<PathBuf> {
 pub fn app(hub: Arc<Hub>) -> Router {
     http::routes()
         .merge(accounts::routes::routes())
+        .merge(coach_routes::routes())
+        .merge(lesson_routes::routes())
         .layer(axum::middleware::from_fn_with_state(
             hub.clone(),
             accounts::session::middleware,

@@ -344,3 +344,279 @@ fn a_wrong_claim_is_caught() {
     });
     assert!(check(&old_r12).is_err());
 }
+
+// ---- What the texts say -----------------------------------------------------
+//
+// The texts are read too: every number and house a text names is collected
+// (digits and number words, house letters b–f and B–F; `a`/`A` are left
+// out, being also an English article and a French verb), English and French
+// must name the same ones, and for a board, every number must be one the
+// rules produce on it and every house one its moves or its position
+// involve.
+
+const EN_NUMBERS: &[(&str, u32)] = &[
+    ("two", 2),
+    ("twos", 2),
+    ("both", 2),
+    ("twice", 2),
+    ("three", 3),
+    ("threes", 3),
+    ("four", 4),
+    ("five", 5),
+    ("six", 6),
+    ("seven", 7),
+    ("eight", 8),
+    ("nine", 9),
+    ("ten", 10),
+    ("eleven", 11),
+    ("twelve", 12),
+    ("thirteen", 13),
+    ("fourteen", 14),
+    ("fifteen", 15),
+    ("sixteen", 16),
+    ("seventeen", 17),
+    ("eighteen", 18),
+    ("nineteen", 19),
+    ("twenty", 20),
+    ("forty", 40),
+];
+
+const FR_NUMBERS: &[(&str, u32)] = &[
+    ("deux", 2),
+    ("trois", 3),
+    ("quatre", 4),
+    ("cinq", 5),
+    ("six", 6),
+    ("sept", 7),
+    ("huit", 8),
+    ("neuf", 9),
+    ("dix", 10),
+    ("onze", 11),
+    ("douze", 12),
+    ("treize", 13),
+    ("quatorze", 14),
+    ("quinze", 15),
+    ("seize", 16),
+    ("dix-sept", 17),
+    ("dix-huit", 18),
+    ("dix-neuf", 19),
+    ("vingt", 20),
+    ("quarante", 40),
+];
+
+/// The numbers (sorted) and houses a text names.
+fn named(text: &str, words: &[(&str, u32)]) -> (Vec<u32>, Vec<char>) {
+    let mut numbers = Vec::new();
+    let mut houses = Vec::new();
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if !c.is_alphanumeric() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < chars.len()
+            && (chars[i].is_alphanumeric()
+                || (chars[i] == '-' && i + 1 < chars.len() && chars[i + 1].is_alphabetic()))
+        {
+            i += 1;
+        }
+        let token: String = chars[start..i].iter().collect();
+        // A French elision (d’, c’, l’) is not a house.
+        let elided = matches!(chars.get(i), Some('\'' | '’'));
+        // Rule ids (R7) are not facts of the board.
+        let rule = token.starts_with('R') && token[1..].chars().all(|c| c.is_ascii_digit());
+        if rule {
+            continue;
+        }
+        if let Ok(n) = token.parse::<u32>() {
+            numbers.push(n);
+        } else if let Some(&(_, n)) = words.iter().find(|(w, _)| token.to_lowercase() == *w) {
+            numbers.push(n);
+        } else if token.chars().count() == 1 && "bcdefBCDEF".contains(c) && !elided {
+            houses.push(c);
+        }
+    }
+    numbers.sort_unstable();
+    houses.sort_unstable();
+    houses.dedup();
+    (numbers, houses)
+}
+
+/// Every text of an item: (its key, English, French), lists joined.
+fn texts(item: &Value) -> Vec<(String, String, String)> {
+    let join = |v: &Value| match v {
+        Value::String(s) => s.clone(),
+        Value::Array(a) => a
+            .iter()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .join(" "),
+        _ => String::new(),
+    };
+    ["body", "task", "text"]
+        .iter()
+        .filter_map(|k| {
+            let t = item.get(*k)?;
+            Some((k.to_string(), join(&t["en"]), join(&t["fr"])))
+        })
+        .collect()
+}
+
+/// Numbers and houses the rules produce on a board: the seeds of every
+/// house and store before and after its moves, each capture and their
+/// total, the outcome's totals, the rows after, and the game's constants.
+fn board_facts(item: &Value) -> Result<(HashSet<u32>, HashSet<char>), String> {
+    let pos: Position = item["position"]
+        .as_str()
+        .ok_or("no position")?
+        .parse()
+        .map_err(|e| format!("position: {e}"))?;
+    let facts = item["check"].as_object().ok_or("no `check` object")?;
+    let moves = facts
+        .get("moves")
+        .or_else(|| item.get("sequence"))
+        .or_else(|| item.get("show"))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let mut numbers: HashSet<u32> = [2, 3, 4, 6, 12, 24, 25, 48].into();
+    let mut houses: HashSet<char> = HashSet::new();
+    let add_position = |p: &Position, numbers: &mut HashSet<u32>, houses: &mut HashSet<char>| {
+        for side in [Side::South, Side::North] {
+            numbers.insert(p.store(side).into());
+            numbers.insert(p.row_seeds(side).into());
+            for h in side.houses() {
+                let n = p.seeds(h);
+                numbers.insert(n.into());
+                if n > 0 {
+                    houses.insert(h.letter());
+                }
+            }
+        }
+        numbers.insert((p.store(Side::South) + p.store(Side::North)).into());
+        numbers.insert(p.seeds_on_board().into());
+    };
+    add_position(&pos, &mut numbers, &mut houses);
+    // The houses each of the mover's houses would reach, legal or not ("A
+    // would stop at D"): the next ones in sowing order, as far as it has
+    // seeds (no more than once round).
+    for h in pos.to_move().houses() {
+        let mut x = h;
+        for _ in 0..pos.seeds(h).min(11) {
+            x = x.next();
+            houses.insert(x.letter());
+        }
+    }
+    let mut game = Game::new(pos);
+    for c in moves.chars() {
+        let mv = Move::from_letter(c).ok_or(format!("move {c:?}"))?;
+        houses.insert(c);
+        let trace = game.play_traced(mv).map_err(|e| format!("{c}: {e}"))?;
+        houses.extend(trace.sown.iter().map(|h| h.letter()));
+        houses.insert(trace.last.letter());
+        let mut total = 0u32;
+        for &(h, n) in &trace.captured {
+            houses.insert(h.letter());
+            numbers.insert(n.into());
+            total += u32::from(n);
+        }
+        numbers.insert(total);
+        add_position(&trace.after, &mut numbers, &mut houses);
+    }
+    if let Some(o) = game.outcome() {
+        numbers.extend(o.totals.iter().map(|&t| u32::from(t)));
+    }
+    numbers.insert(game.plies().len() as u32);
+    for key in ["legal", "legal_after"] {
+        if let Some(list) = facts.get(key).and_then(Value::as_array) {
+            numbers.insert(list.len() as u32);
+            houses.extend(list.iter().filter_map(|m| m.as_str()?.chars().next()));
+        }
+    }
+    if let Some(illegal) = facts.get("illegal").and_then(Value::as_object) {
+        houses.extend(illegal.keys().filter_map(|m| m.chars().next()));
+    }
+    Ok((numbers, houses))
+}
+
+/// What is wrong with an item's texts, if anything.
+fn text_claims(item: &Value) -> Result<(), String> {
+    let board = if item.get("position").is_some() && item.get("check").is_some() {
+        Some(board_facts(item)?)
+    } else {
+        None
+    };
+    for (key, en, fr) in texts(item) {
+        let (en_numbers, en_houses) = named(&en, EN_NUMBERS);
+        let (fr_numbers, fr_houses) = named(&fr, FR_NUMBERS);
+        if en_numbers != fr_numbers || en_houses != fr_houses {
+            return Err(format!(
+                "{key}: English names {en_numbers:?} {en_houses:?}, French {fr_numbers:?} {fr_houses:?}"
+            ));
+        }
+        if let Some((numbers, houses)) = &board {
+            if let Some(n) = en_numbers.iter().find(|n| !numbers.contains(n)) {
+                return Err(format!("{key}: {n} is no count of this board: {en}"));
+            }
+            if let Some(h) = en_houses.iter().find(|h| !houses.contains(h)) {
+                return Err(format!("{key}: house {h} has no part on this board: {en}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Every text item of the file: lessons, example steps, mistakes, tips.
+fn text_items(data: &Value) -> Vec<(String, Value)> {
+    let mut out = boards(data);
+    for (i, m) in data["mistakes"].as_array().unwrap().iter().enumerate() {
+        if m.get("position").is_none() {
+            out.push((format!("mistake {}", i + 1), m.clone()));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_number_and_house_a_text_names_is_the_boards_and_both_languages_agree() {
+    let data = data();
+    let items = text_items(&data);
+    let failures: Vec<String> = items
+        .iter()
+        .filter_map(|(name, item)| text_claims(item).err().map(|e| format!("{name}: {e}")))
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn a_wrong_number_or_house_in_a_text_is_caught() {
+    let data = data();
+    let items = text_items(&data);
+    let slam = items
+        .iter()
+        .find(|(name, _)| name.contains("slam") && name.ends_with("step 1"))
+        .expect("the slam example")
+        .1
+        .clone();
+    assert_eq!(text_claims(&slam), Ok(()));
+    // Seventeen seeds said sixteen, in both languages: not a count of the board.
+    let mut wrong = slam.clone();
+    for (lang, from, to) in [
+        ("en", "Seventeen", "Eighteen"),
+        ("fr", "dix-sept", "dix-huit"),
+    ] {
+        let t = wrong["text"][lang].as_str().unwrap().replace(from, to);
+        wrong["text"][lang] = Value::from(t);
+    }
+    assert!(text_claims(&wrong).is_err());
+    // English and French disagreeing.
+    let mut wrong = slam;
+    let t = wrong["text"]["fr"]
+        .as_str()
+        .unwrap()
+        .replace("treize", "douze");
+    wrong["text"]["fr"] = Value::from(t);
+    assert!(text_claims(&wrong).is_err());
+}

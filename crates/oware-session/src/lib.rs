@@ -4,6 +4,12 @@
 //!
 //! - [`takeback`]: how many plies to undo to give a side the move again, and
 //!   when that is refused.
+//! - [`analysis`]: the engine coach. One fixed-depth [`Analysis`] of a
+//!   position answers the hint (its best move), the [`Verdict`] on every
+//!   move (best, good, inaccuracy, mistake, blunder, from the value lost
+//!   against the best) with its explanation from the engine's line, and the
+//!   analysis board, so they never disagree; it is deterministic, and
+//!   [`AnalysisCache`] keeps answers by position and budget.
 //! - [`coach`]: what a move would do ([`Preview`], from the core's trace),
 //!   and the coach's [`Advice`]: the opponent's best capture in reply, or,
 //!   for the engine's recommended move, a sacrifice. It never warns about
@@ -40,6 +46,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod analysis;
 pub mod coach;
 pub mod lang;
 pub mod levels;
@@ -51,6 +58,7 @@ pub mod session;
 pub mod takeback;
 pub mod words;
 
+pub use analysis::{Analysis, AnalysisCache, AnalysisError, Budget, Judgement, MoveValue, Verdict};
 pub use coach::{Advice, Preview, Refusal, Threat};
 pub use lang::Lang;
 pub use player::Player;

@@ -33,6 +33,10 @@ pub enum ScoreKind {
     TablebaseWin,
     /// A loss proven by the endgame tables (no distance known).
     TablebaseLoss,
+    /// A draw proven by the endgame tables. The engine scores it 0, like
+    /// an even estimate; only a probe of the tables tells them apart (see
+    /// [`crate::analysis`]).
+    TablebaseDraw,
     /// A finished game that is drawn. (The engine scores a proven draw 0,
     /// like an even estimate; [`of`](Self::of) reads that as an even value.)
     Draw,
@@ -82,12 +86,13 @@ impl ScoreKind {
             ScoreKind::Loss { plies } => ScoreKind::Win { plies },
             ScoreKind::TablebaseWin => ScoreKind::TablebaseLoss,
             ScoreKind::TablebaseLoss => ScoreKind::TablebaseWin,
+            ScoreKind::TablebaseDraw => ScoreKind::TablebaseDraw,
             ScoreKind::Draw => ScoreKind::Draw,
         }
     }
 
     /// A stable identifier: `value`, `win`, `loss`, `tablebase_win`,
-    /// `tablebase_loss` or `draw`.
+    /// `tablebase_loss`, `tablebase_draw` or `draw`.
     pub fn code(self) -> &'static str {
         match self {
             ScoreKind::Value { .. } => "value",
@@ -95,6 +100,7 @@ impl ScoreKind {
             ScoreKind::Loss { .. } => "loss",
             ScoreKind::TablebaseWin => "tablebase_win",
             ScoreKind::TablebaseLoss => "tablebase_loss",
+            ScoreKind::TablebaseDraw => "tablebase_draw",
             ScoreKind::Draw => "draw",
         }
     }
@@ -154,7 +160,45 @@ impl ScoreKind {
                     "une défaite prouvée par les tables de finales",
                 )
                 .to_string(),
+            (ScoreKind::TablebaseDraw, _) => lang
+                .pick(
+                    "a draw proven by the endgame tables",
+                    "une nulle prouvée par les tables de finales",
+                )
+                .to_string(),
             (ScoreKind::Draw, _) => lang.pick("a draw", "une partie nulle").to_string(),
+        }
+    }
+
+    /// The value in a few words, as analysis lists show it: "+1.5 seeds",
+    /// "win in 2 moves", "won (endgame tables)", "drawn (endgame tables)".
+    pub fn short(self, lang: Lang) -> String {
+        match (self, lang) {
+            (ScoreKind::Value { seeds }, Lang::En) => format!("{seeds:+.1} seeds"),
+            (ScoreKind::Value { seeds }, Lang::Fr) => {
+                let sign = if seeds >= 0.0 { "+" } else { "−" };
+                format!("{sign}{} graines", french_decimal(seeds.abs()))
+            }
+            (ScoreKind::Win { .. } | ScoreKind::Loss { .. }, _) => {
+                let n = self.moves().unwrap_or(0);
+                let win = matches!(self, ScoreKind::Win { .. });
+                match (win, lang) {
+                    (true, Lang::En) => format!("win in {n}"),
+                    (false, Lang::En) => format!("loss in {n}"),
+                    (true, Lang::Fr) => format!("gain en {n}"),
+                    (false, Lang::Fr) => format!("perte en {n}"),
+                }
+            }
+            (ScoreKind::TablebaseWin, _) => lang
+                .pick("won (endgame tables)", "gagné (tables de finales)")
+                .to_string(),
+            (ScoreKind::TablebaseLoss, _) => lang
+                .pick("lost (endgame tables)", "perdu (tables de finales)")
+                .to_string(),
+            (ScoreKind::TablebaseDraw, _) => lang
+                .pick("drawn (endgame tables)", "nulle (tables de finales)")
+                .to_string(),
+            (ScoreKind::Draw, _) => lang.pick("drawn", "nulle").to_string(),
         }
     }
 }

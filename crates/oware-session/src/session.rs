@@ -1,11 +1,13 @@
 //! A game as people play it: a person against the computer or two people
 //! at one board, with take-back and replay, hints and the coach.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use oware_core::{Game, Move, MoveTrace, Outcome, Position, Side};
 use oware_engine::{Level, Limits, SearchResult};
 
+use crate::analysis::{Analysis, Judgement};
 use crate::coach::{self, Advice, Preview, Refusal};
 use crate::player::Player;
 use crate::takeback::{self, TakeBackError, TakenBack};
@@ -106,6 +108,7 @@ pub struct Session {
     computer: Option<(Side, Level)>,
     redo: Vec<Vec<Move>>,
     hint: Option<Hint>,
+    analysis: Option<Arc<Analysis>>,
 }
 
 impl Session {
@@ -117,6 +120,7 @@ impl Session {
             computer,
             redo: Vec::new(),
             hint: None,
+            analysis: None,
         }
     }
 
@@ -285,13 +289,47 @@ impl Session {
             .filter(|h| h.ply == self.game.plies().len() && h.position == *self.game.position())
     }
 
+    /// Keeps `analysis` if it is of the current position (with its history
+    /// since the last capture): from then on the hint is its best move and
+    /// the coach's verdicts are its judgements, so they agree. Returns the
+    /// hint, `None` (and nothing kept) for another position.
+    pub fn accept_analysis(&mut self, analysis: Arc<Analysis>) -> Option<&Hint> {
+        if !analysis.is_for(&self.game) || self.game.is_over() {
+            return None;
+        }
+        let best = analysis.best();
+        self.hint = Some(Hint {
+            mv: best.mv,
+            score: best.kind,
+            depth: analysis.depth,
+            ply: self.game.plies().len(),
+            position: *self.game.position(),
+        });
+        self.analysis = Some(analysis);
+        self.hint.as_ref()
+    }
+
+    /// The analysis of the current position, if one was accepted for it.
+    pub fn analysis(&self) -> Option<&Arc<Analysis>> {
+        self.analysis
+            .as_ref()
+            .filter(|a| a.is_for(&self.game) && !self.game.is_over())
+    }
+
+    /// The coach's judgement of `mv` from the current position's analysis
+    /// (`None` until one is accepted, or for an illegal move).
+    pub fn judge(&self, mv: Move) -> Option<Judgement> {
+        self.analysis()?.judge(mv)
+    }
+
     /// What `mv` would do.
     pub fn preview(&self, mv: Move) -> Result<Preview, Refusal> {
         coach::preview(&self.game, mv)
     }
 
-    /// The coach's advice on `mv`, in agreement with the hint: the hint's
-    /// move is never warned about.
+    /// The capture coach's advice on `mv` (what the opponent can take in
+    /// reply), in agreement with the hint: the hint's move is never warned
+    /// about. The engine coach's verdict is [`judge`](Self::judge).
     pub fn advice(&self, mv: Move) -> Option<Advice> {
         coach::advice(&self.game, mv, self.hint().map(|h| h.mv))
     }

@@ -8,6 +8,7 @@
 #![deny(missing_docs)]
 
 pub mod arena;
+pub mod coach;
 pub mod nn_data;
 mod selfplay;
 pub mod stats;

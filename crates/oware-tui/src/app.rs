@@ -7,11 +7,12 @@
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use oware_core::{Game, House, Move, MoveTrace, Ply, Position, Record, Side};
 use oware_engine::{Level, Limits, SearchResult};
-use oware_session::{words, Advice, Player, Preview, Session};
+use oware_session::{words, Analysis, AnalysisError, Budget, Judgement, Player, Preview, Session};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use crate::store::{self, Players};
@@ -324,14 +325,19 @@ pub struct SearchRequest {
     pub id: u64,
     /// The game to search.
     pub game: Game,
-    /// The limits.
+    /// The limits (of a search).
     pub limits: Limits,
+    /// `Some`: analyse every legal move with this budget (the coach's and
+    /// the hint's one analysis, answered by
+    /// [`App::on_analysis`]) instead of searching.
+    pub analysis: Option<Budget>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Purpose {
     Move,
     Hint,
+    Coach,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -474,6 +480,7 @@ impl App {
     /// Searches to start; the runtime runs them and answers with
     /// [`on_search_result`](Self::on_search_result).
     pub fn take_requests(&mut self) -> Vec<SearchRequest> {
+        self.maybe_start_coach();
         std::mem::take(&mut self.requests)
     }
 
@@ -568,14 +575,14 @@ impl App {
         self.session.preview(self.cursor_move()?).ok()
     }
 
-    /// The coach's word on the cursor move, when warnings are on: a warning
-    /// when the opponent could capture in reply, or, for the hint's move, the
-    /// sacrifice it makes.
-    pub fn advice(&self) -> Option<Advice> {
+    /// The coach's word on the cursor move, when warnings are on: its
+    /// verdict from the analysis of the position (the one the hint comes
+    /// from), once that analysis has arrived. A warning from "mistake" up.
+    pub fn advice(&self) -> Option<Judgement> {
         if !self.settings.warnings {
             return None;
         }
-        self.session.advice(self.cursor_move()?)
+        self.session.judge(self.cursor_move()?)
     }
 
     /// The player who would reply to the side to move.
@@ -949,26 +956,81 @@ impl App {
                     self.play_move(mv);
                 }
             }
-            Purpose::Hint => {
-                if let Some(hint) = self.session.accept_hint(&result) {
-                    let m = Said::new(Tone::Info, |l| hint.text(l));
-                    self.cursor = hint.mv.house().rel();
-                    self.say(m);
-                }
-            }
+            Purpose::Hint | Purpose::Coach => {}
+        }
+    }
+
+    /// An analysis finished (a hint's or the coach's).
+    pub fn on_analysis(&mut self, id: u64, result: Result<Arc<Analysis>, AnalysisError>) {
+        let Some(thinking) = self.thinking else {
+            return;
+        };
+        if thinking.id != id {
+            return;
+        }
+        self.thinking = None;
+        let Ok(analysis) = result else {
+            return;
+        };
+        let accepted = self.session.accept_analysis(analysis).is_some();
+        if accepted && thinking.purpose == Purpose::Hint {
+            self.show_hint();
+        }
+    }
+
+    fn show_hint(&mut self) {
+        if let Some(hint) = self.session.hint() {
+            let mv = hint.mv;
+            let m = Said::new(Tone::Info, |l| hint.text(l));
+            self.cursor = mv.house().rel();
+            self.say(m);
         }
     }
 
     fn ask_hint(&mut self) {
-        if !self.human_to_move() || self.thinking.is_some() {
+        if !self.human_to_move() {
             return;
         }
-        self.search(Purpose::Hint, Session::hint_limits(self.settings.hint_time));
+        if self.session.analysis().is_some() {
+            self.show_hint();
+            return;
+        }
+        match &mut self.thinking {
+            // The coach's analysis is under way: it answers the hint too.
+            Some(t) if t.purpose == Purpose::Coach => t.purpose = Purpose::Hint,
+            Some(_) => return,
+            None => self.analyse(Purpose::Hint),
+        }
         self.say_t(
             Tone::Info,
             "Looking for a good move…",
             "Recherche d'un bon coup…",
         );
+    }
+
+    fn analyse(&mut self, purpose: Purpose) {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.thinking = Some(Thinking { id, purpose });
+        self.requests.push(SearchRequest {
+            id,
+            game: self.game().clone(),
+            limits: Limits::default(),
+            analysis: Some(Budget::COACH),
+        });
+    }
+
+    /// On a person's turn with the coach on, starts the analysis its
+    /// verdicts (and the hint) come from.
+    fn maybe_start_coach(&mut self) {
+        if self.settings.warnings
+            && self.human_to_move()
+            && self.anim.is_none()
+            && self.thinking.is_none()
+            && self.session.analysis().is_none()
+        {
+            self.analyse(Purpose::Coach);
+        }
     }
 
     fn search(&mut self, purpose: Purpose, limits: Limits) {
@@ -979,6 +1041,7 @@ impl App {
             id,
             game: self.game().clone(),
             limits,
+            analysis: None,
         });
     }
 
@@ -1331,6 +1394,25 @@ mod tests {
         assert!(app.message().unwrap().1.contains("empty"));
     }
 
+    /// Runs an analysis request (at a small depth) and hands it to the app;
+    /// returns its best move.
+    fn answer_analysis(app: &mut App, req: SearchRequest) -> Move {
+        let mut engine = oware_engine::Engine::new(oware_engine::EngineOptions {
+            hash_mb: 1,
+            tablebase_dir: None,
+        });
+        let a = Analysis::run(
+            &mut engine,
+            &req.game,
+            Budget::depth(6),
+            &oware_engine::StopHandle::default(),
+        )
+        .unwrap();
+        let best = a.best().mv;
+        app.on_analysis(req.id, Ok(Arc::new(a)));
+        best
+    }
+
     #[test]
     fn marks_and_warnings_follow_the_cursor_and_switch_off() {
         let mut app = two_players();
@@ -1347,12 +1429,18 @@ mod tests {
         // From the start, E gives North nothing to take; later positions do.
         with_position(&mut app, "1-2-0-1-0-0-0-0-0-0-0-2-21-21-S");
         app.on_key(key(KeyCode::Char('d')));
-        // After D (1 seed to E), North's f (2 seeds) lands in B making 3, and A... (E8-like).
-        let advice = app.advice();
-        assert!(
-            matches!(advice, Some(Advice::GivesCapture { threat, .. }) if threat.reply.letter() == 'f' && threat.seeds > 0),
-            "{advice:?}"
-        );
+        // The coach's analysis is asked for on the person's turn; until it
+        // arrives there is no verdict.
+        assert_eq!(app.advice(), None);
+        let req = app.take_requests().pop().unwrap();
+        assert!(req.analysis.is_some());
+        answer_analysis(&mut app, req);
+        // After D (1 seed to E), North's f (2 seeds) lands in B making 3, and
+        // A makes 2: the engine coach calls D a mistake at least.
+        let advice = app.advice().unwrap();
+        assert!(advice.is_warning(), "{advice:?}");
+        let text = advice.text(Lang::En, None);
+        assert!(text.starts_with("D is a"), "{text}");
         app.on_key(key(KeyCode::Char('w')));
         assert_eq!(app.advice(), None);
     }
@@ -1579,13 +1667,8 @@ mod tests {
         app.on_key(key(KeyCode::Char('h')));
         assert!(app.hint_pending());
         let req = app.take_requests().pop().unwrap();
-        let mut engine = oware_engine::Engine::new(oware_engine::EngineOptions {
-            hash_mb: 1,
-            tablebase_dir: None,
-        });
-        let result = engine.search(&req.game, &Limits::depth(4), &mut |_| {});
-        let best = result.best.unwrap();
-        app.on_search_result(req.id, result);
+        assert!(req.analysis.is_some(), "the hint is the coach's analysis");
+        let best = answer_analysis(&mut app, req);
         assert_eq!(app.cursor, best.house().rel());
         let text = app.message().unwrap().1;
         assert!(

@@ -302,11 +302,20 @@ impl<W: Write> Plain<'_, W> {
             }
             match Cmd::parse(cmd) {
                 Some(Cmd::Hint) => {
-                    let limits = Session::hint_limits(self.settings.hint_time);
-                    let r = self
-                        .engine
-                        .search(self.session.game(), &limits, &mut |_| {});
-                    match self.session.accept_hint(&r) {
+                    // The coach's analysis: the hint is its best move.
+                    let stop = self.engine.stop_handle();
+                    stop.reset();
+                    let analysis = oware_session::Analysis::run(
+                        &mut self.engine,
+                        self.session.game(),
+                        oware_session::Budget::COACH,
+                        &stop,
+                    );
+                    let hint = match analysis {
+                        Ok(a) => self.session.accept_analysis(std::sync::Arc::new(a)),
+                        Err(_) => None,
+                    };
+                    match hint {
                         Some(h) => {
                             let text = h.text(lang);
                             writeln!(self.out, "{text}")?

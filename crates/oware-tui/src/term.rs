@@ -7,6 +7,7 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use oware_engine::{Engine, EngineOptions, SearchResult, StopHandle};
+use oware_session::{Analysis, AnalysisCache, AnalysisError};
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::cursor::{Hide, Show};
 use ratatui::crossterm::event::{self, Event};
@@ -19,11 +20,20 @@ use ratatui::Terminal;
 use crate::app::{App, SearchRequest};
 use crate::ui;
 
+/// What the engine thread answers: a search's result, or an analysis.
+#[derive(Debug)]
+pub enum Answer {
+    /// A search (the computer's move).
+    Search(SearchResult),
+    /// An analysis (the hint and the coach).
+    Analysis(Result<std::sync::Arc<Analysis>, AnalysisError>),
+}
+
 /// The engine on its own thread, one search at a time, so the interface
 /// never waits for it.
 pub struct Worker {
     requests: Option<Sender<SearchRequest>>,
-    results: Receiver<(u64, SearchResult)>,
+    results: Receiver<(u64, Answer)>,
     stop: StopHandle,
     handle: Option<JoinHandle<()>>,
 }
@@ -49,9 +59,22 @@ impl Worker {
                 let mut engine = Engine::new(options);
                 setup(&mut engine);
                 let _ = stop_tx.send(engine.stop_handle());
+                let mut analyses = AnalysisCache::new(256);
                 for req in req_rx {
-                    let result = engine.search(&req.game, &req.limits, &mut |_| {});
-                    if res_tx.send((req.id, result)).is_err() {
+                    let answer = match req.analysis {
+                        Some(budget) => {
+                            let stop = engine.stop_handle();
+                            stop.reset();
+                            Answer::Analysis(analyses.analyse(
+                                &mut engine,
+                                &req.game,
+                                budget,
+                                &stop,
+                            ))
+                        }
+                        None => Answer::Search(engine.search(&req.game, &req.limits, &mut |_| {})),
+                    };
+                    if res_tx.send((req.id, answer)).is_err() {
                         break;
                     }
                 }
@@ -78,8 +101,8 @@ impl Worker {
         self.stop.stop();
     }
 
-    /// A finished search, if any.
-    pub fn try_recv(&self) -> Option<(u64, SearchResult)> {
+    /// A finished search or analysis, if any.
+    pub fn try_recv(&self) -> Option<(u64, Answer)> {
         self.results.try_recv().ok()
     }
 
@@ -191,8 +214,11 @@ fn event_loop(
                 _ => {}
             }
         }
-        while let Some((id, result)) = worker.try_recv() {
-            app.on_search_result(id, result);
+        while let Some((id, answer)) = worker.try_recv() {
+            match answer {
+                Answer::Search(result) => app.on_search_result(id, result),
+                Answer::Analysis(result) => app.on_analysis(id, result),
+            }
         }
         if !worker.is_alive() {
             // The panic hook has already put the terminal back: save and leave.

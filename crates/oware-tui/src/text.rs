@@ -33,9 +33,9 @@ pub fn rules_keys(lang: Lang) -> &'static str {
 
 const RULES_EN: &[&str] = &[
     "# The board",
-    "Two rows of six houses face each other; your row is the one at the bottom, \
-     lettered A to F from your left. The opponent's houses are a to f, seen from \
-     their own side. Each player also has a store for the seeds they capture. The \
+    "Two rows of six houses face each other; your row is the one at the bottom. \
+     South's houses are lettered A to F and North's a to f, each row from its \
+     owner's left: playing South you have A to F, playing North a to f. Each player also has a store for the seeds they capture. The \
      game starts with four seeds in every house (48 seeds) and empty stores (R1).",
     "# Turns",
     "Who moves first is chosen or drawn by lot; then the players move in turn. A \
@@ -86,9 +86,10 @@ const RULES_EN: &[&str] = &[
 
 const RULES_FR: &[&str] = &[
     "# Le plateau",
-    "Deux rangées de six cases se font face\u{a0}; la vôtre est en bas, ses cases \
-     portent les lettres A à F en partant de votre gauche. Les cases adverses portent \
-     les lettres a à f, vues de l'autre côté. Chaque joueur a aussi un grenier pour \
+    "Deux rangées de six cases se font face\u{a0}; la vôtre est en bas. Les cases \
+     de Sud portent les lettres A à F et celles de Nord a à f, chaque rangée en \
+     partant de la gauche de son joueur\u{a0}: avec Sud vous avez A à F, avec Nord \
+     a à f. Chaque joueur a aussi un grenier pour \
      les graines qu'il prend. Au départ, chaque case contient quatre graines (48 en \
      tout) et les greniers sont vides (R1).",
     "# Le tour de jeu",

@@ -573,9 +573,9 @@ fn info_lines(app: &App) -> Vec<Line<'static>> {
             };
             lines.push(Line::from(text));
         }
-        if let Some(advice) = app.advice() {
-            let text = advice.text(lang, app.opponent_player());
-            if advice.is_warning() {
+        if let Some(judgement) = app.advice() {
+            let text = judgement.text(lang, app.computer().map(|(side, _)| side));
+            if judgement.is_warning() {
                 lines.push(Line::styled(
                     format!("⚠ {text}"),
                     Style::new().fg(Color::LightRed),

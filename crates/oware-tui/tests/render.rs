@@ -93,11 +93,27 @@ fn cursor_landing_mark_capture_preview_and_warning_are_drawn() {
     assert_has(&s, "╔════╗");
     assert_has(&s, "  1◆│");
     assert_has(&s, "F: last seed in b (opponent's row), captures 4.");
-    // A move that hands the opponent a capture is flagged.
+    // A move the engine coach calls a mistake is flagged, once its
+    // analysis (asked for on the person's turn) has arrived.
     let mut app = loaded(Opponent::TwoPlayers, "1-2-0-1-0-0-0-0-0-0-0-2-21-21-S", "");
     key(&mut app, KeyCode::Char('d'));
+    assert!(!screen(&app, 80, 24).contains("⚠"));
+    let req = app.take_requests().pop().expect("the coach's analysis");
+    let mut engine = oware_engine::Engine::new(oware_engine::EngineOptions {
+        hash_mb: 1,
+        tablebase_dir: None,
+    });
+    let budget = req.analysis.expect("an analysis request");
+    let a = oware_session::Analysis::run(
+        &mut engine,
+        &req.game,
+        oware_session::Budget::depth(budget.depth.min(8)),
+        &oware_engine::StopHandle::default(),
+    )
+    .unwrap();
+    app.on_analysis(req.id, Ok(std::sync::Arc::new(a)));
     let s = screen(&app, 80, 24);
-    assert_has(&s, "⚠ After D, North could reply f and capture 5.");
+    assert_has(&s, "⚠ D is a");
     key(&mut app, KeyCode::Char('w'));
     key(&mut app, KeyCode::Char('m'));
     let s = screen(&app, 80, 24);

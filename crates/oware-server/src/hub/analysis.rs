@@ -87,18 +87,18 @@ impl Hub {
             }
             live.game.clone()
         };
-        let r = self
-            .engines
-            .run_study(client, self.config.engine_request_cap, move |e, stop| {
-                let limits = Limits::movetime(Duration::from_millis(movetime_ms));
-                e.search_with(&game, &limits, stop, &mut |_| {})
-            })
-            .await?;
+        // The coach's analysis (one per position, kept): the hint is its
+        // best move, so the hint and the coach agree, and asking twice
+        // answers the same. `movetime_ms` is checked but no longer used.
+        let a = crate::coach_routes::analyse(self, game, client).await?;
+        let best = a.best();
+        let mut score = ScoreView::from(best.score);
+        score.kind = best.kind.code();
         Ok(HintResponse {
-            mv: r.best,
-            score: ScoreView::from(r.score),
-            pv: r.pv,
-            depth: r.depth,
+            mv: Some(best.mv),
+            score,
+            pv: best.line.clone(),
+            depth: a.depth,
         })
     }
 

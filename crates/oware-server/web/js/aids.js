@@ -2,7 +2,7 @@
 // and the coach, both fed by the server's `previews` (rules/state).
 
 import { api } from './api.js';
-import { t, illegalReason, refusalText } from './i18n.js';
+import { t, lang, illegalReason, refusalText } from './i18n.js';
 import { settings } from './ui.js';
 
 const traceCache = new Map();
@@ -48,15 +48,33 @@ export function previewHandler(board, lineEl, getState) {
   };
 }
 
-/** The coach's warnings about a move, or [] (none / coach off). */
-export function coachWarnings(previews, letter) {
-  if (!settings.get('coach')) return [];
-  const p = (previews || []).find((x) => x.move === letter);
-  if (!p || !p.legal) return [];
-  const out = [];
-  if (p.gives_capture) out.push(t('coach.gives', { move: letter, n: p.gives_capture }));
-  if (p.misses_capture) out.push(t('coach.misses', { move: letter }));
-  return out;
+const coachCache = new Map();
+
+/** The engine coach's analysis of a position (POST /coach: every legal
+ * move judged from one analysis, so it agrees with the hint), cached per
+ * position, moves, language and computer side. Resolves to null on error. */
+export function coachAnalysis(position, moves, computer) {
+  const key = `${position}|${moves || ''}|${lang()}|${computer || ''}`;
+  if (!coachCache.has(key)) {
+    const p = api.coach(position, moves, undefined, lang(), computer).catch(() => { coachCache.delete(key); return null; });
+    coachCache.set(key, p);
+    if (coachCache.size > 200) coachCache.delete(coachCache.keys().next().value);
+  }
+  return coachCache.get(key);
+}
+
+/** The coach's judgement of one move ({verdict, warn, loss, text, …}),
+ * or null (coach off, no analysis, illegal move). */
+export async function coachJudgement(position, moves, letter, computer) {
+  if (!settings.get('coach')) return null;
+  const a = await coachAnalysis(position, moves, computer);
+  return a?.moves?.find((m) => m.move === letter) || null;
+}
+
+/** The coach's warning about a move (its text, from "mistake" up), or null. */
+export async function coachWarning(position, moves, letter, computer) {
+  const j = await coachJudgement(position, moves, letter, computer);
+  return j && j.warn ? j.text : null;
 }
 
 /** The refusal message for a house the server's previews mark illegal, or null. */

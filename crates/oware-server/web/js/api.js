@@ -69,6 +69,7 @@ export const movesString = (plies) => (plies || []).filter((m) => m !== '-').joi
 
 export const api = {
   rulesState: (position, moves) => call('POST', '/rules/state', { position: position || undefined, moves: moves || undefined }),
+  rulesAgreement: (position, moves) => call('POST', '/rules/agreement', { position: position || undefined, moves: moves || undefined }),
   createGame: (opts) => call('POST', '/games', opts),
   getGame: (id) => call('GET', `/games/${encodeURIComponent(id)}`),
   listGames: (limit = 30, offset = 0) => call('GET', `/games?limit=${limit}&offset=${offset}`),
@@ -84,6 +85,7 @@ export const api = {
   ogn: (id) => call('GET', `/games/${encodeURIComponent(id)}/ogn`, undefined, { text: true }),
   importOgn: (text) => call('POST', '/games/import', { ogn: text }),
   review: (id, movetime_ms = 100, token) => call('GET', `/games/${encodeURIComponent(id)}/review?movetime_ms=${movetime_ms}${token ? `&token=${encodeURIComponent(token)}` : ''}`),
+  coach: (position, moves, move, lang, computer) => call('POST', '/coach', { position: position || undefined, moves: moves || undefined, move: move || undefined, lang, computer: computer || undefined }),
   analyze: (position, moves, movetime_ms = 1000) => call('POST', '/analyze', { position, moves: moves || undefined, movetime_ms }),
   gamesByIds: (ids) => call('GET', `/games?ids=${ids.map(encodeURIComponent).join(',')}`),
   chat: (id, token) => call('GET', `/games/${encodeURIComponent(id)}/chat${token ? `?token=${encodeURIComponent(token)}` : ''}`),

@@ -57,6 +57,7 @@ const STRINGS = {
     'refuse.generic': 'Move refused: {reason} ({rule}).',
     'coach.gives': 'Coach: after {move}, your opponent can capture {n} seeds next turn.',
     'coach.misses': 'Coach: another move captures more than {move}.',
+    'coach.checking': 'The coach looks at {move}…',
     'coach.confirm': 'Click {move} again to play it anyway, or choose another house.',
     'coach.sacrifice': 'Coach: {move} gives something up now, but the engine judges it the best move here.',
     'preview.line': '{move}: last seed in {last}', 'preview.captures': ', captures {n}', 'preview.none': ', no capture',
@@ -78,12 +79,18 @@ const STRINGS = {
     'study.edit': 'Edit', 'study.play': 'Play moves', 'study.toMove': 'Side to move', 'study.stores': 'Stores', 'study.apply': 'Set',
     'study.ask': 'Ask the engine', 'study.clear': 'Empty board', 'study.reset': 'Start position', 'study.asPlay': 'Play it against the computer', 'study.asHotseat': 'Play it on this device',
     'study.total': 'Seeds in all: {n} (must be 48)', 'study.thinking': 'Thinking…', 'study.result': 'Engine: depth {d}',
+    'verdict.best': 'best', 'verdict.good': 'good', 'verdict.inaccuracy': 'inaccuracy', 'verdict.mistake': 'mistake', 'verdict.blunder': 'blunder',
     'score.win': 'wins in {n}', 'score.loss': 'loses in {n}', 'score.cp': '{v} seeds',
-    'score.tbWin': 'won (endgame tables)', 'score.tbLoss': 'lost (endgame tables)',
+    'score.tbWin': 'won (endgame tables)', 'score.tbLoss': 'lost (endgame tables)', 'score.tbDraw': 'drawn (endgame tables)',
     // Learn
     'learn.title': 'Learn Oware', 'learn.intro': 'Each lesson has a small board you can play on. Click a highlighted house to sow it; the board answers with the real rules.',
     'learn.try': 'Try it:', 'learn.reset': 'Reset', 'learn.show': 'Show me', 'learn.contents': 'Contents', 'learn.mistakes': 'Common mistakes',
     'learn.examples': 'Worked examples', 'learn.toRules': 'The rules in one page', 'learn.toLearn': 'The interactive tutorial',
+    'fb.capture': '{move}: the last seed lands in {last} and makes {n} there, so it is taken: {list}, {total} seeds in all.',
+    'fb.slam': '{move}: the last seed lands in {last}, but taking would leave {opp} without a seed, so nothing is taken (grand slam).',
+    'fb.own': '{move}: the last seed lands in {last}, in the row of the player who sowed: nothing is taken.',
+    'fb.count': '{move}: the last seed lands in {last} and makes {n} there; only two or three are taken.',
+    'learn.agree': 'Agree to stop', 'learn.timeout': 'Let the time run out', 'learn.lostTurn': 'The board stays as it is: {side} plays again.',
     'learn.done': 'Well done!', 'learn.over': 'Game over: {text}',
     'rules.title': 'The rules of Oware Abapa',
     'learn.tips': 'Tips',
@@ -216,6 +223,7 @@ const STRINGS = {
     'refuse.generic': 'Coup refusé : {reason} ({rule}).',
     'coach.gives': 'Coach : après {move}, votre adversaire peut prendre {n} graines au coup suivant.',
     'coach.misses': 'Coach : un autre coup prend plus que {move}.',
+    'coach.checking': 'Le coach examine {move}…',
     'coach.confirm': 'Cliquez encore sur {move} pour le jouer quand même, ou choisissez une autre case.',
     'coach.sacrifice': 'Coach : {move} cède quelque chose maintenant, mais le moteur le juge le meilleur coup ici.',
     'preview.line': '{move} : dernière graine en {last}', 'preview.captures': ', prend {n}', 'preview.none': ', aucune prise',
@@ -235,10 +243,15 @@ const STRINGS = {
     'study.ask': 'Demander au moteur', 'study.clear': 'Plateau vide', 'study.reset': 'Position de départ', 'study.asPlay': 'La jouer contre l’ordinateur', 'study.asHotseat': 'La jouer sur cet appareil',
     'study.total': 'Graines en tout : {n} (il en faut 48)', 'study.thinking': 'Réflexion…', 'study.result': 'Moteur : profondeur {d}',
     'score.win': 'gagne en {n}', 'score.loss': 'perd en {n}', 'score.cp': '{v} graines',
-    'score.tbWin': 'gagné (tables de finales)', 'score.tbLoss': 'perdu (tables de finales)',
+    'score.tbWin': 'gagné (tables de finales)', 'score.tbLoss': 'perdu (tables de finales)', 'score.tbDraw': 'nulle (tables de finales)',
     'learn.title': 'Apprendre l’awalé', 'learn.intro': 'Chaque leçon a un petit plateau sur lequel vous pouvez jouer. Cliquez sur une case en surbrillance pour la semer ; le plateau répond avec les vraies règles.',
     'learn.try': 'Essayez :', 'learn.reset': 'Recommencer', 'learn.show': 'Montrez-moi', 'learn.contents': 'Sommaire', 'learn.mistakes': 'Les erreurs fréquentes',
     'learn.examples': 'Exemples commentés', 'learn.toRules': 'Les règles sur une page', 'learn.toLearn': 'Le tutoriel interactif',
+    'fb.capture': '{move} : la dernière graine tombe en {last} et y fait {n}, elle est donc prise : {list}, {total} graines en tout.',
+    'fb.slam': '{move} : la dernière graine tombe en {last}, mais prendre laisserait {opp} sans graine, donc rien n’est pris (prise totale).',
+    'fb.own': '{move} : la dernière graine tombe en {last}, dans la rangée de celui qui a semé : rien n’est pris.',
+    'fb.count': '{move} : la dernière graine tombe en {last} et y fait {n} ; on ne prend que deux ou trois.',
+    'learn.agree': 'Arrêter d’un commun accord', 'learn.timeout': 'Laisser passer le temps', 'learn.lostTurn': 'Le plateau reste tel quel\u00a0: {side} rejoue.',
     'learn.done': 'Bravo !', 'learn.over': 'Partie terminée : {text}',
     'rules.title': 'Les règles de l’awalé Abapa',
     'learn.tips': 'Conseils',
@@ -362,6 +375,7 @@ export function formatScore(score) {
   // The tables prove the result but keep no distance to it.
   if (score.kind === 'tablebase_win') return t('score.tbWin');
   if (score.kind === 'tablebase_loss') return t('score.tbLoss');
+  if (score.kind === 'tablebase_draw') return t('score.tbDraw');
   const v = (score.cp / 100).toFixed(1);
   return t('score.cp', { v: score.cp > 0 ? `+${v}` : v });
 }

@@ -3,10 +3,10 @@
 // POST /api/v1/rules/state; the page only animates what comes back.
 
 import { api } from './api.js';
-import { Board } from './board.js';
+import { Board, parsePosition, indexOf } from './board.js';
 import { t, sideName, errorText, refusalText } from './i18n.js';
 import { announce, setMsg, settings } from './ui.js';
-import { previewHandler, coachWarnings } from './aids.js';
+import { previewHandler, coachWarning } from './aids.js';
 
 export function describeTrace(trace, side) {
   let text = t('say.move', { side: sideName(side), move: trace.move });
@@ -14,6 +14,29 @@ export function describeTrace(trace, side) {
   if (n) text += ' ' + t('say.capture', { n, houses: trace.captured.map((c) => (Array.isArray(c) ? c[0] : c.house)).join(', ') });
   if (trace.grand_slam) text += ' ' + t('say.slam');
   return text;
+}
+
+/**
+ * What a move just did and why, from the server's trace and the position
+ * after it (lesson feedback): where the last seed landed, what it made
+ * there, and whether that is taken. expected: true when the move is the
+ * one the lesson asks for ("Bravo").
+ */
+export function explainMove(trace, after, expected = false) {
+  const mover = trace.move === trace.move.toUpperCase() ? 'S' : 'N';
+  const opp = mover === 'S' ? 'N' : 'S';
+  const last = trace.last;
+  const ownRow = (last === last.toUpperCase()) === (mover === 'S');
+  const captured = trace.captured || [];
+  let text;
+  if (trace.grand_slam) text = t('fb.slam', { move: trace.move, last, opp: sideName(opp) });
+  else if (captured.length) {
+    const n = captured[0][1];
+    const total = captured.reduce((a, c) => a + c[1], 0);
+    text = t('fb.capture', { move: trace.move, last, n, total, list: captured.map(([h, k]) => `${h} ${k}`).join(' + ') });
+  } else if (ownRow) text = t('fb.own', { move: trace.move, last });
+  else text = t('fb.count', { move: trace.move, last, n: parsePosition(after).houses[indexOf(last)] });
+  return expected ? `${t('learn.done')} ${text}` : text;
 }
 
 export function resultText(result) {
@@ -96,7 +119,12 @@ export class RulesBoard {
         this.board.setLastMove(st.last?.move || null);
       }
       this.board.setPlayable(st.status === 'over' ? [] : st.legal);
-      if (st.status === 'over') setMsg(this.msgEl, t('learn.over', { text: resultText(st.result) }), 'ok');
+      // Lessons answer every move: what it did and why, from the trace.
+      const said = this.opts.feedback && st.last && st.ply === prevPly + 1
+        ? explainMove(st.last, st.position, !this.showing && !!this.opts.expect && this.opts.expect.startsWith(this.moves))
+        : '';
+      if (st.status === 'over') setMsg(this.msgEl, `${said ? `${said} ` : ''}${t('learn.over', { text: resultText(st.result) })}`, 'ok');
+      else if (said) setMsg(this.msgEl, said, 'ok');
       this.opts.onChange?.(st, this);
       return st;
     }
@@ -110,10 +138,13 @@ export class RulesBoard {
       this.board.markIllegal(letter);
       return;
     }
-    const warnings = this.opts.coach === false ? [] : coachWarnings(this.state.previews, letter);
-    if (warnings.length && this.pending !== letter) {
+    // The engine coach (from "mistake" up), as on the game page.
+    const moves = this.moves;
+    const warning = this.opts.coach === false || this.pending === letter ? null : await coachWarning(this.start, moves, letter);
+    if (this.moves !== moves || this.busy) return;
+    if (warning) {
       this.pending = letter;
-      setMsg(this.msgEl, `${warnings.join(' ')} ${t('coach.confirm', { move: letter })}`, 'warn');
+      setMsg(this.msgEl, `${warning} ${t('coach.confirm', { move: letter })}`, 'warn');
       return;
     }
     this.pending = null;
@@ -142,12 +173,42 @@ export class RulesBoard {
     return this.load(false);
   }
 
+  /** R12: the players agree to stop here; the server's core gives the
+   * totals, and the board shows the finished game. */
+  async agree() {
+    if (!this.state || this.busy || this.state.status === 'over') return;
+    try {
+      const st = await api.rulesAgreement(this.start, this.moves);
+      await this.apply(st, false);
+    } catch (e) { setMsg(this.msgEl, errorText(e), 'bad'); }
+  }
+
+  /** R13: the player to move runs out of time and loses the turn: the
+   * board stays, the other player moves (a `-` in the move list). */
+  async loseTurn() {
+    if (!this.state || this.busy || this.state.status === 'over') return;
+    const side = this.state.to_move;
+    this.moves += '-';
+    try {
+      await this.load(false);
+      setMsg(this.msgEl, `${t('say.lost', { side: sideName(side) })} ${t('learn.lostTurn', { side: sideName(this.state.to_move) })}`, 'ok');
+    } catch (e) {
+      this.moves = this.moves.slice(0, -1);
+      setMsg(this.msgEl, errorText(e), 'bad');
+    }
+  }
+
   /** Plays a fixed list of moves one after the other, animated. */
   async playSequence(moves) {
-    for (const m of moves) {
-      this.moves += m;
-      // eslint-disable-next-line no-await-in-loop
-      await this.load(true);
+    this.showing = true;
+    try {
+      for (const m of moves) {
+        this.moves += m;
+        // eslint-disable-next-line no-await-in-loop
+        await this.load(true);
+      }
+    } finally {
+      this.showing = false;
     }
   }
 }

@@ -38,6 +38,9 @@ pub enum Command {
   oware elo --pairs 0,2,31,30,77 --pairs 0,0,18,18,24
   oware elo --wdl 27,8,5")]
     Elo(EloArgs),
+    /// How often the coach warns in games between two levels, and how a
+    /// level that follows a coach scores (docs/ENGINE.md, "The coach").
+    CoachRate(CoachRateArgs),
     /// Fit the evaluation weights on self-play data (see docs/ENGINE.md).
     Tune {
         #[command(subcommand)]
@@ -102,6 +105,30 @@ pub enum TuneAction {
         #[arg(required = true)]
         files: Vec<std::path::PathBuf>,
     },
+}
+
+#[derive(Args)]
+pub struct CoachRateArgs {
+    /// The level measured (and, with --follow, the follower).
+    #[arg(long, default_value_t = 5)]
+    pub level: u8,
+    /// Its opponent's level.
+    #[arg(long, default_value_t = 5)]
+    pub against: u8,
+    /// Games (colours alternate).
+    #[arg(long, default_value_t = 20)]
+    pub games: usize,
+    /// The coach's search depth.
+    #[arg(long, default_value_t = oware_session::Budget::COACH.depth)]
+    pub depth: u32,
+    /// Seed of the levels' choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Whether --level follows a coach: `none`, `engine` (the engine
+    /// coach's best when it warns) or `capture` (the old 1-ply capture
+    /// warnings).
+    #[arg(long, default_value = "none")]
+    pub follow: String,
 }
 
 #[derive(Args)]
@@ -290,6 +317,7 @@ pub fn run(command: Command) -> Result<()> {
         Command::Bench(b) => run_bench(b),
         Command::Match(m) => run_match(m),
         Command::Elo(e) => elo(e),
+        Command::CoachRate(a) => coach_rate(a),
         Command::Tune { action } => tune(action),
         Command::Uci(u) => {
             let out: oware_engine::uci::Output =
@@ -813,4 +841,41 @@ fn read_samples(files: &[std::path::PathBuf]) -> Result<Vec<oware_tools::tune::S
         bail!("no samples");
     }
     Ok(samples)
+}
+
+fn coach_rate(a: CoachRateArgs) -> Result<()> {
+    use oware_tools::coach::{self, Follow};
+    let follow = match a.follow.as_str() {
+        "none" => Follow::Nobody,
+        "engine" => Follow::Engine,
+        "capture" => Follow::Capture,
+        other => bail!("--follow: expected none, engine or capture, not {other:?}"),
+    };
+    if !(1..=10).contains(&a.level) || !(1..=10).contains(&a.against) {
+        bail!("levels go from 1 to 10");
+    }
+    if !(1..=30).contains(&a.depth) {
+        bail!("--depth: expected 1..30, not {}", a.depth);
+    }
+    let config = coach::Config {
+        first: oware_engine::Level::new(a.level),
+        second: oware_engine::Level::new(a.against),
+        games: a.games,
+        budget: oware_session::Budget::depth(a.depth),
+        seed: a.seed,
+        follow,
+    };
+    let report = coach::measure(&config, &mut |r| {
+        eprintln!(
+            "game {}: {:.1} points; warned {}/{} and {}/{}",
+            r.games,
+            r.points,
+            r.first.warnings(),
+            r.first.moves,
+            r.second.warnings(),
+            r.second.moves
+        )
+    });
+    print!("{}", coach::format(&config, &report));
+    Ok(())
 }

@@ -6,7 +6,7 @@ import { api, seats, GameSocket, ApiError } from '../api.js';
 import { Board } from '../board.js';
 import { t, sideName, formatScore, errorText, refusalText, seatName, levelName } from '../i18n.js';
 import { announce, esc, navigate, setMsg, settings } from '../ui.js';
-import { previewHandler, coachWarnings } from '../aids.js';
+import { previewHandler, coachAnalysis, coachWarning } from '../aids.js';
 import { describeTrace, resultParts } from '../rulesboard.js';
 import { moveListHtml, traceCaptures, ognCaptures } from '../moves.js';
 import { sound, celebrate } from '../sound.js';
@@ -232,6 +232,8 @@ class GamePage {
     this.renderPanel();
     this.previews = [];
     if (this.canMove()) {
+      // Start the coach's analysis now, so a click is judged at once.
+      if (this.coachOn()) coachAnalysis(...this.coachArgs());
       try {
         const st = await api.rulesState(g.position);
         if (st.position === this.game.position) this.previews = st.previews;
@@ -703,16 +705,19 @@ class GamePage {
       this.board.markIllegal(letter);
       return;
     }
-    let warnings = coachWarnings(this.previews, letter);
-    // The coach does not contradict the engine: the hinted move may give
-    // seeds away, but the engine judged it best (a sacrifice).
-    if (warnings.length && this.hinted === `${g.ply}${letter}`) {
-      setMsg(this.msgEl, t('coach.sacrifice', { move: letter }), 'ok');
-      warnings = [];
+    // The engine coach warns from "mistake" up; its analysis is the one the
+    // hint comes from, so the hinted move is never warned about.
+    const [start, moves, computer] = this.coachArgs();
+    let warning = null;
+    if (this.coachOn() && this.pendingCoach !== `${g.ply}${letter}`) {
+      setMsg(this.msgEl, t('coach.checking', { move: letter }));
+      warning = await coachWarning(start, moves, letter, computer);
+      if (this.msgEl.textContent === t('coach.checking', { move: letter })) setMsg(this.msgEl, '');
     }
-    if (warnings.length && this.pendingCoach !== `${g.ply}${letter}`) {
+    if (this.game?.ply !== g.ply || this.sending) return;
+    if (warning) {
       this.pendingCoach = `${g.ply}${letter}`;
-      const text = `${warnings.join(' ')} ${t('coach.confirm', { move: letter })}`;
+      const text = `${warning} ${t('coach.confirm', { move: letter })}`;
       setMsg(this.msgEl, text, 'warn');
       announce(text);
       return;
@@ -755,6 +760,20 @@ class GamePage {
   }
 
   token() { return this.tokens[this.game.to_move] || this.tokens.S || this.tokens.N; }
+
+  /** The engine coach runs where hints do: computer and untimed hot-seat
+   * games, when switched on. */
+  coachOn() {
+    const g = this.game;
+    return !!g && g.mode !== 'online' && !g.time_control && settings.get('coach');
+  }
+
+  /** [start position, moves, computer side] for the coach. */
+  coachArgs() {
+    const g = this.game;
+    const computer = ['S', 'N'].find((s) => g.seats?.[s]?.kind === 'computer');
+    return [g.start, g.plies.join(''), computer];
+  }
 
   async hint() {
     try {

@@ -35,6 +35,8 @@ function drawTutorial(main, { lessons: LESSONS, examples: EXAMPLES, mistakes: MI
         <div class="row">
           <button class="btn small reset" type="button" data-lesson="${l.id}">${esc(t('learn.reset'))}</button>
           ${l.show || l.sequence ? `<button class="btn small show" type="button" data-lesson="${l.id}">${esc(t('learn.show'))}</button>` : ''}
+          ${l.id === 'r12' ? `<button class="btn small agree" type="button" data-lesson="${l.id}">${esc(t('learn.agree'))}</button>` : ''}
+          ${l.id === 'r13' ? `<button class="btn small timeout" type="button" data-lesson="${l.id}">${esc(t('learn.timeout'))}</button>` : ''}
         </div>
       </section>`).join('')}
     <section class="card" id="examples"><h2>${esc(t('learn.examples'))}</h2>
@@ -57,11 +59,13 @@ function drawTutorial(main, { lessons: LESSONS, examples: EXAMPLES, mistakes: MI
   const boards = new Map();
   for (const host of main.querySelectorAll('.lesson-board')) {
     const lesson = LESSONS.find((l) => l.id === host.dataset.lesson);
-    boards.set(lesson.id, new RulesBoard(host, { position: lesson.position, small: true, orientation: lesson.position.endsWith('N') ? 'N' : 'S', coach: false }));
+    boards.set(lesson.id, new RulesBoard(host, { position: lesson.position, small: true, orientation: lesson.position.endsWith('N') ? 'N' : 'S', coach: false, feedback: true, expect: lesson.sequence || lesson.show || '' }));
   }
   for (const b of main.querySelectorAll('.lesson .reset')) {
     b.addEventListener('click', () => { const l = LESSONS.find((x) => x.id === b.dataset.lesson); boards.get(l.id).reset(l.position); });
   }
+  for (const b of main.querySelectorAll('.lesson .agree')) b.addEventListener('click', () => boards.get(b.dataset.lesson).agree());
+  for (const b of main.querySelectorAll('.lesson .timeout')) b.addEventListener('click', () => boards.get(b.dataset.lesson).loseTurn());
   for (const b of main.querySelectorAll('.lesson .show')) {
     b.addEventListener('click', async () => {
       const l = LESSONS.find((x) => x.id === b.dataset.lesson);
@@ -76,7 +80,7 @@ function drawTutorial(main, { lessons: LESSONS, examples: EXAMPLES, mistakes: MI
   for (const exEl of main.querySelectorAll('.example')) {
     const ex = EXAMPLES.find((e) => e.id === exEl.dataset.example);
     let step = 0;
-    const rb = new RulesBoard(exEl.querySelector('.example-board'), { position: ex.steps[0].position, small: true, coach: false });
+    const rb = new RulesBoard(exEl.querySelector('.example-board'), { position: ex.steps[0].position, small: true, coach: false, feedback: true });
     const setStep = (i) => {
       step = i;
       exEl.querySelector('.step-text').textContent = tr(ex.steps[i].text);

@@ -3,7 +3,7 @@
 
 import { api, seats } from '../api.js';
 import { Board, parsePosition, formatPosition, indexOf } from '../board.js';
-import { t, sideName, formatScore, errorText } from '../i18n.js';
+import { t, lang, sideName, formatScore, errorText } from '../i18n.js';
 import { esc, navigate, setMsg } from '../ui.js';
 import { RulesBoard, resultParts } from '../rulesboard.js';
 import { pvText } from '../moves.js';
@@ -142,9 +142,11 @@ export function mount(main) {
     const at = rb?.state?.position || current();
     if (!rb && total() !== 48) { out.innerHTML = ''; return; }
     try {
-      const r = await api.analyze(at, undefined, 1000);
+      // The coach's analysis: the same one the hint and the coach's
+      // verdicts come from, and the same answer every time it is asked.
+      const r = await api.coach(at, undefined, undefined, lang());
       out.innerHTML = `<p class="muted">${r.depth ? `${esc(t('study.result', { d: r.depth }))} · ` : ''}${esc(t('game.toMove', { side: sideName(r.to_move) }))}</p>
-        <table class="list"><tbody>${r.moves.map((m, i) => `<tr><td><strong>${esc(m.move)}</strong>${i === 0 ? ' ★' : ''}</td><td>${esc(formatScore(m.score))}</td><td class="mono pv">${esc(pvText(m.pv))}</td></tr>`).join('')}</tbody></table>`;
+        <table class="list"><tbody>${r.moves.map((m, i) => `<tr data-verdict="${esc(m.verdict)}"><td><strong>${esc(m.move)}</strong>${i === 0 ? ' ★' : ''}</td><td>${esc(formatScore(m.score))}</td><td>${esc(t(`verdict.${m.verdict}`))}</td><td class="mono pv">${esc(pvText(m.line))}</td></tr>`).join('')}</tbody></table>`;
     } catch (e) { out.innerHTML = `<p class="msg bad">${esc(errorText(e))}</p>`; }
   });
   const startGame = async (mode) => {

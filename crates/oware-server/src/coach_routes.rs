@@ -1,0 +1,257 @@
+//! `POST /api/v1/coach`: the engine coach. One analysis of the position
+//! (`oware_session::analysis`: every legal move searched to a fixed depth
+//! with a cleared table) answers the verdict on a move, the hint (its best
+//! move) and the list of every move's value; analyses are kept in a cache
+//! by position, history since the last capture, depth and tables, so the
+//! same question always gets the same answer. The game page's hint
+//! (`POST /games/{id}/hint`) reads the same cache ([`analyse`]).
+
+use std::sync::{Arc, LazyLock, Mutex};
+
+use axum::extract::State;
+use axum::routing::post;
+use axum::{Json, Router};
+use oware_core::{Game, Move, Position, Side};
+use oware_session::analysis::{Analysis, AnalysisCache, AnalysisKey, Budget, Judgement};
+use oware_session::Lang;
+use serde::{Deserialize, Serialize};
+
+use crate::error::ApiError;
+use crate::http::JsonBody;
+use crate::hub::Hub;
+use crate::limits::ClientKeys;
+use crate::limits::{ClientAddr, Cost};
+use crate::protocol::incoming::GameReq;
+use crate::protocol::views::ScoreView;
+
+/// Analyses kept (a few hundred bytes each).
+const CACHE_SIZE: usize = 4096;
+
+/// The server's analyses: shared by every request, so two asks of one
+/// position read one analysis.
+static CACHE: LazyLock<Mutex<AnalysisCache>> =
+    LazyLock::new(|| Mutex::new(AnalysisCache::new(CACHE_SIZE)));
+
+/// The routes of this module.
+pub fn routes() -> Router<Arc<Hub>> {
+    Router::new().route("/api/v1/coach", post(coach))
+}
+
+/// The analysis of `game` at the coach's budget: the kept one, or a new
+/// one searched on the engine pool (within the request cap).
+pub async fn analyse(
+    hub: &Arc<Hub>,
+    game: Game,
+    client: &ClientKeys,
+) -> Result<Arc<Analysis>, ApiError> {
+    if game.is_over() {
+        return Err(ApiError::game_over("the game is over"));
+    }
+    let budget = Budget::COACH;
+    // A position already analysed costs no engine time and no budget.
+    let seeds = hub
+        .engines()
+        .tablebase_seeds()
+        .map_or(0, |n| n.min(48) as u8);
+    let known = AnalysisKey::new(&game, budget, seeds);
+    if let Some(a) = CACHE.lock().unwrap_or_else(|e| e.into_inner()).get(&known) {
+        return Ok(a);
+    }
+    let cap = hub.config().engine_request_cap;
+    let answer = hub
+        .engines()
+        .run_study(client, cap, move |engine, stop| {
+            let key = AnalysisKey::new(&game, budget, engine.tablebase_seeds());
+            if let Some(a) = CACHE.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+                return Ok(a);
+            }
+            let a = Arc::new(Analysis::run(engine, &game, budget, stop)?);
+            Ok(CACHE
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(key, a))
+        })
+        .await?;
+    answer.map_err(|e: oware_session::AnalysisError| match e {
+        oware_session::AnalysisError::GameOver => ApiError::game_over("the game is over"),
+        oware_session::AnalysisError::Stopped => {
+            ApiError::busy("the analysis did not finish in time; try again shortly")
+        }
+    })
+}
+
+/// The request.
+#[derive(Deserialize, Debug)]
+pub struct CoachReq {
+    #[serde(flatten)]
+    game: GameReq,
+    /// The move to judge (all moves are judged in `moves` anyway).
+    #[serde(rename = "move")]
+    mv: Option<String>,
+    /// `en` (default) or `fr`.
+    lang: Option<String>,
+    /// The computer's side (`N` or `S`), so texts say "you" and "the
+    /// computer"; absent between two people.
+    computer: Option<String>,
+}
+
+/// The parsed request.
+struct Coach {
+    game: Game,
+    mv: Option<Move>,
+    lang: Lang,
+    computer: Option<Side>,
+}
+
+impl CoachReq {
+    fn parse(self) -> Result<Coach, ApiError> {
+        let game = self.game.parse()?;
+        let lang = match self.lang.as_deref() {
+            None => Lang::En,
+            Some(l) => Lang::parse(l).ok_or_else(|| {
+                ApiError::invalid_request(format!("lang: expected en or fr, not {l:?}"))
+            })?,
+        };
+        let computer = match self.computer.as_deref() {
+            None => None,
+            Some("N" | "n" | "north") => Some(Side::North),
+            Some("S" | "s" | "south") => Some(Side::South),
+            Some(c) => {
+                return Err(ApiError::invalid_request(format!(
+                    "computer: expected N or S, not {c:?}"
+                )))
+            }
+        };
+        let mv = match self.mv.as_deref() {
+            None => None,
+            Some(m) => {
+                let mv = Move::from_letter(m.chars().next().unwrap_or(' '))
+                    .filter(|_| m.chars().count() == 1)
+                    .ok_or_else(|| {
+                        ApiError::invalid_move(format!("move: expected a house letter, not {m:?}"))
+                    })?;
+                if game.is_over() {
+                    return Err(ApiError::game_over("the game is over"));
+                }
+                if let Err(reason) = game.position().check(mv) {
+                    return Err(ApiError::illegal(mv, reason));
+                }
+                Some(mv)
+            }
+        };
+        Ok(Coach {
+            game,
+            mv,
+            lang,
+            computer,
+        })
+    }
+}
+
+/// One move judged.
+#[derive(Serialize, Debug)]
+pub struct JudgedMove {
+    /// The move.
+    #[serde(rename = "move")]
+    pub mv: Move,
+    /// `best`, `good`, `inaccuracy`, `mistake` or `blunder`.
+    pub verdict: &'static str,
+    /// True from `mistake` up: the coach warns before it is played.
+    pub warn: bool,
+    /// Seeds lost against the best move on the coach's scale (one decimal).
+    pub loss: f64,
+    /// Its value for the player who moves (`kind` `tablebase_draw` for a
+    /// drawn table position).
+    pub score: ScoreView,
+    /// The value in words.
+    pub value: String,
+    /// The engine's line, starting with the move.
+    pub line: Vec<Move>,
+    /// The verdict and its reason, in the asked language.
+    pub text: String,
+}
+
+/// The response.
+#[derive(Serialize, Debug)]
+pub struct CoachResponse {
+    /// The position analysed.
+    pub position: Position,
+    /// Its side to move.
+    pub to_move: Side,
+    /// The depth searched.
+    pub depth: u32,
+    /// The hint: the best move.
+    pub best: Move,
+    /// The asked move's verdict (absent without `move`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<&'static str>,
+    /// The asked move's loss.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loss: Option<f64>,
+    /// The asked move's line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<Vec<Move>>,
+    /// The asked move's text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Every legal move judged, best first.
+    pub moves: Vec<JudgedMove>,
+}
+
+fn score_view(j: &Judgement) -> ScoreView {
+    let mut view = ScoreView::from(j.value.score);
+    view.kind = j.value.kind.code();
+    view
+}
+
+fn judged(j: &Judgement, lang: Lang, computer: Option<Side>) -> JudgedMove {
+    JudgedMove {
+        mv: j.mv,
+        verdict: j.verdict.code(),
+        warn: j.is_warning(),
+        loss: j.loss_tenths(),
+        score: score_view(j),
+        value: j.value.kind.short(lang),
+        line: j.value.line.clone(),
+        text: j.text(lang, computer),
+    }
+}
+
+async fn coach(
+    State(hub): State<Arc<Hub>>,
+    client: ClientAddr,
+    crate::accounts::session::MaybeUser(user): crate::accounts::session::MaybeUser,
+    JsonBody(req): JsonBody<CoachReq>,
+) -> Result<Json<CoachResponse>, ApiError> {
+    let req = req.parse()?;
+    if req.game.is_over() {
+        return Err(ApiError::game_over("the game is over"));
+    }
+    hub.limiter().check(Cost::Engine, client)?;
+    let keys = ClientKeys::new(client, user.as_ref().map(|u| u.id.as_str()));
+    let analysis = analyse(&hub, req.game, &keys).await?;
+    let moves: Vec<JudgedMove> = analysis
+        .judgements()
+        .iter()
+        .map(|j| judged(j, req.lang, req.computer))
+        .collect();
+    let asked = req
+        .mv
+        .and_then(|m| moves.iter().find(|j| j.mv == m))
+        .map(|j| (j.verdict, j.loss, j.line.clone(), j.text.clone()));
+    let (verdict, loss, line, text) = match asked {
+        Some((v, l, line, t)) => (Some(v), Some(l), Some(line), Some(t)),
+        None => (None, None, None, None),
+    };
+    Ok(Json(CoachResponse {
+        position: analysis.position,
+        to_move: analysis.to_move(),
+        depth: analysis.depth,
+        best: analysis.best().mv,
+        verdict,
+        loss,
+        line,
+        text,
+        moves,
+    }))
+}

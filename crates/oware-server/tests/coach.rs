@@ -1,0 +1,111 @@
+//! `POST /api/v1/coach`: the engine coach's verdicts, from the one analysis
+//! the hint also reads; the same question answers the same; bad input gets
+//! a clear refusal.
+
+mod common;
+
+use common::*;
+use oware_server::Config;
+use serde_json::json;
+
+/// After D, North's f takes 3 + 2 (the capture coach's old example).
+const POSITION: &str = "1-2-0-1-0-0-0-0-0-0-0-2-21-21-S";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn verdicts_texts_and_the_hint_agree_and_do_not_drift() {
+    let (_dir, server) = start_with(Config {
+        engine_threads: 1,
+        ..Config::default()
+    })
+    .await;
+    let addr = server.addr();
+    let ask = json!({"position": POSITION, "move": "D"});
+    let r = post(addr, "/api/v1/coach", ask.clone()).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let v = r.json();
+    assert!(
+        ["mistake", "blunder"].contains(&v["verdict"].as_str().unwrap()),
+        "{v}"
+    );
+    let text = v["text"].as_str().unwrap();
+    assert!(text.starts_with("D is a"), "{text}");
+    assert!(text.contains("North replies f and captures 5"), "{text}");
+    assert_eq!(v["line"][0], "D");
+    assert!(v["loss"].as_f64().unwrap() >= 2.5);
+    let best = v["best"].as_str().unwrap().to_string();
+    assert_ne!(best, "D");
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 3, "A, B and D are legal: {v}");
+    assert_eq!(moves[0]["move"], best.as_str());
+    assert_eq!(moves[0]["verdict"], "best");
+    assert_eq!(moves[0]["warn"], false);
+    // Asked twice: the same answer, word for word.
+    let again = post(addr, "/api/v1/coach", ask).await;
+    assert_eq!(again.body, r.body);
+    // In French, with the computer playing North.
+    let fr = post(
+        addr,
+        "/api/v1/coach",
+        json!({"position": POSITION, "move": "D", "lang": "fr", "computer": "N"}),
+    )
+    .await
+    .json();
+    let text = fr["text"].as_str().unwrap();
+    assert!(text.contains("l'ordinateur répond f et prend 5"), "{text}");
+    assert_eq!(fr["best"], best.as_str());
+    // The hint of a game in that position is the coach's best move.
+    let c = post(
+        addr,
+        "/api/v1/games",
+        json!({"mode": "hotseat", "position": POSITION}),
+    )
+    .await
+    .json();
+    let id = c["id"].as_str().unwrap();
+    let token = c["tokens"]["S"].as_str().unwrap();
+    for _ in 0..2 {
+        let h = post(
+            addr,
+            &format!("/api/v1/games/{id}/hint"),
+            json!({"token": token, "movetime_ms": 50}),
+        )
+        .await;
+        assert_eq!(h.status, 200, "{}", h.body);
+        assert_eq!(h.json()["move"], best.as_str());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_requests_are_refused_with_a_reason() {
+    let (_dir, server) = start_with(Config {
+        engine_threads: 1,
+        ..Config::default()
+    })
+    .await;
+    let addr = server.addr();
+    for (body, code) in [
+        (json!({"position": POSITION, "move": "Z"}), "invalid_move"),
+        (json!({"position": POSITION, "move": "C"}), "illegal_move"),
+        (json!({"position": POSITION, "move": "a"}), "illegal_move"),
+        (
+            json!({"position": POSITION, "lang": "de"}),
+            "invalid_request",
+        ),
+        (
+            json!({"position": POSITION, "computer": "X"}),
+            "invalid_request",
+        ),
+        (json!({"position": "1-2-3"}), "invalid_position"),
+        (json!({"moves": "FQ"}), "invalid_move"),
+    ] {
+        let r = post(addr, "/api/v1/coach", body.clone()).await;
+        assert_eq!(r.code(), code, "{body}: {}", r.body);
+    }
+    // Without a move: the whole analysis, no verdict of its own.
+    let r = post(addr, "/api/v1/coach", json!({"moves": "FfB"})).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let v = r.json();
+    assert!(v.get("verdict").is_none(), "{v}");
+    assert_eq!(v["to_move"], "N");
+    assert_eq!(v["moves"].as_array().unwrap().len(), 5, "f is empty");
+}

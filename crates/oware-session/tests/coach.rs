@@ -1,0 +1,170 @@
+//! The engine coach (issue 21): one analysis answers the hint, the
+//! verdicts and the analysis board, so they never disagree, and asking
+//! twice answers the same.
+
+use std::sync::Arc;
+
+use oware_core::{Game, Move, Position};
+use oware_engine::{tablebase, Engine, EngineOptions, StopHandle};
+use oware_session::{Analysis, Budget, Lang, ScoreKind, Session, Verdict};
+
+/// A small deterministic generator (xorshift64*), so a failure reproduces.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
+    }
+}
+
+fn engine() -> Engine {
+    Engine::new(EngineOptions {
+        hash_mb: 4,
+        tablebase_dir: None,
+    })
+}
+
+/// Positions of random playouts from the start (the first `n` reached).
+fn positions(n: usize, seed: u64) -> Vec<Game> {
+    let mut rng = Rng(seed);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let mut game = Game::new(Position::start());
+        while !game.is_over() && out.len() < n {
+            out.push(game.clone());
+            let legal: Vec<Move> = game.legal_moves().into_iter().collect();
+            game.play(legal[rng.below(legal.len())]).unwrap();
+        }
+    }
+    out
+}
+
+#[test]
+fn verdicts_never_contradict_the_values_and_the_hint_is_best() {
+    let mut e = engine();
+    let stop = StopHandle::default();
+    let budget = Budget::depth(5);
+    let mut counts = [0usize; 5];
+    let games = positions(2000, 0x0ae1_0ae1_0ae1_0ae1);
+    for game in &games {
+        let a = Arc::new(Analysis::run(&mut e, game, budget, &stop).unwrap());
+        let judged = a.judgements();
+        assert_eq!(judged.len(), game.legal_moves().len());
+        // The hint (the session's, from this analysis) is the best move.
+        let mut session = Session::new(game.clone(), None);
+        let hint = session.accept_analysis(a.clone()).unwrap().mv;
+        assert_eq!(hint, a.best().mv);
+        assert_eq!(session.judge(hint).unwrap().verdict, Verdict::Best);
+        for j in &judged {
+            counts[j.verdict as usize] += 1;
+            // The verdict is the loss's, and the loss is the values'.
+            assert!(j.loss >= 0.0);
+            assert!((j.loss - (a.best().points() - j.value.points())).abs() < 1e-9);
+        }
+        // No move called best or good is valued below a move called a
+        // mistake or a blunder: not on the coach's scale, and not by the
+        // engine's own score.
+        for good in judged.iter().filter(|j| j.verdict <= Verdict::Good) {
+            for bad in judged.iter().filter(|j| j.verdict >= Verdict::Mistake) {
+                assert!(
+                    good.value.points() > bad.value.points() && good.value.score > bad.value.score,
+                    "{} ({:?}) called {:?} below {} ({:?}) called {:?} at {}",
+                    good.mv,
+                    good.value.score,
+                    good.verdict,
+                    bad.mv,
+                    bad.value.score,
+                    bad.verdict,
+                    game.position()
+                );
+            }
+        }
+    }
+    // Random playouts make every kind of move.
+    for (v, n) in counts.iter().enumerate() {
+        assert!(*n > 50, "verdict {v}: only {n} moves in {counts:?}");
+    }
+}
+
+#[test]
+fn the_same_position_asked_twice_answers_the_same() {
+    let stop = StopHandle::default();
+    let budget = Budget::depth(7);
+    let mut busy = engine();
+    for (i, game) in positions(300, 0x5eed).iter().enumerate().step_by(3) {
+        // A fresh engine, and one that has searched other positions since.
+        let a = Analysis::run(&mut engine(), game, budget, &stop).unwrap();
+        let b = Analysis::run(&mut busy, game, budget, &stop).unwrap();
+        assert_eq!(a, b, "position {i}: {}", game.position());
+        for m in game.legal_moves() {
+            for lang in Lang::ALL {
+                assert_eq!(
+                    a.judge(m).unwrap().text(lang, None),
+                    b.judge(m).unwrap().text(lang, None)
+                );
+            }
+        }
+        // Something else in between, to disturb the engine's state.
+        let _ = busy.analyze(game, &oware_engine::Limits::depth(3 + (i % 5) as u32));
+    }
+}
+
+#[test]
+fn table_values_speak_of_won_drawn_and_lost() {
+    let tables = Arc::new(tablebase::build_in_memory(8).unwrap());
+    let mut e = engine();
+    e.set_tablebase(Some(tables));
+    let stop = StopHandle::default();
+    let mut seen = [false; 3];
+    // Random endgames of 8 seeds or fewer on the board.
+    let mut rng = Rng(0x7ab1e5);
+    let mut tries = 0;
+    while seen.iter().any(|s| !s) {
+        tries += 1;
+        assert!(
+            tries < 20_000,
+            "no table draw, win and loss found: {seen:?}"
+        );
+        let mut game = Game::new(Position::start());
+        while !game.is_over() && game.position().seeds_on_board() > 8 {
+            let legal: Vec<Move> = game.legal_moves().into_iter().collect();
+            game.play(legal[rng.below(legal.len())]).unwrap();
+        }
+        if game.is_over() {
+            continue;
+        }
+        let a = Analysis::run(&mut e, &game, Budget::depth(4), &stop).unwrap();
+        for m in &a.moves {
+            let j = a.judge(m.mv).unwrap();
+            let (en, fr) = (j.text(Lang::En, None), j.text(Lang::Fr, None));
+            match m.kind {
+                ScoreKind::TablebaseDraw => {
+                    seen[0] = true;
+                    assert!(en.contains("drawn (endgame tables)"), "{en}");
+                    assert!(fr.contains("nulle (tables de finales)"), "{fr}");
+                    assert_eq!(m.points(), 0.0);
+                }
+                ScoreKind::TablebaseWin => {
+                    seen[1] = true;
+                    assert!(en.contains("won (endgame tables)"), "{en}");
+                    assert!(fr.contains("gagné (tables de finales)"), "{fr}");
+                }
+                ScoreKind::TablebaseLoss => {
+                    seen[2] = true;
+                    assert!(en.contains("lost (endgame tables)"), "{en}");
+                    assert!(fr.contains("perdu (tables de finales)"), "{fr}");
+                }
+                _ => {}
+            }
+            // Throwing away a table win is warned about.
+            if matches!(a.best().kind, ScoreKind::TablebaseWin)
+                && !matches!(m.kind, ScoreKind::TablebaseWin | ScoreKind::Win { .. })
+            {
+                assert!(j.is_warning(), "{en}");
+            }
+        }
+    }
+}

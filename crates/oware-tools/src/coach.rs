@@ -1,0 +1,247 @@
+//! Measuring the coach (`oware coach-rate`): how often it warns in games
+//! between playing levels, and whether a player who follows it does better.
+//!
+//! Every game is played by two levels of the engine from the start
+//! position, each colour in turn; the level's seed varies the games. Every
+//! move a level plays is judged by the coach (`oware_session::analysis`)
+//! with the given budget, and the verdicts are counted per level.
+//!
+//! A *follower* plays as its level would, except that when the coach warns
+//! about the move its level chose, it asks the coach: the engine coach
+//! ("after") answers with its best move; the old capture coach ("before",
+//! the 1-ply `gives_capture`/`misses_capture` warnings the web app showed)
+//! with the first legal move it does not warn about, if there is one.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use oware_core::{Game, Move, Position, Side};
+use oware_engine::{Engine, EngineOptions, Level, Limits, StopHandle};
+use oware_session::{coach, AnalysisCache, Budget, Verdict};
+
+/// Which coach a follower follows.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Follow {
+    /// Nobody follows: both sides play their level.
+    Nobody,
+    /// The engine coach: a warned move is replaced by its best move.
+    Engine,
+    /// The old 1-ply capture coach: a warned move is replaced by the first
+    /// legal move it does not warn about.
+    Capture,
+}
+
+/// What to measure.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The level of South in even games (colours alternate).
+    pub first: Level,
+    /// The other level.
+    pub second: Level,
+    /// Games to play.
+    pub games: usize,
+    /// The coach's budget.
+    pub budget: Budget,
+    /// Seed of the levels' choices.
+    pub seed: u64,
+    /// Whether `first` follows a coach.
+    pub follow: Follow,
+}
+
+/// Verdict counts for one level's moves.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    /// Moves judged, by verdict.
+    pub verdicts: BTreeMap<Verdict, usize>,
+    /// Moves judged.
+    pub moves: usize,
+    /// Moves the follower changed on the coach's word.
+    pub changed: usize,
+}
+
+impl Tally {
+    /// Moves warned about (mistake and blunder).
+    pub fn warnings(&self) -> usize {
+        self.verdicts
+            .iter()
+            .filter(|(v, _)| v.is_warning())
+            .map(|(_, n)| n)
+            .sum()
+    }
+}
+
+/// The measurement's result.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// `first`'s moves.
+    pub first: Tally,
+    /// `second`'s moves.
+    pub second: Tally,
+    /// `first`'s points (1 a win, ½ a draw) and games.
+    pub points: f64,
+    /// Games played.
+    pub games: usize,
+    /// Analyses run (cache misses) and their total time.
+    pub analyses: usize,
+    /// Time spent analysing.
+    pub analysis_time: Duration,
+}
+
+/// Games longer than this are stopped by agreement.
+const MAX_PLIES: usize = 400;
+
+/// The first legal move the old capture coach does not warn about.
+fn capture_coach_choice(game: &Game, chosen: Move) -> Move {
+    let warned = |mv: Move| {
+        let gives = coach::threat(game, mv).is_some();
+        let mut g = game.clone();
+        let took = g.play(mv).unwrap_or(0);
+        gives || coach::best_capture(game) > took
+    };
+    if !warned(chosen) {
+        return chosen;
+    }
+    game.legal_moves()
+        .into_iter()
+        .find(|&m| !warned(m))
+        .unwrap_or(chosen)
+}
+
+/// Plays the games and counts the coach's verdicts; `progress` is called
+/// after each game with the report so far.
+pub fn measure(config: &Config, progress: &mut dyn FnMut(&Report)) -> Report {
+    let options = EngineOptions {
+        hash_mb: 16,
+        tablebase_dir: None,
+    };
+    let mut players = [Engine::new(options.clone()), Engine::new(options.clone())];
+    let mut coach_engine = Engine::new(options);
+    let mut cache = AnalysisCache::new(4096);
+    let stop = StopHandle::default();
+    let mut report = Report::default();
+    for g in 0..config.games {
+        // Even games: `first` is South.
+        let first_side = if g % 2 == 0 { Side::South } else { Side::North };
+        let mut game = Game::new(Position::start());
+        for p in &mut players {
+            p.new_game();
+        }
+        while !game.is_over() && game.plies().len() < MAX_PLIES {
+            let side = game.position().to_move();
+            let is_first = side == first_side;
+            let level = if is_first {
+                config.first
+            } else {
+                config.second
+            };
+            let limits = Limits {
+                seed: config
+                    .seed
+                    .wrapping_mul(1_000_003)
+                    .wrapping_add((g * 1000 + game.plies().len()) as u64),
+                ..Limits::level(level)
+            };
+            let engine = &mut players[usize::from(!is_first)];
+            let r = engine.search(&game, &limits, &mut |_| {});
+            let Some(mut mv) = r.best.filter(|&m| game.legal_moves().contains(m)) else {
+                break;
+            };
+            let started = Instant::now();
+            let before = cache.len();
+            let analysis = cache
+                .analyse(&mut coach_engine, &game, config.budget, &stop)
+                .expect("the game is running and nothing stops the analysis");
+            if cache.len() != before {
+                report.analyses += 1;
+                report.analysis_time += started.elapsed();
+            }
+            let tally = if is_first {
+                &mut report.first
+            } else {
+                &mut report.second
+            };
+            if is_first {
+                let chosen = mv;
+                match config.follow {
+                    Follow::Nobody => {}
+                    Follow::Engine => {
+                        if analysis.judge(mv).is_some_and(|j| j.is_warning()) {
+                            mv = analysis.best().mv;
+                        }
+                    }
+                    Follow::Capture => mv = capture_coach_choice(&game, mv),
+                }
+                tally.changed += usize::from(mv != chosen);
+            }
+            let j = analysis.judge(mv).expect("a legal move");
+            *tally.verdicts.entry(j.verdict).or_default() += 1;
+            tally.moves += 1;
+            game.play(mv).expect("legal");
+        }
+        if !game.is_over() {
+            let _ = game.agree_to_stop();
+        }
+        let winner = game.outcome().and_then(|o| o.winner);
+        report.points += match winner {
+            None => 0.5,
+            Some(w) if w == first_side => 1.0,
+            Some(_) => 0.0,
+        };
+        report.games += 1;
+        progress(&report);
+    }
+    report
+}
+
+/// The report as lines of text.
+pub fn format(config: &Config, report: &Report) -> String {
+    let mut out = String::new();
+    let line = |name: String, t: &Tally| {
+        let pct = |n: usize| 100.0 * n as f64 / t.moves.max(1) as f64;
+        let counts: Vec<String> = t
+            .verdicts
+            .iter()
+            .map(|(v, n)| format!("{} {n} ({:.1} %)", v.code(), pct(*n)))
+            .collect();
+        format!(
+            "{name}: {} moves, warned {} ({:.1} %, one in {:.1}); {}{}\n",
+            t.moves,
+            t.warnings(),
+            pct(t.warnings()),
+            t.moves as f64 / t.warnings().max(1) as f64,
+            counts.join(", "),
+            if t.changed > 0 {
+                format!("; {} moves changed on the coach's word", t.changed)
+            } else {
+                String::new()
+            }
+        )
+    };
+    let follow = match config.follow {
+        Follow::Nobody => "",
+        Follow::Engine => " following the engine coach",
+        Follow::Capture => " following the capture coach",
+    };
+    out.push_str(&line(
+        format!("level {}{follow}", config.first.get()),
+        &report.first,
+    ));
+    out.push_str(&line(
+        format!("level {}", config.second.get()),
+        &report.second,
+    ));
+    out.push_str(&format!(
+        "games {}: level {}{follow} scored {:.1} points ({:.1} %)\n",
+        report.games,
+        config.first.get(),
+        report.points,
+        100.0 * report.points / report.games.max(1) as f64
+    ));
+    out.push_str(&format!(
+        "coach: depth {}, {} analyses, {:.0} ms each on average\n",
+        config.budget.depth,
+        report.analyses,
+        report.analysis_time.as_secs_f64() * 1000.0 / report.analyses.max(1) as f64
+    ));
+    out
+}
