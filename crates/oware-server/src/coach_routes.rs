@@ -228,7 +228,7 @@ async fn coach(
         return Err(ApiError::game_over("the game is over"));
     }
     hub.limiter().check(Cost::Engine, client)?;
-    let keys = ClientKeys::new(client, user.as_ref().map(|u| u.id.as_str()));
+    let keys = ClientKeys::of(client, user.as_ref());
     let analysis = analyse(&hub, req.game, &keys).await?;
     let moves: Vec<JudgedMove> = analysis
         .judgements()

@@ -55,7 +55,6 @@ pub struct EnginePool {
     /// Study requests running or waiting, by client key.
     per_client: Mutex<HashMap<String, usize>>,
     max_waiting: usize,
-    study_threads: usize,
     hash_mb: usize,
     /// Searches running now, by lane (for tests, health and metrics).
     running: [AtomicUsize; 2],
@@ -129,7 +128,6 @@ impl EnginePool {
             study: AtomicUsize::new(0),
             per_client: Mutex::new(HashMap::new()),
             max_waiting: max_waiting.max(study_threads),
-            study_threads,
             hash_mb,
             running: Default::default(),
             book,
@@ -212,11 +210,6 @@ impl EnginePool {
     {
         let _place = self.study_place(client)?;
         self.run(Lane::Study, &self.study_permits, cap, job).await
-    }
-
-    /// Study searches that may run at once.
-    pub fn study_threads(&self) -> usize {
-        self.study_threads
     }
 
     /// Runs `job` with an engine on a blocking thread, once `permits` lets

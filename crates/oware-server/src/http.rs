@@ -149,7 +149,7 @@ async fn create(
     // A game listed in the lobby holds one of the client's lobby places.
     let place = match hub.limiter().seeks().filter(|_| new.public) {
         Some(seeks) => {
-            let keys = ClientKeys::new(client, user.as_ref().map(|u| u.id.as_str()));
+            let keys = ClientKeys::of(client, user.as_ref());
             let mut gone = Vec::new();
             for id in seeks.recent(&keys) {
                 let waiting = match hub.summary(&id).await {
@@ -285,7 +285,7 @@ async fn hint(
     JsonBody(req): JsonBody<HintReq>,
 ) -> Result<Json<HintResponse>, ApiError> {
     hub.limiter().check(Cost::Engine, client)?;
-    let keys = ClientKeys::new(client, user.as_ref().map(|u| u.id.as_str()));
+    let keys = ClientKeys::of(client, user.as_ref());
     hub.hint(
         &id,
         req.token.as_deref(),
@@ -347,7 +347,7 @@ async fn review(
 ) -> Result<Json<ReviewResponse>, ApiError> {
     let q = query(q)?;
     hub.limiter().check(Cost::Engine, client)?;
-    let keys = ClientKeys::new(client, user.as_ref().map(|u| u.id.as_str()));
+    let keys = ClientKeys::of(client, user.as_ref());
     hub.review(&id, q.token.as_deref(), q.movetime_ms.unwrap_or(100), &keys)
         .await
         .map(Json)
@@ -361,7 +361,7 @@ async fn analyze(
 ) -> Result<Json<AnalyzeResponse>, ApiError> {
     let (game, limits) = req.parse()?;
     hub.limiter().check(Cost::Engine, client)?;
-    let keys = ClientKeys::new(client, user.as_ref().map(|u| u.id.as_str()));
+    let keys = ClientKeys::of(client, user.as_ref());
     let pos = *game.position();
     let moves = hub
         .analyze(game, limits, &keys)

@@ -53,6 +53,11 @@ impl ClientKeys {
         }
         ClientKeys(keys)
     }
+
+    /// The keys of a client at `addr`, signed in as `user` or not.
+    pub fn of(addr: ClientAddr, user: Option<&crate::accounts::User>) -> ClientKeys {
+        ClientKeys::new(addr, user.map(|u| u.id.as_str()))
+    }
 }
 
 /// The server's keyed limiters.

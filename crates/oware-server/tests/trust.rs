@@ -15,6 +15,17 @@ use oware_server::{Config, RateLimits};
 use serde_json::json;
 use tokio_tungstenite::tungstenite::Message;
 
+/// A server with one engine thread and no rate limits (the attacks that
+/// are not about the limits).
+async fn start_unlimited() -> (tempfile::TempDir, oware_server::Server) {
+    start_with(Config {
+        engine_threads: 1,
+        rate_limits: None,
+        ..Config::default()
+    })
+    .await
+}
+
 /// A finished game played by random legal moves (a fixed seed), as OGN.
 fn random_game(seed: u64) -> String {
     let mut game = Game::new(Position::start());
@@ -453,12 +464,7 @@ async fn slow_rating(addr: SocketAddr, name: &str) -> (i64, i64) {
 /// player who deletes the account mid-game loses it, rating the opponent.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn finding_4_ratings_cannot_be_farmed() {
-    let (_dir, server) = start_with(Config {
-        engine_threads: 1,
-        rate_limits: None,
-        ..Config::default()
-    })
-    .await;
+    let (_dir, server) = start_unlimited().await;
     let addr = server.addr();
     let ama = sign_up_from([127, 0, 0, 7], addr, "Ama", "seeds-and-houses").await;
     let alt = sign_up_from([127, 0, 0, 8], addr, "Alt", "houses-and-seeds").await;
@@ -687,12 +693,7 @@ async fn finding_5_limits_are_per_client() {
 /// export their data; a body without a type is not read as JSON.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn finding_7_names_export_and_untyped_bodies() {
-    let (_dir, server) = start_with(Config {
-        engine_threads: 1,
-        rate_limits: None,
-        ..Config::default()
-    })
-    .await;
+    let (_dir, server) = start_unlimited().await;
     let addr = server.addr();
     let ama = sign_up_from([127, 0, 0, 9], addr, "Abla", "seeds-and-houses").await;
     for name in [
