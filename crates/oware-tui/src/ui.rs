@@ -288,9 +288,13 @@ fn draw_play(frame: &mut Frame, app: &App, body: Rect) {
         draw_game_over(frame, app, info, true);
     } else {
         frame.render_widget(
-            Paragraph::new(info_lines(app))
-                .block(panel(lang.pick("Game", "Partie")))
-                .wrap(Wrap { trim: true }),
+            Paragraph::new(info_lines(
+                app,
+                info.width.saturating_sub(2),
+                info.height.saturating_sub(2),
+            ))
+            .block(panel(lang.pick("Game", "Partie")))
+            .wrap(Wrap { trim: true }),
             info,
         );
     }
@@ -318,7 +322,7 @@ fn draw_play_compact(frame: &mut Frame, app: &App, body: Rect) {
         draw_game_over(frame, app, info, false);
     } else {
         frame.render_widget(
-            Paragraph::new(info_lines(app)).wrap(Wrap { trim: true }),
+            Paragraph::new(info_lines(app, info.width, info.height)).wrap(Wrap { trim: true }),
             info,
         );
     }
@@ -512,7 +516,11 @@ fn board_lines(app: &App, house_rows: usize) -> Vec<Line<'static>> {
     lines
 }
 
-fn info_lines(app: &App) -> Vec<Line<'static>> {
+/// The game's lines for an area of `width` × `height` cells: what the turn,
+/// the cursor and the last message say always; then, as room allows, the
+/// tables' state before the switches and the other keys (a full panel must
+/// not hide that the tables are ready or failed).
+fn info_lines(app: &App, width: u16, height: u16) -> Vec<Line<'static>> {
     let lang = app.lang();
     let mut lines = Vec::new();
     let pos = app.game().position();
@@ -631,17 +639,47 @@ fn info_lines(app: &App) -> Vec<Line<'static>> {
         }
     );
     let grey = Style::new().fg(Color::DarkGray);
+    let inner = usize::from(width.max(1));
+    let rows = |l: &Line| wrapped_rows(&l.to_string(), inner);
+    let mut room = usize::from(height).saturating_sub(lines.iter().map(rows).sum());
+    let mut fit = |line: Line<'static>| {
+        let need = rows(&line);
+        (need <= room).then(|| {
+            room -= need;
+            line
+        })
+    };
+    let tables = tables_line(app).and_then(|t| fit(Line::styled(t, grey)));
     // One line when it fits the panel (English), two otherwise (French).
-    if switches.chars().count() + more.chars().count() + 3 <= 49 {
-        lines.push(Line::styled(format!("{switches} · {more}"), grey));
+    if switches.chars().count() + more.chars().count() + 3 <= inner {
+        lines.extend(fit(Line::styled(format!("{switches} · {more}"), grey)));
     } else {
-        lines.push(Line::styled(switches, grey));
-        lines.push(Line::styled(more, grey));
+        lines.extend(fit(Line::styled(switches, grey)));
+        lines.extend(fit(Line::styled(more, grey)));
     }
-    if let Some(tables) = tables_line(app) {
-        lines.push(Line::styled(tables, grey));
-    }
+    lines.extend(tables);
     lines
+}
+
+/// How many rows `text` takes when wrapped at word boundaries to `width`
+/// columns (a word longer than the width is cut, as the paragraph does).
+fn wrapped_rows(text: &str, width: usize) -> usize {
+    let mut rows = 1;
+    let mut used = 0;
+    for word in text.split_whitespace() {
+        let w = word.chars().count();
+        let need = if used == 0 { w } else { used + 1 + w };
+        if need <= width {
+            used = need;
+        } else {
+            if used > 0 {
+                rows += 1;
+            }
+            rows += (w.saturating_sub(1)) / width;
+            used = (w - 1) % width + 1;
+        }
+    }
+    rows
 }
 
 /// The movetext of the game in OGN, one move number a line.
