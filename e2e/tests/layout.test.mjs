@@ -16,6 +16,7 @@ const PAGES = [
   ['/rules', '.rules-board .house'],
   ['/review', '.mine-list *'],
   ['/study', '.edit-host .house'],
+  ['/puzzles', '.puz-board .house'],
   ['/account', '.signup-form'],
   ['/ratings', '.board-list *'],
 ];

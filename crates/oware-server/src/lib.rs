@@ -28,6 +28,7 @@ pub mod listener;
 pub mod metrics;
 pub mod model;
 pub mod protocol;
+pub mod puzzle_routes;
 pub mod rules;
 pub mod security;
 pub mod store;
@@ -85,6 +86,7 @@ pub fn app(hub: Arc<Hub>) -> Router {
         .merge(accounts::routes::routes())
         .merge(coach_routes::routes())
         .merge(lesson_routes::routes())
+        .merge(puzzle_routes::routes())
         .layer(axum::middleware::from_fn_with_state(
             hub.clone(),
             accounts::session::middleware,

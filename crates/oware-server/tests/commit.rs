@@ -70,6 +70,15 @@ impl Store for Flaky {
     fn ratings(&self, account_id: &str) -> Result<Vec<RatingRow>, StoreError> {
         self.inner.ratings(account_id)
     }
+    fn puzzle_ratings(&self) -> Result<Vec<(u32, Rating)>, StoreError> {
+        self.inner.puzzle_ratings()
+    }
+    fn puzzle_player(
+        &self,
+        account_id: &str,
+    ) -> Result<oware_server::store::puzzles::PuzzlePlayer, StoreError> {
+        self.inner.puzzle_player(account_id)
+    }
     fn rating_history(&self, account_id: &str) -> Result<Vec<HistoryPoint>, StoreError> {
         self.inner.rating_history(account_id)
     }

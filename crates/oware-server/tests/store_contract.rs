@@ -340,7 +340,63 @@ async fn contract(store: Arc<dyn Store>) {
     .await
     .unwrap();
     assert_eq!(counts, (3, 1));
+    puzzles(&store).await;
     blocking(&store, |s| s.ping()).await.unwrap();
+}
+
+/// Puzzle attempts: the first of an account at a puzzle rates both, a
+/// second changes nothing; a puzzle without a stored rating starts from
+/// its own.
+async fn puzzles(store: &Arc<dyn Store>) {
+    use oware_server::store::puzzles::PuzzleAttempt;
+    let who = "p1".to_string();
+    let row = AccountRow {
+        id: who.clone(),
+        username: "Solver".to_string(),
+        password_hash: "x".to_string(),
+        created_at: now_ms(),
+    };
+    write(store, WriteOp::Account(AccountOp::Create(row)))
+        .await
+        .unwrap();
+    let attempt = |puzzle, solved| {
+        WriteOp::PuzzleAttempt(PuzzleAttempt {
+            puzzle,
+            account_id: "p1".into(),
+            solved,
+            start: 1200.0,
+            at: now_ms(),
+        })
+    };
+    write(store, attempt(7, true)).await.unwrap();
+    let me = blocking(store, |s| s.puzzle_player("p1")).await.unwrap();
+    assert_eq!(me.tried, [7]);
+    assert_eq!((me.solved, me.rating.games), (1, 1));
+    assert!(me.rating.rating > 1500.0, "{me:?}");
+    let ratings = blocking(store, |s| s.puzzle_ratings()).await.unwrap();
+    assert_eq!(ratings.len(), 1);
+    let (id, r) = ratings[0];
+    assert_eq!((id, r.games), (7, 1));
+    assert!(r.rating < 1200.0, "{r:?}");
+    // Again, failed this time: not rated.
+    write(store, attempt(7, false)).await.unwrap();
+    let again = blocking(store, |s| s.puzzle_player("p1")).await.unwrap();
+    assert_eq!(again, me);
+    // Another puzzle, failed.
+    write(store, attempt(9, false)).await.unwrap();
+    let me = blocking(store, |s| s.puzzle_player("p1")).await.unwrap();
+    assert_eq!((me.tried.len(), me.solved, me.rating.games), (2, 1, 2));
+    // Nobody's rating: the starting one, nothing tried.
+    let nobody = blocking(store, |s| s.puzzle_player("nobody"))
+        .await
+        .unwrap();
+    assert_eq!((nobody.rating.rating, nobody.tried.len()), (1500.0, 0));
+    // A deleted account takes its puzzle rating and attempts with it.
+    write(store, WriteOp::Account(AccountOp::Delete { id: who }))
+        .await
+        .unwrap();
+    let gone = blocking(store, |s| s.puzzle_player("p1")).await.unwrap();
+    assert_eq!((gone.rating.games, gone.tried.len()), (0, 0));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -22,6 +22,9 @@
 //! - [`levels`]: the computer's levels by name, with their measured
 //!   strength; [`problems`]: failed file operations and unreadable game
 //!   records in words, never the system's raw messages.
+//! - [`puzzles`]: the shipped puzzles (one move clearly better than every
+//!   other), their themes from the core's trace, attempts judged in words,
+//!   and the one test that finds and re-verifies a puzzle.
 //! - [`words`]: sentences every front end shows (moves played, the end of a
 //!   game), and [`Lang`], [`Player`].
 //!
@@ -52,6 +55,7 @@ pub mod lang;
 pub mod levels;
 pub mod player;
 pub mod problems;
+pub mod puzzles;
 pub mod replay;
 pub mod score;
 pub mod session;

@@ -10,6 +10,7 @@
 pub mod arena;
 pub mod coach;
 pub mod nn_data;
+pub mod puzzles;
 mod selfplay;
 pub mod stats;
 pub mod tune;

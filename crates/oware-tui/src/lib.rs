@@ -6,6 +6,7 @@
 //! - [`ui`]: draws an [`app::App`] with ratatui.
 //! - [`term`]: the terminal runtime and the engine's worker thread.
 //! - [`plain`]: the line mode.
+//! - [`puzzle`]: `oware puzzle`, the shipped puzzles in the terminal.
 //! - [`store`]: OGN files and the autosave; [`text`]: languages and rules.
 //!
 //! All rules come from `oware-core`, all moves of the computer from
@@ -15,6 +16,7 @@
 
 pub mod app;
 pub mod plain;
+pub mod puzzle;
 pub mod store;
 pub mod term;
 pub mod text;

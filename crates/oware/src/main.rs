@@ -51,6 +51,8 @@ enum Command {
     Play(cmd::play::Command),
     #[command(flatten)]
     Serve(cmd::serve::Command),
+    #[command(flatten)]
+    Puzzle(cmd::puzzle::Command),
 }
 
 fn main() -> ExitCode {
@@ -65,6 +67,7 @@ fn main() -> ExitCode {
         Command::Book(c) => cmd::book::run(c),
         Command::Play(c) => cmd::play::run(c),
         Command::Serve(c) => cmd::serve::run(c),
+        Command::Puzzle(c) => cmd::puzzle::run(c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -26,6 +26,7 @@ pub use sqlite::SqliteStore;
 use crate::accounts::ratings::{Rating, RatingClass};
 use crate::accounts::{AccountOp, AccountRow, HistoryPoint, RatingRow, SessionRow};
 pub mod chat;
+pub mod puzzles;
 
 use crate::model::GameMeta;
 use chat::{ChatMessage, Room};
@@ -194,6 +195,9 @@ pub enum WriteOp {
     Account(AccountOp),
     /// A chat message.
     Chat(ChatMessage),
+    /// An account's attempt at a puzzle (rated once per account and
+    /// puzzle; `store/puzzles.rs`).
+    PuzzleAttempt(puzzles::PuzzleAttempt),
     /// A message to every node sharing the store, sent when (and only if)
     /// the transaction holding it commits (PostgreSQL `NOTIFY`; nothing
     /// for a store no other node shares).
@@ -278,6 +282,11 @@ pub trait Store: Send + Sync + 'static {
     fn claim_due(&self, now: i64, lease_ms: i64, limit: u32) -> Result<Vec<String>, StoreError>;
     /// Answers if the database does (for `/readyz`).
     fn ping(&self) -> Result<(), StoreError>;
+    /// Every puzzle's stored rating (puzzles not listed have their
+    /// starting rating).
+    fn puzzle_ratings(&self) -> Result<Vec<(u32, Rating)>, StoreError>;
+    /// An account's puzzle rating and the puzzles it tried.
+    fn puzzle_player(&self, account_id: &str) -> Result<puzzles::PuzzlePlayer, StoreError>;
     /// Whether other nodes may share this store (then the hub publishes
     /// its changes and listens for theirs).
     fn shared(&self) -> bool {

@@ -10,6 +10,7 @@ import * as lobby from './pages/lobby.js';
 import * as learn from './pages/learn.js';
 import * as review from './pages/review.js';
 import * as study from './pages/study.js';
+import * as puzzles from './pages/puzzles.js';
 import * as accountPage from './pages/account.js';
 import * as player from './pages/player.js';
 import { accountReady, currentUser, onAccountChange, syncMyGames } from './account.js';
@@ -24,6 +25,8 @@ const routes = [
   [/^\/review\/?$/, review.mountList, '/review'],
   [/^\/review\/([A-Za-z0-9_-]+)\/?$/, review.mountGame, '/review'],
   [/^\/study\/?$/, study.mount, '/study'],
+  [/^\/puzzles\/?$/, (m) => puzzles.mount(m, null), '/puzzles'],
+  [/^\/puzzles\/(daily|\d+)\/?$/, puzzles.mount, '/puzzles'],
   [/^\/account\/?$/, accountPage.mount, '/account'],
   [/^\/player\/([^/]+)\/?$/, player.mountProfile, ''],
   [/^\/ratings\/?$/, player.mountRatings, '/ratings'],

@@ -5,6 +5,7 @@ pub mod book;
 pub mod core;
 pub mod engine;
 pub mod play;
+pub mod puzzle;
 pub mod serve;
 pub mod serve_bench;
 pub mod tablebase;

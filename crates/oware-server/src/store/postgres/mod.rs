@@ -32,6 +32,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::{AsyncMessage, NoTls, Row};
 
 mod accounts;
+mod puzzles;
 
 use super::chat::{side_code, side_from_code, ChatMessage, Room};
 use super::{
@@ -153,6 +154,8 @@ END $$;
 CREATE TRIGGER accounts_reserved BEFORE INSERT ON accounts
     FOR EACH ROW EXECUTE FUNCTION oware_reserved_name();
 ",
+    // Puzzle ratings (accounts' and puzzles') and attempts.
+    puzzles::MIGRATION,
 ];
 
 /// PostgreSQL storage shared by any number of nodes.
@@ -642,6 +645,7 @@ async fn apply(tx: &Transaction<'_>, op: &WriteOp) -> Result<(), StoreError> {
         WriteOp::Meta(meta) => upsert_meta(tx, meta).await?,
         WriteOp::Version { id, expected, due } => set_due(tx, id, Some(*expected), *due).await?,
         WriteOp::Account(op) => accounts::apply(tx, op).await?,
+        WriteOp::PuzzleAttempt(a) => puzzles::attempt(tx, a).await?,
         WriteOp::Chat(m) => {
             let stmt = tx
                 .prepare_cached(
@@ -886,6 +890,23 @@ impl Store for PgStore {
                 )
                 .await?;
             Ok(rows.iter().map(|r| r.get(0)).collect())
+        })
+    }
+
+    fn puzzle_ratings(&self) -> Result<Vec<(u32, Rating)>, StoreError> {
+        self.block(async {
+            let client = self.pool.get().await?;
+            puzzles::ratings(&client).await
+        })
+    }
+
+    fn puzzle_player(
+        &self,
+        account_id: &str,
+    ) -> Result<crate::store::puzzles::PuzzlePlayer, StoreError> {
+        self.block(async {
+            let client = self.pool.get().await?;
+            puzzles::player(&client, account_id).await
         })
     }
 

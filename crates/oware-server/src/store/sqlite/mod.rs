@@ -15,6 +15,7 @@ use tokio::sync::{mpsc, oneshot};
 
 mod accounts;
 mod chat;
+mod puzzles;
 
 use super::chat::{ChatMessage, Room};
 use super::{
@@ -95,6 +96,8 @@ BEGIN
     SELECT RAISE(ABORT, 'this name belonged to a deleted account');
 END;
 ",
+    // 7: puzzle ratings (accounts' and puzzles') and attempts.
+    puzzles::MIGRATION,
 ];
 
 /// Brings the database's schema up to the newest version.
@@ -275,6 +278,7 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), StoreError> {
         // Nobody else shares this file.
         WriteOp::Notify(_) => {}
         WriteOp::Chat(m) => chat::insert(conn, m)?,
+        WriteOp::PuzzleAttempt(a) => puzzles::attempt(conn, a)?,
         WriteOp::All(ops) => {
             for op in ops {
                 apply(conn, op)?;
@@ -401,6 +405,17 @@ impl Store for SqliteStore {
 
     fn chat_count(&self, game_id: &str, room: Room) -> Result<u64, StoreError> {
         chat::count(&self.reader(), game_id, room)
+    }
+
+    fn puzzle_ratings(&self) -> Result<Vec<(u32, Rating)>, StoreError> {
+        puzzles::ratings(&self.reader())
+    }
+
+    fn puzzle_player(
+        &self,
+        account_id: &str,
+    ) -> Result<crate::store::puzzles::PuzzlePlayer, StoreError> {
+        puzzles::player(&self.reader(), account_id)
     }
 
     fn account_games(&self, account_id: &str, limit: u32) -> Result<Vec<StoredGame>, StoreError> {

@@ -14,6 +14,7 @@ export function mount(main) {
           <a class="btn" href="/play?mode=hotseat" data-link>${esc(t('home.hotseat'))}</a>
           <a class="btn" href="/lobby" data-link>${esc(t('home.online'))}</a>
           <a class="btn" href="/learn" data-link>${esc(t('home.learn'))}</a>
+          <a class="btn" href="/puzzles" data-link>${esc(t('home.puzzles'))}</a>
         </div>
         <div class="resume" hidden></div>
       </div>
@@ -23,6 +24,7 @@ export function mount(main) {
       <div class="card"><h2>${esc(t('nav.learn'))}</h2><p>${esc(t('home.f1'))}</p><a href="/rules" data-link>${esc(t('learn.toRules'))}</a></div>
       <div class="card"><h2>${esc(t('game.aids'))}</h2><p>${esc(t('home.f2'))}</p><a href="/learn" data-link>${esc(t('learn.toLearn'))}</a></div>
       <div class="card"><h2>${esc(t('nav.review'))}</h2><p>${esc(t('home.f3'))}</p><a href="/review" data-link>${esc(t('review.title'))}</a></div>
+      <div class="card"><h2>${esc(t('nav.puzzles'))}</h2><p>${esc(t('home.f4'))}</p><a href="/puzzles" data-link>${esc(t('home.puzzles'))}</a> · <a href="/puzzles/daily" data-link>${esc(t('puz.daily'))}</a></div>
     </section>`;
   const b = new Board(main.querySelector('.home-board'), {});
   // A picture of a game under way (display only).

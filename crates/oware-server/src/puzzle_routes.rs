@@ -1,0 +1,375 @@
+//! The puzzles (`oware_session::puzzles`, shipped in the binary):
+//!
+//! - `GET /api/v1/puzzles/next?rating=R&skip=1,2&lang=fr`: a puzzle rated
+//!   near the caller: a signed-in account's puzzle rating (its tried
+//!   puzzles skipped), else `rating` (a visitor's, kept by the page; 1500
+//!   when absent), skipping the ids in `skip`.
+//! - `GET /api/v1/puzzles/daily`: the day's puzzle (UTC), the same for
+//!   everyone.
+//! - `GET /api/v1/puzzles/{id}`: one puzzle.
+//! - `POST /api/v1/puzzles/{id}/attempt` with `{moves, lang}`: solved or
+//!   failed, the solution and its line, and why in the asked language. A
+//!   signed-in account's first attempt at a puzzle is a rated game
+//!   between the account and the puzzle (Glicko-2, `store/puzzles.rs`);
+//!   visitors keep their streak in the page.
+//!
+//! A puzzle is never sent with its solution before an attempt. Every
+//! request counts against the client's study allowance (`Cost::Engine`),
+//! like the coach.
+
+use std::sync::Arc;
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use oware_core::{Move, Position, Side};
+use oware_session::puzzles::{self, Puzzle};
+use oware_session::Lang;
+use serde::{Deserialize, Serialize};
+
+use crate::accounts::ratings::Rating;
+use crate::accounts::session::MaybeUser;
+use crate::error::ApiError;
+use crate::http::JsonBody;
+use crate::hub::Hub;
+use crate::limits::{ClientAddr, Cost};
+use crate::model::now_ms;
+use crate::store::puzzles::{start_rating, PuzzleAttempt};
+use crate::store::WriteOp;
+
+/// The routes of this module.
+pub fn routes() -> Router<Arc<Hub>> {
+    Router::new()
+        .route("/api/v1/puzzles/next", get(next))
+        .route("/api/v1/puzzles/daily", get(daily))
+        .route("/api/v1/puzzles/{id}", get(one))
+        .route("/api/v1/puzzles/{id}/attempt", post(attempt))
+}
+
+/// Puzzles the next one is drawn from: the nearest in rating.
+const NEAREST: usize = 8;
+/// The most ids a visitor may ask to skip.
+const MAX_SKIP: usize = 500;
+
+/// A puzzle as sent before it is solved: no solution.
+#[derive(Serialize, Debug)]
+pub struct PuzzleView {
+    /// Its number.
+    pub id: u32,
+    /// The position.
+    pub position: Position,
+    /// The side that solves it.
+    pub to_move: Side,
+    /// Its current rating (rounded).
+    pub rating: i32,
+    /// Attempts that rated it.
+    pub attempts: u32,
+    /// Theme codes (`capture-chain`, `endgame`, …).
+    pub themes: Vec<&'static str>,
+    /// The themes in the asked language.
+    pub theme_names: Vec<&'static str>,
+    /// The day (`YYYY-MM-DD`, UTC) for the daily puzzle.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    /// The caller's puzzle rating, when signed in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub your_rating: Option<i32>,
+}
+
+fn view(p: &Puzzle, rating: Rating, lang: Lang) -> PuzzleView {
+    PuzzleView {
+        id: p.id,
+        position: p.position,
+        to_move: p.to_move(),
+        rating: rating.rating.round() as i32,
+        attempts: rating.games,
+        themes: p.themes.iter().map(|t| t.code()).collect(),
+        theme_names: p.themes.iter().map(|t| t.name(lang)).collect(),
+        date: None,
+        your_rating: None,
+    }
+}
+
+fn parse_lang(lang: Option<&str>) -> Result<Lang, ApiError> {
+    match lang {
+        None => Ok(Lang::En),
+        Some(l) => Lang::parse(l).ok_or_else(|| {
+            ApiError::invalid_request(format!("lang: expected en or fr, not {l:?}"))
+        }),
+    }
+}
+
+fn puzzle(id: &str) -> Result<&'static Puzzle, ApiError> {
+    id.parse::<u32>()
+        .ok()
+        .and_then(|n| puzzles::shipped().get(n))
+        .ok_or_else(|| ApiError::not_found(format!("no puzzle {id:?}")))
+}
+
+/// Every puzzle's current rating: the stored one, else its starting one.
+async fn current_ratings(hub: &Hub) -> Result<Vec<Rating>, ApiError> {
+    let stored = hub.read(|store| store.puzzle_ratings()).await?;
+    let set = puzzles::shipped();
+    let mut out: Vec<Rating> = set
+        .puzzles
+        .iter()
+        .map(|p| start_rating(f64::from(p.rating)))
+        .collect();
+    for (id, r) in stored {
+        if let Some(i) = set.puzzles.iter().position(|p| p.id == id) {
+            out[i] = r;
+        }
+    }
+    Ok(out)
+}
+
+async fn rating_of(hub: &Hub, id: u32) -> Result<Rating, ApiError> {
+    let set = puzzles::shipped();
+    let all = current_ratings(hub).await?;
+    Ok(set
+        .puzzles
+        .iter()
+        .position(|p| p.id == id)
+        .map(|i| all[i])
+        .unwrap_or_default())
+}
+
+/// `next`'s query.
+#[derive(Deserialize, Debug)]
+pub struct NextQuery {
+    rating: Option<f64>,
+    skip: Option<String>,
+    lang: Option<String>,
+}
+
+async fn next(
+    State(hub): State<Arc<Hub>>,
+    client: ClientAddr,
+    MaybeUser(user): MaybeUser,
+    q: Result<Query<NextQuery>, QueryRejection>,
+) -> Result<Json<PuzzleView>, ApiError> {
+    let Query(q) = q.map_err(|e| ApiError::invalid_request(format!("query: {e}")))?;
+    hub.limiter().check(Cost::Engine, client)?;
+    let lang = parse_lang(q.lang.as_deref())?;
+    let mut skip: Vec<u32> = Vec::new();
+    if let Some(s) = q.skip.as_deref().filter(|s| !s.is_empty()) {
+        for part in s.split(',') {
+            skip.push(part.trim().parse().map_err(|_| {
+                ApiError::invalid_request(format!("skip: expected puzzle numbers, not {part:?}"))
+            })?);
+        }
+        if skip.len() > MAX_SKIP {
+            return Err(ApiError::invalid_request(format!(
+                "skip: at most {MAX_SKIP} puzzles"
+            )));
+        }
+    }
+    let (target, yours) = match &user {
+        Some(u) => {
+            let id = u.id.clone();
+            let me = hub.read(move |store| store.puzzle_player(&id)).await?;
+            skip.extend(me.tried);
+            (me.rating.rating, Some(me.rating.rating.round() as i32))
+        }
+        None => {
+            let r = q.rating.unwrap_or(1500.0);
+            if !(100.0..=3500.0).contains(&r) {
+                return Err(ApiError::invalid_request(format!(
+                    "rating: expected 100 to 3500, not {r}"
+                )));
+            }
+            (r, None)
+        }
+    };
+    let set = puzzles::shipped();
+    let ratings = current_ratings(&hub).await?;
+    let mut order: Vec<usize> = (0..set.puzzles.len())
+        .filter(|&i| !skip.contains(&set.puzzles[i].id))
+        .collect();
+    if order.is_empty() {
+        // Every puzzle tried: start again.
+        order = (0..set.puzzles.len()).collect();
+    }
+    order.sort_by(|&a, &b| {
+        let d = |i: usize| (ratings[i].rating - target).abs();
+        d(a).total_cmp(&d(b))
+    });
+    let near = &order[..order.len().min(NEAREST)];
+    let i = near[rand::random_range(0..near.len())];
+    let mut v = view(&set.puzzles[i], ratings[i], lang);
+    v.your_rating = yours;
+    Ok(Json(v))
+}
+
+/// The UTC date of `ms` since the epoch, and the day's number.
+fn day(ms: i64) -> (String, i64) {
+    let days = ms.div_euclid(86_400_000);
+    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (format!("{y:04}-{m:02}-{d:02}"), days)
+}
+
+/// `daily`'s and `one`'s query.
+#[derive(Deserialize, Debug)]
+pub struct LangQuery {
+    lang: Option<String>,
+}
+
+async fn daily(
+    State(hub): State<Arc<Hub>>,
+    client: ClientAddr,
+    q: Result<Query<LangQuery>, QueryRejection>,
+) -> Result<Json<PuzzleView>, ApiError> {
+    let Query(q) = q.map_err(|e| ApiError::invalid_request(format!("query: {e}")))?;
+    hub.limiter().check(Cost::Engine, client)?;
+    let lang = parse_lang(q.lang.as_deref())?;
+    let (date, n) = day(now_ms());
+    let set = puzzles::shipped();
+    // A walk through the set by a step prime to its size: every puzzle
+    // once before any comes back.
+    let len = set.puzzles.len() as i64;
+    let i = (n.rem_euclid(len) * 7919).rem_euclid(len) as usize;
+    let p = &set.puzzles[i];
+    let mut v = view(p, rating_of(&hub, p.id).await?, lang);
+    v.date = Some(date);
+    Ok(Json(v))
+}
+
+async fn one(
+    State(hub): State<Arc<Hub>>,
+    client: ClientAddr,
+    Path(id): Path<String>,
+    q: Result<Query<LangQuery>, QueryRejection>,
+) -> Result<Json<PuzzleView>, ApiError> {
+    let Query(q) = q.map_err(|e| ApiError::invalid_request(format!("query: {e}")))?;
+    hub.limiter().check(Cost::Engine, client)?;
+    let lang = parse_lang(q.lang.as_deref())?;
+    let p = puzzle(&id)?;
+    Ok(Json(view(p, rating_of(&hub, p.id).await?, lang)))
+}
+
+/// An attempt.
+#[derive(Deserialize, Debug)]
+pub struct AttemptReq {
+    /// The moves played, as letters; the first is judged.
+    moves: Vec<String>,
+    /// `en` (default) or `fr`.
+    lang: Option<String>,
+}
+
+/// The answer to an attempt.
+#[derive(Serialize, Debug)]
+pub struct AttemptResponse {
+    /// The puzzle.
+    pub id: u32,
+    /// True when the first move was the solution.
+    pub solved: bool,
+    /// The move judged.
+    pub tried: Move,
+    /// The solution.
+    pub solution: Move,
+    /// The expected line, starting with the solution.
+    pub line: Vec<Move>,
+    /// The solution's lead over every other move, seeds.
+    pub margin: f64,
+    /// `tables` or `search`.
+    pub proof: &'static str,
+    /// Solved or not, and why the solution is the move.
+    pub text: String,
+    /// True when this attempt was rated (a signed-in account's first).
+    pub rated: bool,
+    /// The puzzle's rating now.
+    pub rating: i32,
+    /// The caller's puzzle rating now, when signed in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub your_rating: Option<i32>,
+}
+
+async fn attempt(
+    State(hub): State<Arc<Hub>>,
+    client: ClientAddr,
+    MaybeUser(user): MaybeUser,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<AttemptReq>,
+) -> Result<Json<AttemptResponse>, ApiError> {
+    let p = puzzle(&id)?;
+    let lang = parse_lang(req.lang.as_deref())?;
+    let mut moves = Vec::new();
+    for m in &req.moves {
+        let mv = Move::from_letter(m.chars().next().unwrap_or(' '))
+            .filter(|_| m.chars().count() == 1)
+            .ok_or_else(|| {
+                ApiError::invalid_move(format!("moves: expected house letters, not {m:?}"))
+            })?;
+        moves.push(mv);
+    }
+    let judged = p.attempt(&moves).map_err(|e| match e {
+        puzzles::AttemptError::NoMove => ApiError::invalid_request("moves: no move was given"),
+        puzzles::AttemptError::Illegal { mv, reason } => ApiError::illegal(mv, reason),
+    })?;
+    hub.limiter().check(Cost::Engine, client)?;
+    let mut rated = false;
+    let mut yours = None;
+    if let Some(u) = &user {
+        let account = u.id.clone();
+        let before = {
+            let account = account.clone();
+            hub.read(move |store| store.puzzle_player(&account)).await?
+        };
+        rated = !before.tried.contains(&p.id);
+        let op = WriteOp::PuzzleAttempt(PuzzleAttempt {
+            puzzle: p.id,
+            account_id: account.clone(),
+            solved: judged.solved,
+            start: f64::from(p.rating),
+            at: now_ms(),
+        });
+        match hub.store().write(op).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => return Err(ApiError::internal(format!("store: {e}"))),
+            Err(_) => return Err(ApiError::internal("the writer stopped")),
+        }
+        let after = hub.read(move |store| store.puzzle_player(&account)).await?;
+        yours = Some(after.rating.rating.round() as i32);
+    }
+    let rating = rating_of(&hub, p.id).await?;
+    Ok(Json(AttemptResponse {
+        id: p.id,
+        solved: judged.solved,
+        tried: judged.tried,
+        solution: p.solution,
+        line: p.line.clone(),
+        margin: p.margin,
+        proof: if p.proof.by_tables() {
+            "tables"
+        } else {
+            "search"
+        },
+        text: judged.text(p, lang),
+        rated,
+        rating: rating.rating.round() as i32,
+        your_rating: yours,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::day;
+
+    #[test]
+    fn days_have_dates() {
+        assert_eq!(day(0), ("1970-01-01".to_string(), 0));
+        // 1 December 2026, 12:00 UTC.
+        assert_eq!(day(1_796_126_400_000).0, "2026-12-01");
+        assert_eq!(day(951_782_400_000).0, "2000-02-29");
+    }
+}

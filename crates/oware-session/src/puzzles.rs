@@ -1,0 +1,808 @@
+//! Puzzles: positions where one move wins, or saves, clearly more than
+//! every other. The shipped set (`data/puzzles.txt`, embedded) is made by
+//! `oware puzzle build` (`oware-tools`); its format is docs/PUZZLES.md.
+//!
+//! **What makes a puzzle.** The position is analysed by the engine coach
+//! ([`Analysis`]: every legal move searched to a fixed depth, with the
+//! endgame tables where they cover it). The best move must lead every
+//! other move by at least [`MIN_MARGIN`] seeds on the coach's scale
+//! ([`crate::analysis::MoveValue::points`]): every other move is at least a
+//! "mistake" in the coach's words. Where the tables value every move, the
+//! solution is the only move that wins ([`Proof::TablesWin`]) or the only
+//! one that draws when all others lose ([`Proof::TablesDraw`]); elsewhere
+//! the margin held at the build's deep search and holds at the check depth
+//! recorded in the file ([`Proof::Search`]). [`examine`] is that one test,
+//! used by the builder and by the test that re-verifies every shipped
+//! puzzle.
+//!
+//! **Themes** ([`Theme`]) are read from the core's trace of the solution
+//! and of the expected line played through `Game`, never guessed.
+
+use std::fmt;
+use std::sync::LazyLock;
+
+use oware_core::{format_moves, parse_moves, EndReason, Game, Move, Position, Side};
+use oware_engine::{Engine, StopHandle};
+
+use crate::analysis::{Analysis, AnalysisError, Budget};
+use crate::{Lang, ScoreKind};
+
+/// The least lead of the solution over every other move, in seeds on the
+/// coach's scale (the coach's "mistake" threshold).
+pub const MIN_MARGIN: f64 = crate::analysis::Verdict::INACCURACY;
+
+/// The shipped puzzles' file.
+pub const SHIPPED_TEXT: &str = include_str!("../data/puzzles.txt");
+
+/// The shipped puzzles, parsed once.
+static SHIPPED: LazyLock<PuzzleSet> =
+    LazyLock::new(|| PuzzleSet::parse(SHIPPED_TEXT).expect("the shipped puzzle file is valid"));
+
+/// The shipped puzzles.
+pub fn shipped() -> &'static PuzzleSet {
+    &SHIPPED
+}
+
+/// What a puzzle teaches, read from the core's trace.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum Theme {
+    /// The solution captures from two houses or more.
+    CaptureChain,
+    /// The solution captures from one house.
+    Capture,
+    /// A grand slam (R7: a capture of the whole row, cancelled) is in play:
+    /// the solution, a move of the expected line, or a tempting other move.
+    GrandSlam,
+    /// The opponent's row is empty: the mover must feed it (R8).
+    Feeding,
+    /// The expected line ends with a player unable to move (R9).
+    Starving,
+    /// The expected line ends by repetition (R11).
+    Repetition,
+    /// The endgame tables cover the position.
+    Endgame,
+    /// The solution captures nothing but leaves the opponent a smaller
+    /// capture than every other move does.
+    Defence,
+    /// None of the above: a quiet move that gains later.
+    Quiet,
+}
+
+impl Theme {
+    /// Every theme.
+    pub const ALL: [Theme; 9] = [
+        Theme::CaptureChain,
+        Theme::Capture,
+        Theme::GrandSlam,
+        Theme::Feeding,
+        Theme::Starving,
+        Theme::Repetition,
+        Theme::Endgame,
+        Theme::Defence,
+        Theme::Quiet,
+    ];
+
+    /// A stable identifier (`capture-chain`, `grand-slam`, …).
+    pub const fn code(self) -> &'static str {
+        match self {
+            Theme::CaptureChain => "capture-chain",
+            Theme::Capture => "capture",
+            Theme::GrandSlam => "grand-slam",
+            Theme::Feeding => "feeding",
+            Theme::Starving => "starving",
+            Theme::Repetition => "repetition",
+            Theme::Endgame => "endgame",
+            Theme::Defence => "defence",
+            Theme::Quiet => "quiet",
+        }
+    }
+
+    /// Parses [`code`](Self::code).
+    pub fn from_code(s: &str) -> Option<Theme> {
+        Theme::ALL.into_iter().find(|t| t.code() == s)
+    }
+
+    /// The theme's name for people.
+    pub fn name(self, lang: Lang) -> &'static str {
+        match (self, lang) {
+            (Theme::CaptureChain, Lang::En) => "capture chain",
+            (Theme::CaptureChain, Lang::Fr) => "prise multiple",
+            (Theme::Capture, Lang::En) => "capture",
+            (Theme::Capture, Lang::Fr) => "prise",
+            (Theme::GrandSlam, Lang::En) => "grand slam",
+            (Theme::GrandSlam, Lang::Fr) => "grand chelem",
+            (Theme::Feeding, Lang::En) => "feeding",
+            (Theme::Feeding, Lang::Fr) => "nourrir",
+            (Theme::Starving, Lang::En) => "starving",
+            (Theme::Starving, Lang::Fr) => "affamer",
+            (Theme::Repetition, Lang::En) => "repetition",
+            (Theme::Repetition, Lang::Fr) => "répétition",
+            (Theme::Endgame, Lang::En) => "endgame",
+            (Theme::Endgame, Lang::Fr) => "finale",
+            (Theme::Defence, Lang::En) => "defence",
+            (Theme::Defence, Lang::Fr) => "défense",
+            (Theme::Quiet, Lang::En) => "quiet move",
+            (Theme::Quiet, Lang::Fr) => "coup calme",
+        }
+    }
+}
+
+/// How a puzzle's solution is proved.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Proof {
+    /// The tables value every move: the solution is the only one that wins.
+    TablesWin,
+    /// The tables value every move: the solution is the only one that
+    /// draws, every other loses.
+    TablesDraw,
+    /// The engine's search: the margin held at this depth when the puzzle
+    /// was built (and holds at the file's check depth).
+    Search {
+        /// The build's deep search depth.
+        depth: u32,
+    },
+}
+
+impl Proof {
+    /// `tw`, `td` or `d<depth>`.
+    pub fn code(self) -> String {
+        match self {
+            Proof::TablesWin => "tw".to_string(),
+            Proof::TablesDraw => "td".to_string(),
+            Proof::Search { depth } => format!("d{depth}"),
+        }
+    }
+
+    /// Parses [`code`](Self::code).
+    pub fn from_code(s: &str) -> Option<Proof> {
+        match s {
+            "tw" => Some(Proof::TablesWin),
+            "td" => Some(Proof::TablesDraw),
+            _ => {
+                let depth: u32 = s.strip_prefix('d')?.parse().ok()?;
+                (1..=40).contains(&depth).then_some(Proof::Search { depth })
+            }
+        }
+    }
+
+    /// True when the tables prove it.
+    pub fn by_tables(self) -> bool {
+        matches!(self, Proof::TablesWin | Proof::TablesDraw)
+    }
+}
+
+/// One puzzle.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Puzzle {
+    /// Its number in the set (stable: the server keeps ratings by it).
+    pub id: u32,
+    /// The position; its side to move solves it.
+    pub position: Position,
+    /// The one move.
+    pub solution: Move,
+    /// The expected line, starting with the solution.
+    pub line: Vec<Move>,
+    /// How the solution is proved.
+    pub proof: Proof,
+    /// The solution's lead over every other move, in seeds on the coach's
+    /// scale.
+    pub margin: f64,
+    /// What it teaches (at least one).
+    pub themes: Vec<Theme>,
+    /// The starting rating (its difficulty before anyone tried it).
+    pub rating: u16,
+}
+
+/// Why a puzzle file cannot be read.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[error("puzzle file line {line}: {problem}")]
+pub struct PuzzleFileError {
+    /// The line (from 1).
+    pub line: usize,
+    /// What is wrong.
+    pub problem: String,
+}
+
+/// A puzzle file: the check depth and the tables its proofs assume, and
+/// its puzzles.
+#[derive(Clone, PartialEq, Debug)]
+pub struct PuzzleSet {
+    /// The depth at which every search-proved puzzle's margin holds.
+    pub check_depth: u32,
+    /// The seeds the tables covered when the set was built.
+    pub tables: u8,
+    /// The puzzles, in file order.
+    pub puzzles: Vec<Puzzle>,
+}
+
+impl PuzzleSet {
+    /// Reads a file in the format of docs/PUZZLES.md: the header lines
+    /// `# check-depth N` and `# tables N`, other `#` lines are comments,
+    /// and one puzzle a line:
+    /// `id position line proof margin themes rating`.
+    pub fn parse(text: &str) -> Result<PuzzleSet, PuzzleFileError> {
+        let mut check_depth = None;
+        let mut tables = None;
+        let mut puzzles: Vec<Puzzle> = Vec::new();
+        for (i, raw) in text.lines().enumerate() {
+            let n = i + 1;
+            let err = |problem: String| PuzzleFileError { line: n, problem };
+            let l = raw.trim();
+            if l.is_empty() {
+                continue;
+            }
+            if let Some(c) = l.strip_prefix('#') {
+                let c = c.trim();
+                if let Some(v) = c.strip_prefix("check-depth ") {
+                    check_depth =
+                        Some(v.trim().parse::<u32>().map_err(|_| {
+                            err(format!("check-depth: expected a number, not {v:?}"))
+                        })?);
+                } else if let Some(v) = c.strip_prefix("tables ") {
+                    tables = Some(
+                        v.trim()
+                            .parse::<u8>()
+                            .map_err(|_| err(format!("tables: expected a number, not {v:?}")))?,
+                    );
+                }
+                continue;
+            }
+            let p = Puzzle::parse_line(l).map_err(err)?;
+            if puzzles.iter().any(|q| q.id == p.id) {
+                return Err(err(format!("puzzle {} appears twice", p.id)));
+            }
+            puzzles.push(p);
+        }
+        let check_depth = check_depth.ok_or(PuzzleFileError {
+            line: 0,
+            problem: "no `# check-depth N` line".to_string(),
+        })?;
+        let tables = tables.ok_or(PuzzleFileError {
+            line: 0,
+            problem: "no `# tables N` line".to_string(),
+        })?;
+        Ok(PuzzleSet {
+            check_depth,
+            tables,
+            puzzles,
+        })
+    }
+
+    /// The file's text ([`parse`](Self::parse) reads it back), with
+    /// `comments` (one `#` line each) at the top.
+    pub fn to_text(&self, comments: &[String]) -> String {
+        let mut out = String::from("# Oware puzzles: docs/PUZZLES.md\n");
+        for c in comments {
+            out.push_str(&format!("# {c}\n"));
+        }
+        out.push_str(&format!("# check-depth {}\n", self.check_depth));
+        out.push_str(&format!("# tables {}\n", self.tables));
+        out.push_str("# id position line proof margin themes rating\n");
+        for p in &self.puzzles {
+            out.push_str(&p.to_line());
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The puzzle numbered `id`.
+    pub fn get(&self, id: u32) -> Option<&Puzzle> {
+        self.puzzles.iter().find(|p| p.id == id)
+    }
+}
+
+impl Puzzle {
+    /// The file's line for this puzzle.
+    pub fn to_line(&self) -> String {
+        let themes: Vec<&str> = self.themes.iter().map(|t| t.code()).collect();
+        format!(
+            "{} {} {} {} {:.1} {} {}",
+            self.id,
+            self.position,
+            format_moves(&self.line),
+            self.proof.code(),
+            self.margin,
+            themes.join(","),
+            self.rating
+        )
+    }
+
+    fn parse_line(l: &str) -> Result<Puzzle, String> {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        if f.len() != 7 {
+            return Err(format!(
+                "expected 7 fields (id position line proof margin themes rating), found {}",
+                f.len()
+            ));
+        }
+        let id: u32 = f[0]
+            .parse()
+            .map_err(|_| format!("id: expected a number, not {:?}", f[0]))?;
+        let position: Position = f[1]
+            .parse()
+            .map_err(|e| format!("position {:?}: {e}", f[1]))?;
+        let line = parse_moves(f[2]).map_err(|e| format!("line {:?}: {e}", f[2]))?;
+        let Some(&solution) = line.first() else {
+            return Err("the line is empty".to_string());
+        };
+        Game::from_moves(position, &line)
+            .map_err(|(i, e)| format!("line {:?}: move {} cannot be played: {e}", f[2], i + 1))?;
+        let proof = Proof::from_code(f[3])
+            .ok_or_else(|| format!("proof: expected tw, td or d<depth>, not {:?}", f[3]))?;
+        let margin: f64 = f[4]
+            .parse()
+            .ok()
+            .filter(|m: &f64| m.is_finite())
+            .ok_or_else(|| format!("margin: expected a number, not {:?}", f[4]))?;
+        let mut themes = Vec::new();
+        for t in f[5].split(',') {
+            themes.push(Theme::from_code(t).ok_or_else(|| format!("unknown theme {t:?}"))?);
+        }
+        let rating: u16 = f[6]
+            .parse()
+            .ok()
+            .filter(|r| (100..=3500).contains(r))
+            .ok_or_else(|| format!("rating: expected 100 to 3500, not {:?}", f[6]))?;
+        Ok(Puzzle {
+            id,
+            position,
+            solution,
+            line,
+            proof,
+            margin,
+            themes,
+            rating,
+        })
+    }
+
+    /// The side that solves it.
+    pub fn to_move(&self) -> Side {
+        self.position.to_move()
+    }
+
+    /// Judges an attempt: the first move of `moves` is the answer.
+    pub fn attempt(&self, moves: &[Move]) -> Result<Attempt, AttemptError> {
+        let &tried = moves.first().ok_or(AttemptError::NoMove)?;
+        if let Err(reason) = self.position.check(tried) {
+            return Err(AttemptError::Illegal { mv: tried, reason });
+        }
+        Ok(Attempt {
+            solved: tried == self.solution,
+            tried,
+        })
+    }
+
+    /// Why the solution is the move, in words: what it captures and what
+    /// the expected line brings each side.
+    pub fn explain(&self, lang: Lang) -> String {
+        let s = self.solution.letter();
+        let mut parts = Vec::new();
+        if let Ok(t) = self.position.trace(self.solution) {
+            let n = t.captured_seeds();
+            let houses = t.captured.len();
+            if n > 0 {
+                parts.push(match (lang, houses) {
+                    (Lang::En, 1) => format!("{s} captures {n}"),
+                    (Lang::En, _) => format!("{s} captures {n} from {houses} houses"),
+                    (Lang::Fr, 1) => format!("{s} prend {n}"),
+                    (Lang::Fr, _) => format!("{s} prend {n} dans {houses} trous"),
+                });
+            } else if t.grand_slam {
+                parts.push(match lang {
+                    Lang::En => format!("{s} would take the whole row: a grand slam takes nothing"),
+                    Lang::Fr => {
+                        format!(
+                            "{s} prendrait toute la rangée\u{a0}: un grand chelem ne prend rien"
+                        )
+                    }
+                });
+            }
+        }
+        let (mine, theirs, end) = self.line_totals();
+        if self.line.len() > 1 && mine + theirs > 0 {
+            let line = format_moves(&self.line)
+                .chars()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(" ");
+            parts.push(match lang {
+                Lang::En => {
+                    format!("the line {line} takes {mine} for you and {theirs} for your opponent")
+                }
+                Lang::Fr => {
+                    format!("la suite {line} vous rapporte {mine} et {theirs} à l'adversaire")
+                }
+            });
+        }
+        match end {
+            Some(EndReason::Repetition) => parts.push(match lang {
+                Lang::En => "the line ends by repetition".to_string(),
+                Lang::Fr => "la suite finit par répétition".to_string(),
+            }),
+            Some(EndReason::NoMoves) => parts.push(match lang {
+                Lang::En => "the line leaves a player with no move".to_string(),
+                Lang::Fr => "la suite laisse un joueur sans coup".to_string(),
+            }),
+            _ => {}
+        }
+        let verdict = match (self.proof, lang) {
+            (Proof::TablesWin, Lang::En) => {
+                format!("{s} is the only move that wins (endgame tables).")
+            }
+            (Proof::TablesWin, Lang::Fr) => {
+                format!("{s} est le seul coup gagnant (tables de finales).")
+            }
+            (Proof::TablesDraw, Lang::En) => format!(
+                "{s} is the only move that saves the game: it draws, every other loses (endgame tables)."
+            ),
+            (Proof::TablesDraw, Lang::Fr) => format!(
+                "{s} est le seul coup qui sauve la partie\u{a0}: nulle, tout autre perd (tables de finales)."
+            ),
+            (Proof::Search { .. }, Lang::En) => format!(
+                "{s} is worth at least {:.1} seeds more than any other move.",
+                self.margin
+            ),
+            (Proof::Search { .. }, Lang::Fr) => format!(
+                "{s} vaut au moins {} graines de plus que tout autre coup.",
+                format!("{:.1}", self.margin).replace('.', ",")
+            ),
+        };
+        if parts.is_empty() {
+            verdict
+        } else {
+            let mut why = parts.join("; ");
+            if let Some(first) = why.get(..1) {
+                why = first.to_uppercase() + &why[1..];
+            }
+            format!("{verdict} {why}.")
+        }
+    }
+
+    /// Seeds the solver and the opponent capture along the expected line,
+    /// and how the line ends the game, if it does.
+    pub fn line_totals(&self) -> (u32, u32, Option<EndReason>) {
+        let me = self.to_move();
+        let mut g = Game::new(self.position);
+        let (mut mine, mut theirs) = (0u32, 0u32);
+        for &mv in &self.line {
+            let side = g.position().to_move();
+            let Ok(took) = g.play(mv) else { break };
+            if side == me {
+                mine += u32::from(took);
+            } else {
+                theirs += u32::from(took);
+            }
+            if g.is_over() {
+                break;
+            }
+        }
+        (mine, theirs, g.outcome().map(|o| o.reason))
+    }
+}
+
+/// The answer to an attempt.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Attempt {
+    /// True when the move tried is the solution.
+    pub solved: bool,
+    /// The move tried.
+    pub tried: Move,
+}
+
+impl Attempt {
+    /// "Solved!" or "Not this one", then why the solution is the move.
+    pub fn text(&self, puzzle: &Puzzle, lang: Lang) -> String {
+        let why = puzzle.explain(lang);
+        let s = puzzle.solution.letter();
+        let t = self.tried.letter();
+        match (self.solved, lang) {
+            (true, Lang::En) => format!("Solved! {why}"),
+            (true, Lang::Fr) => format!("Résolu\u{a0}! {why}"),
+            (false, Lang::En) => format!("Not {t}: the move was {s}. {why}"),
+            (false, Lang::Fr) => format!("Pas {t}\u{a0}: le coup était {s}. {why}"),
+        }
+    }
+}
+
+/// Why an attempt cannot be judged.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum AttemptError {
+    /// No move was given.
+    #[error("no move was given")]
+    NoMove,
+    /// The move cannot be played in the puzzle's position.
+    #[error("{mv} cannot be played here: {reason}")]
+    Illegal {
+        /// The move.
+        mv: Move,
+        /// Why, from the rules core.
+        reason: oware_core::IllegalMove,
+    },
+}
+
+/// What [`examine`] found: a move that leads every other by at least
+/// [`MIN_MARGIN`].
+#[derive(Clone, PartialEq, Debug)]
+pub struct Found {
+    /// The move.
+    pub solution: Move,
+    /// The engine's line, starting with it.
+    pub line: Vec<Move>,
+    /// Its lead over the second-best move on the coach's scale.
+    pub margin: f64,
+    /// How it is proved (`Search` with the depth of this examination).
+    pub proof: Proof,
+}
+
+/// Analyses `position` (as the start of a game: no history) to `depth`
+/// with `engine` (and its tables) and returns the move that leads every
+/// other by at least [`MIN_MARGIN`], if there is one. `Ok(None)` when no
+/// move stands out or there is only one legal move.
+pub fn examine(
+    engine: &mut Engine,
+    position: Position,
+    depth: u32,
+) -> Result<Option<Found>, AnalysisError> {
+    let game = Game::new(position);
+    let a = Analysis::run(engine, &game, Budget::depth(depth), &StopHandle::default())?;
+    if a.moves.len() < 2 {
+        return Ok(None);
+    }
+    let (best, second) = (&a.moves[0], &a.moves[1]);
+    let margin = best.points() - second.points();
+    if margin < MIN_MARGIN {
+        return Ok(None);
+    }
+    let tabled = |k: ScoreKind| {
+        matches!(
+            k,
+            ScoreKind::TablebaseWin
+                | ScoreKind::TablebaseDraw
+                | ScoreKind::TablebaseLoss
+                | ScoreKind::Draw
+                | ScoreKind::Win { plies: 0 }
+                | ScoreKind::Loss { plies: 0 }
+        )
+    };
+    let all_tabled = a.moves.iter().all(|m| tabled(m.kind));
+    let proof = match best.kind {
+        ScoreKind::TablebaseWin | ScoreKind::Win { plies: 0 } if all_tabled => Proof::TablesWin,
+        ScoreKind::TablebaseDraw | ScoreKind::Draw if all_tabled => Proof::TablesDraw,
+        _ => Proof::Search { depth },
+    };
+    Ok(Some(Found {
+        solution: best.mv,
+        line: best.line.clone(),
+        margin,
+        proof,
+    }))
+}
+
+/// Why a shipped puzzle does not hold.
+#[derive(Clone, PartialEq, Debug, thiserror::Error)]
+pub enum VerifyError {
+    /// The engine could not analyse it.
+    #[error("puzzle {id}: {source}")]
+    Analysis {
+        /// The puzzle.
+        id: u32,
+        /// Why.
+        source: AnalysisError,
+    },
+    /// No move stands out by the margin.
+    #[error("puzzle {id}: no move leads every other by {MIN_MARGIN} seeds at depth {depth}")]
+    NoLead {
+        /// The puzzle.
+        id: u32,
+        /// The depth searched.
+        depth: u32,
+    },
+    /// Another move is the one that stands out.
+    #[error("puzzle {id}: the solution is {found}, not {claimed}")]
+    OtherMove {
+        /// The puzzle.
+        id: u32,
+        /// The file's solution.
+        claimed: Move,
+        /// The engine's.
+        found: Move,
+    },
+    /// The proof differs (tables against search, or win against draw).
+    #[error("puzzle {id}: proved as {found}, the file says {claimed}")]
+    OtherProof {
+        /// The puzzle.
+        id: u32,
+        /// The file's proof.
+        claimed: String,
+        /// The examination's.
+        found: String,
+    },
+    /// The themes differ from the trace's.
+    #[error("puzzle {id}: the trace gives the themes {found}, the file says {claimed}")]
+    OtherThemes {
+        /// The puzzle.
+        id: u32,
+        /// The file's.
+        claimed: String,
+        /// The trace's.
+        found: String,
+    },
+}
+
+/// Re-verifies `puzzle`: [`examine`] at `depth` with `engine` (whose
+/// tables must cover what the set's did) finds the same move by the
+/// margin, proved the same way (tables or search), and the themes are the
+/// trace's. Returns the margin found.
+pub fn verify(engine: &mut Engine, puzzle: &Puzzle, depth: u32) -> Result<f64, VerifyError> {
+    let id = puzzle.id;
+    let found = examine(engine, puzzle.position, depth)
+        .map_err(|source| VerifyError::Analysis { id, source })?
+        .ok_or(VerifyError::NoLead { id, depth })?;
+    if found.solution != puzzle.solution {
+        return Err(VerifyError::OtherMove {
+            id,
+            claimed: puzzle.solution,
+            found: found.solution,
+        });
+    }
+    let same = match (found.proof, puzzle.proof) {
+        (Proof::Search { .. }, Proof::Search { .. }) => true,
+        (a, b) => a == b,
+    };
+    if !same {
+        return Err(VerifyError::OtherProof {
+            id,
+            claimed: puzzle.proof.code(),
+            found: found.proof.code(),
+        });
+    }
+    let themes = themes(
+        puzzle.position,
+        &puzzle.line,
+        covers(engine, puzzle.position),
+    );
+    if themes != puzzle.themes {
+        let codes = |t: &[Theme]| t.iter().map(|t| t.code()).collect::<Vec<_>>().join(",");
+        return Err(VerifyError::OtherThemes {
+            id,
+            claimed: codes(&puzzle.themes),
+            found: codes(&themes),
+        });
+    }
+    Ok(found.margin)
+}
+
+/// True when `engine`'s tables cover `position`.
+pub fn covers(engine: &Engine, position: Position) -> bool {
+    let tables = engine.tablebase_seeds();
+    tables > 0 && position.seeds_on_board() <= tables
+}
+
+/// The themes of a puzzle at `position` with the expected `line` (its
+/// first move the solution), from the core's trace; `covered` when the
+/// endgame tables cover the position. Sorted, never empty.
+pub fn themes(position: Position, line: &[Move], covered: bool) -> Vec<Theme> {
+    let mut out = Vec::new();
+    let Some(&solution) = line.first() else {
+        return vec![Theme::Quiet];
+    };
+    let me = position.to_move();
+    let game = Game::new(position);
+    let trace = position.trace(solution).ok();
+    let houses = trace.as_ref().map_or(0, |t| t.captured.len());
+    if houses >= 2 {
+        out.push(Theme::CaptureChain);
+    } else if houses == 1 {
+        out.push(Theme::Capture);
+    }
+    // A grand slam in the solution, in the line's first four plies, or
+    // among the other moves (the tempting capture that takes nothing).
+    let mut slam = position
+        .legal_moves()
+        .into_iter()
+        .any(|m| position.trace(m).is_ok_and(|t| t.grand_slam));
+    let mut g = game.clone();
+    for &mv in line.iter().take(4) {
+        if g.position().trace(mv).is_ok_and(|t| t.grand_slam) {
+            slam = true;
+        }
+        if g.play(mv).is_err() || g.is_over() {
+            break;
+        }
+    }
+    if slam {
+        out.push(Theme::GrandSlam);
+    }
+    if position.row_is_empty(me.opponent()) {
+        out.push(Theme::Feeding);
+    }
+    let mut g = game.clone();
+    for &mv in line {
+        if g.play(mv).is_err() || g.is_over() {
+            break;
+        }
+    }
+    match g.outcome().map(|o| o.reason) {
+        Some(EndReason::NoMoves) => out.push(Theme::Starving),
+        Some(EndReason::Repetition) => out.push(Theme::Repetition),
+        _ => {}
+    }
+    if covered {
+        out.push(Theme::Endgame);
+    }
+    if houses == 0 {
+        let threat = |m: Move| crate::coach::threat(&game, m).map_or(0, |t| t.seeds);
+        let mine = threat(solution);
+        let others = position
+            .legal_moves()
+            .into_iter()
+            .filter(|&m| m != solution)
+            .map(threat)
+            .min();
+        if others.is_some_and(|o| mine < o) {
+            out.push(Theme::Defence);
+        }
+    }
+    if out.is_empty() {
+        out.push(Theme::Quiet);
+    }
+    out.sort();
+    out
+}
+
+impl fmt::Display for Proof {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.code())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FILE: &str = "# check-depth 8\n# tables 0\n\
+        7 0-0-0-0-0-2-1-1-1-0-0-0-21-22-S F d1 2.9 capture-chain 1100\n";
+
+    #[test]
+    fn a_file_reads_back_as_written() {
+        let set = PuzzleSet::parse(FILE).unwrap();
+        assert_eq!(set.check_depth, 8);
+        assert_eq!(set.puzzles.len(), 1);
+        let p = &set.puzzles[0];
+        assert_eq!(p.solution, Move::from_letter('F').unwrap());
+        assert_eq!(PuzzleSet::parse(&set.to_text(&[])).unwrap(), set);
+    }
+
+    #[test]
+    fn bad_lines_are_named() {
+        let e = PuzzleSet::parse("# check-depth 8\n# tables 0\n1 2 3\n").unwrap_err();
+        assert_eq!(e.line, 3);
+        assert!(e.problem.contains("7 fields"), "{e}");
+        let bad_move = FILE.replace(" F d1", " A d1");
+        let e = PuzzleSet::parse(&bad_move).unwrap_err();
+        assert!(e.problem.contains("cannot be played"), "{e}");
+        let bad_theme = FILE.replace("capture-chain", "sowing");
+        assert!(PuzzleSet::parse(&bad_theme).is_err());
+        assert!(PuzzleSet::parse("7 x").is_err());
+    }
+
+    #[test]
+    fn attempts_are_judged_on_the_first_move() {
+        let set = PuzzleSet::parse(FILE).unwrap();
+        let p = &set.puzzles[0];
+        let f = Move::from_letter('F').unwrap();
+        let a = p.attempt(&[f]).unwrap();
+        assert!(a.solved);
+        assert!(a.text(p, Lang::En).starts_with("Solved! "));
+        assert!(a.text(p, Lang::Fr).starts_with("Résolu\u{a0}! "));
+        let e = Move::from_letter('E').unwrap();
+        assert!(matches!(p.attempt(&[e]), Err(AttemptError::Illegal { .. })));
+        assert_eq!(p.attempt(&[]), Err(AttemptError::NoMove));
+    }
+
+    #[test]
+    fn the_shipped_file_reads() {
+        let set = shipped();
+        assert!(set.puzzles.len() >= 1000, "{}", set.puzzles.len());
+    }
+}

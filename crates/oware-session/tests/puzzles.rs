@@ -1,0 +1,139 @@
+//! Every shipped puzzle re-verified: its position and line are legal (the
+//! parser replays them), and `puzzles::verify` finds the same move leading
+//! every other by the margin at the file's check depth, with the endgame
+//! tables the file names, proved the same way, with the trace's themes.
+//! And a wrong puzzle is refused.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use oware_core::Move;
+use oware_engine::{Engine, EngineOptions};
+use oware_session::puzzles::{self, Proof, Theme, VerifyError};
+
+fn engine(tables: Option<Arc<oware_engine::tablebase::Tablebase>>) -> Engine {
+    let mut e = Engine::new(EngineOptions {
+        hash_mb: 8,
+        tablebase_dir: None,
+    });
+    e.set_tablebase(tables);
+    e
+}
+
+fn tables() -> Arc<oware_engine::tablebase::Tablebase> {
+    let set = puzzles::shipped();
+    Arc::new(oware_engine::tablebase::build_in_memory(set.tables as usize).unwrap())
+}
+
+#[test]
+fn every_shipped_puzzle_holds() {
+    let set = puzzles::shipped();
+    assert!(set.puzzles.len() >= 1000, "{} puzzles", set.puzzles.len());
+    let started = Instant::now();
+    let tables = tables();
+    let built = started.elapsed();
+    // Two threads, each an engine with the shared tables.
+    let halves: Vec<Vec<puzzles::Puzzle>> = vec![
+        set.puzzles.iter().step_by(2).cloned().collect(),
+        set.puzzles.iter().skip(1).step_by(2).cloned().collect(),
+    ];
+    let failures: Vec<String> = std::thread::scope(|s| {
+        let handles: Vec<_> = halves
+            .iter()
+            .map(|half| {
+                let tables = tables.clone();
+                s.spawn(move || {
+                    let mut e = engine(Some(tables));
+                    half.iter()
+                        .filter_map(|p| puzzles::verify(&mut e, p, set.check_depth).err())
+                        .map(|e| e.to_string())
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    eprintln!(
+        "{} puzzles verified at depth {} with {}-seed tables: tables {:.1} s, total {:.1} s",
+        set.puzzles.len(),
+        set.check_depth,
+        set.tables,
+        built.as_secs_f64(),
+        started.elapsed().as_secs_f64()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_set_covers_the_themes_and_both_proofs() {
+    let set = puzzles::shipped();
+    let count = |t: Theme| set.puzzles.iter().filter(|p| p.themes.contains(&t)).count();
+    for t in [Theme::CaptureChain, Theme::Endgame, Theme::Feeding] {
+        assert!(count(t) > 0, "no puzzle of theme {}", t.code());
+    }
+    assert!(set.puzzles.iter().any(|p| p.proof.by_tables()));
+    assert!(set
+        .puzzles
+        .iter()
+        .any(|p| matches!(p.proof, Proof::Search { .. })));
+    // Ids are 1..=n, so the server can keep ratings by them.
+    for (i, p) in set.puzzles.iter().enumerate() {
+        assert_eq!(p.id as usize, i + 1);
+    }
+}
+
+#[test]
+fn a_wrong_puzzle_is_refused() {
+    let set = puzzles::shipped();
+    let tables = tables();
+    let mut e = engine(Some(tables));
+    let p = set
+        .puzzles
+        .iter()
+        .find(|p| matches!(p.proof, Proof::Search { .. }))
+        .unwrap();
+    puzzles::verify(&mut e, p, set.check_depth).unwrap();
+
+    // Another legal move as the solution.
+    let other: Move = p
+        .position
+        .legal_moves()
+        .into_iter()
+        .find(|&m| m != p.solution)
+        .unwrap();
+    let mut wrong = p.clone();
+    wrong.solution = other;
+    wrong.line = vec![other];
+    assert!(matches!(
+        puzzles::verify(&mut e, &wrong, set.check_depth),
+        Err(VerifyError::OtherMove { .. })
+    ));
+
+    // A search puzzle claimed as proved by the tables.
+    let mut wrong = p.clone();
+    wrong.proof = Proof::TablesWin;
+    assert!(matches!(
+        puzzles::verify(&mut e, &wrong, set.check_depth),
+        Err(VerifyError::OtherProof { .. })
+    ));
+
+    // A theme the trace does not show.
+    let mut wrong = p.clone();
+    wrong.themes = vec![Theme::Repetition];
+    assert!(matches!(
+        puzzles::verify(&mut e, &wrong, set.check_depth),
+        Err(VerifyError::OtherThemes { .. })
+    ));
+
+    // Without the tables, a puzzle the tables prove is not proved by them.
+    let t = set.puzzles.iter().find(|p| p.proof.by_tables()).unwrap();
+    let mut plain = engine(None);
+    assert!(puzzles::verify(&mut plain, t, set.check_depth).is_err());
+
+    // A position where no move stands out: the start.
+    let start = oware_core::Position::start();
+    assert_eq!(puzzles::examine(&mut plain, start, 6).unwrap(), None);
+}

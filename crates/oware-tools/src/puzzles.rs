@@ -1,0 +1,274 @@
+//! Building the puzzle set (`oware puzzle build`): positions from games
+//! between the engine's levels (and any OGN records given), each examined
+//! by `oware_session::puzzles::examine` at the check depth and again at a
+//! deeper search, with the endgame tables. A position is kept when one
+//! move leads every other by the margin at both depths, by the same move
+//! and the same kind of proof. Everything is seeded: the same
+//! configuration writes the same file.
+//!
+//! **Difficulty.** A puzzle's starting rating comes from the shallowest
+//! search (no tables) whose best move is the solution: depth `d` in 1..=8
+//! gives `700 + 150·d`, not found by depth 8 gives 2050; a solution that
+//! captures nothing adds 100, and another move that captures more at once
+//! (the greedy move is wrong) adds 200. The server's Glicko-2 ratings
+//! start there.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use oware_core::{Game, Position, Record, Side};
+use oware_engine::levels::SplitMix;
+use oware_engine::{Engine, EngineOptions, Level, Limits, StopHandle};
+use oware_session::analysis::{Analysis, Budget};
+use oware_session::puzzles::{self, Proof, Puzzle, PuzzleSet};
+
+use crate::arena::Opening;
+
+/// What to build.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Games per pair of levels.
+    pub games: usize,
+    /// The pairs of levels that play (each game alternates colours).
+    pub pairs: Vec<(Level, Level)>,
+    /// Random opening plies before the levels play.
+    pub opening_plies: usize,
+    /// Seed of the openings and the levels' choices.
+    pub seed: u64,
+    /// The depth every puzzle's margin must hold at (the test's).
+    pub check_depth: u32,
+    /// The deeper search that must agree.
+    pub deep_depth: u32,
+    /// Endgame tables built in memory up to this many seeds.
+    pub tables: usize,
+    /// Stop once this many puzzles are found.
+    pub limit: usize,
+    /// Game records to take positions from too.
+    pub records: Vec<Record>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        let l = Level::new;
+        Config {
+            games: 16,
+            pairs: vec![
+                (l(1), l(3)),
+                (l(2), l(4)),
+                (l(3), l(5)),
+                (l(4), l(6)),
+                (l(5), l(7)),
+                (l(6), l(8)),
+                (l(2), l(7)),
+                (l(3), l(8)),
+            ],
+            opening_plies: 4,
+            seed: 1,
+            check_depth: 10,
+            deep_depth: 14,
+            tables: 14,
+            limit: 1200,
+            records: Vec::new(),
+        }
+    }
+}
+
+/// What the build did.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// Games played.
+    pub games: usize,
+    /// Distinct positions examined.
+    pub positions: usize,
+    /// Positions that passed the check depth.
+    pub candidates: usize,
+    /// Candidates the deep search confirmed.
+    pub puzzles: usize,
+    /// Of those, proved by the tables.
+    pub by_tables: usize,
+    /// Time spent building the tables.
+    pub tables_time: Duration,
+    /// Total time.
+    pub time: Duration,
+}
+
+/// Games longer than this are stopped (a guard).
+const MAX_PLIES: usize = 300;
+
+/// The positions of one game between `south` and `north` from `opening`.
+fn play_game(
+    players: &mut [Engine; 2],
+    opening: &Opening,
+    levels: (Level, Level),
+    seed: u64,
+) -> Vec<Position> {
+    let Ok(mut game) = Game::from_moves(opening.start, &opening.moves) else {
+        return Vec::new();
+    };
+    for p in players.iter_mut() {
+        p.new_game();
+    }
+    let mut rng = SplitMix::new(seed);
+    while !game.is_over() && game.plies().len() < MAX_PLIES {
+        let side = game.position().to_move();
+        let (level, engine) = match side {
+            Side::South => (levels.0, &mut players[0]),
+            Side::North => (levels.1, &mut players[1]),
+        };
+        let depth = oware_engine::levels::profile(level).depth.unwrap_or(10);
+        let limits = Limits {
+            depth: Some(depth),
+            level: Some(level),
+            seed: rng.next_u64(),
+            ..Limits::default()
+        };
+        let r = engine.search(&game, &limits, &mut |_| {});
+        let Some(mv) = r.best.filter(|&m| game.legal_moves().contains(m)) else {
+            break;
+        };
+        if game.play(mv).is_err() {
+            break;
+        }
+    }
+    game.positions().to_vec()
+}
+
+/// The starting rating of a puzzle (module documentation).
+fn seed_rating(plain: &mut Engine, position: Position, solution: oware_core::Move) -> u16 {
+    let game = Game::new(position);
+    let stop = StopHandle::default();
+    let found = (1..=8).find(|&d| {
+        Analysis::run(plain, &game, Budget::depth(d), &stop).is_ok_and(|a| a.best().mv == solution)
+    });
+    let base = found.map_or(2050, |d| 700 + 150 * d as u16);
+    let took = |m: oware_core::Move| position.trace(m).map_or(0, |t| t.captured_seeds());
+    let quiet = took(solution) == 0;
+    // Another move takes more at once: the greedy move is the wrong one.
+    let trap = position
+        .legal_moves()
+        .into_iter()
+        .any(|m| m != solution && took(m) > took(solution));
+    base + if quiet { 100 } else { 0 } + if trap { 200 } else { 0 }
+}
+
+/// Builds the set; `progress` is called now and then with the report so
+/// far.
+pub fn build(config: &Config, progress: &mut dyn FnMut(&Report)) -> (PuzzleSet, Report) {
+    let started = Instant::now();
+    let mut report = Report::default();
+    let options = EngineOptions {
+        hash_mb: 16,
+        tablebase_dir: None,
+    };
+    let t0 = Instant::now();
+    let mut judge = Engine::new(options.clone());
+    if config.tables > 0 {
+        let tables = oware_engine::tablebase::build_in_memory(config.tables)
+            .expect("tables of at most 30 seeds can be built");
+        judge.set_tablebase(Some(Arc::new(tables)));
+    }
+    report.tables_time = t0.elapsed();
+    let mut plain = Engine::new(options.clone());
+    let mut players = [Engine::new(options.clone()), Engine::new(options)];
+
+    // The positions, in a fixed order: records first, then each pair's
+    // games.
+    let mut seen: HashSet<Position> = HashSet::new();
+    let mut puzzles: Vec<Puzzle> = Vec::new();
+    let mut consider = |position: Position,
+                        report: &mut Report,
+                        judge: &mut Engine,
+                        plain: &mut Engine,
+                        puzzles: &mut Vec<Puzzle>| {
+        if puzzles.len() >= config.limit
+            || position.legal_moves().len() < 2
+            || !seen.insert(position)
+        {
+            return;
+        }
+        report.positions += 1;
+        let Ok(Some(check)) = puzzles::examine(judge, position, config.check_depth) else {
+            return;
+        };
+        report.candidates += 1;
+        let Ok(Some(deep)) = puzzles::examine(judge, position, config.deep_depth) else {
+            return;
+        };
+        let same_proof = match (check.proof, deep.proof) {
+            (Proof::Search { .. }, Proof::Search { .. }) => true,
+            (a, b) => a == b,
+        };
+        if deep.solution != check.solution || !same_proof {
+            return;
+        }
+        let line = if deep.line.first() == Some(&deep.solution) {
+            deep.line.clone()
+        } else {
+            vec![deep.solution]
+        };
+        let themes = puzzles::themes(position, &line, puzzles::covers(judge, position));
+        let rating = seed_rating(plain, position, deep.solution);
+        report.puzzles += 1;
+        report.by_tables += usize::from(deep.proof.by_tables());
+        puzzles.push(Puzzle {
+            id: puzzles.len() as u32 + 1,
+            position,
+            solution: deep.solution,
+            line,
+            proof: deep.proof,
+            margin: (deep.margin * 10.0).floor() / 10.0,
+            themes,
+            rating,
+        });
+    };
+    for record in &config.records {
+        for &p in record.game().positions() {
+            consider(p, &mut report, &mut judge, &mut plain, &mut puzzles);
+        }
+    }
+    'pairs: for (k, &pair) in config.pairs.iter().enumerate() {
+        let seed = config.seed.wrapping_mul(0x9E37_79B9).wrapping_add(k as u64);
+        let openings = Opening::random(config.opening_plies, config.games, seed);
+        for (g, opening) in openings.iter().enumerate() {
+            if puzzles.len() >= config.limit {
+                break 'pairs;
+            }
+            // Colours alternate.
+            let levels = if g % 2 == 0 { pair } else { (pair.1, pair.0) };
+            let positions = play_game(
+                &mut players,
+                opening,
+                levels,
+                seed.wrapping_mul(1_000_003).wrapping_add(g as u64),
+            );
+            report.games += 1;
+            for p in positions {
+                consider(p, &mut report, &mut judge, &mut plain, &mut puzzles);
+            }
+            report.time = started.elapsed();
+            progress(&report);
+        }
+    }
+    report.time = started.elapsed();
+    let set = PuzzleSet {
+        check_depth: config.check_depth,
+        tables: config.tables as u8,
+        puzzles,
+    };
+    (set, report)
+}
+
+/// The report in one line.
+pub fn format(report: &Report) -> String {
+    format!(
+        "{} games, {} positions, {} candidates at the check depth, {} puzzles ({} by the tables); tables {:.1} s, total {:.1} s",
+        report.games,
+        report.positions,
+        report.candidates,
+        report.puzzles,
+        report.by_tables,
+        report.tables_time.as_secs_f64(),
+        report.time.as_secs_f64()
+    )
+}

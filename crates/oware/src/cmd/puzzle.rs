@@ -1,0 +1,225 @@
+//! `puzzle`: the puzzles. `oware puzzle` plays the shipped ones in the
+//! terminal (`oware_tui::puzzle`); `oware puzzle build` makes the set
+//! (`oware_tools::puzzles`); `oware puzzle check` re-verifies a set.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand};
+use oware_core::Record;
+use oware_engine::{Engine, EngineOptions, Level};
+use oware_session::puzzles::{self, PuzzleSet};
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Puzzles: find the one move that wins or saves clearly more (in the
+    /// terminal); build or check the set (docs/PUZZLES.md).
+    #[command(args_conflicts_with_subcommands = true)]
+    #[command(after_help = "Examples:
+  oware puzzle
+  oware puzzle --lang fr --id 12
+  oware puzzle build --out crates/oware-session/data/puzzles.txt
+  oware puzzle build --games 2 --limit 20 --out /tmp/p.txt
+  oware puzzle check crates/oware-session/data/puzzles.txt")]
+    Puzzle {
+        #[command(subcommand)]
+        action: Option<PuzzleAction>,
+        #[command(flatten)]
+        play: PlayArgs,
+    },
+}
+
+#[derive(Args)]
+pub struct PlayArgs {
+    /// The language: en or fr (default: from the locale).
+    #[arg(long)]
+    lang: Option<String>,
+    /// Start with this puzzle.
+    #[arg(long)]
+    id: Option<u32>,
+}
+
+#[derive(Subcommand)]
+pub enum PuzzleAction {
+    /// Find puzzles in games between the engine's levels (seeded: the same
+    /// arguments write the same file).
+    Build(BuildArgs),
+    /// Re-verify every puzzle of a file at its check depth.
+    Check {
+        /// The puzzle file.
+        file: PathBuf,
+    },
+}
+
+#[derive(Args)]
+pub struct BuildArgs {
+    /// Games per pair of levels.
+    #[arg(long, default_value_t = 16)]
+    games: usize,
+    /// Pairs of levels, as `A-B,C-D` (default 1-3,2-4,3-5,4-6,5-7,6-8,2-7,3-8).
+    #[arg(long)]
+    pairs: Option<String>,
+    /// Seed of the openings and the levels' choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The depth every margin must hold at (the shipped test's).
+    #[arg(long, default_value_t = 10)]
+    check_depth: u32,
+    /// The deeper search that must agree.
+    #[arg(long, default_value_t = 14)]
+    deep_depth: u32,
+    /// Endgame tables built in memory up to this many seeds.
+    #[arg(long, default_value_t = 14)]
+    tables: usize,
+    /// Stop at this many puzzles.
+    #[arg(long, default_value_t = 1200)]
+    limit: usize,
+    /// OGN files whose positions are examined first.
+    #[arg(long, value_name = "FILE.ogn")]
+    records: Vec<PathBuf>,
+    /// Where to write the set.
+    #[arg(long)]
+    out: PathBuf,
+}
+
+pub fn run(c: Command) -> Result<()> {
+    match c {
+        Command::Puzzle { action, play: p } => match action {
+            Some(PuzzleAction::Build(a)) => build(a),
+            Some(PuzzleAction::Check { file }) => check(file),
+            None => play(p),
+        },
+    }
+}
+
+fn play(a: PlayArgs) -> Result<()> {
+    use std::io::IsTerminal;
+    let lang = match a.lang.as_deref() {
+        None => oware_session::Lang::from_env(),
+        Some(l) => oware_session::Lang::parse(l)
+            .with_context(|| format!("--lang: expected en or fr, not {l:?}"))?,
+    };
+    let set = oware_session::puzzles::shipped();
+    let first = match a.id {
+        None => oware_tui::puzzle::First::Nearest,
+        Some(id) if set.get(id).is_some() => oware_tui::puzzle::First::Id(id),
+        Some(id) => bail!("--id: there is no puzzle {id} (1 to {})", set.puzzles.len()),
+    };
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        bail!("oware puzzle needs a terminal");
+    }
+    let trainer = oware_tui::puzzle::Trainer::shipped(lang, first);
+    oware_tui::puzzle::run(trainer).context("the terminal stopped working")?;
+    Ok(())
+}
+
+fn parse_pairs(text: &str) -> Result<Vec<(Level, Level)>> {
+    let mut out = Vec::new();
+    for part in text.split(',') {
+        let (a, b) = part
+            .split_once('-')
+            .with_context(|| format!("--pairs: expected LEVEL-LEVEL, not {part:?}"))?;
+        let level = |s: &str| {
+            s.trim()
+                .parse::<u8>()
+                .ok()
+                .filter(|n| (1..=8).contains(n))
+                .map(Level::new)
+                .with_context(|| format!("--pairs: expected a level from 1 to 8, not {s:?}"))
+        };
+        out.push((level(a)?, level(b)?));
+    }
+    Ok(out)
+}
+
+fn build(a: BuildArgs) -> Result<()> {
+    if !(1..=20).contains(&a.check_depth) || !(a.check_depth..=24).contains(&a.deep_depth) {
+        bail!("--check-depth must be 1 to 20 and --deep-depth from it to 24");
+    }
+    if a.tables > 20 {
+        bail!("--tables: at most 20 seeds in memory");
+    }
+    let mut records = Vec::new();
+    for path in &a.records {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        records.extend(
+            Record::parse_all(&text).with_context(|| format!("{} is not OGN", path.display()))?,
+        );
+    }
+    let mut config = oware_tools::puzzles::Config {
+        games: a.games,
+        seed: a.seed,
+        check_depth: a.check_depth,
+        deep_depth: a.deep_depth,
+        tables: a.tables,
+        limit: a.limit,
+        records,
+        ..Default::default()
+    };
+    if let Some(p) = &a.pairs {
+        config.pairs = parse_pairs(p)?;
+    }
+    let (set, report) = oware_tools::puzzles::build(&config, &mut |r| {
+        eprintln!("{}", oware_tools::puzzles::format(r));
+    });
+    let pairs: Vec<String> = config
+        .pairs
+        .iter()
+        .map(|(x, y)| format!("{}-{}", x.get(), y.get()))
+        .collect();
+    let comments = vec![
+        format!(
+            "built by: oware puzzle build --games {} --pairs {} --seed {} --check-depth {} --deep-depth {} --tables {} --limit {}{}",
+            a.games,
+            pairs.join(","),
+            a.seed,
+            a.check_depth,
+            a.deep_depth,
+            a.tables,
+            a.limit,
+            if a.records.is_empty() { "" } else { " --records …" }
+        ),
+        oware_tools::puzzles::format(&report),
+    ];
+    std::fs::write(&a.out, set.to_text(&comments))
+        .with_context(|| format!("cannot write {}", a.out.display()))?;
+    println!("{}", oware_tools::puzzles::format(&report));
+    println!("wrote {} puzzles to {}", set.puzzles.len(), a.out.display());
+    Ok(())
+}
+
+fn check(file: PathBuf) -> Result<()> {
+    let text = std::fs::read_to_string(&file)
+        .with_context(|| format!("cannot read {}", file.display()))?;
+    let set = PuzzleSet::parse(&text)?;
+    let started = Instant::now();
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: 16,
+        tablebase_dir: None,
+    });
+    if set.tables > 0 {
+        let tables = oware_engine::tablebase::build_in_memory(set.tables as usize)?;
+        engine.set_tablebase(Some(Arc::new(tables)));
+    }
+    let mut failed = 0;
+    for p in &set.puzzles {
+        if let Err(e) = puzzles::verify(&mut engine, p, set.check_depth) {
+            println!("{e}");
+            failed += 1;
+        }
+    }
+    println!(
+        "{} puzzles checked at depth {} in {:.1} s: {} failed",
+        set.puzzles.len(),
+        set.check_depth,
+        started.elapsed().as_secs_f64(),
+        failed
+    );
+    if failed > 0 {
+        bail!("{failed} puzzles do not hold");
+    }
+    Ok(())
+}

@@ -1,0 +1,103 @@
+// Puzzles on a phone (360×640), measured: the page fits without sideways
+// scrolling, every house is a touch target of at least 44 px; one puzzle
+// solved (its solution read from the shipped file) and one failed, in
+// English and French, the streak kept in the browser; the daily puzzle.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launch, BASE, shot, until, watchErrors } from '../lib.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+// id -> {solution, legal-looking letters of the side to move}
+const PUZZLES = new Map();
+for (const line of readFileSync(join(here, '../../crates/oware-session/data/puzzles.txt'), 'utf8').split('\n')) {
+  if (!line.trim() || line.startsWith('#')) continue;
+  const [id, position, moves] = line.split(/\s+/);
+  PUZZLES.set(Number(id), { position, solution: moves[0] });
+}
+
+async function current(page) {
+  await page.locator('.puz-board .house.playable').first().waitFor();
+  const id = Number(await page.locator('.puz-board').getAttribute('data-puzzle'));
+  assert.ok(PUZZLES.has(id), `puzzle ${id} is in the shipped file`);
+  return { id, ...PUZZLES.get(id) };
+}
+
+function measure(page) {
+  return page.evaluate(() => {
+    const visible = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+    const houses = [...document.querySelectorAll('.puz-board .house')].filter(visible).map((h) => h.getBoundingClientRect());
+    const msg = document.querySelector('.puz-msg').getBoundingClientRect();
+    return {
+      scrollWidth: document.documentElement.scrollWidth,
+      width: window.innerWidth,
+      houses: houses.length,
+      minW: Math.min(...houses.map((r) => r.width)),
+      minH: Math.min(...houses.map((r) => r.height)),
+      msgRight: msg.right,
+      msgWidth: msg.width,
+    };
+  });
+}
+
+test('phone: solve one puzzle, fail one, in English and French', async () => {
+  const b = await launch();
+  try {
+    const ctx = await b.newContext({ viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true });
+    const page = await ctx.newPage();
+    const errors = watchErrors(page);
+    // The home page links to the puzzles.
+    await page.goto(`${BASE}/`);
+    await page.locator('main a[href="/puzzles"]').first().click();
+    await page.waitForURL(/\/puzzles$/);
+
+    // Solve.
+    let p = await current(page);
+    let m = await measure(page);
+    assert.equal(m.houses, 12);
+    assert.ok(m.scrollWidth <= m.width, `no sideways scroll (${m.scrollWidth} > ${m.width})`);
+    assert.ok(m.minW >= 44 && m.minH >= 44, `houses at least 44 px (${m.minW}×${m.minH})`);
+    await page.locator(`.puz-board .house[data-house="${p.solution}"]`).click();
+    await page.locator('.puz-msg.puz-solved').waitFor();
+    const solved = await page.locator('.puz-msg').textContent();
+    assert.match(solved, /^Solved! /);
+    assert.match(await page.locator('.puz-streak').textContent(), /Streak: 1 solved/);
+    m = await measure(page);
+    assert.ok(m.scrollWidth <= m.width && m.msgRight <= m.width, `the answer fits (${m.msgRight} > ${m.width})`);
+    await shot(page, 'puzzle-solved-phone');
+
+    // The next one, in French, failed.
+    await page.evaluate(() => localStorage.setItem('oware.lang', 'fr'));
+    await page.reload();
+    await until(async () => (await page.locator('.puz-task').textContent()).startsWith('Problème'), 'the French page');
+    let q = await current(page);
+    if (q.id === p.id) { await page.locator('.puz-next').click(); q = await current(page); }
+    const playable = await page.locator('.puz-board .house.playable').evaluateAll((hs) => hs.map((h) => h.dataset.house));
+    const wrong = playable.find((l) => l !== q.solution);
+    assert.ok(wrong, 'a wrong move to play');
+    await page.locator(`.puz-board .house[data-house="${wrong}"]`).click();
+    await page.locator('.puz-msg.puz-failed').waitFor();
+    const failed = await page.locator('.puz-msg').textContent();
+    assert.ok(failed.startsWith(`Pas ${wrong}\u00a0: le coup était ${q.solution}.`), failed);
+    assert.match(await page.locator('.puz-streak').textContent(), /Série : 0 résolu/);
+    m = await measure(page);
+    assert.ok(m.scrollWidth <= m.width && m.msgRight <= m.width, 'the French answer fits');
+    await shot(page, 'puzzle-failed-phone-fr');
+
+    // The solution can be shown on the board.
+    await page.locator('.puz-show').click();
+    await until(async () => (await page.locator(`.puz-board .house.last-move`).count()) > 0, 'the solution played');
+
+    // The daily puzzle: the same for everyone.
+    await page.goto(`${BASE}/puzzles/daily`);
+    const d = await current(page);
+    const api = await (await page.request.get(`${BASE}/api/v1/puzzles/daily`)).json();
+    assert.equal(d.id, api.id);
+    assert.deepEqual(errors, []);
+  } finally {
+    await b.close();
+  }
+});
