@@ -385,7 +385,7 @@ impl Puzzle {
                     (Lang::En, 1) => format!("{s} captures {n}"),
                     (Lang::En, _) => format!("{s} captures {n} from {houses} houses"),
                     (Lang::Fr, 1) => format!("{s} prend {n}"),
-                    (Lang::Fr, _) => format!("{s} prend {n} dans {houses} trous"),
+                    (Lang::Fr, _) => format!("{s} prend {n} dans {houses} cases"),
                 });
             } else if t.grand_slam {
                 parts.push(match lang {
@@ -438,19 +438,30 @@ impl Puzzle {
             (Proof::TablesDraw, Lang::Fr) => format!(
                 "{s} est le seul coup qui sauve la partie\u{a0}: nulle, tout autre perd (tables de finales)."
             ),
+            // From 12 up the lead is a decided game against an open one
+            // or worse, not a count of seeds.
+            (Proof::Search { .. }, Lang::En) if self.margin >= 12.0 => format!(
+                "{s} is far better than any other move: every other throws the game away (engine search)."
+            ),
+            (Proof::Search { .. }, Lang::Fr) if self.margin >= 12.0 => format!(
+                "{s} est de loin le meilleur coup\u{a0}: tout autre gâche la partie (recherche du moteur)."
+            ),
             (Proof::Search { .. }, Lang::En) => format!(
-                "{s} is worth at least {:.1} seeds more than any other move.",
+                "{s} is worth at least {:.1} seeds more than any other move (engine search).",
                 self.margin
             ),
             (Proof::Search { .. }, Lang::Fr) => format!(
-                "{s} vaut au moins {} graines de plus que tout autre coup.",
+                "{s} vaut au moins {} graines de plus que tout autre coup (recherche du moteur).",
                 format!("{:.1}", self.margin).replace('.', ",")
             ),
         };
         if parts.is_empty() {
             verdict
         } else {
-            let mut why = parts.join("; ");
+            let mut why = parts.join(match lang {
+                Lang::En => "; ",
+                Lang::Fr => "\u{a0}; ",
+            });
             if let Some(first) = why.get(..1) {
                 why = first.to_uppercase() + &why[1..];
             }
