@@ -53,7 +53,7 @@ enum Id {
 
 /// The app's own pages (the routes of `web/js/app.js`) by the first segment
 /// of their path.
-const PAGES: [(&str, Id); 11] = [
+const PAGES: [(&str, Id); 12] = [
     ("", Id::No),
     ("play", Id::No),
     ("lobby", Id::No),
@@ -65,6 +65,7 @@ const PAGES: [(&str, Id); 11] = [
     ("account", Id::No),
     ("player", Id::Required),
     ("ratings", Id::No),
+    ("puzzles", Id::Optional),
 ];
 
 /// Whether `path` (without its leading `/`) is one of the app's pages, which
@@ -141,6 +142,9 @@ mod tests {
             "account",
             "player/Ama_99",
             "ratings",
+            "puzzles",
+            "puzzles/daily",
+            "puzzles/12",
         ] {
             assert!(is_page(p), "{p} is a page");
         }
@@ -157,6 +161,7 @@ mod tests {
             "player",
             "player/",
             "account/x",
+            "puzzles/1/2",
         ] {
             assert!(!is_page(p), "{p} is not a page");
         }

@@ -31,6 +31,9 @@ use crate::{Lang, ScoreKind};
 /// coach's scale (the coach's "mistake" threshold).
 pub const MIN_MARGIN: f64 = crate::analysis::Verdict::INACCURACY;
 
+/// Plies of the expected line an explanation names.
+const LINE_WORDS: usize = 6;
+
 /// The shipped puzzles' file.
 pub const SHIPPED_TEXT: &str = include_str!("../data/puzzles.txt");
 
@@ -400,7 +403,8 @@ impl Puzzle {
         }
         let (mine, theirs, end) = self.line_totals();
         if self.line.len() > 1 && mine + theirs > 0 {
-            let line = format_moves(&self.line)
+            let shown = &self.line[..self.line.len().min(LINE_WORDS)];
+            let line = format_moves(shown)
                 .chars()
                 .map(|c| c.to_string())
                 .collect::<Vec<_>>()
@@ -469,13 +473,14 @@ impl Puzzle {
         }
     }
 
-    /// Seeds the solver and the opponent capture along the expected line,
-    /// and how the line ends the game, if it does.
+    /// Seeds the solver and the opponent capture in the first plies of the
+    /// expected line that the explanation names, and how those plies end
+    /// the game, if they do.
     pub fn line_totals(&self) -> (u32, u32, Option<EndReason>) {
         let me = self.to_move();
         let mut g = Game::new(self.position);
         let (mut mine, mut theirs) = (0u32, 0u32);
-        for &mv in &self.line {
+        for &mv in self.line.iter().take(LINE_WORDS) {
             let side = g.position().to_move();
             let Ok(took) = g.play(mv) else { break };
             if side == me {
