@@ -82,7 +82,7 @@ test('phone: solve one puzzle, fail one, in English and French', async () => {
     await page.locator('.puz-msg.puz-failed').waitFor();
     const failed = await page.locator('.puz-msg').textContent();
     assert.ok(failed.startsWith(`Pas ${wrong}\u00a0: le coup était ${q.solution}.`), failed);
-    assert.match(await page.locator('.puz-streak').textContent(), /Série : 0 résolu/);
+    assert.match(await page.locator('.puz-streak').textContent(), /Série\s:\s0 résolu/);
     m = await measure(page);
     assert.ok(m.scrollWidth <= m.width && m.msgRight <= m.width, 'the French answer fits');
     await shot(page, 'puzzle-failed-phone-fr');

@@ -53,7 +53,7 @@ enum Id {
 
 /// The app's own pages (the routes of `web/js/app.js`) by the first segment
 /// of their path.
-const PAGES: [(&str, Id); 12] = [
+const PAGES: [(&str, Id); 13] = [
     ("", Id::No),
     ("play", Id::No),
     ("lobby", Id::No),
@@ -66,6 +66,7 @@ const PAGES: [(&str, Id); 12] = [
     ("player", Id::Required),
     ("ratings", Id::No),
     ("puzzles", Id::Optional),
+    ("mistakes", Id::Required),
 ];
 
 /// Whether `path` (without its leading `/`) is one of the app's pages, which
@@ -145,6 +146,7 @@ mod tests {
             "puzzles",
             "puzzles/daily",
             "puzzles/12",
+            "mistakes/abc",
         ] {
             assert!(is_page(p), "{p} is a page");
         }

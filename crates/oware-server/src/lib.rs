@@ -26,6 +26,7 @@ pub mod lesson_routes;
 pub mod limits;
 pub mod listener;
 pub mod metrics;
+pub mod mistakes_routes;
 pub mod model;
 pub mod protocol;
 pub mod puzzle_routes;
@@ -87,6 +88,7 @@ pub fn app(hub: Arc<Hub>) -> Router {
         .merge(coach_routes::routes())
         .merge(lesson_routes::routes())
         .merge(puzzle_routes::routes())
+        .merge(mistakes_routes::routes())
         .layer(axum::middleware::from_fn_with_state(
             hub.clone(),
             accounts::session::middleware,

@@ -259,6 +259,15 @@ pub fn build(config: &Config, progress: &mut dyn FnMut(&Report)) -> (PuzzleSet, 
     (set, report)
 }
 
+/// The report's counts in one line, without times (the file's header:
+/// the same arguments write the same file).
+pub fn format_counts(report: &Report) -> String {
+    format!(
+        "{} games, {} positions, {} candidates at the check depth, {} puzzles ({} by the tables)",
+        report.games, report.positions, report.candidates, report.puzzles, report.by_tables,
+    )
+}
+
 /// The report in one line.
 pub fn format(report: &Report) -> String {
     format!(

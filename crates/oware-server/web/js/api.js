@@ -86,6 +86,7 @@ export const api = {
   importOgn: (text) => call('POST', '/games/import', { ogn: text }),
   review: (id, movetime_ms = 100, token) => call('GET', `/games/${encodeURIComponent(id)}/review?movetime_ms=${movetime_ms}${token ? `&token=${encodeURIComponent(token)}` : ''}`),
   puzzleNext: (rating, skip, lang) => call('GET', `/puzzles/next?rating=${encodeURIComponent(rating)}&skip=${(skip || []).join(',')}&lang=${lang}`),
+  mistakes: (position, moves, side, lang, computer) => call('POST', '/mistakes', { position, moves, side, lang, computer: computer || undefined }),
   puzzleDaily: (lang) => call('GET', `/puzzles/daily?lang=${lang}`),
   puzzle: (id, lang) => call('GET', `/puzzles/${encodeURIComponent(id)}?lang=${lang}`),
   puzzleAttempt: (id, moves, lang) => call('POST', `/puzzles/${encodeURIComponent(id)}/attempt`, { moves, lang }),

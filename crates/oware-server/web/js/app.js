@@ -11,6 +11,7 @@ import * as learn from './pages/learn.js';
 import * as review from './pages/review.js';
 import * as study from './pages/study.js';
 import * as puzzles from './pages/puzzles.js';
+import * as mistakes from './pages/mistakes.js';
 import * as accountPage from './pages/account.js';
 import * as player from './pages/player.js';
 import { accountReady, currentUser, onAccountChange, syncMyGames } from './account.js';
@@ -27,6 +28,7 @@ const routes = [
   [/^\/study\/?$/, study.mount, '/study'],
   [/^\/puzzles\/?$/, (m) => puzzles.mount(m, null), '/puzzles'],
   [/^\/puzzles\/(daily|\d+)\/?$/, puzzles.mount, '/puzzles'],
+  [/^\/mistakes\/([A-Za-z0-9_-]+)\/?$/, mistakes.mount, ''],
   [/^\/account\/?$/, accountPage.mount, '/account'],
   [/^\/player\/([^/]+)\/?$/, player.mountProfile, ''],
   [/^\/ratings\/?$/, player.mountRatings, '/ratings'],

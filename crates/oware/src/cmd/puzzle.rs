@@ -182,7 +182,7 @@ fn build(a: BuildArgs) -> Result<()> {
             a.limit,
             if a.records.is_empty() { "" } else { " --records …" }
         ),
-        oware_tools::puzzles::format(&report),
+        oware_tools::puzzles::format_counts(&report),
     ];
     std::fs::write(&a.out, set.to_text(&comments))
         .with_context(|| format!("cannot write {}", a.out.display()))?;

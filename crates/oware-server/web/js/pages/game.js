@@ -363,6 +363,8 @@ class GamePage {
     if (g.mode === 'computer' && mine) html += `<button class="btn primary again-btn" type="button">${esc(t('game.playAgain'))}</button>`;
     if (mine && g.mode !== 'computer') html += `<button class="btn primary rematch-btn" type="button">${esc(g.rematch ? t('game.rematchJoin') : t('game.rematch'))}</button>`;
     html += `<a class="btn" href="/review/${esc(this.id)}" data-link>${esc(t('game.review'))}</a>`;
+    const learner = viewer || (g.mode === 'hotseat' && mine ? 'S' : null);
+    if (learner) html += `<a class="btn mistakes-link" href="/mistakes/${esc(this.id)}?side=${learner}" data-link>${esc(t('mis.title'))}</a>`;
     html += `<button class="btn share-btn" type="button">${esc(t('game.share'))}</button>`;
     html += `<a class="btn" href="${esc(api.ognUrl(this.id))}" download="oware-${esc(this.id)}.ogn">${esc(t('game.ogn'))}</a>`;
     html += `<a class="btn" href="/play" data-link>${esc(t('game.newgame'))}</a></div><p class="msg share-msg" role="status"></p>`;

@@ -1,0 +1,159 @@
+//! `POST /api/v1/mistakes`: "learn from your mistakes". Given a game (its
+//! start and plies) and a side, the engine coach judges every move that
+//! side played (`coach_routes::analyse`: the same kept analyses as the
+//! coach and the hint) and answers the ones it warns about (mistakes and
+//! blunders), each as an exercise: the position before it, the plies that
+//! led there, the move played, its verdict and the coach's words. The page
+//! then asks the coach (`POST /api/v1/coach`) about the player's new try,
+//! which reads the same analysis.
+//!
+//! Stateless, like the coach: the client sends the game. The analyses run
+//! one at a time in the client's study lane (`engines.rs`), so a long game
+//! takes a few seconds and never holds more than the client's share.
+
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::routing::post;
+use axum::{Json, Router};
+use oware_core::{Game, Move, Ply, Position, Side};
+use oware_session::Lang;
+use serde::{Deserialize, Serialize};
+
+use crate::accounts::session::MaybeUser;
+use crate::coach_routes::analyse;
+use crate::error::ApiError;
+use crate::http::JsonBody;
+use crate::hub::Hub;
+use crate::limits::{ClientAddr, ClientKeys, Cost};
+use crate::protocol::incoming::GameReq;
+
+/// The routes of this module.
+pub fn routes() -> Router<Arc<Hub>> {
+    Router::new().route("/api/v1/mistakes", post(mistakes))
+}
+
+/// The most moves of one side judged in one request.
+const MAX_MOVES: usize = 150;
+
+/// The request.
+#[derive(Deserialize, Debug)]
+pub struct MistakesReq {
+    #[serde(flatten)]
+    game: GameReq,
+    /// `S` or `N`: whose moves.
+    side: String,
+    /// `en` (default) or `fr`.
+    lang: Option<String>,
+    /// The computer's side (`N` or `S`), so texts say "you" and "the
+    /// computer"; absent between two people.
+    computer: Option<String>,
+}
+
+/// One mistake, as an exercise.
+#[derive(Serialize, Debug)]
+pub struct Exercise {
+    /// The ply (0-based) of the move.
+    pub ply: usize,
+    /// The plies before it, as sent (`-` for a lost turn).
+    pub moves: String,
+    /// The position before it.
+    pub position: Position,
+    /// The move played.
+    pub played: Move,
+    /// `mistake` or `blunder`.
+    pub verdict: &'static str,
+    /// Seeds it gave up on the coach's scale.
+    pub loss: f64,
+    /// The coach's words on it.
+    pub text: String,
+}
+
+/// The response.
+#[derive(Serialize, Debug)]
+pub struct MistakesResponse {
+    /// The side judged.
+    pub side: Side,
+    /// Moves of that side judged.
+    pub judged: usize,
+    /// The mistakes, in the game's order.
+    pub exercises: Vec<Exercise>,
+}
+
+fn parse_side(s: &str, what: &str) -> Result<Side, ApiError> {
+    match s {
+        "S" | "s" | "south" => Ok(Side::South),
+        "N" | "n" | "north" => Ok(Side::North),
+        _ => Err(ApiError::invalid_request(format!(
+            "{what}: expected N or S, not {s:?}"
+        ))),
+    }
+}
+
+fn plies_text(plies: &[Ply]) -> String {
+    plies
+        .iter()
+        .map(|p| match p {
+            Ply::Move(m) => m.letter(),
+            Ply::Pass => '-',
+        })
+        .collect()
+}
+
+async fn mistakes(
+    State(hub): State<Arc<Hub>>,
+    client: ClientAddr,
+    MaybeUser(user): MaybeUser,
+    JsonBody(req): JsonBody<MistakesReq>,
+) -> Result<Json<MistakesResponse>, ApiError> {
+    let game = req.game.parse()?;
+    let side = parse_side(&req.side, "side")?;
+    let lang = match req.lang.as_deref() {
+        None => Lang::En,
+        Some(l) => Lang::parse(l).ok_or_else(|| {
+            ApiError::invalid_request(format!("lang: expected en or fr, not {l:?}"))
+        })?,
+    };
+    let computer = req
+        .computer
+        .as_deref()
+        .map(|c| parse_side(c, "computer"))
+        .transpose()?;
+    hub.limiter().check(Cost::Engine, client)?;
+    let keys = ClientKeys::of(client, user.as_ref());
+    let start = *game.start();
+    let plies = game.plies().to_vec();
+    let mut judged = 0;
+    let mut exercises = Vec::new();
+    for (i, ply) in plies.iter().enumerate() {
+        let Ply::Move(mv) = *ply else { continue };
+        let before = Game::from_plies(start, &plies[..i]).map_err(|(_, e)| ApiError::from(e))?;
+        if before.position().to_move() != side || before.is_over() {
+            continue;
+        }
+        if judged == MAX_MOVES {
+            break;
+        }
+        judged += 1;
+        let analysis = analyse(&hub, before.clone(), &keys).await?;
+        let Some(j) = analysis.judge(mv) else {
+            continue;
+        };
+        if j.is_warning() {
+            exercises.push(Exercise {
+                ply: i,
+                moves: plies_text(&plies[..i]),
+                position: *before.position(),
+                played: mv,
+                verdict: j.verdict.code(),
+                loss: j.loss_tenths(),
+                text: j.text(lang, computer),
+            });
+        }
+    }
+    Ok(Json(MistakesResponse {
+        side,
+        judged,
+        exercises,
+    }))
+}
