@@ -45,8 +45,13 @@ pub struct PlayArgs {
 pub enum PuzzleAction {
     /// Find puzzles in games between the engine's levels (seeded: the same
     /// arguments write the same file).
+    #[command(after_help = "Examples:
+  RAYON_NUM_THREADS=1 oware puzzle build --games 24 --out crates/oware-session/data/puzzles.txt
+  oware puzzle build --games 2 --pairs 3-5 --limit 30 --out /tmp/p.txt")]
     Build(BuildArgs),
     /// Re-verify every puzzle of a file at its check depth.
+    #[command(after_help = "Examples:
+  oware puzzle check crates/oware-session/data/puzzles.txt")]
     Check {
         /// The puzzle file.
         file: PathBuf,
