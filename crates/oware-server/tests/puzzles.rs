@@ -200,3 +200,37 @@ async fn a_signed_in_account_and_the_puzzle_are_rated_once() {
     assert_ne!(v["id"].as_u64().unwrap() as u32, id);
     assert_eq!(v["your_rating"].as_i64().unwrap(), mine);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn puzzle_requests_count_against_the_study_allowance() {
+    let (_dir, server) = start_with(Config::default()).await;
+    let addr = server.addr();
+    let burst = Config::default()
+        .rate_limits
+        .expect("limits are on by default")
+        .engine_burst as usize;
+    let me = [127, 0, 0, 21];
+    let mut refused = None;
+    for i in 0..burst + 5 {
+        let r = get_as(me, addr, "/api/v1/puzzles/daily").await;
+        if r.status != 200 {
+            refused = Some((i, r));
+            break;
+        }
+    }
+    let (i, r) = refused.expect("the burst runs out");
+    assert!(i >= burst - 1, "refused after {i} requests");
+    assert_eq!(r.code(), "rate_limited", "{}", r.body);
+    let p = &puzzles::shipped().puzzles[0];
+    let r = post_as(
+        me,
+        addr,
+        &format!("/api/v1/puzzles/{}/attempt", p.id),
+        json!({"moves": [p.solution.letter().to_string()]}),
+    )
+    .await;
+    assert_eq!(r.code(), "rate_limited", "{}", r.body);
+    // Another client is not held up.
+    let other = get_as([127, 0, 0, 22], addr, "/api/v1/puzzles/daily").await;
+    assert_eq!(other.status, 200, "{}", other.body);
+}
