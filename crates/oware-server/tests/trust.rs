@@ -3,6 +3,7 @@
 //! sockets, bounded in count and time. Each test names the finding it
 //! holds.
 
+#[path = "server/common/mod.rs"]
 mod common;
 
 use std::net::SocketAddr;

@@ -8,7 +8,7 @@
 //! Both group the writes waiting in their queue into one transaction, and a
 //! write's future resolves only once its transaction is committed, so a
 //! move acknowledged to a client is durable. Both run the same contract
-//! tests (`tests/store_contract.rs`).
+//! tests (`tests/server/store_contract.rs`).
 //!
 //! Every change of a game carries the game's version as its writer saw it
 //! ([`WriteOp::Version`]): a write made from an out-of-date copy is refused

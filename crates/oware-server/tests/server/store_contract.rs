@@ -1,8 +1,6 @@
 //! The same contract for both stores: SQLite (the embedded default) and
 //! PostgreSQL (several nodes). Every check runs against each.
 
-mod common;
-
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -354,7 +352,7 @@ async fn sqlite_keeps_the_contract() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgresql_keeps_the_contract_and_notifies_on_commit_only() {
-    let Some(cluster) = common::pg::Cluster::start() else {
+    let Some(cluster) = crate::common::pg::Cluster::start() else {
         return;
     };
     let url = cluster.database("contract");

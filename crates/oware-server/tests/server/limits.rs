@@ -3,12 +3,10 @@
 //! refused with `rate_limited` once past its limit while other clients go
 //! on; and private games stay out of the public list.
 
-mod common;
-
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use oware_server::{Config, RateLimits};
 use serde_json::json;
 

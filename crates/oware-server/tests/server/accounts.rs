@@ -3,11 +3,9 @@
 //! CSRF token, acting on someone else's game or account, names made of
 //! HTML, deleting an account; and a rated game that moves both ratings.
 
-mod common;
-
 use std::net::SocketAddr;
 
-use common::*;
+use crate::common::*;
 use oware_server::accounts::{token_hash, AccountOp, SessionRow};
 use oware_server::store::WriteOp;
 use oware_server::{Config, RateLimits, Server};
