@@ -96,6 +96,7 @@ pub fn routes() -> Router<Arc<Hub>> {
         .route("/api/v1/games/{id}/agreement", post(agreement))
         .route("/api/v1/games/{id}/hint", post(hint))
         .route("/api/v1/games/{id}/rematch", post(rematch))
+        .route("/api/v1/games/{id}/seat", post(claim_seats))
         .route("/api/v1/games/{id}/ogn", get(ogn))
         .route("/api/v1/games/{id}/review", get(review))
         .route("/api/v1/games/{id}/ws", get(crate::ws::upgrade))
@@ -304,6 +305,18 @@ async fn rematch(
 ) -> Result<Json<Seated>, ApiError> {
     hub.limiter().check(Cost::Game, client)?;
     hub.rematch(&id, req.token.as_deref()).await.map(Json)
+}
+
+/// `POST /games/{id}/seat`: the signed-in player's seats in a game of
+/// theirs, with tokens for this device.
+async fn claim_seats(
+    State(hub): State<Arc<Hub>>,
+    client: ClientAddr,
+    Path(id): Path<String>,
+    user: crate::accounts::User,
+) -> Result<Json<Seated>, ApiError> {
+    hub.limiter().check(Cost::Game, client)?;
+    hub.claim_seats(&id, &user).await.map(Json)
 }
 
 async fn ogn(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Result<Response, ApiError> {

@@ -339,13 +339,14 @@ async fn delete(
     Ok(signed_out(&hub))
 }
 
-/// One of my games: its summary, and my seat tokens so I can play it from
-/// any browser I am signed in on (both seats of my hot-seat games).
+/// One of my games: its summary, and the seats my account holds in it
+/// (both of my hot-seat games). The store keeps no plain seat token: a
+/// browser without one asks `POST /games/{id}/seat` for its own.
 #[derive(Serialize)]
 struct MyGame {
     #[serde(flatten)]
     game: Summary,
-    tokens: std::collections::HashMap<oware_core::Side, String>,
+    mine: Vec<oware_core::Side>,
 }
 
 async fn my_games(State(hub): State<Arc<Hub>>, user: User) -> Result<Json<MyGames>, ApiError> {
@@ -357,10 +358,9 @@ async fn my_games(State(hub): State<Arc<Hub>>, user: User) -> Result<Json<MyGame
             let mine = |s: &crate::model::Seat| s.account.as_deref() == Some(user.id.as_str());
             let all = g.meta.mode == crate::model::Mode::Hotseat && g.meta.seats.iter().any(mine);
             MyGame {
-                tokens: oware_core::Side::ALL
+                mine: oware_core::Side::ALL
                     .into_iter()
                     .filter(|s| all || mine(&g.meta.seats[s.index()]))
-                    .filter_map(|s| g.meta.seats[s.index()].token.clone().map(|t| (s, t)))
                     .collect(),
                 game: g.meta.summary(),
             }

@@ -412,15 +412,6 @@ impl Live {
             .ok_or_else(|| ApiError::bad_token("this token holds no seat of this game"))
     }
 
-    /// The tokens a client gets for `you` (both in a hot-seat game).
-    pub(crate) fn tokens_for(&self, you: Side) -> std::collections::HashMap<Side, String> {
-        Side::ALL
-            .into_iter()
-            .filter(|s| self.meta.mode == Mode::Hotseat || *s == you)
-            .filter_map(|s| self.meta.seats[s.index()].token.clone().map(|t| (s, t)))
-            .collect()
-    }
-
     /// Events that bring a client that has seen `since` plies up to date.
     pub fn catch_up(&self, since: u32, connected: [bool; 2]) -> Vec<Utf8Bytes> {
         let n = self.ply();

@@ -93,7 +93,7 @@ pub fn seats_view(seats: &[Seat; 2], connected: [bool; 2]) -> SeatsView {
     let one = |i: usize| SeatView {
         kind: seats[i].kind,
         name: seats[i].name.clone(),
-        taken: seats[i].token.is_some() || seats[i].kind == SeatKind::Computer,
+        taken: seats[i].token_hash.is_some() || seats[i].kind == SeatKind::Computer,
         connected: connected[i] || seats[i].kind == SeatKind::Computer,
         account: seats[i].account.is_some(),
         rating: seats[i].rating,

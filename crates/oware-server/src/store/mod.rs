@@ -336,10 +336,12 @@ pub(crate) fn enqueue(
 
 /// The metadata of a stored game, parsed.
 pub(crate) fn parse_meta(id: &str, json: &str) -> Result<GameMeta, StoreError> {
-    serde_json::from_str(json).map_err(|e| StoreError::Corrupt {
+    let mut meta: GameMeta = serde_json::from_str(json).map_err(|e| StoreError::Corrupt {
         id: id.to_string(),
         message: e.to_string(),
-    })
+    })?;
+    meta.upgrade_secrets();
+    Ok(meta)
 }
 
 /// The metadata as stored.

@@ -81,6 +81,8 @@ export const api = {
   agreement: (id, token, action) => call('POST', `/games/${encodeURIComponent(id)}/agreement`, { token, action }),
   hint: (id, token, movetime_ms = 500) => call('POST', `/games/${encodeURIComponent(id)}/hint`, { token, movetime_ms }),
   rematch: (id, token) => call('POST', `/games/${encodeURIComponent(id)}/rematch`, { token }),
+  /** A signed-in player's seats in their game, with tokens for this device. */
+  claimSeats: (id) => call('POST', `/games/${encodeURIComponent(id)}/seat`, {}),
   ognUrl: (id) => `/api/v1/games/${encodeURIComponent(id)}/ogn`,
   ogn: (id) => call('GET', `/games/${encodeURIComponent(id)}/ogn`, undefined, { text: true }),
   importOgn: (text) => call('POST', '/games/import', { ogn: text }),
@@ -113,15 +115,16 @@ export const seats = {
     const mine = seats.ids().filter((x) => x !== id);
     localStorage.setItem('oware.mine', JSON.stringify([id, ...mine].slice(0, 100)));
   },
-  /** Seats from the account (GET /account/games): games new to this
-   * browser go first, in the server's order (ongoing first); the order of
-   * the games it already knows is kept. */
+  /** Games from the account (GET /account/games, which lists the seats
+   * the account holds but no token: the server keeps only their hashes, and
+   * the game page asks for this device's own with claimSeats). Games new to
+   * this browser go first, in the server's order (ongoing first); the order
+   * of the games it already knows is kept. */
   merge(list) {
     const known = seats.ids();
     const fresh = [];
-    for (const { id, tokens } of list) {
-      if (!tokens || !Object.keys(tokens).length) continue;
-      localStorage.setItem(KEY(id), JSON.stringify({ ...seats.get(id), ...tokens }));
+    for (const { id, mine } of list) {
+      if (!mine || !mine.length) continue;
       if (!known.includes(id)) fresh.push(id);
     }
     localStorage.setItem('oware.mine', JSON.stringify([...fresh, ...known].slice(0, 100)));

@@ -153,7 +153,41 @@ END $$;
 CREATE TRIGGER accounts_reserved BEFORE INSERT ON accounts
     FOR EACH ROW EXECUTE FUNCTION oware_reserved_name();
 ",
+    // 3: seat tokens and invite codes hashed at rest; the rows are
+    // rewritten in Rust (`rehash_secrets`).
+    "SELECT 1",
 ];
+
+/// The step whose rows [`rehash_secrets`] rewrites.
+const REHASH_STEP: usize = 3;
+
+/// Rewrites the metadata that older versions stored with plain seat tokens
+/// and invite codes (its fields `"invite"` and `"token"`) with their hashes.
+async fn rehash_secrets(tx: &Transaction<'_>) -> Result<(), StoreError> {
+    let rows = tx
+        .query(
+            "SELECT id, meta FROM games WHERE meta LIKE '%\"invite\":%'",
+            &[],
+        )
+        .await?;
+    for row in &rows {
+        let id: String = row.get(0);
+        let json: String = row.get(1);
+        let meta = parse_meta(&id, &json)?;
+        tx.execute(
+            "UPDATE games SET meta = $1 WHERE id = $2",
+            &[&meta_json(&meta)?, &id],
+        )
+        .await?;
+    }
+    if !rows.is_empty() {
+        tracing::info!(
+            "hashed the seat tokens and invite codes of {} games",
+            rows.len()
+        );
+    }
+    Ok(())
+}
 
 /// PostgreSQL storage shared by any number of nodes.
 pub struct PgStore {
@@ -221,6 +255,9 @@ impl PgStore {
         }
         for (i, step) in MIGRATIONS.iter().enumerate().skip(found as usize) {
             tx.batch_execute(step).await?;
+            if i + 1 == REHASH_STEP {
+                rehash_secrets(&tx).await?;
+            }
             tracing::info!("postgresql schema now at version {}", i + 1);
         }
         tx.batch_execute("DELETE FROM oware_schema").await?;

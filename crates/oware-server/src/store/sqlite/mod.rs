@@ -95,7 +95,36 @@ BEGIN
     SELECT RAISE(ABORT, 'this name belonged to a deleted account');
 END;
 ",
+    // 7: seat tokens and invite codes hashed at rest; the rows are
+    // rewritten in Rust (`rehash_secrets`).
+    "-- no schema change",
 ];
+
+/// The step whose rows [`rehash_secrets`] rewrites.
+const REHASH_STEP: usize = 7;
+
+/// Rewrites the metadata that older versions stored with plain seat tokens
+/// and invite codes (its fields `"invite"` and `"token"`) with their hashes.
+fn rehash_secrets(tx: &rusqlite::Transaction) -> Result<(), StoreError> {
+    let rows: Vec<(String, String)> = tx
+        .prepare("SELECT id, meta FROM games WHERE meta LIKE '%\"invite\":%'")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    for (id, json) in &rows {
+        let meta = parse_meta(id, json)?;
+        tx.execute(
+            "UPDATE games SET meta = ?1 WHERE id = ?2",
+            params![meta_json(&meta)?, id],
+        )?;
+    }
+    if !rows.is_empty() {
+        tracing::info!(
+            "hashed the seat tokens and invite codes of {} games",
+            rows.len()
+        );
+    }
+    Ok(())
+}
 
 /// Brings the database's schema up to the newest version.
 fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
@@ -107,6 +136,9 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
     for (i, step) in MIGRATIONS.iter().enumerate().skip(found as usize) {
         let tx = conn.transaction()?;
         tx.execute_batch(step)?;
+        if i + 1 == REHASH_STEP {
+            rehash_secrets(&tx)?;
+        }
         tx.pragma_update(None, "user_version", i as i64 + 1)?;
         tx.commit()?;
         tracing::info!("database schema now at version {}", i + 1);

@@ -56,12 +56,16 @@ class GamePage {
       return;
     }
     if (this.destroyed) return;
-    // A signed-in player opening their game on another device: the seat
-    // comes from the account.
-    if (!this.mySides().length && game.mode !== 'hotseat') {
-      if (await accountReady) {
-        await syncMyGames();
-        this.tokens = seats.get(this.id);
+    // A signed-in player opening their game on another device: the
+    // account holds the seat, and this device gets a token of its own.
+    if (!this.mySides().length && await accountReady) {
+      const mine = (await syncMyGames()).find((g) => g.id === this.id);
+      if (mine && mine.mine && mine.mine.length) {
+        try {
+          const r = await api.claimSeats(this.id);
+          seats.add(this.id, r.tokens);
+          this.tokens = seats.get(this.id);
+        } catch (_) { /* watch it instead */ }
       }
       if (this.destroyed) return;
     }
