@@ -227,7 +227,7 @@ async fn coach(
     if req.game.is_over() {
         return Err(ApiError::game_over("the game is over"));
     }
-    hub.limiter().check(Cost::Engine, client)?;
+    hub.limiter().check(Cost::Engine, client).await?;
     let keys = ClientKeys::of(client, user.as_ref());
     let analysis = analyse(&hub, req.game, &keys).await?;
     let moves: Vec<JudgedMove> = analysis

@@ -146,7 +146,7 @@ async fn create(
     JsonBody(req): JsonBody<CreateReq>,
 ) -> Result<Response, ApiError> {
     let new = req.parse()?;
-    hub.limiter().check(Cost::Game, client)?;
+    hub.limiter().check(Cost::Game, client).await?;
     // A game listed in the lobby holds one of the client's lobby places.
     let place = match hub.limiter().seeks().filter(|_| new.public) {
         Some(seeks) => {
@@ -285,7 +285,7 @@ async fn hint(
     Path(id): Path<String>,
     JsonBody(req): JsonBody<HintReq>,
 ) -> Result<Json<HintResponse>, ApiError> {
-    hub.limiter().check(Cost::Engine, client)?;
+    hub.limiter().check(Cost::Engine, client).await?;
     let keys = ClientKeys::of(client, user.as_ref());
     hub.hint(
         &id,
@@ -303,7 +303,7 @@ async fn rematch(
     Path(id): Path<String>,
     JsonBody(req): JsonBody<TokenReq>,
 ) -> Result<Json<Seated>, ApiError> {
-    hub.limiter().check(Cost::Game, client)?;
+    hub.limiter().check(Cost::Game, client).await?;
     hub.rematch(&id, req.token.as_deref()).await.map(Json)
 }
 
@@ -315,7 +315,7 @@ async fn claim_seats(
     Path(id): Path<String>,
     user: crate::accounts::User,
 ) -> Result<Json<Seated>, ApiError> {
-    hub.limiter().check(Cost::Game, client)?;
+    hub.limiter().check(Cost::Game, client).await?;
     hub.claim_seats(&id, &user).await.map(Json)
 }
 
@@ -346,7 +346,7 @@ async fn import(
             .map_err(|_| ApiError::malformed("the OGN text is not UTF-8"))?
     };
     let record = oware_core::Record::parse(&text).map_err(|e| ApiError::record(&e))?;
-    hub.limiter().check(Cost::Game, client)?;
+    hub.limiter().check(Cost::Game, client).await?;
     let seated = hub.import(record).await?;
     Ok((StatusCode::CREATED, Json(seated)).into_response())
 }
@@ -359,7 +359,7 @@ async fn review(
     q: Result<Query<ReviewQuery>, QueryRejection>,
 ) -> Result<Json<ReviewResponse>, ApiError> {
     let q = query(q)?;
-    hub.limiter().check(Cost::Engine, client)?;
+    hub.limiter().check(Cost::Engine, client).await?;
     let keys = ClientKeys::of(client, user.as_ref());
     hub.review(&id, q.token.as_deref(), q.movetime_ms.unwrap_or(100), &keys)
         .await
@@ -373,7 +373,7 @@ async fn analyze(
     JsonBody(req): JsonBody<AnalyzeReq>,
 ) -> Result<Json<AnalyzeResponse>, ApiError> {
     let (game, limits) = req.parse()?;
-    hub.limiter().check(Cost::Engine, client)?;
+    hub.limiter().check(Cost::Engine, client).await?;
     let keys = ClientKeys::of(client, user.as_ref());
     let pos = *game.position();
     let moves = hub

@@ -187,7 +187,7 @@ async fn handle(hub: &Arc<Hub>, slot: &Arc<Slot>, me: &Client<'_>, text: &str) -
     let command = match msg {
         Err(e) => return vec![error_event(slot.ply().await, &e)],
         Ok(ClientIn::Chat(text)) => {
-            let posted = match hub.limiter().check_chat(&me.keys) {
+            let posted = match hub.limiter().check_chat(&me.keys).await {
                 Ok(()) => hub.chat(slot, me.side, me.name, me.account, &text).await,
                 Err(e) => Err(e),
             };

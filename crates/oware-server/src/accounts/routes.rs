@@ -165,7 +165,7 @@ async fn sign_up(
     let (username, password) = req.parse()?;
     check_username(&username)?;
     check_password(&password, &username)?;
-    hub.limiter().check(Cost::SignUp, client)?;
+    hub.limiter().check(Cost::SignUp, client).await?;
     let hash = cpu(move || hash_password(&password)).await??;
     let account = AccountRow {
         id: new_id(),
@@ -194,11 +194,11 @@ async fn authenticate(
     username: &str,
     password: String,
 ) -> Result<AccountRow, ApiError> {
-    hub.limiter().check(Cost::SignIn, client)?;
+    hub.limiter().check(Cost::SignIn, client).await?;
     let key = username_key(username);
     let guard = hub.limiter().sign_in_guard();
     if let Some(g) = guard {
-        g.check(&key, client)?;
+        g.check(&key, client).await?;
     }
     let name = username.to_string();
     let account = hub.read(move |store| store.account_by_name(&name)).await?;
@@ -210,13 +210,13 @@ async fn authenticate(
     match account {
         Some(a) if ok => {
             if let Some(g) = guard {
-                g.succeeded(&key, client);
+                g.succeeded(&key, client).await;
             }
             Ok(a)
         }
         _ => {
             if let Some(g) = guard {
-                g.failed(&key, client);
+                g.failed(&key, client).await;
             }
             Err(ApiError::bad_credentials("wrong username or password"))
         }
@@ -229,7 +229,7 @@ async fn authenticate(
 async fn confirm_password(hub: &Hub, user: &User, password: String) -> Result<(), ApiError> {
     let guard = hub.limiter().sign_in_guard();
     if let Some(g) = guard {
-        g.check_confirm(&user.id)?;
+        g.check_confirm(&user.id).await?;
     }
     let name = user.username.clone();
     let account = hub
@@ -242,7 +242,7 @@ async fn confirm_password(hub: &Hub, user: &User, password: String) -> Result<()
         return Ok(());
     }
     if let Some(g) = guard {
-        g.confirm_failed(&user.id);
+        g.confirm_failed(&user.id).await;
     }
     Err(ApiError::bad_credentials("wrong password"))
 }

@@ -237,12 +237,13 @@ impl Hub {
             config.book.then(Book::builtin),
             tables,
         ));
+        let limiter = Limiter::new(config.rate_limits, &store);
         let hub = Arc::new(Hub {
             store,
             engines,
             games: StdMutex::new(HashMap::new()),
             reviews: StdMutex::new(analysis::ReviewCache::default()),
-            limiter: Limiter::new(config.rate_limits),
+            limiter,
             config,
             node: rand::random(),
             metrics: crate::metrics::Metrics::default(),

@@ -26,6 +26,7 @@ pub use sqlite::SqliteStore;
 use crate::accounts::ratings::{Rating, RatingClass};
 use crate::accounts::{AccountOp, AccountRow, HistoryPoint, RatingRow, SessionRow};
 pub mod chat;
+pub mod limits;
 
 use crate::model::GameMeta;
 use chat::{ChatMessage, Room};
@@ -286,6 +287,11 @@ pub trait Store: Send + Sync + 'static {
     /// The messages of [`WriteOp::Notify`] from every node, once
     /// subscribed; `None` for a store nobody else shares.
     fn subscribe(&self) -> Option<mpsc::UnboundedReceiver<Notice>> {
+        None
+    }
+    /// The rate-limit counters every node shares; `None` for a store nobody
+    /// else shares.
+    fn shared_limits(&self) -> Option<&dyn limits::SharedLimits> {
         None
     }
 }

@@ -156,6 +156,8 @@ CREATE TRIGGER accounts_reserved BEFORE INSERT ON accounts
     // 3: seat tokens and invite codes hashed at rest; the rows are
     // rewritten in Rust (`rehash_secrets`).
     "SELECT 1",
+    // 4: the rate limits every node shares.
+    super::limits::PG_MIGRATION,
 ];
 
 /// The step whose rows [`rehash_secrets`] rewrites.
@@ -191,7 +193,7 @@ async fn rehash_secrets(tx: &Transaction<'_>) -> Result<(), StoreError> {
 
 /// PostgreSQL storage shared by any number of nodes.
 pub struct PgStore {
-    pool: Pool,
+    pub(super) pool: Pool,
     config: tokio_postgres::Config,
     runtime: Handle,
     stats: Arc<Mutex<WriteStats>>,
@@ -269,7 +271,7 @@ impl PgStore {
 
     /// Runs a read on the store's runtime and waits for it (from a
     /// blocking thread).
-    fn block<T>(
+    pub(super) fn block<T>(
         &self,
         f: impl std::future::Future<Output = Result<T, StoreError>>,
     ) -> Result<T, StoreError> {
@@ -942,5 +944,9 @@ impl Store for PgStore {
         let (tx, rx) = mpsc::unbounded_channel();
         self.runtime.spawn(listen(self.config.clone(), tx));
         Some(rx)
+    }
+
+    fn shared_limits(&self) -> Option<&dyn super::limits::SharedLimits> {
+        Some(self)
     }
 }
