@@ -103,9 +103,9 @@ pub fn routes() -> Router<Arc<Hub>> {
         .route("/api/v1/games/{id}/chat", get(chat))
         .route("/api/v1/analyze", post(analyze))
         .route("/api/v1/health", get(health))
-        .route("/healthz", get(crate::metrics::healthz))
-        .route("/readyz", get(crate::metrics::readyz))
-        .route("/metrics", get(crate::metrics::metrics))
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
+        .route("/metrics", get(metrics))
         .route("/api/{*rest}", axum::routing::any(api_not_found))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
 }
@@ -411,4 +411,48 @@ async fn chat(
         .chat_history(&id, q.token.as_deref(), account, page)
         .await?;
     Ok(Json(ChatResponse { messages }))
+}
+
+/// `GET /healthz`: the process answers.
+pub async fn healthz() -> &'static str {
+    "ok\n"
+}
+
+/// `GET /readyz`: the node takes new work: its database answers and it is
+/// not being stopped.
+pub async fn readyz(State(hub): State<Arc<Hub>>) -> Response {
+    if hub.metrics().draining() {
+        return (StatusCode::SERVICE_UNAVAILABLE, "draining\n").into_response();
+    }
+    match hub.read(|store| store.ping()).await {
+        Ok(()) => (StatusCode::OK, "ready\n").into_response(),
+        Err(_) => (StatusCode::SERVICE_UNAVAILABLE, "database unreachable\n").into_response(),
+    }
+}
+
+/// `GET /metrics`.
+pub async fn metrics(State(hub): State<Arc<Hub>>) -> Response {
+    let text = hub.metrics().render(hub.games_in_memory());
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text).into_response()
+}
+
+/// The client's address, from the connection (or the proxy's
+/// `X-Forwarded-For` when the configuration trusts it).
+impl axum::extract::FromRequestParts<Arc<Hub>> for ClientAddr {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        hub: &Arc<Hub>,
+    ) -> Result<Self, Self::Rejection> {
+        let peer = parts
+            .extensions
+            .get::<axum::extract::ConnectInfo<crate::listener::PeerAddr>>()
+            .map(|c| c.0 .0);
+        Ok(ClientAddr::from_parts(
+            peer,
+            &parts.headers,
+            hub.config().trust_forwarded_for,
+        ))
+    }
 }

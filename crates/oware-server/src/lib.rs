@@ -28,6 +28,7 @@ pub mod listener;
 pub mod metrics;
 pub mod model;
 pub mod protocol;
+pub mod ratings;
 pub mod rules;
 pub mod security;
 pub mod store;

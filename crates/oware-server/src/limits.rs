@@ -24,8 +24,6 @@ use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use axum::extract::{ConnectInfo, FromRequestParts};
-use axum::http::request::Parts;
 use axum::http::HeaderMap;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
@@ -751,25 +749,6 @@ impl ClientAddr {
                 }
             },
         }
-    }
-}
-
-impl FromRequestParts<std::sync::Arc<crate::Hub>> for ClientAddr {
-    type Rejection = std::convert::Infallible;
-
-    async fn from_request_parts(
-        parts: &mut Parts,
-        hub: &std::sync::Arc<crate::Hub>,
-    ) -> Result<Self, Self::Rejection> {
-        let peer = parts
-            .extensions
-            .get::<ConnectInfo<crate::listener::PeerAddr>>()
-            .map(|c| c.0 .0);
-        Ok(ClientAddr::from_parts(
-            peer,
-            &parts.headers,
-            hub.config().trust_forwarded_for,
-        ))
     }
 }
 

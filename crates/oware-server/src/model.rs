@@ -3,7 +3,6 @@
 
 use oware_core::{Outcome, Ply, Position, Side};
 
-use crate::protocol::views::{seats_view, stores, ResultView, Summary, Totals};
 use serde::{Deserialize, Serialize};
 
 /// How a game is played.
@@ -452,26 +451,11 @@ impl GameMeta {
             seat.token_hash.as_ref() == Some(&hash) || seat.devices.contains(&hash)
         })
     }
+}
 
-    /// The summary sent in lists.
-    pub fn summary(&self) -> Summary {
-        Summary {
-            id: self.id.clone(),
-            mode: self.mode,
-            level: self.level,
-            status: self.status(),
-            public: self.public,
-            created_at: rfc3339(self.created_at),
-            updated_at: rfc3339(self.updated_at),
-            seats: seats_view(&self.seats, [false, false]),
-            ply: self.ply,
-            score: Totals::from(self.score),
-            result: self.result.as_ref().map(ResultView::from),
-            time_control: self.time_control,
-            rated: self.rated,
-            rating_range: self.rating_range,
-        }
-    }
+/// The seeds in South's and North's stores.
+pub fn stores(pos: &Position) -> [u8; 2] {
+    [pos.store(Side::South), pos.store(Side::North)]
 }
 
 /// Milliseconds since the epoch as an RFC 3339 UTC string.

@@ -362,7 +362,7 @@ async fn my_games(State(hub): State<Arc<Hub>>, user: User) -> Result<Json<MyGame
                     .into_iter()
                     .filter(|s| all || mine(&g.meta.seats[s.index()]))
                     .collect(),
-                game: g.meta.summary(),
+                game: crate::protocol::views::Summary::of(&g.meta),
             }
         })
         .collect();
@@ -421,7 +421,7 @@ async fn export(State(hub): State<Arc<Hub>>, user: User) -> Result<Response, Api
             .map(|g| ExportedGame {
                 start: g.meta.start.to_string(),
                 moves: g.plies.into_iter().map(|p| p.text).collect(),
-                game: g.meta.summary(),
+                game: crate::protocol::views::Summary::of(&g.meta),
             })
             .collect(),
     };
@@ -467,7 +467,7 @@ async fn profile(
         games: games
             .into_iter()
             .filter(|g| g.meta.result.is_some() && g.meta.public)
-            .map(|g| g.meta.summary())
+            .map(|g| crate::protocol::views::Summary::of(&g.meta))
             .collect(),
     }))
 }

@@ -49,7 +49,7 @@ impl Hub {
     pub async fn summary(self: &Arc<Self>, id: &str) -> Result<Summary, ApiError> {
         let slot = self.slot(id).await?;
         let live = self.lock_fresh(&slot).await;
-        Ok(live.meta.summary())
+        Ok(crate::protocol::views::Summary::of(&live.meta))
     }
 
     /// Lists games.
@@ -71,7 +71,7 @@ impl Hub {
             }
             let id = g.meta.id.clone();
             match Live::from_stored(g) {
-                Ok(live) => out.push(live.meta.summary()),
+                Ok(live) => out.push(crate::protocol::views::Summary::of(&live.meta)),
                 Err(e) => tracing::error!("game {id} cannot be replayed: {e}"),
             }
         }

@@ -36,9 +36,9 @@ use axum::extract::ws::Utf8Bytes;
 use oware_core::Side;
 use tokio::sync::{broadcast, Mutex};
 
+pub use crate::protocol::incoming::NewGame;
 pub use commands::{Command, Watcher};
 pub use live::Live;
-pub use new_game::NewGame;
 
 use crate::accounts::AccountOp;
 use crate::config::Config;

@@ -16,28 +16,7 @@ use crate::protocol::views::ply_text;
 use crate::protocol::Seated;
 use crate::store::{StoredGame, StoredPly, WriteOp};
 
-/// What a new game asks for (`POST /api/v1/games`), parsed.
-#[derive(Clone, Debug)]
-pub struct NewGame {
-    /// Mode.
-    pub mode: Mode,
-    /// Level 1..=10 (computer games; 3 when absent).
-    pub level: Option<u8>,
-    /// `Some(side)` or `None` for drawing lots.
-    pub side: Option<Side>,
-    /// Display name.
-    pub name: Option<String>,
-    /// Time control.
-    pub time_control: Option<TimeControl>,
-    /// Start position.
-    pub position: Option<Position>,
-    /// Listed in the lobby.
-    pub public: bool,
-    /// Rated (online games between two signed-in players).
-    pub rated: bool,
-    /// The ratings the game accepts from the player who joins.
-    pub rating_range: Option<RatingRange>,
-}
+pub use crate::protocol::incoming::NewGame;
 
 pub(super) fn check_name(name: Option<String>, default: &str) -> Result<String, ApiError> {
     let name = name

@@ -6,7 +6,8 @@ use oware_session::ScoreKind;
 use serde::{Deserialize, Serialize};
 
 use crate::model::{
-    GameStatus, Mode, PlyText, RatingRange, Seat, SeatKind, SeatRating, TimeControl,
+    rfc3339, GameMeta, GameStatus, Mode, PlyText, RatingRange, Seat, SeatKind, SeatRating,
+    TimeControl,
 };
 
 /// `{"south": n, "north": n}`.
@@ -27,10 +28,7 @@ impl From<[u8; 2]> for Totals {
     }
 }
 
-/// The stores of a position.
-pub fn stores(pos: &Position) -> [u8; 2] {
-    [pos.store(Side::South), pos.store(Side::North)]
-}
+pub use crate::model::stores;
 
 /// A game's result on the wire.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -280,4 +278,26 @@ pub struct Summary {
     /// The ratings a seek accepts.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rating_range: Option<RatingRange>,
+}
+
+impl Summary {
+    /// The summary of a game sent in lists.
+    pub fn of(meta: &GameMeta) -> Summary {
+        Summary {
+            id: meta.id.clone(),
+            mode: meta.mode,
+            level: meta.level,
+            status: meta.status(),
+            public: meta.public,
+            created_at: rfc3339(meta.created_at),
+            updated_at: rfc3339(meta.updated_at),
+            seats: seats_view(&meta.seats, [false, false]),
+            ply: meta.ply,
+            score: Totals::from(meta.score),
+            result: meta.result.as_ref().map(ResultView::from),
+            time_control: meta.time_control,
+            rated: meta.rated,
+            rating_range: meta.rating_range,
+        }
+    }
 }

@@ -23,8 +23,9 @@ pub mod sqlite;
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
 
-use crate::accounts::ratings::{Rating, RatingClass};
-use crate::accounts::{AccountOp, AccountRow, HistoryPoint, RatingRow, SessionRow};
+use crate::ratings::{Rating, RatingClass};
+use account_rows::{AccountOp, AccountRow, HistoryPoint, RatingRow, SessionRow};
+pub mod account_rows;
 pub mod chat;
 pub mod limits;
 

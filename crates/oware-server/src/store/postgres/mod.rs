@@ -38,10 +38,10 @@ use super::{
     enqueue, meta_json, parse_meta, ChatPage, Due, Job, Listing, Notice, Store, StoreError,
     StoredGame, StoredPly, WriteOp, WriteStats, MAX_GROUP,
 };
-use crate::accounts::ratings::{Rating, RatingClass};
-use crate::accounts::AccountOp;
-use crate::accounts::{AccountRow, HistoryPoint, RatingRow, SessionRow};
 use crate::model::{GameMeta, GameStatus};
+use crate::ratings::{Rating, RatingClass};
+use crate::store::account_rows::AccountOp;
+use crate::store::account_rows::{AccountRow, HistoryPoint, RatingRow, SessionRow};
 
 /// The channel every node listens on.
 const CHANNEL: &str = "oware";

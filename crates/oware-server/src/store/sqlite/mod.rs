@@ -21,9 +21,9 @@ use super::{
     enqueue, meta_json, parse_meta, ChatPage, Due, Job, Listing, Store, StoreError, StoredGame,
     StoredPly, WriteOp, WriteStats, MAX_GROUP,
 };
-use crate::accounts::ratings::{Rating, RatingClass};
-use crate::accounts::{AccountRow, HistoryPoint, RatingRow, SessionRow};
 use crate::model::{GameMeta, GameStatus};
+use crate::ratings::{Rating, RatingClass};
+use crate::store::account_rows::{AccountRow, HistoryPoint, RatingRow, SessionRow};
 
 /// SQLite storage: one file, WAL mode, group commits.
 pub struct SqliteStore {
