@@ -357,13 +357,7 @@ impl Hub {
         self.expire_if_due(slot, live).await;
         self.commit(slot, live, |live| {
             end(&mut live.game)?;
-            live.meta.offer = None;
-            live.sync_meta();
-            Ok(Commit {
-                op: WriteOp::Meta(live.meta.clone()),
-                announce: vec![Announce::Clock, Announce::End],
-                new_position: true,
-            })
+            Ok(Commit::ended(live))
         })
         .await
     }

@@ -161,6 +161,22 @@ pub(crate) struct Commit {
     pub new_position: bool,
 }
 
+impl Commit {
+    /// The game has just ended other than by a move (resignation,
+    /// agreement, time): its metadata is stored and the end announced with
+    /// the stopped clock. (An end by a move is a ply's commit; a rated
+    /// game's rating is added to either by [`Hub::commit`].)
+    pub(crate) fn ended(live: &mut Live) -> Commit {
+        live.meta.offer = None;
+        live.sync_meta();
+        Commit {
+            op: WriteOp::Meta(live.meta.clone()),
+            announce: vec![Announce::Clock, Announce::End],
+            new_position: true,
+        }
+    }
+}
+
 /// The games and everything they need.
 pub struct Hub {
     store: Arc<dyn Store>,
@@ -545,12 +561,7 @@ impl Hub {
                 if let Some(c) = live.clock_mut() {
                     c.flag(side);
                 }
-                live.sync_meta();
-                Ok(Commit {
-                    op: WriteOp::Meta(live.meta.clone()),
-                    announce: vec![Announce::Clock, Announce::End],
-                    new_position: true,
-                })
+                Ok(Commit::ended(live))
             })
             .await
         };

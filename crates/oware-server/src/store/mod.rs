@@ -225,9 +225,11 @@ pub enum Notice {
     Resync,
 }
 
-/// Where games are kept. Reads are blocking (call them off the async
-/// threads); writes are queued and their future resolves once durable.
-pub trait Store: Send + Sync + 'static {
+/// Games: their moves and metadata, listings, deadlines, and what nodes
+/// sharing the store need. Reads are blocking (call them off the async
+/// threads); writes (of every kind: [`WriteOp`]) are queued and their
+/// future resolves once durable.
+pub trait GameStore: Send + Sync + 'static {
     /// Queues a write; the receiver answers once it is durable.
     fn write(&self, op: WriteOp) -> oneshot::Receiver<Result<(), StoreError>>;
     /// Loads one game.
@@ -243,36 +245,6 @@ pub trait Store: Send + Sync + 'static {
     ) -> Result<(Vec<StoredGame>, u64), StoreError>;
     /// Writes committed and groups (transactions) so far.
     fn stats(&self) -> WriteStats;
-    /// The account with this username (case-insensitive).
-    fn account_by_name(&self, name: &str) -> Result<Option<AccountRow>, StoreError>;
-    /// The session with this token hash, and its account.
-    fn session(&self, token_hash: &[u8]) -> Result<Option<(SessionRow, AccountRow)>, StoreError>;
-    /// An account's rating in every class (the starting rating where it has
-    /// played no rated game).
-    fn ratings(&self, account_id: &str) -> Result<Vec<RatingRow>, StoreError>;
-    /// An account's rating history, oldest first.
-    fn rating_history(&self, account_id: &str) -> Result<Vec<HistoryPoint>, StoreError>;
-    /// The best ratings of a class: (username, rating); the established
-    /// ones, then the provisional ones too when `provisional`.
-    fn leaderboard(
-        &self,
-        class: RatingClass,
-        limit: u32,
-        provisional: bool,
-    ) -> Result<Vec<(String, Rating)>, StoreError>;
-    /// An account's games, ongoing first, then the most recent.
-    fn account_games(&self, account_id: &str, limit: u32) -> Result<Vec<StoredGame>, StoreError>;
-    /// A page of a game's chat, oldest first: the players' room, and the
-    /// spectators' room too when `spectators`; the `limit` latest messages
-    /// before the message `before` (or the latest of all).
-    fn chat(
-        &self,
-        game_id: &str,
-        spectators: bool,
-        page: ChatPage,
-    ) -> Result<Vec<ChatMessage>, StoreError>;
-    /// Messages kept for a game in `room`.
-    fn chat_count(&self, game_id: &str, room: Room) -> Result<u64, StoreError>;
     /// Claims up to `limit` games whose deadline (`Due::at`) is at or
     /// before `now` and that no node claimed in the last `lease_ms`; each is
     /// claimed for `lease_ms` (PostgreSQL: `FOR UPDATE SKIP LOCKED`, so two
@@ -296,6 +268,48 @@ pub trait Store: Send + Sync + 'static {
         None
     }
 }
+
+/// Accounts: their rows, sessions, ratings and games (blocking reads).
+pub trait AccountStore: Send + Sync + 'static {
+    /// The account with this username (case-insensitive).
+    fn account_by_name(&self, name: &str) -> Result<Option<AccountRow>, StoreError>;
+    /// The session with this token hash, and its account.
+    fn session(&self, token_hash: &[u8]) -> Result<Option<(SessionRow, AccountRow)>, StoreError>;
+    /// An account's rating in every class (the starting rating where it has
+    /// played no rated game).
+    fn ratings(&self, account_id: &str) -> Result<Vec<RatingRow>, StoreError>;
+    /// An account's rating history, oldest first.
+    fn rating_history(&self, account_id: &str) -> Result<Vec<HistoryPoint>, StoreError>;
+    /// The best ratings of a class: (username, rating); the established
+    /// ones, then the provisional ones too when `provisional`.
+    fn leaderboard(
+        &self,
+        class: RatingClass,
+        limit: u32,
+        provisional: bool,
+    ) -> Result<Vec<(String, Rating)>, StoreError>;
+    /// An account's games, ongoing first, then the most recent.
+    fn account_games(&self, account_id: &str, limit: u32) -> Result<Vec<StoredGame>, StoreError>;
+}
+
+/// The in-game chat (blocking reads).
+pub trait ChatStore: Send + Sync + 'static {
+    /// A page of a game's chat, oldest first: the players' room, and the
+    /// spectators' room too when `spectators`; the `limit` latest messages
+    /// before the message `before` (or the latest of all).
+    fn chat(
+        &self,
+        game_id: &str,
+        spectators: bool,
+        page: ChatPage,
+    ) -> Result<Vec<ChatMessage>, StoreError>;
+    /// Messages kept for a game in `room`.
+    fn chat_count(&self, game_id: &str, room: Room) -> Result<u64, StoreError>;
+}
+
+/// Where games, accounts and chat are kept: the three stores in one
+/// database, so a game's end and its ratings commit together.
+pub trait Store: GameStore + AccountStore + ChatStore {}
 
 /// Counters of the writer.
 #[derive(Clone, Copy, Debug, Default)]

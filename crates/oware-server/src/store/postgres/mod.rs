@@ -35,8 +35,8 @@ mod accounts;
 
 use super::chat::{side_code, side_from_code, ChatMessage, Room};
 use super::{
-    enqueue, meta_json, parse_meta, ChatPage, Due, Job, Listing, Notice, Store, StoreError,
-    StoredGame, StoredPly, WriteOp, WriteStats, MAX_GROUP,
+    enqueue, meta_json, parse_meta, AccountStore, ChatPage, ChatStore, Due, GameStore, Job,
+    Listing, Notice, Store, StoreError, StoredGame, StoredPly, WriteOp, WriteStats, MAX_GROUP,
 };
 use crate::model::{GameMeta, GameStatus};
 use crate::ratings::{Rating, RatingClass};
@@ -772,7 +772,7 @@ async fn listen(config: tokio_postgres::Config, out: mpsc::UnboundedSender<Notic
     }
 }
 
-impl Store for PgStore {
+impl GameStore for PgStore {
     fn write(&self, op: WriteOp) -> oneshot::Receiver<Result<(), StoreError>> {
         enqueue(&self.queue, op)
     }
@@ -827,6 +827,46 @@ impl Store for PgStore {
         *self.stats.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    fn claim_due(&self, now: i64, lease_ms: i64, limit: u32) -> Result<Vec<String>, StoreError> {
+        self.block(async {
+            let client = self.pool.get().await?;
+            let rows = client
+                .query(
+                    "UPDATE games SET due_claim = $2 WHERE id IN (
+                        SELECT id FROM games WHERE due_at <= $1 AND coalesce(due_claim, 0) <= $1
+                        ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+                     RETURNING id",
+                    &[&now, &(now + lease_ms), &(limit as i64)],
+                )
+                .await?;
+            Ok(rows.iter().map(|r| r.get(0)).collect())
+        })
+    }
+
+    fn ping(&self) -> Result<(), StoreError> {
+        self.block(async {
+            let client = self.pool.get().await?;
+            client.query_one("SELECT 1", &[]).await?;
+            Ok(())
+        })
+    }
+
+    fn shared(&self) -> bool {
+        true
+    }
+
+    fn subscribe(&self) -> Option<mpsc::UnboundedReceiver<Notice>> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        self.runtime.spawn(listen(self.config.clone(), tx));
+        Some(rx)
+    }
+
+    fn shared_limits(&self) -> Option<&dyn super::limits::SharedLimits> {
+        Some(self)
+    }
+}
+
+impl AccountStore for PgStore {
     fn account_by_name(&self, name: &str) -> Result<Option<AccountRow>, StoreError> {
         self.block(async {
             let client = self.pool.get().await?;
@@ -876,7 +916,9 @@ impl Store for PgStore {
             self.load_many(ids).await
         })
     }
+}
 
+impl ChatStore for PgStore {
     fn chat(
         &self,
         game_id: &str,
@@ -911,42 +953,6 @@ impl Store for PgStore {
             Ok(row.get::<_, i64>(0) as u64)
         })
     }
-
-    fn claim_due(&self, now: i64, lease_ms: i64, limit: u32) -> Result<Vec<String>, StoreError> {
-        self.block(async {
-            let client = self.pool.get().await?;
-            let rows = client
-                .query(
-                    "UPDATE games SET due_claim = $2 WHERE id IN (
-                        SELECT id FROM games WHERE due_at <= $1 AND coalesce(due_claim, 0) <= $1
-                        ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-                     RETURNING id",
-                    &[&now, &(now + lease_ms), &(limit as i64)],
-                )
-                .await?;
-            Ok(rows.iter().map(|r| r.get(0)).collect())
-        })
-    }
-
-    fn ping(&self) -> Result<(), StoreError> {
-        self.block(async {
-            let client = self.pool.get().await?;
-            client.query_one("SELECT 1", &[]).await?;
-            Ok(())
-        })
-    }
-
-    fn shared(&self) -> bool {
-        true
-    }
-
-    fn subscribe(&self) -> Option<mpsc::UnboundedReceiver<Notice>> {
-        let (tx, rx) = mpsc::unbounded_channel();
-        self.runtime.spawn(listen(self.config.clone(), tx));
-        Some(rx)
-    }
-
-    fn shared_limits(&self) -> Option<&dyn super::limits::SharedLimits> {
-        Some(self)
-    }
 }
+
+impl Store for PgStore {}

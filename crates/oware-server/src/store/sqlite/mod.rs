@@ -18,8 +18,8 @@ mod chat;
 
 use super::chat::{ChatMessage, Room};
 use super::{
-    enqueue, meta_json, parse_meta, ChatPage, Due, Job, Listing, Store, StoreError, StoredGame,
-    StoredPly, WriteOp, WriteStats, MAX_GROUP,
+    enqueue, meta_json, parse_meta, AccountStore, ChatPage, ChatStore, Due, GameStore, Job,
+    Listing, Store, StoreError, StoredGame, StoredPly, WriteOp, WriteStats, MAX_GROUP,
 };
 use crate::model::{GameMeta, GameStatus};
 use crate::ratings::{Rating, RatingClass};
@@ -341,7 +341,7 @@ fn set_due(conn: &Connection, id: &str, expected: Option<u64>, due: Due) -> Resu
     }
 }
 
-impl Store for SqliteStore {
+impl GameStore for SqliteStore {
     fn write(&self, op: WriteOp) -> oneshot::Receiver<Result<(), StoreError>> {
         enqueue(&self.queue, op)
     }
@@ -397,6 +397,29 @@ impl Store for SqliteStore {
         *self.stats.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    fn claim_due(&self, now: i64, lease_ms: i64, limit: u32) -> Result<Vec<String>, StoreError> {
+        // One node: no other claims to skip, but the lease keeps a game
+        // from being taken up again before its timer has acted.
+        let conn = self.reader();
+        let ids = conn
+            .prepare_cached(
+                "UPDATE games SET due_claim = ?2 WHERE id IN (
+                    SELECT id FROM games WHERE due_at <= ?1 AND coalesce(due_claim, 0) <= ?1
+                    ORDER BY due_at LIMIT ?3)
+                 RETURNING id",
+            )?
+            .query_map(params![now, now + lease_ms, limit], |r| r.get(0))?
+            .collect::<Result<Vec<String>, _>>()?;
+        Ok(ids)
+    }
+
+    fn ping(&self) -> Result<(), StoreError> {
+        self.reader().query_row("SELECT 1", [], |_| Ok(()))?;
+        Ok(())
+    }
+}
+
+impl AccountStore for SqliteStore {
     fn account_by_name(&self, name: &str) -> Result<Option<AccountRow>, StoreError> {
         accounts::account_by_name(&self.reader(), name)
     }
@@ -422,6 +445,17 @@ impl Store for SqliteStore {
         accounts::leaderboard(&self.reader(), class, limit, provisional)
     }
 
+    fn account_games(&self, account_id: &str, limit: u32) -> Result<Vec<StoredGame>, StoreError> {
+        let conn = self.reader();
+        let mut games = Vec::new();
+        for id in accounts::game_ids(&conn, account_id, limit)? {
+            games.extend(load_with(&conn, &id)?);
+        }
+        Ok(games)
+    }
+}
+
+impl ChatStore for SqliteStore {
     fn chat(
         &self,
         game_id: &str,
@@ -434,37 +468,9 @@ impl Store for SqliteStore {
     fn chat_count(&self, game_id: &str, room: Room) -> Result<u64, StoreError> {
         chat::count(&self.reader(), game_id, room)
     }
-
-    fn account_games(&self, account_id: &str, limit: u32) -> Result<Vec<StoredGame>, StoreError> {
-        let conn = self.reader();
-        let mut games = Vec::new();
-        for id in accounts::game_ids(&conn, account_id, limit)? {
-            games.extend(load_with(&conn, &id)?);
-        }
-        Ok(games)
-    }
-
-    fn claim_due(&self, now: i64, lease_ms: i64, limit: u32) -> Result<Vec<String>, StoreError> {
-        // One node: no other claims to skip, but the lease keeps a game
-        // from being taken up again before its timer has acted.
-        let conn = self.reader();
-        let ids = conn
-            .prepare_cached(
-                "UPDATE games SET due_claim = ?2 WHERE id IN (
-                    SELECT id FROM games WHERE due_at <= ?1 AND coalesce(due_claim, 0) <= ?1
-                    ORDER BY due_at LIMIT ?3)
-                 RETURNING id",
-            )?
-            .query_map(params![now, now + lease_ms, limit], |r| r.get(0))?
-            .collect::<Result<Vec<String>, _>>()?;
-        Ok(ids)
-    }
-
-    fn ping(&self) -> Result<(), StoreError> {
-        self.reader().query_row("SELECT 1", [], |_| Ok(()))?;
-        Ok(())
-    }
 }
+
+impl Store for SqliteStore {}
 
 impl SqliteStore {
     fn reader(&self) -> std::sync::MutexGuard<'_, Connection> {
