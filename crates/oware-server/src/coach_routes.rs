@@ -25,7 +25,7 @@ use crate::protocol::incoming::GameReq;
 use crate::protocol::views::ScoreView;
 
 /// The routes of this module.
-pub fn routes() -> Router<Arc<Hub>> {
+pub fn routes() -> Router<crate::state::AppState> {
     Router::new().route("/api/v1/coach", post(coach))
 }
 
@@ -168,6 +168,7 @@ fn judged(j: &Judgement, lang: Lang, computer: Option<Side>) -> JudgedMove {
 
 async fn coach(
     State(hub): State<Arc<Hub>>,
+    State(limits): State<Arc<crate::limits::Limiter>>,
     client: ClientAddr,
     crate::accounts::session::MaybeUser(user): crate::accounts::session::MaybeUser,
     JsonBody(req): JsonBody<CoachReq>,
@@ -176,7 +177,7 @@ async fn coach(
     if req.game.is_over() {
         return Err(ApiError::game_over("the game is over"));
     }
-    hub.limiter().check(Cost::Engine, client).await?;
+    limits.check(Cost::Engine, client).await?;
     let keys = ClientKeys::of(client, user.as_ref());
     let analysis = hub.coach_analysis(req.game, &keys).await?;
     let moves: Vec<JudgedMove> = analysis

@@ -79,7 +79,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
 }
 
 /// The API routes.
-pub fn routes() -> Router<Arc<Hub>> {
+pub fn routes() -> Router<crate::state::AppState> {
     Router::new()
         .route("/api/v1/rules/state", post(rules_state))
         .route("/api/v1/games", post(create).get(list))
@@ -141,14 +141,15 @@ async fn rules_state(
 
 async fn create(
     State(hub): State<Arc<Hub>>,
+    State(limits): State<Arc<crate::limits::Limiter>>,
     client: ClientAddr,
     MaybeUser(user): MaybeUser,
     JsonBody(req): JsonBody<CreateReq>,
 ) -> Result<Response, ApiError> {
     let new = req.parse()?;
-    hub.limiter().check(Cost::Game, client).await?;
+    limits.check(Cost::Game, client).await?;
     // A game listed in the lobby holds one of the client's lobby places.
-    let place = match hub.limiter().seeks().filter(|_| new.public) {
+    let place = match limits.seeks().filter(|_| new.public) {
         Some(seeks) => {
             let keys = ClientKeys::of(client, user.as_ref());
             let mut gone = Vec::new();
@@ -280,12 +281,13 @@ async fn agreement(
 
 async fn hint(
     State(hub): State<Arc<Hub>>,
+    State(limits): State<Arc<crate::limits::Limiter>>,
     client: ClientAddr,
     MaybeUser(user): MaybeUser,
     Path(id): Path<String>,
     JsonBody(req): JsonBody<HintReq>,
 ) -> Result<Json<HintResponse>, ApiError> {
-    hub.limiter().check(Cost::Engine, client).await?;
+    limits.check(Cost::Engine, client).await?;
     let keys = ClientKeys::of(client, user.as_ref());
     hub.hint(
         &id,
@@ -299,11 +301,12 @@ async fn hint(
 
 async fn rematch(
     State(hub): State<Arc<Hub>>,
+    State(limits): State<Arc<crate::limits::Limiter>>,
     client: ClientAddr,
     Path(id): Path<String>,
     JsonBody(req): JsonBody<TokenReq>,
 ) -> Result<Json<Seated>, ApiError> {
-    hub.limiter().check(Cost::Game, client).await?;
+    limits.check(Cost::Game, client).await?;
     hub.rematch(&id, req.token.as_deref()).await.map(Json)
 }
 
@@ -311,11 +314,12 @@ async fn rematch(
 /// theirs, with tokens for this device.
 async fn claim_seats(
     State(hub): State<Arc<Hub>>,
+    State(limits): State<Arc<crate::limits::Limiter>>,
     client: ClientAddr,
     Path(id): Path<String>,
     user: crate::accounts::User,
 ) -> Result<Json<Seated>, ApiError> {
-    hub.limiter().check(Cost::Game, client).await?;
+    limits.check(Cost::Game, client).await?;
     hub.claim_seats(&id, &user).await.map(Json)
 }
 
@@ -326,6 +330,7 @@ async fn ogn(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Result<Resp
 
 async fn import(
     State(hub): State<Arc<Hub>>,
+    State(limits): State<Arc<crate::limits::Limiter>>,
     client: ClientAddr,
     req: Request,
 ) -> Result<Response, ApiError> {
@@ -346,20 +351,21 @@ async fn import(
             .map_err(|_| ApiError::malformed("the OGN text is not UTF-8"))?
     };
     let record = oware_core::Record::parse(&text).map_err(|e| ApiError::record(&e))?;
-    hub.limiter().check(Cost::Game, client).await?;
+    limits.check(Cost::Game, client).await?;
     let seated = hub.import(record).await?;
     Ok((StatusCode::CREATED, Json(seated)).into_response())
 }
 
 async fn review(
     State(hub): State<Arc<Hub>>,
+    State(limits): State<Arc<crate::limits::Limiter>>,
     client: ClientAddr,
     MaybeUser(user): MaybeUser,
     Path(id): Path<String>,
     q: Result<Query<ReviewQuery>, QueryRejection>,
 ) -> Result<Json<ReviewResponse>, ApiError> {
     let q = query(q)?;
-    hub.limiter().check(Cost::Engine, client).await?;
+    limits.check(Cost::Engine, client).await?;
     let keys = ClientKeys::of(client, user.as_ref());
     hub.review(&id, q.token.as_deref(), q.movetime_ms.unwrap_or(100), &keys)
         .await
@@ -368,12 +374,13 @@ async fn review(
 
 async fn analyze(
     State(hub): State<Arc<Hub>>,
+    State(limiter): State<Arc<crate::limits::Limiter>>,
     client: ClientAddr,
     MaybeUser(user): MaybeUser,
     JsonBody(req): JsonBody<AnalyzeReq>,
 ) -> Result<Json<AnalyzeResponse>, ApiError> {
     let (game, limits) = req.parse()?;
-    hub.limiter().check(Cost::Engine, client).await?;
+    limiter.check(Cost::Engine, client).await?;
     let keys = ClientKeys::of(client, user.as_ref());
     let pos = *game.position();
     let moves = hub
@@ -438,12 +445,12 @@ pub async fn metrics(State(hub): State<Arc<Hub>>) -> Response {
 
 /// The client's address, from the connection (or the proxy's
 /// `X-Forwarded-For` when the configuration trusts it).
-impl axum::extract::FromRequestParts<Arc<Hub>> for ClientAddr {
+impl axum::extract::FromRequestParts<crate::state::AppState> for ClientAddr {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(
         parts: &mut axum::http::request::Parts,
-        hub: &Arc<Hub>,
+        state: &crate::state::AppState,
     ) -> Result<Self, Self::Rejection> {
         let peer = parts
             .extensions
@@ -452,7 +459,7 @@ impl axum::extract::FromRequestParts<Arc<Hub>> for ClientAddr {
         Ok(ClientAddr::from_parts(
             peer,
             &parts.headers,
-            hub.config().trust_forwarded_for,
+            state.config.trust_forwarded_for,
         ))
     }
 }

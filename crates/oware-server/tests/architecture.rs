@@ -74,6 +74,7 @@ const LAYERS: &[&[&str]] = &[
         "accounts::session",
         "coach_routes",
         "lesson_routes",
+        "state",
         "lib",
     ],
 ];

@@ -23,7 +23,7 @@ use crate::store::WriteOp;
 use crate::Hub;
 
 /// The account routes.
-pub fn routes() -> Router<Arc<Hub>> {
+pub fn routes() -> Router<crate::state::AppState> {
     Router::new()
         .route("/api/v1/account/signup", post(sign_up))
         .route("/api/v1/account/signin", post(sign_in))
@@ -159,13 +159,14 @@ fn signed_out(hub: &Hub) -> Response {
 
 async fn sign_up(
     State(hub): State<Arc<Hub>>,
+    State(limits): State<Arc<crate::limits::Limiter>>,
     client: ClientAddr,
     JsonBody(req): JsonBody<Credentials>,
 ) -> Result<Response, ApiError> {
     let (username, password) = req.parse()?;
     check_username(&username)?;
     check_password(&password, &username)?;
-    hub.limiter().check(Cost::SignUp, client).await?;
+    limits.check(Cost::SignUp, client).await?;
     let hash = cpu(move || hash_password(&password)).await??;
     let account = AccountRow {
         id: new_id(),
@@ -190,13 +191,14 @@ fn dummy_hash() -> &'static str {
 /// passwords are counted by the sign-in guard (`limits::SignInGuard`).
 async fn authenticate(
     hub: &Hub,
+    limits: &crate::limits::Limiter,
     client: ClientAddr,
     username: &str,
     password: String,
 ) -> Result<AccountRow, ApiError> {
-    hub.limiter().check(Cost::SignIn, client).await?;
+    limits.check(Cost::SignIn, client).await?;
     let key = username_key(username);
-    let guard = hub.limiter().sign_in_guard();
+    let guard = limits.sign_in_guard();
     if let Some(g) = guard {
         g.check(&key, client).await?;
     }
@@ -226,8 +228,13 @@ async fn authenticate(
 /// Checks the signed-in player's password before a change to the account.
 /// Wrong ones are counted per account, apart from sign-in attempts, so a
 /// stranger guessing at the sign-in form never refuses the owner here.
-async fn confirm_password(hub: &Hub, user: &User, password: String) -> Result<(), ApiError> {
-    let guard = hub.limiter().sign_in_guard();
+async fn confirm_password(
+    hub: &Hub,
+    limits: &crate::limits::Limiter,
+    user: &User,
+    password: String,
+) -> Result<(), ApiError> {
+    let guard = limits.sign_in_guard();
     if let Some(g) = guard {
         g.check_confirm(&user.id).await?;
     }
@@ -249,11 +256,12 @@ async fn confirm_password(hub: &Hub, user: &User, password: String) -> Result<()
 
 async fn sign_in(
     State(hub): State<Arc<Hub>>,
+    State(limits): State<Arc<crate::limits::Limiter>>,
     client: ClientAddr,
     JsonBody(req): JsonBody<Credentials>,
 ) -> Result<Response, ApiError> {
     let (username, password) = req.parse()?;
-    let account = authenticate(&hub, client, &username, password).await?;
+    let account = authenticate(&hub, &limits, client, &username, password).await?;
     start_session(&hub, &account).await
 }
 
@@ -284,6 +292,7 @@ struct PasswordChange {
 
 async fn change_password(
     State(hub): State<Arc<Hub>>,
+    State(limits): State<Arc<crate::limits::Limiter>>,
     user: User,
     JsonBody(req): JsonBody<PasswordChange>,
 ) -> Result<StatusCode, ApiError> {
@@ -293,7 +302,7 @@ async fn change_password(
         ));
     };
     check_password(&new, &user.username)?;
-    confirm_password(&hub, &user, old).await?;
+    confirm_password(&hub, &limits, &user, old).await?;
     let hash = cpu(move || hash_password(&new)).await??;
     write(
         &hub,
@@ -320,13 +329,14 @@ struct Deletion {
 
 async fn delete(
     State(hub): State<Arc<Hub>>,
+    State(limits): State<Arc<crate::limits::Limiter>>,
     user: User,
     JsonBody(req): JsonBody<Deletion>,
 ) -> Result<Response, ApiError> {
     let password = req
         .password
         .ok_or_else(|| ApiError::invalid_request("password: required"))?;
-    confirm_password(&hub, &user, password).await?;
+    confirm_password(&hub, &limits, &user, password).await?;
     // Games stay, with the seats made anonymous; then the account goes.
     let id = user.id.clone();
     let games = hub

@@ -44,7 +44,6 @@ use crate::accounts::AccountOp;
 use crate::config::Config;
 use crate::engines::EnginePool;
 use crate::error::ApiError;
-use crate::limits::Limiter;
 use crate::model::{now_ms, OfferAction};
 use crate::store::{Store, StoreError, WriteOp};
 use oware_engine::book::Book;
@@ -183,7 +182,6 @@ pub struct Hub {
     engines: Arc<EnginePool>,
     games: StdMutex<HashMap<String, Arc<Slot>>>,
     reviews: StdMutex<analysis::ReviewCache>,
-    limiter: Limiter,
     config: Config,
     /// This process's id among the nodes sharing the store.
     node: u64,
@@ -253,13 +251,11 @@ impl Hub {
             config.book.then(Book::builtin),
             tables,
         ));
-        let limiter = Limiter::new(config.rate_limits, &store);
         let hub = Arc::new(Hub {
             store,
             engines,
             games: StdMutex::new(HashMap::new()),
             reviews: StdMutex::new(analysis::ReviewCache::default()),
-            limiter,
             config,
             node: rand::random(),
             metrics: crate::metrics::Metrics::default(),
@@ -273,7 +269,6 @@ impl Hub {
                 match weak.upgrade() {
                     Some(hub) => {
                         hub.sweep();
-                        hub.limiter.forget_idle();
                     }
                     None => break,
                 }
@@ -302,11 +297,6 @@ impl Hub {
     /// The engine pool.
     pub fn engines(&self) -> &Arc<EnginePool> {
         &self.engines
-    }
-
-    /// The per-client rate limits.
-    pub fn limiter(&self) -> &Limiter {
-        &self.limiter
     }
 
     /// The settings.
