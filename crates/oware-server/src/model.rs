@@ -307,6 +307,10 @@ pub struct GameMeta {
     /// their ratings.
     #[serde(default)]
     pub rated: bool,
+    /// A rated game that ended before each side had made a move: aborted,
+    /// so it counts for no rating (`rated` is then false).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub aborted: bool,
     /// Only players rated within this range may join (a seek's range).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rating_range: Option<RatingRange>,
@@ -395,6 +399,7 @@ impl GameMeta {
             level,
             public,
             rated: false,
+            aborted: false,
             rating_range: None,
             created_at: now,
             updated_at: now,

@@ -480,6 +480,7 @@ async fn finding_4_ratings_cannot_be_farmed() {
         assert_eq!(r.status, 200, "{}", r.body);
         assert_eq!(r.json()["game"]["status"], "over");
         assert_eq!(r.json()["game"]["rated"], false, "aborted, not rated");
+        assert_eq!(r.json()["game"]["aborted"], true, "{}", r.body);
     }
     assert_eq!(slow_rating(addr, "Ama").await, (1500, 0));
     // One move is not enough either: each side must have moved.

@@ -366,6 +366,7 @@ impl Live {
             result: game.outcome().map(ResultView::from),
             time_control: self.meta.time_control,
             rated: self.meta.rated,
+            aborted: self.meta.aborted,
             rating_range: self.meta.rating_range,
             clock: self.clock.map(|c| c.view(Instant::now())),
             offer: self.meta.offer,
@@ -383,6 +384,7 @@ impl Live {
         // Ended before each side's first move: aborted, not rated.
         if self.meta.result.is_some() && self.meta.rated && !self.both_have_moved() {
             self.meta.rated = false;
+            self.meta.aborted = true;
         }
     }
 

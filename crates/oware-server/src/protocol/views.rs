@@ -233,6 +233,9 @@ pub struct GameView {
     pub time_control: Option<TimeControl>,
     /// Rated.
     pub rated: bool,
+    /// A rated game aborted before each side had moved (not rated).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub aborted: bool,
     /// The ratings a seek accepts.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rating_range: Option<RatingRange>,
@@ -275,6 +278,9 @@ pub struct Summary {
     pub time_control: Option<TimeControl>,
     /// Rated.
     pub rated: bool,
+    /// A rated game aborted before each side had moved (not rated).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub aborted: bool,
     /// The ratings a seek accepts.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rating_range: Option<RatingRange>,
@@ -297,6 +303,7 @@ impl Summary {
             result: meta.result.as_ref().map(ResultView::from),
             time_control: meta.time_control,
             rated: meta.rated,
+            aborted: meta.aborted,
             rating_range: meta.rating_range,
         }
     }

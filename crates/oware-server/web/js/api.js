@@ -67,6 +67,9 @@ async function call1(method, path, body, { text = false, empty = false } = {}) {
 /** Moves as the protocol writes them ("FfB"), with lost turns dropped. */
 export const movesString = (plies) => (plies || []).filter((m) => m !== '-').join('');
 
+/** Chat messages asked for at a time. */
+export const CHAT_PAGE = 50;
+
 export const api = {
   rulesState: (position, moves) => call('POST', '/rules/state', { position: position || undefined, moves: moves || undefined }),
   rulesAgreement: (position, moves) => call('POST', '/rules/agreement', { position: position || undefined, moves: moves || undefined }),
@@ -90,7 +93,13 @@ export const api = {
   coach: (position, moves, move, lang, computer) => call('POST', '/coach', { position: position || undefined, moves: moves || undefined, move: move || undefined, lang, computer: computer || undefined }),
   analyze: (position, moves, movetime_ms = 1000) => call('POST', '/analyze', { position, moves: moves || undefined, movetime_ms }),
   gamesByIds: (ids) => call('GET', `/games?ids=${ids.map(encodeURIComponent).join(',')}`),
-  chat: (id, token) => call('GET', `/games/${encodeURIComponent(id)}/chat${token ? `?token=${encodeURIComponent(token)}` : ''}`),
+  /** A page of the chat: the latest `limit` messages, or those before the message `before`. */
+  chat: (id, token, before = null, limit = CHAT_PAGE) => {
+    const q = new URLSearchParams({ limit: String(limit) });
+    if (token) q.set('token', token);
+    if (before != null) q.set('before', String(before));
+    return call('GET', `/games/${encodeURIComponent(id)}/chat?${q}`);
+  },
   // Accounts (the session is the HttpOnly cookie the server sets).
   me: () => call('GET', '/account'),
   signUp: (username, password) => call('POST', '/account/signup', { username, password }),
