@@ -104,6 +104,27 @@ test('two players online: invite, live moves, reconnect, spectator, resignation'
     }
     await shot(c, 'online-spectator-end');
 
+    // A long chat opens on its latest page; earlier messages come on
+    // demand, above, in order (the server's answers stubbed: 70 messages).
+    const lines = Array.from({ length: 70 }, (_, i) => ({ id: i + 1, room: 'players', side: i % 2 ? 'N' : 'S', name: i % 2 ? 'Kofi' : 'Ama', text: `line ${i + 1}`, at: '2026-12-01T12:00:00Z' }));
+    const asked = [];
+    await c.route('**/api/v1/games/*/chat?*', (route) => {
+      const u = new URL(route.request().url());
+      asked.push(u.search);
+      const before = Number(u.searchParams.get('before') || 71);
+      const limit = Number(u.searchParams.get('limit') || 50);
+      route.fulfill({ json: { messages: lines.filter((m) => m.id < before).slice(-limit) } });
+    });
+    await c.reload();
+    await until(async () => (await c.locator('.chat-log li').count()) === 50, 'the latest 50 messages');
+    assert.match(await c.locator('.chat-log li').first().innerText(), /line 21$/);
+    await c.getByRole('button', { name: 'Earlier messages' }).click();
+    await until(async () => (await c.locator('.chat-log li').count()) === 70, 'the 20 earlier messages above');
+    assert.match(await c.locator('.chat-log li').first().innerText(), /line 1$/);
+    assert.equal(await c.locator('.chat-earlier').isHidden(), true, 'nothing earlier left');
+    assert.ok(asked.some((q) => q.includes('before=21')), `paged from the first shown: ${asked}`);
+    await c.unroute('**/api/v1/games/*/chat?*');
+
     // Rematch: A asks, B is told and joins the new game.
     await a.getByRole('button', { name: 'Rematch' }).click();
     await a.waitForURL((u) => !u.href.includes(spectator.split('/').pop()));

@@ -4,15 +4,15 @@
 //! move) and the list of every move's value; analyses are kept in a cache
 //! by position, history since the last capture, depth and tables, so the
 //! same question always gets the same answer. The game page's hint
-//! (`POST /games/{id}/hint`) reads the same cache ([`analyse`]).
+//! (`POST /games/{id}/hint`) reads the same cache (`Hub::coach_analysis`).
 
-use std::sync::{Arc, LazyLock, Mutex};
+use std::sync::Arc;
 
 use axum::extract::State;
 use axum::routing::post;
 use axum::{Json, Router};
 use oware_core::{Game, Move, Position, Side};
-use oware_session::analysis::{Analysis, AnalysisCache, AnalysisKey, Budget, Judgement};
+use oware_session::analysis::Judgement;
 use oware_session::Lang;
 use serde::{Deserialize, Serialize};
 
@@ -24,60 +24,9 @@ use crate::limits::{ClientAddr, Cost};
 use crate::protocol::incoming::GameReq;
 use crate::protocol::views::ScoreView;
 
-/// Analyses kept (a few hundred bytes each).
-const CACHE_SIZE: usize = 4096;
-
-/// The server's analyses: shared by every request, so two asks of one
-/// position read one analysis.
-static CACHE: LazyLock<Mutex<AnalysisCache>> =
-    LazyLock::new(|| Mutex::new(AnalysisCache::new(CACHE_SIZE)));
-
 /// The routes of this module.
-pub fn routes() -> Router<Arc<Hub>> {
+pub fn routes() -> Router<crate::state::AppState> {
     Router::new().route("/api/v1/coach", post(coach))
-}
-
-/// The analysis of `game` at the coach's budget: the kept one, or a new
-/// one searched on the engine pool (within the request cap).
-pub async fn analyse(
-    hub: &Arc<Hub>,
-    game: Game,
-    client: &ClientKeys,
-) -> Result<Arc<Analysis>, ApiError> {
-    if game.is_over() {
-        return Err(ApiError::game_over("the game is over"));
-    }
-    let budget = Budget::COACH;
-    // A position already analysed costs no engine time and no budget.
-    let seeds = hub
-        .engines()
-        .tablebase_seeds()
-        .map_or(0, |n| n.min(48) as u8);
-    let known = AnalysisKey::new(&game, budget, seeds);
-    if let Some(a) = CACHE.lock().unwrap_or_else(|e| e.into_inner()).get(&known) {
-        return Ok(a);
-    }
-    let cap = hub.config().engine_request_cap;
-    let answer = hub
-        .engines()
-        .run_study(client, cap, move |engine, stop| {
-            let key = AnalysisKey::new(&game, budget, engine.tablebase_seeds());
-            if let Some(a) = CACHE.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
-                return Ok(a);
-            }
-            let a = Arc::new(Analysis::run(engine, &game, budget, stop)?);
-            Ok(CACHE
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .insert(key, a))
-        })
-        .await?;
-    answer.map_err(|e: oware_session::AnalysisError| match e {
-        oware_session::AnalysisError::GameOver => ApiError::game_over("the game is over"),
-        oware_session::AnalysisError::Stopped => {
-            ApiError::busy("the analysis did not finish in time; try again shortly")
-        }
-    })
 }
 
 /// The request.
@@ -219,6 +168,7 @@ fn judged(j: &Judgement, lang: Lang, computer: Option<Side>) -> JudgedMove {
 
 async fn coach(
     State(hub): State<Arc<Hub>>,
+    State(limits): State<Arc<crate::limits::Limiter>>,
     client: ClientAddr,
     crate::accounts::session::MaybeUser(user): crate::accounts::session::MaybeUser,
     JsonBody(req): JsonBody<CoachReq>,
@@ -227,9 +177,9 @@ async fn coach(
     if req.game.is_over() {
         return Err(ApiError::game_over("the game is over"));
     }
-    hub.limiter().check(Cost::Engine, client)?;
+    limits.check(Cost::Engine, client).await?;
     let keys = ClientKeys::of(client, user.as_ref());
-    let analysis = analyse(&hub, req.game, &keys).await?;
+    let analysis = hub.coach_analysis(req.game, &keys).await?;
     let moves: Vec<JudgedMove> = analysis
         .judgements()
         .iter()

@@ -79,7 +79,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
 }
 
 /// The API routes.
-pub fn routes() -> Router<Arc<Hub>> {
+pub fn routes() -> Router<crate::state::AppState> {
     Router::new()
         .route("/api/v1/rules/state", post(rules_state))
         .route("/api/v1/games", post(create).get(list))
@@ -96,15 +96,16 @@ pub fn routes() -> Router<Arc<Hub>> {
         .route("/api/v1/games/{id}/agreement", post(agreement))
         .route("/api/v1/games/{id}/hint", post(hint))
         .route("/api/v1/games/{id}/rematch", post(rematch))
+        .route("/api/v1/games/{id}/seat", post(claim_seats))
         .route("/api/v1/games/{id}/ogn", get(ogn))
         .route("/api/v1/games/{id}/review", get(review))
         .route("/api/v1/games/{id}/ws", get(crate::ws::upgrade))
         .route("/api/v1/games/{id}/chat", get(chat))
         .route("/api/v1/analyze", post(analyze))
         .route("/api/v1/health", get(health))
-        .route("/healthz", get(crate::metrics::healthz))
-        .route("/readyz", get(crate::metrics::readyz))
-        .route("/metrics", get(crate::metrics::metrics))
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
+        .route("/metrics", get(metrics))
         .route("/api/{*rest}", axum::routing::any(api_not_found))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
 }
@@ -140,14 +141,15 @@ async fn rules_state(
 
 async fn create(
     State(hub): State<Arc<Hub>>,
+    State(limits): State<Arc<crate::limits::Limiter>>,
     client: ClientAddr,
     MaybeUser(user): MaybeUser,
     JsonBody(req): JsonBody<CreateReq>,
 ) -> Result<Response, ApiError> {
     let new = req.parse()?;
-    hub.limiter().check(Cost::Game, client)?;
+    limits.check(Cost::Game, client).await?;
     // A game listed in the lobby holds one of the client's lobby places.
-    let place = match hub.limiter().seeks().filter(|_| new.public) {
+    let place = match limits.seeks().filter(|_| new.public) {
         Some(seeks) => {
             let keys = ClientKeys::of(client, user.as_ref());
             let mut gone = Vec::new();
@@ -279,12 +281,13 @@ async fn agreement(
 
 async fn hint(
     State(hub): State<Arc<Hub>>,
+    State(limits): State<Arc<crate::limits::Limiter>>,
     client: ClientAddr,
     MaybeUser(user): MaybeUser,
     Path(id): Path<String>,
     JsonBody(req): JsonBody<HintReq>,
 ) -> Result<Json<HintResponse>, ApiError> {
-    hub.limiter().check(Cost::Engine, client)?;
+    limits.check(Cost::Engine, client).await?;
     let keys = ClientKeys::of(client, user.as_ref());
     hub.hint(
         &id,
@@ -298,12 +301,26 @@ async fn hint(
 
 async fn rematch(
     State(hub): State<Arc<Hub>>,
+    State(limits): State<Arc<crate::limits::Limiter>>,
     client: ClientAddr,
     Path(id): Path<String>,
     JsonBody(req): JsonBody<TokenReq>,
 ) -> Result<Json<Seated>, ApiError> {
-    hub.limiter().check(Cost::Game, client)?;
+    limits.check(Cost::Game, client).await?;
     hub.rematch(&id, req.token.as_deref()).await.map(Json)
+}
+
+/// `POST /games/{id}/seat`: the signed-in player's seats in a game of
+/// theirs, with tokens for this device.
+async fn claim_seats(
+    State(hub): State<Arc<Hub>>,
+    State(limits): State<Arc<crate::limits::Limiter>>,
+    client: ClientAddr,
+    Path(id): Path<String>,
+    user: crate::accounts::User,
+) -> Result<Json<Seated>, ApiError> {
+    limits.check(Cost::Game, client).await?;
+    hub.claim_seats(&id, &user).await.map(Json)
 }
 
 async fn ogn(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Result<Response, ApiError> {
@@ -313,6 +330,7 @@ async fn ogn(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Result<Resp
 
 async fn import(
     State(hub): State<Arc<Hub>>,
+    State(limits): State<Arc<crate::limits::Limiter>>,
     client: ClientAddr,
     req: Request,
 ) -> Result<Response, ApiError> {
@@ -333,20 +351,21 @@ async fn import(
             .map_err(|_| ApiError::malformed("the OGN text is not UTF-8"))?
     };
     let record = oware_core::Record::parse(&text).map_err(|e| ApiError::record(&e))?;
-    hub.limiter().check(Cost::Game, client)?;
+    limits.check(Cost::Game, client).await?;
     let seated = hub.import(record).await?;
     Ok((StatusCode::CREATED, Json(seated)).into_response())
 }
 
 async fn review(
     State(hub): State<Arc<Hub>>,
+    State(limits): State<Arc<crate::limits::Limiter>>,
     client: ClientAddr,
     MaybeUser(user): MaybeUser,
     Path(id): Path<String>,
     q: Result<Query<ReviewQuery>, QueryRejection>,
 ) -> Result<Json<ReviewResponse>, ApiError> {
     let q = query(q)?;
-    hub.limiter().check(Cost::Engine, client)?;
+    limits.check(Cost::Engine, client).await?;
     let keys = ClientKeys::of(client, user.as_ref());
     hub.review(&id, q.token.as_deref(), q.movetime_ms.unwrap_or(100), &keys)
         .await
@@ -355,12 +374,13 @@ async fn review(
 
 async fn analyze(
     State(hub): State<Arc<Hub>>,
+    State(limiter): State<Arc<crate::limits::Limiter>>,
     client: ClientAddr,
     MaybeUser(user): MaybeUser,
     JsonBody(req): JsonBody<AnalyzeReq>,
 ) -> Result<Json<AnalyzeResponse>, ApiError> {
     let (game, limits) = req.parse()?;
-    hub.limiter().check(Cost::Engine, client)?;
+    limiter.check(Cost::Engine, client).await?;
     let keys = ClientKeys::of(client, user.as_ref());
     let pos = *game.position();
     let moves = hub
@@ -398,4 +418,48 @@ async fn chat(
         .chat_history(&id, q.token.as_deref(), account, page)
         .await?;
     Ok(Json(ChatResponse { messages }))
+}
+
+/// `GET /healthz`: the process answers.
+pub async fn healthz() -> &'static str {
+    "ok\n"
+}
+
+/// `GET /readyz`: the node takes new work: its database answers and it is
+/// not being stopped.
+pub async fn readyz(State(hub): State<Arc<Hub>>) -> Response {
+    if hub.metrics().draining() {
+        return (StatusCode::SERVICE_UNAVAILABLE, "draining\n").into_response();
+    }
+    match hub.read(|store| store.ping()).await {
+        Ok(()) => (StatusCode::OK, "ready\n").into_response(),
+        Err(_) => (StatusCode::SERVICE_UNAVAILABLE, "database unreachable\n").into_response(),
+    }
+}
+
+/// `GET /metrics`.
+pub async fn metrics(State(hub): State<Arc<Hub>>) -> Response {
+    let text = hub.metrics().render(hub.games_in_memory());
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text).into_response()
+}
+
+/// The client's address, from the connection (or the proxy's
+/// `X-Forwarded-For` when the configuration trusts it).
+impl axum::extract::FromRequestParts<crate::state::AppState> for ClientAddr {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &crate::state::AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let peer = parts
+            .extensions
+            .get::<axum::extract::ConnectInfo<crate::listener::PeerAddr>>()
+            .map(|c| c.0 .0);
+        Ok(ClientAddr::from_parts(
+            peer,
+            &parts.headers,
+            state.config.trust_forwarded_for,
+        ))
+    }
 }

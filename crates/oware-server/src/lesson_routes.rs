@@ -3,18 +3,15 @@
 //! board. Stateless like `rules/state`: the game is the position and moves
 //! given, stopped by `Game::agree_to_stop`, so the totals come from the core.
 
-use std::sync::Arc;
-
 use axum::routing::post;
 use axum::{Json, Router};
 
 use crate::error::ApiError;
 use crate::http::JsonBody;
-use crate::hub::Hub;
 use crate::protocol::incoming::GameReq;
 
 /// The routes of this module.
-pub fn routes() -> Router<Arc<Hub>> {
+pub fn routes() -> Router<crate::state::AppState> {
     Router::new().route("/api/v1/rules/agreement", post(agreement))
 }
 

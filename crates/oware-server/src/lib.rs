@@ -30,8 +30,10 @@ pub mod mistakes_routes;
 pub mod model;
 pub mod protocol;
 pub mod puzzle_routes;
+pub mod ratings;
 pub mod rules;
 pub mod security;
+pub mod state;
 pub mod store;
 mod ws;
 
@@ -82,7 +84,8 @@ pub fn default_db_path() -> std::io::Result<PathBuf> {
 }
 
 /// The whole application as a router (API, WebSocket, static files).
-pub fn app(hub: Arc<Hub>) -> Router {
+pub fn app(state: state::AppState) -> Router {
+    let hub = state.hub.clone();
     http::routes()
         .merge(accounts::routes::routes())
         .merge(coach_routes::routes())
@@ -95,7 +98,7 @@ pub fn app(hub: Arc<Hub>) -> Router {
         ))
         .fallback(assets::static_or_index)
         .layer(axum::middleware::from_fn(security::headers))
-        .with_state(hub)
+        .with_state(state)
 }
 
 /// A running server.
@@ -133,7 +136,22 @@ impl Server {
             std::io::Error::new(e.kind(), format!("cannot listen on {}: {e}", options.addr))
         })?;
         let addr = listener.local_addr()?;
-        let router = app(hub.clone());
+        let limits = Arc::new(limits::Limiter::new(hub.config().rate_limits, hub.store()));
+        let forget = Arc::downgrade(&limits);
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(std::time::Duration::from_secs(30)).await;
+                match forget.upgrade() {
+                    Some(l) => l.forget_idle(),
+                    None => break,
+                }
+            }
+        });
+        let router = app(state::AppState {
+            hub: hub.clone(),
+            limits,
+            config: Arc::new(hub.config().clone()),
+        });
         let max = listener::connection_limit(max_connections);
         tracing::info!("at most {max} connections open at once");
         let listener = listener::Limited::new(listener, max, idle_timeout);

@@ -4,6 +4,15 @@
 //! and open sockets by address, chat by address and account, whatever
 //! socket they come on; and the wrong-password guard ([`SignInGuard`]).
 //!
+//! When several nodes share a PostgreSQL store, the requests that cost
+//! (games, engine requests, sign-ins, sign-ups, chat) and the wrong-password
+//! counts are also counted in the store ([`crate::store::limits`]), so a
+//! client gets one allowance whichever node it reaches; each node's own
+//! limiter still answers first, without a round trip. WebSocket messages,
+//! open sockets and lobby seeks stay counted per node: a socket lives on
+//! one node, and a seek is made by a game creation, which is counted for
+//! all (docs/SECURITY.md, "Limits across nodes").
+//!
 //! A client is an IPv4 address or an IPv6 /64 network (one household or
 //! one machine usually holds a whole /64, so keying by full address would
 //! let it rotate addresses). Behind a reverse proxy the address comes from
@@ -15,14 +24,49 @@ use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use axum::extract::{ConnectInfo, FromRequestParts};
-use axum::http::request::Parts;
 use axum::http::HeaderMap;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
 use crate::config::RateLimits;
 use crate::error::ApiError;
+use crate::model::now_ms;
+use crate::store::Store;
+
+/// The store's shared counters, when other nodes share it.
+#[derive(Clone)]
+struct Shared(Arc<dyn Store>);
+
+impl Shared {
+    /// Runs `f` on the store's shared counters off the async threads; a
+    /// failing store is logged and counts as allowed (each node's own
+    /// limiter still holds).
+    async fn run<T: Send + 'static>(
+        &self,
+        what: &'static str,
+        f: impl FnOnce(&dyn crate::store::limits::SharedLimits) -> Result<T, crate::store::StoreError>
+            + Send
+            + 'static,
+    ) -> Option<T> {
+        let store = self.0.clone();
+        let done = tokio::task::spawn_blocking(move || match store.shared_limits() {
+            Some(l) => f(l).map(Some),
+            None => Ok(None),
+        })
+        .await;
+        match done {
+            Ok(Ok(v)) => v,
+            Ok(Err(e)) => {
+                tracing::warn!("shared rate limit ({what}) not checked: {e}");
+                None
+            }
+            Err(e) => {
+                tracing::warn!("shared rate limit ({what}) not checked: {e}");
+                None
+            }
+        }
+    }
+}
 
 /// What a limited request costs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,6 +119,10 @@ pub struct Limiter {
     sockets: Option<Arc<SocketCount>>,
     /// Games waiting in the lobby, by client key.
     seeks: Option<OpenSeeks>,
+    /// The quotas, for the counters shared with other nodes.
+    rates: Option<RateLimits>,
+    /// The store's counters, when other nodes share it.
+    shared: Option<Shared>,
 }
 
 /// The lobby games (seeks) each client key has open, so that one client
@@ -235,8 +283,19 @@ fn quota_per_minute(rate: u32, burst: u32) -> Option<Quota> {
 }
 
 impl Limiter {
-    /// Limiters for `limits`; `None` limits nothing.
-    pub fn new(limits: Option<RateLimits>) -> Limiter {
+    /// Limiters for `limits`; `None` limits nothing. With a `store` that
+    /// other nodes share, the costly requests and wrong passwords are also
+    /// counted there.
+    pub fn new(limits: Option<RateLimits>, store: &Arc<dyn Store>) -> Limiter {
+        let shared =
+            (limits.is_some() && store.shared_limits().is_some()).then(|| Shared(store.clone()));
+        let mut limiter = Limiter::local(limits, shared.clone());
+        limiter.rates = limits;
+        limiter.shared = shared;
+        limiter
+    }
+
+    fn local(limits: Option<RateLimits>, shared: Option<Shared>) -> Limiter {
         let keyed = |q: Option<Quota>| q.map(RateLimiter::keyed);
         match limits {
             None => Limiter {
@@ -249,6 +308,8 @@ impl Limiter {
                 chat: None,
                 sockets: None,
                 seeks: None,
+                rates: None,
+                shared: None,
             },
             Some(l) => Limiter {
                 games: keyed(quota_per_minute(l.games_per_minute, l.games_burst)),
@@ -256,7 +317,7 @@ impl Limiter {
                 sign_in: keyed(quota_per_minute(l.sign_in_per_minute, l.sign_in_per_minute)),
                 sign_up: NonZeroU32::new(l.sign_ups_per_hour)
                     .map(|n| RateLimiter::keyed(Quota::per_hour(n))),
-                sign_in_failures: Some(SignInGuard::new(l.sign_in_failures_per_account)),
+                sign_in_failures: Some(SignInGuard::new(l.sign_in_failures_per_account, shared)),
                 ws: NonZeroU32::new(l.ws_messages_per_second).map(|r| {
                     RateLimiter::keyed(
                         Quota::per_second(r)
@@ -277,19 +338,78 @@ impl Limiter {
                         open: Mutex::new(HashMap::new()),
                     })
                 }),
+                rates: None,
+                shared: None,
             },
         }
     }
 
-    /// Counts one request of `cost` from `client`; `rate_limited` (with
-    /// the time to wait) when it is over its limit.
-    pub fn check(&self, cost: Cost, client: ClientAddr) -> Result<(), ApiError> {
-        let (limiter, what) = match cost {
-            Cost::Game => (&self.games, "new games from your address"),
-            Cost::Engine => (&self.engine, "engine requests from your address"),
-            Cost::SignIn => (&self.sign_in, "sign-in attempts from your address"),
-            Cost::SignUp => (&self.sign_up, "new accounts from your address"),
+    /// The shared quota of `cost`: (milliseconds between requests, burst).
+    fn shared_quota(&self, cost: Cost) -> Option<(i64, u32)> {
+        let l = self.rates?;
+        let per = |period_ms: i64, rate: u32, burst: u32| {
+            (rate > 0).then(|| (period_ms / i64::from(rate), burst.max(1)))
         };
+        match cost {
+            Cost::Game => per(60_000, l.games_per_minute, l.games_burst),
+            Cost::Engine => per(60_000, l.engine_per_minute, l.engine_burst),
+            Cost::SignIn => per(60_000, l.sign_in_per_minute, l.sign_in_per_minute),
+            Cost::SignUp => per(3_600_000, l.sign_ups_per_hour, l.sign_ups_per_hour),
+        }
+    }
+
+    /// One request against the shared rate `key`; `rate_limited` when all
+    /// nodes together have spent it.
+    async fn take_shared(
+        &self,
+        key: String,
+        (interval_ms, burst): (i64, u32),
+        what: &'static str,
+    ) -> Result<(), ApiError> {
+        let Some(shared) = &self.shared else {
+            return Ok(());
+        };
+        let wait = shared
+            .run(what, move |l| l.take(&key, now_ms(), interval_ms, burst))
+            .await
+            .flatten();
+        match wait {
+            Some(ms) => Err(ApiError::too_many(what, Duration::from_millis(ms))),
+            None => Ok(()),
+        }
+    }
+
+    /// Counts one request of `cost` from `client`, on this node and (with
+    /// a shared store) on all; `rate_limited` (with the time to wait) when
+    /// it is over its limit.
+    pub async fn check(&self, cost: Cost, client: ClientAddr) -> Result<(), ApiError> {
+        self.check_here(cost, client)?;
+        if let Some(quota) = self.shared_quota(cost) {
+            let what = Self::what(cost);
+            self.take_shared(format!("{cost:?}:{}", client.key()), quota, what)
+                .await?;
+        }
+        Ok(())
+    }
+
+    fn what(cost: Cost) -> &'static str {
+        match cost {
+            Cost::Game => "new games from your address",
+            Cost::Engine => "engine requests from your address",
+            Cost::SignIn => "sign-in attempts from your address",
+            Cost::SignUp => "new accounts from your address",
+        }
+    }
+
+    /// [`Limiter::check`] on this node's limiter only.
+    fn check_here(&self, cost: Cost, client: ClientAddr) -> Result<(), ApiError> {
+        let limiter = match cost {
+            Cost::Game => &self.games,
+            Cost::Engine => &self.engine,
+            Cost::SignIn => &self.sign_in,
+            Cost::SignUp => &self.sign_up,
+        };
+        let what = Self::what(cost);
         let Some(limiter) = limiter else {
             return Ok(());
         };
@@ -307,9 +427,9 @@ impl Limiter {
         self.sign_in_failures.as_ref()
     }
 
-    /// Counts one chat message from `client` (all its sockets together):
-    /// one a second after a burst.
-    pub fn check_chat(&self, client: &ClientKeys) -> Result<(), ApiError> {
+    /// Counts one chat message from `client` (all its sockets together, on
+    /// every node): one a second after a burst.
+    pub async fn check_chat(&self, client: &ClientKeys) -> Result<(), ApiError> {
         let Some(limiter) = &self.chat else {
             return Ok(());
         };
@@ -320,6 +440,16 @@ impl Limiter {
                     not_until.wait_time_from(DefaultClock::default().now()),
                 )
             })?;
+        }
+        if let Some(l) = self.rates.filter(|l| l.chat_burst > 0) {
+            for key in &client.0 {
+                self.take_shared(
+                    format!("chat:{key}"),
+                    (1_000, l.chat_burst),
+                    "chat messages from you",
+                )
+                .await?;
+            }
         }
         Ok(())
     }
@@ -391,7 +521,12 @@ impl Limiter {
             s.forget_old();
         }
         if let Some(g) = &self.sign_in_failures {
-            g.forget_old(Instant::now());
+            g.forget_old();
+        }
+        if let Some(shared) = self.shared.clone() {
+            tokio::spawn(async move {
+                shared.run("forgetting", |l| l.forget_old(now_ms())).await;
+            });
         }
     }
 }
@@ -415,50 +550,60 @@ impl Limiter {
 /// guesses never refuse the owner's own page.
 pub struct SignInGuard {
     account_ceiling: u32,
-    state: Mutex<GuardState>,
+    counts: Counts,
 }
 
-#[derive(Default)]
-struct GuardState {
-    /// Wrong passwords by (account key, address).
-    pairs: HashMap<(String, IpAddr), Failures>,
-    /// Wrong passwords by account key, from anywhere.
-    accounts: HashMap<String, Failures>,
-    /// Wrong confirmations by signed-in account id.
-    confirms: HashMap<String, Failures>,
+/// Where the guard keeps its counts: in this node's memory, or in the store
+/// that all nodes share.
+enum Counts {
+    /// Count and the end of its window (milliseconds), by key.
+    Local(Mutex<HashMap<String, (u32, i64)>>),
+    Shared(Shared),
 }
 
-/// Failures within a window that starts at the first.
-#[derive(Clone, Copy)]
-struct Failures {
-    count: u32,
-    first: Instant,
-}
-
-impl Failures {
-    /// The count now (0 once the window has passed).
-    fn live(this: Option<&Failures>, now: Instant) -> u32 {
-        match this {
-            Some(f) if now.duration_since(f.first) < SignInGuard::WINDOW => f.count,
-            _ => 0,
+impl Counts {
+    /// Adds `n` (0 to read) to `key`'s count in its window: the count and
+    /// the window's end.
+    async fn count(&self, key: String, n: u32) -> (u32, i64) {
+        let now = now_ms();
+        let window = SignInGuard::WINDOW.as_millis() as i64;
+        match self {
+            Counts::Local(map) => {
+                let mut map = map.lock().unwrap_or_else(|e| e.into_inner());
+                let live = map.get(&key).copied().filter(|&(_, until)| until > now);
+                match (live, n) {
+                    (None, 0) => (0, now),
+                    (None, n) => *map.entry(key).insert_entry((n, now + window)).get(),
+                    (Some(c), 0) => c,
+                    (Some((c, until)), n) => {
+                        let v = (c.saturating_add(n), until);
+                        map.insert(key, v);
+                        v
+                    }
+                }
+            }
+            Counts::Shared(shared) => shared
+                .run("wrong passwords", move |l| l.count(&key, n, now, window))
+                .await
+                .unwrap_or((0, now)),
         }
     }
 
-    /// Time until the window that holds these failures has passed.
-    fn wait(this: Option<&Failures>, now: Instant) -> Duration {
-        this.map(|f| (f.first + SignInGuard::WINDOW).saturating_duration_since(now))
-            .unwrap_or_default()
-    }
-
-    fn add(map_entry: &mut Failures, now: Instant, n: u32) {
-        if now.duration_since(map_entry.first) >= SignInGuard::WINDOW {
-            *map_entry = Failures {
-                count: 0,
-                first: now,
-            };
+    async fn clear(&self, key: String) {
+        match self {
+            Counts::Local(map) => {
+                map.lock().unwrap_or_else(|e| e.into_inner()).remove(&key);
+            }
+            Counts::Shared(shared) => {
+                shared.run("wrong passwords", move |l| l.clear(&key)).await;
+            }
         }
-        map_entry.count = map_entry.count.saturating_add(n);
     }
+}
+
+/// The time left until `until` (milliseconds since the epoch).
+fn wait_until(until: i64) -> Duration {
+    Duration::from_millis((until - now_ms()).max(0) as u64)
 }
 
 impl SignInGuard {
@@ -470,36 +615,44 @@ impl SignInGuard {
     pub const CONFIRM_FAILURES: u32 = 10;
 
     /// A guard whose account-wide ceiling is `account_ceiling` wrong
-    /// passwords in the window.
-    pub fn new(account_ceiling: u32) -> SignInGuard {
+    /// passwords in the window, counting in the store when `shared`.
+    fn new(account_ceiling: u32, shared: Option<Shared>) -> SignInGuard {
         SignInGuard {
             account_ceiling: account_ceiling.max(Self::PAIR_FAILURES),
-            state: Mutex::new(GuardState::default()),
+            counts: match shared {
+                Some(s) => Counts::Shared(s),
+                None => Counts::Local(Mutex::new(HashMap::new())),
+            },
         }
     }
 
-    fn state(&self) -> std::sync::MutexGuard<'_, GuardState> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    fn pair_key(key: &str, client: ClientAddr) -> String {
+        format!("sign-in:pair:{key}:{}", client.key())
+    }
+
+    fn account_key(key: &str) -> String {
+        format!("sign-in:account:{key}")
+    }
+
+    fn confirm_key(id: &str) -> String {
+        format!("sign-in:confirm:{id}")
     }
 
     /// May `client` try a password for the account `key` now?
-    pub fn check(&self, key: &str, client: ClientAddr) -> Result<(), ApiError> {
-        let now = Instant::now();
-        let st = self.state();
-        let pair = st.pairs.get(&(key.to_string(), client.key()));
-        let mine = Failures::live(pair, now);
+    pub async fn check(&self, key: &str, client: ClientAddr) -> Result<(), ApiError> {
+        let (mine, until) = self.counts.count(Self::pair_key(key, client), 0).await;
         if mine >= Self::PAIR_FAILURES {
             return Err(ApiError::too_many(
                 "wrong passwords for this account from your address",
-                Failures::wait(pair, now),
+                wait_until(until),
             )
             .with_reason("sign_in_pair"));
         }
-        let all = Failures::live(st.accounts.get(key), now);
+        let (all, _) = self.counts.count(Self::account_key(key), 0).await;
         if all >= self.account_ceiling && mine > 0 {
             return Err(ApiError::too_many(
                 "wrong passwords for this account, and some came from your address",
-                Failures::wait(pair, now),
+                wait_until(until),
             )
             .with_reason("sign_in_account"));
         }
@@ -507,39 +660,30 @@ impl SignInGuard {
     }
 
     /// A wrong password for the account `key` from `client`.
-    pub fn failed(&self, key: &str, client: ClientAddr) {
-        let now = Instant::now();
-        let mut st = self.state();
-        let fresh = Failures {
-            count: 0,
-            first: now,
-        };
-        let under_attack = Failures::live(st.accounts.get(key), now) >= self.account_ceiling;
+    pub async fn failed(&self, key: &str, client: ClientAddr) {
+        let (all, _) = self.counts.count(Self::account_key(key), 0).await;
         // Under attack, a new address gets one try.
-        let n = if under_attack { Self::PAIR_FAILURES } else { 1 };
-        let pair = st
-            .pairs
-            .entry((key.to_string(), client.key()))
-            .or_insert(fresh);
-        Failures::add(pair, now, n);
-        let account = st.accounts.entry(key.to_string()).or_insert(fresh);
-        Failures::add(account, now, 1);
+        let n = if all >= self.account_ceiling {
+            Self::PAIR_FAILURES
+        } else {
+            1
+        };
+        self.counts.count(Self::pair_key(key, client), n).await;
+        self.counts.count(Self::account_key(key), 1).await;
     }
 
     /// The right password for the account `key` from `client`.
-    pub fn succeeded(&self, key: &str, client: ClientAddr) {
-        self.state().pairs.remove(&(key.to_string(), client.key()));
+    pub async fn succeeded(&self, key: &str, client: ClientAddr) {
+        self.counts.clear(Self::pair_key(key, client)).await;
     }
 
     /// May the signed-in account `id` confirm its password now?
-    pub fn check_confirm(&self, id: &str) -> Result<(), ApiError> {
-        let now = Instant::now();
-        let st = self.state();
-        let f = st.confirms.get(id);
-        if Failures::live(f, now) >= Self::CONFIRM_FAILURES {
+    pub async fn check_confirm(&self, id: &str) -> Result<(), ApiError> {
+        let (n, until) = self.counts.count(Self::confirm_key(id), 0).await;
+        if n >= Self::CONFIRM_FAILURES {
             return Err(ApiError::too_many(
                 "wrong passwords given on your account page",
-                Failures::wait(f, now),
+                wait_until(until),
             )
             .with_reason("confirm"));
         }
@@ -547,23 +691,19 @@ impl SignInGuard {
     }
 
     /// A wrong confirmation by the signed-in account `id`.
-    pub fn confirm_failed(&self, id: &str) {
-        let now = Instant::now();
-        let mut st = self.state();
-        let f = st.confirms.entry(id.to_string()).or_insert(Failures {
-            count: 0,
-            first: now,
-        });
-        Failures::add(f, now, 1);
+    pub async fn confirm_failed(&self, id: &str) {
+        self.counts.count(Self::confirm_key(id), 1).await;
     }
 
-    /// Forgets failures whose window has passed.
-    pub fn forget_old(&self, now: Instant) {
-        let mut st = self.state();
-        let keep = |f: &mut Failures| now.duration_since(f.first) < Self::WINDOW;
-        st.pairs.retain(|_, f| keep(f));
-        st.accounts.retain(|_, f| keep(f));
-        st.confirms.retain(|_, f| keep(f));
+    /// Forgets the counts whose window has passed (this node's; the
+    /// store's are forgotten by [`Limiter::forget_idle`]).
+    pub fn forget_old(&self) {
+        if let Counts::Local(map) = &self.counts {
+            let now = now_ms();
+            map.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .retain(|_, &mut (_, until)| until > now);
+        }
     }
 }
 
@@ -612,25 +752,6 @@ impl ClientAddr {
     }
 }
 
-impl FromRequestParts<std::sync::Arc<crate::Hub>> for ClientAddr {
-    type Rejection = std::convert::Infallible;
-
-    async fn from_request_parts(
-        parts: &mut Parts,
-        hub: &std::sync::Arc<crate::Hub>,
-    ) -> Result<Self, Self::Rejection> {
-        let peer = parts
-            .extensions
-            .get::<ConnectInfo<crate::listener::PeerAddr>>()
-            .map(|c| c.0 .0);
-        Ok(ClientAddr::from_parts(
-            peer,
-            &parts.headers,
-            hub.config().trust_forwarded_for,
-        ))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -639,47 +760,63 @@ mod tests {
         ClientAddr(s.parse().unwrap())
     }
 
-    #[test]
-    fn a_burst_then_refusals_with_a_wait() {
-        let limiter = Limiter::new(Some(RateLimits {
-            games_per_minute: 6,
-            games_burst: 3,
-            ..RateLimits::default()
-        }));
+    #[tokio::test]
+    async fn a_burst_then_refusals_with_a_wait() {
+        let limiter = Limiter::local(
+            Some(RateLimits {
+                games_per_minute: 6,
+                games_burst: 3,
+                ..RateLimits::default()
+            }),
+            None,
+        );
         let me = addr("192.0.2.1");
         for _ in 0..3 {
-            limiter.check(Cost::Game, me).unwrap();
+            limiter.check(Cost::Game, me).await.unwrap();
         }
-        let e = limiter.check(Cost::Game, me).unwrap_err();
+        let e = limiter.check(Cost::Game, me).await.unwrap_err();
         assert_eq!(e.code, crate::error::ErrorCode::RateLimited);
         assert!(matches!(e.retry_after, Some(1..=10)), "{e:?}");
         // Another client, and another kind of request, are not affected.
-        limiter.check(Cost::Game, addr("192.0.2.2")).unwrap();
-        limiter.check(Cost::Engine, me).unwrap();
+        limiter.check(Cost::Game, addr("192.0.2.2")).await.unwrap();
+        limiter.check(Cost::Engine, me).await.unwrap();
     }
 
-    #[test]
-    fn ipv6_clients_are_keyed_by_network() {
-        let limiter = Limiter::new(Some(RateLimits {
-            games_per_minute: 1,
-            games_burst: 1,
-            ..RateLimits::default()
-        }));
-        limiter.check(Cost::Game, addr("2001:db8:1:2::1")).unwrap();
-        assert!(limiter.check(Cost::Game, addr("2001:db8:1:2::99")).is_err());
-        limiter.check(Cost::Game, addr("2001:db8:1:3::1")).unwrap();
+    #[tokio::test]
+    async fn ipv6_clients_are_keyed_by_network() {
+        let limiter = Limiter::local(
+            Some(RateLimits {
+                games_per_minute: 1,
+                games_burst: 1,
+                ..RateLimits::default()
+            }),
+            None,
+        );
+        limiter
+            .check(Cost::Game, addr("2001:db8:1:2::1"))
+            .await
+            .unwrap();
+        assert!(limiter
+            .check(Cost::Game, addr("2001:db8:1:2::99"))
+            .await
+            .is_err());
+        limiter
+            .check(Cost::Game, addr("2001:db8:1:3::1"))
+            .await
+            .unwrap();
     }
 
-    #[test]
-    fn no_limits_limit_nothing() {
-        let limiter = Limiter::new(None);
+    #[tokio::test]
+    async fn no_limits_limit_nothing() {
+        let limiter = Limiter::local(None, None);
         for _ in 0..1000 {
-            limiter.check(Cost::Game, addr("127.0.0.1")).unwrap();
+            limiter.check(Cost::Game, addr("127.0.0.1")).await.unwrap();
         }
         for _ in 0..1000 {
             limiter.check_message(addr("127.0.0.1")).unwrap();
             limiter
                 .check_chat(&ClientKeys::new(addr("127.0.0.1"), None))
+                .await
                 .unwrap();
         }
         let _places: Vec<_> = (0..1000)

@@ -1,17 +1,10 @@
-//! The node's counters, and `/metrics` in the Prometheus text format
-//! (version 0.0.4), with `/healthz` and `/readyz` for load balancers and
-//! orchestrators (docs/DEPLOY.md).
+//! The node's counters, rendered in the Prometheus text format (version
+//! 0.0.4) for `/metrics` (served by `http.rs`, with `/healthz` and `/readyz`
+//! for load balancers and orchestrators: docs/DEPLOY.md).
 
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering::Relaxed};
-use std::sync::Arc;
 use std::time::Duration;
-
-use axum::extract::State;
-use axum::http::{header, StatusCode};
-use axum::response::{IntoResponse, Response};
-
-use crate::Hub;
 
 /// Upper bounds of the commit-latency histogram, seconds.
 const BUCKETS: [f64; 10] = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0];
@@ -88,95 +81,81 @@ impl Metrics {
     }
 }
 
-/// `GET /healthz`: the process answers.
-pub async fn healthz() -> &'static str {
-    "ok\n"
-}
-
-/// `GET /readyz`: the node takes new work: its database answers and it is
-/// not being stopped.
-pub async fn readyz(State(hub): State<Arc<Hub>>) -> Response {
-    if hub.metrics().draining() {
-        return (StatusCode::SERVICE_UNAVAILABLE, "draining\n").into_response();
-    }
-    match hub.read(|store| store.ping()).await {
-        Ok(()) => (StatusCode::OK, "ready\n").into_response(),
-        Err(_) => (StatusCode::SERVICE_UNAVAILABLE, "database unreachable\n").into_response(),
-    }
-}
-
-/// `GET /metrics`.
-pub async fn metrics(State(hub): State<Arc<Hub>>) -> Response {
-    let m = hub.metrics();
-    let mut out = String::new();
-    let mut metric = |name: &str, kind: &str, help: &str, value: String| {
+impl Metrics {
+    /// The counters in the Prometheus text format (version 0.0.4), with
+    /// the number of games the node holds in memory.
+    pub fn render(&self, games_in_memory: usize) -> String {
+        let m = self;
+        let mut out = String::new();
+        let mut metric = |name: &str, kind: &str, help: &str, value: String| {
+            let _ = writeln!(
+                out,
+                "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
+            );
+        };
+        metric(
+            "oware_games_in_memory",
+            "gauge",
+            "Games held in this node's memory.",
+            games_in_memory.to_string(),
+        );
+        metric(
+            "oware_sockets",
+            "gauge",
+            "Game WebSockets open on this node.",
+            m.sockets().to_string(),
+        );
+        metric(
+            "oware_moves_total",
+            "counter",
+            "Plies stored by this node (rate() gives moves per second).",
+            m.moves().to_string(),
+        );
+        metric(
+            "oware_notices_total",
+            "counter",
+            "Changes of other nodes received over the pub/sub.",
+            m.notices.load(Relaxed).to_string(),
+        );
+        metric(
+            "oware_pubsub_lag_seconds_sum",
+            "counter",
+            "Total time from another node's commit to its notice here.",
+            format!("{:.3}", m.notice_lag_ms.load(Relaxed) as f64 / 1000.0),
+        );
+        metric(
+            "oware_pubsub_lag_seconds_max",
+            "gauge",
+            "Longest pub/sub lag seen.",
+            format!(
+                "{:.3}",
+                m.notice_lag_max_ms.load(Relaxed).max(0) as f64 / 1000.0
+            ),
+        );
+        metric(
+            "oware_overdue_taken_total",
+            "counter",
+            "Overdue games (clocks, computer replies) this node claimed.",
+            m.taken_over.load(Relaxed).to_string(),
+        );
         let _ = writeln!(
             out,
-            "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
+            "# HELP oware_commit_seconds Time from a write's queueing to its commit.\n# TYPE oware_commit_seconds histogram"
         );
-    };
-    metric(
-        "oware_games_in_memory",
-        "gauge",
-        "Games held in this node's memory.",
-        hub.games_in_memory().to_string(),
-    );
-    metric(
-        "oware_sockets",
-        "gauge",
-        "Game WebSockets open on this node.",
-        m.sockets().to_string(),
-    );
-    metric(
-        "oware_moves_total",
-        "counter",
-        "Plies stored by this node (rate() gives moves per second).",
-        m.moves().to_string(),
-    );
-    metric(
-        "oware_notices_total",
-        "counter",
-        "Changes of other nodes received over the pub/sub.",
-        m.notices.load(Relaxed).to_string(),
-    );
-    metric(
-        "oware_pubsub_lag_seconds_sum",
-        "counter",
-        "Total time from another node's commit to its notice here.",
-        format!("{:.3}", m.notice_lag_ms.load(Relaxed) as f64 / 1000.0),
-    );
-    metric(
-        "oware_pubsub_lag_seconds_max",
-        "gauge",
-        "Longest pub/sub lag seen.",
-        format!(
-            "{:.3}",
-            m.notice_lag_max_ms.load(Relaxed).max(0) as f64 / 1000.0
-        ),
-    );
-    metric(
-        "oware_overdue_taken_total",
-        "counter",
-        "Overdue games (clocks, computer replies) this node claimed.",
-        m.taken_over.load(Relaxed).to_string(),
-    );
-    let _ = writeln!(
-        out,
-        "# HELP oware_commit_seconds Time from a write's queueing to its commit.\n# TYPE oware_commit_seconds histogram"
-    );
-    for (i, bound) in BUCKETS.iter().enumerate() {
+        for (i, bound) in BUCKETS.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "oware_commit_seconds_bucket{{le=\"{bound}\"}} {}",
+                m.commit_buckets[i].load(Relaxed)
+            );
+        }
+        let count = m.commits.load(Relaxed);
+        let _ = writeln!(out, "oware_commit_seconds_bucket{{le=\"+Inf\"}} {count}");
         let _ = writeln!(
             out,
-            "oware_commit_seconds_bucket{{le=\"{bound}\"}} {}",
-            m.commit_buckets[i].load(Relaxed)
+            "oware_commit_seconds_sum {:.6}\noware_commit_seconds_count {count}",
+            m.commit_us.load(Relaxed) as f64 / 1e6
         );
+        out
     }
-    let count = m.commits.load(Relaxed);
-    let _ = writeln!(out, "oware_commit_seconds_bucket{{le=\"+Inf\"}} {count}");
-    let _ = writeln!(
-        out,
-        "oware_commit_seconds_sum {:.6}\noware_commit_seconds_count {count}",
-        m.commit_us.load(Relaxed) as f64 / 1e6
-    );
-    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], out).into_response()
 }

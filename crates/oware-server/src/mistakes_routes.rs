@@ -1,6 +1,6 @@
 //! `POST /api/v1/mistakes`: "learn from your mistakes". Given a game (its
 //! start and plies) and a side, the engine coach judges every move that
-//! side played (`coach_routes::analyse`: the same kept analyses as the
+//! side played (`Hub::coach_analysis`: the same kept analyses as the
 //! coach and the hint) and answers the ones it warns about (mistakes and
 //! blunders), each as an exercise: the position before it, the plies that
 //! led there, the move played, its verdict and the coach's words. The page
@@ -21,15 +21,14 @@ use oware_session::Lang;
 use serde::{Deserialize, Serialize};
 
 use crate::accounts::session::MaybeUser;
-use crate::coach_routes::analyse;
 use crate::error::ApiError;
 use crate::http::JsonBody;
 use crate::hub::Hub;
-use crate::limits::{ClientAddr, ClientKeys, Cost};
+use crate::limits::{ClientAddr, ClientKeys, Cost, Limiter};
 use crate::protocol::incoming::GameReq;
 
 /// The routes of this module.
-pub fn routes() -> Router<Arc<Hub>> {
+pub fn routes() -> Router<crate::state::AppState> {
     Router::new().route("/api/v1/mistakes", post(mistakes))
 }
 
@@ -102,6 +101,7 @@ fn plies_text(plies: &[Ply]) -> String {
 
 async fn mistakes(
     State(hub): State<Arc<Hub>>,
+    State(limits): State<Arc<Limiter>>,
     client: ClientAddr,
     MaybeUser(user): MaybeUser,
     JsonBody(req): JsonBody<MistakesReq>,
@@ -119,7 +119,7 @@ async fn mistakes(
         .as_deref()
         .map(|c| parse_side(c, "computer"))
         .transpose()?;
-    hub.limiter().check(Cost::Engine, client)?;
+    limits.check(Cost::Engine, client).await?;
     let keys = ClientKeys::of(client, user.as_ref());
     let start = *game.start();
     let plies = game.plies().to_vec();
@@ -135,7 +135,7 @@ async fn mistakes(
             break;
         }
         judged += 1;
-        let analysis = analyse(&hub, before.clone(), &keys).await?;
+        let analysis = hub.coach_analysis(before.clone(), &keys).await?;
         let Some(j) = analysis.judge(mv) else {
             continue;
         };

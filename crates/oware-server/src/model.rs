@@ -3,7 +3,6 @@
 
 use oware_core::{Outcome, Ply, Position, Side};
 
-use crate::protocol::views::{seats_view, stores, ResultView, Summary, Totals};
 use serde::{Deserialize, Serialize};
 
 /// How a game is played.
@@ -133,6 +132,57 @@ pub fn new_token() -> String {
     random_string(32, b"0123456789abcdef")
 }
 
+/// A secret handed out once: a seat token or an invite code. Its holder
+/// gets `plain`; the store keeps only `hash`, so a copy of the database
+/// plays no move and joins no game (`tests/trust.rs`:
+/// `finding_6_secrets_are_hashed_at_rest`).
+#[derive(Clone, Debug)]
+pub struct Secret {
+    /// What the holder is given, once.
+    pub plain: String,
+    /// What is stored: [`secret_hash`] of `plain`.
+    pub hash: String,
+}
+
+impl Secret {
+    /// A fresh secret.
+    pub fn new() -> Secret {
+        let plain = new_token();
+        Secret {
+            hash: secret_hash(&plain),
+            plain,
+        }
+    }
+}
+
+impl Default for Secret {
+    fn default() -> Secret {
+        Secret::new()
+    }
+}
+
+/// The stored form of a seat token or invite code: SHA-256 in hex (64
+/// characters; the plain secrets are 32).
+pub fn secret_hash(plain: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(plain.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// A stored secret as it is now: hashed. Versions before 0.6 kept seat
+/// tokens and invite codes in plain text (32 hex digits); those are hashed
+/// as they are read, and rewritten by the store's migration.
+fn upgrade_secret(stored: &mut String) -> bool {
+    if stored.len() == 32 {
+        *stored = secret_hash(stored);
+        true
+    } else {
+        false
+    }
+}
+
 /// A time control (R13).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -168,14 +218,51 @@ pub struct Seat {
     pub kind: SeatKind,
     /// Display name.
     pub name: String,
-    /// The seat token; `None` while the seat is free.
-    pub token: Option<String>,
+    /// The hash of the seat's token ([`secret_hash`]); `None` while the
+    /// seat is free.
+    #[serde(rename = "token_hash", alias = "token")]
+    pub token_hash: Option<String>,
+    /// Hashes of further tokens for the same seat, minted for its account
+    /// on other devices (`POST /games/{id}/seat`), oldest first, at most
+    /// [`Seat::DEVICES`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub devices: Vec<String>,
     /// The account of the player who took it signed in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub account: Option<String>,
     /// Their rating in the game's class when they sat down (rated games).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rating: Option<SeatRating>,
+}
+
+impl Seat {
+    /// The most device tokens a seat keeps besides its first.
+    pub const DEVICES: usize = 4;
+
+    /// A person's seat with a fresh token (returned for its holder).
+    pub fn human(name: String) -> (Seat, Secret) {
+        let token = Secret::new();
+        let seat = Seat {
+            kind: SeatKind::Human,
+            name,
+            token_hash: Some(token.hash.clone()),
+            devices: Vec::new(),
+            account: None,
+            rating: None,
+        };
+        (seat, token)
+    }
+
+    /// Mints one more token for this taken seat (another device of its
+    /// account); the oldest device token goes when there are too many.
+    pub fn add_device(&mut self) -> Secret {
+        let token = Secret::new();
+        if self.devices.len() >= Seat::DEVICES {
+            self.devices.remove(0);
+        }
+        self.devices.push(token.hash.clone());
+        token
+    }
 }
 
 /// The ratings a seek accepts, inclusive.
@@ -220,6 +307,10 @@ pub struct GameMeta {
     /// their ratings.
     #[serde(default)]
     pub rated: bool,
+    /// A rated game that ended before each side had made a move: aborted,
+    /// so it counts for no rating (`rated` is then false).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub aborted: bool,
     /// Only players rated within this range may join (a seek's range).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rating_range: Option<RatingRange>,
@@ -231,8 +322,10 @@ pub struct GameMeta {
     pub start: Position,
     /// South's and North's seats.
     pub seats: [Seat; 2],
-    /// Secret that lets a second player join an online game.
-    pub invite: String,
+    /// The hash of the invite code that lets a second player join a
+    /// private online game ([`secret_hash`]).
+    #[serde(rename = "invite_hash", alias = "invite")]
+    pub invite_hash: String,
     /// Time control, if any.
     pub time_control: Option<TimeControl>,
     /// The outcome once the game is over (also when it came from the board).
@@ -287,8 +380,9 @@ mod outcome_serde {
 }
 
 impl GameMeta {
-    /// A new game's metadata: a fresh id and invite code, created now, no
-    /// moves, no result.
+    /// A new game's metadata: a fresh id and invite code (its plain text
+    /// returned beside it, for the creator), created now, no moves, no
+    /// result.
     pub fn new(
         mode: Mode,
         level: Option<u8>,
@@ -296,27 +390,47 @@ impl GameMeta {
         start: Position,
         seats: [Seat; 2],
         time_control: Option<TimeControl>,
-    ) -> GameMeta {
+    ) -> (GameMeta, Secret) {
         let now = now_ms();
-        GameMeta {
+        let invite = Secret::new();
+        let meta = GameMeta {
             id: new_id(),
             mode,
             level,
             public,
             rated: false,
+            aborted: false,
             rating_range: None,
             created_at: now,
             updated_at: now,
             start,
             seats,
-            invite: new_token(),
+            invite_hash: invite.hash.clone(),
             time_control,
             result: None,
             offer: None,
             rematch: None,
             ply: 0,
             score: stores(&start),
+        };
+        (meta, invite)
+    }
+
+    /// Hashes the secrets an older version stored in plain text; true if
+    /// any was.
+    pub fn upgrade_secrets(&mut self) -> bool {
+        let mut changed = upgrade_secret(&mut self.invite_hash);
+        for seat in &mut self.seats {
+            if let Some(t) = seat.token_hash.as_mut() {
+                changed |= upgrade_secret(t);
+            }
         }
+        changed
+    }
+
+    /// Whether `invite` is this game's invite code.
+    pub fn invite_is(&self, invite: Option<&str>) -> bool {
+        invite.is_some_and(|i| secret_hash(i) == self.invite_hash)
     }
 
     /// Waiting for a second player, playing, or over.
@@ -326,7 +440,7 @@ impl GameMeta {
         } else if self
             .seats
             .iter()
-            .any(|s| s.token.is_none() && s.kind == SeatKind::Human)
+            .any(|s| s.token_hash.is_none() && s.kind == SeatKind::Human)
         {
             GameStatus::Waiting
         } else {
@@ -336,30 +450,17 @@ impl GameMeta {
 
     /// The seat a token holds, if any.
     pub fn side_of(&self, token: &str) -> Option<Side> {
-        Side::ALL
-            .into_iter()
-            .find(|s| self.seats[s.index()].token.as_deref() == Some(token))
+        let hash = secret_hash(token);
+        Side::ALL.into_iter().find(|s| {
+            let seat = &self.seats[s.index()];
+            seat.token_hash.as_ref() == Some(&hash) || seat.devices.contains(&hash)
+        })
     }
+}
 
-    /// The summary sent in lists.
-    pub fn summary(&self) -> Summary {
-        Summary {
-            id: self.id.clone(),
-            mode: self.mode,
-            level: self.level,
-            status: self.status(),
-            public: self.public,
-            created_at: rfc3339(self.created_at),
-            updated_at: rfc3339(self.updated_at),
-            seats: seats_view(&self.seats, [false, false]),
-            ply: self.ply,
-            score: Totals::from(self.score),
-            result: self.result.as_ref().map(ResultView::from),
-            time_control: self.time_control,
-            rated: self.rated,
-            rating_range: self.rating_range,
-        }
-    }
+/// The seeds in South's and North's stores.
+pub fn stores(pos: &Position) -> [u8; 2] {
+    [pos.store(Side::South), pos.store(Side::North)]
 }
 
 /// Milliseconds since the epoch as an RFC 3339 UTC string.

@@ -28,18 +28,18 @@ use oware_session::puzzles::{self, Puzzle};
 use oware_session::Lang;
 use serde::{Deserialize, Serialize};
 
-use crate::accounts::ratings::Rating;
 use crate::accounts::session::MaybeUser;
 use crate::error::ApiError;
 use crate::http::JsonBody;
 use crate::hub::Hub;
-use crate::limits::{ClientAddr, Cost};
+use crate::limits::{ClientAddr, Cost, Limiter};
 use crate::model::now_ms;
+use crate::ratings::Rating;
 use crate::store::puzzles::{start_rating, PuzzleAttempt};
 use crate::store::WriteOp;
 
 /// The routes of this module.
-pub fn routes() -> Router<Arc<Hub>> {
+pub fn routes() -> Router<crate::state::AppState> {
     Router::new()
         .route("/api/v1/puzzles/next", get(next))
         .route("/api/v1/puzzles/daily", get(daily))
@@ -145,12 +145,13 @@ pub struct NextQuery {
 
 async fn next(
     State(hub): State<Arc<Hub>>,
+    State(limits): State<Arc<Limiter>>,
     client: ClientAddr,
     MaybeUser(user): MaybeUser,
     q: Result<Query<NextQuery>, QueryRejection>,
 ) -> Result<Json<PuzzleView>, ApiError> {
     let Query(q) = q.map_err(|e| ApiError::invalid_request(format!("query: {e}")))?;
-    hub.limiter().check(Cost::Engine, client)?;
+    limits.check(Cost::Engine, client).await?;
     let lang = parse_lang(q.lang.as_deref())?;
     let mut skip: Vec<u32> = Vec::new();
     if let Some(s) = q.skip.as_deref().filter(|s| !s.is_empty()) {
@@ -226,11 +227,12 @@ pub struct LangQuery {
 
 async fn daily(
     State(hub): State<Arc<Hub>>,
+    State(limits): State<Arc<Limiter>>,
     client: ClientAddr,
     q: Result<Query<LangQuery>, QueryRejection>,
 ) -> Result<Json<PuzzleView>, ApiError> {
     let Query(q) = q.map_err(|e| ApiError::invalid_request(format!("query: {e}")))?;
-    hub.limiter().check(Cost::Engine, client)?;
+    limits.check(Cost::Engine, client).await?;
     let lang = parse_lang(q.lang.as_deref())?;
     let (date, n) = day(now_ms());
     let set = puzzles::shipped();
@@ -246,12 +248,13 @@ async fn daily(
 
 async fn one(
     State(hub): State<Arc<Hub>>,
+    State(limits): State<Arc<Limiter>>,
     client: ClientAddr,
     Path(id): Path<String>,
     q: Result<Query<LangQuery>, QueryRejection>,
 ) -> Result<Json<PuzzleView>, ApiError> {
     let Query(q) = q.map_err(|e| ApiError::invalid_request(format!("query: {e}")))?;
-    hub.limiter().check(Cost::Engine, client)?;
+    limits.check(Cost::Engine, client).await?;
     let lang = parse_lang(q.lang.as_deref())?;
     let p = puzzle(&id)?;
     Ok(Json(view(p, rating_of(&hub, p.id).await?, lang)))
@@ -296,6 +299,7 @@ pub struct AttemptResponse {
 
 async fn attempt(
     State(hub): State<Arc<Hub>>,
+    State(limits): State<Arc<Limiter>>,
     client: ClientAddr,
     MaybeUser(user): MaybeUser,
     Path(id): Path<String>,
@@ -316,7 +320,7 @@ async fn attempt(
         puzzles::AttemptError::NoMove => ApiError::invalid_request("moves: no move was given"),
         puzzles::AttemptError::Illegal { mv, reason } => ApiError::illegal(mv, reason),
     })?;
-    hub.limiter().check(Cost::Engine, client)?;
+    limits.check(Cost::Engine, client).await?;
     let mut rated = false;
     let mut yours = None;
     if let Some(u) = &user {

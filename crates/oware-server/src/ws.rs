@@ -21,8 +21,11 @@ use crate::protocol::{ClientIn, ClientOut};
 /// Frames past this size close the connection (the socket layer refuses them).
 const FRAME_LIMIT: usize = 64 * 1024;
 
+// An axum handler: each argument is one extractor.
+#[allow(clippy::too_many_arguments)]
 pub(crate) async fn upgrade(
     State(hub): State<Arc<Hub>>,
+    State(limits): State<Arc<crate::limits::Limiter>>,
     Path(id): Path<String>,
     q: Result<Query<WsQuery>, axum::extract::rejection::QueryRejection>,
     headers: axum::http::HeaderMap,
@@ -32,7 +35,7 @@ pub(crate) async fn upgrade(
 ) -> Result<Response, ApiError> {
     crate::security::check_origin(&headers)?;
     // Counted from before the upgrade to the socket's end.
-    let place = hub.limiter().open_socket(client)?;
+    let place = limits.open_socket(client)?;
     let Query(q) = q.map_err(|e| ApiError::invalid_request(format!("query: {e}")))?;
     // Check the game and the token before upgrading, so a wrong token is an HTTP error.
     let slot = hub.slot(&id).await?;
@@ -59,7 +62,7 @@ pub(crate) async fn upgrade(
             };
             async move {
                 let _place = place;
-                connection(socket, hub, id, token, name, account, client).await
+                connection(socket, hub, limits, id, token, name, account, client).await
             }
         }))
 }
@@ -82,9 +85,11 @@ async fn spectator_event(
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 async fn connection(
     socket: WebSocket,
     hub: Arc<Hub>,
+    limits: Arc<crate::limits::Limiter>,
     id: String,
     token: Option<String>,
     spectator_name: String,
@@ -107,6 +112,7 @@ async fn connection(
         name: &spectator_name,
         account: account.as_deref(),
         addr: client,
+        limits: &limits,
         keys: ClientKeys::new(client, account.as_deref()),
     };
     let (mut sink, mut stream) = socket.split();
@@ -175,19 +181,21 @@ struct Client<'a> {
     addr: ClientAddr,
     /// Its address and account (its chat is counted under both).
     keys: ClientKeys,
+    /// The limits it is counted against.
+    limits: &'a crate::limits::Limiter,
 }
 
 /// One client message: limited, parsed, then done by the hub: a command
 /// goes through [`Hub::apply`], the one way a seat acts on a game.
 async fn handle(hub: &Arc<Hub>, slot: &Arc<Slot>, me: &Client<'_>, text: &str) -> Vec<Utf8Bytes> {
-    let msg = hub
-        .limiter()
+    let msg = me
+        .limits
         .check_message(me.addr)
         .and_then(|()| ClientIn::parse(text));
     let command = match msg {
         Err(e) => return vec![error_event(slot.ply().await, &e)],
         Ok(ClientIn::Chat(text)) => {
-            let posted = match hub.limiter().check_chat(&me.keys) {
+            let posted = match me.limits.check_chat(&me.keys).await {
                 Ok(()) => hub.chat(slot, me.side, me.name, me.account, &text).await,
                 Err(e) => Err(e),
             };

@@ -3,6 +3,7 @@
 //! sockets, bounded in count and time. Each test names the finding it
 //! holds.
 
+#[path = "server/common/mod.rs"]
 mod common;
 
 use std::net::SocketAddr;
@@ -479,6 +480,7 @@ async fn finding_4_ratings_cannot_be_farmed() {
         assert_eq!(r.status, 200, "{}", r.body);
         assert_eq!(r.json()["game"]["status"], "over");
         assert_eq!(r.json()["game"]["rated"], false, "aborted, not rated");
+        assert_eq!(r.json()["game"]["aborted"], true, "{}", r.body);
     }
     assert_eq!(slow_rating(addr, "Ama").await, (1500, 0));
     // One move is not enough either: each side must have moved.
@@ -686,6 +688,249 @@ async fn finding_5_limits_are_per_client() {
     assert_eq!(j.status, 200, "{}", j.body);
     let r = post_as([127, 0, 0, 110], addr, "/api/v1/games", seek.clone()).await;
     assert_eq!(r.status, 201, "{}", r.body);
+}
+
+/// The `meta` column of every game in the SQLite file at `db`.
+fn stored_metas(db: &std::path::Path) -> Vec<String> {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let mut st = conn.prepare("SELECT meta FROM games").unwrap();
+    st.query_map([], |r| r.get::<_, String>(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+/// Finding 6: seat tokens and invite codes are kept as hashes, so what a
+/// copy of the database holds neither plays a move nor joins a game; the
+/// plain secrets of an older database are hashed by the migration and
+/// still work; a signed-in player gets a token of their own on another
+/// device, and both rematch callers get theirs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finding_6_secrets_are_hashed_at_rest() {
+    let (dir, server) = start_unlimited().await;
+    let addr = server.addr();
+    let db = dir.path().join("games.sqlite3");
+    let c = post(
+        addr,
+        "/api/v1/games",
+        json!({"mode": "online", "side": "S", "name": "Ama"}),
+    )
+    .await;
+    assert_eq!(c.status, 201, "{}", c.body);
+    let c = c.json();
+    let id = c["id"].as_str().unwrap().to_string();
+    let token = c["tokens"]["S"].as_str().unwrap().to_string();
+    let invite = c["invite_url"]
+        .as_str()
+        .unwrap()
+        .split("invite=")
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let metas = stored_metas(&db);
+    let stored = metas.iter().find(|m| m.contains(&id)).unwrap();
+    assert!(
+        !stored.contains(&token),
+        "the seat token is stored: {stored}"
+    );
+    assert!(
+        !stored.contains(&invite),
+        "the invite code is stored: {stored}"
+    );
+    // What the database holds, tried as the secrets themselves.
+    let meta: serde_json::Value = serde_json::from_str(stored).unwrap();
+    let stolen_token = meta["seats"][0]["token_hash"].as_str().unwrap();
+    let stolen_invite = meta["invite_hash"].as_str().unwrap();
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{id}/join"),
+        json!({"invite": stolen_invite, "name": "Eve"}),
+    )
+    .await;
+    assert_eq!(r.code(), "bad_token", "{}", r.body);
+    let j = post(
+        addr,
+        &format!("/api/v1/games/{id}/join"),
+        json!({"invite": invite, "name": "Kofi"}),
+    )
+    .await;
+    assert_eq!(j.status, 200, "{}", j.body);
+    let north = j.json()["token"].as_str().unwrap().to_string();
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{id}/moves"),
+        json!({"token": stolen_token, "move": "F", "ply": 0}),
+    )
+    .await;
+    assert_eq!(r.code(), "bad_token", "{}", r.body);
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{id}/moves"),
+        json!({"token": token, "move": "F", "ply": 0}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+
+    // An older database: the same game with its secrets in plain text
+    // (fields "token" and "invite"), at schema version 6.
+    server.abort();
+    {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        let mut old: serde_json::Value = serde_json::from_str(stored).unwrap();
+        let m = old.as_object_mut().unwrap();
+        m.remove("invite_hash");
+        m.insert("invite".into(), json!(invite));
+        for (i, plain) in [&token, &north].into_iter().enumerate() {
+            let seat = m["seats"][i].as_object_mut().unwrap();
+            seat.remove("token_hash");
+            seat.insert("token".into(), json!(plain));
+        }
+        conn.execute(
+            "UPDATE games SET meta = ?1 WHERE id = ?2",
+            rusqlite::params![old.to_string(), id],
+        )
+        .unwrap();
+        conn.pragma_update(None, "user_version", 6).unwrap();
+    }
+    let server = oware_server::Server::start(oware_server::ServerOptions {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        db: Some(db.clone()),
+        config: Config {
+            engine_threads: 1,
+            rate_limits: None,
+            ..Config::default()
+        },
+        ..oware_server::ServerOptions::default()
+    })
+    .await
+    .unwrap();
+    let addr = server.addr();
+    let metas = stored_metas(&db);
+    let stored = metas.iter().find(|m| m.contains(&id)).unwrap();
+    for plain in [&token, &north, &invite] {
+        assert!(
+            !stored.contains(plain.as_str()),
+            "still in plain text: {stored}"
+        );
+    }
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{id}/moves"),
+        json!({"token": north, "move": "a", "ply": 1}),
+    )
+    .await;
+    assert_eq!(
+        r.status, 200,
+        "the old token plays after the migration: {}",
+        r.body
+    );
+
+    // A signed-in player on a second device: a token of its own, and the
+    // first device's still plays.
+    let ama = sign_up_from([127, 0, 0, 61], addr, "Adwoa", "seeds-and-houses").await;
+    let kofi = sign_up_from([127, 0, 0, 62], addr, "Kwabena", "houses-and-seeds").await;
+    let g = as_browser(
+        [127, 0, 0, 61],
+        addr,
+        &ama,
+        "POST",
+        "/api/v1/games",
+        Some(json!({"mode": "hotseat"})),
+    )
+    .await
+    .json();
+    let gid = g["id"].as_str().unwrap().to_string();
+    let first = g["tokens"]["S"].as_str().unwrap().to_string();
+    let mine = as_browser(
+        [127, 0, 0, 61],
+        addr,
+        &ama,
+        "GET",
+        "/api/v1/account/games",
+        None,
+    )
+    .await;
+    let listed = &mine.json()["games"][0];
+    assert_eq!(listed["id"], gid.as_str());
+    assert_eq!(listed["mine"], json!(["S", "N"]));
+    assert!(
+        listed.get("tokens").is_none(),
+        "no token is listed: {listed}"
+    );
+    let claim = as_browser(
+        [127, 0, 0, 61],
+        addr,
+        &ama,
+        "POST",
+        &format!("/api/v1/games/{gid}/seat"),
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(claim.status, 200, "{}", claim.body);
+    let second = claim.json()["tokens"]["S"].as_str().unwrap().to_string();
+    let second_north = claim.json()["tokens"]["N"].as_str().unwrap().to_string();
+    assert_ne!(first, second);
+    for (t, mv, ply) in [(&second, "F", 0), (&second_north, "a", 1), (&first, "E", 2)] {
+        let r = post(
+            addr,
+            &format!("/api/v1/games/{gid}/moves"),
+            json!({"token": t, "move": mv, "ply": ply}),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{mv}: {}", r.body);
+    }
+    let r = as_browser(
+        [127, 0, 0, 62],
+        addr,
+        &kofi,
+        "POST",
+        &format!("/api/v1/games/{gid}/seat"),
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(r.json()["error"]["reason"], "not_your_game", "{}", r.body);
+    let r = post(addr, &format!("/api/v1/games/{gid}/seat"), json!({})).await;
+    assert_eq!(r.status, 401, "{}", r.body);
+
+    // A rematch: each caller gets its own token in the new game.
+    let (rid, s_tok, n_tok) = online_game(addr, json!({})).await;
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{rid}/resign"),
+        json!({"token": s_tok}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let a = post(
+        addr,
+        &format!("/api/v1/games/{rid}/rematch"),
+        json!({"token": s_tok}),
+    )
+    .await;
+    let b = post(
+        addr,
+        &format!("/api/v1/games/{rid}/rematch"),
+        json!({"token": n_tok}),
+    )
+    .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(b.status, 200, "{}", b.body);
+    let (a, b) = (a.json(), b.json());
+    assert_eq!(a["id"], b["id"]);
+    let new_id = a["id"].as_str().unwrap();
+    // Sides swap: Kofi (North before) is South now and moves first.
+    let kt = b["tokens"]["S"].as_str().unwrap();
+    let at = a["tokens"]["N"].as_str().unwrap();
+    assert!(a["tokens"].get("S").is_none(), "one seat each: {a}");
+    for (t, mv, ply) in [(kt, "F", 0), (at, "a", 1)] {
+        let r = post(
+            addr,
+            &format!("/api/v1/games/{new_id}/moves"),
+            json!({"token": t, "move": mv, "ply": ply}),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{mv}: {}", r.body);
+    }
 }
 
 /// Finding 7: anonymous names cannot pass for an account, the computer or

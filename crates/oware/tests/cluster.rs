@@ -2,7 +2,7 @@
 //! real processes on loopback, a throw-away cluster started by the test,
 //! and a real `kill -9`.
 
-#[path = "../../oware-server/tests/common/mod.rs"]
+#[path = "../../oware-server/tests/server/common/mod.rs"]
 mod common;
 
 use std::net::SocketAddr;

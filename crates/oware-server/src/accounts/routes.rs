@@ -23,7 +23,7 @@ use crate::store::WriteOp;
 use crate::Hub;
 
 /// The account routes.
-pub fn routes() -> Router<Arc<Hub>> {
+pub fn routes() -> Router<crate::state::AppState> {
     Router::new()
         .route("/api/v1/account/signup", post(sign_up))
         .route("/api/v1/account/signin", post(sign_in))
@@ -159,13 +159,14 @@ fn signed_out(hub: &Hub) -> Response {
 
 async fn sign_up(
     State(hub): State<Arc<Hub>>,
+    State(limits): State<Arc<crate::limits::Limiter>>,
     client: ClientAddr,
     JsonBody(req): JsonBody<Credentials>,
 ) -> Result<Response, ApiError> {
     let (username, password) = req.parse()?;
     check_username(&username)?;
     check_password(&password, &username)?;
-    hub.limiter().check(Cost::SignUp, client)?;
+    limits.check(Cost::SignUp, client).await?;
     let hash = cpu(move || hash_password(&password)).await??;
     let account = AccountRow {
         id: new_id(),
@@ -190,15 +191,16 @@ fn dummy_hash() -> &'static str {
 /// passwords are counted by the sign-in guard (`limits::SignInGuard`).
 async fn authenticate(
     hub: &Hub,
+    limits: &crate::limits::Limiter,
     client: ClientAddr,
     username: &str,
     password: String,
 ) -> Result<AccountRow, ApiError> {
-    hub.limiter().check(Cost::SignIn, client)?;
+    limits.check(Cost::SignIn, client).await?;
     let key = username_key(username);
-    let guard = hub.limiter().sign_in_guard();
+    let guard = limits.sign_in_guard();
     if let Some(g) = guard {
-        g.check(&key, client)?;
+        g.check(&key, client).await?;
     }
     let name = username.to_string();
     let account = hub.read(move |store| store.account_by_name(&name)).await?;
@@ -210,13 +212,13 @@ async fn authenticate(
     match account {
         Some(a) if ok => {
             if let Some(g) = guard {
-                g.succeeded(&key, client);
+                g.succeeded(&key, client).await;
             }
             Ok(a)
         }
         _ => {
             if let Some(g) = guard {
-                g.failed(&key, client);
+                g.failed(&key, client).await;
             }
             Err(ApiError::bad_credentials("wrong username or password"))
         }
@@ -226,10 +228,15 @@ async fn authenticate(
 /// Checks the signed-in player's password before a change to the account.
 /// Wrong ones are counted per account, apart from sign-in attempts, so a
 /// stranger guessing at the sign-in form never refuses the owner here.
-async fn confirm_password(hub: &Hub, user: &User, password: String) -> Result<(), ApiError> {
-    let guard = hub.limiter().sign_in_guard();
+async fn confirm_password(
+    hub: &Hub,
+    limits: &crate::limits::Limiter,
+    user: &User,
+    password: String,
+) -> Result<(), ApiError> {
+    let guard = limits.sign_in_guard();
     if let Some(g) = guard {
-        g.check_confirm(&user.id)?;
+        g.check_confirm(&user.id).await?;
     }
     let name = user.username.clone();
     let account = hub
@@ -242,18 +249,19 @@ async fn confirm_password(hub: &Hub, user: &User, password: String) -> Result<()
         return Ok(());
     }
     if let Some(g) = guard {
-        g.confirm_failed(&user.id);
+        g.confirm_failed(&user.id).await;
     }
     Err(ApiError::bad_credentials("wrong password"))
 }
 
 async fn sign_in(
     State(hub): State<Arc<Hub>>,
+    State(limits): State<Arc<crate::limits::Limiter>>,
     client: ClientAddr,
     JsonBody(req): JsonBody<Credentials>,
 ) -> Result<Response, ApiError> {
     let (username, password) = req.parse()?;
-    let account = authenticate(&hub, client, &username, password).await?;
+    let account = authenticate(&hub, &limits, client, &username, password).await?;
     start_session(&hub, &account).await
 }
 
@@ -284,6 +292,7 @@ struct PasswordChange {
 
 async fn change_password(
     State(hub): State<Arc<Hub>>,
+    State(limits): State<Arc<crate::limits::Limiter>>,
     user: User,
     JsonBody(req): JsonBody<PasswordChange>,
 ) -> Result<StatusCode, ApiError> {
@@ -293,7 +302,7 @@ async fn change_password(
         ));
     };
     check_password(&new, &user.username)?;
-    confirm_password(&hub, &user, old).await?;
+    confirm_password(&hub, &limits, &user, old).await?;
     let hash = cpu(move || hash_password(&new)).await??;
     write(
         &hub,
@@ -320,13 +329,14 @@ struct Deletion {
 
 async fn delete(
     State(hub): State<Arc<Hub>>,
+    State(limits): State<Arc<crate::limits::Limiter>>,
     user: User,
     JsonBody(req): JsonBody<Deletion>,
 ) -> Result<Response, ApiError> {
     let password = req
         .password
         .ok_or_else(|| ApiError::invalid_request("password: required"))?;
-    confirm_password(&hub, &user, password).await?;
+    confirm_password(&hub, &limits, &user, password).await?;
     // Games stay, with the seats made anonymous; then the account goes.
     let id = user.id.clone();
     let games = hub
@@ -339,13 +349,14 @@ async fn delete(
     Ok(signed_out(&hub))
 }
 
-/// One of my games: its summary, and my seat tokens so I can play it from
-/// any browser I am signed in on (both seats of my hot-seat games).
+/// One of my games: its summary, and the seats my account holds in it
+/// (both of my hot-seat games). The store keeps no plain seat token: a
+/// browser without one asks `POST /games/{id}/seat` for its own.
 #[derive(Serialize)]
 struct MyGame {
     #[serde(flatten)]
     game: Summary,
-    tokens: std::collections::HashMap<oware_core::Side, String>,
+    mine: Vec<oware_core::Side>,
 }
 
 async fn my_games(State(hub): State<Arc<Hub>>, user: User) -> Result<Json<MyGames>, ApiError> {
@@ -357,12 +368,11 @@ async fn my_games(State(hub): State<Arc<Hub>>, user: User) -> Result<Json<MyGame
             let mine = |s: &crate::model::Seat| s.account.as_deref() == Some(user.id.as_str());
             let all = g.meta.mode == crate::model::Mode::Hotseat && g.meta.seats.iter().any(mine);
             MyGame {
-                tokens: oware_core::Side::ALL
+                mine: oware_core::Side::ALL
                     .into_iter()
                     .filter(|s| all || mine(&g.meta.seats[s.index()]))
-                    .filter_map(|s| g.meta.seats[s.index()].token.clone().map(|t| (s, t)))
                     .collect(),
-                game: g.meta.summary(),
+                game: crate::protocol::views::Summary::of(&g.meta),
             }
         })
         .collect();
@@ -421,7 +431,7 @@ async fn export(State(hub): State<Arc<Hub>>, user: User) -> Result<Response, Api
             .map(|g| ExportedGame {
                 start: g.meta.start.to_string(),
                 moves: g.plies.into_iter().map(|p| p.text).collect(),
-                game: g.meta.summary(),
+                game: crate::protocol::views::Summary::of(&g.meta),
             })
             .collect(),
     };
@@ -467,7 +477,7 @@ async fn profile(
         games: games
             .into_iter()
             .filter(|g| g.meta.result.is_some() && g.meta.public)
-            .map(|g| g.meta.summary())
+            .map(|g| crate::protocol::views::Summary::of(&g.meta))
             .collect(),
     }))
 }

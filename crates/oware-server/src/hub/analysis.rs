@@ -4,11 +4,12 @@
 //! (`engines.rs`); reviews are computed once per content and kept.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
 
 use oware_core::{Game, Ply, Side};
 use oware_engine::{Engine, Limits, MoveAnalysis, StopHandle};
+use oware_session::analysis::{Analysis, AnalysisCache, AnalysisKey, Budget};
 
 use super::Hub;
 use crate::engines::ClientKeys;
@@ -60,7 +61,59 @@ impl ReviewCache {
     }
 }
 
+/// Analyses kept (a few hundred bytes each).
+const CACHE_SIZE: usize = 4096;
+
+/// The server's analyses: shared by every request, so two asks of one
+/// position read one analysis.
+static CACHE: LazyLock<Mutex<AnalysisCache>> =
+    LazyLock::new(|| Mutex::new(AnalysisCache::new(CACHE_SIZE)));
+
 impl Hub {
+    /// The analysis of `game` at the coach's budget: the kept one, or a new
+    /// one searched on the engine pool (within the request cap).
+    pub async fn coach_analysis(
+        self: &Arc<Self>,
+        game: Game,
+        client: &ClientKeys,
+    ) -> Result<Arc<Analysis>, ApiError> {
+        let hub = self;
+        if game.is_over() {
+            return Err(ApiError::game_over("the game is over"));
+        }
+        let budget = Budget::COACH;
+        // A position already analysed costs no engine time and no budget.
+        let seeds = hub
+            .engines()
+            .tablebase_seeds()
+            .map_or(0, |n| n.min(48) as u8);
+        let known = AnalysisKey::new(&game, budget, seeds);
+        if let Some(a) = CACHE.lock().unwrap_or_else(|e| e.into_inner()).get(&known) {
+            return Ok(a);
+        }
+        let cap = hub.config().engine_request_cap;
+        let answer = hub
+            .engines()
+            .run_study(client, cap, move |engine, stop| {
+                let key = AnalysisKey::new(&game, budget, engine.tablebase_seeds());
+                if let Some(a) = CACHE.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+                    return Ok(a);
+                }
+                let a = Arc::new(Analysis::run(engine, &game, budget, stop)?);
+                Ok(CACHE
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(key, a))
+            })
+            .await?;
+        answer.map_err(|e: oware_session::AnalysisError| match e {
+            oware_session::AnalysisError::GameOver => ApiError::game_over("the game is over"),
+            oware_session::AnalysisError::Stopped => {
+                ApiError::busy("the analysis did not finish in time; try again shortly")
+            }
+        })
+    }
+
     /// The engine's suggestion for the side to move, searched for
     /// `movetime_ms` (10..=5000).
     pub async fn hint(
@@ -90,7 +143,7 @@ impl Hub {
         // The coach's analysis (one per position, kept): the hint is its
         // best move, so the hint and the coach agree, and asking twice
         // answers the same. `movetime_ms` is checked but no longer used.
-        let a = crate::coach_routes::analyse(self, game, client).await?;
+        let a = self.coach_analysis(game, client).await?;
         let best = a.best();
         let mut score = ScoreView::from(best.score);
         score.kind = best.kind.code();

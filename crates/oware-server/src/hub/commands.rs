@@ -9,7 +9,7 @@ use axum::extract::ws::Utf8Bytes;
 use oware_core::{Game, GameError, Move, Outcome, Ply, Record, Side};
 use tokio::sync::broadcast;
 
-use super::new_game::{check_name, human};
+use super::new_game::check_name;
 use super::{Announce, Commit, Hub, Live, Slot};
 use crate::accounts::ratings::RatingClass;
 use crate::accounts::{AccountOp, User};
@@ -49,7 +49,7 @@ impl Hub {
     pub async fn summary(self: &Arc<Self>, id: &str) -> Result<Summary, ApiError> {
         let slot = self.slot(id).await?;
         let live = self.lock_fresh(&slot).await;
-        Ok(live.meta.summary())
+        Ok(crate::protocol::views::Summary::of(&live.meta))
     }
 
     /// Lists games.
@@ -71,7 +71,7 @@ impl Hub {
             }
             let id = g.meta.id.clone();
             match Live::from_stored(g) {
-                Ok(live) => out.push(live.meta.summary()),
+                Ok(live) => out.push(crate::protocol::views::Summary::of(&live.meta)),
                 Err(e) => tracing::error!("game {id} cannot be replayed: {e}"),
             }
         }
@@ -94,7 +94,7 @@ impl Hub {
         if live.meta.mode != Mode::Online {
             return Err(ApiError::not_allowed("only online games can be joined"));
         }
-        if !live.meta.public && invite != Some(live.meta.invite.as_str()) {
+        if !live.meta.public && !live.meta.invite_is(invite) {
             return Err(ApiError::bad_token(
                 "this game needs its invite code to join",
             ));
@@ -104,10 +104,10 @@ impl Hub {
         }
         let side = Side::ALL
             .into_iter()
-            .find(|s| live.meta.seats[s.index()].token.is_none())
+            .find(|s| live.meta.seats[s.index()].token_hash.is_none())
             .ok_or_else(|| ApiError::seat_taken("both seats are taken"))?;
         let name = check_name(name, "Guest")?;
-        let mut seat = human(name);
+        let (mut seat, token) = Seat::human(name);
         if live.meta.rated {
             let user =
                 user.ok_or_else(|| ApiError::not_signed_in("sign in to play rated games"))?;
@@ -139,7 +139,6 @@ impl Hub {
             seat.account = Some(u.id.clone());
             seat.name = u.username.clone();
         }
-        let token = seat.token.clone().expect("a human seat has a token");
         let link = seat.account.clone().map(|account_id| {
             WriteOp::Account(AccountOp::LinkGame {
                 account_id,
@@ -162,7 +161,7 @@ impl Hub {
         .await?;
         Ok(Seated {
             id: id.to_string(),
-            tokens: [(side, token)].into(),
+            tokens: [(side, token.plain)].into(),
             you: side,
             invite_url: None,
             spectator_url: format!("/game/{id}"),
@@ -358,13 +357,7 @@ impl Hub {
         self.expire_if_due(slot, live).await;
         self.commit(slot, live, |live| {
             end(&mut live.game)?;
-            live.meta.offer = None;
-            live.sync_meta();
-            Ok(Commit {
-                op: WriteOp::Meta(live.meta.clone()),
-                announce: vec![Announce::Clock, Announce::End],
-                new_position: true,
-            })
+            Ok(Commit::ended(live))
         })
         .await
     }

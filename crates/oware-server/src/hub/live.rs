@@ -366,6 +366,7 @@ impl Live {
             result: game.outcome().map(ResultView::from),
             time_control: self.meta.time_control,
             rated: self.meta.rated,
+            aborted: self.meta.aborted,
             rating_range: self.meta.rating_range,
             clock: self.clock.map(|c| c.view(Instant::now())),
             offer: self.meta.offer,
@@ -383,6 +384,7 @@ impl Live {
         // Ended before each side's first move: aborted, not rated.
         if self.meta.result.is_some() && self.meta.rated && !self.both_have_moved() {
             self.meta.rated = false;
+            self.meta.aborted = true;
         }
     }
 
@@ -410,15 +412,6 @@ impl Live {
         self.meta
             .side_of(token)
             .ok_or_else(|| ApiError::bad_token("this token holds no seat of this game"))
-    }
-
-    /// The tokens a client gets for `you` (both in a hot-seat game).
-    pub(crate) fn tokens_for(&self, you: Side) -> std::collections::HashMap<Side, String> {
-        Side::ALL
-            .into_iter()
-            .filter(|s| self.meta.mode == Mode::Hotseat || *s == you)
-            .filter_map(|s| self.meta.seats[s.index()].token.clone().map(|t| (s, t)))
-            .collect()
     }
 
     /// Events that bring a client that has seen `since` plies up to date.

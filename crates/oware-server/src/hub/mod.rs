@@ -36,15 +36,14 @@ use axum::extract::ws::Utf8Bytes;
 use oware_core::Side;
 use tokio::sync::{broadcast, Mutex};
 
+pub use crate::protocol::incoming::NewGame;
 pub use commands::{Command, Watcher};
 pub use live::Live;
-pub use new_game::NewGame;
 
 use crate::accounts::AccountOp;
 use crate::config::Config;
 use crate::engines::EnginePool;
 use crate::error::ApiError;
-use crate::limits::Limiter;
 use crate::model::{now_ms, OfferAction};
 use crate::store::{Store, StoreError, WriteOp};
 use oware_engine::book::Book;
@@ -161,13 +160,28 @@ pub(crate) struct Commit {
     pub new_position: bool,
 }
 
+impl Commit {
+    /// The game has just ended other than by a move (resignation,
+    /// agreement, time): its metadata is stored and the end announced with
+    /// the stopped clock. (An end by a move is a ply's commit; a rated
+    /// game's rating is added to either by [`Hub::commit`].)
+    pub(crate) fn ended(live: &mut Live) -> Commit {
+        live.meta.offer = None;
+        live.sync_meta();
+        Commit {
+            op: WriteOp::Meta(live.meta.clone()),
+            announce: vec![Announce::Clock, Announce::End],
+            new_position: true,
+        }
+    }
+}
+
 /// The games and everything they need.
 pub struct Hub {
     store: Arc<dyn Store>,
     engines: Arc<EnginePool>,
     games: StdMutex<HashMap<String, Arc<Slot>>>,
     reviews: StdMutex<analysis::ReviewCache>,
-    limiter: Limiter,
     config: Config,
     /// This process's id among the nodes sharing the store.
     node: u64,
@@ -242,7 +256,6 @@ impl Hub {
             engines,
             games: StdMutex::new(HashMap::new()),
             reviews: StdMutex::new(analysis::ReviewCache::default()),
-            limiter: Limiter::new(config.rate_limits),
             config,
             node: rand::random(),
             metrics: crate::metrics::Metrics::default(),
@@ -256,7 +269,6 @@ impl Hub {
                 match weak.upgrade() {
                     Some(hub) => {
                         hub.sweep();
-                        hub.limiter.forget_idle();
                     }
                     None => break,
                 }
@@ -285,11 +297,6 @@ impl Hub {
     /// The engine pool.
     pub fn engines(&self) -> &Arc<EnginePool> {
         &self.engines
-    }
-
-    /// The per-client rate limits.
-    pub fn limiter(&self) -> &Limiter {
-        &self.limiter
     }
 
     /// The settings.
@@ -544,12 +551,7 @@ impl Hub {
                 if let Some(c) = live.clock_mut() {
                     c.flag(side);
                 }
-                live.sync_meta();
-                Ok(Commit {
-                    op: WriteOp::Meta(live.meta.clone()),
-                    announce: vec![Announce::Clock, Announce::End],
-                    new_position: true,
-                })
+                Ok(Commit::ended(live))
             })
             .await
         };

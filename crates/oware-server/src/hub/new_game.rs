@@ -1,6 +1,7 @@
 //! New games: created from a request, imported from an OGN record, or a
 //! rematch of a finished game; and the names players give themselves.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use oware_core::{Position, Record, Side};
@@ -15,28 +16,7 @@ use crate::protocol::views::ply_text;
 use crate::protocol::Seated;
 use crate::store::{StoredGame, StoredPly, WriteOp};
 
-/// What a new game asks for (`POST /api/v1/games`), parsed.
-#[derive(Clone, Debug)]
-pub struct NewGame {
-    /// Mode.
-    pub mode: Mode,
-    /// Level 1..=10 (computer games; 3 when absent).
-    pub level: Option<u8>,
-    /// `Some(side)` or `None` for drawing lots.
-    pub side: Option<Side>,
-    /// Display name.
-    pub name: Option<String>,
-    /// Time control.
-    pub time_control: Option<TimeControl>,
-    /// Start position.
-    pub position: Option<Position>,
-    /// Listed in the lobby.
-    pub public: bool,
-    /// Rated (online games between two signed-in players).
-    pub rated: bool,
-    /// The ratings the game accepts from the player who joins.
-    pub rating_range: Option<RatingRange>,
-}
+pub use crate::protocol::incoming::NewGame;
 
 pub(super) fn check_name(name: Option<String>, default: &str) -> Result<String, ApiError> {
     let name = name
@@ -85,16 +65,6 @@ pub fn is_site_name(name: &str) -> bool {
         "system",
     ];
     SITE.contains(&key.as_str()) || key.starts_with("computer") || key.starts_with("engine")
-}
-
-pub(super) fn human(name: String) -> Seat {
-    Seat {
-        kind: SeatKind::Human,
-        name,
-        token: Some(new_token()),
-        account: None,
-        rating: None,
-    }
 }
 
 impl Hub {
@@ -192,12 +162,16 @@ impl Hub {
             self.refuse_impersonation(req.name.as_deref()).await?;
         }
         let name = check_name(req.name, "Player")?;
+        let mut tokens = HashMap::new();
         let seats: [Seat; 2] = match mode {
             // Both seats are the creator's; the game is theirs (South).
             Mode::Hotseat => {
-                let mut south = human("South".into());
+                let (mut south, s) = Seat::human("South".into());
+                let (north, n) = Seat::human("North".into());
                 south.account = user.map(|u| u.id.clone());
-                [south, human("North".into())]
+                tokens.insert(Side::South, s.plain);
+                tokens.insert(Side::North, n.plain);
+                [south, north]
             }
             Mode::Computer | Mode::Online => {
                 let other = Seat {
@@ -210,11 +184,13 @@ impl Hub {
                         Some(l) => format!("Computer (level {l})"),
                         None => "Open seat".into(),
                     },
-                    token: None,
+                    token_hash: None,
+                    devices: Vec::new(),
                     account: None,
                     rating: None,
                 };
-                let mut mine = human(name);
+                let (mut mine, token) = Seat::human(name);
+                tokens.insert(side, token.plain);
                 if let Some(u) = user {
                     mine.account = Some(u.id.clone());
                     mine.name = u.username.clone();
@@ -226,7 +202,8 @@ impl Hub {
             }
         };
         let start = req.position.unwrap_or_else(Position::start);
-        let mut meta = GameMeta::new(mode, level, req.public, start, seats, req.time_control);
+        let (mut meta, invite) =
+            GameMeta::new(mode, level, req.public, start, seats, req.time_control);
         meta.rated = req.rated;
         meta.rating_range = req.rating_range;
         let you = if mode == Mode::Hotseat {
@@ -234,14 +211,20 @@ impl Hub {
         } else {
             side
         };
-        self.create_from(meta, Vec::new(), you).await
+        self.create_from(meta, Vec::new(), you, tokens, invite)
+            .await
     }
 
+    /// Stores a new game and seats its creator: `tokens` are the plain seat
+    /// tokens they get (the store keeps only their hashes), `invite` the
+    /// game's invite code (given in the link of an online game).
     async fn create_from(
         self: &Arc<Self>,
         meta: GameMeta,
         plies: Vec<StoredPly>,
         you: Side,
+        tokens: HashMap<Side, String>,
+        invite: Secret,
     ) -> Result<Seated, ApiError> {
         let mut live = Live::from_stored(StoredGame {
             meta,
@@ -273,10 +256,9 @@ impl Hub {
             },
         );
         self.write(WriteOp::All(ops)).await?;
-        let tokens = live.tokens_for(you);
         let id = live.meta.id.clone();
-        let invite_url = (live.meta.mode == Mode::Online)
-            .then(|| format!("/game/{id}?invite={}", live.meta.invite));
+        let invite_url =
+            (live.meta.mode == Mode::Online).then(|| format!("/game/{id}?invite={}", invite.plain));
         live.due = self.due(&live);
         let slot = self.insert(live);
         let mut live = slot.state.lock().await;
@@ -308,12 +290,21 @@ impl Hub {
         }
         let new_side = side.opponent();
         if let Some(rid) = live.meta.rematch.clone() {
+            // The store keeps no plain token: the caller gets a token of
+            // its own for its seat in the new game (its other tokens,
+            // if it asked before, still hold).
             drop(live);
             let rslot = self.slot(&rid).await?;
-            let rlive = rslot.state.lock().await;
+            let mut rlive = self.lock_fresh(&rslot).await;
+            let seats: Vec<Side> = if rlive.meta.mode == Mode::Hotseat {
+                Side::ALL.to_vec()
+            } else {
+                vec![new_side]
+            };
+            let tokens = self.add_devices(&rslot, &mut rlive, &seats).await?;
             return Ok(Seated {
                 id: rid.clone(),
-                tokens: rlive.tokens_for(new_side),
+                tokens,
                 you: new_side,
                 invite_url: None,
                 spectator_url: format!("/game/{rid}"),
@@ -322,12 +313,16 @@ impl Hub {
         }
         let old = &live.meta;
         let mut seats = [old.seats[1].clone(), old.seats[0].clone()];
-        for s in &mut seats {
+        let mut tokens = HashMap::new();
+        for (s, side) in seats.iter_mut().zip(Side::ALL) {
+            s.devices.clear();
             if s.kind == SeatKind::Human {
-                s.token = Some(new_token());
+                let token = Secret::new();
+                s.token_hash = Some(token.hash);
+                tokens.insert(side, token.plain);
             }
         }
-        let meta = GameMeta::new(
+        let (meta, invite) = GameMeta::new(
             old.mode,
             old.level,
             false,
@@ -341,7 +336,11 @@ impl Hub {
         } else {
             new_side
         };
-        let seated = self.create_from(meta, Vec::new(), you).await?;
+        // The opponent's token is not handed out: their own call mints one.
+        tokens.retain(|s, _| meta.mode == Mode::Hotseat || *s == you);
+        let seated = self
+            .create_from(meta, Vec::new(), you, tokens, invite)
+            .await?;
         self.commit(&slot, &mut live, |live| {
             live.meta.rematch = Some(rid.clone());
             live.meta.updated_at = now_ms();
@@ -353,6 +352,62 @@ impl Hub {
         })
         .await?;
         Ok(seated)
+    }
+
+    /// Mints a token of its own for each of `sides` (taken seats) and
+    /// stores their hashes: the plain tokens go to the caller only.
+    async fn add_devices(
+        self: &Arc<Self>,
+        slot: &Arc<super::Slot>,
+        live: &mut Live,
+        sides: &[Side],
+    ) -> Result<HashMap<Side, String>, ApiError> {
+        let mut tokens = HashMap::new();
+        self.commit(slot, live, |live| {
+            for &side in sides {
+                let seat = &mut live.meta.seats[side.index()];
+                if seat.token_hash.is_some() {
+                    tokens.insert(side, seat.add_device().plain);
+                }
+            }
+            Ok(Commit {
+                op: WriteOp::Meta(live.meta.clone()),
+                announce: Vec::new(),
+                new_position: false,
+            })
+        })
+        .await?;
+        Ok(tokens)
+    }
+
+    /// `POST /games/{id}/seat`: a signed-in player's seats in one of their
+    /// games, with a fresh token for this device (both seats of their
+    /// hot-seat games). The store keeps only hashes, so a game started on
+    /// one device is resumed on another this way.
+    pub async fn claim_seats(self: &Arc<Self>, id: &str, user: &User) -> Result<Seated, ApiError> {
+        let slot = self.slot(id).await?;
+        let mut live = self.lock_fresh(&slot).await;
+        let mine =
+            |s: &Side| live.meta.seats[s.index()].account.as_deref() == Some(user.id.as_str());
+        let mut sides: Vec<Side> = Side::ALL.into_iter().filter(mine).collect();
+        let Some(&you) = sides.first() else {
+            return Err(
+                ApiError::not_allowed("your account holds no seat in this game")
+                    .with_reason("not_your_game"),
+            );
+        };
+        if live.meta.mode == Mode::Hotseat {
+            sides = Side::ALL.to_vec();
+        }
+        let tokens = self.add_devices(&slot, &mut live, &sides).await?;
+        Ok(Seated {
+            id: id.to_string(),
+            tokens,
+            you,
+            invite_url: None,
+            spectator_url: format!("/game/{id}"),
+            game: live.view(slot.connected()),
+        })
     }
 
     /// Imports an OGN record as a hot-seat game.
@@ -369,9 +424,18 @@ impl Hub {
                 })
                 .unwrap_or_else(|| default.to_string())
         };
-        let seats = [human(name("South", "South")), human(name("North", "North"))];
+        let (south, s) = Seat::human(name("South", "South"));
+        let (north, n) = Seat::human(name("North", "North"));
+        let tokens = HashMap::from([(Side::South, s.plain), (Side::North, n.plain)]);
         let game = record.game();
-        let mut meta = GameMeta::new(Mode::Hotseat, None, false, *game.start(), seats, None);
+        let (mut meta, invite) = GameMeta::new(
+            Mode::Hotseat,
+            None,
+            false,
+            *game.start(),
+            [south, north],
+            None,
+        );
         meta.result = game.outcome().copied();
         let plies = game
             .plies()
@@ -382,7 +446,8 @@ impl Hub {
                 at: meta.created_at,
             })
             .collect();
-        self.create_from(meta, plies, Side::South).await
+        self.create_from(meta, plies, Side::South, tokens, invite)
+            .await
     }
 
     /// A player's rating in `class`, as shown beside their name.
@@ -416,7 +481,9 @@ impl Hub {
             .into_iter()
             .find(|s| live.meta.seats[s.index()].account.as_deref() == Some(account));
         if let Some(side) = leaving {
-            let opponent_seated = live.meta.seats[side.opponent().index()].token.is_some();
+            let opponent_seated = live.meta.seats[side.opponent().index()]
+                .token_hash
+                .is_some();
             if live.meta.mode == Mode::Online && opponent_seated && !live.game.is_over() {
                 self.end_off_board(&slot, &mut live, |g| g.resign(side))
                     .await?;

@@ -10,7 +10,6 @@ use oware_engine::Limits;
 use serde::Deserialize;
 
 use crate::error::ApiError;
-use crate::hub::NewGame;
 use crate::model::{Mode, OfferAction, RatingRange, TimeControl};
 
 /// Largest WebSocket message handled; larger ones get a `too_large` error.
@@ -484,4 +483,27 @@ mod tests {
             (ErrorCode::IllegalMove, Some("not_your_house"))
         );
     }
+}
+
+/// What a new game asks for (`POST /api/v1/games`), parsed.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    /// Mode.
+    pub mode: Mode,
+    /// Level 1..=10 (computer games; 3 when absent).
+    pub level: Option<u8>,
+    /// `Some(side)` or `None` for drawing lots.
+    pub side: Option<Side>,
+    /// Display name.
+    pub name: Option<String>,
+    /// Time control.
+    pub time_control: Option<TimeControl>,
+    /// Start position.
+    pub position: Option<Position>,
+    /// Listed in the lobby.
+    pub public: bool,
+    /// Rated (online games between two signed-in players).
+    pub rated: bool,
+    /// The ratings the game accepts from the player who joins.
+    pub rating_range: Option<RatingRange>,
 }

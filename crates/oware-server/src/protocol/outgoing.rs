@@ -107,7 +107,7 @@ pub enum ClientOut<'a> {
         ply: u32,
         /// The message.
         #[serde(flatten)]
-        message: &'a crate::hub::chat::ChatMessage,
+        message: &'a crate::store::chat::ChatMessage,
     },
     /// Answer to ping.
     Pong {

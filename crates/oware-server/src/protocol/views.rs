@@ -6,7 +6,8 @@ use oware_session::ScoreKind;
 use serde::{Deserialize, Serialize};
 
 use crate::model::{
-    GameStatus, Mode, PlyText, RatingRange, Seat, SeatKind, SeatRating, TimeControl,
+    rfc3339, GameMeta, GameStatus, Mode, PlyText, RatingRange, Seat, SeatKind, SeatRating,
+    TimeControl,
 };
 
 /// `{"south": n, "north": n}`.
@@ -27,10 +28,7 @@ impl From<[u8; 2]> for Totals {
     }
 }
 
-/// The stores of a position.
-pub fn stores(pos: &Position) -> [u8; 2] {
-    [pos.store(Side::South), pos.store(Side::North)]
-}
+pub use crate::model::stores;
 
 /// A game's result on the wire.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -93,7 +91,7 @@ pub fn seats_view(seats: &[Seat; 2], connected: [bool; 2]) -> SeatsView {
     let one = |i: usize| SeatView {
         kind: seats[i].kind,
         name: seats[i].name.clone(),
-        taken: seats[i].token.is_some() || seats[i].kind == SeatKind::Computer,
+        taken: seats[i].token_hash.is_some() || seats[i].kind == SeatKind::Computer,
         connected: connected[i] || seats[i].kind == SeatKind::Computer,
         account: seats[i].account.is_some(),
         rating: seats[i].rating,
@@ -235,6 +233,9 @@ pub struct GameView {
     pub time_control: Option<TimeControl>,
     /// Rated.
     pub rated: bool,
+    /// A rated game aborted before each side had moved (not rated).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub aborted: bool,
     /// The ratings a seek accepts.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rating_range: Option<RatingRange>,
@@ -277,7 +278,33 @@ pub struct Summary {
     pub time_control: Option<TimeControl>,
     /// Rated.
     pub rated: bool,
+    /// A rated game aborted before each side had moved (not rated).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub aborted: bool,
     /// The ratings a seek accepts.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rating_range: Option<RatingRange>,
+}
+
+impl Summary {
+    /// The summary of a game sent in lists.
+    pub fn of(meta: &GameMeta) -> Summary {
+        Summary {
+            id: meta.id.clone(),
+            mode: meta.mode,
+            level: meta.level,
+            status: meta.status(),
+            public: meta.public,
+            created_at: rfc3339(meta.created_at),
+            updated_at: rfc3339(meta.updated_at),
+            seats: seats_view(&meta.seats, [false, false]),
+            ply: meta.ply,
+            score: Totals::from(meta.score),
+            result: meta.result.as_ref().map(ResultView::from),
+            time_control: meta.time_control,
+            rated: meta.rated,
+            aborted: meta.aborted,
+            rating_range: meta.rating_range,
+        }
+    }
 }

@@ -8,7 +8,7 @@
 //! Both group the writes waiting in their queue into one transaction, and a
 //! write's future resolves only once its transaction is committed, so a
 //! move acknowledged to a client is durable. Both run the same contract
-//! tests (`tests/store_contract.rs`).
+//! tests (`tests/server/store_contract.rs`).
 //!
 //! Every change of a game carries the game's version as its writer saw it
 //! ([`WriteOp::Version`]): a write made from an out-of-date copy is refused
@@ -23,9 +23,11 @@ pub mod sqlite;
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
 
-use crate::accounts::ratings::{Rating, RatingClass};
-use crate::accounts::{AccountOp, AccountRow, HistoryPoint, RatingRow, SessionRow};
+use crate::ratings::{Rating, RatingClass};
+use account_rows::{AccountOp, AccountRow, HistoryPoint, RatingRow, SessionRow};
+pub mod account_rows;
 pub mod chat;
+pub mod limits;
 pub mod puzzles;
 
 use crate::model::GameMeta;
@@ -227,9 +229,11 @@ pub enum Notice {
     Resync,
 }
 
-/// Where games are kept. Reads are blocking (call them off the async
-/// threads); writes are queued and their future resolves once durable.
-pub trait Store: Send + Sync + 'static {
+/// Games: their moves and metadata, listings, deadlines, and what nodes
+/// sharing the store need. Reads are blocking (call them off the async
+/// threads); writes (of every kind: [`WriteOp`]) are queued and their
+/// future resolves once durable.
+pub trait GameStore: Send + Sync + 'static {
     /// Queues a write; the receiver answers once it is durable.
     fn write(&self, op: WriteOp) -> oneshot::Receiver<Result<(), StoreError>>;
     /// Loads one game.
@@ -245,6 +249,32 @@ pub trait Store: Send + Sync + 'static {
     ) -> Result<(Vec<StoredGame>, u64), StoreError>;
     /// Writes committed and groups (transactions) so far.
     fn stats(&self) -> WriteStats;
+    /// Claims up to `limit` games whose deadline (`Due::at`) is at or
+    /// before `now` and that no node claimed in the last `lease_ms`; each is
+    /// claimed for `lease_ms` (PostgreSQL: `FOR UPDATE SKIP LOCKED`, so two
+    /// nodes never claim the same game at once).
+    fn claim_due(&self, now: i64, lease_ms: i64, limit: u32) -> Result<Vec<String>, StoreError>;
+    /// Answers if the database does (for `/readyz`).
+    fn ping(&self) -> Result<(), StoreError>;
+    /// Whether other nodes may share this store (then the hub publishes
+    /// its changes and listens for theirs).
+    fn shared(&self) -> bool {
+        false
+    }
+    /// The messages of [`WriteOp::Notify`] from every node, once
+    /// subscribed; `None` for a store nobody else shares.
+    fn subscribe(&self) -> Option<mpsc::UnboundedReceiver<Notice>> {
+        None
+    }
+    /// The rate-limit counters every node shares; `None` for a store nobody
+    /// else shares.
+    fn shared_limits(&self) -> Option<&dyn limits::SharedLimits> {
+        None
+    }
+}
+
+/// Accounts: their rows, sessions, ratings and games (blocking reads).
+pub trait AccountStore: Send + Sync + 'static {
     /// The account with this username (case-insensitive).
     fn account_by_name(&self, name: &str) -> Result<Option<AccountRow>, StoreError>;
     /// The session with this token hash, and its account.
@@ -264,6 +294,10 @@ pub trait Store: Send + Sync + 'static {
     ) -> Result<Vec<(String, Rating)>, StoreError>;
     /// An account's games, ongoing first, then the most recent.
     fn account_games(&self, account_id: &str, limit: u32) -> Result<Vec<StoredGame>, StoreError>;
+}
+
+/// The in-game chat (blocking reads).
+pub trait ChatStore: Send + Sync + 'static {
     /// A page of a game's chat, oldest first: the players' room, and the
     /// spectators' room too when `spectators`; the `limit` latest messages
     /// before the message `before` (or the latest of all).
@@ -275,29 +309,20 @@ pub trait Store: Send + Sync + 'static {
     ) -> Result<Vec<ChatMessage>, StoreError>;
     /// Messages kept for a game in `room`.
     fn chat_count(&self, game_id: &str, room: Room) -> Result<u64, StoreError>;
-    /// Claims up to `limit` games whose deadline (`Due::at`) is at or
-    /// before `now` and that no node claimed in the last `lease_ms`; each is
-    /// claimed for `lease_ms` (PostgreSQL: `FOR UPDATE SKIP LOCKED`, so two
-    /// nodes never claim the same game at once).
-    fn claim_due(&self, now: i64, lease_ms: i64, limit: u32) -> Result<Vec<String>, StoreError>;
-    /// Answers if the database does (for `/readyz`).
-    fn ping(&self) -> Result<(), StoreError>;
+}
+
+/// Puzzle ratings (blocking reads; `store/puzzles.rs`).
+pub trait PuzzleStore: Send + Sync + 'static {
     /// Every puzzle's stored rating (puzzles not listed have their
     /// starting rating).
     fn puzzle_ratings(&self) -> Result<Vec<(u32, Rating)>, StoreError>;
     /// An account's puzzle rating and the puzzles it tried.
     fn puzzle_player(&self, account_id: &str) -> Result<puzzles::PuzzlePlayer, StoreError>;
-    /// Whether other nodes may share this store (then the hub publishes
-    /// its changes and listens for theirs).
-    fn shared(&self) -> bool {
-        false
-    }
-    /// The messages of [`WriteOp::Notify`] from every node, once
-    /// subscribed; `None` for a store nobody else shares.
-    fn subscribe(&self) -> Option<mpsc::UnboundedReceiver<Notice>> {
-        None
-    }
 }
+
+/// Where games, accounts, chat and puzzle ratings are kept: the stores in
+/// one database, so a game's end and its ratings commit together.
+pub trait Store: GameStore + AccountStore + ChatStore + PuzzleStore {}
 
 /// Counters of the writer.
 #[derive(Clone, Copy, Debug, Default)]
@@ -345,10 +370,12 @@ pub(crate) fn enqueue(
 
 /// The metadata of a stored game, parsed.
 pub(crate) fn parse_meta(id: &str, json: &str) -> Result<GameMeta, StoreError> {
-    serde_json::from_str(json).map_err(|e| StoreError::Corrupt {
+    let mut meta: GameMeta = serde_json::from_str(json).map_err(|e| StoreError::Corrupt {
         id: id.to_string(),
         message: e.to_string(),
-    })
+    })?;
+    meta.upgrade_secrets();
+    Ok(meta)
 }
 
 /// The metadata as stored.

@@ -3,12 +3,12 @@
 //! `puzzle_routes.rs`.)
 //!
 //! Each puzzle and each signed-in account has a Glicko-2 rating
-//! (`accounts::ratings`); an account's first attempt at a puzzle is a
+//! (`ratings.rs`); an account's first attempt at a puzzle is a
 //! rated game between them (solved: the account wins), applied by the
 //! store's writer in one transaction, so an attempt is rated once. A
 //! puzzle without a stored rating has its starting rating from the file.
 
-use crate::accounts::ratings::Rating;
+use crate::ratings::Rating;
 
 /// An attempt to apply.
 #[derive(Clone, Debug, PartialEq)]

@@ -38,9 +38,9 @@ export let accountReady = load();
 setCsrfRefresh(() => load());
 
 let synced = null;
-/** Saves the account's seat tokens (GET /account/games) in this browser,
- * so a game started on another device resumes here. Once per page load
- * unless `force`. */
+/** Lists the account's games (GET /account/games) among this browser's,
+ * so a game started on another device resumes here (its page asks for this
+ * device's seat tokens). Once per page load unless `force`. */
 export function syncMyGames(force = false) {
   if (!me) return Promise.resolve([]);
   if (!synced || force) {

@@ -67,6 +67,9 @@ async function call1(method, path, body, { text = false, empty = false } = {}) {
 /** Moves as the protocol writes them ("FfB"), with lost turns dropped. */
 export const movesString = (plies) => (plies || []).filter((m) => m !== '-').join('');
 
+/** Chat messages asked for at a time. */
+export const CHAT_PAGE = 50;
+
 export const api = {
   rulesState: (position, moves) => call('POST', '/rules/state', { position: position || undefined, moves: moves || undefined }),
   rulesAgreement: (position, moves) => call('POST', '/rules/agreement', { position: position || undefined, moves: moves || undefined }),
@@ -81,6 +84,8 @@ export const api = {
   agreement: (id, token, action) => call('POST', `/games/${encodeURIComponent(id)}/agreement`, { token, action }),
   hint: (id, token, movetime_ms = 500) => call('POST', `/games/${encodeURIComponent(id)}/hint`, { token, movetime_ms }),
   rematch: (id, token) => call('POST', `/games/${encodeURIComponent(id)}/rematch`, { token }),
+  /** A signed-in player's seats in their game, with tokens for this device. */
+  claimSeats: (id) => call('POST', `/games/${encodeURIComponent(id)}/seat`, {}),
   ognUrl: (id) => `/api/v1/games/${encodeURIComponent(id)}/ogn`,
   ogn: (id) => call('GET', `/games/${encodeURIComponent(id)}/ogn`, undefined, { text: true }),
   importOgn: (text) => call('POST', '/games/import', { ogn: text }),
@@ -93,7 +98,13 @@ export const api = {
   coach: (position, moves, move, lang, computer) => call('POST', '/coach', { position: position || undefined, moves: moves || undefined, move: move || undefined, lang, computer: computer || undefined }),
   analyze: (position, moves, movetime_ms = 1000) => call('POST', '/analyze', { position, moves: moves || undefined, movetime_ms }),
   gamesByIds: (ids) => call('GET', `/games?ids=${ids.map(encodeURIComponent).join(',')}`),
-  chat: (id, token) => call('GET', `/games/${encodeURIComponent(id)}/chat${token ? `?token=${encodeURIComponent(token)}` : ''}`),
+  /** A page of the chat: the latest `limit` messages, or those before the message `before`. */
+  chat: (id, token, before = null, limit = CHAT_PAGE) => {
+    const q = new URLSearchParams({ limit: String(limit) });
+    if (token) q.set('token', token);
+    if (before != null) q.set('before', String(before));
+    return call('GET', `/games/${encodeURIComponent(id)}/chat?${q}`);
+  },
   // Accounts (the session is the HttpOnly cookie the server sets).
   me: () => call('GET', '/account'),
   signUp: (username, password) => call('POST', '/account/signup', { username, password }),
@@ -118,15 +129,16 @@ export const seats = {
     const mine = seats.ids().filter((x) => x !== id);
     localStorage.setItem('oware.mine', JSON.stringify([id, ...mine].slice(0, 100)));
   },
-  /** Seats from the account (GET /account/games): games new to this
-   * browser go first, in the server's order (ongoing first); the order of
-   * the games it already knows is kept. */
+  /** Games from the account (GET /account/games, which lists the seats
+   * the account holds but no token: the server keeps only their hashes, and
+   * the game page asks for this device's own with claimSeats). Games new to
+   * this browser go first, in the server's order (ongoing first); the order
+   * of the games it already knows is kept. */
   merge(list) {
     const known = seats.ids();
     const fresh = [];
-    for (const { id, tokens } of list) {
-      if (!tokens || !Object.keys(tokens).length) continue;
-      localStorage.setItem(KEY(id), JSON.stringify({ ...seats.get(id), ...tokens }));
+    for (const { id, mine } of list) {
+      if (!mine || !mine.length) continue;
       if (!known.includes(id)) fresh.push(id);
     }
     localStorage.setItem('oware.mine', JSON.stringify([...fresh, ...known].slice(0, 100)));

@@ -5,8 +5,10 @@ use deadpool_postgres::{Client, GenericClient, Transaction};
 use tokio_postgres::Row;
 
 use super::StoreError;
-use crate::accounts::ratings::{rate, Rating, RatingClass, Score};
-use crate::accounts::{AccountOp, AccountRow, HistoryPoint, RatedGame, RatingRow, SessionRow};
+use crate::ratings::{rate, Rating, RatingClass, Score};
+use crate::store::account_rows::{
+    AccountOp, AccountRow, HistoryPoint, RatedGame, RatingRow, SessionRow,
+};
 
 pub(super) async fn apply(tx: &Transaction<'_>, op: &AccountOp) -> Result<(), StoreError> {
     match op {
@@ -17,7 +19,7 @@ pub(super) async fn apply(tx: &Transaction<'_>, op: &AccountOp) -> Result<(), St
                 &[
                     &a.id,
                     &a.username,
-                    &crate::accounts::username_key(&a.username),
+                    &crate::store::account_rows::username_key(&a.username),
                     &a.password_hash,
                     &a.created_at,
                 ],
@@ -206,7 +208,7 @@ pub(super) async fn account_by_name(
     Ok(client
         .query_opt(
             "SELECT id, username, password_hash, created_at FROM accounts WHERE username_key = $1",
-            &[&crate::accounts::username_key(name)],
+            &[&crate::store::account_rows::username_key(name)],
         )
         .await?
         .map(|r| account_row(&r, 0)))

@@ -36,13 +36,14 @@ mod puzzles;
 
 use super::chat::{side_code, side_from_code, ChatMessage, Room};
 use super::{
-    enqueue, meta_json, parse_meta, ChatPage, Due, Job, Listing, Notice, Store, StoreError,
-    StoredGame, StoredPly, WriteOp, WriteStats, MAX_GROUP,
+    enqueue, meta_json, parse_meta, AccountStore, ChatPage, ChatStore, Due, GameStore, Job,
+    Listing, Notice, PuzzleStore, Store, StoreError, StoredGame, StoredPly, WriteOp, WriteStats,
+    MAX_GROUP,
 };
-use crate::accounts::ratings::{Rating, RatingClass};
-use crate::accounts::AccountOp;
-use crate::accounts::{AccountRow, HistoryPoint, RatingRow, SessionRow};
 use crate::model::{GameMeta, GameStatus};
+use crate::ratings::{Rating, RatingClass};
+use crate::store::account_rows::AccountOp;
+use crate::store::account_rows::{AccountRow, HistoryPoint, RatingRow, SessionRow};
 
 /// The channel every node listens on.
 const CHANNEL: &str = "oware";
@@ -154,13 +155,49 @@ END $$;
 CREATE TRIGGER accounts_reserved BEFORE INSERT ON accounts
     FOR EACH ROW EXECUTE FUNCTION oware_reserved_name();
 ",
-    // Puzzle ratings (accounts' and puzzles') and attempts.
+    // 3: seat tokens and invite codes hashed at rest; the rows are
+    // rewritten in Rust (`rehash_secrets`).
+    "SELECT 1",
+    // 4: the rate limits every node shares.
+    super::limits::PG_MIGRATION,
+    // 5: puzzle ratings (accounts' and puzzles') and attempts.
     puzzles::MIGRATION,
 ];
 
+/// The step whose rows [`rehash_secrets`] rewrites.
+const REHASH_STEP: usize = 3;
+
+/// Rewrites the metadata that older versions stored with plain seat tokens
+/// and invite codes (its fields `"invite"` and `"token"`) with their hashes.
+async fn rehash_secrets(tx: &Transaction<'_>) -> Result<(), StoreError> {
+    let rows = tx
+        .query(
+            "SELECT id, meta FROM games WHERE meta LIKE '%\"invite\":%'",
+            &[],
+        )
+        .await?;
+    for row in &rows {
+        let id: String = row.get(0);
+        let json: String = row.get(1);
+        let meta = parse_meta(&id, &json)?;
+        tx.execute(
+            "UPDATE games SET meta = $1 WHERE id = $2",
+            &[&meta_json(&meta)?, &id],
+        )
+        .await?;
+    }
+    if !rows.is_empty() {
+        tracing::info!(
+            "hashed the seat tokens and invite codes of {} games",
+            rows.len()
+        );
+    }
+    Ok(())
+}
+
 /// PostgreSQL storage shared by any number of nodes.
 pub struct PgStore {
-    pool: Pool,
+    pub(super) pool: Pool,
     config: tokio_postgres::Config,
     runtime: Handle,
     stats: Arc<Mutex<WriteStats>>,
@@ -224,6 +261,9 @@ impl PgStore {
         }
         for (i, step) in MIGRATIONS.iter().enumerate().skip(found as usize) {
             tx.batch_execute(step).await?;
+            if i + 1 == REHASH_STEP {
+                rehash_secrets(&tx).await?;
+            }
             tracing::info!("postgresql schema now at version {}", i + 1);
         }
         tx.batch_execute("DELETE FROM oware_schema").await?;
@@ -235,7 +275,7 @@ impl PgStore {
 
     /// Runs a read on the store's runtime and waits for it (from a
     /// blocking thread).
-    fn block<T>(
+    pub(super) fn block<T>(
         &self,
         f: impl std::future::Future<Output = Result<T, StoreError>>,
     ) -> Result<T, StoreError> {
@@ -737,7 +777,7 @@ async fn listen(config: tokio_postgres::Config, out: mpsc::UnboundedSender<Notic
     }
 }
 
-impl Store for PgStore {
+impl GameStore for PgStore {
     fn write(&self, op: WriteOp) -> oneshot::Receiver<Result<(), StoreError>> {
         enqueue(&self.queue, op)
     }
@@ -792,6 +832,46 @@ impl Store for PgStore {
         *self.stats.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    fn claim_due(&self, now: i64, lease_ms: i64, limit: u32) -> Result<Vec<String>, StoreError> {
+        self.block(async {
+            let client = self.pool.get().await?;
+            let rows = client
+                .query(
+                    "UPDATE games SET due_claim = $2 WHERE id IN (
+                        SELECT id FROM games WHERE due_at <= $1 AND coalesce(due_claim, 0) <= $1
+                        ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+                     RETURNING id",
+                    &[&now, &(now + lease_ms), &(limit as i64)],
+                )
+                .await?;
+            Ok(rows.iter().map(|r| r.get(0)).collect())
+        })
+    }
+
+    fn ping(&self) -> Result<(), StoreError> {
+        self.block(async {
+            let client = self.pool.get().await?;
+            client.query_one("SELECT 1", &[]).await?;
+            Ok(())
+        })
+    }
+
+    fn shared(&self) -> bool {
+        true
+    }
+
+    fn subscribe(&self) -> Option<mpsc::UnboundedReceiver<Notice>> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        self.runtime.spawn(listen(self.config.clone(), tx));
+        Some(rx)
+    }
+
+    fn shared_limits(&self) -> Option<&dyn super::limits::SharedLimits> {
+        Some(self)
+    }
+}
+
+impl AccountStore for PgStore {
     fn account_by_name(&self, name: &str) -> Result<Option<AccountRow>, StoreError> {
         self.block(async {
             let client = self.pool.get().await?;
@@ -841,7 +921,9 @@ impl Store for PgStore {
             self.load_many(ids).await
         })
     }
+}
 
+impl ChatStore for PgStore {
     fn chat(
         &self,
         game_id: &str,
@@ -876,23 +958,9 @@ impl Store for PgStore {
             Ok(row.get::<_, i64>(0) as u64)
         })
     }
+}
 
-    fn claim_due(&self, now: i64, lease_ms: i64, limit: u32) -> Result<Vec<String>, StoreError> {
-        self.block(async {
-            let client = self.pool.get().await?;
-            let rows = client
-                .query(
-                    "UPDATE games SET due_claim = $2 WHERE id IN (
-                        SELECT id FROM games WHERE due_at <= $1 AND coalesce(due_claim, 0) <= $1
-                        ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-                     RETURNING id",
-                    &[&now, &(now + lease_ms), &(limit as i64)],
-                )
-                .await?;
-            Ok(rows.iter().map(|r| r.get(0)).collect())
-        })
-    }
-
+impl PuzzleStore for PgStore {
     fn puzzle_ratings(&self) -> Result<Vec<(u32, Rating)>, StoreError> {
         self.block(async {
             let client = self.pool.get().await?;
@@ -909,22 +977,6 @@ impl Store for PgStore {
             puzzles::player(&client, account_id).await
         })
     }
-
-    fn ping(&self) -> Result<(), StoreError> {
-        self.block(async {
-            let client = self.pool.get().await?;
-            client.query_one("SELECT 1", &[]).await?;
-            Ok(())
-        })
-    }
-
-    fn shared(&self) -> bool {
-        true
-    }
-
-    fn subscribe(&self) -> Option<mpsc::UnboundedReceiver<Notice>> {
-        let (tx, rx) = mpsc::unbounded_channel();
-        self.runtime.spawn(listen(self.config.clone(), tx));
-        Some(rx)
-    }
 }
+
+impl Store for PgStore {}

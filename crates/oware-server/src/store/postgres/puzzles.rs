@@ -5,7 +5,7 @@ use deadpool_postgres::{Client, Transaction};
 use tokio_postgres::Row;
 
 use super::StoreError;
-use crate::accounts::ratings::{rate, Rating, Score};
+use crate::ratings::{rate, Rating, Score};
 use crate::store::puzzles::{start_rating, PuzzleAttempt, PuzzlePlayer};
 
 /// The puzzle tables (a migration step).

@@ -4,8 +4,10 @@
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use super::StoreError;
-use crate::accounts::ratings::{rate, Rating, RatingClass, Score};
-use crate::accounts::{AccountOp, AccountRow, HistoryPoint, RatedGame, RatingRow, SessionRow};
+use crate::ratings::{rate, Rating, RatingClass, Score};
+use crate::store::account_rows::{
+    AccountOp, AccountRow, HistoryPoint, RatedGame, RatingRow, SessionRow,
+};
 
 /// Schema version 3: accounts, sessions, ratings and their history, and the
 /// games of each account.
@@ -61,7 +63,7 @@ pub(super) fn apply(conn: &Connection, op: &AccountOp) -> Result<(), rusqlite::E
             .execute(params![
                 a.id,
                 a.username,
-                crate::accounts::username_key(&a.username),
+                crate::store::account_rows::username_key(&a.username),
                 a.password_hash,
                 a.created_at
             ])?;
@@ -196,7 +198,10 @@ pub(super) fn account_by_name(
         .prepare_cached(
             "SELECT id, username, password_hash, created_at FROM accounts WHERE username_key = ?1",
         )?
-        .query_row([crate::accounts::username_key(name)], account_row)
+        .query_row(
+            [crate::store::account_rows::username_key(name)],
+            account_row,
+        )
         .optional()?)
 }
 

@@ -19,12 +19,12 @@ mod puzzles;
 
 use super::chat::{ChatMessage, Room};
 use super::{
-    enqueue, meta_json, parse_meta, ChatPage, Due, Job, Listing, Store, StoreError, StoredGame,
-    StoredPly, WriteOp, WriteStats, MAX_GROUP,
+    enqueue, meta_json, parse_meta, AccountStore, ChatPage, ChatStore, Due, GameStore, Job,
+    Listing, PuzzleStore, Store, StoreError, StoredGame, StoredPly, WriteOp, WriteStats, MAX_GROUP,
 };
-use crate::accounts::ratings::{Rating, RatingClass};
-use crate::accounts::{AccountRow, HistoryPoint, RatingRow, SessionRow};
 use crate::model::{GameMeta, GameStatus};
+use crate::ratings::{Rating, RatingClass};
+use crate::store::account_rows::{AccountRow, HistoryPoint, RatingRow, SessionRow};
 
 /// SQLite storage: one file, WAL mode, group commits.
 pub struct SqliteStore {
@@ -96,9 +96,38 @@ BEGIN
     SELECT RAISE(ABORT, 'this name belonged to a deleted account');
 END;
 ",
-    // 7: puzzle ratings (accounts' and puzzles') and attempts.
+    // 7: seat tokens and invite codes hashed at rest; the rows are
+    // rewritten in Rust (`rehash_secrets`).
+    "-- no schema change",
+    // 8: puzzle ratings (accounts' and puzzles') and attempts.
     puzzles::MIGRATION,
 ];
+
+/// The step whose rows [`rehash_secrets`] rewrites.
+const REHASH_STEP: usize = 7;
+
+/// Rewrites the metadata that older versions stored with plain seat tokens
+/// and invite codes (its fields `"invite"` and `"token"`) with their hashes.
+fn rehash_secrets(tx: &rusqlite::Transaction) -> Result<(), StoreError> {
+    let rows: Vec<(String, String)> = tx
+        .prepare("SELECT id, meta FROM games WHERE meta LIKE '%\"invite\":%'")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    for (id, json) in &rows {
+        let meta = parse_meta(id, json)?;
+        tx.execute(
+            "UPDATE games SET meta = ?1 WHERE id = ?2",
+            params![meta_json(&meta)?, id],
+        )?;
+    }
+    if !rows.is_empty() {
+        tracing::info!(
+            "hashed the seat tokens and invite codes of {} games",
+            rows.len()
+        );
+    }
+    Ok(())
+}
 
 /// Brings the database's schema up to the newest version.
 fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
@@ -110,6 +139,9 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
     for (i, step) in MIGRATIONS.iter().enumerate().skip(found as usize) {
         let tx = conn.transaction()?;
         tx.execute_batch(step)?;
+        if i + 1 == REHASH_STEP {
+            rehash_secrets(&tx)?;
+        }
         tx.pragma_update(None, "user_version", i as i64 + 1)?;
         tx.commit()?;
         tracing::info!("database schema now at version {}", i + 1);
@@ -313,7 +345,7 @@ fn set_due(conn: &Connection, id: &str, expected: Option<u64>, due: Due) -> Resu
     }
 }
 
-impl Store for SqliteStore {
+impl GameStore for SqliteStore {
     fn write(&self, op: WriteOp) -> oneshot::Receiver<Result<(), StoreError>> {
         enqueue(&self.queue, op)
     }
@@ -369,6 +401,29 @@ impl Store for SqliteStore {
         *self.stats.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    fn claim_due(&self, now: i64, lease_ms: i64, limit: u32) -> Result<Vec<String>, StoreError> {
+        // One node: no other claims to skip, but the lease keeps a game
+        // from being taken up again before its timer has acted.
+        let conn = self.reader();
+        let ids = conn
+            .prepare_cached(
+                "UPDATE games SET due_claim = ?2 WHERE id IN (
+                    SELECT id FROM games WHERE due_at <= ?1 AND coalesce(due_claim, 0) <= ?1
+                    ORDER BY due_at LIMIT ?3)
+                 RETURNING id",
+            )?
+            .query_map(params![now, now + lease_ms, limit], |r| r.get(0))?
+            .collect::<Result<Vec<String>, _>>()?;
+        Ok(ids)
+    }
+
+    fn ping(&self) -> Result<(), StoreError> {
+        self.reader().query_row("SELECT 1", [], |_| Ok(()))?;
+        Ok(())
+    }
+}
+
+impl AccountStore for SqliteStore {
     fn account_by_name(&self, name: &str) -> Result<Option<AccountRow>, StoreError> {
         accounts::account_by_name(&self.reader(), name)
     }
@@ -394,6 +449,17 @@ impl Store for SqliteStore {
         accounts::leaderboard(&self.reader(), class, limit, provisional)
     }
 
+    fn account_games(&self, account_id: &str, limit: u32) -> Result<Vec<StoredGame>, StoreError> {
+        let conn = self.reader();
+        let mut games = Vec::new();
+        for id in accounts::game_ids(&conn, account_id, limit)? {
+            games.extend(load_with(&conn, &id)?);
+        }
+        Ok(games)
+    }
+}
+
+impl ChatStore for SqliteStore {
     fn chat(
         &self,
         game_id: &str,
@@ -406,7 +472,9 @@ impl Store for SqliteStore {
     fn chat_count(&self, game_id: &str, room: Room) -> Result<u64, StoreError> {
         chat::count(&self.reader(), game_id, room)
     }
+}
 
+impl PuzzleStore for SqliteStore {
     fn puzzle_ratings(&self) -> Result<Vec<(u32, Rating)>, StoreError> {
         puzzles::ratings(&self.reader())
     }
@@ -417,37 +485,9 @@ impl Store for SqliteStore {
     ) -> Result<crate::store::puzzles::PuzzlePlayer, StoreError> {
         puzzles::player(&self.reader(), account_id)
     }
-
-    fn account_games(&self, account_id: &str, limit: u32) -> Result<Vec<StoredGame>, StoreError> {
-        let conn = self.reader();
-        let mut games = Vec::new();
-        for id in accounts::game_ids(&conn, account_id, limit)? {
-            games.extend(load_with(&conn, &id)?);
-        }
-        Ok(games)
-    }
-
-    fn claim_due(&self, now: i64, lease_ms: i64, limit: u32) -> Result<Vec<String>, StoreError> {
-        // One node: no other claims to skip, but the lease keeps a game
-        // from being taken up again before its timer has acted.
-        let conn = self.reader();
-        let ids = conn
-            .prepare_cached(
-                "UPDATE games SET due_claim = ?2 WHERE id IN (
-                    SELECT id FROM games WHERE due_at <= ?1 AND coalesce(due_claim, 0) <= ?1
-                    ORDER BY due_at LIMIT ?3)
-                 RETURNING id",
-            )?
-            .query_map(params![now, now + lease_ms, limit], |r| r.get(0))?
-            .collect::<Result<Vec<String>, _>>()?;
-        Ok(ids)
-    }
-
-    fn ping(&self) -> Result<(), StoreError> {
-        self.reader().query_row("SELECT 1", [], |_| Ok(()))?;
-        Ok(())
-    }
 }
+
+impl Store for SqliteStore {}
 
 impl SqliteStore {
     fn reader(&self) -> std::sync::MutexGuard<'_, Connection> {

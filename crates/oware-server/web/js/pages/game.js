@@ -2,7 +2,7 @@
 // players and spectators. The server is the referee: this page sends moves,
 // animates the traces it gets back, and resyncs by ply number.
 
-import { api, seats, GameSocket, ApiError } from '../api.js';
+import { api, seats, GameSocket, ApiError, CHAT_PAGE } from '../api.js';
 import { Board } from '../board.js';
 import { t, sideName, formatScore, errorText, refusalText, seatName, levelName } from '../i18n.js';
 import { announce, esc, navigate, setMsg, settings } from '../ui.js';
@@ -56,12 +56,16 @@ class GamePage {
       return;
     }
     if (this.destroyed) return;
-    // A signed-in player opening their game on another device: the seat
-    // comes from the account.
-    if (!this.mySides().length && game.mode !== 'hotseat') {
-      if (await accountReady) {
-        await syncMyGames();
-        this.tokens = seats.get(this.id);
+    // A signed-in player opening their game on another device: the
+    // account holds the seat, and this device gets a token of its own.
+    if (!this.mySides().length && await accountReady) {
+      const mine = (await syncMyGames()).find((g) => g.id === this.id);
+      if (mine && mine.mine && mine.mine.length) {
+        try {
+          const r = await api.claimSeats(this.id);
+          seats.add(this.id, r.tokens);
+          this.tokens = seats.get(this.id);
+        } catch (_) { /* watch it instead */ }
       }
       if (this.destroyed) return;
     }
@@ -276,7 +280,7 @@ class GamePage {
     else if (this.mySides().length) status = t('game.theirTurn');
     else status = `${t('game.spectating')} ${t('game.toMove', { side: this.seatName(g.to_move) })}`;
     q('.status').textContent = status;
-    q('.mode-line').textContent = `${t(`mode.${g.mode}`)}${g.rated ? ` · ${t('seek.rated')}` : ''}${g.level ? ` · ${t('play.level')} ${levelName(g.level)}` : ''}${g.time_control ? ` · ${tcText(g.time_control)}` : ''}`;
+    q('.mode-line').textContent = `${t(`mode.${g.mode}`)}${g.rated ? ` · ${t('seek.rated')}` : ''}${g.aborted ? ` · ${t('game.abortedShort')}` : ''}${g.level ? ` · ${t('play.level')} ${levelName(g.level)}` : ''}${g.time_control ? ` · ${tcText(g.time_control)}` : ''}`;
     this.renderMoves();
     const myTurn = g.status === 'playing' && g.mode !== 'hotseat' && this.canMove();
     document.title = myTurn ? `● ${t('game.titleTurn')} · Oware` : this.baseTitle;
@@ -359,7 +363,9 @@ class GamePage {
     const viewer = this.viewer();
     const { head, why } = resultParts(g.result, viewer);
     const won = viewer && g.result?.winner === viewer;
-    let html = `<div class="card result-card${won ? ' won' : ''}" role="status"><h2 class="result-text">${esc(head)}</h2><p class="why">${esc(why)}.</p><div class="row">`;
+    let html = `<div class="card result-card${won ? ' won' : ''}" role="status"><h2 class="result-text">${esc(head)}</h2><p class="why">${esc(why)}.</p>`;
+    if (g.aborted) html += `<p class="muted aborted">${esc(t('game.aborted'))}</p>`;
+    html += '<div class="row">';
     if (g.mode === 'computer' && mine) html += `<button class="btn primary again-btn" type="button">${esc(t('game.playAgain'))}</button>`;
     if (mine && g.mode !== 'computer') html += `<button class="btn primary rematch-btn" type="button">${esc(g.rematch ? t('game.rematchJoin') : t('game.rematch'))}</button>`;
     html += `<a class="btn" href="/review/${esc(this.id)}" data-link>${esc(t('game.review'))}</a>`;
@@ -471,6 +477,7 @@ class GamePage {
     const player = this.mySides().length > 0;
     card.innerHTML = `<h2>${esc(t('chat.title'))}</h2>
       ${player ? `<label class="choice mute-opt"><input type="checkbox" class="mute"> ${esc(t('chat.mute'))}</label>` : `<p class="muted small-print">${esc(t('chat.spectatorNote'))}</p>`}
+      <button class="btn small chat-earlier" type="button" hidden>${esc(t('chat.earlier'))}</button>
       <ol class="chat-log" aria-live="polite" aria-label="${esc(t('chat.title'))}"></ol>
       <p class="muted chat-empty">${esc(t('chat.empty'))}</p>
       <form class="chat-form" novalidate>
@@ -489,6 +496,7 @@ class GamePage {
         this.chatEmpty();
       });
     }
+    card.querySelector('.chat-earlier').addEventListener('click', () => this.loadEarlierChat());
     const form = card.querySelector('.chat-form');
     form.addEventListener('submit', (e) => {
       e.preventDefault();
@@ -526,7 +534,32 @@ class GamePage {
     if (!log) return;
     log.replaceChildren(...this.chat.map((m) => this.chatLine(m)));
     log.scrollTop = log.scrollHeight;
+    this.showEarlierButton(history.length >= CHAT_PAGE);
     this.chatEmpty();
+  }
+
+  /** The button for earlier messages, while the server may hold some. */
+  showEarlierButton(more) {
+    const btn = this.main.querySelector('.chat-earlier');
+    if (btn) btn.hidden = !more || this.chat[0]?.id == null;
+  }
+
+  /** The page of messages before the first one shown, put above it; the
+   * reader's place in the log stays where it was. */
+  async loadEarlierChat() {
+    const first = this.chat[0]?.id;
+    if (first == null) return;
+    let page;
+    try {
+      page = (await api.chat(this.id, this.tokens.S || this.tokens.N || null, first)).messages || [];
+    } catch (err) { setMsg(this.main.querySelector('.chat-msg'), errorText(err), 'bad'); return; }
+    if (this.destroyed || this.chat[0]?.id !== first) return;
+    const log = this.main.querySelector('.chat-log');
+    const below = log.scrollHeight - log.scrollTop;
+    this.chat = [...page, ...this.chat];
+    log.prepend(...page.map((m) => this.chatLine(m)));
+    log.scrollTop = log.scrollHeight - below;
+    this.showEarlierButton(page.length >= CHAT_PAGE);
   }
 
   addChat(m) {

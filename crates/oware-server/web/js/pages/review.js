@@ -61,9 +61,9 @@ export function mountList(main) {
   });
 }
 
-/** My games: the signed-in account's games (GET /account/games, whose seat
- * tokens are saved here so they resume on this device) and the games this
- * browser holds a seat in (localStorage), ongoing first. */
+/** My games: the signed-in account's games (GET /account/games, with the
+ * seats it holds; a game's page gets this device's tokens) and the games
+ * this browser holds a seat in (localStorage), ongoing first. */
 async function loadMine(el) {
   const me = await accountReady;
   const fromAccount = me ? await syncMyGames(true) : [];
@@ -90,7 +90,7 @@ async function loadMine(el) {
   const rank = (g) => (g.status === 'over' ? 1 : 0);
   games.sort((a, b) => rank(a) - rank(b) || String(b.updated_at).localeCompare(String(a.updated_at)));
   el.innerHTML = `<table class="list"><tbody>${games.map((g) => {
-    const mine = ['S', 'N'].filter((s) => seats.get(g.id)[s]);
+    const mine = g.mine || ['S', 'N'].filter((s) => seats.get(g.id)[s]);
     const viewer = g.mode !== 'hotseat' && mine.length === 1 ? mine[0] : null;
     const state = g.status === 'over' ? resultParts(g.result, viewer).head : `${t(`status.${g.status}`)} (${g.ply})`;
     const link = g.status === 'over' ? `<a href="/review/${esc(g.id)}" data-link>${esc(t('review.open'))}</a>` : `<a class="btn small primary" href="/game/${esc(g.id)}" data-link>${esc(t('review.continue'))}</a>`;

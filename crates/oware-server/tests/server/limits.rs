@@ -3,12 +3,10 @@
 //! refused with `rate_limited` once past its limit while other clients go
 //! on; and private games stay out of the public list.
 
-mod common;
-
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use oware_server::{Config, RateLimits};
 use serde_json::json;
 
@@ -189,4 +187,123 @@ async fn the_public_list_holds_only_finished_public_games() {
     assert_eq!(list["total"], 1, "{list}");
     assert_eq!(list["games"][0]["id"], done.as_str());
     assert_ne!(list["games"][0]["id"], playing.as_str());
+}
+
+/// Two nodes on one PostgreSQL database, each with the same limits.
+async fn two_nodes(
+    cluster: &crate::common::pg::Cluster,
+    limits: RateLimits,
+) -> (oware_server::Server, oware_server::Server) {
+    let url = cluster.database("limits");
+    let node = || async {
+        oware_server::Server::start(oware_server::ServerOptions {
+            addr: "127.0.0.1:0".parse().unwrap(),
+            postgres: Some(url.clone()),
+            config: Config {
+                engine_threads: 1,
+                rate_limits: Some(limits),
+                ..Config::default()
+            },
+            ..oware_server::ServerOptions::default()
+        })
+        .await
+        .expect("node starts")
+    };
+    let a = node().await;
+    let b = node().await;
+    (a, b)
+}
+
+/// Finding 5 across nodes: a client's allowance of new games, chat lines
+/// and wrong passwords is the same whether it reaches one node or both
+/// (the counts are kept in PostgreSQL).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn limits_hold_across_two_nodes_on_postgresql() {
+    let Some(cluster) = crate::common::pg::Cluster::start() else {
+        return;
+    };
+    let (a, b) = two_nodes(
+        &cluster,
+        RateLimits {
+            games_per_minute: 2,
+            games_burst: 4,
+            chat_burst: 3,
+            sign_in_per_minute: 100,
+            ..RateLimits::default()
+        },
+    )
+    .await;
+    let (a, b) = (a.addr(), b.addr());
+    // Games: two on each node spend the burst of four; the fifth is
+    // refused on either node, though each node alone has seen two.
+    let me = [127, 0, 0, 31];
+    let create = |node: SocketAddr| async move {
+        post_as(me, node, "/api/v1/games", json!({"mode": "hotseat"})).await
+    };
+    for node in [a, b, a, b] {
+        let r = create(node).await;
+        assert_eq!(r.status, 201, "{}", r.body);
+    }
+    for node in [a, b] {
+        let r = create(node).await;
+        assert_eq!(r.status, 429, "{}", r.body);
+        assert_eq!(r.code(), "rate_limited");
+    }
+    // Another client is not affected.
+    let r = post_as(
+        [127, 0, 0, 32],
+        b,
+        "/api/v1/games",
+        json!({"mode": "hotseat"}),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+
+    // Wrong passwords: three on one node and two on the other make five
+    // from this address, and it is held off on both.
+    sign_up_from([127, 0, 0, 33], a, "Esi_nodes", "right-password-1").await;
+    let attacker = [127, 0, 0, 34];
+    let sign_in = |node: SocketAddr, src: [u8; 4], password: &'static str| async move {
+        post_as(
+            src,
+            node,
+            "/api/v1/account/signin",
+            json!({"username": "Esi_nodes", "password": password}),
+        )
+        .await
+    };
+    for (i, node) in [a, a, a, b, b].into_iter().enumerate() {
+        let r = sign_in(node, attacker, ["p1", "p2", "p3", "p4", "p5"][i]).await;
+        assert_eq!(r.code(), "bad_credentials", "guess {i}: {}", r.body);
+    }
+    for node in [a, b] {
+        let r = sign_in(node, attacker, "p6").await;
+        assert_eq!(r.status, 429, "{}", r.body);
+        assert_eq!(r.json()["error"]["reason"], "sign_in_pair");
+    }
+    // The owner, from elsewhere, signs in on either node.
+    let r = sign_in(b, [127, 0, 0, 35], "right-password-1").await;
+    assert_eq!(r.status, 200, "{}", r.body);
+
+    // Chat: one player's sockets on both nodes share a burst of three.
+    let (id, south, _north) = online_game_across(a, b, json!({})).await;
+    let mut on_a = ws(a, &id, Some(&south)).await;
+    let mut on_b = ws(b, &id, Some(&south)).await;
+    recv_type(&mut on_a, "state").await;
+    recv_type(&mut on_b, "state").await;
+    for i in 0..6 {
+        let s = if i % 2 == 0 { &mut on_a } else { &mut on_b };
+        send(s, json!({"type": "chat", "text": format!("line {i}")})).await;
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let history = get(
+        a,
+        &format!("/api/v1/games/{id}/chat?token={south}&limit=100"),
+    )
+    .await
+    .json();
+    let kept = history["messages"].as_array().unwrap().len();
+    // Three, and perhaps one more as a second passes.
+    assert!((3..=4).contains(&kept), "{kept} of 6 lines kept: {history}");
+    drop(cluster);
 }

@@ -1,8 +1,6 @@
 //! The same contract for both stores: SQLite (the embedded default) and
 //! PostgreSQL (several nodes). Every check runs against each.
 
-mod common;
-
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -10,7 +8,7 @@ use oware_core::Position;
 use oware_server::accounts::ratings::RatingClass;
 use oware_server::accounts::{AccountOp, AccountRow, RatedGame, SessionRow};
 use oware_server::hub::chat::{ChatMessage, Room};
-use oware_server::model::{now_ms, GameMeta, Mode, Seat, SeatKind};
+use oware_server::model::{now_ms, GameMeta, Mode, Seat};
 use oware_server::store::{
     ChatPage, Due, Notice, PgStore, SqliteStore, Store, StoreError, StoredPly, WriteOp,
 };
@@ -30,13 +28,7 @@ async fn blocking<T: Send + 'static>(
 }
 
 fn meta() -> GameMeta {
-    let seat = |name: &str| Seat {
-        kind: SeatKind::Human,
-        name: name.to_string(),
-        token: Some(oware_server::model::new_token()),
-        account: None,
-        rating: None,
-    };
+    let seat = |name: &str| Seat::human(name.to_string()).0;
     GameMeta::new(
         Mode::Online,
         None,
@@ -45,6 +37,7 @@ fn meta() -> GameMeta {
         [seat("Ama"), seat("Kofi")],
         None,
     )
+    .0
 }
 
 fn ply(text: &str) -> StoredPly {
@@ -410,7 +403,7 @@ async fn sqlite_keeps_the_contract() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgresql_keeps_the_contract_and_notifies_on_commit_only() {
-    let Some(cluster) = common::pg::Cluster::start() else {
+    let Some(cluster) = crate::common::pg::Cluster::start() else {
         return;
     };
     let url = cluster.database("contract");

@@ -3,9 +3,7 @@
 //! French, ratings for signed-in accounts (rated once per puzzle), and
 //! refusals with stable codes.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use oware_core::Move;
 use oware_server::Config;
 use oware_session::puzzles;

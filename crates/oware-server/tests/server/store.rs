@@ -6,7 +6,7 @@ use std::sync::Arc;
 use oware_core::Side;
 use oware_server::hub::NewGame;
 use oware_server::model::Mode;
-use oware_server::store::{Listing, SqliteStore, Store, StoreError};
+use oware_server::store::{GameStore, Listing, SqliteStore, StoreError};
 use oware_server::{Config, Hub};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -3,12 +3,10 @@
 //! queue, and reviews asked for many times. Each must leave the engine free
 //! for the other players within a bounded time.
 
-mod common;
-
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use oware_server::Config;
 use serde_json::json;
 use tokio::io::AsyncWriteExt;

@@ -3,11 +3,9 @@
 //! CSRF token, acting on someone else's game or account, names made of
 //! HTML, deleting an account; and a rated game that moves both ratings.
 
-mod common;
-
 use std::net::SocketAddr;
 
-use common::*;
+use crate::common::*;
 use oware_server::accounts::{token_hash, AccountOp, SessionRow};
 use oware_server::store::WriteOp;
 use oware_server::{Config, RateLimits, Server};
@@ -274,13 +272,23 @@ async fn names_made_of_html_are_refused_and_other_peoples_games_are_out_of_reach
         .await;
         assert_eq!(r.code(), "missing_token", "{path}");
     }
-    // Kofi's own games do not list it; Ama's do, with her seat token.
+    // Kofi's own games do not list it; Ama's do, with her seats (their
+    // tokens are not stored: she asks for her own on this device).
     let r = request(addr, &kofi, "GET", "/api/v1/account/games", None).await;
     assert_eq!(r.json()["games"].as_array().unwrap().len(), 0);
     let r = request(addr, &ama, "GET", "/api/v1/account/games", None).await;
     assert_eq!(r.json()["games"][0]["id"], id.as_str());
-    assert!(r.json()["games"][0]["tokens"]["S"].is_string());
-    assert!(r.json()["games"][0]["tokens"]["N"].is_string());
+    assert_eq!(r.json()["games"][0]["mine"], json!(["S", "N"]));
+    let r = request(
+        addr,
+        &ama,
+        "POST",
+        &format!("/api/v1/games/{id}/seat"),
+        Some(json!({})),
+    )
+    .await;
+    assert!(r.json()["tokens"]["S"].is_string(), "{}", r.body);
+    assert!(r.json()["tokens"]["N"].is_string(), "{}", r.body);
     // A rated game cannot be played against oneself.
     let r = request(
         addr,

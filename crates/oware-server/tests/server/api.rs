@@ -1,10 +1,8 @@
 //! HTTP + WebSocket integration tests against a real server on 127.0.0.1.
 
-mod common;
-
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use serde_json::json;
 
 fn db() -> (tempfile::TempDir, std::path::PathBuf) {

@@ -3,11 +3,9 @@
 //! game, shown as written (HTML stays text), limited in length and rate;
 //! and a seek's rating range keeps out players outside it.
 
-mod common;
-
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use oware_server::{Config, RateLimits, Server};
 use serde_json::json;
 

@@ -2,9 +2,7 @@
 //! the hint also reads; the same question answers the same; bad input gets
 //! a clear refusal.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use oware_server::Config;
 use serde_json::json;
 

@@ -2,11 +2,9 @@
 //! by the health check once ready, and used by analyses, which then say
 //! "won" or "lost" from the tables instead of an estimate.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use oware_server::config::Tablebases;
 use oware_server::{Config, Server};
 use serde_json::json;

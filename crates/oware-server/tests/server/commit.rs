@@ -11,7 +11,8 @@ use oware_server::accounts::{AccountRow, HistoryPoint, RatingRow, SessionRow};
 use oware_server::hub::{Command, NewGame};
 use oware_server::model::{GameStatus, Mode, OfferAction};
 use oware_server::store::{
-    Listing, SqliteStore, Store, StoreError, StoredGame, WriteOp, WriteStats,
+    AccountStore, ChatStore, GameStore, Listing, PuzzleStore, SqliteStore, Store, StoreError,
+    StoredGame, WriteOp, WriteStats,
 };
 use oware_server::{Config, Hub};
 use tokio::sync::oneshot;
@@ -34,7 +35,7 @@ impl Flaky {
     }
 }
 
-impl Store for Flaky {
+impl GameStore for Flaky {
     fn write(&self, op: WriteOp) -> oneshot::Receiver<Result<(), StoreError>> {
         let passes = self
             .pass
@@ -47,9 +48,11 @@ impl Store for Flaky {
         }
         self.inner.write(op)
     }
+
     fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
         self.inner.load(id)
     }
+
     fn list(
         &self,
         which: Listing,
@@ -58,18 +61,75 @@ impl Store for Flaky {
     ) -> Result<(Vec<StoredGame>, u64), StoreError> {
         self.inner.list(which, limit, offset)
     }
+
     fn stats(&self) -> WriteStats {
         self.inner.stats()
     }
+
+    fn claim_due(&self, now: i64, lease_ms: i64, limit: u32) -> Result<Vec<String>, StoreError> {
+        self.inner.claim_due(now, lease_ms, limit)
+    }
+
+    fn version(&self, id: &str) -> Result<Option<u64>, StoreError> {
+        self.inner.version(id)
+    }
+
+    fn ping(&self) -> Result<(), StoreError> {
+        self.inner.ping()
+    }
+}
+
+impl AccountStore for Flaky {
     fn account_by_name(&self, name: &str) -> Result<Option<AccountRow>, StoreError> {
         self.inner.account_by_name(name)
     }
+
     fn session(&self, token_hash: &[u8]) -> Result<Option<(SessionRow, AccountRow)>, StoreError> {
         self.inner.session(token_hash)
     }
+
     fn ratings(&self, account_id: &str) -> Result<Vec<RatingRow>, StoreError> {
         self.inner.ratings(account_id)
     }
+
+    fn rating_history(&self, account_id: &str) -> Result<Vec<HistoryPoint>, StoreError> {
+        self.inner.rating_history(account_id)
+    }
+
+    fn leaderboard(
+        &self,
+        class: RatingClass,
+        limit: u32,
+        provisional: bool,
+    ) -> Result<Vec<(String, Rating)>, StoreError> {
+        self.inner.leaderboard(class, limit, provisional)
+    }
+
+    fn account_games(&self, account_id: &str, limit: u32) -> Result<Vec<StoredGame>, StoreError> {
+        self.inner.account_games(account_id, limit)
+    }
+}
+
+impl ChatStore for Flaky {
+    fn chat(
+        &self,
+        game_id: &str,
+        spectators: bool,
+        page: oware_server::store::ChatPage,
+    ) -> Result<Vec<oware_server::hub::chat::ChatMessage>, StoreError> {
+        self.inner.chat(game_id, spectators, page)
+    }
+
+    fn chat_count(
+        &self,
+        game_id: &str,
+        room: oware_server::hub::chat::Room,
+    ) -> Result<u64, StoreError> {
+        self.inner.chat_count(game_id, room)
+    }
+}
+
+impl PuzzleStore for Flaky {
     fn puzzle_ratings(&self) -> Result<Vec<(u32, Rating)>, StoreError> {
         self.inner.puzzle_ratings()
     }
@@ -79,45 +139,9 @@ impl Store for Flaky {
     ) -> Result<oware_server::store::puzzles::PuzzlePlayer, StoreError> {
         self.inner.puzzle_player(account_id)
     }
-    fn rating_history(&self, account_id: &str) -> Result<Vec<HistoryPoint>, StoreError> {
-        self.inner.rating_history(account_id)
-    }
-    fn leaderboard(
-        &self,
-        class: RatingClass,
-        limit: u32,
-        provisional: bool,
-    ) -> Result<Vec<(String, Rating)>, StoreError> {
-        self.inner.leaderboard(class, limit, provisional)
-    }
-    fn account_games(&self, account_id: &str, limit: u32) -> Result<Vec<StoredGame>, StoreError> {
-        self.inner.account_games(account_id, limit)
-    }
-    fn chat(
-        &self,
-        game_id: &str,
-        spectators: bool,
-        page: oware_server::store::ChatPage,
-    ) -> Result<Vec<oware_server::hub::chat::ChatMessage>, StoreError> {
-        self.inner.chat(game_id, spectators, page)
-    }
-    fn chat_count(
-        &self,
-        game_id: &str,
-        room: oware_server::hub::chat::Room,
-    ) -> Result<u64, StoreError> {
-        self.inner.chat_count(game_id, room)
-    }
-    fn claim_due(&self, now: i64, lease_ms: i64, limit: u32) -> Result<Vec<String>, StoreError> {
-        self.inner.claim_due(now, lease_ms, limit)
-    }
-    fn version(&self, id: &str) -> Result<Option<u64>, StoreError> {
-        self.inner.version(id)
-    }
-    fn ping(&self) -> Result<(), StoreError> {
-        self.inner.ping()
-    }
 }
+
+impl Store for Flaky {}
 
 async fn hub() -> (tempfile::TempDir, Arc<Flaky>, Arc<Hub>) {
     let dir = tempfile::tempdir().unwrap();

@@ -2,9 +2,7 @@
 //! the rules of a game with a lost turn, a refused record with where and
 //! why, and the level's name in a game.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

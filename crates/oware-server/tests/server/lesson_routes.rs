@@ -1,9 +1,7 @@
 //! `POST /api/v1/rules/agreement`: the R12 board's "agree to stop",
 //! answered by the core.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use oware_server::Config;
 use serde_json::json;
 

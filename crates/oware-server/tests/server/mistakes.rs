@@ -1,9 +1,7 @@
 //! `POST /api/v1/mistakes`: the moves of one side the coach warns about,
 //! as exercises, with the coach's words; bad input refused by code.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use oware_server::Config;
 use serde_json::json;
 

@@ -1,0 +1,22 @@
+//! The server's integration tests in one binary, each file a module, so the
+//! server is linked once for all of them (a binary per file took most of
+//! the test run's build time). `trust.rs` stays apart: its flood test
+//! measures reply times and must not share the machine with these.
+
+mod common;
+
+mod abuse;
+mod accounts;
+mod api;
+mod chat;
+mod coach;
+mod commit;
+mod lesson_routes;
+mod limits;
+mod mistakes;
+mod puzzles;
+mod requests;
+mod store;
+mod store_contract;
+mod tablebases;
+mod web_levels;
