@@ -52,9 +52,7 @@ async fn an_older_database_is_migrated_and_keeps_its_games() {
             "DROP TRIGGER accounts_puzzles; DROP TABLE puzzle_attempts; DROP TABLE puzzle_players;
              DROP TABLE puzzle_ratings;
              DROP TRIGGER accounts_release; DROP TRIGGER accounts_reserved; DROP TABLE released_names;
-             DROP INDEX games_due; ALTER TABLE games DROP COLUMN version;
-             ALTER TABLE games DROP COLUMN clock_due; ALTER TABLE games DROP COLUMN due_at;
-             ALTER TABLE games DROP COLUMN due_claim;
+             DROP TABLE game_state;
              DROP INDEX games_public; ALTER TABLE games DROP COLUMN public;
              DROP TABLE account_games; DROP TABLE rating_history; DROP TABLE ratings;
              DROP TABLE sessions; DROP TABLE accounts; DROP TABLE chat;

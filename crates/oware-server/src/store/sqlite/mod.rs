@@ -99,7 +99,27 @@ END;
     // 7: seat tokens and invite codes hashed at rest; the rows are
     // rewritten in Rust (`rehash_secrets`).
     "-- no schema change",
-    // 8: puzzle ratings (accounts' and puzzles') and attempts.
+    // 8: a game's version and deadlines in a small row of their own: every
+    // move changes them, and rewriting the games row (its metadata spans
+    // several 512-byte pages) with each move doubled the commit's pages.
+    "
+CREATE TABLE game_state (
+    id TEXT PRIMARY KEY,
+    version INTEGER NOT NULL DEFAULT 0,
+    clock_due INTEGER,
+    due_at INTEGER,
+    due_claim INTEGER
+) WITHOUT ROWID;
+INSERT INTO game_state (id, version, clock_due, due_at, due_claim)
+    SELECT id, version, clock_due, due_at, due_claim FROM games;
+CREATE INDEX game_state_due ON game_state(due_at) WHERE due_at IS NOT NULL;
+DROP INDEX games_due;
+ALTER TABLE games DROP COLUMN version;
+ALTER TABLE games DROP COLUMN clock_due;
+ALTER TABLE games DROP COLUMN due_at;
+ALTER TABLE games DROP COLUMN due_claim;
+",
+    // 9: puzzle ratings (accounts' and puzzles') and attempts.
     puzzles::MIGRATION,
 ];
 
@@ -326,13 +346,15 @@ fn set_due(conn: &Connection, id: &str, expected: Option<u64>, due: Due) -> Resu
     let changed = match expected {
         Some(v) => conn
             .prepare_cached(
-                "UPDATE games SET version = version + 1, clock_due = ?3, due_at = ?4, due_claim = NULL
+                "UPDATE game_state SET version = version + 1, clock_due = ?3, due_at = ?4, due_claim = NULL
                  WHERE id = ?1 AND version = ?2",
             )?
             .execute(params![id, v as i64, due.clock, due.at])?,
         None => conn
             .prepare_cached(
-                "UPDATE games SET clock_due = ?2, due_at = ?3, due_claim = NULL WHERE id = ?1",
+                "INSERT INTO game_state (id, clock_due, due_at) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (id) DO UPDATE SET clock_due = excluded.clock_due,
+                 due_at = excluded.due_at, due_claim = NULL",
             )?
             .execute(params![id, due.clock, due.at])?,
     };
@@ -358,7 +380,7 @@ impl GameStore for SqliteStore {
     fn version(&self, id: &str) -> Result<Option<u64>, StoreError> {
         let v: Option<i64> = self
             .reader()
-            .prepare_cached("SELECT version FROM games WHERE id = ?1")?
+            .prepare_cached("SELECT version FROM game_state WHERE id = ?1")?
             .query_row([id], |r| r.get(0))
             .optional()?;
         Ok(v.map(|v| v.max(0) as u64))
@@ -407,8 +429,8 @@ impl GameStore for SqliteStore {
         let conn = self.reader();
         let ids = conn
             .prepare_cached(
-                "UPDATE games SET due_claim = ?2 WHERE id IN (
-                    SELECT id FROM games WHERE due_at <= ?1 AND coalesce(due_claim, 0) <= ?1
+                "UPDATE game_state SET due_claim = ?2 WHERE id IN (
+                    SELECT id FROM game_state WHERE due_at <= ?1 AND coalesce(due_claim, 0) <= ?1
                     ORDER BY due_at LIMIT ?3)
                  RETURNING id",
             )?
@@ -498,7 +520,10 @@ impl SqliteStore {
 fn load_with(conn: &Connection, id: &str) -> Result<Option<StoredGame>, StoreError> {
     {
         let row: Option<(String, i64, Option<i64>, Option<i64>)> = conn
-            .prepare_cached("SELECT meta, version, clock_due, due_at FROM games WHERE id = ?1")?
+            .prepare_cached(
+                "SELECT g.meta, coalesce(s.version, 0), s.clock_due, s.due_at
+                 FROM games g LEFT JOIN game_state s ON s.id = g.id WHERE g.id = ?1",
+            )?
             .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
             .optional()?;
         let Some((json, version, clock, at)) = row else {

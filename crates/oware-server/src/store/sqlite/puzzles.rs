@@ -1,4 +1,4 @@
-//! The SQLite side of puzzle ratings: schema version 8, the writes of an
+//! The SQLite side of puzzle ratings: schema version 9, the writes of an
 //! attempt and the reads (`store/puzzles.rs`).
 
 use rusqlite::{params, Connection, OptionalExtension};
@@ -7,7 +7,7 @@ use super::StoreError;
 use crate::ratings::{rate, Rating, Score};
 use crate::store::puzzles::{start_rating, PuzzleAttempt, PuzzlePlayer};
 
-/// Schema version 8: each puzzle's rating, each account's puzzle rating
+/// Schema version 9: each puzzle's rating, each account's puzzle rating
 /// and the attempts that moved them (one per account and puzzle).
 pub(super) const MIGRATION: &str = "
 CREATE TABLE puzzle_ratings (
