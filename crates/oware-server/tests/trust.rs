@@ -5,6 +5,8 @@
 
 #[path = "server/common/mod.rs"]
 mod common;
+#[path = "server/old_schema.rs"]
+mod old_schema;
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
@@ -772,7 +774,7 @@ async fn finding_6_secrets_are_hashed_at_rest() {
     assert_eq!(r.status, 200, "{}", r.body);
 
     // An older database: the same game with its secrets in plain text
-    // (fields "token" and "invite"), at schema version 6.
+    // (fields "token" and "invite"), at the first schema version.
     server.abort();
     {
         let conn = rusqlite::Connection::open(&db).unwrap();
@@ -790,7 +792,7 @@ async fn finding_6_secrets_are_hashed_at_rest() {
             rusqlite::params![old.to_string(), id],
         )
         .unwrap();
-        conn.pragma_update(None, "user_version", 6).unwrap();
+        old_schema::back_to_first_schema(&conn);
     }
     let server = oware_server::Server::start(oware_server::ServerOptions {
         addr: "127.0.0.1:0".parse().unwrap(),

@@ -14,6 +14,7 @@ mod commit;
 mod lesson_routes;
 mod limits;
 mod mistakes;
+mod old_schema;
 mod puzzles;
 mod requests;
 mod store;

@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use crate::old_schema::back_to_first_schema;
+
 use oware_core::Side;
 use oware_server::hub::NewGame;
 use oware_server::model::Mode;
@@ -48,17 +50,7 @@ async fn an_older_database_is_migrated_and_keeps_its_games() {
     // version 1.
     {
         let conn = rusqlite::Connection::open(&path).unwrap();
-        conn.execute_batch(
-            "DROP TRIGGER accounts_puzzles; DROP TABLE puzzle_attempts; DROP TABLE puzzle_players;
-             DROP TABLE puzzle_ratings;
-             DROP TRIGGER accounts_release; DROP TRIGGER accounts_reserved; DROP TABLE released_names;
-             DROP TABLE game_state;
-             DROP INDEX games_public; ALTER TABLE games DROP COLUMN public;
-             DROP TABLE account_games; DROP TABLE rating_history; DROP TABLE ratings;
-             DROP TABLE sessions; DROP TABLE accounts; DROP TABLE chat;
-             PRAGMA user_version = 1;",
-        )
-        .unwrap();
+        back_to_first_schema(&conn);
     }
     let store = SqliteStore::open(&path).unwrap();
     let (games, total) = store.list(Listing::Public, 10, 0).unwrap();

@@ -1,0 +1,19 @@
+//! An old database, made from a new one (SQLite).
+
+/// Takes a SQLite database back to the first version's schema (no
+/// `public` column, no accounts, chat, deadlines, puzzles; version 1), as an
+/// old program left it: its games stay. Each new migration adds its undoing
+/// here.
+pub fn back_to_first_schema(conn: &rusqlite::Connection) {
+    conn.execute_batch(
+        "DROP TRIGGER accounts_puzzles; DROP TABLE puzzle_attempts; DROP TABLE puzzle_players;
+         DROP TABLE puzzle_ratings;
+         DROP TRIGGER accounts_release; DROP TRIGGER accounts_reserved; DROP TABLE released_names;
+         DROP TABLE game_state;
+         DROP INDEX games_public; ALTER TABLE games DROP COLUMN public;
+         DROP TABLE account_games; DROP TABLE rating_history; DROP TABLE ratings;
+         DROP TABLE sessions; DROP TABLE accounts; DROP TABLE chat;
+         PRAGMA user_version = 1;",
+    )
+    .unwrap();
+}
