@@ -54,17 +54,13 @@ impl Shared {
             None => Ok(None),
         })
         .await;
-        match done {
-            Ok(Ok(v)) => v,
-            Ok(Err(e)) => {
-                tracing::warn!("shared rate limit ({what}) not checked: {e}");
-                None
-            }
-            Err(e) => {
-                tracing::warn!("shared rate limit ({what}) not checked: {e}");
-                None
-            }
-        }
+        let failed = match done {
+            Ok(Ok(v)) => return v,
+            Ok(Err(e)) => e.to_string(),
+            Err(e) => e.to_string(),
+        };
+        tracing::warn!("shared rate limit ({what}) not checked: {failed}");
+        None
     }
 }
 

@@ -722,13 +722,7 @@ async fn finding_6_secrets_are_hashed_at_rest() {
     let c = c.json();
     let id = c["id"].as_str().unwrap().to_string();
     let token = c["tokens"]["S"].as_str().unwrap().to_string();
-    let invite = c["invite_url"]
-        .as_str()
-        .unwrap()
-        .split("invite=")
-        .nth(1)
-        .unwrap()
-        .to_string();
+    let invite = invite_of(&c);
     let metas = stored_metas(&db);
     let stored = metas.iter().find(|m| m.contains(&id)).unwrap();
     assert!(

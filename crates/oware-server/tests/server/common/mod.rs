@@ -312,13 +312,7 @@ pub async fn online_game_across(
     let c = created.json();
     let id = c["id"].as_str().unwrap().to_string();
     let south = c["tokens"]["S"].as_str().unwrap().to_string();
-    let invite = c["invite_url"]
-        .as_str()
-        .unwrap()
-        .split("invite=")
-        .nth(1)
-        .unwrap()
-        .to_string();
+    let invite = invite_of(&c);
     let joined = post(
         b,
         &format!("/api/v1/games/{id}/join"),
@@ -387,4 +381,15 @@ pub async fn recv_move(ws: &mut Ws, ply: u64) -> Value {
             return v;
         }
     }
+}
+
+/// The invite code in a created game's `invite_url`.
+pub fn invite_of(created: &Value) -> String {
+    created["invite_url"]
+        .as_str()
+        .unwrap()
+        .split("invite=")
+        .nth(1)
+        .unwrap()
+        .to_string()
 }
