@@ -165,10 +165,14 @@ impl Default for Secret {
 /// characters; the plain secrets are 32).
 pub fn secret_hash(plain: &str) -> String {
     use sha2::{Digest, Sha256};
-    Sha256::digest(plain.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let digest = Sha256::digest(plain.as_bytes());
+    let mut out = String::with_capacity(2 * digest.len());
+    for b in digest {
+        out.push(HEX[usize::from(b >> 4)] as char);
+        out.push(HEX[usize::from(b & 15)] as char);
+    }
+    out
 }
 
 /// A stored secret as it is now: hashed. Versions before 0.6 kept seat

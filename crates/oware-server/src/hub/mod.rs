@@ -453,15 +453,20 @@ impl Hub {
         // with the change.
         run_clock(live);
         let due = self.due(live);
-        let mut ops = vec![
-            WriteOp::Version {
+        let shared = self.store.shared();
+        let mut ops = Vec::with_capacity(3);
+        // With other nodes, every change is checked against the stored
+        // version. Alone on its store, the node writes the deadlines only
+        // when they change (an untimed move between people leaves them).
+        if shared || due != live.due {
+            ops.push(WriteOp::Version {
                 id: live.meta.id.clone(),
-                expected: live.version,
+                expected: shared.then_some(live.version),
                 due,
-            },
-            commit.op,
-        ];
-        if self.store.shared() {
+            });
+        }
+        ops.push(commit.op);
+        if shared {
             // A plain move travels with its notice (see `nodes.rs`).
             let ply = match &ops[1] {
                 WriteOp::Ply {

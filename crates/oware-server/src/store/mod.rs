@@ -184,12 +184,14 @@ pub enum WriteOp {
     /// The game is at version `expected`: its version becomes
     /// `expected + 1` and its deadlines `due`. Refused with
     /// [`StoreError::Stale`] otherwise. Put first in a [`WriteOp::All`]
-    /// with the change it guards.
+    /// with the change it guards. Without `expected` (a store no other
+    /// node writes), only the deadlines are set.
     Version {
         /// Game id.
         id: String,
-        /// The version the change was made from.
-        expected: u64,
+        /// The version the change was made from, checked when other nodes
+        /// share the store.
+        expected: Option<u64>,
         /// The deadlines after the change.
         due: Due,
     },

@@ -51,7 +51,7 @@ fn ply(text: &str) -> StoredPly {
 fn version(id: &str, expected: u64, due: Due) -> WriteOp {
     WriteOp::Version {
         id: id.to_string(),
-        expected,
+        expected: Some(expected),
         due,
     }
 }

@@ -430,7 +430,11 @@ SELECT pg_notify('oware', $10) FROM p";
 fn plain_move(op: &WriteOp) -> Option<(&str, u64, Due, u32, &StoredPly, &str)> {
     let WriteOp::All(ops) = op else { return None };
     match ops.as_slice() {
-        [WriteOp::Version { id, expected, due }, WriteOp::Ply {
+        [WriteOp::Version {
+            id,
+            expected: Some(expected),
+            due,
+        }, WriteOp::Ply {
             id: ply_id,
             meta: None,
             index,
@@ -683,7 +687,7 @@ async fn apply(tx: &Transaction<'_>, op: &WriteOp) -> Result<(), StoreError> {
             upsert_meta(tx, meta).await?;
         }
         WriteOp::Meta(meta) => upsert_meta(tx, meta).await?,
-        WriteOp::Version { id, expected, due } => set_due(tx, id, Some(*expected), *due).await?,
+        WriteOp::Version { id, expected, due } => set_due(tx, id, *expected, *due).await?,
         WriteOp::Account(op) => accounts::apply(tx, op).await?,
         WriteOp::PuzzleAttempt(a) => puzzles::attempt(tx, a).await?,
         WriteOp::Chat(m) => {

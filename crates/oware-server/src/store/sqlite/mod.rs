@@ -325,7 +325,7 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), StoreError> {
             upsert_meta(conn, meta)?;
         }
         WriteOp::Meta(meta) => upsert_meta(conn, meta)?,
-        WriteOp::Version { id, expected, due } => set_due(conn, id, Some(*expected), *due)?,
+        WriteOp::Version { id, expected, due } => set_due(conn, id, *expected, *due)?,
         WriteOp::Account(op) => accounts::apply(conn, op)?,
         // Nobody else shares this file.
         WriteOp::Notify(_) => {}
