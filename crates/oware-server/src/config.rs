@@ -43,6 +43,9 @@ pub struct Config {
     /// folder (in memory without one), and used as soon as they are ready.
     /// `None`: no tables.
     pub tablebases: Option<Tablebases>,
+    /// A seek whose creator has had no connection open for this long is
+    /// cancelled (a reload reconnects well within it).
+    pub seek_grace: Duration,
 }
 
 /// Where the server's endgame tables come from.
@@ -76,6 +79,7 @@ impl Default for Config {
             secure_cookies: false,
             book: true,
             tablebases: None,
+            seek_grace: Duration::from_secs(15),
         }
     }
 }

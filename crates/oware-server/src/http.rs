@@ -93,6 +93,7 @@ pub fn routes() -> Router<crate::state::AppState> {
         .route("/api/v1/games/{id}/moves", post(play))
         .route("/api/v1/games/{id}/undo", post(undo))
         .route("/api/v1/games/{id}/resign", post(resign))
+        .route("/api/v1/games/{id}/cancel", post(cancel))
         .route("/api/v1/games/{id}/agreement", post(agreement))
         .route("/api/v1/games/{id}/hint", post(hint))
         .route("/api/v1/games/{id}/rematch", post(rematch))
@@ -263,6 +264,17 @@ async fn resign(
 ) -> Result<Json<GameResponse>, ApiError> {
     let game = hub
         .apply_to(&id, req.token.as_deref(), Command::Resign)
+        .await?;
+    Ok(Json(GameResponse { game }))
+}
+
+async fn cancel(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<TokenReq>,
+) -> Result<Json<GameResponse>, ApiError> {
+    let game = hub
+        .apply_to(&id, req.token.as_deref(), Command::Cancel)
         .await?;
     Ok(Json(GameResponse { game }))
 }

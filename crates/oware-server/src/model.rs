@@ -38,6 +38,9 @@ pub enum GameStatus {
     Playing,
     /// Ended.
     Over,
+    /// A seek withdrawn before anyone took it: cancelled by its creator,
+    /// left by them, or not taken in time. Listed nowhere.
+    Cancelled,
 }
 
 impl GameStatus {
@@ -47,6 +50,7 @@ impl GameStatus {
             GameStatus::Waiting => "waiting",
             GameStatus::Playing => "playing",
             GameStatus::Over => "over",
+            GameStatus::Cancelled => "cancelled",
         }
     }
 }
@@ -315,6 +319,9 @@ pub struct GameMeta {
     /// so it counts for no rating (`rated` is then false).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub aborted: bool,
+    /// A seek withdrawn before anyone took it ([`GameStatus::Cancelled`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cancelled: bool,
     /// Only players rated within this range may join (a seek's range).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rating_range: Option<RatingRange>,
@@ -404,6 +411,7 @@ impl GameMeta {
             public,
             rated: false,
             aborted: false,
+            cancelled: false,
             rating_range: None,
             created_at: now,
             updated_at: now,
@@ -441,6 +449,8 @@ impl GameMeta {
     pub fn status(&self) -> GameStatus {
         if self.result.is_some() {
             GameStatus::Over
+        } else if self.cancelled {
+            GameStatus::Cancelled
         } else if self
             .seats
             .iter()

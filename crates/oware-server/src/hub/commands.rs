@@ -35,6 +35,8 @@ pub enum Command {
     Resign,
     /// Offer, accept or decline an end by agreement.
     Agreement(OfferAction),
+    /// Withdraw a seek nobody has taken yet.
+    Cancel,
 }
 
 impl Hub {
@@ -98,6 +100,9 @@ impl Hub {
             return Err(ApiError::bad_token(
                 "this game needs its invite code to join",
             ));
+        }
+        if live.meta.cancelled {
+            return Err(super::seeks::cancelled());
         }
         if live.game.is_over() {
             return Err(ApiError::game_over("the game is over"));
@@ -181,11 +186,18 @@ impl Hub {
         command: Command,
     ) -> Result<tokio::sync::MutexGuard<'a, Live>, ApiError> {
         let mut live = self.lock_fresh(slot).await;
+        if live.meta.cancelled {
+            return Err(super::seeks::cancelled());
+        }
         match command {
             Command::Move { mv, ply } => self.play(slot, &mut live, token, mv, ply).await,
             Command::Undo => self.undo(slot, &mut live, token).await,
             Command::Resign => self.resign(slot, &mut live, token).await,
             Command::Agreement(action) => self.agreement(slot, &mut live, token, action).await,
+            Command::Cancel => {
+                live.seat(token)?;
+                self.cancel_seek(slot, &mut live).await
+            }
         }?;
         Ok(live)
     }

@@ -26,6 +26,7 @@ mod engine;
 mod live;
 mod new_game;
 mod nodes;
+mod seeks;
 
 use std::collections::HashMap;
 use std::sync::atomic::AtomicU32;
@@ -182,6 +183,7 @@ pub struct Hub {
     engines: Arc<EnginePool>,
     games: StdMutex<HashMap<String, Arc<Slot>>>,
     reviews: StdMutex<analysis::ReviewCache>,
+    seeks: seeks::Seeks,
     config: Config,
     /// This process's id among the nodes sharing the store.
     node: u64,
@@ -256,12 +258,14 @@ impl Hub {
             engines,
             games: StdMutex::new(HashMap::new()),
             reviews: StdMutex::new(analysis::ReviewCache::default()),
+            seeks: seeks::Seeks::default(),
             config,
             node: rand::random(),
             metrics: crate::metrics::Metrics::default(),
             stopping: tokio::sync::watch::channel(false).0,
         });
         hub.start_node_tasks();
+        hub.start_seek_task();
         let weak = Arc::downgrade(&hub);
         tokio::spawn(async move {
             loop {
@@ -342,6 +346,7 @@ impl Hub {
             .await?
             .ok_or_else(|| ApiError::not_found(format!("no game {id:?}")))?;
         let live = Live::from_stored(stored).map_err(|e| store_err(format!("game {id}: {e}")))?;
+        self.seeks.note(&live);
         let (slot, fresh) = {
             let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
             match games.get(id) {
@@ -384,6 +389,7 @@ impl Hub {
     }
 
     fn insert(&self, live: Live) -> Arc<Slot> {
+        self.seeks.note(&live);
         let slot = Slot::new(live);
         self.games
             .lock()

@@ -32,6 +32,8 @@ pub enum ClientIn {
     },
     /// Resign.
     Resign,
+    /// Withdraw a seek nobody has taken yet.
+    Cancel,
     /// Offer, accept or decline an end by agreement.
     Agreement(OfferAction),
     /// A chat message (checked by [`crate::hub::chat::check_text`]).
@@ -53,6 +55,7 @@ enum RawIn {
         ply: Option<u32>,
     },
     Resign {},
+    Cancel {},
     Agreement {
         action: Option<String>,
     },
@@ -79,6 +82,7 @@ impl ClientIn {
                 ply: require_ply(ply)?,
             },
             RawIn::Resign {} => ClientIn::Resign,
+            RawIn::Cancel {} => ClientIn::Cancel,
             RawIn::Agreement { action } => ClientIn::Agreement(parse_action(action.as_deref())?),
             RawIn::Chat { text } => ClientIn::Chat(text),
             RawIn::Ping {} => ClientIn::Ping,
@@ -89,7 +93,7 @@ impl ClientIn {
     pub fn needs_seat(&self) -> bool {
         matches!(
             self,
-            ClientIn::Move { .. } | ClientIn::Resign | ClientIn::Agreement(_)
+            ClientIn::Move { .. } | ClientIn::Resign | ClientIn::Cancel | ClientIn::Agreement(_)
         )
     }
 }

@@ -197,6 +197,15 @@ pub enum WriteOp {
     },
     /// A change to accounts.
     Account(AccountOp),
+    /// The creators of these seeks are still connected, at `at` (ms since
+    /// the epoch); a seek not seen for a while is cancelled
+    /// ([`GameStore::stale_seeks`]).
+    Seen {
+        /// Game ids.
+        ids: Vec<String>,
+        /// When.
+        at: i64,
+    },
     /// A chat message.
     Chat(ChatMessage),
     /// An account's attempt at a puzzle (rated once per account and
@@ -256,6 +265,15 @@ pub trait GameStore: Send + Sync + 'static {
     /// claimed for `lease_ms` (PostgreSQL: `FOR UPDATE SKIP LOCKED`, so two
     /// nodes never claim the same game at once).
     fn claim_due(&self, now: i64, lease_ms: i64, limit: u32) -> Result<Vec<String>, StoreError>;
+    /// Seeks (public games waiting in the lobby) whose creator was last
+    /// seen before `seen_before` or that were made before
+    /// `created_before`: up to `limit` ids, to be cancelled.
+    fn stale_seeks(
+        &self,
+        seen_before: i64,
+        created_before: i64,
+        limit: u32,
+    ) -> Result<Vec<String>, StoreError>;
     /// Answers if the database does (for `/readyz`).
     fn ping(&self) -> Result<(), StoreError>;
     /// Whether other nodes may share this store (then the hub publishes

@@ -70,6 +70,10 @@ impl GameStore for Flaky {
         self.inner.claim_due(now, lease_ms, limit)
     }
 
+    fn stale_seeks(&self, seen: i64, created: i64, limit: u32) -> Result<Vec<String>, StoreError> {
+        self.inner.stale_seeks(seen, created, limit)
+    }
+
     fn version(&self, id: &str) -> Result<Option<u64>, StoreError> {
         self.inner.version(id)
     }

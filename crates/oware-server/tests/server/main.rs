@@ -13,6 +13,7 @@ mod coach;
 mod commit;
 mod lesson_routes;
 mod limits;
+mod lobby;
 mod mistakes;
 mod old_schema;
 mod puzzles;

@@ -324,7 +324,7 @@ pub(super) async fn game_ids(
     let rows = client
         .query(
             "SELECT g.id FROM account_games ag JOIN games g ON g.id = ag.game_id
-             WHERE ag.account_id = $1
+             WHERE ag.account_id = $1 AND g.status <> 'cancelled'
              ORDER BY (g.status = 'over'), g.updated_at DESC LIMIT $2",
             &[&account, &(limit as i64)],
         )

@@ -162,6 +162,12 @@ CREATE TRIGGER accounts_reserved BEFORE INSERT ON accounts
     super::limits::PG_MIGRATION,
     // 5: puzzle ratings (accounts' and puzzles') and attempts.
     puzzles::MIGRATION,
+    // 6: when a seek's creator was last seen connected.
+    "
+ALTER TABLE games ADD COLUMN seen_at BIGINT;
+UPDATE games SET seen_at = updated_at WHERE lobby;
+CREATE INDEX games_seen ON games(seen_at) WHERE lobby;
+",
 ];
 
 /// The step whose rows [`rehash_secrets`] rewrites.
@@ -364,6 +370,7 @@ fn groupable(op: &WriteOp) -> bool {
         | WriteOp::Meta(_)
         | WriteOp::Truncate { .. }
         | WriteOp::Chat(_)
+        | WriteOp::Seen { .. }
         | WriteOp::Notify(_)
         | WriteOp::Account(AccountOp::LinkGame { .. }) => true,
         _ => false,
@@ -575,8 +582,8 @@ async fn upsert_meta(tx: &Transaction<'_>, meta: &GameMeta) -> Result<(), StoreE
     let lobby = meta.public && status == GameStatus::Waiting;
     let stmt = tx
         .prepare_cached(
-            "INSERT INTO games (id, created_at, updated_at, status, lobby, public, meta)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)
+            "INSERT INTO games (id, created_at, updated_at, status, lobby, public, meta, seen_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $2)
              ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at,
              status = excluded.status, lobby = excluded.lobby, public = excluded.public,
              meta = excluded.meta",
@@ -690,6 +697,12 @@ async fn apply(tx: &Transaction<'_>, op: &WriteOp) -> Result<(), StoreError> {
         WriteOp::Version { id, expected, due } => set_due(tx, id, *expected, *due).await?,
         WriteOp::Account(op) => accounts::apply(tx, op).await?,
         WriteOp::PuzzleAttempt(a) => puzzles::attempt(tx, a).await?,
+        WriteOp::Seen { ids, at } => {
+            let stmt = tx
+                .prepare_cached("UPDATE games SET seen_at = $2 WHERE id = ANY($1) AND lobby")
+                .await?;
+            tx.execute(&stmt, &[ids, at]).await?;
+        }
         WriteOp::Chat(m) => {
             let stmt = tx
                 .prepare_cached(
@@ -846,6 +859,25 @@ impl GameStore for PgStore {
                         ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
                      RETURNING id",
                     &[&now, &(now + lease_ms), &(limit as i64)],
+                )
+                .await?;
+            Ok(rows.iter().map(|r| r.get(0)).collect())
+        })
+    }
+
+    fn stale_seeks(
+        &self,
+        seen_before: i64,
+        created_before: i64,
+        limit: u32,
+    ) -> Result<Vec<String>, StoreError> {
+        self.block(async {
+            let client = self.pool.get().await?;
+            let rows = client
+                .query(
+                    "SELECT id FROM games WHERE lobby
+                     AND (coalesce(seen_at, 0) < $1 OR created_at < $2) LIMIT $3",
+                    &[&seen_before, &created_before, &(limit as i64)],
                 )
                 .await?;
             Ok(rows.iter().map(|r| r.get(0)).collect())

@@ -309,7 +309,7 @@ pub(super) fn game_ids(
 ) -> Result<Vec<String>, StoreError> {
     let mut stmt = conn.prepare_cached(
         "SELECT g.id FROM account_games ag JOIN games g ON g.id = ag.game_id
-         WHERE ag.account_id = ?1
+         WHERE ag.account_id = ?1 AND g.status <> 'cancelled'
          ORDER BY (g.status = 'over'), g.updated_at DESC LIMIT ?2",
     )?;
     let rows = stmt.query_map(params![account, limit], |r| r.get(0))?;

@@ -121,6 +121,12 @@ ALTER TABLE games DROP COLUMN due_claim;
 ",
     // 9: puzzle ratings (accounts' and puzzles') and attempts.
     puzzles::MIGRATION,
+    // 10: when a seek's creator was last seen connected.
+    "
+ALTER TABLE games ADD COLUMN seen_at INTEGER;
+UPDATE games SET seen_at = updated_at WHERE lobby = 1;
+CREATE INDEX games_seen ON games(seen_at) WHERE lobby = 1;
+",
 ];
 
 /// The step whose rows [`rehash_secrets`] rewrites.
@@ -273,7 +279,7 @@ fn upsert_meta(conn: &Connection, meta: &GameMeta) -> Result<(), StoreError> {
     let status = meta.status();
     let lobby = meta.public && status == GameStatus::Waiting;
     conn.prepare_cached(
-        "INSERT INTO games (id, created_at, updated_at, status, lobby, public, meta) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+        "INSERT INTO games (id, created_at, updated_at, status, lobby, public, meta, seen_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?2)
          ON CONFLICT(id) DO UPDATE SET updated_at = excluded.updated_at, status = excluded.status,
          lobby = excluded.lobby, public = excluded.public, meta = excluded.meta",
     )?
@@ -329,6 +335,13 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), StoreError> {
         WriteOp::Account(op) => accounts::apply(conn, op)?,
         // Nobody else shares this file.
         WriteOp::Notify(_) => {}
+        WriteOp::Seen { ids, at } => {
+            let mut stmt =
+                conn.prepare_cached("UPDATE games SET seen_at = ?2 WHERE id = ?1 AND lobby = 1")?;
+            for id in ids {
+                stmt.execute(params![id, at])?;
+            }
+        }
         WriteOp::Chat(m) => chat::insert(conn, m)?,
         WriteOp::PuzzleAttempt(a) => puzzles::attempt(conn, a)?,
         WriteOp::All(ops) => {
@@ -375,6 +388,23 @@ impl GameStore for SqliteStore {
     fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
         let conn = self.reader.lock().unwrap_or_else(|e| e.into_inner());
         load_with(&conn, id)
+    }
+
+    fn stale_seeks(
+        &self,
+        seen_before: i64,
+        created_before: i64,
+        limit: u32,
+    ) -> Result<Vec<String>, StoreError> {
+        let conn = self.reader();
+        let mut stmt = conn.prepare_cached(
+            "SELECT id FROM games WHERE lobby = 1
+             AND (coalesce(seen_at, 0) < ?1 OR created_at < ?2) LIMIT ?3",
+        )?;
+        let ids = stmt
+            .query_map(params![seen_before, created_before, limit], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        Ok(ids)
     }
 
     fn version(&self, id: &str) -> Result<Option<u64>, StoreError> {

@@ -1,0 +1,200 @@
+//! A lobby that stays true (issue 23): a seek is listed while its creator
+//! is connected, and cancelled soon after they leave, when they cancel it,
+//! or when nobody takes it; a cancelled seek refuses every command. On one
+//! node (SQLite) and across two nodes sharing PostgreSQL.
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use oware_server::config::Config;
+use serde_json::{json, Value};
+
+use crate::common::{get, post, recv_type, send, start_with, ws};
+
+/// A short grace, so the test waits seconds, not the default 15 s.
+const GRACE: Duration = Duration::from_secs(1);
+
+fn config() -> Config {
+    Config {
+        engine_threads: 1,
+        seek_grace: GRACE,
+        ..Config::default()
+    }
+}
+
+/// A public online game (a seek): its id and the creator's token.
+async fn seek(addr: SocketAddr) -> (String, String) {
+    let r = post(
+        addr,
+        "/api/v1/games",
+        json!({"mode": "online", "public": true, "name": "Ama"}),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let v = r.json();
+    let token = v["tokens"]
+        .as_object()
+        .unwrap()
+        .values()
+        .next()
+        .unwrap()
+        .as_str()
+        .unwrap()
+        .to_string();
+    (v["id"].as_str().unwrap().to_string(), token)
+}
+
+async fn listed(addr: SocketAddr) -> Vec<String> {
+    get(addr, "/api/v1/lobby").await.json()["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+async fn status(addr: SocketAddr, id: &str) -> Value {
+    get(addr, &format!("/api/v1/games/{id}")).await.json()["status"].clone()
+}
+
+/// Waits (polling, up to `within`) until `id` has left the lobby of
+/// `addr`; returns how long that took.
+async fn gone_within(addr: SocketAddr, id: &str, within: Duration) -> Duration {
+    let started = Instant::now();
+    while listed(addr).await.contains(&id.to_string()) {
+        assert!(
+            started.elapsed() < within,
+            "seek {id} still listed after {within:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    started.elapsed()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seek_is_listed_while_its_creator_is_there() {
+    let (_dir, server) = start_with(config()).await;
+    let addr = server.addr();
+
+    // Listed while the creator's page is open, for several rounds of the
+    // node's "still there" (every 2 s) and many times the grace.
+    let (id, token) = seek(addr).await;
+    let mut creator = ws(addr, &id, Some(&token)).await;
+    recv_type(&mut creator, "state").await;
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    assert_eq!(listed(addr).await, vec![id.clone()]);
+
+    // A reload (close, reconnect at once) keeps it.
+    creator.close(None).await.unwrap();
+    let mut creator = ws(addr, &id, Some(&token)).await;
+    recv_type(&mut creator, "state").await;
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    assert_eq!(listed(addr).await, vec![id.clone()]);
+
+    // The creator leaves: the seek goes within the grace and a sweep.
+    creator.close(None).await.unwrap();
+    let took = gone_within(addr, &id, Duration::from_secs(8)).await;
+    eprintln!("seek gone {took:?} after its creator left");
+    assert_eq!(status(addr, &id).await, "cancelled");
+    // Nobody can join it now, and its creator cannot play on it.
+    let j = post(addr, &format!("/api/v1/games/{id}/join"), json!({})).await;
+    assert_eq!(j.code(), "game_over", "{}", j.body);
+    assert_eq!(j.json()["error"]["reason"], "cancelled", "{}", j.body);
+
+    // A seek whose creator never connects goes the same way.
+    let (never, _) = seek(addr).await;
+    gone_within(addr, &never, Duration::from_secs(8)).await;
+
+    // A seek taken before its creator leaves is a game: it stays.
+    let (taken, token) = seek(addr).await;
+    let mut creator = ws(addr, &taken, Some(&token)).await;
+    recv_type(&mut creator, "state").await;
+    let j = post(addr, &format!("/api/v1/games/{taken}/join"), json!({})).await;
+    assert_eq!(j.status, 200, "{}", j.body);
+    creator.close(None).await.unwrap();
+    tokio::time::sleep(GRACE + Duration::from_secs(4)).await;
+    assert_eq!(status(addr, &taken).await, "playing");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_creator_cancels_a_seek() {
+    let (_dir, server) = start_with(config()).await;
+    let addr = server.addr();
+
+    // Over HTTP: only with the seat's token.
+    let (id, token) = seek(addr).await;
+    let mut creator = ws(addr, &id, Some(&token)).await;
+    recv_type(&mut creator, "state").await;
+    let path = format!("/api/v1/games/{id}/cancel");
+    assert_eq!(post(addr, &path, json!({})).await.code(), "missing_token");
+    let wrong = post(
+        addr,
+        &path,
+        json!({"token": "0123456789abcdef0123456789abcdef"}),
+    )
+    .await;
+    assert_eq!(wrong.code(), "bad_token");
+    let ok = post(addr, &path, json!({"token": token})).await;
+    assert_eq!(ok.status, 200, "{}", ok.body);
+    assert_eq!(ok.json()["game"]["status"], "cancelled");
+    // The creator's page hears it, and the lobby no longer lists it.
+    let state = recv_type(&mut creator, "state").await;
+    assert_eq!(state["game"]["status"], "cancelled", "{state}");
+    assert!(listed(addr).await.is_empty());
+    // Cancelling twice, or a move, is refused with the reason.
+    let again = post(addr, &path, json!({"token": token})).await;
+    assert_eq!(again.code(), "game_over");
+    assert_eq!(again.json()["error"]["reason"], "cancelled");
+
+    // Over the WebSocket.
+    let (id, token) = seek(addr).await;
+    let mut creator = ws(addr, &id, Some(&token)).await;
+    recv_type(&mut creator, "state").await;
+    send(&mut creator, json!({"type": "cancel"})).await;
+    let state = recv_type(&mut creator, "state").await;
+    assert_eq!(state["game"]["status"], "cancelled", "{state}");
+
+    // A game under way cannot be cancelled.
+    let (id, token) = seek(addr).await;
+    post(addr, &format!("/api/v1/games/{id}/join"), json!({})).await;
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{id}/cancel"),
+        json!({"token": token}),
+    )
+    .await;
+    assert_eq!(r.code(), "not_allowed", "{}", r.body);
+    assert_eq!(r.json()["error"]["reason"], "not_waiting");
+}
+
+/// Two nodes on one PostgreSQL database: a seek whose creator is connected
+/// to node A stays in B's lobby (A says it is seen), and goes from both
+/// when the creator leaves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_stays_true_across_two_nodes_on_postgresql() {
+    let Some(cluster) = crate::common::pg::Cluster::start() else {
+        return;
+    };
+    let url = cluster.database("lobby");
+    let node = || async {
+        oware_server::Server::start(oware_server::ServerOptions {
+            addr: "127.0.0.1:0".parse().unwrap(),
+            postgres: Some(url.clone()),
+            config: config(),
+            ..oware_server::ServerOptions::default()
+        })
+        .await
+        .expect("node starts")
+    };
+    let (a, b) = (node().await, node().await);
+    let (a, b) = (a.addr(), b.addr());
+    let (id, token) = seek(a).await;
+    let mut creator = ws(a, &id, Some(&token)).await;
+    recv_type(&mut creator, "state").await;
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    assert_eq!(listed(b).await, vec![id.clone()]);
+    creator.close(None).await.unwrap();
+    gone_within(b, &id, Duration::from_secs(10)).await;
+    assert!(listed(a).await.is_empty());
+    assert_eq!(status(b, &id).await, "cancelled");
+}
