@@ -33,8 +33,19 @@ export const settings = {
   set(k, v) { localStorage.setItem(`oware.set.${k}`, v ? '1' : '0'); },
 };
 
-export function relTime(iso) {
+export function relTime(iso, now = Date.now()) {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
-  return d.toLocaleString(document.documentElement.lang || 'en', { dateStyle: 'medium', timeStyle: 'short' });
+  const lang = document.documentElement.lang || 'en';
+  // Within a week: "2 minutes ago" / « il y a 2 minutes »; then the date.
+  const s = Math.round((d.getTime() - now) / 1000);
+  if (Math.abs(s) < 7 * 86400) {
+    const rtf = new Intl.RelativeTimeFormat(lang, { numeric: 'auto' });
+    const a = Math.abs(s);
+    if (a < 45) return rtf.format(0, 'second');
+    if (a < 3600) return rtf.format(Math.round(s / 60), 'minute');
+    if (a < 86400) return rtf.format(Math.round(s / 3600), 'hour');
+    return rtf.format(Math.round(s / 86400), 'day');
+  }
+  return d.toLocaleString(lang, { dateStyle: 'medium', timeStyle: 'short' });
 }

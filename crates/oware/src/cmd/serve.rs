@@ -61,6 +61,10 @@ pub struct ServeArgs {
     /// Play without the opening book.
     #[arg(long)]
     no_book: bool,
+    /// Seconds a lobby game (seek) stays listed after its creator's last
+    /// connection closes (a page reload reconnects well within it).
+    #[arg(long, default_value_t = 15, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    seek_grace: u64,
 }
 
 /// Logs to standard error: `info` and above by default, or what `RUST_LOG`
@@ -105,6 +109,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
                 options.config.rate_limits = None;
             }
             options.config.secure_cookies = args.secure_cookies;
+            options.config.seek_grace = std::time::Duration::from_secs(args.seek_grace);
             options.config.book = !args.no_book;
             if args.tablebase_seeds > 0 {
                 anyhow::ensure!(

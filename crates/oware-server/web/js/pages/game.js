@@ -273,6 +273,7 @@ class GamePage {
     let status;
     // The result itself is shown once, in the result card under the board.
     if (g.status === 'over') status = t('game.over');
+    else if (g.status === 'cancelled') status = t('game.cancelled');
     else if (g.status === 'waiting') status = t('game.waiting');
     else if (g.thinking) status = t('game.thinking');
     else if (g.mode === 'hotseat') status = t('game.toMove', { side: this.seatName(g.to_move) });
@@ -341,10 +342,24 @@ class GamePage {
     if (invite && g.status === 'waiting' && this.mySides().length) {
       html += `<label>${esc(t('game.invite'))}<div class="linkbox"><input type="text" readonly class="invite-url" value="${esc(abs(invite))}"><button class="btn small copy" type="button">${esc(t('game.copy'))}</button></div></label>`;
     }
+    // The creator of a game nobody has joined may withdraw it; a listed
+    // one also leaves the lobby by itself when this page closes.
+    if (g.status === 'waiting' && this.mySides().length) {
+      html += `${g.public ? `<p class="muted small-print">${esc(t('seek.leaves'))}</p>` : ''}<p><button class="btn cancel-seek" type="button">${esc(t('game.cancel'))}</button></p>`;
+    }
+    if (g.status === 'cancelled') html = `<p><a class="btn primary" href="/lobby" data-link>${esc(t('game.toLobby'))}</a></p>`;
     html += `<label>${esc(t('game.spectate'))}<div class="linkbox"><input type="text" readonly class="spectator-url" value="${esc(abs(`/game/${this.id}`))}"><button class="btn small copy" type="button">${esc(t('game.copy'))}</button></div></label>`;
     if (card.dataset.html === html) return;
     card.dataset.html = html;
     card.innerHTML = html;
+    card.querySelector('.cancel-seek')?.addEventListener('click', async (e) => {
+      e.target.disabled = true;
+      try {
+        const side = this.mySides()[0];
+        const r = await api.cancel(this.id, this.tokens[side]);
+        if (r?.game) this.setGame(r.game);
+      } catch (err) { e.target.disabled = false; setMsg(this.msgEl, errorText(err), 'bad'); }
+    });
     for (const b of card.querySelectorAll('.copy')) {
       b.addEventListener('click', async () => {
         const input = b.parentElement.querySelector('input');

@@ -23,6 +23,13 @@ export function rangeText(range) {
   return hi != null ? t('seek.max', { max: hi }) : '';
 }
 
+/** Whether the signed-in player's rating in `cls` is within `range` (an
+ * account without a game in the class starts at 1500, as on the server). */
+function inRange(range, cls) {
+  const r = myRating(cls)?.rating ?? 1500;
+  return Math.round(r) >= range.min && Math.round(r) <= range.max;
+}
+
 export function mount(main) {
   const me = currentUser();
   main.innerHTML = `
@@ -132,7 +139,10 @@ export function mount(main) {
           let action;
           if (Object.keys(seats.get(g.id)).length) action = `<a class="btn small" href="/game/${esc(g.id)}" data-link>${esc(t('seek.yours'))}</a>`;
           else if (g.rated && !currentUser()) action = `<a class="btn small" href="/account?next=/lobby" data-link>${esc(t('nav.signin'))}</a>`;
-          else action = `<button class="btn small primary join" type="button" data-id="${esc(g.id)}">${esc(t('online.join'))}</button>`;
+          else if (g.rated && g.rating_range && !inRange(g.rating_range, cls)) {
+            // The server would refuse (out_of_range): say why instead of Join.
+            action = `<span class="muted small-print why-not">${esc(t('seek.outOfRange', { range: rangeText(g.rating_range), r: ratingText(myRating(cls)) || '1500?' }))}</span>`;
+          } else action = `<button class="btn small primary join" type="button" data-id="${esc(g.id)}">${esc(t('online.join'))}</button>`;
           return `<tr data-id="${esc(g.id)}"><td><span class="seek-name">${esc(t('online.by', { name: nameWithRating(seat, side) }))}</span><br><span class="muted">${esc(bits.join(' · '))}</span><br><span class="muted">${esc(t('online.waits', { side: sideName(side === 'S' ? 'N' : 'S') }))} · ${esc(relTime(g.created_at))}</span></td>
             <td>${action}</td></tr>`;
         }).join('')}</tbody></table>`;
