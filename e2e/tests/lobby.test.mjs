@@ -43,6 +43,12 @@ test('phone: a seek leaves the lobby when its creator leaves or cancels', async 
     await until(async () => (await row.count()) === 0, 'the seek left the lobby', 20000);
     console.log(`seek gone from the viewer's lobby ${Date.now() - closed} ms after its page closed`);
 
+    // Preset clocks fill the clock's fields.
+    await viewer.getByRole('button', { name: '3 minutes plus 2 seconds a move' }).click();
+    assert.equal(await viewer.locator('form.create-online [name=omin]').inputValue(), '3');
+    assert.equal(await viewer.locator('form.create-online [name=oinc]').inputValue(), '2');
+    assert.equal(await viewer.locator('form.create-online [name=otc][value=clock]').isChecked(), true);
+
     // B creates one and cancels it from the waiting page.
     const pb = await (await b.newContext(phone)).newPage();
     errors.push(watchErrors(pb));

@@ -60,6 +60,12 @@ test('two players online: invite, live moves, reconnect, spectator, resignation'
     await c.locator('.house').first().waitFor();
     await c.locator('.house[data-house="C"]').click();
     await until(async () => /watching/.test(await c.locator('.move-msg').textContent()), 'spectator refusal');
+    // The spectator turns the board round (North at the bottom) and back.
+    assert.equal(await c.locator('.row-bottom .house').first().getAttribute('data-house'), 'A');
+    await c.getByRole('button', { name: 'Turn the board round' }).click();
+    assert.equal(await c.locator('.row-bottom .house').first().getAttribute('data-house'), 'a');
+    await c.getByRole('button', { name: 'Turn the board round' }).click();
+    assert.equal(await a.getByRole('button', { name: 'Turn the board round' }).isVisible(), false, 'players keep their own side');
 
     // Six moves, alternately; each side sees the other's moves live.
     for (let i = 0; i < 6; i++) {
@@ -100,7 +106,7 @@ test('two players online: invite, live moves, reconnect, spectator, resignation'
     await pb.getByRole('button', { name: 'Resign' }).click();
     for (const p of [a, pb, c]) {
       await p.locator('.result-card').waitFor();
-      assert.equal(await p.locator('.result-text').textContent(), p === a ? 'You won' : p === pb ? 'You lost' : 'South won');
+      assert.equal(await p.locator('.result-text').textContent(), p === a ? 'You won' : p === pb ? 'You lost' : 'Ama won', 'a spectator reads the winner’s name');
     }
     await shot(c, 'online-spectator-end');
 

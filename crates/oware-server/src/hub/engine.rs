@@ -20,7 +20,17 @@ impl Hub {
         let side = live.to_move();
         let game = live.game.clone();
         let level = Level::new(live.meta.level.unwrap_or(3));
-        let cap = self.config.engine_move_cap;
+        // On a clock, the computer spends a fifteenth of what it has left
+        // at most (50 ms at least), so it never loses on time by thinking.
+        let cap = match live.clock().and_then(|c| c.deadline()) {
+            Some(deadline) => {
+                let left = deadline.saturating_duration_since(std::time::Instant::now());
+                (left / 15)
+                    .max(Duration::from_millis(50))
+                    .min(self.config.engine_move_cap)
+            }
+            None => self.config.engine_move_cap,
+        };
         let seed = live.meta.created_at as u64 ^ u64::from(live.ply());
         let hub = self.clone();
         let slot2 = slot.clone();
@@ -30,9 +40,7 @@ impl Hub {
                     .engines
                     .run_game(cap + Duration::from_millis(500), move |engine, stop| {
                         let mut limits = Limits::level(level);
-                        if limits.movetime.is_none() {
-                            limits.movetime = Some(cap);
-                        }
+                        limits.movetime = Some(limits.movetime.map_or(cap, |t| t.min(cap)));
                         limits.seed = seed;
                         engine.search_with(&game, &limits, stop, &mut |_| {}).best
                     })

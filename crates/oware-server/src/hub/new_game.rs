@@ -127,11 +127,6 @@ impl Hub {
             )));
         }
         if let Some(tc) = req.time_control {
-            if mode == Mode::Computer {
-                return Err(ApiError::invalid_request(
-                    "time_control: only online and hot-seat games have one",
-                ));
-            }
             let ok = |ms: u64| (1_000..=86_400_000).contains(&ms);
             let valid = match tc {
                 TimeControl::PerMove { per_move_ms } => ok(per_move_ms),

@@ -16,6 +16,7 @@ mod limits;
 mod lobby;
 mod mistakes;
 mod old_schema;
+mod play_together;
 mod puzzles;
 mod requests;
 mod store;

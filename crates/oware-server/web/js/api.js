@@ -115,7 +115,7 @@ export const api = {
   deleteAccount: (password) => call('POST', '/account/delete', { password }),
   myGames: () => call('GET', '/account/games'),
   player: (name) => call('GET', `/players/${encodeURIComponent(name)}`),
-  ratings: (cls, limit = 50) => call('GET', `/ratings/${encodeURIComponent(cls)}?limit=${limit}`),
+  ratings: (cls, limit = 50) => call('GET', `/ratings/${encodeURIComponent(cls)}?limit=${limit}&provisional=true`),
 };
 
 // Seat tokens live in localStorage under the game id, so a reload keeps the seat.

@@ -49,8 +49,19 @@ export function resultText(result) {
  * "South won, 26–22") and why, in words without rule ids. viewer is the
  * side the reader plays (null for spectators, hot-seat games and lessons).
  */
-export function resultParts(result, viewer = null) {
+/** A finished game in a list: its score, or how it ended when the seeds
+ * decided nothing (a resignation, a fallen flag). */
+export function resultShort(result) {
+  if (!result) return '';
+  if (result.reason === 'resignation') return t('list.resigned');
+  if (result.reason === 'time') return t('list.onTime');
+  return `${result.totals?.south ?? 0}–${result.totals?.north ?? 0}`;
+}
+
+export function resultParts(result, viewer = null, names = null) {
   if (!result) return { head: '', why: '' };
+  // Spectators read the players' names, when the page knows them.
+  const nameOf = (side) => names?.[side] || sideName(side);
   const s = result.totals?.south ?? 0, n = result.totals?.north ?? 0;
   const w = result.winner;
   let head;
@@ -60,13 +71,13 @@ export function resultParts(result, viewer = null) {
   else if (viewer) {
     const [me, them] = viewer === 'S' ? [s, n] : [n, s];
     head = t(`${w === viewer ? 'result.won' : 'result.lost'}${bare}`, { me, them });
-  } else head = t(`result.sideWon${bare}`, { side: sideName(w), s, n });
+  } else head = t(`result.sideWon${bare}`, { side: nameOf(w), s, n });
   // Who the reason is about: the winner for a majority, the loser otherwise.
   const about = result.reason === 'majority' ? w : (w === 'S' ? 'N' : 'S');
   let why;
   if (['majority', 'resignation', 'time'].includes(result.reason) && w !== 'draw') {
     const who = !viewer ? 'side' : about === viewer ? 'you' : 'them';
-    why = t(`why.${result.reason}.${who}`, { side: sideName(about) });
+    why = t(`why.${result.reason}.${who}`, { side: nameOf(about) });
   } else why = t(`why.${result.reason}`);
   return { head, why };
 }

@@ -130,6 +130,7 @@ class GamePage {
             <button class="btn resign-btn" type="button">${esc(t('game.resign'))}</button>
           </div>
           <div class="end-box"></div>
+          <p class="flip-row" hidden><button class="btn small flip-btn" type="button">${esc(t('board.flip'))}</button></p>
         </section>
         <aside class="side-panel">
           <div class="card status-card"><div class="status" aria-live="polite"></div><div class="muted mode-line"></div></div>
@@ -170,6 +171,7 @@ class GamePage {
     q('.hint-btn').addEventListener('click', () => this.hint());
     q('.undo-btn').addEventListener('click', () => this.undo());
     q('.resign-btn').addEventListener('click', () => this.resign());
+    q('.flip-btn').addEventListener('click', () => { this.flipped = !this.flipped; this.orient(); });
     q('.offer-btn').addEventListener('click', () => this.agreement('offer'));
   }
 
@@ -222,6 +224,7 @@ class GamePage {
     let bottom = 'S';
     if (g.mode === 'hotseat') bottom = settings.get('orient') && g.status !== 'over' ? g.to_move : 'S';
     else if (this.mySides().length) bottom = this.mySides()[0];
+    else if (this.flipped) bottom = 'N';
     this.board.setOrientation(bottom);
   }
 
@@ -243,6 +246,14 @@ class GamePage {
         if (st.position === this.game.position) this.previews = st.previews;
       } catch (_) { /* previews are optional */ }
     }
+  }
+
+  /** The players' names for a spectator's result line ("Ama won"); none
+   * in hot-seat games, where the sides are the names. */
+  playerNames() {
+    const g = this.game;
+    if (!g || g.mode === 'hotseat') return null;
+    return { S: seatName(g.seats?.S, 'S', g.level), N: seatName(g.seats?.N, 'N', g.level) };
   }
 
   seatName(side) {
@@ -303,6 +314,8 @@ class GamePage {
     q('.offer-btn').title = g.mode === 'computer' ? t('game.offerHint') : '';
     q('.offer-btn').disabled = !playing || (g.offer && this.tokens[g.offer]);
     q('.orient-opt').hidden = g.mode !== 'hotseat';
+    // Spectators may turn the board round.
+    q('.flip-row').hidden = g.mode === 'hotseat' || mine;
     q('.notify-opt').hidden = g.mode !== 'online' || !mine || typeof Notification !== 'function';
     this.renderOffer();
     this.renderLinks();
@@ -376,7 +389,7 @@ class GamePage {
     if (g.status !== 'over') { box.innerHTML = ''; return; }
     const mine = this.mySides().length > 0;
     const viewer = this.viewer();
-    const { head, why } = resultParts(g.result, viewer);
+    const { head, why } = resultParts(g.result, viewer, this.playerNames());
     const won = viewer && g.result?.winner === viewer;
     let html = `<div class="card result-card${won ? ' won' : ''}" role="status"><h2 class="result-text">${esc(head)}</h2><p class="why">${esc(why)}.</p>`;
     if (g.aborted) html += `<p class="muted aborted">${esc(t('game.aborted'))}</p>`;
@@ -632,7 +645,7 @@ class GamePage {
         g.result = ev.result;
         g.offer = null;
         {
-          const { head, why } = resultParts(ev.result, this.viewer());
+          const { head, why } = resultParts(ev.result, this.viewer(), this.playerNames());
           announce(`${head}: ${why}.`);
         }
         this.celebrateEnd(ev.result);

@@ -5,6 +5,9 @@ import { api, seats } from '../api.js';
 import { t, errorText, levelName } from '../i18n.js';
 import { esc, navigate, setMsg } from '../ui.js';
 
+/** Common clocks (minutes + seconds of increment), as on other game sites. */
+const PRESETS = [[1, 0], [3, 2], [5, 3], [10, 5], [15, 10], [30, 20]];
+
 export function timeControlFields(prefix) {
   return `<fieldset><legend>${esc(t('play.time'))}</legend>
     <label class="choice"><input type="radio" name="${prefix}tc" value="none" checked> ${esc(t('play.none'))}</label>
@@ -13,6 +16,7 @@ export function timeControlFields(prefix) {
     <div class="row tc-move" hidden><input type="number" name="${prefix}per" min="1" max="3600" value="30" style="width:6em"> ${esc(t('play.seconds'))}</div>
     <div class="row tc-clock" hidden><input type="number" name="${prefix}min" min="1" max="600" value="5" style="width:5em"> ${esc(t('play.minutes'))}
       + <input type="number" name="${prefix}inc" min="0" max="600" value="3" style="width:5em"> ${esc(t('play.increment'))}</div>
+    <div class="row presets" role="group" aria-label="${esc(t('play.presets'))}">${PRESETS.map(([m, i]) => `<button type="button" class="btn small preset" data-min="${m}" data-inc="${i}" aria-label="${esc(t('play.preset', { m, i }))}">${m}+${i}</button>`).join('')}</div>
   </fieldset>`;
 }
 
@@ -23,6 +27,16 @@ export function wireTimeControl(form, prefix) {
     form.querySelector('.tc-clock').hidden = v !== 'clock';
   };
   for (const r of form.querySelectorAll(`[name=${prefix}tc]`)) r.addEventListener('change', upd);
+  // A preset fills the clock's fields (the fields stay editable).
+  for (const b of form.querySelectorAll('.preset')) {
+    b.addEventListener('click', () => {
+      const clock = form.querySelector(`[name=${prefix}tc][value=clock]`);
+      clock.checked = true;
+      form[`${prefix}min`].value = b.dataset.min;
+      form[`${prefix}inc`].value = b.dataset.inc;
+      clock.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+  }
   upd();
 }
 
@@ -55,7 +69,7 @@ export function mount(main) {
           <label class="choice"><input type="radio" name="side" value="random"> ${esc(t('play.random'))}</label>
         </fieldset>
       </div>
-      <div class="hotseat-only">${timeControlFields('')}</div>
+      ${timeControlFields('')}
       <fieldset><legend>${esc(t('play.start'))}</legend>
         <label class="choice"><input type="radio" name="start" value="start" ${pos ? '' : 'checked'}> ${esc(t('play.startpos'))}</label>
         <label class="choice"><input type="radio" name="start" value="custom" ${pos ? 'checked' : ''}> ${esc(t('play.custom'))}</label>
@@ -69,7 +83,6 @@ export function mount(main) {
   const upd = () => {
     const m = form.querySelector('[name=mode]:checked').value;
     form.querySelector('.computer-only').hidden = m !== 'computer';
-    form.querySelector('.hotseat-only').hidden = m !== 'hotseat';
   };
   form.addEventListener('input', upd);
   wireTimeControl(form, '');
@@ -87,7 +100,8 @@ export function mount(main) {
     if (m === 'computer') {
       body.level = Number(form.level.value);
       body.side = form.querySelector('[name=side]:checked').value;
-    } else body.time_control = readTimeControl(form, '');
+    }
+    body.time_control = readTimeControl(form, '');
     try {
       const r = await api.createGame(body);
       seats.add(r.id, r.tokens);

@@ -6,6 +6,7 @@ import { t, errorText, seatName } from '../i18n.js';
 import { esc, relTime } from '../ui.js';
 import { ratingText, currentUser } from '../account.js';
 import { CLASSES } from './account.js';
+import { resultShort } from '../rulesboard.js';
 
 const COLOURS = { fast: '#a4471c', slow: '#2e6b34', per_move: '#1b64d1' };
 const START = 1500;
@@ -68,7 +69,7 @@ function listGames(el, games, username) {
     const opp = side ? (side === 'S' ? 'N' : 'S') : null;
     const w = g.result?.winner;
     const outcome = !w || !side ? '' : w === 'draw' ? t('player.draw') : w === side ? t('player.won') : t('player.lost');
-    const score = g.result ? `${g.result.totals.south}–${g.result.totals.north}` : '';
+    const score = resultShort(g.result);
     const oppSeat = opp && g.seats[opp];
     const oppName = oppSeat?.account && oppSeat.name ? playerLink(oppSeat.name) : esc(seatName(oppSeat, opp, g.level));
     return `<tr><td>${esc(relTime(g.updated_at))}<br><span class="muted">${esc(g.rated ? t('seek.rated') : t(`mode.${g.mode}`))}</span></td>
@@ -148,7 +149,7 @@ export function mountRatings(main) {
       const players = r.players || [];
       if (!players.length) { list.innerHTML = `<p class="muted">${esc(t('ratings.empty'))}</p>`; return; }
       list.innerHTML = `<table class="list leaderboard"><thead><tr><th>#</th><th>${esc(t('player.player'))}</th><th>${esc(t('player.rating'))}</th><th>${esc(t('player.games'))}</th></tr></thead><tbody>${players.map((p) => `
-        <tr><td>${esc(p.rank)}</td><td>${playerLink(p.username)}</td><td><strong>${esc(ratingText(p))}</strong></td><td>${esc(p.games)}</td></tr>`).join('')}</tbody></table>`;
+        <tr${p.provisional ? ' class="provisional"' : ''}><td>${p.provisional ? '–' : esc(p.rank)}</td><td>${playerLink(p.username)}</td><td><strong>${esc(ratingText(p))}</strong></td><td>${esc(p.games)}</td></tr>`).join('')}</tbody></table>${players.some((p) => p.provisional) ? `<p class="muted small-print">${esc(t('ratings.provisional'))}</p>` : ''}`;
     } catch (e) { if (alive) list.innerHTML = `<p class="msg bad">${esc(errorText(e))}</p>`; }
   }
   for (const b of main.querySelectorAll('.class-btn')) {

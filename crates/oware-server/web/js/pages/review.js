@@ -5,7 +5,7 @@ import { api, seats } from '../api.js';
 import { Board } from '../board.js';
 import { t, sideName, formatScore, seatName, errorText } from '../i18n.js';
 import { esc, navigate, setMsg, relTime, announce, settings } from '../ui.js';
-import { resultText, describeTrace, resultParts } from '../rulesboard.js';
+import { resultText, describeTrace, resultParts, resultShort } from '../rulesboard.js';
 import { moveListHtml, moveNumber, pvText, ognCaptures } from '../moves.js';
 import { accountReady, syncMyGames } from '../account.js';
 import { nameWithRating } from './lobby.js';
@@ -40,7 +40,7 @@ export function mountList(main) {
       // Two stacked columns, so the list fits a phone without scrolling.
       listEl.innerHTML = `<table class="list"><tbody>${rows.map((g) => `
         <tr><td>${esc(relTime(g.updated_at))}<br><span class="muted">${esc(t(`mode.${g.mode}`))}</span></td>
-        <td>${esc(nameWithRating(g.seats.S, 'S', g.level))} – ${esc(nameWithRating(g.seats.N, 'N', g.level))}<br><span class="muted">${g.rated ? `${esc(t('seek.rated'))} · ` : ''}${g.result ? `${g.result.totals.south}–${g.result.totals.north}` : esc(t(`status.${g.status}`))} · ${esc(t(g.ply === 1 ? 'review.plies1' : 'review.plies', { n: g.ply }))}</span></td>
+        <td>${esc(nameWithRating(g.seats.S, 'S', g.level))} – ${esc(nameWithRating(g.seats.N, 'N', g.level))}<br><span class="muted">${g.rated ? `${esc(t('seek.rated'))} · ` : ''}${g.result ? esc(resultShort(g.result)) : esc(t(`status.${g.status}`))} · ${esc(t(g.ply === 1 ? 'review.plies1' : 'review.plies', { n: g.ply }))}</span></td>
         <td><a href="/review/${esc(g.id)}" data-link>${esc(t('review.open'))}</a></td></tr>`).join('')}</tbody></table>`;
     } catch (e) { listEl.innerHTML = `<p class="msg bad">${esc(errorText(e))}</p>`; }
   }
@@ -132,7 +132,7 @@ export function mountGame(main, id) {
           </div>
           <div class="msg ply-info"></div>
           <svg class="eval-graph" viewBox="0 0 400 80" preserveAspectRatio="none" width="100%" height="80" role="img" aria-label="${esc(t('review.eval'))}"></svg>
-          <div class="row"><a class="btn study-btn" href="/study" data-link>${esc(t('review.study'))}</a>
+          <div class="row"><button class="btn flip-btn" type="button">${esc(t('board.flip'))}</button> <a class="btn study-btn" href="/study" data-link>${esc(t('review.study'))}</a>
           <a class="btn" href="${esc(api.ognUrl(id))}" download="oware-${esc(id)}.ogn">${esc(t('game.ogn'))}</a></div>
         </section>
         <aside class="side-panel">
@@ -142,6 +142,7 @@ export function mountGame(main, id) {
       </div>`;
     const q = (s) => main.querySelector(s);
     const board = new Board(q('.board-host'), { names: { S: seatName(game.seats.S, 'S', game.level), N: seatName(game.seats.N, 'N', game.level) } });
+    q('.flip-btn').addEventListener('click', () => board.setOrientation(board.orientation === 'S' ? 'N' : 'S'));
     const plies = game.plies;
     // The whole game, lost turns (R13, written '-') included: rules/state
     // replays them.
