@@ -77,6 +77,17 @@ fn checksum(header: &[u8], codes: &[u8]) -> u32 {
     c.finalize()
 }
 
+/// A level's file, as [`write_level`] writes it, in memory.
+pub(crate) fn level_bytes(level: &Level) -> Vec<u8> {
+    let mut h = header(level);
+    let crc = checksum(&h, level.codes());
+    h[32..36].copy_from_slice(&crc.to_le_bytes());
+    let mut out = Vec::with_capacity(HEADER_LEN + level.codes().len());
+    out.extend_from_slice(&h);
+    out.extend_from_slice(level.codes());
+    out
+}
+
 /// Writes a level to `path` atomically: to `path` + `.tmp`, synced, then
 /// renamed over `path`.
 pub(crate) fn write_level(path: &Path, level: &Level) -> Result<(), TbError> {

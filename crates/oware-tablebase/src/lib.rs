@@ -360,6 +360,14 @@ impl Tablebase {
             .expect("the default table fits a byte per position")
     }
 
+    /// The file of the table of `seeds` seeds (see [`file`]), as
+    /// `oware tablebase build` writes it, or `None` beyond the tables: what
+    /// the server sends a browser, which reads it with
+    /// [`from_bytes`](Self::from_bytes).
+    pub fn file_bytes(&self, seeds: usize) -> Option<Vec<u8>> {
+        self.levels.get(seeds).map(file::level_bytes)
+    }
+
     /// The largest seed count covered, or `None` for an empty tablebase.
     pub fn max_seeds(&self) -> Option<usize> {
         self.levels.len().checked_sub(1)

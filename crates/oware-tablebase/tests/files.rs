@@ -195,6 +195,14 @@ fn tables_from_bytes_probe_like_the_files_and_refuse_damage() {
             .collect()
     };
     let on_disk = Tablebase::open(dir.path()).unwrap();
+    // The files in memory are the files on disk, byte for byte.
+    assert_eq!(
+        (0..=N)
+            .map(|n| on_disk.file_bytes(n).unwrap())
+            .collect::<Vec<_>>(),
+        read()
+    );
+    assert_eq!(on_disk.file_bytes(N + 1), None);
     let from_bytes = Tablebase::from_bytes(read()).unwrap();
     assert_eq!(from_bytes.max_seeds(), Some(N));
     for n in 0..=N {

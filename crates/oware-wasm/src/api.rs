@@ -612,20 +612,26 @@ fn replay(spec: &GameSpec, action: Option<&str>, check: &[String]) -> Result<Rep
     })
 }
 
+/// One move judged: the fields of the server's coach (`JudgedMove` in
+/// `oware-server`'s `coach_routes.rs`), so the page reads either.
 #[derive(Serialize)]
 struct JudgedView {
     #[serde(rename = "move")]
     mv: char,
     verdict: &'static str,
+    warn: bool,
     loss: f64,
     score: ScoreView,
-    line: String,
+    value: String,
+    line: Vec<char>,
     text: String,
 }
 
+/// The coach's analysis, as the server's `POST /api/v1/coach` answers it.
 #[derive(Serialize)]
 struct AnalysisView {
     position: String,
+    to_move: char,
     depth: u32,
     /// The hint: the best move.
     best: char,
@@ -636,6 +642,7 @@ struct AnalysisView {
 fn analysis_view(a: &Analysis, lang: Lang, computer: Option<Side>) -> AnalysisView {
     AnalysisView {
         position: a.position.to_string(),
+        to_move: side_letter(a.to_move()),
         depth: a.depth,
         best: a.best().mv.letter(),
         moves: a
@@ -644,9 +651,11 @@ fn analysis_view(a: &Analysis, lang: Lang, computer: Option<Side>) -> AnalysisVi
             .map(|j| JudgedView {
                 mv: j.mv.letter(),
                 verdict: j.verdict.code(),
+                warn: j.is_warning(),
                 loss: j.loss_tenths(),
                 score: ScoreView::of_kind(j.value.kind, j.value.score.centiseeds()),
-                line: moves_text(&j.value.line),
+                value: j.value.kind.short(lang),
+                line: j.value.line.iter().map(|m| m.letter()).collect(),
                 text: j.text(lang, computer),
             })
             .collect(),

@@ -9,8 +9,9 @@
 //
 // `stop` is an Int32Array (over a SharedArrayBuffer when the page can share
 // memory with the worker): a nonzero stop[0] stops the running search at
-// its next check (every 1,024 nodes). `onInfo` receives each completed
-// iteration of a search as an object.
+// its next check (every 1,024 nodes); or `shouldStop`, a function read at
+// those checks instead. `onInfo` receives each completed iteration of a
+// search as an object.
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -22,11 +23,11 @@ export class OwareWasm {
   }
 
   /** Instantiates the module from its bytes or a compiled WebAssembly.Module. */
-  static async instantiate(source, { stop = new Int32Array(1), onInfo = () => {}, now = () => performance.now() } = {}) {
-    const state = { memory: null, stop, onInfo };
+  static async instantiate(source, { stop = new Int32Array(1), shouldStop, onInfo = () => {}, now = () => performance.now() } = {}) {
+    const state = { memory: null, onInfo, shouldStop: shouldStop || (() => Atomics.load(stop, 0) !== 0) };
     const env = {
       now_ms: now,
-      should_stop: () => (Atomics.load(state.stop, 0) !== 0 ? 1 : 0),
+      should_stop: () => (state.shouldStop() ? 1 : 0),
       report: (ptr, len) => {
         const text = decoder.decode(new Uint8Array(state.memory.buffer, ptr, len).slice());
         state.onInfo(JSON.parse(text));
@@ -59,9 +60,4 @@ export class OwareWasm {
     return this.exports.oware_add_table();
   }
 
-  /** Sets where the stop flag is read (an Int32Array). */
-  setStop(stop) { this.state.stop = stop; }
-
-  /** Sets the receiver of iteration reports. */
-  setOnInfo(onInfo) { this.state.onInfo = onInfo; }
 }
