@@ -2,10 +2,11 @@
 //! the engine's signature (it changes exactly when search behaviour does),
 //! and a speed measurement.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use oware_core::{parse_moves, Game, Position};
 
+use crate::clock::Instant;
 use crate::{Engine, EngineOptions, Limits};
 
 /// The bench positions: the start, then games after fixed openings (move

@@ -21,6 +21,7 @@
 
 pub mod bench;
 pub mod book;
+pub mod clock;
 pub mod eval;
 pub mod levels;
 pub mod nn;
@@ -256,7 +257,7 @@ impl StopHandle {
     }
     /// True once [`stop`](Self::stop) was called.
     pub fn is_stopped(&self) -> bool {
-        self.0.stop.load(Ordering::Relaxed)
+        self.0.stop.load(Ordering::Relaxed) || clock::host_stop()
     }
     /// Clears the flag for the next search.
     pub fn reset(&self) {
@@ -613,7 +614,7 @@ impl Engine {
         if profile.temperature == 0 {
             return self.full_search(game, &effective, control, info);
         }
-        let started = std::time::Instant::now();
+        let started = clock::Instant::now();
         let (moves, depth) = self.searcher.analyze(game, &effective, control, info);
         let nodes = self.searcher.nodes();
         if moves.is_empty() {

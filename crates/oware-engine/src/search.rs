@@ -15,10 +15,11 @@
 //! the larger final total winning; equal totals are a draw (0).
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use oware_core::{Game, House, Move, MoveSet, Position, Side};
 
+use crate::clock::Instant;
 use crate::eval::{evaluate, Weights};
 use crate::nn::Network;
 use crate::time::TimePlan;

@@ -140,6 +140,11 @@ impl EnginePool {
         self.study.load(Ordering::SeqCst)
     }
 
+    /// The endgame tables, once they are ready.
+    pub fn tablebase(&self) -> Option<Arc<oware_tablebase::Tablebase>> {
+        self.tables.as_ref()?.ready()
+    }
+
     /// The largest seed count of the endgame tables, once they are ready.
     pub fn tablebase_seeds(&self) -> Option<usize> {
         self.tables.as_ref()?.ready()?.max_seeds()

@@ -35,6 +35,7 @@ pub mod rules;
 pub mod security;
 pub mod state;
 pub mod store;
+pub mod table_routes;
 mod ws;
 
 use std::net::SocketAddr;
@@ -92,6 +93,7 @@ pub fn app(state: state::AppState) -> Router {
         .merge(lesson_routes::routes())
         .merge(puzzle_routes::routes())
         .merge(mistakes_routes::routes())
+        .merge(table_routes::routes())
         .layer(axum::middleware::from_fn_with_state(
             hub.clone(),
             accounts::session::middleware,

@@ -6,6 +6,17 @@
 //!   seed positions that way; inline scripts are not), and
 //!   `frame-ancestors 'none'` with `X-Frame-Options: DENY`, so no other site
 //!   can frame the game and trick a click on "Resign" or "Accept".
+//!   `script-src` adds `'wasm-unsafe-eval'`, which lets the page and its
+//!   worker compile WebAssembly (the engine in the browser, docs/WEB.md)
+//!   and nothing else: Chromium refuses `WebAssembly.instantiate` under a
+//!   `script-src` without it, and unlike `'unsafe-eval'` it still refuses
+//!   `eval` and `new Function`.
+//! - `Cross-Origin-Opener-Policy: same-origin` and
+//!   `Cross-Origin-Embedder-Policy: require-corp`: the page is
+//!   cross-origin isolated, so it may share a `SharedArrayBuffer` with the
+//!   engine's worker, whose flag stops a running search within
+//!   milliseconds. Everything the app loads is its own, so nothing is
+//!   blocked by them.
 //! - `X-Content-Type-Options: nosniff`, `Referrer-Policy: same-origin`.
 //! - `Cache-Control: no-store` on the API: game states and tokens are never
 //!   kept by a cache.
@@ -17,7 +28,7 @@ use axum::response::Response;
 
 use crate::error::ApiError;
 
-const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self' 'unsafe-inline'; \
 img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; \
 form-action 'self'; object-src 'none'";
 
@@ -31,6 +42,14 @@ pub async fn headers(req: Request, next: Next) -> Response {
         HeaderValue::from_static(CSP),
     );
     h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(
+        "cross-origin-opener-policy",
+        HeaderValue::from_static("same-origin"),
+    );
+    h.insert(
+        "cross-origin-embedder-policy",
+        HeaderValue::from_static("require-corp"),
+    );
     h.insert(
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),

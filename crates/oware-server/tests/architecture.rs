@@ -76,6 +76,7 @@ const LAYERS: &[&[&str]] = &[
         "lesson_routes",
         "puzzle_routes",
         "mistakes_routes",
+        "table_routes",
         "state",
         "lib",
     ],

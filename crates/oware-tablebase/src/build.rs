@@ -740,6 +740,7 @@ pub(crate) fn exits_with(
 /// seeds to a capture whose result, of the remaining seeds, has the bounds
 /// `(cl, ch)`: the captured seeds plus the rest are always `n`.
 #[inline]
+#[cfg_attr(not(unix), allow(dead_code))] // used by the distributed build (unix)
 pub(crate) fn merge_exit(n: usize, w: u32, (cl, ch): (u8, u8)) -> u32 {
     let (el, eh) = (n as u8 - ch, n as u8 - cl);
     let (l, h) = (lo_of(w) & !PENDING, hi_of(w) & !PENDING);

@@ -77,6 +77,17 @@ fn checksum(header: &[u8], codes: &[u8]) -> u32 {
     c.finalize()
 }
 
+/// A level's file, as [`write_level`] writes it, in memory.
+pub(crate) fn level_bytes(level: &Level) -> Vec<u8> {
+    let mut h = header(level);
+    let crc = checksum(&h, level.codes());
+    h[32..36].copy_from_slice(&crc.to_le_bytes());
+    let mut out = Vec::with_capacity(HEADER_LEN + level.codes().len());
+    out.extend_from_slice(&h);
+    out.extend_from_slice(level.codes());
+    out
+}
+
 /// Writes a level to `path` atomically: to `path` + `.tmp`, synced, then
 /// renamed over `path`.
 pub(crate) fn write_level(path: &Path, level: &Level) -> Result<(), TbError> {
@@ -99,10 +110,6 @@ pub(crate) fn write_level(path: &Path, level: &Level) -> Result<(), TbError> {
 
 /// Maps and checks the file of `seeds` seeds.
 pub(crate) fn open_level(path: &Path, seeds: usize) -> Result<Level, TbError> {
-    let corrupt = |reason: String| TbError::Corrupt {
-        path: path.to_owned(),
-        reason,
-    };
     let f = File::open(path).map_err(|source| TbError::Io {
         path: path.to_owned(),
         source,
@@ -114,6 +121,34 @@ pub(crate) fn open_level(path: &Path, seeds: usize) -> Result<Level, TbError> {
         path: path.to_owned(),
         source,
     })?;
+    let palette = check(path, &map, seeds)?;
+    Ok(Level {
+        seeds,
+        bytes: Bytes::Mapped(map),
+        offset: HEADER_LEN,
+        palette,
+    })
+}
+
+/// Checks the bytes of a table file of `seeds` seeds already in memory
+/// (read by the caller, as a browser does); `name` names it in errors.
+pub(crate) fn level_from_bytes(name: &Path, data: Vec<u8>, seeds: usize) -> Result<Level, TbError> {
+    let palette = check(name, &data, seeds)?;
+    Ok(Level {
+        seeds,
+        bytes: Bytes::Owned(data),
+        offset: HEADER_LEN,
+        palette,
+    })
+}
+
+/// Checks a table file's bytes (header, size, checksum, palette) and
+/// returns its palette.
+fn check(path: &Path, map: &[u8], seeds: usize) -> Result<Vec<(u8, u8)>, TbError> {
+    let corrupt = |reason: String| TbError::Corrupt {
+        path: path.to_owned(),
+        reason,
+    };
     if map.len() < HEADER_LEN {
         return Err(corrupt(format!(
             "{} bytes: too short for a table header ({HEADER_LEN} bytes)",
@@ -192,10 +227,5 @@ pub(crate) fn open_level(path: &Path, seeds: usize) -> Result<Level, TbError> {
             )));
         }
     }
-    Ok(Level {
-        seeds,
-        bytes: Bytes::Mapped(map),
-        offset: HEADER_LEN,
-        palette,
-    })
+    Ok(palette)
 }

@@ -314,6 +314,25 @@ impl Tablebase {
         Ok(Tablebase { levels })
     }
 
+    /// The tables from the bytes of their files (see [`file`]), already in
+    /// memory: `files[n]` is the file of `n` seeds, from 0 without a gap.
+    /// Every file is checked as [`open`](Self::open) checks it; a damaged
+    /// one is refused with the reason, named by its usual file name.
+    pub fn from_bytes(files: Vec<Vec<u8>>) -> Result<Tablebase, TbError> {
+        let mut levels = Vec::with_capacity(files.len());
+        for (n, data) in files.into_iter().enumerate() {
+            let name = PathBuf::from(file::file_name(n));
+            if n > index::MAX_SEEDS {
+                return Err(TbError::Corrupt {
+                    path: name,
+                    reason: format!("a table of {n} seeds: the game has {}", index::MAX_SEEDS),
+                });
+            }
+            levels.push(file::level_from_bytes(&name, data, n)?);
+        }
+        Ok(Tablebase { levels })
+    }
+
     /// Builds the tables for 0..=`max_seeds` seeds in memory (all cores).
     pub fn build_in_memory(max_seeds: usize) -> Result<Tablebase, TbError> {
         Tablebase::build_in_memory_with_progress(max_seeds, &|_| {})
@@ -339,6 +358,14 @@ impl Tablebase {
     pub fn default_in_memory() -> Tablebase {
         Tablebase::build_in_memory(DEFAULT_SEEDS)
             .expect("the default table fits a byte per position")
+    }
+
+    /// The file of the table of `seeds` seeds (see [`file`]), as
+    /// `oware tablebase build` writes it, or `None` beyond the tables: what
+    /// the server sends a browser, which reads it with
+    /// [`from_bytes`](Self::from_bytes).
+    pub fn file_bytes(&self, seeds: usize) -> Option<Vec<u8>> {
+        self.levels.get(seeds).map(file::level_bytes)
     }
 
     /// The largest seed count covered, or `None` for an empty tablebase.

@@ -184,3 +184,50 @@ fn tables_load_up_to_the_first_gap() {
     let empty = tempfile::tempdir().unwrap();
     assert_eq!(Tablebase::open(empty.path()).unwrap().max_seeds(), None);
 }
+
+#[test]
+fn tables_from_bytes_probe_like_the_files_and_refuse_damage() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path());
+    let read = || -> Vec<Vec<u8>> {
+        (0..=N)
+            .map(|n| fs::read(file::path_for(dir.path(), n)).unwrap())
+            .collect()
+    };
+    let on_disk = Tablebase::open(dir.path()).unwrap();
+    // The files in memory are the files on disk, byte for byte.
+    assert_eq!(
+        (0..=N)
+            .map(|n| on_disk.file_bytes(n).unwrap())
+            .collect::<Vec<_>>(),
+        read()
+    );
+    assert_eq!(on_disk.file_bytes(N + 1), None);
+    let from_bytes = Tablebase::from_bytes(read()).unwrap();
+    assert_eq!(from_bytes.max_seeds(), Some(N));
+    for n in 0..=N {
+        for i in (0..index::count(n)).step_by(7) {
+            let pos = index::position_of(&index::unrank(n, i).unwrap());
+            assert_eq!(from_bytes.probe(&pos), on_disk.probe(&pos), "{pos}");
+        }
+    }
+    // A flipped entry: the checksum refuses it, naming the file.
+    let mut files = read();
+    let last = files[6].len() - 1;
+    files[6][last] ^= 1;
+    match Tablebase::from_bytes(files) {
+        Err(e @ TbError::Corrupt { .. }) => {
+            let text = e.to_string();
+            assert!(text.contains("oware-tb-06.otb"), "{text}");
+            assert!(text.contains("checksum"), "{text}");
+        }
+        other => panic!("a damaged file was accepted: {other:?}"),
+    }
+    // Files out of order: the seed count in the header is checked.
+    let mut files = read();
+    files.swap(3, 4);
+    assert!(matches!(
+        Tablebase::from_bytes(files),
+        Err(TbError::Corrupt { .. })
+    ));
+}

@@ -22,4 +22,5 @@ mod requests;
 mod store;
 mod store_contract;
 mod tablebases;
+mod wasm;
 mod web_levels;

@@ -4,6 +4,7 @@
 import { api } from './api.js';
 import { t, lang, illegalReason, refusalText } from './i18n.js';
 import { settings } from './ui.js';
+import { browserCoach } from './engine/client.js';
 
 const traceCache = new Map();
 
@@ -56,7 +57,12 @@ const coachCache = new Map();
 export function coachAnalysis(position, moves, computer) {
   const key = `${position}|${moves || ''}|${lang()}|${computer || ''}`;
   if (!coachCache.has(key)) {
-    const p = api.coach(position, moves, undefined, lang(), computer).catch(() => { coachCache.delete(key); return null; });
+    // The browser's engine first (the same answer, no server engine used),
+    // the server's when the browser cannot give that answer.
+    const p = browserCoach(position, moves, lang(), computer)
+      .catch(() => null)
+      .then((a) => a || api.coach(position, moves, undefined, lang(), computer))
+      .catch(() => { coachCache.delete(key); return null; });
     coachCache.set(key, p);
     if (coachCache.size > 200) coachCache.delete(coachCache.keys().next().value);
   }

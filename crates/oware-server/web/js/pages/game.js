@@ -841,7 +841,12 @@ class GamePage {
   async hint() {
     try {
       const ply = this.game.ply;
-      const r = await api.hint(this.id, this.token(), 700);
+      // The hint is the coach's best move (one analysis, as on the server):
+      // the coach's analysis comes from the browser's engine when it gives
+      // the server's answer (docs/WEB.md, "Which engine answers").
+      const g = this.game;
+      const a = g.mode !== 'online' && !g.time_control ? await coachAnalysis(...this.coachArgs()) : null;
+      const r = a?.moves?.length ? { move: a.best, score: a.moves[0].score } : await api.hint(this.id, this.token(), 700);
       this.hinted = `${ply}${r.move}`;
       const text = t('game.hintIs', { move: r.move, score: formatScore(r.score) });
       setMsg(this.msgEl, text, 'ok');

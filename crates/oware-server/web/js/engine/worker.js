@@ -1,0 +1,88 @@
+// The engine's Web Worker: the WebAssembly module (wasm.js) off the page's
+// thread, so the board never freezes while it thinks.
+//
+// In:  {type: 'init', flag}        flag: Int32Array over a SharedArrayBuffer, or null
+//      {type: 'call', id, request} one request of the module's API (docs/WEB.md)
+// Out: {type: 'ready', version} | {type: 'failed', message}
+//      {type: 'tables', seeds, server}  the endgame tables loaded (after
+//                                  ready; seeds: null when none), and how far
+//                                  the server's go
+//      {type: 'info', id, info}    each completed iteration of a search
+//      {type: 'answer', id, answer}
+//
+// Stopping: the page writes the id of the request to stop into flag[0];
+// the search reads it every 1,024 nodes (`should_stop`), so it stops within
+// a few milliseconds. Without shared memory (a page that is not
+// cross-origin isolated) the page terminates the worker instead (client.js).
+import { OwareWasm } from './wasm.js';
+
+let engine = null;
+let flag = null;
+let current = 0;
+
+// The server's endgame tables, 0..=n seeds (n at most 12, 2.7 MB), after
+// the module, so the board is playable first. Requests that arrive
+// meanwhile are answered without them; the page waits for this message
+// before it asks for the coach (client.js), whose answers must equal the
+// server's.
+async function loadTables() {
+  let server = null;
+  let index;
+  try {
+    index = await (await fetch('/api/v1/tables')).json();
+  } catch (e) {
+    return { seeds: null, server: null, reachable: false };
+  }
+  try {
+    server = index.server_max_seeds ?? null;
+    const n = index.browser_max_seeds;
+    if (n === null || n === undefined) return { seeds: null, server, reachable: true };
+    const files = await Promise.all(Array.from({ length: n + 1 }, async (_, i) => {
+      const r = await fetch(`/tables/oware-tb-${String(i).padStart(2, '0')}.otb`);
+      if (!r.ok) throw new Error(`table ${i}: HTTP ${r.status}`);
+      return new Uint8Array(await r.arrayBuffer());
+    }));
+    for (const f of files) engine.addTable(f);
+    const r = engine.call({ op: 'tables' });
+    if (!r.ok) return { seeds: null, server, reachable: true, message: r.message };
+    return { seeds: r.max_seeds, server, reachable: true };
+  } catch (e) {
+    return { seeds: null, server, reachable: true, message: String(e?.message || e) };
+  }
+}
+
+self.onmessage = async (event) => {
+  const msg = event.data;
+  if (msg.type === 'init') {
+    flag = msg.flag || null;
+    try {
+      const response = await fetch('/wasm/oware.wasm');
+      if (!response.ok) throw new Error(`/wasm/oware.wasm: HTTP ${response.status}`);
+      const bytes = await response.arrayBuffer();
+      engine = await OwareWasm.instantiate(bytes, {
+        // The flag holds the id of the request to stop, so a stop meant
+        // for a finished request never stops the next one.
+        shouldStop: () => flag !== null && Atomics.load(flag, 0) === current,
+        onInfo: (info) => self.postMessage({ type: 'info', id: current, info }),
+      });
+      self.postMessage({ type: 'ready', version: engine.call({ op: 'version' }) });
+    } catch (e) {
+      self.postMessage({ type: 'failed', message: String(e?.message || e) });
+      return;
+    }
+    self.postMessage({ type: 'tables', ...(await loadTables()) });
+    return;
+  }
+  if (msg.type === 'call') {
+    current = msg.id;
+    let answer;
+    try {
+      answer = engine ? engine.call(msg.request) : { ok: false, code: 'not_ready', message: 'the engine is not loaded' };
+    } catch (e) {
+      // A trap (a bug in the module): the module's state is lost, so the
+      // page starts a new worker.
+      answer = { ok: false, code: 'crashed', message: String(e?.message || e) };
+    }
+    self.postMessage({ type: 'answer', id: msg.id, answer });
+  }
+};

@@ -1,0 +1,663 @@
+//! The API: one JSON request in, one JSON answer out.
+//!
+//! Every request is parsed once into [`Request`]; every answer is a struct
+//! below, with `"ok": true`, or an [`Refusal`] with `"ok": false`, a stable
+//! `code` and a message in English. docs/WEB.md lists the requests.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use oware_core::{parse_plies, perft, Game, House, IllegalMove, Move, MoveTrace, Position, Side};
+use oware_engine::book::Book;
+use oware_engine::tablebase::Tablebase;
+use oware_engine::{bench, Engine, EngineOptions, Level, Limits, Score, SearchInfo, StopHandle};
+use oware_session::analysis::{Analysis, AnalysisError, Budget};
+use oware_session::{Lang, ScoreKind};
+use serde::{Deserialize, Serialize};
+
+/// The transposition table of the browser's engine, in MiB (the server's
+/// default too).
+pub const DEFAULT_HASH_MB: usize = 16;
+
+/// The largest perft depth accepted (depth 12 from the start is about
+/// two minutes natively).
+const MAX_PERFT_DEPTH: u32 = 14;
+
+/// A game: a start position (`"start"` or a position string) and the plies
+/// played from it (move letters, `-` for a turn lost on time).
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct GameSpec {
+    /// The start position; the usual start when absent.
+    #[serde(default)]
+    pub start: Option<String>,
+    /// The plies played, as in `"FfAa"`.
+    #[serde(default)]
+    pub moves: String,
+}
+
+/// One request.
+#[derive(Deserialize, Debug)]
+#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Request {
+    /// The module's version and what it holds.
+    Version,
+    /// Parses a position string.
+    Position {
+        /// The text.
+        text: String,
+    },
+    /// Replays a game through the rules and describes where it stands.
+    Replay {
+        /// The game.
+        game: GameSpec,
+        /// An action after the plies: `agree`, `pass`, `resign S|N`,
+        /// `time S|N`.
+        #[serde(default)]
+        action: Option<String>,
+        /// Moves whose legality to check in the final position.
+        #[serde(default)]
+        check: Vec<String>,
+    },
+    /// Counts the move sequences of `depth` plies.
+    Perft {
+        /// The position (`"start"` or a position string).
+        position: String,
+        /// Plies.
+        depth: u32,
+    },
+    /// The engine's move.
+    Search {
+        /// The game.
+        game: GameSpec,
+        /// Depth limit.
+        #[serde(default)]
+        depth: Option<u32>,
+        /// Time limit in milliseconds.
+        #[serde(default)]
+        movetime_ms: Option<u64>,
+        /// Node limit.
+        #[serde(default)]
+        nodes: Option<u64>,
+        /// Playing level 1..=10 (its own limits apply, `movetime_ms`
+        /// caps a level that has no time limit).
+        #[serde(default)]
+        level: Option<u8>,
+        /// Seed of the weaker levels' choices.
+        #[serde(default)]
+        seed: u64,
+        /// Clear the table first (a new game).
+        #[serde(default)]
+        new_game: bool,
+    },
+    /// The coach's analysis: every legal move valued and judged.
+    Analyse {
+        /// The game.
+        game: GameSpec,
+        /// Depth (the coach's budget when absent).
+        #[serde(default)]
+        depth: Option<u32>,
+        /// Language of the explanations: `en` or `fr`.
+        #[serde(default)]
+        lang: Option<String>,
+        /// The computer's side, if any (the explanations name the players).
+        #[serde(default)]
+        computer: Option<String>,
+    },
+    /// The bench: its node count is the engine's signature.
+    Bench {
+        /// Depth (as `oware bench --depth`).
+        depth: u32,
+        /// Table size in MiB (as `oware bench --hash`).
+        hash_mb: usize,
+    },
+    /// Installs the table files added since the last `tables` request
+    /// (files of 0, 1, 2, … seeds, in order).
+    Tables,
+    /// Sets the transposition table's size.
+    Hash {
+        /// MiB (1..=256).
+        mb: usize,
+    },
+}
+
+/// A refusal: a stable code and what went wrong.
+#[derive(Serialize, Debug)]
+pub struct Refusal {
+    ok: bool,
+    /// Stable code: `bad_request`, `bad_position`, `bad_moves`,
+    /// `illegal_move`, `game_over`, `stopped`, `damaged_table`,
+    /// `no_tables`, `bad_action`, `too_deep`.
+    pub code: &'static str,
+    /// In English.
+    pub message: String,
+}
+
+fn refuse(code: &'static str, message: impl Into<String>) -> Refusal {
+    Refusal {
+        ok: false,
+        code,
+        message: message.into(),
+    }
+}
+
+#[derive(Serialize)]
+struct Answer<T: Serialize> {
+    ok: bool,
+    #[serde(flatten)]
+    body: T,
+}
+
+/// The engine and what it keeps between requests.
+pub struct State {
+    engine: Engine,
+    pending_tables: Vec<Vec<u8>>,
+    stop: StopHandle,
+}
+
+impl Default for State {
+    fn default() -> Self {
+        State::new()
+    }
+}
+
+impl State {
+    /// An engine with the built-in network and book, no tables.
+    pub fn new() -> State {
+        let mut engine = Engine::new(EngineOptions {
+            hash_mb: DEFAULT_HASH_MB,
+            tablebase_dir: None,
+        });
+        engine.set_book(Some(Book::builtin()));
+        State {
+            engine,
+            pending_tables: Vec::new(),
+            stop: StopHandle::default(),
+        }
+    }
+
+    /// Keeps the bytes of the next table file for the next
+    /// [`Request::Tables`]; returns how many are waiting.
+    pub fn add_table(&mut self, bytes: Vec<u8>) -> usize {
+        self.pending_tables.push(bytes);
+        self.pending_tables.len()
+    }
+
+    /// Answers one request (JSON text). `report` receives each completed
+    /// iteration of a search or analysis, as JSON.
+    pub fn handle(&mut self, request: &str, report: &mut dyn FnMut(&str)) -> String {
+        let answer = match serde_json::from_str::<Request>(request) {
+            Err(e) => Err(refuse("bad_request", e.to_string())),
+            Ok(r) => self.answer(r, report),
+        };
+        match answer {
+            Ok(text) => text,
+            Err(refusal) => to_json(&refusal),
+        }
+    }
+
+    fn answer(&mut self, r: Request, report: &mut dyn FnMut(&str)) -> Result<String, Refusal> {
+        Ok(match r {
+            Request::Version => ok(VersionView {
+                version: env!("CARGO_PKG_VERSION"),
+                hash_mb: self.engine.options().hash_mb,
+                tables: self.engine.tablebase().and_then(|t| t.max_seeds()),
+                book: self.engine.book().is_some(),
+            }),
+            Request::Position { text } => {
+                let pos = position(&text)?;
+                ok(PositionView {
+                    position: pos.to_string(),
+                    to_move: side_letter(pos.to_move()),
+                    legal: pos.legal_moves().letters(),
+                })
+            }
+            Request::Replay {
+                game,
+                action,
+                check,
+            } => ok(replay(&game, action.as_deref(), &check)?),
+            Request::Perft { position: p, depth } => {
+                if depth > MAX_PERFT_DEPTH {
+                    return Err(refuse(
+                        "too_deep",
+                        format!("perft depth {depth}: at most {MAX_PERFT_DEPTH}"),
+                    ));
+                }
+                let pos = position(&p)?;
+                ok(PerftView {
+                    nodes: perft(&pos, depth),
+                })
+            }
+            Request::Search {
+                game,
+                depth,
+                movetime_ms,
+                nodes,
+                level,
+                seed,
+                new_game,
+            } => {
+                let game = build_game(&game)?;
+                if game.is_over() || game.legal_moves().is_empty() {
+                    return Err(refuse("game_over", "the game is over"));
+                }
+                let mut limits = match level {
+                    Some(n) => Limits::level(Level::new(n)),
+                    None => Limits::default(),
+                };
+                limits.seed = seed;
+                if let Some(d) = depth {
+                    limits.depth = Some(d.clamp(1, 100));
+                }
+                if let Some(n) = nodes {
+                    limits.nodes = Some(n.max(1));
+                }
+                let movetime = movetime_ms.map(Duration::from_millis);
+                if level.is_some() {
+                    limits.movetime = limits.movetime.or(movetime);
+                } else if movetime.is_some() {
+                    limits.movetime = movetime;
+                }
+                if new_game {
+                    self.engine.new_game();
+                }
+                self.stop.reset();
+                let stop = self.stop.clone();
+                let r = self
+                    .engine
+                    .search_with(&game, &limits, &stop, &mut |i| report(&info_json(i)));
+                ok(SearchView {
+                    best: r.best.map(|m| m.letter().to_string()),
+                    score: ScoreView::from(r.score),
+                    pv: moves_text(&r.pv),
+                    depth: r.depth,
+                    nodes: r.nodes,
+                    elapsed_ms: r.elapsed.as_secs_f64() * 1000.0,
+                })
+            }
+            Request::Analyse {
+                game,
+                depth,
+                lang,
+                computer,
+            } => {
+                let game = build_game(&game)?;
+                let lang = match lang.as_deref() {
+                    None | Some("en") => Lang::En,
+                    Some("fr") => Lang::Fr,
+                    Some(other) => {
+                        return Err(refuse(
+                            "bad_request",
+                            format!("language {other:?}: en or fr"),
+                        ))
+                    }
+                };
+                let computer = match computer.as_deref() {
+                    None => None,
+                    Some(s) => Some(side_of(s)?),
+                };
+                let budget = depth.map_or(Budget::COACH, Budget::depth);
+                self.stop.reset();
+                let stop = self.stop.clone();
+                let a =
+                    Analysis::run(&mut self.engine, &game, budget, &stop).map_err(|e| match e {
+                        AnalysisError::GameOver => refuse(e.code(), "the game is over"),
+                        AnalysisError::Stopped => refuse(e.code(), "the analysis was stopped"),
+                    })?;
+                ok(analysis_view(&a, lang, computer))
+            }
+            Request::Bench { depth, hash_mb } => {
+                let depth = depth.clamp(1, 30);
+                let hash_mb = hash_mb.clamp(1, 256);
+                let r = bench::run(depth, hash_mb, &mut |_, _| {});
+                ok(BenchView {
+                    depth,
+                    positions: r.positions,
+                    nodes: r.nodes,
+                    elapsed_ms: r.elapsed.as_secs_f64() * 1000.0,
+                })
+            }
+            Request::Tables => {
+                let files = std::mem::take(&mut self.pending_tables);
+                if files.is_empty() {
+                    return Err(refuse("no_tables", "no table file was added"));
+                }
+                let tb = Tablebase::from_bytes(files)
+                    .map_err(|e| refuse("damaged_table", e.to_string()))?;
+                let max = tb.max_seeds();
+                self.engine.set_tablebase(Some(Arc::new(tb)));
+                ok(TablesView { max_seeds: max })
+            }
+            Request::Hash { mb } => {
+                self.engine.set_hash_mb(mb.clamp(1, 256));
+                ok(HashView {
+                    hash_mb: self.engine.options().hash_mb,
+                })
+            }
+        })
+    }
+}
+
+fn ok<T: Serialize>(body: T) -> String {
+    to_json(&Answer { ok: true, body })
+}
+
+fn to_json<T: Serialize>(v: &T) -> String {
+    serde_json::to_string(v).expect("answers are plain data")
+}
+
+fn position(text: &str) -> Result<Position, Refusal> {
+    if text == "start" {
+        return Ok(Position::start());
+    }
+    text.parse::<Position>()
+        .map_err(|e| refuse("bad_position", format!("{text:?}: {e}")))
+}
+
+fn side_of(s: &str) -> Result<Side, Refusal> {
+    let mut chars = s.chars();
+    match (chars.next().and_then(Side::from_letter), chars.next()) {
+        (Some(side), None) => Ok(side),
+        _ => Err(refuse("bad_request", format!("side {s:?}: S or N"))),
+    }
+}
+
+fn side_letter(s: Side) -> char {
+    match s {
+        Side::South => 'S',
+        Side::North => 'N',
+    }
+}
+
+fn build_game(spec: &GameSpec) -> Result<Game, Refusal> {
+    let start = position(spec.start.as_deref().unwrap_or("start"))?;
+    let plies = parse_plies(&spec.moves)
+        .map_err(|e| refuse("bad_moves", format!("{:?}: {e}", spec.moves)))?;
+    Game::from_plies(start, &plies)
+        .map_err(|(i, e)| refuse("illegal_move", format!("ply {}: {e}", i + 1)))
+}
+
+fn moves_text(moves: &[Move]) -> String {
+    moves.iter().map(|m| m.letter()).collect()
+}
+
+#[derive(Serialize)]
+struct VersionView {
+    version: &'static str,
+    hash_mb: usize,
+    tables: Option<usize>,
+    book: bool,
+}
+
+#[derive(Serialize)]
+struct PositionView {
+    position: String,
+    to_move: char,
+    legal: String,
+}
+
+#[derive(Serialize)]
+struct PerftView {
+    nodes: u64,
+}
+
+#[derive(Serialize)]
+struct TablesView {
+    max_seeds: Option<usize>,
+}
+
+#[derive(Serialize)]
+struct HashView {
+    hash_mb: usize,
+}
+
+#[derive(Serialize)]
+struct BenchView {
+    depth: u32,
+    positions: usize,
+    nodes: u64,
+    elapsed_ms: f64,
+}
+
+/// A value as the server's `ScoreView` sends it.
+#[derive(Serialize)]
+struct ScoreView {
+    kind: &'static str,
+    cp: i32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    win_in: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    loss_in: Option<u32>,
+}
+
+impl ScoreView {
+    fn of_kind(kind: ScoreKind, cp: i32) -> ScoreView {
+        let (win_in, loss_in) = match kind {
+            ScoreKind::Win { plies } => (Some(plies), None),
+            ScoreKind::Loss { plies } => (None, Some(plies)),
+            _ => (None, None),
+        };
+        ScoreView {
+            kind: kind.code(),
+            cp,
+            win_in,
+            loss_in,
+        }
+    }
+}
+
+impl From<Score> for ScoreView {
+    fn from(s: Score) -> ScoreView {
+        ScoreView::of_kind(ScoreKind::of(s), s.centiseeds())
+    }
+}
+
+#[derive(Serialize)]
+struct SearchView {
+    best: Option<String>,
+    score: ScoreView,
+    pv: String,
+    depth: u32,
+    nodes: u64,
+    elapsed_ms: f64,
+}
+
+#[derive(Serialize)]
+struct InfoView {
+    info: bool,
+    depth: u32,
+    score: ScoreView,
+    pv: String,
+    nodes: u64,
+    elapsed_ms: f64,
+}
+
+fn info_json(i: &SearchInfo) -> String {
+    to_json(&InfoView {
+        info: true,
+        depth: i.depth,
+        score: ScoreView::from(i.score),
+        pv: moves_text(&i.pv),
+        nodes: i.nodes,
+        elapsed_ms: i.elapsed.as_secs_f64() * 1000.0,
+    })
+}
+
+#[derive(Serialize)]
+struct TraceView {
+    #[serde(rename = "move")]
+    mv: char,
+    sown: String,
+    last: char,
+    captured: Vec<(char, u8)>,
+    captured_seeds: u8,
+    grand_slam: bool,
+}
+
+impl From<&MoveTrace> for TraceView {
+    fn from(t: &MoveTrace) -> TraceView {
+        TraceView {
+            mv: t.mv.letter(),
+            sown: t.sown.iter().map(|h: &House| h.letter()).collect(),
+            last: t.last.letter(),
+            captured: t.captured.iter().map(|&(h, n)| (h.letter(), n)).collect(),
+            captured_seeds: t.captured_seeds(),
+            grand_slam: t.grand_slam,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct OutcomeView {
+    totals: [u8; 2],
+    reason: &'static str,
+    winner: &'static str,
+}
+
+#[derive(Serialize)]
+struct CheckView {
+    #[serde(rename = "move")]
+    mv: String,
+    legal: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    code: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+struct ReplayView {
+    position: String,
+    to_move: char,
+    legal: String,
+    plies: usize,
+    over: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    outcome: Option<OutcomeView>,
+    /// The ply at which the game ended, if it ended by a ply.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    over_at: Option<usize>,
+    /// The last move's trace (for animation).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    last: Option<TraceView>,
+    checks: Vec<CheckView>,
+}
+
+fn replay(spec: &GameSpec, action: Option<&str>, check: &[String]) -> Result<ReplayView, Refusal> {
+    let start = position(spec.start.as_deref().unwrap_or("start"))?;
+    let plies = parse_plies(&spec.moves)
+        .map_err(|e| refuse("bad_moves", format!("{:?}: {e}", spec.moves)))?;
+    let mut game = Game::new(start);
+    let mut over_at = game.is_over().then_some(0);
+    let mut last = None;
+    for (i, &ply) in plies.iter().enumerate() {
+        let played = match ply {
+            oware_core::Ply::Move(mv) => game.play_traced(mv).map(Some),
+            oware_core::Ply::Pass => game.pass().map(|()| None),
+        };
+        match played {
+            Ok(t) => last = t.as_ref().map(TraceView::from).or(last),
+            Err(e) => return Err(refuse("illegal_move", format!("ply {}: {e}", i + 1))),
+        }
+        if game.is_over() && over_at.is_none() {
+            over_at = Some(i + 1);
+        }
+    }
+    if let Some(action) = action {
+        let mut words = action.split_whitespace();
+        let done = match (words.next(), words.next(), words.next()) {
+            (Some("agree"), None, None) => game.agree_to_stop().map(|_| ()),
+            (Some("pass"), None, None) => game.pass(),
+            (Some("resign"), Some(s), None) => game.resign(side_of(s)?).map(|_| ()),
+            (Some("time"), Some(s), None) => game.lose_on_time(side_of(s)?).map(|_| ()),
+            _ => {
+                return Err(refuse(
+                    "bad_action",
+                    format!("action {action:?}: agree, pass, resign S|N or time S|N"),
+                ))
+            }
+        };
+        done.map_err(|e| refuse("bad_action", format!("{action}: {e}")))?;
+    }
+    let pos = *game.position();
+    let mut checks = Vec::new();
+    for text in check {
+        let mv: Move = text
+            .parse()
+            .map_err(|e| refuse("bad_moves", format!("{text:?}: {e}")))?;
+        let result = if game.is_over() {
+            Err(IllegalMove::GameOver)
+        } else {
+            pos.check(mv)
+        };
+        checks.push(CheckView {
+            mv: text.clone(),
+            legal: result.is_ok(),
+            code: result.err().map(IllegalMove::code),
+        });
+    }
+    Ok(ReplayView {
+        position: pos.to_string(),
+        to_move: side_letter(pos.to_move()),
+        legal: game.legal_moves().letters(),
+        plies: game.plies().len(),
+        over: game.is_over(),
+        outcome: game.outcome().map(|o| OutcomeView {
+            totals: o.totals,
+            reason: o.reason.as_str(),
+            winner: o.winner_str(),
+        }),
+        over_at,
+        last,
+        checks,
+    })
+}
+
+/// One move judged: the fields of the server's coach (`JudgedMove` in
+/// `oware-server`'s `coach_routes.rs`), so the page reads either.
+#[derive(Serialize)]
+struct JudgedView {
+    #[serde(rename = "move")]
+    mv: char,
+    verdict: &'static str,
+    warn: bool,
+    loss: f64,
+    score: ScoreView,
+    value: String,
+    line: Vec<char>,
+    text: String,
+}
+
+/// The coach's analysis, as the server's `POST /api/v1/coach` answers it.
+#[derive(Serialize)]
+struct AnalysisView {
+    position: String,
+    to_move: char,
+    depth: u32,
+    /// The hint: the best move.
+    best: char,
+    /// Every legal move, best first.
+    moves: Vec<JudgedView>,
+}
+
+fn analysis_view(a: &Analysis, lang: Lang, computer: Option<Side>) -> AnalysisView {
+    AnalysisView {
+        position: a.position.to_string(),
+        to_move: side_letter(a.to_move()),
+        depth: a.depth,
+        best: a.best().mv.letter(),
+        moves: a
+            .judgements()
+            .into_iter()
+            .map(|j| JudgedView {
+                mv: j.mv.letter(),
+                verdict: j.verdict.code(),
+                warn: j.is_warning(),
+                loss: j.loss_tenths(),
+                score: ScoreView::of_kind(j.value.kind, j.value.score.centiseeds()),
+                value: j.value.kind.short(lang),
+                line: j.value.line.iter().map(|m| m.letter()).collect(),
+                text: j.text(lang, computer),
+            })
+            .collect(),
+    }
+}

@@ -1,0 +1,135 @@
+//! Oware Abapa in the browser: the rules (`oware-core`), the engine
+//! (`oware-engine`: network, book, levels), the coach's analysis
+//! (`oware-session`) and the endgame tables read from bytes, behind a small
+//! JSON API ([`api`]), built for `wasm32-unknown-unknown` by
+//! `scripts/build-wasm.sh`.
+//!
+//! # The glue (no wasm-bindgen)
+//!
+//! The module exports linear memory and five functions; the page's side is
+//! `crates/oware-server/web/js/engine/wasm.js`:
+//!
+//! - `oware_input(len) -> ptr`: makes the input buffer `len` bytes long and
+//!   returns where it is; the caller writes a request (UTF-8 JSON) or a
+//!   table file there.
+//! - `oware_call() -> len`: answers the request in the input buffer; the
+//!   answer (UTF-8 JSON) is `len` bytes at `oware_output()`.
+//! - `oware_output() -> ptr`: where the last answer is.
+//! - `oware_add_table() -> count`: keeps the input buffer as the next table
+//!   file (0, 1, 2, … seeds) for the next `{"op":"tables"}` request.
+//!
+//! It imports three functions from the module `env`:
+//!
+//! - `now_ms() -> f64`: a monotonic clock in milliseconds
+//!   (`performance.now()`), the engine's clock for time limits;
+//! - `should_stop() -> i32`: nonzero when the page asked the running search
+//!   to stop (a flag in a `SharedArrayBuffer`), read every 1,024 nodes;
+//! - `report(ptr, len)`: a completed search iteration, as JSON, for the page
+//!   to show while the search goes on. It must not call back into the module.
+//!
+//! Natively the same API is [`api::State`] (the tests use it); the exports
+//! exist too but nothing calls them.
+
+pub mod api;
+
+use std::cell::RefCell;
+
+thread_local! {
+    static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    static OUTPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    static STATE: RefCell<Option<api::State>> = const { RefCell::new(None) };
+}
+
+/// Sizes the input buffer to `len` bytes (zeroed) and returns its address.
+#[no_mangle]
+pub extern "C" fn oware_input(len: usize) -> *mut u8 {
+    INPUT.with(|b| {
+        let mut b = b.borrow_mut();
+        b.clear();
+        b.resize(len, 0);
+        b.as_mut_ptr()
+    })
+}
+
+/// The address of the last answer.
+#[no_mangle]
+pub extern "C" fn oware_output() -> *const u8 {
+    OUTPUT.with(|b| b.borrow().as_ptr())
+}
+
+/// Answers the request in the input buffer; returns the answer's length.
+#[no_mangle]
+pub extern "C" fn oware_call() -> usize {
+    let request = INPUT.with(|b| std::mem::take(&mut *b.borrow_mut()));
+    let answer = match String::from_utf8(request) {
+        Ok(text) => with_state(|s| s.handle(&text, &mut host::report)),
+        Err(_) => {
+            r#"{"ok":false,"code":"bad_request","message":"the request is not UTF-8"}"#.to_string()
+        }
+    };
+    OUTPUT.with(|b| {
+        let mut b = b.borrow_mut();
+        *b = answer.into_bytes();
+        b.len()
+    })
+}
+
+/// Keeps the input buffer as the next table file; returns how many wait.
+#[no_mangle]
+pub extern "C" fn oware_add_table() -> usize {
+    let bytes = INPUT.with(|b| std::mem::take(&mut *b.borrow_mut()));
+    with_state(|s| s.add_table(bytes))
+}
+
+fn with_state<R>(f: impl FnOnce(&mut api::State) -> R) -> R {
+    STATE.with(|s| {
+        let mut s = s.borrow_mut();
+        let state = s.get_or_insert_with(|| {
+            host::install();
+            api::State::new()
+        });
+        f(state)
+    })
+}
+
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+mod host {
+    #[link(wasm_import_module = "env")]
+    extern "C" {
+        fn now_ms() -> f64;
+        fn should_stop() -> i32;
+        #[link_name = "report"]
+        fn report_import(ptr: *const u8, len: usize);
+    }
+
+    fn now() -> f64 {
+        // SAFETY: an import without arguments that returns a number.
+        unsafe { now_ms() }
+    }
+
+    fn stop_requested() -> bool {
+        // SAFETY: as above.
+        unsafe { should_stop() != 0 }
+    }
+
+    /// Gives the engine the host's clock and stop flag.
+    pub fn install() {
+        oware_engine::clock::set_host(now, stop_requested);
+    }
+
+    /// Hands an iteration's report to the page.
+    pub fn report(text: &str) {
+        // SAFETY: the host reads `len` bytes at `ptr` before returning,
+        // while `text` is alive.
+        unsafe { report_import(text.as_ptr(), text.len()) }
+    }
+}
+
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+mod host {
+    /// Natively the engine has its own clock.
+    pub fn install() {}
+
+    /// Natively nobody listens.
+    pub fn report(_text: &str) {}
+}

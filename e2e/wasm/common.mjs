@@ -1,0 +1,33 @@
+// Shared by the Node tests of the WebAssembly module (scripts/test-wasm.sh).
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { OwareWasm } from '../../crates/oware-server/web/js/engine/wasm.js';
+
+export const root = fileURLToPath(new URL('../../', import.meta.url));
+export const modulePath = `${root}crates/oware-server/web/wasm/oware.wasm`;
+export const moduleBytes = () => readFileSync(modulePath);
+
+/** A fresh instance of the checked-in module. */
+export function engine(options) {
+  return OwareWasm.instantiate(moduleBytes(), options);
+}
+
+/** The core's data files: blocks of `key value` lines, `#` comments. */
+export function readCases(path) {
+  const cases = [];
+  let cur = null;
+  for (const raw of readFileSync(path, 'utf8').split('\n')) {
+    const line = raw.trim();
+    if (line.startsWith('#')) continue;
+    if (!line) { cur = null; continue; }
+    const sp = line.indexOf(' ');
+    const [key, value] = sp < 0 ? [line, ''] : [line.slice(0, sp), line.slice(sp + 1)];
+    if (!cur) { cur = []; cases.push(cur); }
+    cur.push([key, value]);
+  }
+  return cases.map((pairs) => ({
+    pairs,
+    get: (k) => pairs.find(([x]) => x === k)?.[1],
+    all: (k) => pairs.filter(([x]) => x === k).map(([, v]) => v),
+  }));
+}
