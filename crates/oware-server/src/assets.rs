@@ -1,4 +1,7 @@
-//! The web app's static files, embedded in the binary from `web/`.
+//! The web app's static files, embedded in the binary from `web/`, and
+//! the lessons' data file, which lives with the session crate
+//! (`oware_session::lessons::SOURCE`) so that the page, the server's tests
+//! and the terminal game read one file.
 
 use axum::http::{header, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
@@ -8,13 +11,23 @@ use rust_embed::RustEmbed;
 #[folder = "web/"]
 struct Web;
 
-/// Every embedded file's path (for tests and diagnostics).
+/// Where the page fetches the lessons (`web/js/learn-content.js`).
+pub const LESSONS_PATH: &str = "data/lessons.json";
+
+/// Every served file's path (for tests and diagnostics).
 pub fn files() -> Vec<String> {
-    Web::iter().map(|p| p.to_string()).collect()
+    Web::iter()
+        .map(|p| p.to_string())
+        .chain([LESSONS_PATH.to_string()])
+        .collect()
 }
 
 fn file_response(path: &str, status: StatusCode) -> Option<Response> {
-    let file = Web::get(path)?;
+    let data: Vec<u8> = if path == LESSONS_PATH {
+        oware_session::lessons::SOURCE.as_bytes().to_vec()
+    } else {
+        Web::get(path)?.data.into_owned()
+    };
     let mime = mime_guess::from_path(path).first_or_octet_stream();
     let mut ct = mime.essence_str().to_string();
     if ct.starts_with("text/")
@@ -29,7 +42,7 @@ fn file_response(path: &str, status: StatusCode) -> Option<Response> {
     } else {
         "public, max-age=300"
     };
-    let mut resp = (status, file.data.into_owned()).into_response();
+    let mut resp = (status, data).into_response();
     let headers = resp.headers_mut();
     headers.insert(
         header::CONTENT_TYPE,
