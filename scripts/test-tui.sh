@@ -3,68 +3,13 @@
 # (a tmux pane of 80x24), driven with keys, its screen read back.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The same build profile as the workspace tests in scripts/test-all.
-profile="${OWARE_TEST_PROFILE:-ci}"
-cargo build --profile "$profile" --locked -q -p oware
-BIN="$PWD/target/$profile/oware"
-WORK="$(mktemp -d)"
 SESSION="oware-e2e"
-# A private tmux server, kept alive by an idle session, so killing one test
-# session never races with the server shutting down.
-SOCKET="oware-e2e-$$"
-tm() { tmux -u -L "$SOCKET" "$@"; }
-PASSED=0
-FAILED=0
-cleanup() {
-    tm kill-server 2>/dev/null || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+. scripts/tmux-lib.sh
 
-screen() { tm capture-pane -p -t "$SESSION"; }
-
-# wait_for TEXT [SECONDS]: until TEXT (fixed string) is on screen.
-wait_for() { wait_screen -F "$@"; }
-# wait_re REGEX [SECONDS]: until an extended regex matches the screen.
-wait_re() { wait_screen -E "$@"; }
-wait_screen() {
-    local mode="$1" text="$2" limit="${3:-15}" i
-    for ((i = 0; i < limit * 10; i++)); do
-        if screen | grep -q "$mode" -- "$text"; then
-            return 0
-        fi
-        sleep 0.1
-    done
-    echo "--- timed out waiting for: $text"
-    screen
-    return 1
-}
-
-check() {
-    local name="$1"
-    shift
-    if "$@"; then
-        echo "ok   $name"
-        PASSED=$((PASSED + 1))
-    else
-        echo "FAIL $name"
-        FAILED=$((FAILED + 1))
-    fi
-}
-
-# start ARGS...: a fresh pane (COLS x ROWS, 80x24 unless set) running the
-# game in $WORK; after it exits the shell prints its exit status and whether
-# the tty is back in canonical mode.
+# start ARGS...: `oware play ARGS` in a fresh pane, in $WORK.
 start() {
-    tm kill-session -t "$SESSION" 2>/dev/null || true
-    tm new-session -d -s "$SESSION" -x "${COLS:-80}" -y "${ROWS:-24}" \
-        "cd '$WORK' && env OWARE_DATA_DIR='$WORK/data' OWARE_TEST_PANIC_KEY=1 LANG=en_US.UTF-8 '$BIN' play $*; \
-         echo EXITED:\$?; stty -a | grep -qw -- -icanon && echo TTY:RAW || echo TTY:COOKED; sleep 60"
+    start_pane "cd '$WORK' && env OWARE_DATA_DIR='$WORK/data' OWARE_TEST_PANIC_KEY=1 LANG=en_US.UTF-8 '$BIN' play $*"
 }
-
-keys() { tm send-keys -t "$SESSION" "$@"; }
-
-tm new-session -d -s keeper -x 80 -y 24 "sleep 3600"
 
 # 1. A game against the computer: setup, a move, its reply, the move list.
 start --level 1 --no-animation
@@ -132,9 +77,7 @@ check "quit after game over" wait_for "EXITED:0"
 # screens may hold no English word: every word of the English screens of
 # the same size (and a list of common ones) is looked for in them, except
 # proper names and words spelled alike in both languages (ALLOWED).
-SCREENS="${OWARE_SCREENS_DIR:-$WORK/screens}"
 NB=$'\u00a0'
-mkdir -p "$SCREENS"
 snap() { screen > "$SCREENS/$COLS"x"$ROWS-$LG-$1.txt"; }
 # t EN FR: the text of the language being tested.
 t() { if [ "$LG" = en ]; then printf '%s' "$1"; else printf '%s' "$2"; fi; }
@@ -248,8 +191,7 @@ unset COLS ROWS
 # 5. A panic restores the terminal too. The panic key is a test hook that
 # only builds with debug assertions have (the `ci` profile; not `release`).
 if [ "$profile" = release ]; then
-    echo "tui-e2e: $PASSED passed, $FAILED failed (panic test skipped: release build has no hook)"
-    [ "$FAILED" -eq 0 ]
+    finish "tui-e2e (panic test skipped: release build has no hook)"
     exit
 fi
 start --two-players
@@ -261,5 +203,4 @@ check "panic exits non-zero" wait_re 'EXITED:[1-9]'
 check "terminal restored after panic" wait_for "TTY:COOKED"
 check "panic message readable" wait_for "panic requested"
 
-echo "tui-e2e: $PASSED passed, $FAILED failed"
-[ "$FAILED" -eq 0 ]
+finish tui-e2e

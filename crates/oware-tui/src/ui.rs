@@ -231,7 +231,7 @@ pub fn help_items(app: &App) -> Vec<String> {
 
 /// `items` joined by " · " into lines of at most `width` characters,
 /// breaking only between items.
-fn wrap_items(items: &[String], width: usize) -> Vec<String> {
+pub(crate) fn wrap_items(items: &[String], width: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     for item in items {
         match lines.last_mut() {
@@ -663,7 +663,7 @@ fn info_lines(app: &App, width: u16, height: u16) -> Vec<Line<'static>> {
 
 /// How many rows `text` takes when wrapped at word boundaries to `width`
 /// columns (a word longer than the width is cut, as the paragraph does).
-fn wrapped_rows(text: &str, width: usize) -> usize {
+pub(crate) fn wrapped_rows(text: &str, width: usize) -> usize {
     let mut rows = 1;
     let mut used = 0;
     for word in text.split_whitespace() {
