@@ -73,6 +73,42 @@ check "game over by agreement" wait_for "(R12)"
 keys q
 check "quit after game over" wait_for "EXITED:0"
 
+# 3b. Learn from your mistakes: a game against the computer lost by a
+# mistake (D lets North's f capture 5 and reach 26), judged by the coach,
+# then tried again: in English at 80x24, in French at 60x20 (a phone).
+printf '[Variant "Abapa"]\n[FEN "1-2-0-1-0-0-0-0-0-0-0-2-21-21-S"]\n[Computer "N 4"]\n\n*\n' > "$WORK/mistake.ogn"
+for size in 80x24 60x20; do
+    COLS="${size%x*}"
+    ROWS="${size#*x}"
+    if [ "$size" = 80x24 ]; then LG=en; else LG=fr; fi
+    t() { if [ "$LG" = en ]; then printf '%s' "$1"; else printf '%s' "$2"; fi; }
+    rm -rf "$WORK/data"
+    start --lang "$LG" --no-animation --no-tablebases --load "$WORK/mistake.ogn"
+    check "$size $LG: the lost game loaded" wait_for "$(t 'Your turn (South)' 'À vous (Sud)')"
+    keys d Enter
+    check "$size $LG: the computer won with f" wait_for "$(t 'Computer captured 25 seeds or more' "L'ordinateur a pris 25 graines ou plus")"
+    check "$size $LG: the mistakes offered" wait_for "$(t 'e learn from your mistakes' 'e apprendre de ses erreurs')"
+    keys e
+    check "$size $LG: D comes back as an exercise" wait_for "$(t 'Move 1: you played D, a blunder.' 'Coup 1 : vous avez joué D, une faute grave.' | sed "s/ :/${NB:-$'\u00a0'}:/")"
+    screen > "$WORK/mistake-$size.txt"
+    keys d
+    check "$size $LG: D again is not yet it" wait_for "$(t 'Not yet: D is a blunder' 'Pas encore : D est une faute grave' | sed "s/ :/${NB:-$'\u00a0'}:/")"
+    keys b
+    check "$size $LG: B is better" wait_for "$(t 'Better! B is the best move' 'Mieux ! B est le meilleur coup' | sed "s/ !/${NB:-$'\u00a0'}!/")"
+    keys s
+    check "$size $LG: the best move shown" wait_for "$(t 'The best move: B.' 'Le meilleur coup : B.' | sed "s/ :/${NB:-$'\u00a0'}:/")"
+    screen > "$WORK/mistake-$size-better.txt"
+    if [ -n "${OWARE_SCREENS_DIR:-}" ]; then
+        mkdir -p "$OWARE_SCREENS_DIR"
+        cp "$WORK/mistake-$size.txt" "$WORK/mistake-$size-better.txt" "$OWARE_SCREENS_DIR/"
+    fi
+    keys Escape
+    check "$size $LG: back to the game over" wait_for "$(t 'e learn from your mistakes' 'e apprendre de ses erreurs')"
+    keys q
+    check "$size $LG: quit" wait_for "EXITED:0"
+done
+unset COLS ROWS
+
 # 4. Every screen at 60x20 and 80x24, in English and French. The French
 # screens may hold no English word: every word of the English screens of
 # the same size (and a list of common ones) is looked for in them, except

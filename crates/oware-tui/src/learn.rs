@@ -512,12 +512,25 @@ pub fn draw(frame: &mut Frame, t: &Tutor) {
 fn board_lines(t: &Tutor, width: u16) -> Vec<Line<'static>> {
     let game = t.game();
     let pos: Position = *game.position();
-    let bottom = t.bottom();
-    let top = bottom.opponent();
     let cursor = (!game.is_over())
         .then(|| House::of(pos.to_move(), t.cursor))
         .flatten();
-    let last = game.moves().last();
+    mini_board(&pos, t.bottom(), cursor, game.moves().last(), t.lang, width)
+}
+
+/// A small board for the study screens (lessons, mistakes): `bottom`'s
+/// row at the bottom, the cursor on `cursor`, the last move marked, each
+/// side's captures beside its row when `width` leaves room (55 columns),
+/// else on lines of their own.
+pub(crate) fn mini_board(
+    pos: &Position,
+    bottom: Side,
+    cursor: Option<House>,
+    last: Option<Move>,
+    lang: Lang,
+    width: u16,
+) -> Vec<Line<'static>> {
+    let top = bottom.opponent();
     let row = |side: Side, rev: bool| -> Vec<House> {
         let mut v: Vec<House> = (0..6).filter_map(|r| House::of(side, r)).collect();
         if rev {
@@ -546,8 +559,8 @@ fn board_lines(t: &Tutor, width: u16) -> Vec<Line<'static>> {
         Line::from(spans)
     };
     let store = |side: Side| -> String {
-        let who = oware_session::Player::of(side, None).inner(t.lang);
-        let word = t.lang.pick("captured", "pris");
+        let who = oware_session::Player::of(side, None).inner(lang);
+        let word = lang.pick("captured", "pris");
         format!("{who} {word} {}", pos.store(side))
     };
     let counts = |hs: &[House]| -> Vec<Span<'static>> {
@@ -561,7 +574,6 @@ fn board_lines(t: &Tutor, width: u16) -> Vec<Line<'static>> {
         spans
     };
     let (top_row, bottom_row) = (row(top, true), row(bottom, false));
-    // Stores beside the rows when there is room, else on lines of their own.
     if width >= 55 {
         let with = |mut spans: Vec<Span<'static>>, side: Side| {
             spans.push(Span::raw(format!("  {}", store(side))));
