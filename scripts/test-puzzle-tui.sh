@@ -1,56 +1,20 @@
 #!/usr/bin/env bash
-# End-to-end test of `oware puzzle`: the real binary in a pseudo-terminal
-# (a tmux pane of 80x24), driven with keys, its screen read back. One
-# puzzle solved (its solution read from the shipped file), one failed (a
-# legal wrong move from `oware show`), in English and French; the terminal
+# End-to-end test of the terminal's study tools, `oware puzzle` and
+# `oware learn`: the real binary in a pseudo-terminal (a tmux pane),
+# driven with keys, its screen read back (scripts/tmux-lib.sh).
+# Puzzles: one solved (its solution read from the shipped file), one
+# failed (a legal wrong move from `oware show`), in English and French.
+# Lessons: the contents, a lesson's text and board, a move praised and
+# explained, a refused move, "show me", the R12 agreement and the R13 lost
+# turn, in English at 80x24 and French at 60x20 (a phone). The terminal
 # restored on quit; a window too small says so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-profile="${OWARE_TEST_PROFILE:-ci}"
-cargo build --profile "$profile" --locked -q -p oware
-BIN="$PWD/target/$profile/oware"
-DATA="$PWD/crates/oware-session/data/puzzles.txt"
 SESSION="oware-puzzle-e2e"
-SOCKET="oware-puzzle-e2e-$$"
-tm() { tmux -u -L "$SOCKET" "$@"; }
-PASSED=0
-FAILED=0
-cleanup() { tm kill-server 2>/dev/null || true; }
-trap cleanup EXIT
-
-screen() { tm capture-pane -p -t "$SESSION"; }
-wait_for() { wait_screen -F "$@"; }
-wait_re() { wait_screen -E "$@"; }
-wait_screen() {
-    local mode="$1" text="$2" limit="${3:-15}" i
-    for ((i = 0; i < limit * 10; i++)); do
-        if screen | grep -q "$mode" -- "$text"; then
-            return 0
-        fi
-        sleep 0.1
-    done
-    echo "--- timed out waiting for: $text"
-    screen
-    return 1
-}
-check() {
-    local name="$1"
-    shift
-    if "$@"; then
-        echo "ok   $name"
-        PASSED=$((PASSED + 1))
-    else
-        echo "FAIL $name"
-        FAILED=$((FAILED + 1))
-    fi
-}
-start() {
-    tm kill-session -t "$SESSION" 2>/dev/null || true
-    tm new-session -d -s "$SESSION" -x "${COLS:-80}" -y "${ROWS:-24}" \
-        "env LANG=en_US.UTF-8 '$BIN' puzzle $*; \
-         echo EXITED:\$?; stty -a | grep -qw -- -icanon && echo TTY:RAW || echo TTY:COOKED; sleep 60"
-}
-keys() { tm send-keys -t "$SESSION" "$@"; }
+. scripts/tmux-lib.sh
+DATA="$PWD/crates/oware-session/data/puzzles.txt"
+# start ARGS...: `oware puzzle ARGS` in a fresh pane.
+start() { start_pane "env LANG=en_US.UTF-8 '$BIN' puzzle $*"; }
 # field N of puzzle ID in the shipped file
 field() { awk -v id="$1" -v f="$2" '!/^#/ && $1 == id { print $f }' "$DATA"; }
 solution() { field "$1" 3 | cut -c1; }
@@ -60,8 +24,6 @@ wrong_move() {
     "$BIN" show --position "$(field "$id" 2)" --json |
         node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const l=JSON.parse(s).legal.filter(m=>m!==process.argv[1]);console.log(l[0]||"")})' "$sol"
 }
-
-tm new-session -d -s keeper -x 80 -y 24 "sleep 3600"
 
 # 1. Puzzle 1, solved.
 start --id 1 --lang en
@@ -104,5 +66,75 @@ keys q
 check "quit from too small a window" wait_for "EXITED:0"
 unset COLS ROWS
 
-echo "puzzle-tui-e2e: $PASSED passed, $FAILED failed"
-[ "$FAILED" -eq 0 ]
+# 4. The lessons (`oware learn`).
+learn() { start_pane "env LANG=en_US.UTF-8 '$BIN' learn $*"; }
+# The screen as one line: the frame's side borders dropped and runs of
+# spaces made one, so a sentence wrapped over two lines is found.
+joined() { screen | sed 's/^│//; s/│$//' | tr '\n' ' ' | tr -s ' '; }
+wait_said() {
+    local text="$1" i
+    for ((i = 0; i < 150; i++)); do
+        if joined | grep -qF -- "$text"; then
+            return 0
+        fi
+        sleep 0.1
+    done
+    echo "--- timed out waiting for: $text"
+    screen
+    return 1
+}
+NB=$'\u00a0'
+
+learn --lang en
+check "lessons: the contents" wait_for "Learn Oware: one lesson per rule"
+check "lessons: every rule listed" wait_for "R13  Time"
+keys Down Down Down Down
+keys Enter
+check "lessons: R5's text" wait_said "Look at the house where your last seed fell."
+snap learn-80x24-en-text
+keys Enter
+check "lessons: R5's board and task" wait_said "Play D. The last seed makes three in c"
+keys d
+check "lessons: the move praised and explained from the trace" wait_said "Well done! D: the last seed lands in c and makes 3 there, so it is taken: c 3 + b 2, 5 seeds in all."
+check "lessons: the stores after the capture" wait_for "South captured 22"
+snap learn-80x24-en-bravo
+keys n n n
+check "lessons: R8 by n" wait_for "R8 · Feeding an empty row"
+keys Tab a
+check "lessons: a refused move says why" wait_said "A cannot be played"
+keys s
+check "lessons: show me plays the lesson's move" wait_said "F: the last seed lands in a and makes 1 there; only two or three are taken."
+check "lessons: English words on the English screen" bash -c "tmux -L '$SOCKET' capture-pane -p -t '$SESSION' | grep -qwE 'the|lands|seed'"
+keys q
+check "lessons: quit" wait_for "EXITED:0"
+check "lessons: terminal restored" wait_for "TTY:COOKED"
+
+# French, on a phone-sized terminal.
+COLS=60 ROWS=20 learn --lang fr --lesson R12
+check "leçons 60x20 : R12's text" wait_said "Arrêter d’un commun accord"
+keys Tab
+check "leçons 60x20 : the board whole" bash -c "tmux -L '$SOCKET' capture-pane -p -t '$SESSION' | grep -q 'f    e    d    c    b    a'"
+check "leçons 60x20 : the agreement offered" wait_said "o arrêter d’un commun accord"
+keys o
+check "leçons 60x20 : stopped by agreement, 24–24" wait_said "Les joueurs ont décidé d'arrêter${NB}; chacun garde les graines de sa rangée (R12)."
+snap learn-60x20-fr-agreement
+keys n
+check "leçons 60x20 : R13 by n" wait_for "R13 · Le temps"
+keys Tab f
+check "leçons 60x20 : a move explained in French" wait_said "F${NB}: la dernière graine tombe en d et y fait 5${NB}; on ne prend que deux ou trois."
+keys t
+check "leçons 60x20 : a lost turn shown" wait_said "Nord perd son tour (temps). Le plateau reste tel quel${NB}: Sud rejoue."
+snap learn-60x20-fr-lost-turn
+check "leçons 60x20 : no English left on the French screen" bash -c "! tmux -L '$SOCKET' capture-pane -p -t '$SESSION' | grep -qwE 'the|lands|seed|captured|quit|Well'"
+keys q
+check "leçons 60x20 : quit" wait_for "EXITED:0"
+unset COLS ROWS
+learn --lesson R14
+check "lessons: an unknown lesson is refused" wait_re "no lesson \"R14\""
+COLS=50 ROWS=16 learn --lang en
+check "lessons: too small a window says how big to make it" wait_for "Make the window at least 56×18."
+keys q
+check "lessons: quit from too small a window" wait_for "EXITED:0"
+unset COLS ROWS
+
+finish study-tui-e2e

@@ -3,68 +3,13 @@
 # (a tmux pane of 80x24), driven with keys, its screen read back.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The same build profile as the workspace tests in scripts/test-all.
-profile="${OWARE_TEST_PROFILE:-ci}"
-cargo build --profile "$profile" --locked -q -p oware
-BIN="$PWD/target/$profile/oware"
-WORK="$(mktemp -d)"
 SESSION="oware-e2e"
-# A private tmux server, kept alive by an idle session, so killing one test
-# session never races with the server shutting down.
-SOCKET="oware-e2e-$$"
-tm() { tmux -u -L "$SOCKET" "$@"; }
-PASSED=0
-FAILED=0
-cleanup() {
-    tm kill-server 2>/dev/null || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+. scripts/tmux-lib.sh
 
-screen() { tm capture-pane -p -t "$SESSION"; }
-
-# wait_for TEXT [SECONDS]: until TEXT (fixed string) is on screen.
-wait_for() { wait_screen -F "$@"; }
-# wait_re REGEX [SECONDS]: until an extended regex matches the screen.
-wait_re() { wait_screen -E "$@"; }
-wait_screen() {
-    local mode="$1" text="$2" limit="${3:-15}" i
-    for ((i = 0; i < limit * 10; i++)); do
-        if screen | grep -q "$mode" -- "$text"; then
-            return 0
-        fi
-        sleep 0.1
-    done
-    echo "--- timed out waiting for: $text"
-    screen
-    return 1
-}
-
-check() {
-    local name="$1"
-    shift
-    if "$@"; then
-        echo "ok   $name"
-        PASSED=$((PASSED + 1))
-    else
-        echo "FAIL $name"
-        FAILED=$((FAILED + 1))
-    fi
-}
-
-# start ARGS...: a fresh pane (COLS x ROWS, 80x24 unless set) running the
-# game in $WORK; after it exits the shell prints its exit status and whether
-# the tty is back in canonical mode.
+# start ARGS...: `oware play ARGS` in a fresh pane, in $WORK.
 start() {
-    tm kill-session -t "$SESSION" 2>/dev/null || true
-    tm new-session -d -s "$SESSION" -x "${COLS:-80}" -y "${ROWS:-24}" \
-        "cd '$WORK' && env OWARE_DATA_DIR='$WORK/data' OWARE_TEST_PANIC_KEY=1 LANG=en_US.UTF-8 '$BIN' play $*; \
-         echo EXITED:\$?; stty -a | grep -qw -- -icanon && echo TTY:RAW || echo TTY:COOKED; sleep 60"
+    start_pane "cd '$WORK' && env OWARE_DATA_DIR='$WORK/data' OWARE_TEST_PANIC_KEY=1 LANG=en_US.UTF-8 '$BIN' play $*"
 }
-
-keys() { tm send-keys -t "$SESSION" "$@"; }
-
-tm new-session -d -s keeper -x 80 -y 24 "sleep 3600"
 
 # 1. A game against the computer: setup, a move, its reply, the move list.
 start --level 1 --no-animation
@@ -128,13 +73,47 @@ check "game over by agreement" wait_for "(R12)"
 keys q
 check "quit after game over" wait_for "EXITED:0"
 
+# 3b. Learn from your mistakes: a game against the computer lost by a
+# mistake (D lets North's f capture 5 and reach 26), judged by the coach,
+# then tried again: in English at 80x24, in French at 60x20 (a phone).
+printf '[Variant "Abapa"]\n[FEN "1-2-0-1-0-0-0-0-0-0-0-2-21-21-S"]\n[Computer "N 4"]\n\n*\n' > "$WORK/mistake.ogn"
+for size in 80x24 60x20; do
+    COLS="${size%x*}"
+    ROWS="${size#*x}"
+    if [ "$size" = 80x24 ]; then LG=en; else LG=fr; fi
+    t() { if [ "$LG" = en ]; then printf '%s' "$1"; else printf '%s' "$2"; fi; }
+    rm -rf "$WORK/data"
+    start --lang "$LG" --no-animation --no-tablebases --load "$WORK/mistake.ogn"
+    check "$size $LG: the lost game loaded" wait_for "$(t 'Your turn (South)' 'À vous (Sud)')"
+    keys d Enter
+    check "$size $LG: the computer won with f" wait_for "$(t 'Computer captured 25 seeds or more' "L'ordinateur a pris 25 graines ou plus")"
+    check "$size $LG: the mistakes offered" wait_for "$(t 'e learn from your mistakes' 'e apprendre de ses erreurs')"
+    keys e
+    check "$size $LG: D comes back as an exercise" wait_for "$(t 'Move 1: you played D, a blunder.' 'Coup 1 : vous avez joué D, une faute grave.' | sed "s/ :/${NB:-$'\u00a0'}:/")"
+    screen > "$WORK/mistake-$size.txt"
+    keys d
+    check "$size $LG: D again is not yet it" wait_for "$(t 'Not yet: D is a blunder' 'Pas encore : D est une faute grave' | sed "s/ :/${NB:-$'\u00a0'}:/")"
+    keys b
+    check "$size $LG: B is better" wait_for "$(t 'Better! B is the best move' 'Mieux ! B est le meilleur coup' | sed "s/ !/${NB:-$'\u00a0'}!/")"
+    keys s
+    check "$size $LG: the best move shown" wait_for "$(t 'The best move: B.' 'Le meilleur coup : B.' | sed "s/ :/${NB:-$'\u00a0'}:/")"
+    screen > "$WORK/mistake-$size-better.txt"
+    if [ -n "${OWARE_SCREENS_DIR:-}" ]; then
+        mkdir -p "$OWARE_SCREENS_DIR"
+        cp "$WORK/mistake-$size.txt" "$WORK/mistake-$size-better.txt" "$OWARE_SCREENS_DIR/"
+    fi
+    keys Escape
+    check "$size $LG: back to the game over" wait_for "$(t 'e learn from your mistakes' 'e apprendre de ses erreurs')"
+    keys q
+    check "$size $LG: quit" wait_for "EXITED:0"
+done
+unset COLS ROWS
+
 # 4. Every screen at 60x20 and 80x24, in English and French. The French
 # screens may hold no English word: every word of the English screens of
 # the same size (and a list of common ones) is looked for in them, except
 # proper names and words spelled alike in both languages (ALLOWED).
-SCREENS="${OWARE_SCREENS_DIR:-$WORK/screens}"
 NB=$'\u00a0'
-mkdir -p "$SCREENS"
 snap() { screen > "$SCREENS/$COLS"x"$ROWS-$LG-$1.txt"; }
 # t EN FR: the text of the language being tested.
 t() { if [ "$LG" = en ]; then printf '%s' "$1"; else printf '%s' "$2"; fi; }
@@ -248,8 +227,7 @@ unset COLS ROWS
 # 5. A panic restores the terminal too. The panic key is a test hook that
 # only builds with debug assertions have (the `ci` profile; not `release`).
 if [ "$profile" = release ]; then
-    echo "tui-e2e: $PASSED passed, $FAILED failed (panic test skipped: release build has no hook)"
-    [ "$FAILED" -eq 0 ]
+    finish "tui-e2e (panic test skipped: release build has no hook)"
     exit
 fi
 start --two-players
@@ -261,5 +239,4 @@ check "panic exits non-zero" wait_re 'EXITED:[1-9]'
 check "terminal restored after panic" wait_for "TTY:COOKED"
 check "panic message readable" wait_for "panic requested"
 
-echo "tui-e2e: $PASSED passed, $FAILED failed"
-[ "$FAILED" -eq 0 ]
+finish tui-e2e

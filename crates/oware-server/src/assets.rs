@@ -1,4 +1,7 @@
-//! The web app's static files, embedded in the binary from `web/`.
+//! The web app's static files, embedded in the binary from `web/`, and
+//! the lessons' data file, which lives with the session crate
+//! (`oware_session::lessons::SOURCE`) so that the page, the server's tests
+//! and the terminal game read one file.
 
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
@@ -8,9 +11,15 @@ use rust_embed::RustEmbed;
 #[folder = "web/"]
 struct Web;
 
-/// Every embedded file's path (for tests and diagnostics).
+/// Where the page fetches the lessons (`web/js/learn-content.js`).
+pub const LESSONS_PATH: &str = "data/lessons.json";
+
+/// Every served file's path (for tests and diagnostics).
 pub fn files() -> Vec<String> {
-    Web::iter().map(|p| p.to_string()).collect()
+    Web::iter()
+        .map(|p| p.to_string())
+        .chain([LESSONS_PATH.to_string()])
+        .collect()
 }
 
 /// How long a browser may use a file without asking again. The page
@@ -27,12 +36,17 @@ fn cache_control(path: &str) -> &'static str {
 }
 
 fn file_response(path: &str, status: StatusCode, request: &HeaderMap) -> Option<Response> {
-    let file = Web::get(path)?;
+    let (data, hash): (Vec<u8>, [u8; 32]) = if path == LESSONS_PATH {
+        use sha2::{Digest, Sha256};
+        let bytes = oware_session::lessons::SOURCE.as_bytes();
+        (bytes.to_vec(), Sha256::digest(bytes).into())
+    } else {
+        let file = Web::get(path)?;
+        (file.data.into_owned(), file.metadata.sha256_hash())
+    };
     let etag = format!(
         "\"{}\"",
-        file.metadata
-            .sha256_hash()
-            .iter()
+        hash.iter()
             .take(16)
             .map(|b| format!("{b:02x}"))
             .collect::<String>()
@@ -60,7 +74,7 @@ fn file_response(path: &str, status: StatusCode, request: &HeaderMap) -> Option<
     {
         ct.push_str("; charset=utf-8");
     }
-    let mut resp = (status, file.data.into_owned()).into_response();
+    let mut resp = (status, data).into_response();
     let headers = resp.headers_mut();
     headers.insert(
         header::CONTENT_TYPE,

@@ -1,8 +1,9 @@
 //! `POST /api/v1/mistakes`: "learn from your mistakes". Given a game (its
 //! start and plies) and a side, the engine coach judges every move that
-//! side played (`Hub::coach_analysis`: the same kept analyses as the
-//! coach and the hint) and answers the ones it warns about (mistakes and
-//! blunders), each as an exercise: the position before it, the plies that
+//! side played (`oware_session::mistakes`, as the terminal game does, with
+//! `Hub::coach_analysis`: the same kept analyses as the coach and the
+//! hint) and answers the ones it warns about (mistakes and blunders), each
+//! as an exercise: the position before it, the plies that
 //! led there, the move played, its verdict and the coach's words. The page
 //! then asks the coach (`POST /api/v1/coach`) about the player's new try,
 //! which reads the same analysis.
@@ -16,8 +17,8 @@ use std::sync::Arc;
 use axum::extract::State;
 use axum::routing::post;
 use axum::{Json, Router};
-use oware_core::{Game, Move, Ply, Position, Side};
-use oware_session::Lang;
+use oware_core::{Move, Ply, Position, Side};
+use oware_session::{mistakes, Lang};
 use serde::{Deserialize, Serialize};
 
 use crate::accounts::session::MaybeUser;
@@ -121,30 +122,18 @@ async fn mistakes(
         .transpose()?;
     limits.check(Cost::Engine, client).await?;
     let keys = ClientKeys::of(client, user.as_ref());
-    let start = *game.start();
-    let plies = game.plies().to_vec();
-    let mut judged = 0;
+    let candidates = mistakes::candidates(&game, side, MAX_MOVES);
+    let judged = candidates.len();
     let mut exercises = Vec::new();
-    for (i, ply) in plies.iter().enumerate() {
-        let Ply::Move(mv) = *ply else { continue };
-        let before = Game::from_plies(start, &plies[..i]).map_err(|(_, e)| ApiError::from(e))?;
-        if before.position().to_move() != side || before.is_over() {
-            continue;
-        }
-        if judged == MAX_MOVES {
-            break;
-        }
-        judged += 1;
-        let analysis = hub.coach_analysis(before.clone(), &keys).await?;
-        let Some(j) = analysis.judge(mv) else {
-            continue;
-        };
-        if j.is_warning() {
+    for c in &candidates {
+        let analysis = hub.coach_analysis(c.before.clone(), &keys).await?;
+        if let Some(ex) = c.judge(&analysis) {
+            let j = &ex.judgement;
             exercises.push(Exercise {
-                ply: i,
-                moves: plies_text(&plies[..i]),
-                position: *before.position(),
-                played: mv,
+                ply: ex.ply,
+                moves: plies_text(ex.before.plies()),
+                position: ex.position(),
+                played: ex.played,
                 verdict: j.verdict.code(),
                 loss: j.loss_tenths(),
                 text: j.text(lang, computer),

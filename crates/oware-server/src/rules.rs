@@ -1,5 +1,8 @@
 //! `POST /api/v1/rules/state`: the core's view of a position, with a
-//! preview of every house of the side to move (the learning aids).
+//! preview of every house of the side to move (where its last seed lands,
+//! what it takes: facts from the core's trace, not advice; the advice is
+//! the engine coach's, `POST /api/v1/coach`), and what the last move did
+//! in words (the lessons' feedback, `oware_session::lessons::explain`).
 
 use oware_core::{Game, IllegalMove, Move, Position, Side};
 use serde::Serialize;
@@ -33,10 +36,15 @@ pub struct Preview {
     pub last_house: Option<oware_core::House>,
     /// Seeds it captures.
     pub captures: u8,
-    /// Most seeds the opponent can capture on the next move after it.
-    pub gives_capture: Option<u8>,
-    /// Another legal move captures more.
-    pub misses_capture: bool,
+}
+
+/// A text in English and French.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Texts {
+    /// English.
+    pub en: String,
+    /// French.
+    pub fr: String,
 }
 
 /// The response.
@@ -60,6 +68,9 @@ pub struct RulesState {
     pub moves: String,
     /// Trace of the last move.
     pub last: Option<TraceView>,
+    /// What the last move did and why, from its trace ("F: the last seed
+    /// lands in d and makes 5 there; only two or three are taken.").
+    pub explained: Option<Texts>,
     /// One entry per house of the side to move.
     pub previews: Vec<Preview>,
 }
@@ -73,7 +84,6 @@ pub fn state(game: &Game) -> RulesState {
     let pos = *game.position();
     let legal_set = game.legal_moves();
     let legal: Vec<Move> = legal_set.into_iter().collect();
-    let best_capture = oware_session::coach::best_capture(game);
     let previews = pos
         .to_move()
         .houses()
@@ -99,23 +109,15 @@ pub fn state(game: &Game) -> RulesState {
                     refusal,
                     last_house: None,
                     captures: 0,
-                    gives_capture: None,
-                    misses_capture: false,
                 };
             }
             let trace = pos.trace(mv).expect("checked legal");
-            let took = captured(&pos, &trace.after);
-            // The coach's reading, shared with the terminal game: the
-            // opponent's best capture in reply, with R7, R9-R11 applied.
-            let gives = oware_session::coach::threat(game, mv).map_or(0, |t| t.seeds);
             Preview {
                 mv,
                 legal: true,
                 refusal: None,
                 last_house: Some(trace.last),
-                captures: took,
-                gives_capture: Some(gives),
-                misses_capture: best_capture > took,
+                captures: captured(&pos, &trace.after),
             }
         })
         .collect();
@@ -134,7 +136,21 @@ pub fn state(game: &Game) -> RulesState {
         score: Totals::from(stores(&pos)),
         moves: oware_core::format_moves(&game.moves().collect::<Vec<Move>>()),
         last: n.checked_sub(1).and_then(|i| trace_of(game, i)),
+        explained: last_trace(game).map(|t| Texts {
+            en: oware_session::lessons::explain(&t, oware_session::Lang::En),
+            fr: oware_session::lessons::explain(&t, oware_session::Lang::Fr),
+        }),
         previews,
+    }
+}
+
+/// The core's trace of the game's last ply, if it was a move.
+fn last_trace(game: &Game) -> Option<oware_core::MoveTrace> {
+    let n = game.plies().len().checked_sub(1)?;
+    let before = game.positions().get(n)?;
+    match game.plies()[n] {
+        oware_core::Ply::Move(mv) => before.trace(mv).ok(),
+        oware_core::Ply::Pass => None,
     }
 }
 
@@ -163,11 +179,29 @@ mod tests {
         let s = state_of("0-0-0-0-0-2-1-1-0-0-4-0-20-20-S");
         let f = s.previews.iter().find(|p| p.mv.to_string() == "F").unwrap();
         assert_eq!(f.captures, 4);
-        assert!(!f.misses_capture);
         let a = s.previews.iter().find(|p| p.mv.to_string() == "A").unwrap();
         assert!(!a.legal);
         let refusal = a.refusal.as_ref().unwrap();
         assert_eq!((refusal.rule, refusal.code), ("R3", "empty_house"));
+    }
+
+    #[test]
+    fn the_last_move_is_explained_in_both_languages() {
+        let mut g = Game::new("0-0-0-5-0-0-3-1-2-0-0-3-17-17-S".parse().unwrap());
+        g.play(Move::from_letter('D').unwrap()).unwrap();
+        let e = state(&g).explained.unwrap();
+        assert_eq!(
+            e.en,
+            "D: the last seed lands in c and makes 3 there, so it is taken: c 3 + b 2, 5 seeds in all."
+        );
+        assert!(
+            e.fr.starts_with("D\u{a0}: la dernière graine tombe en c"),
+            "{}",
+            e.fr
+        );
+        assert!(state_of("4-4-4-4-4-4-4-4-4-4-4-4-0-0-S")
+            .explained
+            .is_none());
     }
 
     #[test]

@@ -22,6 +22,13 @@
 //! - [`levels`]: the computer's levels by name, with their measured
 //!   strength; [`problems`]: failed file operations and unreadable game
 //!   records in words, never the system's raw messages.
+//! - [`lessons`]: the lessons, worked examples and rules texts
+//!   (`data/lessons.json`, read by the web page and the terminal game),
+//!   each board's facts checked against the rules, and what a move did in
+//!   words.
+//! - [`mistakes`]: "learn from your mistakes": the moves of a game the
+//!   coach warns about, as exercises, and a new try judged (the web app and
+//!   the terminal game judge games with it).
 //! - [`puzzles`]: the shipped puzzles (one move clearly better than every
 //!   other), their themes from the core's trace, attempts judged in words,
 //!   and the one test that finds and re-verifies a puzzle.
@@ -52,7 +59,9 @@
 pub mod analysis;
 pub mod coach;
 pub mod lang;
+pub mod lessons;
 pub mod levels;
+pub mod mistakes;
 pub mod player;
 pub mod problems;
 pub mod puzzles;

@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use oware_core::{Game, House, Move, MoveTrace, Ply, Position, Record, Side};
 use oware_engine::{Level, Limits, SearchResult};
+use oware_session::mistakes::{self, Candidate, Exercise, Retry};
 use oware_session::{words, Analysis, AnalysisError, Budget, Judgement, Player, Preview, Session};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
@@ -115,6 +116,45 @@ pub enum Screen {
     Setup,
     /// The board (and the game-over panel once the game has ended).
     Play,
+    /// "Learn from your mistakes" after a game against the computer.
+    Mistakes,
+}
+
+/// The exercises "learn from your mistakes" offers at most: the moves
+/// where the player lost most.
+pub const MOST_EXERCISES: usize = 5;
+
+/// "Learn from your mistakes": the person's moves of the finished game,
+/// judged one by one by the coach's analysis (`oware_session::mistakes`,
+/// as the web app judges them), then the ones where they lost most as
+/// exercises.
+#[derive(Debug)]
+pub struct Review {
+    candidates: Vec<Candidate>,
+    found: Vec<(Exercise, Arc<Analysis>)>,
+    judged: usize,
+    /// The exercises, worst first, once every move is judged.
+    pub exercises: Option<Vec<(Exercise, Arc<Analysis>)>>,
+    /// The exercise shown.
+    pub current: usize,
+    /// The last try at it, judged.
+    pub tried: Option<Retry>,
+    /// The best move is shown.
+    pub show_best: bool,
+    /// The house under the cursor.
+    pub cursor: usize,
+}
+
+impl Review {
+    /// Moves judged so far, and to judge in all.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.judged, self.candidates.len())
+    }
+
+    /// The exercise shown, with the analysis of its position.
+    pub fn exercise(&self) -> Option<&(Exercise, Arc<Analysis>)> {
+        self.exercises.as_ref()?.get(self.current)
+    }
 }
 
 /// A question waiting for an answer on the play screen.
@@ -338,6 +378,8 @@ enum Purpose {
     Move,
     Hint,
     Coach,
+    /// The analysis of the review's candidate with this index.
+    Review(usize),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -368,6 +410,8 @@ pub struct App {
     pub rules: Option<u16>,
     /// The game offered for resuming.
     pub resume: Option<Box<Record>>,
+    /// "Learn from your mistakes", once asked for.
+    pub review: Option<Review>,
     /// Set once the app wants to end.
     pub quit: bool,
     /// What to tell the player after the screen is closed (the autosave
@@ -412,6 +456,7 @@ impl App {
             message: None,
             rules: None,
             resume: None,
+            review: None,
             quit: false,
             farewell: None,
             spinner: 0,
@@ -637,6 +682,7 @@ impl App {
             Screen::Resume => self.resume_key(key.code),
             Screen::Setup => self.setup_key(key.code),
             Screen::Play => self.play_key(key.code),
+            Screen::Mistakes => self.mistakes_key(key.code),
         }
     }
 
@@ -865,6 +911,7 @@ impl App {
                 self.settings.animation = !self.settings.animation;
                 self.switched("Animation", "Animation", self.settings.animation);
             }
+            KeyCode::Char('e') | KeyCode::Char('E') if self.can_review() => self.start_review(),
             _ if self.game().is_over() => {}
             KeyCode::Char('x') | KeyCode::Char('X') => self.prompt = Some(Prompt::ConfirmResign),
             KeyCode::Char('p') | KeyCode::Char('P') => {
@@ -956,7 +1003,7 @@ impl App {
                     self.play_move(mv);
                 }
             }
-            Purpose::Hint | Purpose::Coach => {}
+            Purpose::Hint | Purpose::Coach | Purpose::Review(_) => {}
         }
     }
 
@@ -969,6 +1016,10 @@ impl App {
             return;
         }
         self.thinking = None;
+        if let Purpose::Review(i) = thinking.purpose {
+            self.on_review_analysis(i, result.ok());
+            return;
+        }
         let Ok(analysis) = result else {
             return;
         };
@@ -976,6 +1027,243 @@ impl App {
         if accepted && thinking.purpose == Purpose::Hint {
             self.show_hint();
         }
+    }
+
+    // ---- learn from your mistakes ----------------------------------------
+
+    /// True when the finished game was against the computer and the person
+    /// played in it: "learn from your mistakes" is offered.
+    pub fn can_review(&self) -> bool {
+        self.screen == Screen::Play
+            && self.game().is_over()
+            && self.computer().is_some()
+            && !mistakes::candidates(self.game(), self.session.person_side(), 1).is_empty()
+    }
+
+    /// Starts judging the person's moves (or shows the review already made).
+    fn start_review(&mut self) {
+        self.screen = Screen::Mistakes;
+        if self.review.is_some() {
+            return;
+        }
+        let candidates = mistakes::candidates(self.game(), self.session.person_side(), 150);
+        self.review = Some(Review {
+            candidates,
+            found: Vec::new(),
+            judged: 0,
+            exercises: None,
+            current: 0,
+            tried: None,
+            show_best: false,
+            cursor: 0,
+        });
+        self.review_next();
+    }
+
+    /// Asks for the analysis of the next move to judge, or ends the review.
+    fn review_next(&mut self) {
+        let Some(r) = &mut self.review else {
+            return;
+        };
+        if let Some(c) = r.candidates.get(r.judged) {
+            let game = c.before.clone();
+            let id = self.next_id;
+            self.next_id += 1;
+            self.thinking = Some(Thinking {
+                id,
+                purpose: Purpose::Review(r.judged),
+            });
+            self.requests.push(SearchRequest {
+                id,
+                game,
+                limits: Limits::default(),
+                analysis: Some(Budget::COACH),
+            });
+        } else if r.exercises.is_none() {
+            let found = std::mem::take(&mut r.found);
+            // The worst first: the exercises sorted by the seeds lost.
+            let order: Vec<Exercise> = found.iter().map(|(e, _)| e.clone()).collect();
+            let worst = mistakes::worst_first(order, MOST_EXERCISES);
+            let exercises = worst
+                .into_iter()
+                .filter_map(|e| found.iter().find(|(f, _)| f.ply == e.ply).cloned())
+                .collect();
+            r.exercises = Some(exercises);
+            r.current = 0;
+            self.fix_review_cursor();
+        }
+    }
+
+    fn on_review_analysis(&mut self, i: usize, analysis: Option<Arc<Analysis>>) {
+        let Some(r) = &mut self.review else {
+            return;
+        };
+        if i != r.judged {
+            return;
+        }
+        if let (Some(a), Some(c)) = (analysis, r.candidates.get(i)) {
+            if let Some(ex) = c.judge(&a) {
+                r.found.push((ex, a));
+            }
+        }
+        r.judged += 1;
+        self.review_next();
+    }
+
+    fn fix_review_cursor(&mut self) {
+        if let Some(r) = &mut self.review {
+            if let Some((ex, _)) = r.exercises.as_ref().and_then(|e| e.get(r.current)) {
+                let legal: Vec<Move> = ex.before.legal_moves().into_iter().collect();
+                if !legal.iter().any(|m| m.house().rel() == r.cursor) {
+                    r.cursor = legal.first().map_or(0, |m| m.house().rel());
+                }
+            }
+        }
+    }
+
+    fn mistakes_key(&mut self, code: KeyCode) {
+        match code {
+            KeyCode::Char('q') => return self.request_quit(),
+            KeyCode::Esc => {
+                if matches!(
+                    self.thinking,
+                    Some(Thinking {
+                        purpose: Purpose::Review(_),
+                        ..
+                    })
+                ) {
+                    // Leaving stops the judging; asking again starts over.
+                    self.cancel_thinking();
+                    self.review = None;
+                }
+                self.screen = Screen::Play;
+                return;
+            }
+            KeyCode::Char('?') | KeyCode::F(1) => {
+                self.rules = Some(0);
+                return;
+            }
+            _ => {}
+        }
+        let side = self.session.person_side();
+        let Some(r) = &mut self.review else {
+            return;
+        };
+        let Some(n) = r.exercises.as_ref().map(Vec::len).filter(|&n| n > 0) else {
+            return;
+        };
+        match code {
+            KeyCode::Char('n') => {
+                r.current = (r.current + 1) % n;
+                r.tried = None;
+                r.show_best = false;
+                self.fix_review_cursor();
+            }
+            KeyCode::Char('s') => r.show_best = true,
+            KeyCode::Left | KeyCode::Right => {
+                // The person's row is at the bottom, drawn left to right.
+                r.cursor = if code == KeyCode::Right {
+                    (r.cursor + 1).min(5)
+                } else {
+                    r.cursor.saturating_sub(1)
+                };
+            }
+            KeyCode::Enter | KeyCode::Char(' ') => {
+                if let Some(h) = House::of(side, r.cursor) {
+                    self.retry(Move::new(h));
+                }
+            }
+            KeyCode::Char(c) => {
+                let letter = match side {
+                    Side::South => c.to_ascii_uppercase(),
+                    Side::North => c.to_ascii_lowercase(),
+                };
+                if let Some(mv) = Move::from_letter(letter) {
+                    r.cursor = mv.house().rel();
+                    self.retry(mv);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A new try at the exercise shown, judged by its analysis.
+    fn retry(&mut self, mv: Move) {
+        let Some(r) = &mut self.review else {
+            return;
+        };
+        let Some((ex, analysis)) = r.exercise().cloned() else {
+            return;
+        };
+        match ex.retry(&analysis, mv) {
+            Some(t) => r.tried = Some(t),
+            None => {
+                let refusal = oware_session::coach::check(&ex.before, mv).err();
+                if let Some(refusal) = refusal {
+                    self.say(Said::new(Tone::Error, move |l| refusal.text(mv, l)));
+                }
+            }
+        }
+    }
+
+    /// What the mistakes screen says, in the screens' language: the
+    /// progress, or the task, the last try judged and the best move when
+    /// shown. Each with its tone.
+    pub fn review_lines(&self) -> Vec<(Tone, String)> {
+        let lang = self.lang();
+        let computer = self.session.computer_side();
+        let Some(r) = &self.review else {
+            return Vec::new();
+        };
+        let Some(exercises) = &r.exercises else {
+            let (k, n) = r.progress();
+            return vec![(
+                Tone::Info,
+                match lang {
+                    Lang::En => format!("The coach is going through your moves… {k} of {n}"),
+                    Lang::Fr => format!("Le coach passe vos coups en revue… {k} sur {n}"),
+                },
+            )];
+        };
+        let Some((ex, analysis)) = exercises.get(r.current) else {
+            let n = r.candidates.len();
+            return vec![(
+                Tone::Info,
+                match lang {
+                    Lang::En => {
+                        format!("The coach found no mistake among your {n} moves. Well played!")
+                    }
+                    Lang::Fr => format!(
+                        "Le coach n’a trouvé aucune erreur parmi vos {n} coups. Bien joué\u{a0}!"
+                    ),
+                },
+            )];
+        };
+        let mut out = vec![(Tone::Info, ex.task(lang))];
+        if let Some(t) = &r.tried {
+            let tone = if t.solved { Tone::Info } else { Tone::Warn };
+            out.push((tone, t.text(lang, computer)));
+        }
+        if r.show_best {
+            let best = analysis.best().mv;
+            let why = analysis
+                .judge(best)
+                .map(|j| j.text(lang, computer))
+                .unwrap_or_default();
+            out.push((
+                Tone::Info,
+                match lang {
+                    Lang::En => format!("The best move: {}. {why}", best.letter()),
+                    Lang::Fr => format!("Le meilleur coup\u{a0}: {}. {why}", best.letter()),
+                },
+            ));
+        }
+        if let Some((tone, text)) = self.message() {
+            if tone == Tone::Error {
+                out.push((tone, text.to_string()));
+            }
+        }
+        out
     }
 
     fn show_hint(&mut self) {
@@ -1513,6 +1801,77 @@ mod tests {
         app.on_key(key(KeyCode::Char('r')));
         assert_eq!(app.game().plies().len(), 2);
         assert!(app.human_to_move());
+    }
+
+    #[test]
+    fn after_a_game_against_the_computer_the_worst_moves_come_back_as_exercises() {
+        let settings = Settings {
+            animation: false,
+            warnings: false,
+            ..Settings::default()
+        };
+        let mut app = App::new(settings, Start::Setup);
+        app.on_key(key(KeyCode::Enter));
+        // After D, North's f captures 5 and reaches 26: D is a mistake.
+        with_position(&mut app, "1-2-0-1-0-0-0-0-0-0-0-2-21-21-S");
+        assert_eq!(app.computer().map(|c| c.0), Some(Side::North));
+        assert!(!app.can_review(), "not while the game goes on");
+        app.on_key(key(KeyCode::Char('d')));
+        app.on_key(key(KeyCode::Enter));
+        let req = app.take_requests().pop().unwrap();
+        let mut engine = oware_engine::Engine::new(oware_engine::EngineOptions {
+            hash_mb: 1,
+            tablebase_dir: None,
+        });
+        let result = engine.search(&req.game, &Limits::depth(4), &mut |_| {});
+        app.on_search_result(req.id, result);
+        assert!(app.game().is_over(), "{}", app.game().position());
+        assert!(app.can_review());
+        assert!(crate::ui::help_text(&app).contains("e learn from your mistakes"));
+        app.on_key(key(KeyCode::Char('e')));
+        assert_eq!(app.screen, Screen::Mistakes);
+        assert!(app.review_lines()[0]
+            .1
+            .contains("going through your moves… 0 of 1"));
+        let req = app
+            .take_requests()
+            .pop()
+            .expect("the analysis of D's position");
+        let best = answer_analysis(&mut app, req);
+        assert!(app.take_requests().is_empty(), "one move to judge");
+        let lines = app.review_lines();
+        assert!(
+            lines[0].1.starts_with("Move 1: you played D, a "),
+            "{lines:?}"
+        );
+        // A try with the move played again is not yet it; the best move is.
+        app.on_key(key(KeyCode::Char('d')));
+        assert!(app.review_lines()[1].1.starts_with("Not yet: D is a "));
+        app.on_key(key(KeyCode::Char(best.letter().to_ascii_lowercase())));
+        assert!(
+            app.review_lines()[1].1.starts_with("Better! "),
+            "{:?}",
+            app.review_lines()
+        );
+        app.on_key(key(KeyCode::Char('s')));
+        assert!(app.review_lines()[2]
+            .1
+            .starts_with(&format!("The best move: {}.", best.letter())));
+        app.on_key(key(KeyCode::Esc));
+        assert_eq!(app.screen, Screen::Play);
+        // Asked again, the review is already made.
+        app.on_key(key(KeyCode::Char('e')));
+        assert!(app.take_requests().is_empty());
+        assert_eq!(
+            app.review
+                .as_ref()
+                .unwrap()
+                .exercises
+                .as_ref()
+                .unwrap()
+                .len(),
+            1
+        );
     }
 
     #[test]

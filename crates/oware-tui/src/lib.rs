@@ -7,6 +7,7 @@
 //! - [`term`]: the terminal runtime and the engine's worker thread.
 //! - [`plain`]: the line mode.
 //! - [`puzzle`]: `oware puzzle`, the shipped puzzles in the terminal.
+//! - [`learn`]: `oware learn`, the rule lessons in the terminal.
 //! - [`store`]: OGN files and the autosave; [`text`]: languages and rules.
 //!
 //! All rules come from `oware-core`, all moves of the computer from
@@ -15,6 +16,7 @@
 #![deny(missing_docs)]
 
 pub mod app;
+pub mod learn;
 pub mod plain;
 pub mod puzzle;
 pub mod store;

@@ -93,7 +93,54 @@ pub fn draw(frame: &mut Frame, app: &App) {
             centered(body, body.width.min(100), body.height.min(30)),
         ),
         Screen::Play => draw_play_compact(frame, app, body),
+        Screen::Mistakes => draw_mistakes(frame, app, body),
     }
+}
+
+/// "Learn from your mistakes": the exercise's board (the person's row at
+/// the bottom), the task, the try judged, the best move when asked.
+fn draw_mistakes(frame: &mut Frame, app: &App, body: Rect) {
+    let lang = app.lang();
+    let Some(r) = &app.review else {
+        return;
+    };
+    let count = match &r.exercises {
+        Some(e) if !e.is_empty() => match lang {
+            Lang::En => format!(" · {} of {}", r.current + 1, e.len()),
+            Lang::Fr => format!(" · {} sur {}", r.current + 1, e.len()),
+        },
+        _ => String::new(),
+    };
+    let block = panel(&format!(
+        "{}{count}",
+        lang.pick("Learn from your mistakes", "Apprendre de ses erreurs")
+    ));
+    let inner = block.inner(body);
+    frame.render_widget(block, body);
+    let mut y = inner.y;
+    if let Some((ex, _)) = r.exercise() {
+        let pos = ex.position();
+        let side = pos.to_move();
+        let cursor = House::of(side, r.cursor);
+        let tried = r.tried.as_ref().map(|t| t.judgement.mv);
+        let board = crate::learn::mini_board(&pos, side, cursor, tried, lang, inner.width);
+        let h = (board.len() as u16).min(inner.height);
+        frame.render_widget(Paragraph::new(board), Rect { height: h, ..inner });
+        y += h + 1;
+    }
+    let mut lines: Vec<Line> = Vec::new();
+    for (tone, text) in app.review_lines() {
+        if !lines.is_empty() {
+            lines.push(Line::from(""));
+        }
+        lines.push(Line::styled(text, tone_style(tone)));
+    }
+    let rest = Rect {
+        y,
+        height: inner.height.saturating_sub(y - inner.y),
+        ..inner
+    };
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), rest);
 }
 
 /// The title: the game, the players with the computer's level, the move
@@ -194,6 +241,13 @@ pub fn help_items(app: &App) -> Vec<String> {
                 ("? rules", "? règles"),
                 ("q quit", "q quitter"),
             ],
+            Screen::Mistakes => &[
+                ("⏎ try", "⏎ essayer"),
+                ("n next", "n suivante"),
+                ("s best move", "s meilleur coup"),
+                ("Esc back to the game", "Échap retour à la partie"),
+                ("q quit", "q quitter"),
+            ],
             Screen::Play if app.game().is_over() => &[
                 ("n new game", "n nouvelle partie"),
                 ("u take back", "u annuler"),
@@ -216,6 +270,20 @@ pub fn help_items(app: &App) -> Vec<String> {
             .iter()
             .map(|(en, fr)| lang.pick(en, fr).into())
             .collect();
+        if app.can_review() {
+            items.insert(
+                0,
+                lang.pick("e learn from your mistakes", "e apprendre de ses erreurs")
+                    .into(),
+            );
+        }
+        if app.screen == Screen::Mistakes {
+            let letters = match app.session().person_side() {
+                Side::South => "A-F",
+                Side::North => "a-f",
+            };
+            items[0] = format!("←→/{letters} {}", items[0]);
+        }
         if app.screen == Screen::Play && !app.game().is_over() {
             // The letters of the houses the keys choose: a–f when playing North.
             let letters = match app.keys_side() {
@@ -231,7 +299,7 @@ pub fn help_items(app: &App) -> Vec<String> {
 
 /// `items` joined by " · " into lines of at most `width` characters,
 /// breaking only between items.
-fn wrap_items(items: &[String], width: usize) -> Vec<String> {
+pub(crate) fn wrap_items(items: &[String], width: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     for item in items {
         match lines.last_mut() {
@@ -663,7 +731,7 @@ fn info_lines(app: &App, width: u16, height: u16) -> Vec<Line<'static>> {
 
 /// How many rows `text` takes when wrapped at word boundaries to `width`
 /// columns (a word longer than the width is cut, as the paragraph does).
-fn wrapped_rows(text: &str, width: usize) -> usize {
+pub(crate) fn wrapped_rows(text: &str, width: usize) -> usize {
     let mut rows = 1;
     let mut used = 0;
     for word in text.split_whitespace() {
@@ -756,10 +824,21 @@ fn draw_game_over(frame: &mut Frame, app: &App, area: Rect, framed: bool) {
         lines.push(Line::styled(l, style));
     }
     lines.extend(news);
-    lines.push(Line::styled(
+    let review = if app.can_review() {
         lang.pick(
-            "n new game · u take back · s save · q quit",
-            "n nouvelle partie · u annuler · s enregistrer · q quitter",
+            "e learn from your mistakes · ",
+            "e apprendre de ses erreurs · ",
+        )
+    } else {
+        ""
+    };
+    lines.push(Line::styled(
+        format!(
+            "{review}{}",
+            lang.pick(
+                "n new game · u take back · s save · q quit",
+                "n nouvelle partie · u annuler · s enregistrer · q quitter",
+            )
         ),
         Style::new().fg(Color::DarkGray),
     ));

@@ -53,6 +53,8 @@ enum Command {
     Serve(cmd::serve::Command),
     #[command(flatten)]
     Puzzle(cmd::puzzle::Command),
+    #[command(flatten)]
+    Learn(cmd::learn::Command),
 }
 
 fn main() -> ExitCode {
@@ -68,6 +70,7 @@ fn main() -> ExitCode {
         Command::Play(c) => cmd::play::run(c),
         Command::Serve(c) => cmd::serve::run(c),
         Command::Puzzle(c) => cmd::puzzle::run(c),
+        Command::Learn(c) => cmd::learn::run(c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -636,6 +636,15 @@ async fn hotseat_agreement_import_lobby_rules_and_pages() {
             assert!(r.headers.contains("text/css"), "{f}");
         }
     }
+    // The lessons: the session crate's file, as it is.
+    let lessons = get(addr, "/data/lessons.json").await;
+    assert_eq!(lessons.status, 200);
+    assert!(
+        lessons.headers.contains("application/json"),
+        "{}",
+        lessons.headers
+    );
+    assert_eq!(lessons.body, oware_session::lessons::SOURCE);
     assert_eq!(get(addr, "/api/v1/nothing").await.status, 404);
     // A missing asset is a 404, not the app's page; the page fallback is for
     // the app's own routes only.

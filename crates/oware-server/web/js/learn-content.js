@@ -1,9 +1,11 @@
 // The teaching texts and boards (lessons R1–R13, worked examples, common
 // mistakes, tips and the rules page) live in /data/lessons.json, in English
-// and French. Each board has a `check` object stating what its text
-// promises (legal moves, captures, the outcome); the Rust test
-// crates/oware-server/tests/lessons.rs replays every board through
-// oware-core and compares, so the page and the rules cannot drift apart.
+// and French: the file crates/oware-session/data/lessons.json, which the
+// server serves as it is and the terminal's `oware learn` reads too. Each
+// board has a `check` object stating what its text promises (legal moves,
+// captures, the outcome); crates/oware-session/tests/lessons.rs replays
+// every board through oware-core and compares, so the page and the rules
+// cannot drift apart.
 
 export const START = '4-4-4-4-4-4-4-4-4-4-4-4-0-0-S';
 

@@ -3,8 +3,8 @@
 // POST /api/v1/rules/state; the page only animates what comes back.
 
 import { api } from './api.js';
-import { Board, parsePosition, indexOf } from './board.js';
-import { t, sideName, errorText, refusalText } from './i18n.js';
+import { Board } from './board.js';
+import { t, tr, sideName, errorText, refusalText } from './i18n.js';
 import { announce, setMsg, settings } from './ui.js';
 import { previewHandler, coachWarning } from './aids.js';
 
@@ -17,25 +17,13 @@ export function describeTrace(trace, side) {
 }
 
 /**
- * What a move just did and why, from the server's trace and the position
- * after it (lesson feedback): where the last seed landed, what it made
- * there, and whether that is taken. expected: true when the move is the
+ * What the last move did and why (lesson feedback), as the rules service
+ * words it from the core's trace (oware_session::lessons::explain, the
+ * terminal's lessons say the same). expected: true when the move is the
  * one the lesson asks for ("Bravo").
  */
-export function explainMove(trace, after, expected = false) {
-  const mover = trace.move === trace.move.toUpperCase() ? 'S' : 'N';
-  const opp = mover === 'S' ? 'N' : 'S';
-  const last = trace.last;
-  const ownRow = (last === last.toUpperCase()) === (mover === 'S');
-  const captured = trace.captured || [];
-  let text;
-  if (trace.grand_slam) text = t('fb.slam', { move: trace.move, last, opp: sideName(opp) });
-  else if (captured.length) {
-    const n = captured[0][1];
-    const total = captured.reduce((a, c) => a + c[1], 0);
-    text = t('fb.capture', { move: trace.move, last, n, total, list: captured.map(([h, k]) => `${h} ${k}`).join(' + ') });
-  } else if (ownRow) text = t('fb.own', { move: trace.move, last });
-  else text = t('fb.count', { move: trace.move, last, n: parsePosition(after).houses[indexOf(last)] });
+export function explainMove(st, expected = false) {
+  const text = tr(st.explained);
   return expected ? `${t('learn.done')} ${text}` : text;
 }
 
@@ -132,7 +120,7 @@ export class RulesBoard {
       this.board.setPlayable(st.status === 'over' ? [] : st.legal);
       // Lessons answer every move: what it did and why, from the trace.
       const said = this.opts.feedback && st.last && st.ply === prevPly + 1
-        ? explainMove(st.last, st.position, !this.showing && !!this.opts.expect && this.opts.expect.startsWith(this.moves))
+        ? explainMove(st, !this.showing && !!this.opts.expect && this.opts.expect.startsWith(this.moves))
         : '';
       if (st.status === 'over') setMsg(this.msgEl, `${said ? `${said} ` : ''}${t('learn.over', { text: resultText(st.result) })}`, 'ok');
       else if (said) setMsg(this.msgEl, said, 'ok');

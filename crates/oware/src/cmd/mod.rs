@@ -4,6 +4,7 @@
 pub mod book;
 pub mod core;
 pub mod engine;
+pub mod learn;
 pub mod play;
 pub mod puzzle;
 pub mod serve;
