@@ -64,6 +64,17 @@ test('phone: a seek leaves the lobby when its creator leaves or cancels', async 
     await pb.getByRole('link', { name: 'Back to the lobby' }).click();
     await pb.waitForURL(/\/lobby/);
 
+    // A game taken from the lobby can be called off before each side has
+    // moved: Abort instead of Resign, and both players read it.
+    const taken = await createSeek(pb, 'Kofi');
+    await viewer.locator(`.seeks tr[data-id="${taken}"] .join`).click({ timeout: 10000 });
+    await viewer.waitForURL(new RegExp(`/game/${taken}`));
+    await viewer.getByRole('button', { name: 'Abort' }).waitFor();
+    assert.equal(await viewer.getByRole('button', { name: 'Resign' }).isVisible(), false, 'no Resign before the first moves');
+    await viewer.getByRole('button', { name: 'Abort' }).click();
+    for (const p of [viewer, pb]) await until(async () => /called off before each player had moved/.test(await p.locator('.status').textContent()), 'the game called off');
+    await viewer.goto(`${BASE}/lobby`);
+
     // In French, times are relative too.
     const third = await createSeek(pb, 'Kofi');
     await viewer.getByRole('button', { name: 'FR' }).click();

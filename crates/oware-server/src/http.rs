@@ -94,6 +94,7 @@ pub fn routes() -> Router<crate::state::AppState> {
         .route("/api/v1/games/{id}/undo", post(undo))
         .route("/api/v1/games/{id}/resign", post(resign))
         .route("/api/v1/games/{id}/cancel", post(cancel))
+        .route("/api/v1/games/{id}/abort", post(abort))
         .route("/api/v1/games/{id}/agreement", post(agreement))
         .route("/api/v1/games/{id}/hint", post(hint))
         .route("/api/v1/games/{id}/rematch", post(rematch))
@@ -275,6 +276,17 @@ async fn cancel(
 ) -> Result<Json<GameResponse>, ApiError> {
     let game = hub
         .apply_to(&id, req.token.as_deref(), Command::Cancel)
+        .await?;
+    Ok(Json(GameResponse { game }))
+}
+
+async fn abort(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<TokenReq>,
+) -> Result<Json<GameResponse>, ApiError> {
+    let game = hub
+        .apply_to(&id, req.token.as_deref(), Command::Abort)
         .await?;
     Ok(Json(GameResponse { game }))
 }

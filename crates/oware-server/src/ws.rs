@@ -214,6 +214,7 @@ async fn handle(hub: &Arc<Hub>, slot: &Arc<Slot>, me: &Client<'_>, text: &str) -
         Ok(ClientIn::Move { mv, ply }) => Command::Move { mv, ply },
         Ok(ClientIn::Resign) => Command::Resign,
         Ok(ClientIn::Cancel) => Command::Cancel,
+        Ok(ClientIn::Abort) => Command::Abort,
         Ok(ClientIn::Agreement(action)) => Command::Agreement(action),
     };
     if me.side.is_none() {

@@ -37,6 +37,8 @@ pub enum Command {
     Agreement(OfferAction),
     /// Withdraw a seek nobody has taken yet.
     Cancel,
+    /// Call off an online game before each side has moved.
+    Abort,
 }
 
 impl Hub {
@@ -197,6 +199,10 @@ impl Hub {
             Command::Cancel => {
                 live.seat(token)?;
                 self.cancel_seek(slot, &mut live).await
+            }
+            Command::Abort => {
+                live.seat(token)?;
+                self.abort(slot, &mut live).await
             }
         }?;
         Ok(live)

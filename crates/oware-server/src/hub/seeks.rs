@@ -165,7 +165,44 @@ impl Hub {
     }
 }
 
+impl Hub {
+    /// Calls off an online game before each side has made its first move
+    /// (a player who sat down and then found they cannot play): it ends
+    /// unrated and without a result, as a cancelled seek does.
+    pub(crate) async fn abort(
+        self: &Arc<Self>,
+        slot: &Arc<Slot>,
+        live: &mut Live,
+    ) -> Result<(), ApiError> {
+        if live.meta.mode != crate::model::Mode::Online {
+            return Err(ApiError::not_allowed("only online games can be aborted")
+                .with_reason("not_online"));
+        }
+        match live.meta.status() {
+            GameStatus::Waiting => return self.cancel_seek(slot, live).await,
+            GameStatus::Playing if live.ply() < 2 && !live.game.is_over() => {}
+            _ => {
+                return Err(ApiError::not_allowed(
+                    "a game can be aborted only before each side has moved; resign instead",
+                )
+                .with_reason("too_late"))
+            }
+        }
+        self.commit(slot, live, |live| {
+            live.meta.cancelled = true;
+            live.meta.offer = None;
+            live.meta.updated_at = now_ms();
+            Ok(Commit {
+                op: WriteOp::Meta(live.meta.clone()),
+                announce: vec![Announce::State],
+                new_position: true,
+            })
+        })
+        .await
+    }
+}
+
 /// The refusal for any command on a cancelled seek.
 pub(crate) fn cancelled() -> ApiError {
-    ApiError::game_over("this game was cancelled before anyone joined").with_reason("cancelled")
+    ApiError::game_over("this game was called off before it started").with_reason("cancelled")
 }

@@ -34,6 +34,8 @@ pub enum ClientIn {
     Resign,
     /// Withdraw a seek nobody has taken yet.
     Cancel,
+    /// Call off a game before each side has moved.
+    Abort,
     /// Offer, accept or decline an end by agreement.
     Agreement(OfferAction),
     /// A chat message (checked by [`crate::hub::chat::check_text`]).
@@ -56,6 +58,7 @@ enum RawIn {
     },
     Resign {},
     Cancel {},
+    Abort {},
     Agreement {
         action: Option<String>,
     },
@@ -83,6 +86,7 @@ impl ClientIn {
             },
             RawIn::Resign {} => ClientIn::Resign,
             RawIn::Cancel {} => ClientIn::Cancel,
+            RawIn::Abort {} => ClientIn::Abort,
             RawIn::Agreement { action } => ClientIn::Agreement(parse_action(action.as_deref())?),
             RawIn::Chat { text } => ClientIn::Chat(text),
             RawIn::Ping {} => ClientIn::Ping,

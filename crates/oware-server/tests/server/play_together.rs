@@ -65,3 +65,53 @@ async fn a_clock_against_the_computer() {
     assert_eq!(end["result"]["reason"], "time", "{end}");
     assert_eq!(end["result"]["winner"], "S", "{end}");
 }
+
+/// An online game may be called off before each side has moved, by either
+/// player: it ends without a result and refuses moves; after that, only
+/// resigning is left.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn abort_before_each_side_has_moved() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&dir.path().join("g.sqlite3")).await;
+    let addr = server.addr();
+    // South moves once; North aborts.
+    let (id, south, north) = crate::common::online_game(addr, json!({})).await;
+    let m = post(
+        addr,
+        &format!("/api/v1/games/{id}/moves"),
+        json!({"token": south, "move": "C", "ply": 0}),
+    )
+    .await;
+    assert_eq!(m.status, 200, "{}", m.body);
+    let path = format!("/api/v1/games/{id}/abort");
+    assert_eq!(post(addr, &path, json!({})).await.code(), "missing_token");
+    let a = post(addr, &path, json!({"token": north})).await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(a.json()["game"]["status"], "cancelled");
+    assert!(a.json()["game"]["result"].is_null());
+    let late = post(
+        addr,
+        &format!("/api/v1/games/{id}/moves"),
+        json!({"token": north, "move": "f", "ply": 1}),
+    )
+    .await;
+    assert_eq!(late.code(), "game_over");
+    assert_eq!(late.json()["error"]["reason"], "cancelled");
+    // Once each side has moved, it is too late (over the WebSocket too).
+    let (id, south, north) = crate::common::online_game(addr, json!({})).await;
+    for (token, mv, ply) in [(&south, "C", 0), (&north, "f", 1)] {
+        let m = post(
+            addr,
+            &format!("/api/v1/games/{id}/moves"),
+            json!({"token": token, "move": mv, "ply": ply}),
+        )
+        .await;
+        assert_eq!(m.status, 200, "{}", m.body);
+    }
+    let mut w = ws(addr, &id, Some(&south)).await;
+    next_of(&mut w, "state", Duration::from_secs(10)).await;
+    send(&mut w, json!({"type": "abort"})).await;
+    let e = next_of(&mut w, "error", Duration::from_secs(10)).await;
+    assert_eq!(e["code"], "not_allowed", "{e}");
+    assert_eq!(e["reason"], "too_late", "{e}");
+}

@@ -128,6 +128,7 @@ class GamePage {
             <button class="btn undo-btn" type="button">${esc(t('game.undo'))}</button>
             <button class="btn offer-btn" type="button">${esc(t('game.offer'))}</button>
             <button class="btn resign-btn" type="button">${esc(t('game.resign'))}</button>
+            <button class="btn abort-btn" type="button">${esc(t('game.abort'))}</button>
           </div>
           <div class="end-box"></div>
           <p class="flip-row" hidden><button class="btn small flip-btn" type="button">${esc(t('board.flip'))}</button></p>
@@ -171,6 +172,7 @@ class GamePage {
     q('.hint-btn').addEventListener('click', () => this.hint());
     q('.undo-btn').addEventListener('click', () => this.undo());
     q('.resign-btn').addEventListener('click', () => this.resign());
+    q('.abort-btn').addEventListener('click', () => this.abort());
     q('.flip-btn').addEventListener('click', () => { this.flipped = !this.flipped; this.orient(); });
     q('.offer-btn').addEventListener('click', () => this.agreement('offer'));
   }
@@ -284,7 +286,8 @@ class GamePage {
     let status;
     // The result itself is shown once, in the result card under the board.
     if (g.status === 'over') status = t('game.over');
-    else if (g.status === 'cancelled') status = t('game.cancelled');
+    // A seek withdrawn, or a game called off before each side had moved.
+    else if (g.status === 'cancelled') status = g.seats?.S?.taken && g.seats?.N?.taken ? t('game.abortedOff') : t('game.cancelled');
     else if (g.status === 'waiting') status = t('game.waiting');
     else if (g.thinking) status = t('game.thinking');
     else if (g.mode === 'hotseat') status = t('game.toMove', { side: this.seatName(g.to_move) });
@@ -305,8 +308,12 @@ class GamePage {
     q('.hint-btn').disabled = !this.canMove();
     q('.undo-btn').hidden = !(mine && g.mode !== 'online');
     q('.undo-btn').disabled = !playing || g.ply === 0 || g.thinking;
-    q('.resign-btn').hidden = !mine;
+    // Online, before each side has moved, a player calls the game off
+    // (nothing counts) instead of resigning.
+    const early = g.mode === 'online' && playing && g.ply < 2;
+    q('.resign-btn').hidden = !mine || early;
     q('.resign-btn').disabled = !playing;
+    q('.abort-btn').hidden = !mine || !early;
     // Against the computer an offer to stop only makes sense once few seeds
     // are left; the computer accepts when it sees no better than a draw.
     const onBoard = g.position.split('-').slice(0, 12).reduce((a, x) => a + Number(x), 0);
@@ -860,6 +867,13 @@ class GamePage {
       const r = await api.undo(this.id, this.token());
       this.enqueue(() => this.setGame(r.game));
       setMsg(this.msgEl, '');
+    } catch (e) { this.showError(e); }
+  }
+
+  async abort() {
+    try {
+      const r = await api.abort(this.id, this.tokens[this.mySides()[0]]);
+      this.enqueue(() => this.setGame(r.game));
     } catch (e) { this.showError(e); }
   }
 
