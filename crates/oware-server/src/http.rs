@@ -95,6 +95,7 @@ pub fn routes() -> Router<crate::state::AppState> {
         .route("/api/v1/games/{id}/resign", post(resign))
         .route("/api/v1/games/{id}/cancel", post(cancel))
         .route("/api/v1/games/{id}/abort", post(abort))
+        .route("/api/v1/games/{id}/takeback", post(takeback))
         .route("/api/v1/games/{id}/agreement", post(agreement))
         .route("/api/v1/games/{id}/hint", post(hint))
         .route("/api/v1/games/{id}/rematch", post(rematch))
@@ -299,6 +300,18 @@ async fn agreement(
     let (token, action) = req.parse()?;
     let game = hub
         .apply_to(&id, token.as_deref(), Command::Agreement(action))
+        .await?;
+    Ok(Json(GameResponse { game }))
+}
+
+async fn takeback(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<AgreementReq>,
+) -> Result<Json<GameResponse>, ApiError> {
+    let (token, action) = req.parse()?;
+    let game = hub
+        .apply_to(&id, token.as_deref(), Command::Takeback(action))
         .await?;
     Ok(Json(GameResponse { game }))
 }

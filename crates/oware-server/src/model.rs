@@ -344,6 +344,10 @@ pub struct GameMeta {
     pub result: Option<Outcome>,
     /// The side that offered to stop by agreement, if an offer stands.
     pub offer: Option<Side>,
+    /// The side that asked to take its last move back (online), if the
+    /// request stands.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub takeback: Option<Side>,
     /// Id of the rematch game, once created.
     pub rematch: Option<String>,
     /// Number of plies (kept here for listings).
@@ -421,6 +425,7 @@ impl GameMeta {
             time_control,
             result: None,
             offer: None,
+            takeback: None,
             rematch: None,
             ply: 0,
             score: stores(&start),

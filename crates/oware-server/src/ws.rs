@@ -215,6 +215,7 @@ async fn handle(hub: &Arc<Hub>, slot: &Arc<Slot>, me: &Client<'_>, text: &str) -
         Ok(ClientIn::Resign) => Command::Resign,
         Ok(ClientIn::Cancel) => Command::Cancel,
         Ok(ClientIn::Abort) => Command::Abort,
+        Ok(ClientIn::Takeback(action)) => Command::Takeback(action),
         Ok(ClientIn::Agreement(action)) => Command::Agreement(action),
     };
     if me.side.is_none() {

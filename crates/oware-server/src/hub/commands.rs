@@ -39,6 +39,9 @@ pub enum Command {
     Cancel,
     /// Call off an online game before each side has moved.
     Abort,
+    /// Ask to take one's last move back (online), or answer the
+    /// opponent's request.
+    Takeback(OfferAction),
 }
 
 impl Hub {
@@ -204,6 +207,7 @@ impl Hub {
                 live.seat(token)?;
                 self.abort(slot, &mut live).await
             }
+            Command::Takeback(action) => self.takeback(slot, &mut live, token, action).await,
         }?;
         Ok(live)
     }
@@ -275,7 +279,8 @@ impl Hub {
             if let Some(clock) = live.clock_mut() {
                 clock.after_ply(side, ply == Ply::Pass, std::time::Instant::now());
             }
-            let had_offer = live.meta.offer.take().is_some();
+            // A move answers any standing offer or take-back request.
+            let had_offer = live.meta.offer.take().is_some() | live.meta.takeback.take().is_some();
             live.sync_meta();
             live.push_clock();
             let index = live.ply() - 1;
@@ -413,6 +418,83 @@ impl Hub {
                     Ok(Commit {
                         op: WriteOp::Meta(live.meta.clone()),
                         announce: vec![Announce::Offer(side, action)],
+                        new_position: false,
+                    })
+                })
+                .await
+            }
+        }
+    }
+
+    /// A take-back between people online: one side asks, the other
+    /// accepts (the game goes back to the asker's turn, as the session's
+    /// take-back rule says) or declines. Casual games only; a move by
+    /// either side answers the request.
+    async fn takeback(
+        self: &Arc<Self>,
+        slot: &Arc<Slot>,
+        live: &mut Live,
+        token: Option<&str>,
+        action: OfferAction,
+    ) -> Result<(), ApiError> {
+        let side = live.seat(token)?;
+        if live.meta.mode != Mode::Online {
+            return Err(
+                ApiError::not_allowed("take-back requests are for online games; use undo")
+                    .with_reason("not_online"),
+            );
+        }
+        if live.meta.rated {
+            return Err(
+                ApiError::not_allowed("moves cannot be taken back in rated games")
+                    .with_reason("rated"),
+            );
+        }
+        if live.game.is_over() || live.meta.status() != GameStatus::Playing {
+            return Err(ApiError::game_over("the game is not under way"));
+        }
+        let asked = live.meta.takeback;
+        match action {
+            // Asking when the opponent has asked is accepting.
+            OfferAction::Accept | OfferAction::Offer if asked == Some(side.opponent()) => {
+                let asker = side.opponent();
+                self.commit(slot, live, |live| {
+                    oware_session::take_back(&mut live.game, Some(asker))
+                        .map_err(|e| ApiError::not_allowed(e.to_string()).with_reason(e.code()))?;
+                    let from = live.ply();
+                    live.truncate_clock(from as usize);
+                    live.meta.takeback = None;
+                    live.meta.offer = None;
+                    live.sync_meta();
+                    Ok(Commit {
+                        op: WriteOp::Truncate {
+                            meta: live.meta.clone(),
+                            from,
+                        },
+                        announce: vec![Announce::State],
+                        new_position: true,
+                    })
+                })
+                .await
+            }
+            OfferAction::Accept | OfferAction::Decline if asked != Some(side.opponent()) => Err(
+                ApiError::not_allowed("there is no take-back request from the opponent to answer")
+                    .with_reason("no_request"),
+            ),
+            OfferAction::Offer if asked == Some(side) => Ok(()),
+            _ => {
+                if action == OfferAction::Offer {
+                    // Something of this side's to take back.
+                    oware_session::plan_take_back(&live.game, Some(side))
+                        .map_err(|e| ApiError::not_allowed(e.to_string()).with_reason(e.code()))?;
+                }
+                let request = (action == OfferAction::Offer).then_some(side);
+                self.commit(slot, live, |live| {
+                    live.meta.takeback = request;
+                    live.meta.updated_at = now_ms();
+                    Ok(Commit {
+                        op: WriteOp::Meta(live.meta.clone()),
+                        announce: vec![Announce::Takeback(side, action)],
                         new_position: false,
                     })
                 })

@@ -370,6 +370,7 @@ impl Live {
             rating_range: self.meta.rating_range,
             clock: self.clock.map(|c| c.view(Instant::now())),
             offer: self.meta.offer,
+            takeback: self.meta.takeback,
             thinking: self.thinking(),
             rematch: self.meta.rematch.clone(),
         }
@@ -466,6 +467,11 @@ impl Live {
             Announce::State => return Some(self.state_event(connected, None)),
             Announce::Presence => return Some(self.presence_event(connected)),
             Announce::Offer(side, action) => ClientOut::Offer {
+                ply,
+                side: *side,
+                action: *action,
+            },
+            Announce::Takeback(side, action) => ClientOut::Takeback {
                 ply,
                 side: *side,
                 action: *action,

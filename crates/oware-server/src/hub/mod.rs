@@ -144,6 +144,8 @@ pub(crate) enum Announce {
     State,
     /// An offer made or declined.
     Offer(Side, OfferAction),
+    /// A take-back request made or declined.
+    Takeback(Side, OfferAction),
     /// Seats taken or connected.
     Presence,
     /// A rematch was created.

@@ -175,8 +175,9 @@ impl Hub {
         live: &mut Live,
     ) -> Result<(), ApiError> {
         if live.meta.mode != crate::model::Mode::Online {
-            return Err(ApiError::not_allowed("only online games can be aborted")
-                .with_reason("not_online"));
+            return Err(
+                ApiError::not_allowed("only online games can be aborted").with_reason("not_online")
+            );
         }
         match live.meta.status() {
             GameStatus::Waiting => return self.cancel_seek(slot, live).await,

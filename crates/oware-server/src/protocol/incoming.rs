@@ -36,6 +36,8 @@ pub enum ClientIn {
     Cancel,
     /// Call off a game before each side has moved.
     Abort,
+    /// Ask to take one's last move back, or answer the request.
+    Takeback(OfferAction),
     /// Offer, accept or decline an end by agreement.
     Agreement(OfferAction),
     /// A chat message (checked by [`crate::hub::chat::check_text`]).
@@ -59,6 +61,9 @@ enum RawIn {
     Resign {},
     Cancel {},
     Abort {},
+    Takeback {
+        action: Option<String>,
+    },
     Agreement {
         action: Option<String>,
     },
@@ -87,6 +92,7 @@ impl ClientIn {
             RawIn::Resign {} => ClientIn::Resign,
             RawIn::Cancel {} => ClientIn::Cancel,
             RawIn::Abort {} => ClientIn::Abort,
+            RawIn::Takeback { action } => ClientIn::Takeback(parse_action(action.as_deref())?),
             RawIn::Agreement { action } => ClientIn::Agreement(parse_action(action.as_deref())?),
             RawIn::Chat { text } => ClientIn::Chat(text),
             RawIn::Ping {} => ClientIn::Ping,

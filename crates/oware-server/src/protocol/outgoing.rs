@@ -69,6 +69,16 @@ pub enum ClientOut<'a> {
         /// `offer` or `decline`.
         action: OfferAction,
     },
+    /// A request to take a move back, or its refusal (an accepted one is
+    /// a `state` event).
+    Takeback {
+        /// Plies played.
+        ply: u32,
+        /// Who asked or declined.
+        side: Side,
+        /// `offer` or `decline`.
+        action: OfferAction,
+    },
     /// The game ended.
     End {
         /// Plies played.

@@ -243,6 +243,9 @@ pub struct GameView {
     pub clock: Option<ClockView>,
     /// Standing agreement offer.
     pub offer: Option<Side>,
+    /// Standing request to take a move back (online games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub takeback: Option<Side>,
     /// The engine is thinking.
     pub thinking: bool,
     /// Rematch game id.

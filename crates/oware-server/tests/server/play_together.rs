@@ -115,3 +115,73 @@ async fn abort_before_each_side_has_moved() {
     assert_eq!(e["code"], "not_allowed", "{e}");
     assert_eq!(e["reason"], "too_late", "{e}");
 }
+
+/// Take-backs online: South asks after their move, North sees the request
+/// and declines, South asks again and North accepts: the game is back at
+/// South's turn for everyone. A move answers a standing request; rated
+/// games and requests with nothing to take back are refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn takeback_requests_online() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&dir.path().join("g.sqlite3")).await;
+    let addr = server.addr();
+    let (id, south, north) = crate::common::online_game(addr, json!({})).await;
+    let mut wn = ws(addr, &id, Some(&north)).await;
+    next_of(&mut wn, "state", Duration::from_secs(10)).await;
+    let path = format!("/api/v1/games/{id}/takeback");
+    let ask = |token: &str, action: &str| json!({"token": token, "action": action});
+    // Nothing of South's to take back yet.
+    let none = post(addr, &path, ask(&south, "offer")).await;
+    assert_eq!(none.code(), "not_allowed", "{}", none.body);
+    assert_eq!(none.json()["error"]["reason"], "nothing_to_take_back");
+    play(addr, &id, &south, "C", 0).await;
+    // South asks; North hears it, and declines.
+    let r = post(addr, &path, ask(&south, "offer")).await;
+    assert_eq!(r.json()["game"]["takeback"], "S", "{}", r.body);
+    let heard = next_of(&mut wn, "takeback", Duration::from_secs(10)).await;
+    assert_eq!(
+        (heard["side"].clone(), heard["action"].clone()),
+        (json!("S"), json!("offer"))
+    );
+    let d = post(addr, &path, ask(&north, "decline")).await;
+    assert!(d.json()["game"]["takeback"].is_null(), "{}", d.body);
+    // South cannot answer their own request.
+    post(addr, &path, ask(&south, "offer")).await;
+    let own = post(addr, &path, ask(&south, "accept")).await;
+    assert_eq!(own.json()["error"]["reason"], "no_request", "{}", own.body);
+    // North accepts: South's move is gone, and it is South's turn.
+    let a = post(addr, &path, ask(&north, "accept")).await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(a.json()["game"]["ply"], 0, "{}", a.body);
+    assert_eq!(a.json()["game"]["to_move"], "S");
+    let state = next_of(&mut wn, "state", Duration::from_secs(10)).await;
+    assert_eq!(state["game"]["ply"], 0, "{state}");
+    // After North has answered with a move, South's take-back goes back
+    // to South's turn: both moves.
+    play(addr, &id, &south, "D", 0).await;
+    play(addr, &id, &north, "f", 1).await;
+    post(addr, &path, ask(&south, "offer")).await;
+    let a = post(addr, &path, ask(&north, "accept")).await;
+    assert_eq!(a.json()["game"]["ply"], 0, "{}", a.body);
+    // A move answers a standing request.
+    play(addr, &id, &south, "D", 0).await;
+    post(addr, &path, ask(&south, "offer")).await;
+    play(addr, &id, &north, "f", 1).await;
+    let late = post(addr, &path, ask(&north, "accept")).await;
+    assert_eq!(
+        late.json()["error"]["reason"],
+        "no_request",
+        "{}",
+        late.body
+    );
+}
+
+async fn play(addr: std::net::SocketAddr, id: &str, token: &str, mv: &str, ply: u32) {
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{id}/moves"),
+        json!({"token": token, "move": mv, "ply": ply}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+}
