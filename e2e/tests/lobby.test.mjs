@@ -75,6 +75,27 @@ test('phone: a seek leaves the lobby when its creator leaves or cancels', async 
     for (const p of [viewer, pb]) await until(async () => /called off before each player had moved/.test(await p.locator('.status').textContent()), 'the game called off');
     await viewer.goto(`${BASE}/lobby`);
 
+    // A take-back between the two: the mover asks, the other accepts, and
+    // the move is gone on both pages.
+    const tb = await createSeek(pb, 'Kofi');
+    await viewer.locator(`.seeks tr[data-id="${tb}"] .join`).click({ timeout: 10000 });
+    await viewer.waitForURL(new RegExp(`/game/${tb}`));
+    const turn = async (p) => /Your turn/.test(await p.locator('.status').textContent());
+    await until(async () => (await turn(viewer)) || (await turn(pb)), 'someone to move');
+    const [mover, other] = (await turn(viewer)) ? [viewer, pb] : [pb, viewer];
+    const house = mover.locator('.house.playable').first();
+    await house.click();
+    await mover.waitForTimeout(100);
+    if (/again/.test(await mover.locator('.move-msg').textContent())) await house.click();
+    await until(async () => (await other.locator('.moves-list .mv').count()) === 1, 'the move reached the other');
+    await mover.getByRole('button', { name: 'Ask to take back' }).click();
+    await until(async () => /asks to take their last move back/.test(await other.locator('.takeback-box').textContent()), 'the request reached the other');
+    await shot(other, 'phone-takeback-asked');
+    await other.locator('.tb-accept').click();
+    for (const p of [mover, other]) await until(async () => (await p.locator('.moves-list .mv').count()) === 0, 'the move taken back');
+    await until(async () => turn(mover), 'the mover to play again');
+    await viewer.goto(`${BASE}/lobby`);
+
     // In French, times are relative too.
     const third = await createSeek(pb, 'Kofi');
     await viewer.getByRole('button', { name: 'FR' }).click();

@@ -81,6 +81,7 @@ export const api = {
   move: (id, token, move, ply) => call('POST', `/games/${encodeURIComponent(id)}/moves`, { token, move, ply }),
   undo: (id, token) => call('POST', `/games/${encodeURIComponent(id)}/undo`, { token }),
   resign: (id, token) => call('POST', `/games/${encodeURIComponent(id)}/resign`, { token }),
+  takeback: (id, token, action) => call('POST', `/games/${encodeURIComponent(id)}/takeback`, { token, action }),
   abort: (id, token) => call('POST', `/games/${encodeURIComponent(id)}/abort`, { token }),
   cancel: (id, token) => call('POST', `/games/${encodeURIComponent(id)}/cancel`, { token }),
   agreement: (id, token, action) => call('POST', `/games/${encodeURIComponent(id)}/agreement`, { token, action }),

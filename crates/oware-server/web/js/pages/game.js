@@ -123,12 +123,14 @@ class GamePage {
           <div class="msg move-msg" role="status"></div>
           <div class="msg conn" role="status"></div>
           <div class="offer-box"></div>
+          <div class="takeback-box"></div>
           <div class="row controls">
             <button class="btn hint-btn" type="button">${esc(t('game.hint'))}</button>
             <button class="btn undo-btn" type="button">${esc(t('game.undo'))}</button>
             <button class="btn offer-btn" type="button">${esc(t('game.offer'))}</button>
             <button class="btn resign-btn" type="button">${esc(t('game.resign'))}</button>
             <button class="btn abort-btn" type="button">${esc(t('game.abort'))}</button>
+            <button class="btn takeback-btn" type="button">${esc(t('game.takeback'))}</button>
           </div>
           <div class="end-box"></div>
           <p class="flip-row" hidden><button class="btn small flip-btn" type="button">${esc(t('board.flip'))}</button></p>
@@ -173,6 +175,7 @@ class GamePage {
     q('.undo-btn').addEventListener('click', () => this.undo());
     q('.resign-btn').addEventListener('click', () => this.resign());
     q('.abort-btn').addEventListener('click', () => this.abort());
+    q('.takeback-btn').addEventListener('click', () => this.takeback('offer'));
     q('.flip-btn').addEventListener('click', () => { this.flipped = !this.flipped; this.orient(); });
     q('.offer-btn').addEventListener('click', () => this.agreement('offer'));
   }
@@ -314,6 +317,11 @@ class GamePage {
     q('.resign-btn').hidden = !mine || early;
     q('.resign-btn').disabled = !playing;
     q('.abort-btn').hidden = !mine || !early;
+    // Online and casual: ask the opponent to take one's last move back.
+    const mySide = this.mySides()[0];
+    const iMoved = g.plies.some((_, i) => (i % 2 === 0) === (g.start.endsWith('-S') === (mySide === 'S')));
+    q('.takeback-btn').hidden = !(mine && g.mode === 'online' && !g.rated && playing && iMoved);
+    q('.takeback-btn').disabled = g.takeback === mySide;
     // Against the computer an offer to stop only makes sense once few seeds
     // are left; the computer accepts when it sees no better than a draw.
     const onBoard = g.position.split('-').slice(0, 12).reduce((a, x) => a + Number(x), 0);
@@ -325,6 +333,7 @@ class GamePage {
     q('.flip-row').hidden = g.mode === 'hotseat' || mine;
     q('.notify-opt').hidden = g.mode !== 'online' || !mine || typeof Notification !== 'function';
     this.renderOffer();
+    this.renderTakeback();
     this.renderLinks();
     this.renderEnd();
   }
@@ -349,6 +358,20 @@ class GamePage {
       <div class="row"><button class="btn primary accept-btn" type="button">${esc(t('game.accept'))}</button><button class="btn decline-btn" type="button">${esc(t('game.decline'))}</button></div></div>`;
     box.querySelector('.accept-btn').addEventListener('click', () => this.agreement('accept'));
     box.querySelector('.decline-btn').addEventListener('click', () => this.agreement('decline'));
+  }
+
+  /** A take-back request: sent (waiting), or the opponent's to answer. */
+  renderTakeback() {
+    const g = this.game;
+    const box = this.main.querySelector('.takeback-box');
+    if (g.status !== 'playing' || !g.takeback) { box.innerHTML = ''; return; }
+    if (this.tokens[g.takeback]) { box.innerHTML = `<div class="msg">${esc(t('game.takebackSent'))}</div>`; return; }
+    const from = t('game.takebackFrom', { side: this.seatName(g.takeback) });
+    if (!this.tokens[other(g.takeback)]) { box.innerHTML = `<div class="msg">${esc(from)}</div>`; return; }
+    box.innerHTML = `<div class="msg warn">${esc(from)}
+      <div class="row"><button class="btn primary tb-accept" type="button">${esc(t('game.accept'))}</button><button class="btn tb-decline" type="button">${esc(t('game.decline'))}</button></div></div>`;
+    box.querySelector('.tb-accept').addEventListener('click', () => this.takeback('accept'));
+    box.querySelector('.tb-decline').addEventListener('click', () => this.takeback('decline'));
   }
 
   renderLinks() {
@@ -651,6 +674,7 @@ class GamePage {
         g.status = 'over';
         g.result = ev.result;
         g.offer = null;
+        g.takeback = null;
         {
           const { head, why } = resultParts(ev.result, this.viewer(), this.playerNames());
           announce(`${head}: ${why}.`);
@@ -667,6 +691,12 @@ class GamePage {
           if (this.tokens[ev.side] === undefined) setMsg(this.msgEl, t('game.offerDeclined'));
           else setMsg(this.msgEl, t('game.offerDeclined'));
         }
+        this.renderPanel();
+        break;
+      case 'takeback':
+        g.takeback = ev.action === 'offer' ? ev.side : null;
+        if (ev.action === 'offer' && !this.tokens[ev.side]) announce(t('game.takebackFrom', { side: this.seatName(ev.side) }));
+        if (ev.action === 'decline' && !this.tokens[ev.side]) setMsg(this.msgEl, t('game.takebackDeclined'));
         this.renderPanel();
         break;
       case 'presence':
@@ -727,6 +757,7 @@ class GamePage {
     g.score = ev.score;
     g.last = ev.trace;
     g.offer = null;
+    g.takeback = null;
     // The engine's move ends its thinking, whether or not a `thinking` event follows.
     if (g.seats?.[ev.side]?.kind === 'computer') g.thinking = false;
     if (g.status === 'waiting') g.status = 'playing';
@@ -867,6 +898,13 @@ class GamePage {
       const r = await api.undo(this.id, this.token());
       this.enqueue(() => this.setGame(r.game));
       setMsg(this.msgEl, '');
+    } catch (e) { this.showError(e); }
+  }
+
+  async takeback(action) {
+    try {
+      const r = await api.takeback(this.id, this.tokens[this.mySides()[0]], action);
+      this.enqueue(() => this.setGame(r.game));
     } catch (e) { this.showError(e); }
   }
 
