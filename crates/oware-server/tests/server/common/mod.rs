@@ -336,12 +336,13 @@ pub async fn ws(addr: SocketAddr, id: &str, token: Option<&str>) -> Ws {
         .0
 }
 
-/// The next JSON text message (5 s at most).
+/// The next JSON text message (15 s at most: a computer reply on a loaded
+/// machine may take seconds).
 pub async fn recv(ws: &mut Ws) -> Value {
     loop {
-        let msg = tokio::time::timeout(Duration::from_secs(5), ws.next())
+        let msg = tokio::time::timeout(Duration::from_secs(15), ws.next())
             .await
-            .expect("a message within 5 s")
+            .expect("a message within 15 s")
             .expect("connection open")
             .expect("no socket error");
         if let Message::Text(t) = msg {
