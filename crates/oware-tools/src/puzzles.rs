@@ -429,3 +429,69 @@ pub fn format(report: &Report) -> String {
         report.time.as_secs_f64()
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shaped positions have their shape, and the same seed draws the
+    /// same positions.
+    #[test]
+    fn themed_positions_have_their_shape() {
+        for theme in RARE_THEMES {
+            let draw = |seed| {
+                let mut rng = SplitMix::new(seed);
+                (0..4000)
+                    .filter_map(|_| themed_position(theme, &mut rng))
+                    .collect::<Vec<_>>()
+            };
+            let drawn = draw(7);
+            assert!(drawn.len() >= 5, "{theme:?}: {} positions", drawn.len());
+            assert_eq!(drawn, draw(7));
+            for p in drawn {
+                assert!(p.legal_moves().len() >= 2);
+                let me = p.to_move();
+                match theme {
+                    Theme::Feeding => assert!(p.row_is_empty(me.opponent())),
+                    Theme::GrandSlam => assert!(p
+                        .legal_moves()
+                        .into_iter()
+                        .any(|m| p.trace(m).is_ok_and(|t| t.grand_slam))),
+                    Theme::Starving => {
+                        assert!(p.row_seeds(me.opponent()) <= 4);
+                        assert!(p.row_seeds(me) >= 4);
+                    }
+                    _ => unreachable!(),
+                }
+            }
+        }
+        assert!(themed_position(Theme::Quiet, &mut SplitMix::new(1)).is_none());
+    }
+
+    /// A small build finds feeding and grand-slam puzzles from the shaped
+    /// positions, each kept with its theme.
+    #[test]
+    fn small_build_finds_rare_themes() {
+        let config = Config {
+            games: 0,
+            check_depth: 4,
+            deep_depth: 6,
+            tables: 0,
+            themed: 2,
+            themed_tries: 200,
+            ..Config::default()
+        };
+        let (set, report) = build(&config, &mut |_| {});
+        assert_eq!(report.themed, 3);
+        for theme in [Theme::Feeding, Theme::GrandSlam] {
+            let n = set
+                .puzzles
+                .iter()
+                .filter(|p| p.themes.contains(&theme))
+                .count();
+            assert!(n >= 2, "{theme:?}: {n}");
+        }
+        let (again, _) = build(&config, &mut |_| {});
+        assert_eq!(set.to_text(&[]), again.to_text(&[]));
+    }
+}
