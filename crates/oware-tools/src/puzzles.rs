@@ -17,11 +17,11 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use oware_core::{Game, Position, Record, Side};
+use oware_core::{Game, Position, Record, Setup, Side};
 use oware_engine::levels::SplitMix;
 use oware_engine::{Engine, EngineOptions, Level, Limits, StopHandle};
 use oware_session::analysis::{Analysis, Budget};
-use oware_session::puzzles::{self, Proof, Puzzle, PuzzleSet};
+use oware_session::puzzles::{self, Proof, Puzzle, PuzzleSet, Theme};
 
 use crate::arena::Opening;
 
@@ -46,6 +46,13 @@ pub struct Config {
     pub limit: usize,
     /// Game records to take positions from too.
     pub records: Vec<Record>,
+    /// Puzzles wanted of each rare theme (feeding, starving, grand slam),
+    /// from seeded positions built for it ([`themed_position`]), examined
+    /// before the records and the games.
+    pub themed: usize,
+    /// Positions examined at most for each rare theme (of at most 20
+    /// times as many draws).
+    pub themed_tries: usize,
 }
 
 impl Default for Config {
@@ -70,6 +77,8 @@ impl Default for Config {
             tables: 14,
             limit: 1200,
             records: Vec::new(),
+            themed: 40,
+            themed_tries: 3000,
         }
     }
 }
@@ -77,6 +86,8 @@ impl Default for Config {
 /// What the build did.
 #[derive(Clone, Debug, Default)]
 pub struct Report {
+    /// Rare themes whose seeded positions were examined.
+    pub themed: usize,
     /// Games played.
     pub games: usize,
     /// Distinct positions examined.
@@ -134,6 +145,103 @@ fn play_game(
     game.positions().to_vec()
 }
 
+/// The rare themes the builder seeds positions for.
+pub const RARE_THEMES: [Theme; 3] = [Theme::Feeding, Theme::Starving, Theme::GrandSlam];
+
+/// A random position shaped for `theme` (deterministic in `rng`), or None
+/// when the draw is not a legal position with a choice of moves:
+///
+/// - feeding: the opponent's row is empty, the mover holds 2 to 14 seeds;
+/// - starving: the opponent holds 1 to 4 seeds in their first 3 houses,
+///   the mover 4 to 17; kept when the board holds more seeds than 14 (a
+///   searched line can show the end) or a move ends the game at once;
+/// - grand slam: the opponent's houses hold 0 to 2 seeds each, the mover
+///   4 to 14 seeds with one big house, kept only when a legal move would
+///   take the whole row.
+///
+/// The stores share the other seeds about evenly (a difference of at most
+/// 6), South or North to move.
+pub fn themed_position(theme: Theme, rng: &mut SplitMix) -> Option<Position> {
+    let me = if rng.below(2) == 0 {
+        Side::South
+    } else {
+        Side::North
+    };
+    let mut houses = [0u8; 12];
+    let (mine, theirs) = match me {
+        Side::South => (0..6, 6..12),
+        Side::North => (6..12, 0..6),
+    };
+    let sow =
+        |houses: &mut [u8; 12], range: std::ops::Range<usize>, seeds: u64, rng: &mut SplitMix| {
+            let n = range.len() as u64;
+            for _ in 0..seeds {
+                houses[range.start + rng.below(n) as usize] += 1;
+            }
+        };
+    match theme {
+        Theme::Feeding => {
+            let n = 2 + rng.below(13);
+            sow(&mut houses, mine, n, rng);
+        }
+        Theme::Starving => {
+            let n = 4 + rng.below(14);
+            sow(&mut houses, mine, n, rng);
+            let k = 1 + rng.below(4);
+            sow(&mut houses, theirs.start..theirs.start + 3, k, rng);
+        }
+        Theme::GrandSlam => {
+            for h in theirs {
+                houses[h] = rng.below(3) as u8;
+            }
+            let big = mine.start + rng.below(6) as usize;
+            houses[big] = 8 + rng.below(14) as u8;
+            let n = rng.below(6);
+            sow(&mut houses, mine, n, rng);
+        }
+        _ => return None,
+    }
+    let board: u32 = houses.iter().map(|&h| u32::from(h)).sum();
+    if board > 48 {
+        return None;
+    }
+    let rest = 48 - board;
+    let skew = rng.below(7) as i64 - 3;
+    let south = (i64::from(rest as u8 / 2) + skew).clamp(0, i64::from(rest as u8)) as u8;
+    let setup = Setup {
+        houses,
+        stores: [south, rest as u8 - south],
+        to_move: me,
+    };
+    let position = Position::from_setup(setup).ok()?;
+    if position.legal_moves().len() < 2 {
+        return None;
+    }
+    // A starving line is seen in a searched line (more seeds than the
+    // tables hold) or in a move that ends the game at once.
+    let ends_at_once = |m| {
+        let mut g = Game::new(position);
+        g.play(m).is_ok()
+            && g.outcome()
+                .is_some_and(|o| o.reason == oware_core::EndReason::NoMoves)
+    };
+    if theme == Theme::Starving
+        && board <= 14
+        && !position.legal_moves().into_iter().any(ends_at_once)
+    {
+        return None;
+    }
+    if theme == Theme::GrandSlam
+        && !position
+            .legal_moves()
+            .into_iter()
+            .any(|m| position.trace(m).is_ok_and(|t| t.grand_slam))
+    {
+        return None;
+    }
+    Some(position)
+}
+
 /// The starting rating of a puzzle (module documentation).
 fn seed_rating(plain: &mut Engine, position: Position, solution: oware_core::Move) -> u16 {
     let game = Game::new(position);
@@ -176,31 +284,35 @@ pub fn build(config: &Config, progress: &mut dyn FnMut(&Report)) -> (PuzzleSet, 
     // games.
     let mut seen: HashSet<Position> = HashSet::new();
     let mut puzzles: Vec<Puzzle> = Vec::new();
+    // Examines a position once; with `want`, keeps it only when its
+    // themes include that one. Returns whether it was kept.
     let mut consider = |position: Position,
+                        want: Option<Theme>,
                         report: &mut Report,
                         judge: &mut Engine,
                         plain: &mut Engine,
-                        puzzles: &mut Vec<Puzzle>| {
+                        puzzles: &mut Vec<Puzzle>|
+     -> bool {
         if puzzles.len() >= config.limit
             || position.legal_moves().len() < 2
             || !seen.insert(position)
         {
-            return;
+            return false;
         }
         report.positions += 1;
         let Ok(Some(check)) = puzzles::examine(judge, position, config.check_depth) else {
-            return;
+            return false;
         };
         report.candidates += 1;
         let Ok(Some(deep)) = puzzles::examine(judge, position, config.deep_depth) else {
-            return;
+            return false;
         };
         let same_proof = match (check.proof, deep.proof) {
             (Proof::Search { .. }, Proof::Search { .. }) => true,
             (a, b) => a == b,
         };
         if deep.solution != check.solution || !same_proof {
-            return;
+            return false;
         }
         let line = if deep.line.first() == Some(&deep.solution) {
             deep.line.clone()
@@ -208,6 +320,9 @@ pub fn build(config: &Config, progress: &mut dyn FnMut(&Report)) -> (PuzzleSet, 
             vec![deep.solution]
         };
         let themes = puzzles::themes(position, &line, puzzles::covers(judge, position));
+        if want.is_some_and(|t| !themes.contains(&t)) {
+            return false;
+        }
         let rating = seed_rating(plain, position, deep.solution);
         report.puzzles += 1;
         report.by_tables += usize::from(deep.proof.by_tables());
@@ -221,10 +336,43 @@ pub fn build(config: &Config, progress: &mut dyn FnMut(&Report)) -> (PuzzleSet, 
             themes,
             rating,
         });
+        true
     };
+    // The rare themes first, each from its own seeded positions.
+    for (k, &theme) in RARE_THEMES.iter().enumerate() {
+        let mut rng = SplitMix::new(
+            config
+                .seed
+                .wrapping_mul(0xD1B5_4A32_D192_ED03)
+                .wrapping_add(k as u64),
+        );
+        let mut found = puzzles.iter().filter(|p| p.themes.contains(&theme)).count();
+        let mut tried = 0;
+        for _ in 0..config.themed_tries * 20 {
+            if found >= config.themed || tried >= config.themed_tries {
+                break;
+            }
+            if let Some(p) = themed_position(theme, &mut rng) {
+                tried += 1;
+                if consider(
+                    p,
+                    Some(theme),
+                    &mut report,
+                    &mut judge,
+                    &mut plain,
+                    &mut puzzles,
+                ) {
+                    found += 1;
+                }
+            }
+        }
+        report.themed += 1;
+        report.time = started.elapsed();
+        progress(&report);
+    }
     for record in &config.records {
         for &p in record.game().positions() {
-            consider(p, &mut report, &mut judge, &mut plain, &mut puzzles);
+            consider(p, None, &mut report, &mut judge, &mut plain, &mut puzzles);
         }
     }
     'pairs: for (k, &pair) in config.pairs.iter().enumerate() {
@@ -244,7 +392,7 @@ pub fn build(config: &Config, progress: &mut dyn FnMut(&Report)) -> (PuzzleSet, 
             );
             report.games += 1;
             for p in positions {
-                consider(p, &mut report, &mut judge, &mut plain, &mut puzzles);
+                consider(p, None, &mut report, &mut judge, &mut plain, &mut puzzles);
             }
             report.time = started.elapsed();
             progress(&report);
@@ -280,4 +428,70 @@ pub fn format(report: &Report) -> String {
         report.tables_time.as_secs_f64(),
         report.time.as_secs_f64()
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shaped positions have their shape, and the same seed draws the
+    /// same positions.
+    #[test]
+    fn themed_positions_have_their_shape() {
+        for theme in RARE_THEMES {
+            let draw = |seed| {
+                let mut rng = SplitMix::new(seed);
+                (0..4000)
+                    .filter_map(|_| themed_position(theme, &mut rng))
+                    .collect::<Vec<_>>()
+            };
+            let drawn = draw(7);
+            assert!(drawn.len() >= 5, "{theme:?}: {} positions", drawn.len());
+            assert_eq!(drawn, draw(7));
+            for p in drawn {
+                assert!(p.legal_moves().len() >= 2);
+                let me = p.to_move();
+                match theme {
+                    Theme::Feeding => assert!(p.row_is_empty(me.opponent())),
+                    Theme::GrandSlam => assert!(p
+                        .legal_moves()
+                        .into_iter()
+                        .any(|m| p.trace(m).is_ok_and(|t| t.grand_slam))),
+                    Theme::Starving => {
+                        assert!(p.row_seeds(me.opponent()) <= 4);
+                        assert!(p.row_seeds(me) >= 4);
+                    }
+                    _ => unreachable!(),
+                }
+            }
+        }
+        assert!(themed_position(Theme::Quiet, &mut SplitMix::new(1)).is_none());
+    }
+
+    /// A small build finds feeding and grand-slam puzzles from the shaped
+    /// positions, each kept with its theme.
+    #[test]
+    fn small_build_finds_rare_themes() {
+        let config = Config {
+            games: 0,
+            check_depth: 4,
+            deep_depth: 6,
+            tables: 0,
+            themed: 2,
+            themed_tries: 200,
+            ..Config::default()
+        };
+        let (set, report) = build(&config, &mut |_| {});
+        assert_eq!(report.themed, 3);
+        for theme in [Theme::Feeding, Theme::GrandSlam] {
+            let n = set
+                .puzzles
+                .iter()
+                .filter(|p| p.themes.contains(&theme))
+                .count();
+            assert!(n >= 2, "{theme:?}: {n}");
+        }
+        let (again, _) = build(&config, &mut |_| {});
+        assert_eq!(set.to_text(&[]), again.to_text(&[]));
+    }
 }

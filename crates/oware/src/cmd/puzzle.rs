@@ -81,6 +81,10 @@ pub struct BuildArgs {
     /// Stop at this many puzzles.
     #[arg(long, default_value_t = 1200)]
     limit: usize,
+    /// Puzzles wanted of each rare theme (feeding, starving, grand slam),
+    /// from seeded positions shaped for it, examined first.
+    #[arg(long, default_value_t = 40)]
+    themed: usize,
     /// OGN files whose positions are examined first.
     #[arg(long, value_name = "FILE.ogn")]
     records: Vec<PathBuf>,
@@ -161,6 +165,7 @@ fn build(a: BuildArgs) -> Result<()> {
         deep_depth: a.deep_depth,
         tables: a.tables,
         limit: a.limit,
+        themed: a.themed,
         records,
         ..Default::default()
     };
@@ -177,7 +182,7 @@ fn build(a: BuildArgs) -> Result<()> {
         .collect();
     let comments = vec![
         format!(
-            "built by: oware puzzle build --games {} --pairs {} --seed {} --check-depth {} --deep-depth {} --tables {} --limit {}{}",
+            "built by: oware puzzle build --games {} --pairs {} --seed {} --check-depth {} --deep-depth {} --tables {} --limit {} --themed {}{}",
             a.games,
             pairs.join(","),
             a.seed,
@@ -185,6 +190,7 @@ fn build(a: BuildArgs) -> Result<()> {
             a.deep_depth,
             a.tables,
             a.limit,
+            a.themed,
             if a.records.is_empty() { "" } else { " --records …" }
         ),
         oware_tools::puzzles::format_counts(&report),
