@@ -331,7 +331,7 @@ const STRINGS = {
     'player.provisional': 'Une cote suivie de « ? » est provisoire : elle reste incertaine après trop peu de parties.',
     'player.history': 'Évolution de la cote', 'player.finished': 'Parties terminées', 'player.noGames': 'Aucune partie terminée pour l’instant.', 'player.noHistory': 'Aucune partie classée pour l’instant.',
     'player.won': 'Gagnée', 'player.lost': 'Perdue', 'player.draw': 'Nulle', 'player.vs': 'contre', 'player.gamesAxis': 'parties classées', 'player.player': 'Joueur',
-    'ratings.title': 'Classement', 'ratings.empty': 'Personne pour l’instant : un joueur y apparaît quand sa cote n’est plus provisoire.',
+    'ratings.title': 'Classement', 'ratings.empty': 'Personne pour l’instant : jouez une partie classée pour y apparaître.', 'ratings.provisional': 'Une cote suivie de ? est provisoire (trop peu de parties) : elle est listée après les autres, sans rang.',
     'ratings.note': 'Les cotes sont calculées par Glicko-2, une par type de partie, à partir des parties classées en ligne entre deux comptes.',
     'play.presets': 'Cadences courantes', 'play.preset': '{m} minutes plus {i} secondes par coup',
     'board.flip': 'Retourner le plateau', 'list.resigned': 'par abandon', 'list.onTime': 'au temps',
