@@ -248,15 +248,24 @@ async fn play(
     }))
 }
 
+/// A seat's command that answers with the game (undo, resign, cancel,
+/// abort, agreement, take-back): all go through [`Hub::apply_to`].
+async fn seat_command(
+    hub: &Arc<Hub>,
+    id: &str,
+    token: Option<String>,
+    command: Command,
+) -> Result<Json<GameResponse>, ApiError> {
+    let game = hub.apply_to(id, token.as_deref(), command).await?;
+    Ok(Json(GameResponse { game }))
+}
+
 async fn undo(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
     JsonBody(req): JsonBody<TokenReq>,
 ) -> Result<Json<GameResponse>, ApiError> {
-    let game = hub
-        .apply_to(&id, req.token.as_deref(), Command::Undo)
-        .await?;
-    Ok(Json(GameResponse { game }))
+    seat_command(&hub, &id, req.token, Command::Undo).await
 }
 
 async fn resign(
@@ -264,10 +273,7 @@ async fn resign(
     Path(id): Path<String>,
     JsonBody(req): JsonBody<TokenReq>,
 ) -> Result<Json<GameResponse>, ApiError> {
-    let game = hub
-        .apply_to(&id, req.token.as_deref(), Command::Resign)
-        .await?;
-    Ok(Json(GameResponse { game }))
+    seat_command(&hub, &id, req.token, Command::Resign).await
 }
 
 async fn cancel(
@@ -275,10 +281,7 @@ async fn cancel(
     Path(id): Path<String>,
     JsonBody(req): JsonBody<TokenReq>,
 ) -> Result<Json<GameResponse>, ApiError> {
-    let game = hub
-        .apply_to(&id, req.token.as_deref(), Command::Cancel)
-        .await?;
-    Ok(Json(GameResponse { game }))
+    seat_command(&hub, &id, req.token, Command::Cancel).await
 }
 
 async fn abort(
@@ -286,10 +289,7 @@ async fn abort(
     Path(id): Path<String>,
     JsonBody(req): JsonBody<TokenReq>,
 ) -> Result<Json<GameResponse>, ApiError> {
-    let game = hub
-        .apply_to(&id, req.token.as_deref(), Command::Abort)
-        .await?;
-    Ok(Json(GameResponse { game }))
+    seat_command(&hub, &id, req.token, Command::Abort).await
 }
 
 async fn agreement(
@@ -298,10 +298,7 @@ async fn agreement(
     JsonBody(req): JsonBody<AgreementReq>,
 ) -> Result<Json<GameResponse>, ApiError> {
     let (token, action) = req.parse()?;
-    let game = hub
-        .apply_to(&id, token.as_deref(), Command::Agreement(action))
-        .await?;
-    Ok(Json(GameResponse { game }))
+    seat_command(&hub, &id, token, Command::Agreement(action)).await
 }
 
 async fn takeback(
@@ -310,10 +307,7 @@ async fn takeback(
     JsonBody(req): JsonBody<AgreementReq>,
 ) -> Result<Json<GameResponse>, ApiError> {
     let (token, action) = req.parse()?;
-    let game = hub
-        .apply_to(&id, token.as_deref(), Command::Takeback(action))
-        .await?;
-    Ok(Json(GameResponse { game }))
+    seat_command(&hub, &id, token, Command::Takeback(action)).await
 }
 
 async fn hint(
