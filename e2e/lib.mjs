@@ -2,6 +2,8 @@
 // playwright-core, read the board, take screenshots.
 
 import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,4 +62,33 @@ export async function until(fn, label, timeout = 20000) {
     await sleep(100);
   }
   throw new Error(`timed out waiting for ${label}`);
+}
+
+/** A free loopback port. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+  });
+}
+
+/** Starts a server of the test's own (`oware serve`, the binary test-web.sh
+ * built, OWARE_BIN) on `port` with the database `db` and extra `args`;
+ * resolves once it answers. `stop()` kills it (SIGKILL: as a crash would). */
+export async function startServer({ port, db, args = [] }) {
+  const bin = process.env.OWARE_BIN;
+  if (!bin) throw new Error('OWARE_BIN is not set: run the browser tests through scripts/test-web.sh');
+  const child = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--db', db, '--tablebase-seeds', '0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  child.stderr.on('data', (d) => { log += d; });
+  const exited = new Promise((r) => child.on('exit', r));
+  const url = `http://127.0.0.1:${port}`;
+  const end = Date.now() + 20000;
+  for (;;) {
+    try { if ((await fetch(`${url}/api/v1/lobby`)).ok) break; } catch (_) { /* not yet */ }
+    if (child.exitCode != null || Date.now() > end) throw new Error(`the server did not start:\n${log}`);
+    await sleep(100);
+  }
+  return { url, log: () => log, stop: async () => { child.kill('SIGKILL'); await exited; } };
 }

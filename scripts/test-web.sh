@@ -42,8 +42,9 @@ const end = Date.now() + 20000;
 })();' "$url" || { cat "$tmp/server.log" >&2; exit 1; }
 
 status=0
+# OWARE_BIN lets a test start servers of its own (one it restarts).
 # E2E_TESTS picks some of the tests (e.g. "tests/lobby.test.mjs"); all by default.
-(cd e2e && OWARE_URL="$url" node --test --test-concurrency=1 --test-timeout=180000 ${E2E_TESTS:-tests/*.test.mjs}) || status=$?
+(cd e2e && OWARE_URL="$url" OWARE_BIN="$oware" node --test --test-concurrency=1 --test-timeout=180000 ${E2E_TESTS:-tests/*.test.mjs}) || status=$?
 if [ "$status" -ne 0 ]; then
     echo "== server log (last 40 lines)" >&2
     tail -n 40 "$tmp/server.log" >&2

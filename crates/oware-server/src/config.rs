@@ -46,6 +46,10 @@ pub struct Config {
     /// A seek whose creator has had no connection open for this long is
     /// cancelled (a reload reconnects well within it).
     pub seek_grace: Duration,
+    /// How long a correspondence day lasts: a day, shortened only by tests
+    /// (`oware serve --correspondence-day-ms`), so that days run out in
+    /// seconds.
+    pub correspondence_day: Duration,
 }
 
 /// Where the server's endgame tables come from.
@@ -80,6 +84,7 @@ impl Default for Config {
             book: true,
             tablebases: None,
             seek_grace: Duration::from_secs(15),
+            correspondence_day: crate::hub::clock::DAY,
         }
     }
 }

@@ -207,6 +207,17 @@ pub enum TimeControl {
         /// Time added after each move.
         increment_ms: u64,
     },
+    /// Correspondence: days for each move, the time refilled after every
+    /// move; running out loses the game.
+    Correspondence {
+        /// Days for one move: 1, 3, 7 or 14.
+        days_per_move: u32,
+    },
+}
+
+impl TimeControl {
+    /// The days per move a correspondence game may have.
+    pub const CORRESPONDENCE_DAYS: [u32; 4] = [1, 3, 7, 14];
 }
 
 /// Who sits in a seat.

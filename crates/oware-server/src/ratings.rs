@@ -21,17 +21,25 @@ pub enum RatingClass {
     Slow,
     /// A limit per move (R13).
     PerMove,
+    /// Correspondence: days a move.
+    Correspondence,
 }
 
 impl RatingClass {
     /// Every class.
-    pub const ALL: [RatingClass; 3] = [RatingClass::Fast, RatingClass::Slow, RatingClass::PerMove];
+    pub const ALL: [RatingClass; 4] = [
+        RatingClass::Fast,
+        RatingClass::Slow,
+        RatingClass::PerMove,
+        RatingClass::Correspondence,
+    ];
 
     /// The class of a time control.
     pub fn of(tc: Option<TimeControl>) -> RatingClass {
         match tc {
             None => RatingClass::Slow,
             Some(TimeControl::PerMove { .. }) => RatingClass::PerMove,
+            Some(TimeControl::Correspondence { .. }) => RatingClass::Correspondence,
             Some(TimeControl::Clock {
                 initial_ms,
                 increment_ms,
@@ -51,6 +59,7 @@ impl RatingClass {
             RatingClass::Fast => "fast",
             RatingClass::Slow => "slow",
             RatingClass::PerMove => "per_move",
+            RatingClass::Correspondence => "correspondence",
         }
     }
 
@@ -217,6 +226,10 @@ mod tests {
                 per_move_ms: 30_000
             })),
             RatingClass::PerMove
+        );
+        assert_eq!(
+            RatingClass::of(Some(TimeControl::Correspondence { days_per_move: 3 })),
+            RatingClass::Correspondence
         );
         for c in RatingClass::ALL {
             assert_eq!(RatingClass::parse(c.as_str()), Some(c));

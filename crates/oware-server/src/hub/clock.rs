@@ -1,9 +1,11 @@
 //! A game's clock as a pure value: every method takes the time it acts at,
 //! so it is tested without waiting and without a runtime.
 //!
-//! Two controls (docs/PROTOCOL.md): a chess clock with an increment, where
-//! running out loses the game; and a per-move limit (R13), where running
-//! out loses the turn and each turn starts full again.
+//! Three controls (docs/PROTOCOL.md): a chess clock with an increment,
+//! where running out loses the game; a per-move limit (R13), where running
+//! out loses the turn and each turn starts full again; and correspondence,
+//! days for each move, where each turn starts full and running out loses
+//! the game.
 
 use std::time::{Duration, Instant};
 
@@ -12,10 +14,15 @@ use oware_core::Side;
 use crate::model::TimeControl;
 use crate::protocol::views::ClockView;
 
+/// A day.
+pub const DAY: Duration = Duration::from_secs(86_400);
+
 /// Time left for each side, and whose time is running since when.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clock {
     control: TimeControl,
+    /// The length of a correspondence day (a day, save in tests).
+    day: Duration,
     remaining: [u64; 2],
     running: Option<(Side, Instant)>,
 }
@@ -24,14 +31,33 @@ impl Clock {
     /// A stopped clock. `stored` is the time left when the game was last
     /// stored (chess clocks); a per-move clock starts every turn full.
     pub fn new(control: TimeControl, stored: Option<[u64; 2]>) -> Clock {
-        let remaining = match control {
-            TimeControl::PerMove { per_move_ms } => [per_move_ms; 2],
-            TimeControl::Clock { initial_ms, .. } => stored.unwrap_or([initial_ms; 2]),
-        };
-        Clock {
+        Clock::with_day(control, stored, DAY)
+    }
+
+    /// [`Clock::new`] with correspondence days of length `day` (the
+    /// server's `correspondence_day`, shortened only by tests).
+    pub fn with_day(control: TimeControl, stored: Option<[u64; 2]>, day: Duration) -> Clock {
+        let mut clock = Clock {
             control,
-            remaining,
+            day,
+            remaining: [0; 2],
             running: None,
+        };
+        clock.remaining = match control {
+            TimeControl::Clock { initial_ms, .. } => stored.unwrap_or([initial_ms; 2]),
+            _ => [clock.full_turn(); 2],
+        };
+        clock
+    }
+
+    /// The time of a turn that starts full (per-move and correspondence).
+    fn full_turn(&self) -> u64 {
+        match self.control {
+            TimeControl::PerMove { per_move_ms } => per_move_ms,
+            TimeControl::Correspondence { days_per_move } => {
+                self.day.as_millis() as u64 * u64::from(days_per_move)
+            }
+            TimeControl::Clock { initial_ms, .. } => initial_ms,
         }
     }
 
@@ -69,12 +95,12 @@ impl Clock {
     pub fn after_ply(&mut self, side: Side, passed: bool, now: Instant) {
         self.stop(now);
         match self.control {
-            TimeControl::PerMove { per_move_ms } => self.remaining = [per_move_ms; 2],
             TimeControl::Clock { increment_ms, .. } => {
                 if !passed {
                     self.remaining[side.index()] += increment_ms;
                 }
             }
+            _ => self.remaining = [self.full_turn(); 2],
         }
     }
 
@@ -115,8 +141,8 @@ impl Clock {
         }
     }
 
-    /// The time left to store with a ply: chess clocks only (a per-move
-    /// clock starts every turn full, so there is nothing to keep).
+    /// The time left to store with a ply: chess clocks only (per-move and
+    /// correspondence clocks start every turn full: nothing to keep).
     pub fn stored(&self) -> Option<[u64; 2]> {
         matches!(self.control, TimeControl::Clock { .. }).then_some(self.remaining)
     }
@@ -183,6 +209,29 @@ mod tests {
         assert_eq!(c.stored(), None);
         c.start(N, t0 + ms(4_000));
         assert_eq!(c.expired(t0 + ms(9_000)), Some(N));
+    }
+
+    #[test]
+    fn correspondence_refills_every_turn_and_runs_for_days() {
+        let t0 = Instant::now();
+        let day = 86_400_000;
+        let mut c = Clock::new(TimeControl::Correspondence { days_per_move: 3 }, None);
+        c.start(S, t0);
+        assert_eq!(c.deadline(), Some(t0 + ms(3 * day)));
+        assert_eq!(c.view(t0 + ms(day)).south_ms, 2 * day);
+        c.after_ply(S, false, t0 + ms(2 * day));
+        assert_eq!(c.view(t0 + ms(2 * day)).south_ms, 3 * day);
+        assert_eq!(c.stored(), None);
+        c.start(N, t0 + ms(2 * day));
+        assert_eq!(c.expired(t0 + ms(5 * day - 1)), None);
+        assert_eq!(c.expired(t0 + ms(5 * day)), Some(N));
+        // A shortened day (tests) scales the whole turn.
+        let c = Clock::with_day(
+            TimeControl::Correspondence { days_per_move: 7 },
+            None,
+            Duration::from_millis(100),
+        );
+        assert_eq!(c.view(t0).north_ms, 700);
     }
 
     #[test]

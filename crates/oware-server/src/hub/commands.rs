@@ -77,7 +77,7 @@ impl Hub {
                 continue;
             }
             let id = g.meta.id.clone();
-            match Live::from_stored(g) {
+            match Live::from_stored(g, self.config.correspondence_day) {
                 Ok(live) => out.push(crate::protocol::views::Summary::of(&live.meta)),
                 Err(e) => tracing::error!("game {id} cannot be replayed: {e}"),
             }

@@ -54,6 +54,8 @@ pub struct Live {
     pub(crate) version: u64,
     /// The deadlines as last stored.
     pub(crate) due: Due,
+    /// The length of a correspondence day ([`crate::config::Config`]).
+    day: std::time::Duration,
 }
 
 /// What [`Live::restore`] puts back: everything that is stored.
@@ -104,10 +106,11 @@ fn stored_clock(
     game: &Game,
     clock_at: &[Option<[u64; 2]>],
     due: Due,
+    day: std::time::Duration,
 ) -> Option<Clock> {
     let mut clock = meta
         .time_control
-        .map(|tc| Clock::new(tc, clock_at.last().copied().flatten()));
+        .map(|tc| Clock::with_day(tc, clock_at.last().copied().flatten(), day));
     if let (Some(c), Some(deadline)) = (clock.as_mut(), due.clock) {
         if !game.is_over() && meta.status() == GameStatus::Playing {
             let left =
@@ -119,8 +122,9 @@ fn stored_clock(
 }
 
 impl Live {
-    /// A stored game replayed through the rules.
-    pub fn from_stored(stored: StoredGame) -> Result<Live, LoadError> {
+    /// A stored game replayed through the rules; correspondence days last
+    /// `day` ([`crate::config::Config::correspondence_day`]).
+    pub fn from_stored(stored: StoredGame, day: std::time::Duration) -> Result<Live, LoadError> {
         let StoredGame {
             mut meta,
             plies,
@@ -147,7 +151,7 @@ impl Live {
         if let Some(last) = plies.last() {
             meta.updated_at = meta.updated_at.max(last.at);
         }
-        let clock = stored_clock(&meta, &game, &clock_at, due);
+        let clock = stored_clock(&meta, &game, &clock_at, due, day);
         Ok(Live {
             meta,
             game,
@@ -159,6 +163,7 @@ impl Live {
             engine_gen: 0,
             version,
             due,
+            day,
         })
     }
 
@@ -177,7 +182,7 @@ impl Live {
         self.meta.ply = self.ply();
         self.meta.score = stores(self.game.position());
         self.meta.updated_at = self.meta.updated_at.max(p.at);
-        self.clock = stored_clock(&self.meta, &self.game, &self.clock_at, due);
+        self.clock = stored_clock(&self.meta, &self.game, &self.clock_at, due, self.day);
         self.version = version;
         self.due = due;
         Ok(())

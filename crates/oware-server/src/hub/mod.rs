@@ -347,7 +347,8 @@ impl Hub {
             .read(move |store| store.load(&key))
             .await?
             .ok_or_else(|| ApiError::not_found(format!("no game {id:?}")))?;
-        let live = Live::from_stored(stored).map_err(|e| store_err(format!("game {id}: {e}")))?;
+        let live = Live::from_stored(stored, self.config.correspondence_day)
+            .map_err(|e| store_err(format!("game {id}: {e}")))?;
         self.seeks.note(&live);
         let (slot, fresh) = {
             let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());

@@ -134,6 +134,21 @@ impl Hub {
                     initial_ms,
                     increment_ms,
                 } => ok(initial_ms) && increment_ms <= 3_600_000,
+                TimeControl::Correspondence { days_per_move } => {
+                    if mode != Mode::Online {
+                        return Err(ApiError::invalid_request(
+                            "time_control: correspondence is for online games",
+                        )
+                        .with_reason("correspondence_online_only"));
+                    }
+                    if !TimeControl::CORRESPONDENCE_DAYS.contains(&days_per_move) {
+                        return Err(ApiError::invalid_request(
+                            "time_control: days_per_move must be 1, 3, 7 or 14",
+                        )
+                        .with_reason("correspondence_days"));
+                    }
+                    true
+                }
             };
             if !valid {
                 return Err(ApiError::invalid_request(
@@ -221,12 +236,15 @@ impl Hub {
         tokens: HashMap<Side, String>,
         invite: Secret,
     ) -> Result<Seated, ApiError> {
-        let mut live = Live::from_stored(StoredGame {
-            meta,
-            plies: plies.clone(),
-            version: 0,
-            due: Default::default(),
-        })
+        let mut live = Live::from_stored(
+            StoredGame {
+                meta,
+                plies: plies.clone(),
+                version: 0,
+                due: Default::default(),
+            },
+            self.config.correspondence_day,
+        )
         .map_err(|e| ApiError::invalid_request(format!("the game cannot be played: {e}")))?;
         live.sync_meta();
         let class = RatingClass::of(live.meta.time_control);

@@ -367,7 +367,7 @@ impl Hub {
         if stored.version <= live.version {
             return false;
         }
-        let fresh = match Live::from_stored(stored) {
+        let fresh = match Live::from_stored(stored, self.config.correspondence_day) {
             Ok(f) => f,
             Err(e) => {
                 tracing::error!("game {}: stored game unreadable: {e}", slot.id);

@@ -287,6 +287,10 @@ pub struct Summary {
     /// The ratings a seek accepts.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rating_range: Option<RatingRange>,
+    /// The side to move while the game is played (each ply, a move or a
+    /// lost turn, passes the turn), so lists can say "your turn".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to_move: Option<oware_core::Side>,
 }
 
 impl Summary {
@@ -308,6 +312,14 @@ impl Summary {
             rated: meta.rated,
             aborted: meta.aborted,
             rating_range: meta.rating_range,
+            to_move: (meta.status() == GameStatus::Playing).then(|| {
+                let first = meta.start.to_move();
+                if meta.ply.is_multiple_of(2) {
+                    first
+                } else {
+                    first.opponent()
+                }
+            }),
         }
     }
 }

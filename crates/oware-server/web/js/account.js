@@ -94,6 +94,7 @@ export async function refreshRatings() { if (me) await load(); }
  * server decides. */
 export function ratingClass(tc) {
   if (tc?.per_move_ms) return 'per_move';
+  if (tc?.days_per_move) return 'correspondence';
   if (tc?.initial_ms != null && tc.initial_ms + 40 * (tc.increment_ms || 0) < 600000) return 'fast';
   return 'slow';
 }

@@ -65,6 +65,10 @@ pub struct ServeArgs {
     /// connection closes (a page reload reconnects well within it).
     #[arg(long, default_value_t = 15, value_parser = clap::value_parser!(u64).range(1..=3600))]
     seek_grace: u64,
+    /// Length of a correspondence "day" in milliseconds, for trying
+    /// correspondence games out and for tests (default: a real day).
+    #[arg(long, hide = true, value_parser = clap::value_parser!(u64).range(100..=86_400_000))]
+    correspondence_day_ms: Option<u64>,
 }
 
 /// Logs to standard error: `info` and above by default, or what `RUST_LOG`
@@ -110,6 +114,9 @@ pub fn run(command: Command) -> anyhow::Result<()> {
             }
             options.config.secure_cookies = args.secure_cookies;
             options.config.seek_grace = std::time::Duration::from_secs(args.seek_grace);
+            if let Some(ms) = args.correspondence_day_ms {
+                options.config.correspondence_day = std::time::Duration::from_millis(ms);
+            }
             options.config.book = !args.no_book;
             if args.tablebase_seeds > 0 {
                 anyhow::ensure!(

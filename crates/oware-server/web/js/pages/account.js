@@ -6,7 +6,7 @@ import { esc, navigate, setMsg } from '../ui.js';
 import { currentUser, signIn, signUp, signOut, deleteAccount, accountReady, ratingText, onAccountChange } from '../account.js';
 import { api } from '../api.js';
 
-export const CLASSES = ['fast', 'slow', 'per_move'];
+export const CLASSES = ['fast', 'slow', 'per_move', 'correspondence'];
 
 /** Where to go after signing in: `?next=/lobby` (a path of this site only). */
 function nextPath() {

@@ -482,8 +482,7 @@ class GamePage {
       let ms = side === 'S' ? c.south_ms : c.north_ms;
       if (c.running === side && this.game.status === 'playing') ms -= elapsed;
       ms = Math.max(0, ms);
-      const s = Math.ceil(ms / 1000);
-      el.textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+      el.textContent = clockText(ms);
       el.classList.toggle('low', ms < 10000);
       el.setAttribute('aria-label', `${sideName(side)}: ${el.textContent}`);
     }
@@ -973,8 +972,18 @@ class GamePage {
 
 const chatKey = (m) => `${m.at}|${m.room}|${m.side}|${m.name}|${m.text}`;
 
+/** A clock's time left: m:ss, or days and hours (correspondence), or
+ * hours and minutes. */
+export function clockText(ms) {
+  const s = Math.ceil(ms / 1000);
+  if (s >= 86400) return t('clock.days', { d: Math.floor(s / 86400), h: Math.floor((s % 86400) / 3600) });
+  if (s >= 3600) return t('clock.hours', { h: Math.floor(s / 3600), m: Math.floor((s % 3600) / 60) });
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
 export function tcText(tc) {
   if (!tc) return t('play.none');
   if (tc.per_move_ms) return t('tc.permove', { s: Math.round(tc.per_move_ms / 1000) });
+  if (tc.days_per_move) return t(tc.days_per_move === 1 ? 'tc.days1' : 'tc.days', { n: tc.days_per_move });
   return t('tc.clock', { m: Math.round(tc.initial_ms / 60000), i: Math.round((tc.increment_ms || 0) / 1000) });
 }

@@ -45,7 +45,7 @@ export function mount(main) {
           <label class="choice"><input type="radio" name="side" value="S"> ${esc(t('play.sideS'))}</label>
           <label class="choice"><input type="radio" name="side" value="N"> ${esc(t('play.sideN'))}</label>
         </fieldset>
-        ${timeControlFields('o')}
+        ${timeControlFields('o', { correspondence: true })}
         <fieldset><legend>${esc(t('seek.kind'))}</legend>
           <label class="choice"><input type="radio" name="rated" value="casual" checked> ${esc(t('seek.casual'))}</label>
           <label class="choice"><input type="radio" name="rated" value="rated" ${me ? '' : 'disabled'}> ${esc(t('seek.rated'))}</label>

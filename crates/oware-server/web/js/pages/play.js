@@ -8,14 +8,21 @@ import { esc, navigate, setMsg } from '../ui.js';
 /** Common clocks (minutes + seconds of increment), as on other game sites. */
 const PRESETS = [[1, 0], [3, 2], [5, 3], [10, 5], [15, 10], [30, 20]];
 
-export function timeControlFields(prefix) {
+/** Days a move in correspondence games (the server accepts these only). */
+const DAYS = [1, 3, 7, 14];
+
+/** The time-control fieldset; `correspondence` adds days-a-move games
+ * (online games only). */
+export function timeControlFields(prefix, { correspondence = false } = {}) {
   return `<fieldset><legend>${esc(t('play.time'))}</legend>
     <label class="choice"><input type="radio" name="${prefix}tc" value="none" checked> ${esc(t('play.none'))}</label>
     <label class="choice"><input type="radio" name="${prefix}tc" value="move"> ${esc(t('play.permove'))}</label>
     <label class="choice"><input type="radio" name="${prefix}tc" value="clock"> ${esc(t('play.clock'))}</label>
+    ${correspondence ? `<label class="choice"><input type="radio" name="${prefix}tc" value="corr"> ${esc(t('play.correspondence'))}</label>` : ''}
     <div class="row tc-move" hidden><input type="number" name="${prefix}per" min="1" max="3600" value="30" style="width:6em"> ${esc(t('play.seconds'))}</div>
     <div class="row tc-clock" hidden><input type="number" name="${prefix}min" min="1" max="600" value="5" style="width:5em"> ${esc(t('play.minutes'))}
       + <input type="number" name="${prefix}inc" min="0" max="600" value="3" style="width:5em"> ${esc(t('play.increment'))}</div>
+    ${correspondence ? `<div class="row tc-corr" hidden><label>${esc(t('play.daysPerMove'))} <select name="${prefix}days">${DAYS.map((d) => `<option value="${d}"${d === 3 ? ' selected' : ''}>${esc(t(d === 1 ? 'tc.days1' : 'tc.days', { n: d }))}</option>`).join('')}</select></label></div>` : ''}
     <div class="row presets" role="group" aria-label="${esc(t('play.presets'))}">${PRESETS.map(([m, i]) => `<button type="button" class="btn small preset" data-min="${m}" data-inc="${i}" aria-label="${esc(t('play.preset', { m, i }))}">${m}+${i}</button>`).join('')}</div>
   </fieldset>`;
 }
@@ -25,6 +32,8 @@ export function wireTimeControl(form, prefix) {
     const v = form.querySelector(`[name=${prefix}tc]:checked`).value;
     form.querySelector('.tc-move').hidden = v !== 'move';
     form.querySelector('.tc-clock').hidden = v !== 'clock';
+    const corr = form.querySelector('.tc-corr');
+    if (corr) corr.hidden = v !== 'corr';
   };
   for (const r of form.querySelectorAll(`[name=${prefix}tc]`)) r.addEventListener('change', upd);
   // A preset fills the clock's fields (the fields stay editable).
@@ -43,6 +52,7 @@ export function wireTimeControl(form, prefix) {
 export function readTimeControl(form, prefix) {
   const v = form.querySelector(`[name=${prefix}tc]:checked`).value;
   if (v === 'move') return { per_move_ms: Number(form[`${prefix}per`].value) * 1000 };
+  if (v === 'corr') return { days_per_move: Number(form[`${prefix}days`].value) };
   if (v === 'clock') return { initial_ms: Number(form[`${prefix}min`].value) * 60000, increment_ms: Number(form[`${prefix}inc`].value) * 1000 };
   return null;
 }

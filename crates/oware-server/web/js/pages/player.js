@@ -8,7 +8,7 @@ import { ratingText, currentUser } from '../account.js';
 import { CLASSES } from './account.js';
 import { resultShort } from '../rulesboard.js';
 
-const COLOURS = { fast: '#a4471c', slow: '#2e6b34', per_move: '#1b64d1' };
+const COLOURS = { fast: '#a4471c', slow: '#2e6b34', per_move: '#1b64d1', correspondence: '#7a3e9d' };
 const START = 1500;
 const SVG = 'http://www.w3.org/2000/svg';
 

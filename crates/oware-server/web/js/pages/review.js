@@ -9,6 +9,7 @@ import { resultText, describeTrace, resultParts, resultShort } from '../rulesboa
 import { moveListHtml, moveNumber, pvText, ognCaptures } from '../moves.js';
 import { accountReady, syncMyGames } from '../account.js';
 import { nameWithRating } from './lobby.js';
+import { tcText } from './game.js';
 
 export function mountList(main) {
   main.innerHTML = `
@@ -87,15 +88,22 @@ async function loadMine(el) {
   if (!el.isConnected) return;
   const games = [...byId.values(), ...local];
   if (!games.length) { el.innerHTML = `<p class="muted">${esc(t(me ? 'review.myNoneAccount' : 'review.myNone'))}</p>`; return; }
-  const rank = (g) => (g.status === 'over' ? 1 : 0);
+  const mineOf = (g) => g.mine || ['S', 'N'].filter((s) => seats.get(g.id)[s]);
+  // An online game waiting for my move (correspondence above all) comes
+  // first, and the tab's title counts them.
+  const myTurn = (g) => g.mode === 'online' && g.status === 'playing' && !!g.to_move && mineOf(g).length === 1 && mineOf(g)[0] === g.to_move;
+  const rank = (g) => (myTurn(g) ? 0 : g.status === 'over' ? 2 : 1);
   games.sort((a, b) => rank(a) - rank(b) || String(b.updated_at).localeCompare(String(a.updated_at)));
+  const turns = games.filter(myTurn).length;
+  if (turns) document.title = `${t('mine.titleTurns', { n: turns })} · Oware`;
   el.innerHTML = `<table class="list"><tbody>${games.map((g) => {
-    const mine = g.mine || ['S', 'N'].filter((s) => seats.get(g.id)[s]);
+    const mine = mineOf(g);
     const viewer = g.mode !== 'hotseat' && mine.length === 1 ? mine[0] : null;
-    const state = g.status === 'over' ? resultParts(g.result, viewer).head : `${t(`status.${g.status}`)} (${g.ply})`;
+    const turn = g.mode === 'online' && g.status === 'playing' && viewer && g.to_move ? (g.to_move === viewer ? 'mine.yourTurn' : 'mine.theirTurn') : null;
+    const state = g.status === 'over' ? resultParts(g.result, viewer).head : `${t(`status.${g.status}`)} (${g.ply})${g.time_control ? ` · ${tcText(g.time_control)}` : ''}`;
     const link = g.status === 'over' ? `<a href="/review/${esc(g.id)}" data-link>${esc(t('review.open'))}</a>` : `<a class="btn small primary" href="/game/${esc(g.id)}" data-link>${esc(t('review.continue'))}</a>`;
     return `<tr class="${g.status === 'over' ? '' : 'ongoing'}"><td>${esc(relTime(g.updated_at))}<br><span class="muted">${esc(t(`mode.${g.mode}`))}</span></td>
-      <td>${esc(nameWithRating(g.seats.S, 'S', g.level))} – ${esc(nameWithRating(g.seats.N, 'N', g.level))}<br><span class="muted">${esc(state)}</span></td><td>${link}</td></tr>`;
+      <td>${esc(nameWithRating(g.seats.S, 'S', g.level))} – ${esc(nameWithRating(g.seats.N, 'N', g.level))}<br><span class="muted">${esc(state)}</span>${turn ? ` <span class="pill${turn === 'mine.yourTurn' ? ' your-turn' : ''}">${esc(t(turn))}</span>` : ''}</td><td>${link}</td></tr>`;
   }).join('')}</tbody></table>`;
 }
 

@@ -1,0 +1,141 @@
+//! Correspondence games: days for each move, the time refilled after every
+//! move, and a deadline that holds across restarts (docs/PROTOCOL.md,
+//! "Time controls").
+
+use std::path::Path;
+use std::time::Duration;
+
+use oware_server::{Config, Server, ServerOptions};
+use serde_json::json;
+
+use crate::common::*;
+
+/// A server on the database `db` whose correspondence day lasts `day`.
+async fn start_day(db: &Path, day: Duration) -> Server {
+    Server::start(ServerOptions {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        db: Some(db.to_path_buf()),
+        config: Config {
+            engine_threads: 1,
+            rate_limits: None,
+            correspondence_day: day,
+            ..Config::default()
+        },
+        ..ServerOptions::default()
+    })
+    .await
+    .expect("server starts")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn days_per_move_are_checked_and_shown_on_the_clock() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start_day(&dir.path().join("g.sqlite3"), Duration::from_secs(86_400)).await;
+    let addr = server.addr();
+    for (body, reason) in [
+        (
+            json!({"mode": "online", "time_control": {"days_per_move": 2}}),
+            "correspondence_days",
+        ),
+        (
+            json!({"mode": "computer", "time_control": {"days_per_move": 3}}),
+            "correspondence_online_only",
+        ),
+    ] {
+        let r = post(addr, "/api/v1/games", body).await;
+        assert_eq!(r.status, 400, "{}", r.body);
+        assert_eq!(r.code(), "invalid_request");
+        assert_eq!(r.json()["error"]["reason"], reason, "{}", r.body);
+    }
+    let (id, south, _north) =
+        online_game(addr, json!({"time_control": {"days_per_move": 3}})).await;
+    let g = get(addr, &format!("/api/v1/games/{id}")).await.json();
+    assert_eq!(g["time_control"], json!({"days_per_move": 3}));
+    let three_days = 3 * 86_400_000u64;
+    let left = g["clock"]["south_ms"].as_u64().unwrap();
+    assert!(
+        left <= three_days && left > three_days - 60_000,
+        "{}",
+        g["clock"]
+    );
+    assert_eq!(g["clock"]["running"], "S");
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{id}/moves"),
+        json!({"token": south, "move": "F", "ply": 0}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    // North's turn starts full; South's is refilled for the next one.
+    let g = get(addr, &format!("/api/v1/games/{id}")).await.json();
+    assert_eq!(g["clock"]["running"], "N");
+    assert_eq!(g["clock"]["south_ms"], three_days);
+    assert!(g["clock"]["north_ms"].as_u64().unwrap() > three_days - 60_000);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_after_a_restart_and_time_running_out_while_the_server_is_down() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("g.sqlite3");
+    // A "day" of 4 s: the test's whole game runs in seconds.
+    let day = Duration::from_secs(4);
+    let (id, north) = {
+        let server = start_day(&db, day).await;
+        let (id, south, north) =
+            online_game(server.addr(), json!({"time_control": {"days_per_move": 1}})).await;
+        let r = post(
+            server.addr(),
+            &format!("/api/v1/games/{id}/moves"),
+            json!({"token": south, "move": "F", "ply": 0}),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        server.abort();
+        (id, north)
+    };
+    // Back up at once: North's turn goes on where it was, and a move is
+    // taken after the restart.
+    let server = start_day(&db, day).await;
+    let addr = server.addr();
+    let g = get(addr, &format!("/api/v1/games/{id}")).await.json();
+    assert_eq!(g["status"], "playing");
+    assert_eq!(g["clock"]["running"], "N");
+    assert!(
+        g["clock"]["north_ms"].as_u64().unwrap() < 4_000,
+        "{}",
+        g["clock"]
+    );
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{id}/moves"),
+        json!({"token": north, "move": "f", "ply": 1}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    server.abort();
+    // Down for longer than South's day: the time ran out while no server
+    // held the game, and the next server says so on its own.
+    tokio::time::sleep(Duration::from_millis(4_500)).await;
+    let server = start_day(&db, day).await;
+    let addr = server.addr();
+    let mut over = None;
+    for _ in 0..100 {
+        let g = get(addr, &format!("/api/v1/games/{id}")).await.json();
+        if g["status"] == "over" {
+            over = Some(g);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let g = over.expect("the game ends on time after the restart");
+    assert_eq!(g["result"]["reason"], "time", "{}", g["result"]);
+    assert_eq!(g["result"]["winner"], "N", "{}", g["result"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn correspondence_has_its_own_rating_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start_day(&dir.path().join("g.sqlite3"), Duration::from_secs(86_400)).await;
+    let r = get(server.addr(), "/api/v1/ratings/correspondence").await;
+    assert_eq!(r.status, 200, "{}", r.body);
+}
