@@ -99,10 +99,11 @@ enum Id {
 
 /// The app's own pages (the routes of `web/js/app.js`) by the first segment
 /// of their path.
-const PAGES: [(&str, Id); 13] = [
+const PAGES: [(&str, Id); 14] = [
     ("", Id::No),
     ("play", Id::No),
     ("lobby", Id::No),
+    ("watch", Id::No),
     ("game", Id::Required),
     ("learn", Id::No),
     ("rules", Id::No),
@@ -180,6 +181,7 @@ mod tests {
             "play",
             "play/",
             "lobby",
+            "watch",
             "game/abc_D-9",
             "learn",
             "rules",

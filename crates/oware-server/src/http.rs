@@ -20,7 +20,7 @@ use crate::error::ApiError;
 use crate::hub::{Command, Hub};
 use crate::limits::{ClientAddr, Cost};
 use crate::protocol::incoming::*;
-use crate::protocol::views::{GameView, ScoreView};
+use crate::protocol::views::{GameView, ScoreView, Summary};
 use crate::protocol::*;
 use crate::store::Listing;
 
@@ -84,6 +84,7 @@ pub fn routes() -> Router<crate::state::AppState> {
         .route("/api/v1/rules/state", post(rules_state))
         .route("/api/v1/games", post(create).get(list))
         .route("/api/v1/lobby", get(lobby))
+        .route("/api/v1/watch", get(watch))
         .route(
             "/api/v1/games/import",
             post(import).layer(DefaultBodyLimit::max(IMPORT_LIMIT)),
@@ -207,6 +208,36 @@ async fn list(
 async fn lobby(State(hub): State<Arc<Hub>>) -> Result<Json<LobbyResponse>, ApiError> {
     let (games, _) = hub.list(Listing::Lobby, 100, 0).await?;
     Ok(Json(LobbyResponse { games }))
+}
+
+/// How recent a game's last move must be for it to be listed as being
+/// played now.
+const WATCH_WINDOW: std::time::Duration = std::time::Duration::from_secs(30 * 60);
+
+async fn watch(State(hub): State<Arc<Hub>>) -> Result<Json<WatchResponse>, ApiError> {
+    let since = crate::model::now_ms() - WATCH_WINDOW.as_millis() as i64;
+    let (games, _) = hub.list(Listing::Playing { since }, 50, 0).await?;
+    Ok(Json(WatchResponse {
+        featured: featured(&games),
+        games,
+    }))
+}
+
+/// The game to show large: the one whose players' mean rating is the
+/// highest (rated games carry their players' ratings); failing that, the
+/// one moved last.
+fn featured(games: &[Summary]) -> Option<String> {
+    let mean = |g: &Summary| match (&g.seats.south.rating, &g.seats.north.rating) {
+        (Some(s), Some(n)) => Some(s.rating + n.rating),
+        _ => None,
+    };
+    games
+        .iter()
+        .filter_map(|g| mean(g).map(|m| (m, g)))
+        .max_by_key(|(m, _)| *m)
+        .map(|(_, g)| g)
+        .or(games.first())
+        .map(|g| g.id.clone())
 }
 
 async fn show(

@@ -204,6 +204,15 @@ pub struct LobbyResponse {
     pub games: Vec<Summary>,
 }
 
+/// `GET /watch`.
+#[derive(Debug, Serialize)]
+pub struct WatchResponse {
+    /// Public online games being played now, the most recently moved first.
+    pub games: Vec<Summary>,
+    /// The game shown large (TV): the best-rated of them.
+    pub featured: Option<String>,
+}
+
 /// `POST /games/{id}/hint`.
 #[derive(Debug, Serialize)]
 pub struct HintResponse {

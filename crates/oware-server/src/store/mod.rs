@@ -227,6 +227,12 @@ pub enum Listing {
     Public,
     /// Public online games waiting for an opponent, newest first.
     Lobby,
+    /// Public online games being played, with a change at or after `since`
+    /// (ms since the Unix epoch), most recently changed first.
+    Playing {
+        /// The oldest last change listed.
+        since: i64,
+    },
 }
 
 /// What the store's subscription delivers.

@@ -24,4 +24,5 @@ mod store;
 mod store_contract;
 mod tablebases;
 mod wasm;
+mod watch;
 mod web_levels;

@@ -77,6 +77,7 @@ export const api = {
   getGame: (id) => call('GET', `/games/${encodeURIComponent(id)}`),
   listGames: (limit = 30, offset = 0) => call('GET', `/games?limit=${limit}&offset=${offset}`),
   lobby: () => call('GET', '/lobby'),
+  watch: () => call('GET', '/watch'),
   join: (id, invite, name) => call('POST', `/games/${encodeURIComponent(id)}/join`, { invite: invite || undefined, name: name || undefined }),
   move: (id, token, move, ply) => call('POST', `/games/${encodeURIComponent(id)}/moves`, { token, move, ply }),
   undo: (id, token) => call('POST', `/games/${encodeURIComponent(id)}/undo`, { token }),

@@ -14,12 +14,14 @@ import * as puzzles from './pages/puzzles.js';
 import * as mistakes from './pages/mistakes.js';
 import * as accountPage from './pages/account.js';
 import * as player from './pages/player.js';
+import * as watch from './pages/watch.js';
 import { accountReady, currentUser, onAccountChange, syncMyGames } from './account.js';
 
 const routes = [
   [/^\/$/, home.mount, ''],
   [/^\/play\/?$/, play.mount, '/play'],
   [/^\/lobby\/?$/, lobby.mount, '/lobby'],
+  [/^\/watch\/?$/, watch.mount, '/watch'],
   [/^\/game\/([A-Za-z0-9_-]+)\/?$/, game.mount, ''],
   [/^\/learn\/?$/, learn.mountTutorial, '/learn'],
   [/^\/rules\/?$/, learn.mountRules, '/rules'],

@@ -820,22 +820,36 @@ impl GameStore for PgStore {
         limit: u32,
         offset: u32,
     ) -> Result<(Vec<StoredGame>, u64), StoreError> {
-        let (count_sql, list_sql) = match which {
+        // Every listing takes the oldest change (only `Playing` uses it).
+        let (count_sql, list_sql, since) = match which {
             Listing::Public => (
-                "SELECT COUNT(*) FROM games WHERE public AND status = 'over'",
-                "SELECT id FROM games WHERE public AND status = 'over'
+                "SELECT COUNT(*) FROM games WHERE public AND status = 'over' AND $1::bigint IS NOT NULL",
+                "SELECT id FROM games WHERE public AND status = 'over' AND $3::bigint IS NOT NULL
                  ORDER BY created_at DESC, id LIMIT $1 OFFSET $2",
+                0i64,
             ),
             Listing::Lobby => (
-                "SELECT COUNT(*) FROM games WHERE lobby",
-                "SELECT id FROM games WHERE lobby ORDER BY created_at DESC, id LIMIT $1 OFFSET $2",
+                "SELECT COUNT(*) FROM games WHERE lobby AND $1::bigint IS NOT NULL",
+                "SELECT id FROM games WHERE lobby AND $3::bigint IS NOT NULL
+                 ORDER BY created_at DESC, id LIMIT $1 OFFSET $2",
+                0i64,
+            ),
+            Listing::Playing { since } => (
+                // A plain move stores only its ply: the last change is
+                // the newer of the game's row and its last ply.
+                "SELECT COUNT(*) FROM games g WHERE public AND status = 'playing'
+                 AND GREATEST(updated_at, coalesce((SELECT max(at) FROM plies p WHERE p.game_id = g.id), 0)) >= $1",
+                "SELECT id FROM (SELECT id, GREATEST(updated_at, coalesce((SELECT max(at) FROM plies p WHERE p.game_id = g.id), 0)) AS last
+                 FROM games g WHERE public AND status = 'playing') t WHERE last >= $3
+                 ORDER BY last DESC, id LIMIT $1 OFFSET $2",
+                since,
             ),
         };
         self.block(async {
             let client = self.pool.get().await?;
-            let total: i64 = client.query_one(count_sql, &[]).await?.get(0);
+            let total: i64 = client.query_one(count_sql, &[&since]).await?.get(0);
             let ids: Vec<String> = client
-                .query(list_sql, &[&(limit as i64), &(offset as i64)])
+                .query(list_sql, &[&(limit as i64), &(offset as i64), &since])
                 .await?
                 .iter()
                 .map(|r| r.get(0))

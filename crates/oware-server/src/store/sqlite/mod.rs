@@ -423,22 +423,34 @@ impl GameStore for SqliteStore {
         offset: u32,
     ) -> Result<(Vec<StoredGame>, u64), StoreError> {
         let conn = self.reader.lock().unwrap_or_else(|e| e.into_inner());
-        let (count_sql, list_sql) = match which {
+        // Every listing takes `?3`, the oldest change (only `Playing` uses it).
+        let (count_sql, list_sql, since) = match which {
             Listing::Public => (
-                "SELECT COUNT(*) FROM games WHERE public = 1 AND status = 'over'",
-                "SELECT id FROM games WHERE public = 1 AND status = 'over' ORDER BY created_at DESC, id LIMIT ?1 OFFSET ?2",
+                "SELECT COUNT(*) FROM games WHERE public = 1 AND status = 'over' AND ?1 IS NOT NULL",
+                "SELECT id FROM games WHERE public = 1 AND status = 'over' AND ?3 IS NOT NULL ORDER BY created_at DESC, id LIMIT ?1 OFFSET ?2",
+                0,
             ),
             Listing::Lobby => (
-                "SELECT COUNT(*) FROM games WHERE lobby = 1",
-                "SELECT id FROM games WHERE lobby = 1 ORDER BY created_at DESC, id LIMIT ?1 OFFSET ?2",
+                "SELECT COUNT(*) FROM games WHERE lobby = 1 AND ?1 IS NOT NULL",
+                "SELECT id FROM games WHERE lobby = 1 AND ?3 IS NOT NULL ORDER BY created_at DESC, id LIMIT ?1 OFFSET ?2",
+                0,
+            ),
+            Listing::Playing { since } => (
+                // A plain move stores only its ply: the last change is
+                // the newer of the game's row and its last ply.
+                "SELECT COUNT(*) FROM games g WHERE public = 1 AND status = 'playing'
+                 AND max(updated_at, coalesce((SELECT max(at) FROM plies p WHERE p.game_id = g.id), 0)) >= ?1",
+                "SELECT id FROM (SELECT id, max(updated_at, coalesce((SELECT max(at) FROM plies p WHERE p.game_id = g.id), 0)) AS last
+                 FROM games g WHERE public = 1 AND status = 'playing') WHERE last >= ?3 ORDER BY last DESC, id LIMIT ?1 OFFSET ?2",
+                since,
             ),
         };
         let total: i64 = conn
             .prepare_cached(count_sql)?
-            .query_row([], |r| r.get(0))?;
+            .query_row([since], |r| r.get(0))?;
         let ids = conn
             .prepare_cached(list_sql)?
-            .query_map(params![limit, offset], |r| r.get::<_, String>(0))?
+            .query_map(params![limit, offset, since], |r| r.get::<_, String>(0))?
             .collect::<Result<Vec<_>, _>>()?;
         let mut games = Vec::with_capacity(ids.len());
         for id in ids {
