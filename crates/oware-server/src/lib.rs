@@ -15,6 +15,7 @@
 #![deny(missing_docs)]
 
 pub mod accounts;
+pub mod admin;
 pub mod assets;
 pub mod coach_routes;
 pub mod config;
@@ -89,6 +90,7 @@ pub fn app(state: state::AppState) -> Router {
     let hub = state.hub.clone();
     http::routes()
         .merge(accounts::routes::routes())
+        .merge(accounts::community::routes())
         .merge(coach_routes::routes())
         .merge(lesson_routes::routes())
         .merge(puzzle_routes::routes())

@@ -55,6 +55,8 @@ enum Command {
     Puzzle(cmd::puzzle::Command),
     #[command(flatten)]
     Learn(cmd::learn::Command),
+    #[command(flatten)]
+    Admin(cmd::admin::Command),
 }
 
 fn main() -> ExitCode {
@@ -71,6 +73,7 @@ fn main() -> ExitCode {
         Command::Serve(c) => cmd::serve::run(c),
         Command::Puzzle(c) => cmd::puzzle::run(c),
         Command::Learn(c) => cmd::learn::run(c),
+        Command::Admin(c) => cmd::admin::run(c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

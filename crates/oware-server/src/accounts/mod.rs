@@ -4,6 +4,7 @@
 //! belongs to the account as well. The threat model is docs/SECURITY.md.
 
 pub use crate::ratings;
+pub mod community;
 pub mod routes;
 pub mod session;
 

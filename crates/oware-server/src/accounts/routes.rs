@@ -262,6 +262,14 @@ async fn sign_in(
 ) -> Result<Response, ApiError> {
     let (username, password) = req.parse()?;
     let account = authenticate(&hub, &limits, client, &username, password).await?;
+    // Said only to whoever knows the password.
+    let id = account.id.clone();
+    if hub.read(move |store| store.account_closed(&id)).await? {
+        return Err(
+            ApiError::not_allowed("this account was closed by the site's operator")
+                .with_reason("account_closed"),
+        );
+    }
     start_session(&hub, &account).await
 }
 

@@ -59,7 +59,7 @@ impl Hub {
         text: &str,
     ) -> Result<(), ApiError> {
         let text = check_text(text)?;
-        let (ply, name) = {
+        let (ply, name, accounts) = {
             let live = slot.state.lock().await;
             let name = match side {
                 Some(s) => live.meta.seats[s.index()].name.clone(),
@@ -71,8 +71,22 @@ impl Hub {
                     .with_reason("spectators_sign_in"))
                 }
             };
-            (live.ply(), name)
+            let accounts = live.meta.seats.clone().map(|s| s.account);
+            (live.ply(), name, accounts)
         };
+        // A player who blocked the other (or was blocked) does not talk
+        // to them in the players' room.
+        if side.is_some() {
+            if let [Some(a), Some(b)] = accounts {
+                if a != b
+                    && self
+                        .read(move |store| store.blocked_between(&a, &b))
+                        .await?
+                {
+                    return Err(crate::accounts::community::blocked_error());
+                }
+            }
+        }
         let message = ChatMessage {
             id: None,
             game_id: slot.id.clone(),

@@ -116,6 +116,29 @@ impl Hub {
             .into_iter()
             .find(|s| live.meta.seats[s.index()].token_hash.is_none())
             .ok_or_else(|| ApiError::seat_taken("both seats are taken"))?;
+        // A block between the two accounts keeps them apart.
+        if let Some(u) = user {
+            let others: Vec<String> = live
+                .meta
+                .seats
+                .iter()
+                .filter_map(|s| s.account.clone())
+                .collect();
+            let uid = u.id.clone();
+            let blocked = self
+                .read(move |store| {
+                    for o in &others {
+                        if store.blocked_between(&uid, o)? {
+                            return Ok(true);
+                        }
+                    }
+                    Ok(false)
+                })
+                .await?;
+            if blocked {
+                return Err(crate::accounts::community::blocked_error());
+            }
+        }
         let name = check_name(name, "Guest")?;
         let (mut seat, token) = Seat::human(name);
         if live.meta.rated {

@@ -302,6 +302,15 @@ impl Hub {
             ));
         }
         let new_side = side.opponent();
+        if let [Some(a), Some(b)] = live.meta.seats.clone().map(|s| s.account) {
+            if a != b
+                && self
+                    .read(move |store| store.blocked_between(&a, &b))
+                    .await?
+            {
+                return Err(crate::accounts::community::blocked_error());
+            }
+        }
         if let Some(rid) = live.meta.rematch.clone() {
             // The store keeps no plain token: the caller gets a token of
             // its own for its seat in the new game (its other tokens,

@@ -78,6 +78,44 @@ pub struct RatedGame {
     pub at: i64,
 }
 
+/// A report of a player, kept for an operator (`oware admin reports`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReportRow {
+    /// Random id (what the operator closes it by).
+    pub id: String,
+    /// The reporting account's id.
+    pub reporter: String,
+    /// The reported account's id.
+    pub reported: String,
+    /// The reported player's name when reported (kept if the account goes).
+    pub reported_name: String,
+    /// The game it is about, if any.
+    pub game_id: Option<String>,
+    /// `cheating`, `abuse` or `other`.
+    pub reason: String,
+    /// The reporter's words (at most 500 characters).
+    pub details: String,
+    /// When, ms since the epoch.
+    pub at: i64,
+    /// When an operator closed it.
+    pub closed_at: Option<i64>,
+    /// The operator's note on closing.
+    pub resolution: Option<String>,
+    /// The reporter's name now (read only; `None` once the account is gone).
+    pub reporter_name: Option<String>,
+    /// The reported account was closed by an operator (read only).
+    pub reported_closed: bool,
+}
+
+/// Whom an account follows and has blocked (usernames, alphabetical).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Relations {
+    /// Followed players.
+    pub following: Vec<String>,
+    /// Blocked players.
+    pub blocked: Vec<String>,
+}
+
 /// A change to accounts (a [`crate::store::WriteOp`]).
 #[derive(Clone, Debug)]
 pub enum AccountOp {
@@ -119,6 +157,49 @@ pub enum AccountOp {
     },
     /// Rates a finished game.
     Rate(RatedGame),
+    /// Starts (`on`) or stops following a player.
+    Follow {
+        /// The follower's account.
+        follower: String,
+        /// The followed account.
+        followed: String,
+        /// Follow, or stop.
+        on: bool,
+        /// When, ms since the epoch.
+        at: i64,
+    },
+    /// Blocks (`on`) or unblocks a player.
+    Block {
+        /// The blocking account.
+        blocker: String,
+        /// The blocked account.
+        blocked: String,
+        /// Block, or unblock.
+        on: bool,
+        /// When, ms since the epoch.
+        at: i64,
+    },
+    /// A new report.
+    Report(ReportRow),
+    /// An operator closes a report.
+    CloseReport {
+        /// The report.
+        id: String,
+        /// The operator's note.
+        resolution: String,
+        /// When, ms since the epoch.
+        at: i64,
+    },
+    /// An operator closes an account: it can no longer sign in, and its
+    /// sessions end. Its name and games stay.
+    Close {
+        /// The account.
+        id: String,
+        /// Why (the operator's words).
+        reason: String,
+        /// When, ms since the epoch.
+        at: i64,
+    },
 }
 
 /// The key a username is unique by (case-insensitive).

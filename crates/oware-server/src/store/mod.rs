@@ -320,6 +320,16 @@ pub trait AccountStore: Send + Sync + 'static {
     ) -> Result<Vec<(String, Rating)>, StoreError>;
     /// An account's games, ongoing first, then the most recent.
     fn account_games(&self, account_id: &str, limit: u32) -> Result<Vec<StoredGame>, StoreError>;
+    /// Whom an account follows and has blocked.
+    fn relations(&self, account_id: &str) -> Result<account_rows::Relations, StoreError>;
+    /// Has either account blocked the other?
+    fn blocked_between(&self, a: &str, b: &str) -> Result<bool, StoreError>;
+    /// The reports, newest first: the open ones only unless `all`.
+    fn reports(&self, all: bool) -> Result<Vec<account_rows::ReportRow>, StoreError>;
+    /// Reports an account made since `since` (ms since the epoch).
+    fn reports_by(&self, reporter: &str, since: i64) -> Result<u32, StoreError>;
+    /// Was the account closed by an operator?
+    fn account_closed(&self, account_id: &str) -> Result<bool, StoreError>;
 }
 
 /// The in-game chat (blocking reads).

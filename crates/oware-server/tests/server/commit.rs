@@ -112,6 +112,32 @@ impl AccountStore for Flaky {
     fn account_games(&self, account_id: &str, limit: u32) -> Result<Vec<StoredGame>, StoreError> {
         self.inner.account_games(account_id, limit)
     }
+
+    fn relations(
+        &self,
+        account_id: &str,
+    ) -> Result<oware_server::store::account_rows::Relations, StoreError> {
+        self.inner.relations(account_id)
+    }
+
+    fn blocked_between(&self, a: &str, b: &str) -> Result<bool, StoreError> {
+        self.inner.blocked_between(a, b)
+    }
+
+    fn reports(
+        &self,
+        all: bool,
+    ) -> Result<Vec<oware_server::store::account_rows::ReportRow>, StoreError> {
+        self.inner.reports(all)
+    }
+
+    fn reports_by(&self, reporter: &str, since: i64) -> Result<u32, StoreError> {
+        self.inner.reports_by(reporter, since)
+    }
+
+    fn account_closed(&self, account_id: &str) -> Result<bool, StoreError> {
+        self.inner.account_closed(account_id)
+    }
 }
 
 impl ChatStore for Flaky {

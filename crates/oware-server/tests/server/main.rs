@@ -11,6 +11,7 @@ mod api;
 mod chat;
 mod coach;
 mod commit;
+mod community;
 mod correspondence;
 mod lesson_routes;
 mod limits;

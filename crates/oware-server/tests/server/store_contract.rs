@@ -334,7 +334,122 @@ async fn contract(store: Arc<dyn Store>) {
     .unwrap();
     assert_eq!(counts, (3, 1));
     puzzles(&store).await;
+    community(&store).await;
     blocking(&store, |s| s.ping()).await.unwrap();
+}
+
+/// Follows, blocks, reports and closed accounts.
+async fn community(store: &Arc<dyn Store>) {
+    use oware_server::store::account_rows::ReportRow;
+    let now = now_ms();
+    for (id, name) in [("c1", "Yaw"), ("c2", "Efua")] {
+        let row = AccountRow {
+            id: id.to_string(),
+            username: name.to_string(),
+            password_hash: "x".to_string(),
+            created_at: now,
+        };
+        write(store, WriteOp::Account(AccountOp::Create(row)))
+            .await
+            .unwrap();
+    }
+    let op = |op: AccountOp| WriteOp::Account(op);
+    write(
+        store,
+        op(AccountOp::Follow {
+            follower: "c1".into(),
+            followed: "c2".into(),
+            on: true,
+            at: now,
+        }),
+    )
+    .await
+    .unwrap();
+    let r = blocking(store, |s| s.relations("c1")).await.unwrap();
+    assert_eq!((r.following, r.blocked), (vec!["Efua".to_string()], vec![]));
+    // Blocking stops following; a block holds both ways.
+    write(
+        store,
+        op(AccountOp::Block {
+            blocker: "c1".into(),
+            blocked: "c2".into(),
+            on: true,
+            at: now,
+        }),
+    )
+    .await
+    .unwrap();
+    let r = blocking(store, |s| s.relations("c1")).await.unwrap();
+    assert_eq!((r.following, r.blocked), (vec![], vec!["Efua".to_string()]));
+    let both = blocking(store, |s| {
+        Ok::<_, StoreError>((
+            s.blocked_between("c2", "c1")?,
+            s.blocked_between("c1", "a1")?,
+        ))
+    })
+    .await
+    .unwrap();
+    assert_eq!(both, (true, false));
+    let report = ReportRow {
+        id: "r1".into(),
+        reporter: "c2".into(),
+        reported: "c1".into(),
+        reported_name: "Yaw".into(),
+        game_id: None,
+        reason: "abuse".into(),
+        details: "rude".into(),
+        at: now,
+        closed_at: None,
+        resolution: None,
+        reporter_name: None,
+        reported_closed: false,
+    };
+    write(store, op(AccountOp::Report(report))).await.unwrap();
+    write(
+        store,
+        op(AccountOp::Close {
+            id: "c1".into(),
+            reason: "abuse".into(),
+            at: now,
+        }),
+    )
+    .await
+    .unwrap();
+    let (open, by, closed) = blocking(store, move |s| {
+        Ok::<_, StoreError>((
+            s.reports(false)?,
+            s.reports_by("c2", now - 1)?,
+            s.account_closed("c1")?,
+        ))
+    })
+    .await
+    .unwrap();
+    assert_eq!((open.len(), by, closed), (1, 1, true));
+    assert_eq!(open[0].reporter_name.as_deref(), Some("Efua"));
+    assert!(open[0].reported_closed);
+    write(
+        store,
+        op(AccountOp::CloseReport {
+            id: "r1".into(),
+            resolution: "closed the account".into(),
+            at: now,
+        }),
+    )
+    .await
+    .unwrap();
+    let (open, all) = blocking(store, |s| {
+        Ok::<_, StoreError>((s.reports(false)?, s.reports(true)?))
+    })
+    .await
+    .unwrap();
+    assert_eq!((open.len(), all.len()), (0, 1));
+    assert_eq!(all[0].resolution.as_deref(), Some("closed the account"));
+    // A deleted account leaves no follows or blocks behind.
+    write(store, op(AccountOp::Delete { id: "c2".into() }))
+        .await
+        .unwrap();
+    let r = blocking(store, |s| s.relations("c1")).await.unwrap();
+    assert!(r.blocked.is_empty());
 }
 
 /// Puzzle attempts: the first of an account at a puzzle rates both, a

@@ -1,6 +1,7 @@
 //! Subcommands, one module per area; each owns its `Command` enum, which
 //! `main` flattens into the top-level command list.
 
+pub mod admin;
 pub mod book;
 pub mod core;
 pub mod engine;

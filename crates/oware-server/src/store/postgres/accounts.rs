@@ -39,6 +39,8 @@ pub(super) async fn apply(tx: &Transaction<'_>, op: &AccountOp) -> Result<(), St
                 "DELETE FROM ratings WHERE account_id = $1",
                 "DELETE FROM rating_history WHERE account_id = $1",
                 "DELETE FROM account_games WHERE account_id = $1",
+                "DELETE FROM follows WHERE follower = $1 OR followed = $1",
+                "DELETE FROM blocks WHERE blocker = $1 OR blocked = $1",
                 "DELETE FROM accounts WHERE id = $1",
             ] {
                 tx.execute(sql, &[id]).await?;
@@ -87,6 +89,7 @@ pub(super) async fn apply(tx: &Transaction<'_>, op: &AccountOp) -> Result<(), St
             tx.execute(&stmt, &[account_id, game_id]).await?;
         }
         AccountOp::Rate(game) => rate_game(tx, game).await?,
+        other => super::community::apply(tx, other).await?,
     }
     Ok(())
 }

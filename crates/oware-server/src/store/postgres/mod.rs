@@ -32,6 +32,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::{AsyncMessage, NoTls, Row};
 
 mod accounts;
+mod community;
 mod puzzles;
 
 use super::chat::{side_code, side_from_code, ChatMessage, Room};
@@ -168,6 +169,8 @@ ALTER TABLE games ADD COLUMN seen_at BIGINT;
 UPDATE games SET seen_at = updated_at WHERE lobby;
 CREATE INDEX games_seen ON games(seen_at) WHERE lobby;
 ",
+    // 7: follows, blocks, reports and accounts closed by an operator.
+    community::MIGRATION,
 ];
 
 /// The step whose rows [`rehash_secrets`] rewrites.
@@ -969,6 +972,44 @@ impl AccountStore for PgStore {
                 accounts::game_ids(&client, account_id, limit).await?
             };
             self.load_many(ids).await
+        })
+    }
+
+    fn relations(
+        &self,
+        account_id: &str,
+    ) -> Result<crate::store::account_rows::Relations, StoreError> {
+        self.block(async {
+            let client = self.pool.get().await?;
+            community::relations(&client, account_id).await
+        })
+    }
+
+    fn blocked_between(&self, a: &str, b: &str) -> Result<bool, StoreError> {
+        self.block(async {
+            let client = self.pool.get().await?;
+            community::blocked_between(&client, a, b).await
+        })
+    }
+
+    fn reports(&self, all: bool) -> Result<Vec<crate::store::account_rows::ReportRow>, StoreError> {
+        self.block(async {
+            let client = self.pool.get().await?;
+            community::reports(&client, all).await
+        })
+    }
+
+    fn reports_by(&self, reporter: &str, since: i64) -> Result<u32, StoreError> {
+        self.block(async {
+            let client = self.pool.get().await?;
+            community::reports_by(&client, reporter, since).await
+        })
+    }
+
+    fn account_closed(&self, account_id: &str) -> Result<bool, StoreError> {
+        self.block(async {
+            let client = self.pool.get().await?;
+            community::account_closed(&client, account_id).await
         })
     }
 }

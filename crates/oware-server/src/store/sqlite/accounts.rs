@@ -116,6 +116,8 @@ pub(super) fn apply(conn: &Connection, op: &AccountOp) -> Result<(), rusqlite::E
             .execute(params![account_id, game_id])?;
         }
         AccountOp::Rate(game) => rate_game(conn, game)?,
+        // Follows, blocks, reports and closures: `community.rs`.
+        _ => {}
     }
     Ok(())
 }

@@ -15,6 +15,7 @@ use tokio::sync::{mpsc, oneshot};
 
 mod accounts;
 mod chat;
+mod community;
 mod puzzles;
 
 use super::chat::{ChatMessage, Room};
@@ -127,6 +128,8 @@ ALTER TABLE games ADD COLUMN seen_at INTEGER;
 UPDATE games SET seen_at = updated_at WHERE lobby = 1;
 CREATE INDEX games_seen ON games(seen_at) WHERE lobby = 1;
 ",
+    // 11: follows, blocks, reports and accounts closed by an operator.
+    community::MIGRATION,
 ];
 
 /// The step whose rows [`rehash_secrets`] rewrites.
@@ -332,7 +335,14 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), StoreError> {
         }
         WriteOp::Meta(meta) => upsert_meta(conn, meta)?,
         WriteOp::Version { id, expected, due } => set_due(conn, id, *expected, *due)?,
-        WriteOp::Account(op) => accounts::apply(conn, op)?,
+        WriteOp::Account(op) => {
+            if !community::apply(conn, op)? {
+                if let crate::store::account_rows::AccountOp::Delete { id } = op {
+                    community::forget(conn, id)?;
+                }
+                accounts::apply(conn, op)?;
+            }
+        }
         // Nobody else shares this file.
         WriteOp::Notify(_) => {}
         WriteOp::Seen { ids, at } => {
@@ -520,6 +530,29 @@ impl AccountStore for SqliteStore {
             games.extend(load_with(&conn, &id)?);
         }
         Ok(games)
+    }
+
+    fn relations(
+        &self,
+        account_id: &str,
+    ) -> Result<crate::store::account_rows::Relations, StoreError> {
+        community::relations(&self.reader(), account_id)
+    }
+
+    fn blocked_between(&self, a: &str, b: &str) -> Result<bool, StoreError> {
+        community::blocked_between(&self.reader(), a, b)
+    }
+
+    fn reports(&self, all: bool) -> Result<Vec<crate::store::account_rows::ReportRow>, StoreError> {
+        community::reports(&self.reader(), all)
+    }
+
+    fn reports_by(&self, reporter: &str, since: i64) -> Result<u32, StoreError> {
+        community::reports_by(&self.reader(), reporter, since)
+    }
+
+    fn account_closed(&self, account_id: &str) -> Result<bool, StoreError> {
+        community::account_closed(&self.reader(), account_id)
     }
 }
 

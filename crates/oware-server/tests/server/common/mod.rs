@@ -37,6 +37,7 @@ pub async fn start(db: &Path) -> Server {
     .expect("server starts")
 }
 
+#[derive(Debug)]
 pub struct Resp {
     pub status: u16,
     pub headers: String,

@@ -1,0 +1,271 @@
+//! Follow, block and report a player (docs/PROTOCOL.md, "Players").
+//!
+//! - Following shows the followed players' games being played (the
+//!   signed-in player's `GET /account/relations`).
+//! - Blocking works both ways: neither player can join the other's game,
+//!   offer the other a rematch, or write in the players' chat of a game
+//!   they share (`blocked`).
+//! - A report is kept for an operator, who reviews and closes reports and
+//!   closes accounts with `oware admin` (docs/DEPLOY.md); at most
+//!   [`REPORTS_PER_DAY`] a day per account, counted in the database so
+//!   the limit holds across nodes.
+
+use std::sync::Arc;
+
+use axum::extract::{Path, State};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+
+use super::{AccountOp, User};
+use crate::error::ApiError;
+use crate::http::JsonBody;
+use crate::model::{new_id, now_ms};
+use crate::protocol::views::Summary;
+use crate::store::account_rows::ReportRow;
+use crate::store::WriteOp;
+use crate::Hub;
+
+/// Reports one account may file in a day.
+pub const REPORTS_PER_DAY: u32 = 10;
+/// Players one account may follow, and block.
+pub const MAX_RELATIONS: usize = 500;
+/// The reasons a report may give.
+pub const REASONS: [&str; 3] = ["cheating", "abuse", "other"];
+/// The longest report text, in characters.
+pub const DETAILS_MAX: usize = 500;
+
+/// The routes.
+pub fn routes() -> Router<crate::state::AppState> {
+    Router::new()
+        .route("/api/v1/players/{name}/follow", post(follow))
+        .route("/api/v1/players/{name}/block", post(block))
+        .route("/api/v1/players/{name}/report", post(report))
+        .route("/api/v1/account/relations", get(relations))
+}
+
+/// `{"on": true|false}` (default true).
+#[derive(Deserialize)]
+struct Switch {
+    #[serde(default = "yes")]
+    on: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// The other player's account id, refusing oneself.
+async fn other(hub: &Hub, user: &User, name: String) -> Result<(String, String), ApiError> {
+    let account = hub
+        .read(move |store| store.account_by_name(&name))
+        .await?
+        .ok_or_else(|| ApiError::not_found("no such player"))?;
+    if account.id == user.id {
+        return Err(ApiError::invalid_request("that is your own account").with_reason("self"));
+    }
+    Ok((account.id, account.username))
+}
+
+async fn write(hub: &Hub, op: AccountOp) -> Result<(), ApiError> {
+    match hub.store().write(WriteOp::Account(op)).await {
+        Ok(r) => r.map_err(|e| ApiError::internal(format!("store: {e}"))),
+        Err(_) => Err(ApiError::internal("the writer stopped")),
+    }
+}
+
+/// What a follow or block answers: the relations now.
+async fn now(hub: &Hub, user: &User) -> Result<Json<RelationsView>, ApiError> {
+    relations_view(hub, user).await.map(Json)
+}
+
+async fn follow(
+    State(hub): State<Arc<Hub>>,
+    user: User,
+    Path(name): Path<String>,
+    JsonBody(req): JsonBody<Switch>,
+) -> Result<Json<RelationsView>, ApiError> {
+    let (id, _) = other(&hub, &user, name).await?;
+    if req.on {
+        let (uid, oid) = (user.id.clone(), id.clone());
+        let (r, blocked) = hub
+            .read(move |store| Ok((store.relations(&uid)?, store.blocked_between(&uid, &oid)?)))
+            .await?;
+        if r.following.len() >= MAX_RELATIONS {
+            return Err(
+                ApiError::not_allowed("you follow as many players as one may")
+                    .with_reason("too_many"),
+            );
+        }
+        if blocked {
+            return Err(blocked_error());
+        }
+    }
+    write(
+        &hub,
+        AccountOp::Follow {
+            follower: user.id.clone(),
+            followed: id,
+            on: req.on,
+            at: now_ms(),
+        },
+    )
+    .await?;
+    now(&hub, &user).await
+}
+
+async fn block(
+    State(hub): State<Arc<Hub>>,
+    user: User,
+    Path(name): Path<String>,
+    JsonBody(req): JsonBody<Switch>,
+) -> Result<Json<RelationsView>, ApiError> {
+    let (id, _) = other(&hub, &user, name).await?;
+    if req.on {
+        let uid = user.id.clone();
+        let r = hub.read(move |store| store.relations(&uid)).await?;
+        if r.blocked.len() >= MAX_RELATIONS {
+            return Err(
+                ApiError::not_allowed("you block as many players as one may")
+                    .with_reason("too_many"),
+            );
+        }
+    }
+    write(
+        &hub,
+        AccountOp::Block {
+            blocker: user.id.clone(),
+            blocked: id,
+            on: req.on,
+            at: now_ms(),
+        },
+    )
+    .await?;
+    now(&hub, &user).await
+}
+
+/// `{"reason": "cheating"|"abuse"|"other", "details": "...", "game": id?}`.
+#[derive(Deserialize)]
+struct ReportRequest {
+    reason: Option<String>,
+    #[serde(default)]
+    details: String,
+    game: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Reported {
+    id: String,
+}
+
+async fn report(
+    State(hub): State<Arc<Hub>>,
+    user: User,
+    Path(name): Path<String>,
+    JsonBody(req): JsonBody<ReportRequest>,
+) -> Result<(axum::http::StatusCode, Json<Reported>), ApiError> {
+    let (id, username) = other(&hub, &user, name).await?;
+    let reason = req
+        .reason
+        .filter(|r| REASONS.contains(&r.as_str()))
+        .ok_or_else(|| {
+            ApiError::invalid_request("reason: one of cheating, abuse, other")
+                .with_reason("report_reason")
+        })?;
+    let details = req.details.trim().to_string();
+    if details.chars().count() > DETAILS_MAX {
+        return Err(ApiError::too_large("details: at most 500 characters"));
+    }
+    if let Some(g) = &req.game {
+        // A game id must name a game: it is what the operator opens.
+        hub.summary(g).await?;
+    }
+    let uid = user.id.clone();
+    let since = now_ms() - 86_400_000;
+    let filed = hub.read(move |store| store.reports_by(&uid, since)).await?;
+    if filed >= REPORTS_PER_DAY {
+        return Err(ApiError::too_many(
+            "reports from your account",
+            std::time::Duration::from_secs(3_600),
+        )
+        .with_reason("reports"));
+    }
+    let row = ReportRow {
+        id: new_id(),
+        reporter: user.id.clone(),
+        reported: id,
+        reported_name: username,
+        game_id: req.game,
+        reason,
+        details,
+        at: now_ms(),
+        closed_at: None,
+        resolution: None,
+        reporter_name: None,
+        reported_closed: false,
+    };
+    let rid = row.id.clone();
+    write(&hub, AccountOp::Report(row)).await?;
+    Ok((axum::http::StatusCode::CREATED, Json(Reported { id: rid })))
+}
+
+/// `GET /account/relations`.
+#[derive(Serialize)]
+pub struct RelationsView {
+    /// Followed players with their public games being played.
+    following: Vec<Followed>,
+    /// Blocked players.
+    blocked: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct Followed {
+    username: String,
+    playing: Vec<Summary>,
+}
+
+async fn relations_view(hub: &Hub, user: &User) -> Result<RelationsView, ApiError> {
+    let uid = user.id.clone();
+    let (r, games) = hub
+        .read(move |store| {
+            let r = store.relations(&uid)?;
+            let mut games = Vec::with_capacity(r.following.len());
+            for name in &r.following {
+                let playing = match store.account_by_name(name)? {
+                    Some(a) => store
+                        .account_games(&a.id, 20)?
+                        .into_iter()
+                        .filter(|g| {
+                            g.meta.public && g.meta.status() == crate::model::GameStatus::Playing
+                        })
+                        .map(|g| Summary::of(&g.meta))
+                        .collect(),
+                    None => Vec::new(),
+                };
+                games.push(playing);
+            }
+            Ok((r, games))
+        })
+        .await?;
+    Ok(RelationsView {
+        following: r
+            .following
+            .into_iter()
+            .zip(games)
+            .map(|(username, playing)| Followed { username, playing })
+            .collect(),
+        blocked: r.blocked,
+    })
+}
+
+async fn relations(
+    State(hub): State<Arc<Hub>>,
+    user: User,
+) -> Result<Json<RelationsView>, ApiError> {
+    now(&hub, &user).await
+}
+
+/// The refusal when a block stands between two players.
+pub fn blocked_error() -> ApiError {
+    ApiError::not_allowed("one of you has blocked the other").with_reason("blocked")
+}
