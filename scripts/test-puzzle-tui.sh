@@ -130,7 +130,7 @@ keys q
 check "leçons 60x20 : quit" wait_for "EXITED:0"
 unset COLS ROWS
 learn --lesson R14
-check "lessons: an unknown lesson is refused" wait_re "no lesson \"R14\""
+check "lessons: an unknown lesson is refused" wait_for "there is no lesson 'R14' (R1 to R13)"
 COLS=50 ROWS=16 learn --lang en
 check "lessons: too small a window says how big to make it" wait_for "Make the window at least 56×18."
 keys q
