@@ -134,6 +134,13 @@ fn usage_error(e: clap::Error) -> ExitCode {
         .replace(['<', '>'], "")
     };
     let get = |kind: ContextKind| french(get(kind));
+    let did_you_mean = |like: String| {
+        if like.is_empty() {
+            like
+        } else {
+            format!(" Vouliez-vous dire «\u{a0}{like}\u{a0}»\u{202f}?")
+        }
+    };
     // "--level <LEVEL>" → "--level".
     let arg = get(ContextKind::InvalidArg)
         .split(' ')
@@ -160,12 +167,14 @@ fn usage_error(e: clap::Error) -> ExitCode {
             get(ContextKind::ValidValue)
         ),
         ErrorKind::UnknownArgument => format!(
-            "l'option «\u{a0}{}\u{a0}» n'existe pas ici.",
-            get(ContextKind::InvalidArg)
+            "l'option «\u{a0}{}\u{a0}» n'existe pas ici.{}",
+            get(ContextKind::InvalidArg),
+            did_you_mean(get(ContextKind::SuggestedArg))
         ),
         ErrorKind::InvalidSubcommand => format!(
-            "la commande «\u{a0}{}\u{a0}» n'existe pas.",
-            get(ContextKind::InvalidSubcommand)
+            "la commande «\u{a0}{}\u{a0}» n'existe pas.{}",
+            get(ContextKind::InvalidSubcommand),
+            did_you_mean(get(ContextKind::SuggestedSubcommand))
         ),
         ErrorKind::MissingRequiredArgument => format!(
             "il manque {}.",

@@ -396,6 +396,11 @@ fn in_french_the_command_line_refuses_in_french() {
     let (_, err) = run(&["play", "--lang", "fr", "--level", "facile"], "", 2);
     assert_french(&["play", "--lang", "fr"], &err);
     assert!(err.contains("débutant, novice, apprenti"), "{err}");
+    let (_, err) = run_in("fr_FR.UTF-8", &["play", "--frist", "moi"], "", 2);
+    assert!(
+        err.contains("Vouliez-vous dire «\u{a0}--first\u{a0}»"),
+        "{err}"
+    );
     let (_, err) = run_in("fr_FR.UTF-8", &["play", "--first", "personne"], "", 2);
     assert!(err.contains("moi, ordinateur, sort"), "{err}");
     let (out, _) = run_in(
