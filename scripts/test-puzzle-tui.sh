@@ -51,7 +51,7 @@ wrong=$(wrong_move "$id")
 check "a wrong legal move ($wrong)" test -n "$wrong"
 keys "$wrong"
 check "failed, with the solution" wait_re "Pas $wrong.{1,2}: le coup était $(solution "$id")\\."
-check "streak back to 0" wait_for "Série 0 (record 1) · 1 résolus sur 2"
+check "streak back to 0" wait_for "Série 0 (record 1) · 1 résolu sur 2"
 check "no English left on the French screen" bash -c "! tmux -L '$SOCKET' capture-pane -p -t '$SESSION' | grep -qwE '$ENGLISH'"
 keys q
 check "quit" wait_for "EXITED:0"
@@ -130,7 +130,7 @@ keys q
 check "leçons 60x20 : quit" wait_for "EXITED:0"
 unset COLS ROWS
 learn --lesson R14
-check "lessons: an unknown lesson is refused" wait_re "no lesson \"R14\""
+check "lessons: an unknown lesson is refused" wait_for "there is no lesson 'R14' (R1 to R13)"
 COLS=50 ROWS=16 learn --lang en
 check "lessons: too small a window says how big to make it" wait_for "Make the window at least 56×18."
 keys q

@@ -185,6 +185,9 @@ for size in 60x20 80x24; do
         snap after-move
         keys h
         check "$tag: hint" wait_for "$(t 'Hint: play' 'Conseil')"
+        # The hint is whole, to its closing parenthesis, even at 60x20.
+        hint_whole() { screen | tr '\n' ' ' | grep -Eq "$(t 'Hint: play' 'Conseil.{0,3}: jouez') [A-F] \([^)]*\)\."; }
+        check "$tag: the hint is whole" hint_whole
         snap hint
         keys '?'
         check "$tag: rules" wait_for "$(t 'How to play Oware Abapa' "Comment jouer à l'awalé")"

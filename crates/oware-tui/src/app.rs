@@ -13,6 +13,7 @@ use std::time::Duration;
 use oware_core::{Game, House, Move, MoveTrace, Ply, Position, Record, Side};
 use oware_engine::{Level, Limits, SearchResult};
 use oware_session::mistakes::{self, Candidate, Exercise, Retry};
+use oware_session::words::TablesState;
 use oware_session::{words, Analysis, AnalysisError, Budget, Judgement, Player, Preview, Session};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
@@ -426,6 +427,8 @@ pub struct App {
     stop: bool,
     spin_time: Duration,
     seed: u64,
+    // The endgame tables' end of loading (ready or failed) has been seen.
+    tables_told: bool,
 }
 
 fn random_u64() -> u64 {
@@ -467,6 +470,7 @@ impl App {
             stop: false,
             spin_time: Duration::ZERO,
             seed: random_u64(),
+            tables_told: false,
         };
         match start {
             Start::Setup => {}
@@ -986,6 +990,45 @@ impl App {
         if done {
             self.finish_animation();
         }
+        self.tell_tables();
+    }
+
+    /// Where the endgame tables stand, when the computer has some coming.
+    pub fn tables_state(&self) -> Option<TablesState> {
+        let loading = self.settings.tables.as_ref()?;
+        Some(match loading.ready() {
+            Some(t) => TablesState::Ready {
+                seeds: t.max_seeds().unwrap_or(0),
+            },
+            None if loading.failure().is_some() => TablesState::Failed,
+            None => TablesState::Loading,
+        })
+    }
+
+    /// When the endgame tables finish loading (or fail) during a game,
+    /// says so once in the status message, after what it already says: the
+    /// panel's tables line gives way on small windows and busy panels.
+    fn tell_tables(&mut self) {
+        if self.tables_told {
+            return;
+        }
+        let state = match self.tables_state() {
+            None | Some(TablesState::Loading) => return,
+            Some(state) => state,
+        };
+        self.tables_told = true;
+        if self.screen != Screen::Play || self.game().is_over() {
+            return;
+        }
+        let told = |l: Lang| words::tables(state, l);
+        self.message = Some(match self.message.take() {
+            Some(m) => Said {
+                tone: m.tone,
+                en: format!("{} {}", m.en, told(Lang::En)),
+                fr: format!("{} {}", m.fr, told(Lang::Fr)),
+            },
+            None => Said::new(Tone::Info, told),
+        });
     }
 
     /// A search finished.

@@ -560,8 +560,11 @@ pub(crate) fn mini_board(
     };
     let store = |side: Side| -> String {
         let who = oware_session::Player::of(side, None).inner(lang);
-        let word = lang.pick("captured", "pris");
-        format!("{who} {word} {}", pos.store(side))
+        // The play screen's words: "captured", "grenier".
+        match lang {
+            Lang::En => format!("{who} captured {}", pos.store(side)),
+            Lang::Fr => format!("{who} · grenier {}", pos.store(side)),
+        }
     };
     let counts = |hs: &[House]| -> Vec<Span<'static>> {
         let mut spans = vec![Span::raw(" ")];
@@ -734,7 +737,7 @@ mod tests {
                         .collect();
                     if view == View::Board {
                         assert!(screen.contains("[ "), "{rule} {view:?}: {screen}");
-                        assert!(screen.contains(lang.pick("captured", "pris")));
+                        assert!(screen.contains(lang.pick("captured", "grenier")));
                     }
                     assert!(
                         screen.contains(lang.pick("q quit", "q quitter")),

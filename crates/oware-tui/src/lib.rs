@@ -151,9 +151,9 @@ fn set_aside(path: &std::path::Path, err: store::StoreError) -> app::Said {
     let moved = std::fs::rename(path, &aside).is_ok();
     app::Said::new(app::Tone::Warn, |l| {
         let kept = match (moved, l) {
-            (true, text::Lang::En) => format!(" It was kept as {}.", aside.display()),
+            (true, text::Lang::En) => format!(" The file was kept as {}.", aside.display()),
             (true, text::Lang::Fr) => {
-                format!(" Il a été gardé sous le nom {}.", aside.display())
+                format!(" Le fichier a été gardé sous le nom {}.", aside.display())
             }
             (false, _) => String::new(),
         };

@@ -273,8 +273,13 @@ impl Trainer {
                 self.streak, self.best, self.solved, self.tried, self.rating
             ),
             Lang::Fr => format!(
-                "Série {} (record {}) · {} résolus sur {} · votre classement ici {:.0}",
-                self.streak, self.best, self.solved, self.tried, self.rating
+                "Série {} (record {}) · {} résolu{} sur {} · votre classement ici {:.0}",
+                self.streak,
+                self.best,
+                self.solved,
+                if self.solved > 1 { "s" } else { "" },
+                self.tried,
+                self.rating
             ),
         });
         out
@@ -355,7 +360,8 @@ pub fn draw(frame: &mut Frame, t: &Trainer) {
     );
 }
 
-/// The board with the solver's row at the bottom.
+/// The board with the solver's row at the bottom; a row with its store
+/// fits in 56 columns (a 60-column window).
 fn board_lines(t: &Trainer) -> Vec<Line<'static>> {
     let (pos, last) = t.shown();
     let bottom = t.puzzle().to_move();
@@ -373,7 +379,7 @@ fn board_lines(t: &Trainer) -> Vec<Line<'static>> {
         v
     };
     let letters = |hs: &[House]| -> Line<'static> {
-        let mut spans = vec![Span::raw("     ")];
+        let mut spans = vec![Span::raw(" ")];
         for &h in hs {
             let style = if Some(h) == cursor {
                 Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD)
@@ -394,7 +400,7 @@ fn board_lines(t: &Trainer) -> Vec<Line<'static>> {
         Line::from(spans)
     };
     let counts = |hs: &[House], side: Side| -> Line<'static> {
-        let mut spans = vec![Span::raw("     ")];
+        let mut spans = vec![Span::raw(" ")];
         for &h in hs {
             spans.push(Span::styled(
                 format!("[{:>2}]  ", pos.seeds(h)),
@@ -402,11 +408,12 @@ fn board_lines(t: &Trainer) -> Vec<Line<'static>> {
             ));
         }
         let who = oware_session::Player::of(side, None).inner(t.lang);
-        let word = match t.lang {
-            Lang::En => "captured",
-            Lang::Fr => "pris",
+        // The play screen's words: "captured", "grenier".
+        let store = match t.lang {
+            Lang::En => format!(" {who} captured {}", pos.store(side)),
+            Lang::Fr => format!(" {who} · grenier {}", pos.store(side)),
         };
-        spans.push(Span::raw(format!(" {who} {word} {}", pos.store(side))));
+        spans.push(Span::raw(store));
         Line::from(spans)
     };
     let (top_row, bottom_row) = (row(top, true), row(bottom, false));
@@ -505,5 +512,37 @@ mod tests {
         t.play(illegal);
         assert!(t.answer().is_none());
         assert!(t.refusal.as_deref().unwrap().contains("cannot be played"));
+    }
+
+    #[test]
+    fn both_stores_are_whole_at_60_columns() {
+        use ratatui::backend::TestBackend;
+        // A puzzle with two-digit stores.
+        let set = puzzles::shipped();
+        let p = set
+            .puzzles
+            .iter()
+            .find(|p| p.position.store(Side::South) >= 10 && p.position.store(Side::North) >= 10)
+            .unwrap();
+        for lang in [Lang::En, Lang::Fr] {
+            let t = Trainer::shipped(lang, First::Id(p.id));
+            let mut terminal = ratatui::Terminal::new(TestBackend::new(60, 20)).unwrap();
+            terminal.draw(|f| draw(f, &t)).unwrap();
+            let buf = terminal.backend().buffer().clone();
+            let screen: String = (0..20)
+                .map(|y| (0..60).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n")
+                .collect();
+            for side in [Side::South, Side::North] {
+                let who = oware_session::Player::of(side, None).inner(lang);
+                let store = match lang {
+                    Lang::En => format!("{who} captured {} ", p.position.store(side)),
+                    Lang::Fr => format!("{who} · grenier {} ", p.position.store(side)),
+                };
+                assert!(
+                    screen.contains(&store),
+                    "{store:?} not on screen:\n{screen}"
+                );
+            }
+        }
     }
 }

@@ -8,8 +8,7 @@ use ratatui::widgets::{Block, BorderType, Borders, Clear, Padding, Paragraph, Wr
 use ratatui::Frame;
 
 use oware_session::player::side_name;
-use oware_session::words::TablesState;
-use oware_session::{levels, words, Lang};
+use oware_session::{levels, words, Lang, Verdict};
 
 use oware_engine::Level;
 
@@ -398,15 +397,7 @@ fn draw_play_compact(frame: &mut Frame, app: &App, body: Rect) {
 
 /// Where the endgame tables stand, when the computer has some coming.
 pub fn tables_line(app: &App) -> Option<String> {
-    let loading = app.settings.tables.as_ref()?;
-    let state = match loading.ready() {
-        Some(t) => TablesState::Ready {
-            seeds: t.max_seeds().unwrap_or(0),
-        },
-        None if loading.failure().is_some() => TablesState::Failed,
-        None => TablesState::Loading,
-    };
-    Some(words::tables(state, app.lang()))
+    Some(words::tables(app.tables_state()?, app.lang()))
 }
 
 struct Cell {
@@ -631,41 +622,44 @@ fn info_lines(app: &App, width: u16, height: u16) -> Vec<Line<'static>> {
     };
     lines.push(turn);
 
+    // What the cursor's house would do, the coach's word on it, and the
+    // news (the last message, else the last move). When they do not all
+    // fit, the news stays (a hint asked for, a move refused) and the
+    // coach's word, then the preview, give way.
+    let mut cursor_line = None;
+    let mut advice_line = None;
     if let Some(mv) = app.cursor_move() {
-        if let Some(refusal) = app.cursor_refusal() {
-            lines.push(Line::styled(
-                format!("✗ {refusal}"),
-                Style::new().fg(Color::Red),
-            ));
+        cursor_line = Some(if let Some(refusal) = app.cursor_refusal() {
+            Line::styled(format!("✗ {refusal}"), Style::new().fg(Color::Red))
         } else if let Some(preview) = app.landing() {
-            lines.push(Line::styled(
+            Line::styled(
                 format!("◆ {}", preview.text(lang)),
                 Style::new().fg(Color::Cyan),
-            ));
+            )
         } else {
             let text = match lang {
                 Lang::En => format!("{} selected.", mv.letter()),
                 Lang::Fr => format!("{} choisie.", mv.letter()),
             };
-            lines.push(Line::from(text));
-        }
+            Line::from(text)
+        });
         if let Some(judgement) = app.advice() {
             let text = judgement.text(lang, app.computer().map(|(side, _)| side));
-            if judgement.is_warning() {
-                lines.push(Line::styled(
-                    format!("⚠ {text}"),
-                    Style::new().fg(Color::LightRed),
-                ));
-            } else {
-                lines.push(Line::styled(
-                    format!("✓ {text}"),
-                    Style::new().fg(Color::Green),
-                ));
-            }
+            advice_line = Some(match judgement.verdict {
+                Verdict::Best | Verdict::Good => {
+                    Line::styled(format!("✓ {text}"), Style::new().fg(Color::Green))
+                }
+                Verdict::Inaccuracy => {
+                    Line::styled(format!("• {text}"), Style::new().fg(Color::Yellow))
+                }
+                Verdict::Mistake | Verdict::Blunder => {
+                    Line::styled(format!("⚠ {text}"), Style::new().fg(Color::LightRed))
+                }
+            });
         }
     }
-    if let Some((tone, text)) = app.message() {
-        lines.push(Line::styled(text.to_string(), tone_style(tone)));
+    let news = if let Some((tone, text)) = app.message() {
+        Some(Line::styled(text.to_string(), tone_style(tone)))
     } else if let Some((m, k)) = app.last_move() {
         let plus = if k > 0 {
             format!("+{k}")
@@ -673,8 +667,30 @@ fn info_lines(app: &App, width: u16, height: u16) -> Vec<Line<'static>> {
             String::new()
         };
         let label = lang.pick("Last move: ", "Dernier coup\u{a0}: ");
-        lines.push(Line::from(format!("{label}{}{plus}", m.letter())));
+        Some(Line::from(format!("{label}{}{plus}", m.letter())))
+    } else {
+        None
+    };
+    let inner = usize::from(width.max(1));
+    let rows = |l: &Line| wrapped_rows(&l.to_string(), inner);
+    let total = |parts: [&Option<Line<'static>>; 3]| -> usize {
+        parts
+            .iter()
+            .filter_map(|l| l.as_ref())
+            .map(rows)
+            .sum::<usize>()
+    };
+    let turn_rows: usize = lines.iter().map(rows).sum();
+    let height_rows = usize::from(height);
+    if turn_rows + total([&cursor_line, &advice_line, &news]) > height_rows {
+        advice_line = None;
     }
+    if turn_rows + total([&cursor_line, &advice_line, &news]) > height_rows {
+        cursor_line = None;
+    }
+    lines.extend(cursor_line);
+    lines.extend(advice_line);
+    lines.extend(news);
     let on = |b: bool| match (b, lang) {
         (true, Lang::En) => "(on)",
         (false, Lang::En) => "(off)",
@@ -707,8 +723,6 @@ fn info_lines(app: &App, width: u16, height: u16) -> Vec<Line<'static>> {
         }
     );
     let grey = Style::new().fg(Color::DarkGray);
-    let inner = usize::from(width.max(1));
-    let rows = |l: &Line| wrapped_rows(&l.to_string(), inner);
     let mut room = usize::from(height).saturating_sub(lines.iter().map(rows).sum());
     let mut fit = |line: Line<'static>| {
         let need = rows(&line);

@@ -565,3 +565,84 @@ fn a_tall_terminal_gets_a_taller_board() {
     assert_has(&tall, "│  0 │");
     assert_has(&tall, "Game");
 }
+
+#[test]
+fn a_small_window_keeps_the_news_whole_and_drops_the_preview() {
+    for lang in [Lang::En, Lang::Fr] {
+        let mut app = App::new(
+            Settings {
+                lang,
+                ..settings(Opponent::TwoPlayers)
+            },
+            Start::Load(Box::new(Record::from_game(
+                Game::new(Position::start()),
+                &[],
+            ))),
+        );
+        key(&mut app, KeyCode::Right);
+        let preview = match lang {
+            Lang::En => "◆ B: last seed",
+            Lang::Fr => "◆ B\u{a0}: dernière graine",
+        };
+        assert_has(&screen(&app, 60, 20), preview);
+        // A message of four rows at 60 columns: with the turn line, the
+        // five rows under the compact board are full.
+        let long = "word ".repeat(44) + "END.";
+        app.notify(oware_tui::app::Said::new(
+            oware_tui::app::Tone::Info,
+            |_| long.clone(),
+        ));
+        let s = screen(&app, 60, 20);
+        assert_has(&s, "END.");
+        assert!(!s.contains(preview), "{s}");
+        // Where there is room, both.
+        let s = screen(&app, 100, 30);
+        assert_has(&s, "END.");
+        assert_has(&s, preview);
+    }
+}
+
+#[test]
+fn the_tables_being_ready_is_said_once_in_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let loading =
+        oware_tablebase::background::open_or_build_in_memory(dir.path().join("none"), 2, |_| {});
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !loading.is_finished() && std::time::Instant::now() < until {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(loading.ready().is_some());
+    for lang in [Lang::En, Lang::Fr] {
+        let mut app = App::new(
+            Settings {
+                lang,
+                tables: Some(loading.clone()),
+                ..settings(Opponent::TwoPlayers)
+            },
+            Start::Load(Box::new(Record::from_game(
+                Game::new(Position::start()),
+                &[],
+            ))),
+        );
+        key(&mut app, KeyCode::Char('f'));
+        key(&mut app, KeyCode::Enter);
+        app.tick(std::time::Duration::from_millis(10));
+        app.tick(std::time::Duration::from_millis(10));
+        let (played, ready) = match lang {
+            Lang::En => (
+                "South played F.",
+                "Endgame tables ready (up to 2 seeds on the board).",
+            ),
+            Lang::Fr => (
+                "Sud a joué F.",
+                "Tables de finales prêtes (jusqu'à 2 graines sur le plateau).",
+            ),
+        };
+        let message = app.message().unwrap().1.to_string();
+        assert_eq!(message, format!("{played} {ready}"));
+        // Said in both languages (switching re-words it).
+        let s = screen(&app, 60, 20);
+        assert_has(&s, "F.");
+        assert_has(&s, ready.split(' ').next().unwrap());
+    }
+}

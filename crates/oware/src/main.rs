@@ -12,7 +12,14 @@ use clap::{Parser, Subcommand};
     name = "oware",
     version,
     about = "Oware Abapa: play, study and analyse",
-    propagate_version = true
+    propagate_version = true,
+    after_help = "Examples:
+  oware play                  the terminal game (--lang fr for French)
+  oware learn                 the rules, one lesson at a time
+  oware puzzle                puzzles in the terminal
+  oware serve                 the web app on http://127.0.0.1:8080
+  oware analyze --moves FfBe  every move of a position, valued
+Each command has its own examples: oware play --help, oware serve --help, …"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -60,7 +67,10 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
     let result = match cli.command {
         Command::Perft(args) => cmd::core::perft(args, false),
         Command::Divide(args) => cmd::core::perft(args, true),
@@ -82,6 +92,112 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// A command line clap refused (or `--help`, `--version`): clap's own
+/// text in English; in French (`--lang fr`, else the locale) the mistake
+/// in French, with where to find the help.
+fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    use oware_session::Lang;
+    let lang = cmd::args_lang();
+    let shown = matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    );
+    if shown || lang == Lang::En {
+        let _ = e.print();
+        return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+    }
+    let get = |kind: ContextKind| match e.get(kind) {
+        Some(ContextValue::String(s)) => s.clone(),
+        Some(ContextValue::Strings(v)) => v.join(", "),
+        Some(ContextValue::StyledStr(s)) => s.to_string(),
+        Some(ContextValue::StyledStrs(v)) => v
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+        Some(ContextValue::Number(n)) => n.to_string(),
+        _ => String::new(),
+    };
+    // Value names in French, and the French aliases of `--first`'s values.
+    let french = |text: String| {
+        [
+            ("<FILE.ogn>", "FICHIER.ogn"),
+            ("<FILE>", "FICHIER"),
+            ("<DIR>", "DOSSIER"),
+            ("<LEVEL>", "NIVEAU"),
+            ("me, computer, lot", "moi, ordinateur, sort"),
+        ]
+        .iter()
+        .fold(text, |t, (en, fr)| t.replace(en, fr))
+        .replace(['<', '>'], "")
+    };
+    let get = |kind: ContextKind| french(get(kind));
+    let did_you_mean = |like: String| {
+        if like.is_empty() {
+            like
+        } else {
+            format!(" Vouliez-vous dire «\u{a0}{like}\u{a0}»\u{202f}?")
+        }
+    };
+    // "--level <LEVEL>" → "--level".
+    let arg = get(ContextKind::InvalidArg)
+        .split(' ')
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    let value = get(ContextKind::InvalidValue);
+    let text = match e.kind() {
+        ErrorKind::ValueValidation => {
+            let why = std::error::Error::source(&e)
+                .map(|s| s.to_string())
+                .unwrap_or_default();
+            if why.is_empty() {
+                format!("{arg}\u{a0}: «\u{a0}{value}\u{a0}» n'est pas une valeur possible.")
+            } else {
+                format!("{arg}\u{a0}: {why}")
+            }
+        }
+        ErrorKind::InvalidValue if value.is_empty() => {
+            format!("{arg}\u{a0}: il manque la valeur.")
+        }
+        ErrorKind::InvalidValue => format!(
+            "{arg}\u{a0}: «\u{a0}{value}\u{a0}» n'est pas une valeur possible (valeurs possibles\u{a0}: {}).",
+            get(ContextKind::ValidValue)
+        ),
+        ErrorKind::UnknownArgument => format!(
+            "l'option «\u{a0}{}\u{a0}» n'existe pas ici.{}",
+            get(ContextKind::InvalidArg),
+            did_you_mean(get(ContextKind::SuggestedArg))
+        ),
+        ErrorKind::InvalidSubcommand => format!(
+            "la commande «\u{a0}{}\u{a0}» n'existe pas.{}",
+            get(ContextKind::InvalidSubcommand),
+            did_you_mean(get(ContextKind::SuggestedSubcommand))
+        ),
+        ErrorKind::MissingRequiredArgument => format!(
+            "il manque {}.",
+            get(ContextKind::InvalidArg)
+        ),
+        ErrorKind::MissingSubcommand => "il manque la commande.".to_string(),
+        ErrorKind::ArgumentConflict => format!(
+            "{} ne peut pas aller avec {}.",
+            get(ContextKind::InvalidArg),
+            get(ContextKind::PriorArg)
+        ),
+        ErrorKind::TooManyValues => format!(
+            "{} est donné trop de fois.",
+            get(ContextKind::InvalidArg)
+        ),
+        _ => "la ligne de commande n'est pas comprise.".to_string(),
+    };
+    eprintln!("erreur\u{a0}: {text}");
+    eprintln!("L'aide (en anglais)\u{a0}: oware --help, ou oware COMMANDE --help.");
+    ExitCode::from(2)
 }
 
 /// An error as one line for people: what failed, then why. The system's

@@ -37,9 +37,14 @@ const FORBIDDEN: &[&str] = &[
 /// Runs `args` (with `stdin`), checks the exit status and that nothing
 /// printed contains a forbidden text; returns stdout and stderr.
 fn run(args: &[&str], stdin: &str, status: i32) -> (String, String) {
+    run_in("en_US.UTF-8", args, stdin, status)
+}
+
+/// [`run`] with the locale `lang`.
+fn run_in(lang: &str, args: &[&str], stdin: &str, status: i32) -> (String, String) {
     let out: Output = oware()
         .args(args)
-        .env("LANG", "en_US.UTF-8")
+        .env("LANG", lang)
         .env_remove("LC_ALL")
         .env_remove("LC_MESSAGES")
         .env(
@@ -301,4 +306,123 @@ fn the_server_log_has_no_colour_codes_when_not_a_terminal() {
     child.wait().unwrap();
     assert!(first.contains("INFO"), "{first:?}");
     assert!(!first.contains('\u{1b}'), "colour codes in {first:?}");
+}
+
+/// English words a French message may not hold (whole words, lower case).
+const ENGLISH: &[&str] = &[
+    "error",
+    "invalid",
+    "value",
+    "for",
+    "not",
+    "is",
+    "the",
+    "expected",
+    "cannot",
+    "there",
+    "no",
+    "use",
+    "more",
+    "try",
+    "found",
+    "unexpected",
+    "required",
+    "missing",
+    "needs",
+    "stopped",
+    "working",
+    "level",
+    "lesson",
+    "puzzle",
+    "open",
+    "endgame",
+    "files",
+    "give",
+    "folder",
+    "leave",
+    "out",
+    "name",
+];
+
+/// Fails on an English word of [`ENGLISH`] in `text` (a path, an option,
+/// a file name and a command's name are not words of the message).
+fn assert_french(args: &[&str], text: &str) {
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    // A command ("oware puzzle") is a name too.
+    let words = tokens
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i == 0 || tokens[i - 1] != "oware")
+        .map(|(_, w)| *w)
+        .filter(|w| !w.contains('/') && !w.starts_with("--") && !w.starts_with("oware-tb"))
+        .flat_map(|w| w.split(|c: char| !c.is_alphabetic()))
+        .map(str::to_lowercase)
+        .filter(|w| !w.is_empty());
+    for w in words {
+        assert!(
+            !ENGLISH.contains(&w.as_str()),
+            "{args:?}: English word {w:?} in French: {text}"
+        );
+    }
+    assert!(text.starts_with("erreur\u{a0}: "), "{args:?}: {text}");
+}
+
+#[test]
+fn in_french_the_command_line_refuses_in_french() {
+    let empty = tempfile::tempdir().unwrap();
+    let empty = empty.path().to_str().unwrap();
+    let cases: &[&[&str]] = &[
+        &["play", "--level", "facile"],
+        &["play", "--level"],
+        &["play", "--first", "personne"],
+        &["play", "--frist", "moi"],
+        &["joue"],
+        &["record"],
+        &["play", "--tablebases", empty, "--plain"],
+        &["play", "--tablebases", empty, "--no-tablebases"],
+        &["learn", "--lesson", "R99"],
+        &["learn", "--lang", "de"],
+        &["learn"],
+        &["puzzle", "--id", "99999"],
+        &["puzzle"],
+        &["coach-rate", "--level", "truc"],
+    ];
+    for args in cases {
+        let (_, err) = run_in("fr_FR.UTF-8", args, "", 2);
+        assert_french(args, &err);
+    }
+    // --lang fr wins over an English locale; the French names of levels
+    // and of who starts are accepted.
+    let (_, err) = run(&["play", "--lang", "fr", "--level", "facile"], "", 2);
+    assert_french(&["play", "--lang", "fr"], &err);
+    assert!(err.contains("débutant, novice, apprenti"), "{err}");
+    let (_, err) = run_in("fr_FR.UTF-8", &["play", "--frist", "moi"], "", 2);
+    assert!(
+        err.contains("Vouliez-vous dire «\u{a0}--first\u{a0}»"),
+        "{err}"
+    );
+    let (_, err) = run_in("fr_FR.UTF-8", &["play", "--first", "personne"], "", 2);
+    assert!(err.contains("moi, ordinateur, sort"), "{err}");
+    let (out, _) = run_in(
+        "fr_FR.UTF-8",
+        &[
+            "play",
+            "--plain",
+            "--no-tablebases",
+            "--level",
+            "maître",
+            "--first",
+            "ordinateur",
+        ],
+        "quitter\n",
+        0,
+    );
+    assert!(
+        out.contains("vous jouez Nord contre l'ordinateur (niveau 10, Maître"),
+        "{out}"
+    );
+    // The check finds English where there is some.
+    let (_, err) = run(&["play", "--level", "facile"], "", 2);
+    let caught = std::panic::catch_unwind(|| assert_french(&["en"], &err));
+    assert!(caught.is_err(), "{err}");
 }

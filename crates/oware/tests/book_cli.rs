@@ -71,5 +71,5 @@ fn play_refuses_a_tablebase_directory_it_cannot_open() {
         .write_stdin("")
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("no tablebase files"));
+        .stderr(predicate::str::contains("there are no endgame table files"));
 }

@@ -19,7 +19,12 @@ const DEFAULT_OUT: &str = "crates/oware-engine/book/oware.book";
 #[derive(Subcommand)]
 pub enum Command {
     /// The opening book: build it by our own search, or look a position up.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:
+  oware book probe --moves FfB
+  oware book build --out my.book"
+    )]
     Book(BookCommand),
 }
 

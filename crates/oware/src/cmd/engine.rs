@@ -40,8 +40,15 @@ pub enum Command {
     Elo(EloArgs),
     /// How often the coach warns in games between two levels, and how a
     /// level that follows a coach scores (docs/ENGINE.md, "The coach").
+    #[command(after_help = "Examples:
+  oware coach-rate --level club --against club --games 40
+  oware coach-rate --level beginner --against learner --follow engine")]
     CoachRate(CoachRateArgs),
     /// Fit the evaluation weights on self-play data (see docs/ENGINE.md).
+    #[command(after_help = "Examples:
+  oware tune gen --games 2000 --out selfplay.txt
+  oware tune fit selfplay.txt
+  oware tune nn-gen --games 500 --out nn-data.txt")]
     Tune {
         #[command(subcommand)]
         action: TuneAction,
@@ -51,6 +58,8 @@ pub enum Command {
 #[derive(Subcommand)]
 pub enum TuneAction {
     /// Play self-play games and write their quiet positions with the results.
+    #[command(after_help = "Examples:
+  oware tune gen --games 2000 --depth 6 --out selfplay.txt")]
     Gen {
         /// Games to play.
         #[arg(long, default_value_t = 200)]
@@ -71,6 +80,8 @@ pub enum TuneAction {
     /// Play self-play games and write their quiet positions labelled by
     /// the game's result, the search's value and the endgame tables, for
     /// the evaluation network's trainer (scripts/train-nn.sh).
+    #[command(after_help = "Examples:
+  oware tune nn-gen --games 500 --depth 8 --out nn-data.txt")]
     NnGen {
         /// Games to play.
         #[arg(long, default_value_t = 200)]
@@ -93,6 +104,8 @@ pub enum TuneAction {
         out: std::path::PathBuf,
     },
     /// Fit the weights on files written by `tune gen` and print them.
+    #[command(after_help = "Examples:
+  oware tune fit selfplay-1.txt selfplay-2.txt")]
     Fit {
         /// Data files.
         #[arg(required = true)]
@@ -100,6 +113,8 @@ pub enum TuneAction {
     },
     /// Compare models beyond the linear evaluation on held-out data
     /// (log-loss of the game result; docs/ENGINE.md, "Beyond linear").
+    #[command(after_help = "Examples:
+  oware tune compare selfplay-1.txt selfplay-2.txt")]
     Compare {
         /// Data files written by `tune gen`.
         #[arg(required = true)]
@@ -109,12 +124,13 @@ pub enum TuneAction {
 
 #[derive(Args)]
 pub struct CoachRateArgs {
-    /// The level measured (and, with --follow, the follower).
-    #[arg(long, default_value_t = 5)]
-    pub level: u8,
-    /// Its opponent's level.
-    #[arg(long, default_value_t = 5)]
-    pub against: u8,
+    /// The level measured (and, with --follow, the follower): 1 to 10 or
+    /// its name (beginner … master).
+    #[arg(long, default_value = "5", value_name = "LEVEL", value_parser = super::parse_level)]
+    pub level: oware_engine::Level,
+    /// Its opponent's level: 1 to 10 or its name.
+    #[arg(long, default_value = "5", value_name = "LEVEL", value_parser = super::parse_level)]
+    pub against: oware_engine::Level,
     /// Games (colours alternate).
     #[arg(long, default_value_t = 20)]
     pub games: usize,
@@ -849,17 +865,14 @@ fn coach_rate(a: CoachRateArgs) -> Result<()> {
         "none" => Follow::Nobody,
         "engine" => Follow::Engine,
         "capture" => Follow::Capture,
-        other => bail!("--follow: expected none, engine or capture, not {other:?}"),
+        other => bail!("--follow: expected none, engine or capture, not '{other}'"),
     };
-    if !(1..=10).contains(&a.level) || !(1..=10).contains(&a.against) {
-        bail!("levels go from 1 to 10");
-    }
     if !(1..=30).contains(&a.depth) {
         bail!("--depth: expected 1..30, not {}", a.depth);
     }
     let config = coach::Config {
-        first: oware_engine::Level::new(a.level),
-        second: oware_engine::Level::new(a.against),
+        first: a.level,
+        second: a.against,
         games: a.games,
         budget: oware_session::Budget::depth(a.depth),
         seed: a.seed,

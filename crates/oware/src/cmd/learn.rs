@@ -1,7 +1,7 @@
 //! `learn`: the rule lessons in the terminal (`oware_tui::learn`), from the
 //! same lesson file as the web app's.
 
-use anyhow::{bail, Context, Result};
+use anyhow::Result;
 use clap::{Args, Subcommand};
 
 #[derive(Subcommand)]
@@ -26,25 +26,33 @@ pub struct LearnArgs {
 
 pub fn run(c: Command) -> Result<()> {
     let Command::Learn(a) = c;
-    let lang = match a.lang.as_deref() {
-        None => oware_session::Lang::from_env(),
-        Some(l) => oware_session::Lang::parse(l)
-            .with_context(|| format!("--lang: expected en or fr, not {l:?}"))?,
-    };
+    let lang = super::parse_lang(a.lang.as_deref())?;
     let lessons = oware_session::lessons::shipped();
     if let Some(rule) = a.lesson.as_deref() {
         if lessons.lesson(rule).is_none() {
-            bail!(
-                "--lesson: there is no lesson {rule:?} (R1 to R{})",
-                lessons.lessons.len()
-            );
+            let n = lessons.lessons.len();
+            return Err(super::said(
+                lang,
+                format!("--lesson: there is no lesson '{rule}' (R1 to R{n})"),
+                format!("--lesson\u{a0}: il n'y a pas de leçon «\u{a0}{rule}\u{a0}» (R1 à R{n})"),
+            ));
         }
     }
     use std::io::IsTerminal;
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
-        bail!("oware learn needs a terminal");
+        return Err(super::said(
+            lang,
+            "oware learn needs a terminal (run it in a terminal window, not through a pipe)".into(),
+            "oware learn a besoin d'un terminal (lancez-le dans une fenêtre de terminal, sans tube)".into(),
+        ));
     }
     let tutor = oware_tui::learn::Tutor::new(lang, a.lesson.as_deref());
-    oware_tui::learn::run(tutor).context("the terminal stopped working")?;
-    Ok(())
+    oware_tui::learn::run(tutor).map_err(|e| {
+        let reason = oware_session::problems::io_reason(&e, lang);
+        super::said(
+            lang,
+            format!("the terminal stopped working: {reason}"),
+            format!("le terminal ne répond plus\u{a0}: {reason}"),
+        )
+    })
 }

@@ -26,10 +26,13 @@ pub enum Command {
 #[derive(Clone, Copy, ValueEnum)]
 pub enum Who {
     /// You start.
+    #[value(alias = "moi")]
     Me,
     /// The computer starts.
+    #[value(alias = "ordinateur")]
     Computer,
     /// Drawn by lot (R2).
+    #[value(alias = "sort")]
     Lot,
 }
 
@@ -47,9 +50,10 @@ pub struct PlayArgs {
     /// The computer's level: 1 to 10, or its name: beginner, novice,
     /// learner, casual, club, intermediate, advanced, strong, expert,
     /// master (French names too: débutant … maître).
-    #[arg(long, default_value = "3", value_name = "LEVEL", value_parser = parse_level)]
+    #[arg(long, default_value = "3", value_name = "LEVEL", value_parser = super::parse_level)]
     level: Level,
-    /// Who moves first against the computer.
+    /// Who moves first against the computer (French too: moi,
+    /// ordinateur, sort).
     #[arg(long, value_enum, default_value_t = Who::Me)]
     first: Who,
     /// Resume the game in this OGN file.
@@ -98,16 +102,6 @@ pub struct PlayArgs {
     linear_eval: bool,
 }
 
-/// `--level`: a number from 1 to 10 or a level's name.
-pub fn parse_level(text: &str) -> Result<Level, String> {
-    Level::parse(text).ok_or_else(|| {
-        format!(
-            "'{text}' is not a level: use {}",
-            oware_session::levels::accepted()
-        )
-    })
-}
-
 /// Seeds of the tables built in memory when no table files are found: a
 /// few CPU-seconds, in the background (docs/TUI.md).
 const PLAY_TABLE_SEEDS: usize = 14;
@@ -116,12 +110,27 @@ const PLAY_TABLE_SEEDS: usize = 14;
 /// background, so the game starts at once. A directory given explicitly is
 /// opened first, so that a mistake in it is an error, not tables silently
 /// lost.
-fn tables(a: &PlayArgs) -> anyhow::Result<Option<Loading>> {
+fn tables(a: &PlayArgs, lang: Lang) -> anyhow::Result<Option<Loading>> {
     if a.no_tablebases {
         return Ok(None);
     }
     Ok(Some(match &a.tablebases {
-        Some(dir) => Loading::done(oware_engine::tablebase::open(dir)?),
+        Some(dir) => Loading::done(oware_engine::tablebase::open(dir).map_err(|e| {
+            use oware_engine::tablebase::TablebaseError;
+            let d = dir.display();
+            match e {
+                TablebaseError::Empty { .. } => super::said(
+                    lang,
+                    format!("there are no endgame table files (oware-tb-NN.otb) in {d}: give the folder that holds them, or leave out --tablebases"),
+                    format!("il n'y a pas de fichiers de tables de finales (oware-tb-NN.otb) dans {d}\u{a0}: donnez le dossier qui les contient, ou retirez --tablebases"),
+                ),
+                _ => super::said(
+                    lang,
+                    format!("cannot open the endgame tables in {d}: they are unreadable or damaged (oware tablebase verify --dir {d} says which)"),
+                    format!("impossible d'ouvrir les tables de finales de {d}\u{a0}: elles sont illisibles ou abîmées (oware tablebase verify --dir {d} dit lesquelles)"),
+                ),
+            }
+        })?),
         None => open_or_build_in_memory(
             PathBuf::from(oware_tablebase::DEFAULT_DIR),
             PLAY_TABLE_SEEDS,
@@ -157,7 +166,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
                 hint_time: Duration::from_millis(a.hint_ms),
                 book: (!a.no_book).then(oware_engine::book::Book::builtin),
                 network: (!a.linear_eval).then(oware_engine::nn::Network::builtin),
-                tables: tables(&a)?,
+                tables: tables(&a, lang)?,
             };
             let options = Options {
                 settings,

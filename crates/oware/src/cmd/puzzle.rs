@@ -105,23 +105,36 @@ pub fn run(c: Command) -> Result<()> {
 
 fn play(a: PlayArgs) -> Result<()> {
     use std::io::IsTerminal;
-    let lang = match a.lang.as_deref() {
-        None => oware_session::Lang::from_env(),
-        Some(l) => oware_session::Lang::parse(l)
-            .with_context(|| format!("--lang: expected en or fr, not {l:?}"))?,
-    };
+    let lang = super::parse_lang(a.lang.as_deref())?;
     let set = oware_session::puzzles::shipped();
     let first = match a.id {
         None => oware_tui::puzzle::First::Nearest,
         Some(id) if set.get(id).is_some() => oware_tui::puzzle::First::Id(id),
-        Some(id) => bail!("--id: there is no puzzle {id} (1 to {})", set.puzzles.len()),
+        Some(id) => {
+            let n = set.puzzles.len();
+            return Err(super::said(
+                lang,
+                format!("--id: there is no puzzle {id} (1 to {n})"),
+                format!("--id\u{a0}: il n'y a pas de problème {id} (1 à {n})"),
+            ));
+        }
     };
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
-        bail!("oware puzzle needs a terminal");
+        return Err(super::said(
+            lang,
+            "oware puzzle needs a terminal (run it in a terminal window, not through a pipe)".into(),
+            "oware puzzle a besoin d'un terminal (lancez-le dans une fenêtre de terminal, sans tube)".into(),
+        ));
     }
     let trainer = oware_tui::puzzle::Trainer::shipped(lang, first);
-    oware_tui::puzzle::run(trainer).context("the terminal stopped working")?;
-    Ok(())
+    oware_tui::puzzle::run(trainer).map_err(|e| {
+        let reason = oware_session::problems::io_reason(&e, lang);
+        super::said(
+            lang,
+            format!("the terminal stopped working: {reason}"),
+            format!("le terminal ne répond plus\u{a0}: {reason}"),
+        )
+    })
 }
 
 fn parse_pairs(text: &str) -> Result<Vec<(Level, Level)>> {

@@ -14,6 +14,9 @@ pub enum Command {
   oware serve --db postgres://oware:secret@db:5432/oware")]
     Serve(ServeArgs),
     /// Load generator: play many simultaneous online games against a server over WebSocket.
+    #[command(after_help = "Examples:
+  oware serve-bench --games 1000 --duration-s 30
+  oware serve-bench --addr 127.0.0.1:8080 --games 5000 --server-pid 1234")]
     ServeBench(super::serve_bench::BenchArgs),
 }
 

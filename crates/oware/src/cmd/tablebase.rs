@@ -17,7 +17,12 @@ const DEFAULT_DIR: &str = oware_tablebase::DEFAULT_DIR;
 #[derive(Subcommand)]
 pub enum Command {
     /// Endgame tablebases: build the files, probe a position, verify files.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:
+  oware tablebase build --max-seeds 16
+  oware tablebase probe 1-0-0-0-1-0-0-0-0-0-0-0-23-23-S"
+    )]
     Tablebase(TbCommand),
 }
 
@@ -41,6 +46,8 @@ pub enum TbCommand {
     Verify(VerifyArgs),
     /// Measure probe speed: random positions of the largest seed count
     /// (deterministic sequence), probed from the files.
+    #[command(after_help = "Examples:
+  oware tablebase bench --dir tablebases --probes 1000000")]
     Bench(BenchArgs),
 }
 
