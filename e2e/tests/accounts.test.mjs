@@ -255,10 +255,10 @@ test('a rated seek between two accounts: chat, the end, both ratings move', asyn
     assert.match(await f.locator('.mode-line').textContent(), /Rated/);
     await f.close();
 
-    // The leaderboard's three classes.
+    // The leaderboard's four classes.
     await pb.goto(`${BASE}/ratings`);
     await pb.locator('.board-list table, .board-list p:not(:empty)').first().waitFor();
-    assert.deepEqual(await pb.locator('.class-btn').allTextContents(), ['Fast clock', 'Slow clock', 'Per move']);
+    assert.deepEqual(await pb.locator('.class-btn').allTextContents(), ['Fast clock', 'Slow clock', 'Per move', 'Correspondence']);
     // The first players see themselves at once: provisional ratings are
     // listed after the established ones, without a rank, with their ?.
     await pb.getByRole('button', { name: 'Slow clock' }).click();

@@ -118,6 +118,10 @@ export const api = {
   deleteAccount: (password) => call('POST', '/account/delete', { password }),
   myGames: () => call('GET', '/account/games'),
   player: (name) => call('GET', `/players/${encodeURIComponent(name)}`),
+  relations: () => call('GET', '/account/relations'),
+  follow: (name, on) => call('POST', `/players/${encodeURIComponent(name)}/follow`, { on }),
+  block: (name, on) => call('POST', `/players/${encodeURIComponent(name)}/block`, { on }),
+  report: (name, reason, details) => call('POST', `/players/${encodeURIComponent(name)}/report`, { reason, details }),
   ratings: (cls, limit = 50) => call('GET', `/ratings/${encodeURIComponent(cls)}?limit=${limit}&provisional=true`),
 };
 

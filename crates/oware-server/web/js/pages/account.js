@@ -64,6 +64,19 @@ function anonymous(main) {
   }
 }
 
+/** The players the account follows, each with the public games they are
+ * playing now (to watch), and the players it blocked. */
+async function showRelations(el) {
+  let r;
+  try { r = await api.relations(); } catch (e) { el.innerHTML = `<p class="msg bad">${esc(errorText(e))}</p>`; return; }
+  if (!el.isConnected) return;
+  const link = (n) => `<a href="/player/${encodeURIComponent(n)}" data-link>${esc(n)}</a>`;
+  el.innerHTML = (r.following.length
+    ? `<ul class="following">${r.following.map((f) => `<li>${link(f.username)}${f.playing.map((g) => ` · <a class="btn small" href="/game/${esc(g.id)}" data-link>${esc(t('account.playingNow'))}</a>`).join('')}</li>`).join('')}</ul>`
+    : `<p class="muted">${esc(t('account.followingNone'))}</p>`)
+    + (r.blocked.length ? `<h3>${esc(t('account.blockedList'))}</h3><p>${r.blocked.map(link).join(', ')}</p>` : '');
+}
+
 function signedIn(main) {
   const me = currentUser();
   const name = me.username;
@@ -81,6 +94,10 @@ function signedIn(main) {
         <button class="btn signout-btn" type="button">${esc(t('account.signout'))}</button>
       </div>
       <div class="msg signout-msg" role="alert"></div>
+    </section>
+    <section class="card following-card">
+      <h2>${esc(t('account.following'))}</h2>
+      <div class="following-list"><p class="muted">…</p></div>
     </section>
     <div class="grid2">
       <form class="card password-form" novalidate>
@@ -101,6 +118,7 @@ function signedIn(main) {
         <div class="msg" role="alert"></div>
       </form>
     </div>`;
+  showRelations(main.querySelector('.following-list'));
   main.querySelector('.signout-btn').addEventListener('click', async () => {
     try { await signOut(); } catch (err) { setMsg(main.querySelector('.signout-msg'), errorText(err), 'bad'); }
   });

@@ -31,6 +31,19 @@ export function mountProfile(main, name) {
     main.innerHTML = `
       <h1 class="player-name"></h1>
       <p class="muted">${esc(t('player.since', { when: relTime(p.created_at) }))}${me ? ` · <a href="/account" data-link>${esc(t('account.settings'))}</a>` : ''}</p>
+      ${currentUser() && !me ? `<section class="card relate-card">
+        <div class="row"><button class="btn follow-btn" type="button" aria-pressed="false"></button>
+        <button class="btn block-btn" type="button" aria-pressed="false"></button>
+        <button class="btn report-btn" type="button" aria-expanded="false">${esc(t('player.report'))}</button></div>
+        <form class="report-form" hidden novalidate>
+          <fieldset><legend>${esc(t('player.reportWhy'))}</legend>
+            ${['cheating', 'abuse', 'other'].map((r, i) => `<label class="choice"><input type="radio" name="reason" value="${r}"${i === 0 ? ' checked' : ''}> ${esc(t(`player.reason.${r}`))}</label>`).join('')}
+          </fieldset>
+          <label>${esc(t('player.reportDetails'))}<textarea name="details" maxlength="500" rows="3"></textarea></label>
+          <p><button class="btn primary" type="submit">${esc(t('player.reportSend'))}</button></p>
+        </form>
+        <div class="msg relate-msg" role="status"></div>
+      </section>` : ''}
       <section class="card">
         <h2>${esc(t('account.ratings'))}</h2>
         <table class="list ratings-table"><thead><tr><th>${esc(t('player.class'))}</th><th>${esc(t('player.rating'))}</th><th>${esc(t('player.games'))}</th></tr></thead><tbody>
@@ -51,9 +64,56 @@ export function mountProfile(main, name) {
     // The name as text: whatever the server sends is never markup.
     main.querySelector('.player-name').textContent = p.username;
     drawHistory(main.querySelector('.history-graph'), p.history || []);
+    if (currentUser() && !me) wireRelations(main, p.username, () => alive);
     listGames(main.querySelector('.player-games'), p.games || [], p.username);
   })();
   return () => { alive = false; };
+}
+
+/** Follow, block and report buttons on another player's profile. */
+async function wireRelations(main, username, alive) {
+  const q = (s) => main.querySelector(s);
+  const msg = q('.relate-msg');
+  const key = username.toLowerCase();
+  let rel = { following: [], blocked: [] };
+  const show = () => {
+    const following = rel.following.some((f) => f.username.toLowerCase() === key);
+    const blocked = rel.blocked.some((b) => b.toLowerCase() === key);
+    q('.follow-btn').textContent = t(following ? 'player.unfollow' : 'player.follow');
+    q('.follow-btn').setAttribute('aria-pressed', String(following));
+    q('.follow-btn').disabled = blocked;
+    q('.block-btn').textContent = t(blocked ? 'player.unblock' : 'player.block');
+    q('.block-btn').setAttribute('aria-pressed', String(blocked));
+    return { following, blocked };
+  };
+  try { rel = await api.relations(); } catch (_) { /* buttons still work */ }
+  if (!alive()) return;
+  show();
+  const act = async (fn, done) => {
+    try { rel = await fn(); if (alive()) { show(); msg.textContent = done ? t(done, { name: username }) : ''; msg.className = 'msg relate-msg ok'; } } catch (e) { if (alive()) { msg.textContent = errorText(e); msg.className = 'msg relate-msg bad'; } }
+  };
+  q('.follow-btn').addEventListener('click', () => { const { following } = show(); act(() => api.follow(username, !following), following ? null : 'player.followed'); });
+  q('.block-btn').addEventListener('click', () => {
+    const { blocked } = show();
+    if (!blocked && !window.confirm(t('player.blockConfirm', { name: username }))) return;
+    act(() => api.block(username, !blocked), blocked ? 'player.unblocked' : 'player.blocked');
+  });
+  const form = q('.report-form');
+  q('.report-btn').addEventListener('click', () => {
+    form.hidden = !form.hidden;
+    q('.report-btn').setAttribute('aria-expanded', String(!form.hidden));
+  });
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    try {
+      await api.report(username, form.reason.value, form.details.value);
+      form.hidden = true;
+      form.reset();
+      q('.report-btn').setAttribute('aria-expanded', 'false');
+      msg.textContent = t('player.reported');
+      msg.className = 'msg relate-msg ok';
+    } catch (err) { msg.textContent = errorText(err); msg.className = 'msg relate-msg bad'; }
+  });
 }
 
 /** The seat a player held in a game (by name), or null. */
