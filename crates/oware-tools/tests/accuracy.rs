@@ -84,3 +84,24 @@ fn every_value_agrees_with_the_tables() {
         }
     }
 }
+
+/// The benchmark at a node budget, whose figures are the same in every
+/// build (the engine is deterministic at a node limit): run it with
+/// `cargo test -p oware-tools --profile ci --test accuracy -- --ignored
+/// --nocapture` to print the report; `oware tune accuracy --nodes 20000`
+/// prints the same.
+#[test]
+#[ignore = "a measurement (about a minute), not a check"]
+fn report_at_20000_nodes() {
+    let set = accuracy::read(SET).expect("the shipped set reads");
+    let mut engine = oware_engine::Engine::new(oware_engine::EngineOptions {
+        hash_mb: 16,
+        tablebase_dir: None,
+    });
+    let limits = oware_engine::Limits {
+        nodes: Some(20_000),
+        ..oware_engine::Limits::default()
+    };
+    let picks = accuracy::measure(&set, &mut engine, &limits, &mut |_, _| {});
+    eprintln!("{}", accuracy::report(&set, &picks));
+}
