@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use assert_cmd::Command;
 use oware_core::{Game, Position};
-use oware_engine::{Engine, EngineOptions, Limits};
+use oware_engine::{Engine, EngineOptions, Limits, Score};
 use oware_tablebase::background::{load_or_build, Event};
 use predicates::prelude::*;
 
@@ -59,17 +59,24 @@ fn tables_up_to_24_seeds_open_memory_mapped_for_play_and_serve() {
         engine.tablebase_seeds()
     );
     let tables = engine.tablebase().expect("tables").clone();
-    let value = tables.probe(&pos).expect("24 seeds are covered");
-    let best = tables.best_moves(&pos).expect("covered");
-    // The search takes the table's value at the root.
-    let r = engine.search(&Game::new(pos), &Limits::depth(6), &mut |_| {});
-    assert!(r.score.is_tablebase(), "{:?}", r.score);
-    if value.is_exact() {
-        assert!(
-            best.contains(r.best.expect("a move")),
-            "{:?} not in {best:?}",
-            r.best
-        );
+    assert!(tables.probe(&pos).is_some(), "24 seeds are covered");
+    assert!(!tables.best_moves(&pos).expect("covered").is_empty());
+    // The search's value agrees with the tables' result where it is exact.
+    let game = Game::new(pos);
+    let r = engine.search(&game, &Limits::depth(6), &mut |_| {});
+    match engine.table_result(&game) {
+        Some(1) => assert!(
+            r.score.is_tablebase() && r.score > Score::ZERO,
+            "{:?}",
+            r.score
+        ),
+        Some(-1) => assert!(
+            r.score.is_tablebase() && r.score < Score::ZERO,
+            "{:?}",
+            r.score
+        ),
+        Some(_) => assert_eq!(r.score, Score::ZERO),
+        None => eprintln!("{POS24}: the tables' result depends on repetition"),
     }
 
     // `oware serve --tablebase-seeds 24 --tablebase-dir D`: opened, not built.
