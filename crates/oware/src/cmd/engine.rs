@@ -103,6 +103,63 @@ pub enum TuneAction {
         #[arg(long)]
         out: std::path::PathBuf,
     },
+    /// The perfect-play benchmark: the engine, without tables, chooses a
+    /// move in every position of the accuracy set (15 to 22 seeds); the
+    /// report gives the share of moves that keep the tables' value and the
+    /// seeds lost where they do not, by seed count, phase and source, with
+    /// standard errors (docs/ENGINE.md, "Perfect play").
+    #[command(after_help = "Examples:
+  oware tune accuracy --movetime 100
+  oware tune accuracy --nodes 20000 --linear
+  oware tune accuracy --depth 8 --set my-set.txt")]
+    Accuracy {
+        /// Fixed time a move, in milliseconds.
+        #[arg(long, conflicts_with_all = ["nodes", "depth"])]
+        movetime: Option<u64>,
+        /// Fixed node budget a move (reproducible on a loaded machine).
+        #[arg(long, conflicts_with = "depth")]
+        nodes: Option<u64>,
+        /// Fixed depth a move (reproducible).
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Position set (default: the shipped set, version 1).
+        #[arg(long)]
+        set: Option<std::path::PathBuf>,
+        /// Only the first N positions.
+        #[arg(long)]
+        limit: Option<usize>,
+        /// Search with the linear evaluation instead of the network.
+        #[arg(long)]
+        linear: bool,
+        /// Evaluation network file instead of the built-in one.
+        #[arg(long, conflicts_with = "linear")]
+        network: Option<std::path::PathBuf>,
+    },
+    /// Draw a new accuracy set from self-play and games between levels,
+    /// valued by the endgame tables in `--tables` (up to 22 seeds).
+    AccuracyGen {
+        /// Directory of the tables (`oware tablebase build --max-seeds 22`).
+        #[arg(long)]
+        tables: std::path::PathBuf,
+        /// Positions per seed count and source.
+        #[arg(long, default_value_t = 50)]
+        per_count: usize,
+        /// Seed of the openings and the move noise.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Output file.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+    /// Re-read every value of an accuracy set from the tables in `--tables`.
+    AccuracyCheck {
+        /// Directory of the tables.
+        #[arg(long)]
+        tables: std::path::PathBuf,
+        /// Position set (default: the shipped set).
+        #[arg(long)]
+        set: Option<std::path::PathBuf>,
+    },
     /// Fit the weights on files written by `tune gen` and print them.
     #[command(after_help = "Examples:
   oware tune fit selfplay-1.txt selfplay-2.txt")]
@@ -809,6 +866,68 @@ fn tune(action: TuneAction) -> Result<()> {
                 out.display()
             );
         }
+        TuneAction::Accuracy {
+            movetime,
+            nodes,
+            depth,
+            set,
+            limit,
+            linear,
+            network,
+        } => accuracy(AccuracyArgs {
+            movetime,
+            nodes,
+            depth,
+            set,
+            limit,
+            linear,
+            network,
+        })?,
+        TuneAction::AccuracyGen {
+            tables,
+            per_count,
+            seed,
+            out,
+        } => {
+            use oware_tools::accuracy;
+            let t = open_tables(&tables, *accuracy::SEEDS.end() as usize)?;
+            let config = accuracy::GenConfig {
+                per_count,
+                seed,
+                ..accuracy::GenConfig::default()
+            };
+            let started = std::time::Instant::now();
+            let set = accuracy::generate(&config, &t, &mut |games, kept| {
+                if games % 20 == 0 {
+                    eprintln!(
+                        "{games} games, {kept} positions, {:.0} s",
+                        started.elapsed().as_secs_f64()
+                    );
+                }
+            });
+            let text = accuracy::write(&set);
+            std::fs::write(&out, &text)
+                .with_context(|| format!("cannot write {}", out.display()))?;
+            println!(
+                "{} positions written to {} (checksum {:016x})",
+                set.len(),
+                out.display(),
+                accuracy::checksum(text.as_bytes())
+            );
+        }
+        TuneAction::AccuracyCheck { tables, set } => {
+            use oware_tools::accuracy;
+            let (text, name) = read_set(set.as_deref())?;
+            let entries = accuracy::read(&text).with_context(|| format!("reading {name}"))?;
+            let t = open_tables(&tables, 0)?;
+            let checked = accuracy::check(&entries, &t)
+                .map_err(|m| anyhow::anyhow!("{name}: {}: {}", m.pos, m.reason))?;
+            println!(
+                "{checked} of {} positions of {name} agree with the tables up to {} seeds",
+                entries.len(),
+                t.max_seeds().unwrap_or(0)
+            );
+        }
         TuneAction::Compare { files } => {
             let samples = read_samples(&files)?;
             println!("samples {} (every fifth held out)", samples.len());
@@ -841,6 +960,109 @@ fn tune(action: TuneAction) -> Result<()> {
             );
         }
     }
+    Ok(())
+}
+
+struct AccuracyArgs {
+    movetime: Option<u64>,
+    nodes: Option<u64>,
+    depth: Option<u32>,
+    set: Option<std::path::PathBuf>,
+    limit: Option<usize>,
+    linear: bool,
+    network: Option<std::path::PathBuf>,
+}
+
+/// The set's text and a name for messages: a file, or the shipped set.
+fn read_set(path: Option<&std::path::Path>) -> Result<(String, String)> {
+    match path {
+        Some(p) => Ok((
+            std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?,
+            p.display().to_string(),
+        )),
+        None => Ok((
+            oware_tools::accuracy::SET.to_string(),
+            "the shipped accuracy set".to_string(),
+        )),
+    }
+}
+
+/// The tables of `dir`, which must cover at least `min_seeds` seeds.
+fn open_tables(
+    dir: &std::path::Path,
+    min_seeds: usize,
+) -> Result<std::sync::Arc<oware_engine::tablebase::Tablebase>> {
+    let t = oware_engine::tablebase::open(dir)
+        .with_context(|| format!("opening the tables in {}", dir.display()))?;
+    let max = t.max_seeds();
+    if max.is_none_or(|m| m < min_seeds) {
+        bail!(
+            "the tables in {} cover {} seeds, {min_seeds} are needed (oware tablebase build --max-seeds {min_seeds} --dir {})",
+            dir.display(),
+            max.map_or("no".to_string(), |m| format!("up to {m}")),
+            dir.display()
+        );
+    }
+    Ok(t)
+}
+
+fn accuracy(a: AccuracyArgs) -> Result<()> {
+    use oware_tools::accuracy;
+    let (text, name) = read_set(a.set.as_deref())?;
+    let mut entries = accuracy::read(&text).with_context(|| format!("reading {name}"))?;
+    if let Some(n) = a.limit {
+        entries.truncate(n);
+    }
+    if entries.is_empty() {
+        bail!("{name} holds no positions");
+    }
+    let (limits, budget) = match (a.movetime, a.nodes, a.depth) {
+        (_, Some(n), _) => (
+            Limits {
+                nodes: Some(n),
+                ..Limits::default()
+            },
+            format!("{n} nodes"),
+        ),
+        (_, _, Some(d)) => (Limits::depth(d), format!("depth {d}")),
+        (Some(ms), _, _) => (
+            Limits::movetime(Duration::from_millis(ms)),
+            format!("{ms} ms"),
+        ),
+        (None, None, None) => (
+            Limits::movetime(Duration::from_millis(100)),
+            "100 ms".to_string(),
+        ),
+    };
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: 16,
+        tablebase_dir: None,
+    });
+    let evaluation = if a.linear {
+        engine.set_network(None);
+        "linear evaluation".to_string()
+    } else if let Some(path) = &a.network {
+        let bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let net = oware_engine::nn::Network::from_bytes(&bytes)
+            .with_context(|| format!("reading the network {}", path.display()))?;
+        engine.set_network(Some(std::sync::Arc::new(net)));
+        format!("network {}", path.display())
+    } else {
+        "built-in network".to_string()
+    };
+    println!(
+        "{name} (checksum {:016x}), {} positions, {budget} a move, {evaluation}, 16 MiB hash, 1 thread",
+        accuracy::checksum(text.as_bytes()),
+        entries.len()
+    );
+    let total = entries.len();
+    let picks = accuracy::measure(&entries, &mut engine, &limits, &mut |i, _| {
+        if (i + 1) % 100 == 0 {
+            eprintln!("{}/{total}", i + 1);
+        }
+    });
+    print!("{}", accuracy::report(&entries, &picks));
     Ok(())
 }
 

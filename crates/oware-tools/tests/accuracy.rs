@@ -1,0 +1,107 @@
+//! The shipped accuracy set (`data/accuracy-v1.txt`): its checksum is
+//! pinned, so figures measured on it compare across versions, and every
+//! value in it is re-read from the endgame tables.
+//!
+//! The set holds positions of 15 to 22 seeds. CI builds only small tables,
+//! so without table files this test builds the tables up to 15 seeds in
+//! memory and re-reads the 15-seed positions; with `OWARE_TB_DIR` naming
+//! a folder of tables up to 22 seeds (`oware tablebase build --max-seeds
+//! 22 --dir D`) it re-reads every position, and says which it did.
+
+use oware_engine::tablebase::Tablebase;
+use oware_tools::accuracy::{self, checksum, SEEDS, SET};
+
+/// The checksum of version 1 of the set (64-bit FNV-1a of the file). A
+/// change to the file is a new version: write it to a new file, keep this
+/// one, and pin the new one beside it.
+const SET_V1_CHECKSUM: u64 = 0xf4f6_864c_81e2_e6f1;
+
+#[test]
+fn the_set_is_version_1_byte_for_byte() {
+    assert_eq!(
+        checksum(SET.as_bytes()),
+        SET_V1_CHECKSUM,
+        "data/accuracy-v1.txt changed: a new set is a new file"
+    );
+}
+
+#[test]
+fn the_set_reads_and_covers_every_seed_count() {
+    let set = accuracy::read(SET).expect("the shipped set reads");
+    assert_eq!(set.len(), 480);
+    for n in SEEDS {
+        let k = set.iter().filter(|e| e.pos.seeds_on_board() == n).count();
+        assert_eq!(k, 60, "positions of {n} seeds");
+    }
+    let mut seen = std::collections::HashSet::new();
+    for e in &set {
+        assert!(seen.insert(e.pos), "{} twice", e.pos);
+        assert!(
+            e.moves.iter().any(|&(_, v)| v < e.value),
+            "{}: no move loses seeds",
+            e.pos
+        );
+    }
+}
+
+#[test]
+fn every_value_agrees_with_the_tables() {
+    let set = accuracy::read(SET).expect("the shipped set reads");
+    match std::env::var_os("OWARE_TB_DIR") {
+        Some(dir) => {
+            let tables = oware_engine::tablebase::open(std::path::Path::new(&dir))
+                .expect("OWARE_TB_DIR holds valid tables");
+            let max = tables.max_seeds().unwrap_or(0);
+            let checked = accuracy::check(&set, &tables)
+                .unwrap_or_else(|m| panic!("{}: {}", m.pos, m.reason));
+            let covered = set
+                .iter()
+                .filter(|e| e.pos.seeds_on_board() as usize <= max)
+                .count();
+            assert_eq!(checked, covered);
+            eprintln!(
+                "re-read {checked} of {} positions from the tables up to {max} seeds in {}",
+                set.len(),
+                std::path::Path::new(&dir).display()
+            );
+        }
+        None => {
+            let tables = Tablebase::build_in_memory(*SEEDS.start() as usize).expect("small tables");
+            let checked = accuracy::check(&set, &tables)
+                .unwrap_or_else(|m| panic!("{}: {}", m.pos, m.reason));
+            let smallest = set
+                .iter()
+                .filter(|e| e.pos.seeds_on_board() == *SEEDS.start())
+                .count();
+            assert_eq!(checked, smallest);
+            assert!(checked > 0);
+            eprintln!(
+                "re-read the {checked} positions of {} seeds from tables built in memory; \
+                 set OWARE_TB_DIR to a folder of tables up to 22 seeds to re-read all {}",
+                SEEDS.start(),
+                set.len()
+            );
+        }
+    }
+}
+
+/// The benchmark at a node budget, whose figures are the same in every
+/// build (the engine is deterministic at a node limit): run it with
+/// `cargo test -p oware-tools --profile ci --test accuracy -- --ignored
+/// --nocapture` to print the report; `oware tune accuracy --nodes 20000`
+/// prints the same.
+#[test]
+#[ignore = "a measurement (about a minute), not a check"]
+fn report_at_20000_nodes() {
+    let set = accuracy::read(SET).expect("the shipped set reads");
+    let mut engine = oware_engine::Engine::new(oware_engine::EngineOptions {
+        hash_mb: 16,
+        tablebase_dir: None,
+    });
+    let limits = oware_engine::Limits {
+        nodes: Some(20_000),
+        ..oware_engine::Limits::default()
+    };
+    let picks = accuracy::measure(&set, &mut engine, &limits, &mut |_, _| {});
+    eprintln!("{}", accuracy::report(&set, &picks));
+}

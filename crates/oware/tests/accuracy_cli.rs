@@ -1,0 +1,42 @@
+//! `oware tune accuracy` from the command line: the shipped set, a node
+//! budget, and a clear refusal of a file that is not a set.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn oware() -> Command {
+    Command::cargo_bin("oware").unwrap()
+}
+
+#[test]
+fn the_benchmark_reports_on_the_shipped_set() {
+    oware()
+        .args(["tune", "accuracy", "--nodes", "2000", "--limit", "20"])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("checksum f4f6864c81e2e6f1")
+                .and(predicate::str::contains("20 positions, 2000 nodes a move"))
+                .and(predicate::str::contains("result (win, draw, loss) kept"))
+                .and(predicate::str::contains("15 seeds")),
+        );
+}
+
+#[test]
+fn a_file_that_is_not_a_set_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("set.txt");
+    std::fs::write(&f, "hello\n").unwrap();
+    oware()
+        .args([
+            "tune",
+            "accuracy",
+            "--depth",
+            "2",
+            "--set",
+            f.to_str().unwrap(),
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not an accuracy set"));
+}
