@@ -39,7 +39,9 @@ test('first visit within 1.5 MB, then the app loads from the service worker offl
     // The service worker controls the page and has kept the shell and the tables.
     await page.evaluate(() => navigator.serviceWorker.ready);
     await until(() => page.evaluate(() => !!navigator.serviceWorker.controller), 'the service worker controls the page', 30000);
-    // The page's engine asks for the tables through the service worker now.
+    // The server builds its tables at its first start: wait for them, then
+    // the page's engine asks for them through the service worker.
+    await until(async () => (await (await fetch(`${BASE}/api/v1/tables`)).json()).browser_max_seeds === 12, "the server's 12-seed tables", 120000);
     await page.reload();
     const kept = await until(() => page.evaluate(async () => {
       const c = await caches.open('oware-v1');

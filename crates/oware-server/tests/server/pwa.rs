@@ -124,13 +124,18 @@ async fn the_manifest_icons_and_service_worker_are_served_for_an_installable_off
     assert!(shell.len() > 20, "{shell:?}");
     for path in &shell {
         let r = request(addr, "GET", path, "", &[], b"").await;
-        assert_eq!(r.status, 200, "{path} is kept by the service worker but not served");
+        assert_eq!(
+            r.status, 200,
+            "{path} is kept by the service worker but not served"
+        );
     }
     for file in oware_server::assets::files() {
-        let kept = file == "index.html"
-            || file == "sw.js"
-            || shell.contains(&format!("/{file}").as_str());
-        assert!(kept, "{file} is served but the service worker does not keep it");
+        let kept =
+            file == "index.html" || file == "sw.js" || shell.contains(&format!("/{file}").as_str());
+        assert!(
+            kept,
+            "{file} is served but the service worker does not keep it"
+        );
     }
     // The tables it keeps are the ones the server offers the browser.
     assert!(sw.contains("'/api/v1/tables'"));
