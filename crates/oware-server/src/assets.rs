@@ -14,6 +14,9 @@ struct Web;
 /// Where the page fetches the lessons (`web/js/learn-content.js`).
 pub const LESSONS_PATH: &str = "data/lessons.json";
 
+/// The service worker's file (`web/sw.js`), which keeps the app offline.
+pub const SERVICE_WORKER: &str = "sw.js";
+
 /// Every served file's path (for tests and diagnostics).
 pub fn files() -> Vec<String> {
     Web::iter()
@@ -66,10 +69,15 @@ fn file_response(path: &str, status: StatusCode, request: &HeaderMap) -> Option<
         return Some(resp);
     }
     let mime = mime_guess::from_path(path).first_or_octet_stream();
-    let mut ct = mime.essence_str().to_string();
+    let mut ct = if path.ends_with(".webmanifest") {
+        "application/manifest+json".to_string()
+    } else {
+        mime.essence_str().to_string()
+    };
     if ct.starts_with("text/")
         || ct == "application/javascript"
         || ct == "application/json"
+        || ct == "application/manifest+json"
         || ct == "image/svg+xml"
     {
         ct.push_str("; charset=utf-8");
@@ -86,6 +94,10 @@ fn file_response(path: &str, status: StatusCode, request: &HeaderMap) -> Option<
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
     );
+    if path == SERVICE_WORKER {
+        // It sits at the root, so it may control every page of the app.
+        headers.insert("service-worker-allowed", HeaderValue::from_static("/"));
+    }
     Some(resp)
 }
 

@@ -21,7 +21,7 @@
 //! request dropped while it waits in the queue gives its place back.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -58,6 +58,8 @@ pub struct EnginePool {
     hash_mb: usize,
     /// Searches running now, by lane (for tests, health and metrics).
     running: [AtomicUsize; 2],
+    /// Searches started since the node started, by lane.
+    started: [AtomicU64; 2],
     /// The opening book every engine plays.
     book: Option<Arc<Book>>,
     /// The endgame tables, once built or opened.
@@ -130,6 +132,7 @@ impl EnginePool {
             max_waiting: max_waiting.max(study_threads),
             hash_mb,
             running: Default::default(),
+            started: Default::default(),
             book,
             tables,
         }
@@ -158,6 +161,39 @@ impl EnginePool {
     /// Searches running now in `lane`.
     pub fn running_in(&self, lane: Lane) -> usize {
         self.running[lane as usize].load(Ordering::SeqCst)
+    }
+
+    /// Searches started in `lane` since the node started.
+    pub fn started_in(&self, lane: Lane) -> u64 {
+        self.started[lane as usize].load(Ordering::SeqCst)
+    }
+
+    /// The pool's counters for `/metrics` (Prometheus text format): the
+    /// searches started and running, by lane.
+    pub fn render_metrics(&self, out: &mut String) {
+        use std::fmt::Write as _;
+        let _ = writeln!(
+            out,
+            "# HELP oware_engine_searches_total Engine searches started by this node (game: the computer's moves and answers to offers; study: hints, analyses, reviews).\n# TYPE oware_engine_searches_total counter"
+        );
+        for (lane, name) in [(Lane::Game, "game"), (Lane::Study, "study")] {
+            let _ = writeln!(
+                out,
+                "oware_engine_searches_total{{lane=\"{name}\"}} {}",
+                self.started_in(lane)
+            );
+        }
+        let _ = writeln!(
+            out,
+            "# HELP oware_engine_searches_running Engine searches running now.\n# TYPE oware_engine_searches_running gauge"
+        );
+        for (lane, name) in [(Lane::Game, "game"), (Lane::Study, "study")] {
+            let _ = writeln!(
+                out,
+                "oware_engine_searches_running{{lane=\"{name}\"}} {}",
+                self.running_in(lane)
+            );
+        }
     }
 
     /// Takes a study place for `client`, or refuses: the client has
@@ -244,6 +280,7 @@ impl EnginePool {
         let (book, tables) = (self.book.clone(), self.tables.clone());
         let pool = self.clone();
         self.running[lane as usize].fetch_add(1, Ordering::SeqCst);
+        self.started[lane as usize].fetch_add(1, Ordering::SeqCst);
         let running = Running(self.clone(), lane as usize);
         let job_stop = stop.clone();
         let mut handle = tokio::task::spawn_blocking(move || {

@@ -93,6 +93,7 @@ pub fn routes() -> Router<crate::state::AppState> {
         .route("/api/v1/games/{id}/join", post(join))
         .route("/api/v1/games/{id}/moves", post(play))
         .route("/api/v1/games/{id}/undo", post(undo))
+        .route("/api/v1/games/{id}/engine", post(choose_engine))
         .route("/api/v1/games/{id}/resign", post(resign))
         .route("/api/v1/games/{id}/cancel", post(cancel))
         .route("/api/v1/games/{id}/abort", post(abort))
@@ -269,10 +270,14 @@ async fn play(
     Path(id): Path<String>,
     JsonBody(req): JsonBody<MoveReq>,
 ) -> Result<Json<MoveResponse>, ApiError> {
-    let (token, mv, ply) = req.parse()?;
-    let game = hub
-        .apply_to(&id, token.as_deref(), Command::Move { mv, ply })
-        .await?;
+    let body = req.parse()?;
+    let (mv, ply) = (body.mv, body.ply);
+    let command = if body.computer {
+        Command::ComputerMove { mv, ply }
+    } else {
+        Command::Move { mv, ply }
+    };
+    let game = hub.apply_to(&id, body.token.as_deref(), command).await?;
     Ok(Json(MoveResponse {
         ply: game.ply,
         game,
@@ -289,6 +294,17 @@ async fn seat_command(
 ) -> Result<Json<GameResponse>, ApiError> {
     let game = hub.apply_to(id, token.as_deref(), command).await?;
     Ok(Json(GameResponse { game }))
+}
+
+/// `POST /games/{id}/engine`: the computer's moves from the player's
+/// browser engine, or from the server's.
+async fn choose_engine(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<EngineReq>,
+) -> Result<Json<GameResponse>, ApiError> {
+    let (token, browser) = req.parse()?;
+    seat_command(&hub, &id, token, Command::Engine { browser }).await
 }
 
 async fn undo(
@@ -501,7 +517,8 @@ pub async fn readyz(State(hub): State<Arc<Hub>>) -> Response {
 
 /// `GET /metrics`.
 pub async fn metrics(State(hub): State<Arc<Hub>>) -> Response {
-    let text = hub.metrics().render(hub.games_in_memory());
+    let mut text = hub.metrics().render(hub.games_in_memory());
+    hub.engines().render_metrics(&mut text);
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text).into_response()
 }
 

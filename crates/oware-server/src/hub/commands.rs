@@ -29,6 +29,20 @@ pub enum Command {
         /// Plies played before it.
         ply: u32,
     },
+    /// The computer's move, found by the engine of the player's browser
+    /// (untimed computer games), with the number of plies already played.
+    ComputerMove {
+        /// The move.
+        mv: Move,
+        /// Plies played before it.
+        ply: u32,
+    },
+    /// Which engine plays the computer's moves: the player's browser
+    /// (true) or the server (false).
+    Engine {
+        /// The browser's.
+        browser: bool,
+    },
     /// Take back (computer and untimed hot-seat games).
     Undo,
     /// Resign.
@@ -219,6 +233,10 @@ impl Hub {
         }
         match command {
             Command::Move { mv, ply } => self.play(slot, &mut live, token, mv, ply).await,
+            Command::ComputerMove { mv, ply } => {
+                self.computer_move(slot, &mut live, token, mv, ply).await
+            }
+            Command::Engine { browser } => self.choose_engine(slot, &mut live, token, browser),
             Command::Undo => self.undo(slot, &mut live, token).await,
             Command::Resign => self.resign(slot, &mut live, token).await,
             Command::Agreement(action) => self.agreement(slot, &mut live, token, action).await,
@@ -283,6 +301,72 @@ impl Hub {
             return Err(ApiError::illegal(mv, oware_core::IllegalMove::NotYourHouse));
         }
         self.commit_ply(slot, live, Ply::Move(mv)).await
+    }
+
+    /// The player's browser engine may play the computer's moves: an
+    /// untimed computer game, asked by the seat holder.
+    fn browser_may_play(live: &Live, token: Option<&str>) -> Result<(), ApiError> {
+        live.seat(token)?;
+        if live.meta.mode != Mode::Computer || live.meta.time_control.is_some() {
+            return Err(ApiError::not_allowed(
+                "only untimed computer games take the computer's moves from the browser",
+            )
+            .with_reason("engine"));
+        }
+        Ok(())
+    }
+
+    /// Plays the computer's move found by the player's browser engine, and
+    /// leaves the computer's next moves to it (docs/WEB.md, "Which engine
+    /// answers"): the server's engine, if it was searching, is stopped.
+    async fn computer_move(
+        self: &Arc<Self>,
+        slot: &Arc<Slot>,
+        live: &mut Live,
+        token: Option<&str>,
+        mv: Move,
+        ply: u32,
+    ) -> Result<(), ApiError> {
+        Self::browser_may_play(live, token)?;
+        if live.game.is_over() {
+            return Err(ApiError::game_over("the game is over"));
+        }
+        if ply != live.ply() {
+            return Err(ApiError::stale_ply(format!(
+                "ply {ply} given, but {} plies have been played",
+                live.ply()
+            )));
+        }
+        if !live.computer_to_move() {
+            return Err(ApiError::not_your_turn("it is not the computer's turn"));
+        }
+        if mv.side() != live.to_move() {
+            return Err(ApiError::illegal(mv, oware_core::IllegalMove::NotYourHouse));
+        }
+        live.browser_engine = true;
+        self.commit_ply(slot, live, Ply::Move(mv)).await
+    }
+
+    /// Gives the computer's moves to the player's browser engine, or back
+    /// to the server's (a browser whose engine failed).
+    fn choose_engine(
+        self: &Arc<Self>,
+        slot: &Arc<Slot>,
+        live: &mut Live,
+        token: Option<&str>,
+        browser: bool,
+    ) -> Result<(), ApiError> {
+        Self::browser_may_play(live, token)?;
+        live.browser_engine = browser;
+        if browser {
+            if live.thinking() {
+                live.stop_engine();
+                slot.send(super::engine::thinking(live, live.to_move(), false));
+            }
+        } else if live.computer_to_move() && !live.thinking() {
+            self.start_engine(slot, live);
+        }
+        Ok(())
     }
 
     /// Plays a ply (a move, or a turn lost to the per-move limit): the

@@ -110,7 +110,7 @@ impl Hub {
     }
 }
 
-fn thinking(live: &Live, side: Side, thinking: bool) -> axum::extract::ws::Utf8Bytes {
+pub(super) fn thinking(live: &Live, side: Side, thinking: bool) -> axum::extract::ws::Utf8Bytes {
     ClientOut::Thinking {
         ply: live.ply(),
         side,

@@ -50,6 +50,10 @@ pub struct Live {
     timer_gen: u64,
     engine: Option<AbortHandle>,
     engine_gen: u64,
+    /// The player's browser plays the computer's moves (untimed computer
+    /// games): the server starts no search. Kept in memory only: after a
+    /// restart the server's engine plays until the browser claims again.
+    pub(crate) browser_engine: bool,
     /// Changes stored so far: the version the next change is made from.
     pub(crate) version: u64,
     /// The deadlines as last stored.
@@ -161,6 +165,7 @@ impl Live {
             timer_gen: 0,
             engine: None,
             engine_gen: 0,
+            browser_engine: false,
             version,
             due,
             day,
@@ -377,6 +382,11 @@ impl Live {
             offer: self.meta.offer,
             takeback: self.meta.takeback,
             thinking: self.thinking(),
+            engine: (self.meta.mode == Mode::Computer).then_some(if self.browser_engine {
+                EngineSide::Browser
+            } else {
+                EngineSide::Server
+            }),
             rematch: self.meta.rematch.clone(),
         }
     }

@@ -221,7 +221,7 @@ impl Hub {
         } else {
             side
         };
-        self.create_from(meta, Vec::new(), you, tokens, invite)
+        self.create_from(meta, Vec::new(), you, tokens, invite, req.browser_engine)
             .await
     }
 
@@ -235,6 +235,7 @@ impl Hub {
         you: Side,
         tokens: HashMap<Side, String>,
         invite: Secret,
+        browser_engine: bool,
     ) -> Result<Seated, ApiError> {
         let mut live = Live::from_stored(
             StoredGame {
@@ -246,6 +247,7 @@ impl Hub {
             self.config.correspondence_day,
         )
         .map_err(|e| ApiError::invalid_request(format!("the game cannot be played: {e}")))?;
+        live.browser_engine = browser_engine;
         live.sync_meta();
         let class = RatingClass::of(live.meta.time_control);
         let mut ops = Vec::new();
@@ -361,7 +363,7 @@ impl Hub {
         // The opponent's token is not handed out: their own call mints one.
         tokens.retain(|s, _| meta.mode == Mode::Hotseat || *s == you);
         let seated = self
-            .create_from(meta, Vec::new(), you, tokens, invite)
+            .create_from(meta, Vec::new(), you, tokens, invite, false)
             .await?;
         self.commit(&slot, &mut live, |live| {
             live.meta.rematch = Some(rid.clone());
@@ -468,7 +470,7 @@ impl Hub {
                 at: meta.created_at,
             })
             .collect();
-        self.create_from(meta, plies, Side::South, tokens, invite)
+        self.create_from(meta, plies, Side::South, tokens, invite, false)
             .await
     }
 

@@ -181,6 +181,7 @@ pub struct CreateReq {
     #[serde(default)]
     rated: bool,
     rating_range: Option<RatingRange>,
+    engine: Option<String>,
 }
 
 impl CreateReq {
@@ -229,9 +230,17 @@ impl CreateReq {
                 )
             })?),
         };
+        let browser_engine = parse_engine(self.engine.as_deref())?;
+        if browser_engine && (mode != Mode::Computer || time_control.is_some()) {
+            return Err(ApiError::invalid_request(
+                "engine: the browser plays the computer's moves only in untimed computer games",
+            )
+            .with_reason("engine"));
+        }
         Ok(NewGame {
             mode,
             level,
+            browser_engine,
             side,
             name: self.name,
             time_control,
@@ -311,16 +320,65 @@ pub struct MoveReq {
     #[serde(rename = "move")]
     mv: Option<String>,
     ply: Option<u32>,
+    /// The move is the computer's, found by the player's browser engine.
+    #[serde(default)]
+    computer: bool,
+}
+
+/// A move request, parsed.
+#[derive(Debug)]
+pub struct MoveBody {
+    /// The seat token.
+    pub token: Option<String>,
+    /// The move.
+    pub mv: Move,
+    /// The plies already played.
+    pub ply: u32,
+    /// The computer's move, played by the seat holder's browser engine.
+    pub computer: bool,
 }
 
 impl MoveReq {
-    /// The seat token, the move and the plies already played.
-    pub fn parse(self) -> Result<(Option<String>, Move, u32), ApiError> {
-        Ok((
-            self.token,
-            parse_move(self.mv.as_deref())?,
-            require_ply(self.ply)?,
+    /// The seat token, the move, the plies already played and whose move it is.
+    pub fn parse(self) -> Result<MoveBody, ApiError> {
+        Ok(MoveBody {
+            token: self.token,
+            mv: parse_move(self.mv.as_deref())?,
+            ply: require_ply(self.ply)?,
+            computer: self.computer,
+        })
+    }
+}
+
+/// `POST /games/{id}/engine`: which engine plays the computer's moves.
+#[derive(Deserialize, Debug)]
+pub struct EngineReq {
+    token: Option<String>,
+    engine: Option<String>,
+}
+
+impl EngineReq {
+    /// The seat token, and true for the browser's engine.
+    pub fn parse(self) -> Result<(Option<String>, bool), ApiError> {
+        match self.engine.as_deref() {
+            None => Err(
+                ApiError::invalid_request("engine: required (browser or server)")
+                    .with_reason("engine"),
+            ),
+            e => Ok((self.token, parse_engine(e)?)),
+        }
+    }
+}
+
+/// `"browser"` (true) or `"server"` (false, the default).
+fn parse_engine(text: Option<&str>) -> Result<bool, ApiError> {
+    match text {
+        None | Some("server") => Ok(false),
+        Some("browser") => Ok(true),
+        Some(other) => Err(ApiError::invalid_request(format!(
+            "engine: {other:?} is not browser or server"
         ))
+        .with_reason("engine")),
     }
 }
 
@@ -506,6 +564,9 @@ pub struct NewGame {
     pub mode: Mode,
     /// Level 1..=10 (computer games; 3 when absent).
     pub level: Option<u8>,
+    /// The creator's browser plays the computer's moves (untimed computer
+    /// games): the server's engine stays idle.
+    pub browser_engine: bool,
     /// `Some(side)` or `None` for drawing lots.
     pub side: Option<Side>,
     /// Display name.

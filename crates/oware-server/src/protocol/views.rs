@@ -248,8 +248,22 @@ pub struct GameView {
     pub takeback: Option<Side>,
     /// The engine is thinking.
     pub thinking: bool,
+    /// Computer games: which engine plays the computer's moves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<EngineSide>,
     /// Rematch game id.
     pub rematch: Option<String>,
+}
+
+/// Which engine plays the computer's moves (docs/WEB.md, "Which engine
+/// answers").
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum EngineSide {
+    /// The player's browser (the WebAssembly engine).
+    Browser,
+    /// The server's engine pool.
+    Server,
 }
 
 /// A game in lists.

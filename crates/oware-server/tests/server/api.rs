@@ -715,3 +715,137 @@ async fn idle_games_leave_memory_and_come_back_from_the_database() {
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.json()["game"]["plies"], json!(["F", "f"]));
 }
+
+/// The `oware_engine_searches_total` counter of `lane` in `/metrics`.
+async fn engine_searches(addr: std::net::SocketAddr, lane: &str) -> u64 {
+    let m = get(addr, "/metrics").await.body;
+    let key = format!("oware_engine_searches_total{{lane=\"{lane}\"}} ");
+    m.lines()
+        .find_map(|l| l.strip_prefix(key.as_str()))
+        .unwrap_or_else(|| panic!("no {key} in /metrics:\n{m}"))
+        .parse()
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_browser_plays_the_computers_moves_and_the_server_engine_stays_idle() {
+    let (_dir, path) = db();
+    let server = start(&path).await;
+    let addr = server.addr();
+    // Refused: a timed game, a hot-seat game, an unknown engine.
+    for (body, code) in [
+        (
+            json!({"mode": "computer", "engine": "browser", "time_control": {"per_move_ms": 5000}}),
+            "invalid_request",
+        ),
+        (
+            json!({"mode": "hotseat", "engine": "browser"}),
+            "invalid_request",
+        ),
+        (
+            json!({"mode": "computer", "engine": "gpu"}),
+            "invalid_request",
+        ),
+    ] {
+        let r = post(addr, "/api/v1/games", body.clone()).await;
+        assert_eq!(r.code(), code, "{body}: {}", r.body);
+        assert_eq!(r.json()["error"]["reason"], "engine", "{body}");
+    }
+    // The computer (South) moves first, played by the browser.
+    let c = post(
+        addr,
+        "/api/v1/games",
+        json!({"mode": "computer", "level": 10, "side": "N", "engine": "browser"}),
+    )
+    .await;
+    assert_eq!(c.status, 201, "{}", c.body);
+    let c = c.json();
+    assert_eq!(c["game"]["engine"], "browser");
+    assert_eq!(c["game"]["thinking"], false);
+    let id = c["id"].as_str().unwrap().to_string();
+    let token = c["tokens"]["N"].as_str().unwrap().to_string();
+    let moves = format!("/api/v1/games/{id}/moves");
+    // No token, a player's move in the computer's turn, the wrong side's house.
+    let r = post(
+        addr,
+        &moves,
+        json!({"move": "F", "ply": 0, "computer": true}),
+    )
+    .await;
+    assert_eq!(r.code(), "missing_token", "{}", r.body);
+    let r = post(addr, &moves, json!({"token": token, "move": "f", "ply": 0})).await;
+    assert_eq!(r.code(), "not_your_turn", "{}", r.body);
+    let r = post(
+        addr,
+        &moves,
+        json!({"token": token, "move": "f", "ply": 0, "computer": true}),
+    )
+    .await;
+    assert_eq!(r.code(), "illegal_move", "{}", r.body);
+    // Plies: the computer's F (by the browser), the player's, the computer's again.
+    let mut ply = 0;
+    let mut game = c["game"].clone();
+    for _ in 0..5 {
+        let computer = game["to_move"] == "S";
+        let mv = legal(&game)[0].clone();
+        let r = post(
+            addr,
+            &moves,
+            json!({"token": token, "move": mv, "ply": ply, "computer": computer}),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        game = r.json()["game"].clone();
+        ply += 1;
+        assert_eq!(game["ply"], ply);
+        assert_eq!(game["thinking"], false, "the server does not search");
+    }
+    // A stale computer move (another tab's) is refused.
+    let r = post(
+        addr,
+        &moves,
+        json!({"token": token, "move": "f", "ply": 1, "computer": true}),
+    )
+    .await;
+    assert_eq!(r.code(), "stale_ply", "{}", r.body);
+    // The player's move now; the computer's turn waits for the browser.
+    let mv = legal(&game)[0].clone();
+    let r = post(
+        addr,
+        &moves,
+        json!({"token": token, "move": mv, "ply": ply}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    ply += 1;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let g = get(addr, &format!("/api/v1/games/{id}")).await.json();
+    assert_eq!(g["ply"], ply, "nobody played the computer's move");
+    assert_eq!(engine_searches(addr, "game").await, 0);
+    // A browser whose engine failed gives the moves back to the server.
+    let engine = format!("/api/v1/games/{id}/engine");
+    let r = post(addr, &engine, json!({"token": token, "engine": "tpu"})).await;
+    assert_eq!(r.json()["error"]["reason"], "engine", "{}", r.body);
+    let r = post(addr, &engine, json!({"engine": "server"})).await;
+    assert_eq!(r.code(), "missing_token", "{}", r.body);
+    let mut w = ws(addr, &id, Some(&token)).await;
+    recv_type(&mut w, "state").await;
+    let r = post(addr, &engine, json!({"token": token, "engine": "server"})).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["game"]["engine"], "server");
+    let reply = recv_move(&mut w, ply + 1).await;
+    assert_eq!(reply["side"], "S");
+    assert_eq!(engine_searches(addr, "game").await, 1);
+    // And back to the browser.
+    let r = post(addr, &engine, json!({"token": token, "engine": "browser"})).await;
+    assert_eq!(r.json()["game"]["engine"], "browser");
+    // Online games refuse it.
+    let (oid, south, _north) = online_game(addr, json!({})).await;
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{oid}/engine"),
+        json!({"token": south, "engine": "browser"}),
+    )
+    .await;
+    assert_eq!(r.code(), "not_allowed", "{}", r.body);
+}

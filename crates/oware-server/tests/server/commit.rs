@@ -194,6 +194,7 @@ fn hotseat() -> NewGame {
     NewGame {
         mode: Mode::Hotseat,
         level: None,
+        browser_engine: false,
         side: None,
         name: None,
         time_control: None,

@@ -20,6 +20,7 @@ mod mistakes;
 mod old_schema;
 mod play_together;
 mod puzzles;
+mod pwa;
 mod requests;
 mod store;
 mod store_contract;

@@ -25,6 +25,7 @@ async fn an_older_database_is_migrated_and_keeps_its_games() {
                 NewGame {
                     mode: Mode::Online,
                     level: None,
+                    browser_engine: false,
                     side: Some(Side::South),
                     name: None,
                     time_control: None,

@@ -80,6 +80,10 @@ export const api = {
   watch: () => call('GET', '/watch'),
   join: (id, invite, name) => call('POST', `/games/${encodeURIComponent(id)}/join`, { invite: invite || undefined, name: name || undefined }),
   move: (id, token, move, ply) => call('POST', `/games/${encodeURIComponent(id)}/moves`, { token, move, ply }),
+  /** The computer's move, found by this browser's engine (untimed computer games). */
+  computerMove: (id, token, move, ply) => call('POST', `/games/${encodeURIComponent(id)}/moves`, { token, move, ply, computer: true }),
+  /** Which engine plays the computer's moves: 'browser' or 'server'. */
+  chooseEngine: (id, token, engine) => call('POST', `/games/${encodeURIComponent(id)}/engine`, { token, engine }),
   undo: (id, token) => call('POST', `/games/${encodeURIComponent(id)}/undo`, { token }),
   resign: (id, token) => call('POST', `/games/${encodeURIComponent(id)}/resign`, { token }),
   takeback: (id, token, action) => call('POST', `/games/${encodeURIComponent(id)}/takeback`, { token, action }),

@@ -1,6 +1,7 @@
 // Entry point: a tiny router over the pages, the language switch, and the
 // static strings of the page shell.
 
+import { engineSettled } from './engine/client.js';
 import { lang, setLang, onLangChange, t } from './i18n.js';
 import { setRouter } from './ui.js';
 import * as home from './pages/home.js';
@@ -135,3 +136,15 @@ translateShell();
 // right seats and names; a signed-in player's seats come from the account.
 Promise.race([accountReady.then((me) => (me ? syncMyGames() : null)), new Promise((r) => setTimeout(r, 1500))])
   .finally(() => { started = true; showAccount(); render(); });
+
+// Offline and installable: the service worker keeps the app and the
+// engine's files (sw.js; docs/WEB.md, "Offline and installable"). It is
+// registered once the page has loaded and its engine module (when the page
+// uses one) is in, after a short pause, so a first visit spends its bytes
+// on a playable board first; the worker's copies then mostly come from the
+// browser's HTTP cache.
+if ('serviceWorker' in navigator) {
+  const register = () => navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch((e) => console.warn('service worker:', e));
+  const settle = () => setTimeout(() => engineSettled().then(register), 2000);
+  if (document.readyState === 'complete') settle(); else window.addEventListener('load', settle, { once: true });
+}

@@ -144,3 +144,10 @@ export async function readyEngine() {
     return null;
   }
 }
+
+/** Resolves once the browser engine, if this page started it, has its
+ * module (or failed to load it); at once when it was never started. */
+export async function engineSettled() {
+  if (!instance) return;
+  try { await instance.ready; } catch { /* the page falls back to the server */ }
+}

@@ -10,6 +10,7 @@ import { previewHandler, coachAnalysis, coachWarning } from '../aids.js';
 import { describeTrace, resultParts } from '../rulesboard.js';
 import { moveListHtml, traceCaptures, ognCaptures } from '../moves.js';
 import { sound, celebrate } from '../sound.js';
+import { browserEngine, readyEngine } from '../engine/client.js';
 import { accountReady, currentUser, syncMyGames, ratingText, refreshRatings, ratingClass, myRating } from '../account.js';
 
 const other = (s) => (s === 'S' ? 'N' : 'S');
@@ -243,6 +244,7 @@ class GamePage {
     this.board.setPlayable(this.canMove() ? g.legal : []);
     this.renderPanel();
     this.previews = [];
+    this.computerTurn();
     if (this.canMove()) {
       // Start the coach's analysis now, so a click is judged at once.
       if (this.coachOn()) coachAnalysis(...this.coachArgs());
@@ -250,6 +252,71 @@ class GamePage {
         const st = await api.rulesState(g.position);
         if (st.position === this.game.position) this.previews = st.previews;
       } catch (_) { /* previews are optional */ }
+    }
+  }
+
+  /** The computer's turn in an untimed computer game this browser plays:
+   * its own engine finds the move (the level's limits, as the server's
+   * would) and sends it; the server's engine stays idle. A browser whose
+   * engine cannot run gives the moves back to the server. */
+  async computerTurn() {
+    const g = this.game;
+    const computer = ['S', 'N'].find((s) => g?.seats?.[s]?.kind === 'computer');
+    if (!g || g.mode !== 'computer' || g.time_control || g.status !== 'playing' || !computer) return;
+    if (g.to_move !== computer || !this.tokens[other(computer)] || this.computing === g.ply) return;
+    if (g.engine === 'server' && g.thinking) return;
+    const ply = g.ply;
+    this.computing = ply;
+    const eng = await readyEngine();
+    if (this.destroyed || this.game.ply !== ply) { this.computing = null; return; }
+    const token = this.tokens[other(computer)];
+    if (!eng) {
+      this.computing = null;
+      if (g.engine === 'browser') {
+        this.enqueue(async () => {
+          try { this.setGame((await api.chooseEngine(this.id, token, 'server')).game); } catch (e) { this.showError(e); }
+        });
+      }
+      return;
+    }
+    g.thinking = true;
+    this.renderPanel();
+    this.board.setPlayable([]);
+    const r = await eng.request({
+      op: 'search',
+      game: { start: g.start, moves: g.plies.join('') },
+      level: g.level || 3,
+      seed: Math.floor(Math.random() * 2 ** 31),
+    });
+    if (this.destroyed) return;
+    if (this.game.ply !== ply || !r.ok || !r.best) {
+      this.computing = null;
+      if (this.game.ply === ply) { this.game.thinking = false; this.refresh(); }
+      return;
+    }
+    try {
+      const a = await api.computerMove(this.id, token, r.best, ply);
+      await this.enqueue(() => this.showAnswer(a.game, computer));
+    } catch (e) {
+      this.computing = null;
+      if (this.game.ply === ply) this.game.thinking = false;
+      this.showError(e);
+    }
+  }
+
+  /** A move's answer from the server (ours, or the computer's found here):
+   * animated unless the socket's event was first. */
+  async showAnswer(game, mover) {
+    const cur = this.game;
+    if (game.ply === cur.ply + 1 && game.last) {
+      await this.animateTrace(game.last, game.position);
+      if (traceCaptures(game.last)) sound.capture(traceCaptures(game.last)); else sound.move();
+      announce(`${describeTrace(game.last, mover)} ${t('say.score', { s: game.score.south, n: game.score.north })}`);
+    }
+    if (game.ply >= cur.ply) {
+      const ended = cur.status !== 'over' && game.status === 'over';
+      this.setGame(game);
+      if (ended) this.celebrateEnd(game.result);
     }
   }
 
@@ -827,19 +894,7 @@ class GamePage {
     this.sending = true;
     try {
       const r = await api.move(this.id, this.tokens[g.to_move], letter, g.ply);
-      await this.enqueue(async () => {
-        const cur = this.game;
-        if (r.game.ply === cur.ply + 1 && r.game.last) {
-          await this.animateTrace(r.game.last, r.game.position);
-          if (traceCaptures(r.game.last)) sound.capture(traceCaptures(r.game.last)); else sound.move();
-          announce(`${describeTrace(r.game.last, cur.to_move)} ${t('say.score', { s: r.game.score.south, n: r.game.score.north })}`);
-        }
-        if (r.game.ply >= cur.ply) {
-          const ended = cur.status !== 'over' && r.game.status === 'over';
-          this.setGame(r.game);
-          if (ended) this.celebrateEnd(r.game.result);
-        }
-      });
+      await this.enqueue(() => this.showAnswer(r.game, g.to_move));
     } catch (e) {
       this.showError(e, letter);
     } finally {
@@ -948,7 +1003,7 @@ class GamePage {
   async playAgain() {
     const g = this.game;
     try {
-      const r = await api.createGame({ mode: 'computer', level: g.level, side: this.viewer() || 'S', name: localStorage.getItem('oware.name') || undefined });
+      const r = await api.createGame({ mode: 'computer', level: g.level, side: this.viewer() || 'S', name: localStorage.getItem('oware.name') || undefined, engine: g.time_control || !browserEngine() ? undefined : 'browser' });
       seats.add(r.id, r.tokens);
       navigate(`/game/${r.id}`);
     } catch (e) { this.showError(e); }

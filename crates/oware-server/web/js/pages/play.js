@@ -1,5 +1,6 @@
 // New game form: against the computer or two players on one device.
 
+import { browserEngine } from '../engine/client.js';
 import { currentUser } from '../account.js';
 import { api, seats } from '../api.js';
 import { t, errorText, levelName } from '../i18n.js';
@@ -112,6 +113,9 @@ export function mount(main) {
       body.side = form.querySelector('[name=side]:checked').value;
     }
     body.time_control = readTimeControl(form, '');
+    // Untimed games against the computer: this browser's engine plays the
+    // computer's moves when it can (docs/WEB.md, "Which engine answers").
+    if (m === 'computer' && !body.time_control && browserEngine()) body.engine = 'browser';
     try {
       const r = await api.createGame(body);
       seats.add(r.id, r.tokens);

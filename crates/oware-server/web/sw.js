@@ -1,0 +1,140 @@
+// The service worker: the app offline (docs/WEB.md, "Offline and
+// installable").
+//
+// - At install it keeps the app shell (SHELL: the page, its style sheet,
+//   every script, the WebAssembly module, the lessons, the icons), and then,
+//   without holding the install up, the endgame tables the server offers the
+//   browser (GET /api/v1/tables: up to 12 seeds, 2.7 MB).
+// - The shell and the tables' index: network first (so a new version
+//   arrives at once when online; the files are revalidated by their ETag),
+//   the kept copy when the network fails. A page of the app (/game/…,
+//   /learn, …) falls back to the kept page, which draws it.
+// - The tables: kept copy first (they change only with their format,
+//   which changes VERSION).
+// - Everything else (the API, the WebSocket) goes to the network untouched:
+//   games, accounts and tokens are never kept here.
+//
+// Budget: the shell is about 1 MB (the module 0.6 MB of it) and the tables
+// 2.7 MB, so a device keeps about 3.7 MB. `tests/server/pwa.rs` checks that
+// SHELL names every file of web/ the app needs and nothing the server lacks.
+
+const VERSION = 'oware-v1';
+
+const SHELL = [
+  '/',
+  '/css/style.css',
+  '/favicon.svg',
+  '/manifest.webmanifest',
+  '/icons/icon.svg',
+  '/icons/icon-192.png',
+  '/icons/icon-512.png',
+  '/data/lessons.json',
+  '/wasm/oware.wasm',
+  '/js/account.js',
+  '/js/aids.js',
+  '/js/api.js',
+  '/js/app.js',
+  '/js/board.js',
+  '/js/engine/client.js',
+  '/js/engine/wasm.js',
+  '/js/engine/worker.js',
+  '/js/i18n.js',
+  '/js/learn-content.js',
+  '/js/moves.js',
+  '/js/pages/account.js',
+  '/js/pages/game.js',
+  '/js/pages/home.js',
+  '/js/pages/learn.js',
+  '/js/pages/lobby.js',
+  '/js/pages/mistakes.js',
+  '/js/pages/play.js',
+  '/js/pages/player.js',
+  '/js/pages/puzzles.js',
+  '/js/pages/review.js',
+  '/js/pages/study.js',
+  '/js/rulesboard.js',
+  '/js/sound.js',
+  '/js/ui.js',
+];
+
+const TABLES_INDEX = '/api/v1/tables';
+const TABLE = /^\/tables\/oware-tb-\d\d\.otb$/;
+
+async function keepTables(cache) {
+  const index = await fetch(TABLES_INDEX, { cache: 'no-store' });
+  if (!index.ok) return;
+  await cache.put(TABLES_INDEX, index.clone());
+  const n = (await index.json()).browser_max_seeds;
+  if (n === null || n === undefined) return;
+  for (let i = 0; i <= n; i += 1) {
+    const url = `/tables/oware-tb-${String(i).padStart(2, '0')}.otb`;
+    if (!(await cache.match(url))) {
+      const r = await fetch(url);
+      if (r.ok) await cache.put(url, r);
+    }
+  }
+}
+
+self.addEventListener('install', (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(VERSION);
+    // From the HTTP cache when the page has just fetched a file.
+    await cache.addAll(SHELL);
+    // The tables after the shell, without holding the install up.
+    keepTables(cache).catch(() => {});
+    await self.skipWaiting();
+  })());
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil((async () => {
+    for (const key of await caches.keys()) if (key !== VERSION) await caches.delete(key);
+    await self.clients.claim();
+  })());
+});
+
+/** Network first; the kept copy (or `fallback`'s) when the network fails. */
+async function networkFirst(request, fallback) {
+  const cache = await caches.open(VERSION);
+  try {
+    const response = await fetch(request);
+    if (response.ok) await cache.put(fallback || request, response.clone());
+    return response;
+  } catch (e) {
+    const kept = await cache.match(fallback || request, { ignoreSearch: true });
+    if (kept) return kept;
+    throw e;
+  }
+}
+
+async function keptFirst(request) {
+  const cache = await caches.open(VERSION);
+  const kept = await cache.match(request);
+  if (kept) return kept;
+  const response = await fetch(request);
+  if (response.ok) await cache.put(request, response.clone());
+  return response;
+}
+
+self.addEventListener('fetch', (event) => {
+  const request = event.request;
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.mode === 'navigate') {
+    // Every page of the app is the one page, which draws it.
+    event.respondWith(networkFirst(request, '/'));
+    return;
+  }
+  if (TABLE.test(url.pathname)) { event.respondWith(keptFirst(request)); return; }
+  if (url.pathname === TABLES_INDEX) {
+    // The engine's worker asks on every page: a good time to keep the
+    // tables not kept yet (the server may have been building them at install).
+    event.respondWith(networkFirst(request));
+    event.waitUntil(caches.open(VERSION).then(keepTables).catch(() => {}));
+    return;
+  }
+  if (SHELL.includes(url.pathname)) {
+    event.respondWith(networkFirst(request));
+  }
+});
