@@ -84,7 +84,7 @@ impl Default for Config {
             book: true,
             tablebases: None,
             seek_grace: Duration::from_secs(15),
-            correspondence_day: crate::hub::clock::DAY,
+            correspondence_day: Duration::from_secs(86_400),
         }
     }
 }

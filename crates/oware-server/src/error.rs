@@ -118,6 +118,12 @@ impl ApiError {
         }
     }
 
+    /// The refusal when a block stands between two players
+    /// (`accounts::community`).
+    pub fn blocked() -> ApiError {
+        ApiError::not_allowed("one of you has blocked the other").with_reason("blocked")
+    }
+
     /// The same error with the core's detail code.
     pub fn with_reason(mut self, reason: &'static str) -> ApiError {
         self.reason = Some(reason);

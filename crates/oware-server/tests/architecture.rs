@@ -72,6 +72,8 @@ const LAYERS: &[&[&str]] = &[
         "ws",
         "accounts::routes",
         "accounts::session",
+        "accounts::community",
+        "admin",
         "coach_routes",
         "lesson_routes",
         "puzzle_routes",
@@ -88,6 +90,7 @@ fn unit_of(rel: &str) -> String {
     match rel {
         "accounts/routes.rs" => "accounts::routes".into(),
         "accounts/session.rs" => "accounts::session".into(),
+        "accounts/community.rs" => "accounts::community".into(),
         _ => rel
             .split('/')
             .next()

@@ -52,6 +52,7 @@ const SHELL = [
   '/js/pages/puzzles.js',
   '/js/pages/review.js',
   '/js/pages/study.js',
+  '/js/pages/watch.js',
   '/js/rulesboard.js',
   '/js/sound.js',
   '/js/ui.js',

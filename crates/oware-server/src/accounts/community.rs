@@ -98,7 +98,7 @@ async fn follow(
             );
         }
         if blocked {
-            return Err(blocked_error());
+            return Err(ApiError::blocked());
         }
     }
     write(
@@ -263,9 +263,4 @@ async fn relations(
     user: User,
 ) -> Result<Json<RelationsView>, ApiError> {
     now(&hub, &user).await
-}
-
-/// The refusal when a block stands between two players.
-pub fn blocked_error() -> ApiError {
-    ApiError::not_allowed("one of you has blocked the other").with_reason("blocked")
 }

@@ -83,7 +83,7 @@ impl Hub {
                         .read(move |store| store.blocked_between(&a, &b))
                         .await?
                 {
-                    return Err(crate::accounts::community::blocked_error());
+                    return Err(ApiError::blocked());
                 }
             }
         }

@@ -150,7 +150,7 @@ impl Hub {
                 })
                 .await?;
             if blocked {
-                return Err(crate::accounts::community::blocked_error());
+                return Err(ApiError::blocked());
             }
         }
         let name = check_name(name, "Guest")?;

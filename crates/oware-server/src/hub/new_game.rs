@@ -310,7 +310,7 @@ impl Hub {
                     .read(move |store| store.blocked_between(&a, &b))
                     .await?
             {
-                return Err(crate::accounts::community::blocked_error());
+                return Err(ApiError::blocked());
             }
         }
         if let Some(rid) = live.meta.rematch.clone() {

@@ -50,7 +50,7 @@ async fn sign_up_in_and_out_and_wrong_passwords() {
     let me = request(addr, &ama, "GET", "/api/v1/account", None).await;
     assert_eq!(me.status, 200, "{}", me.body);
     assert_eq!(me.json()["username"], "Ama");
-    assert_eq!(me.json()["ratings"].as_array().unwrap().len(), 3);
+    assert_eq!(me.json()["ratings"].as_array().unwrap().len(), 4);
     // The name is taken, whatever its case.
     let r = request(
         addr,
