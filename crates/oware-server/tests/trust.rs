@@ -1008,7 +1008,7 @@ async fn finding_7_names_export_and_untyped_bodies() {
         .contains("content-disposition: attachment"));
     let e = e.json();
     assert_eq!(e["username"], "Abla");
-    assert_eq!(e["ratings"].as_array().unwrap().len(), 3);
+    assert_eq!(e["ratings"].as_array().unwrap().len(), 4);
     assert_eq!(e["games"][0]["id"], gid);
     assert_eq!(e["games"][0]["moves"], json!(["F"]));
     assert_eq!(
