@@ -3,12 +3,19 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, BASE, shot, until, watchErrors } from '../lib.mjs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launch, shot, until, watchErrors, freePort, startServer } from '../lib.mjs';
 
 const phone = { viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true };
 const stamp = Date.now().toString(36).slice(-5);
 const AMA = { name: `Abena_${stamp}`, password: 'seeds-and-houses' };
 const KOFI = { name: `Kojo_${stamp}`, password: 'houses-and-seeds' };
+
+// A server of its own: the shared one counts sign-ups per address, and
+// the other tests' accounts use that allowance up.
+let BASE;
 
 async function signUp(page, who) {
   await page.goto(`${BASE}/account`);
@@ -25,6 +32,9 @@ const fits = async (page, what) => {
 };
 
 test('phone: follow, block and report a player', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'oware-community-'));
+  const server = await startServer({ port: await freePort(), db: join(dir, 'games.sqlite3') });
+  BASE = server.url;
   const b = await launch();
   try {
     const a = await (await b.newContext(phone)).newPage();
@@ -72,5 +82,7 @@ test('phone: follow, block and report a player', async () => {
     for (const e of errors) assert.deepEqual(e, []);
   } finally {
     await b.close();
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
