@@ -74,11 +74,6 @@ async fn write(hub: &Hub, op: AccountOp) -> Result<(), ApiError> {
     }
 }
 
-/// What a follow or block answers: the relations now.
-async fn now(hub: &Hub, user: &User) -> Result<Json<RelationsView>, ApiError> {
-    relations_view(hub, user).await.map(Json)
-}
-
 async fn follow(
     State(hub): State<Arc<Hub>>,
     user: User,
@@ -111,7 +106,7 @@ async fn follow(
         },
     )
     .await?;
-    now(&hub, &user).await
+    relations_view(&hub, &user).await.map(Json)
 }
 
 async fn block(
@@ -141,7 +136,7 @@ async fn block(
         },
     )
     .await?;
-    now(&hub, &user).await
+    relations_view(&hub, &user).await.map(Json)
 }
 
 /// `{"reason": "cheating"|"abuse"|"other", "details": "...", "game": id?}`.
@@ -262,5 +257,5 @@ async fn relations(
     State(hub): State<Arc<Hub>>,
     user: User,
 ) -> Result<Json<RelationsView>, ApiError> {
-    now(&hub, &user).await
+    relations_view(&hub, &user).await.map(Json)
 }

@@ -47,6 +47,15 @@ pub fn check_text(text: &str) -> Result<String, ApiError> {
 }
 
 impl Hub {
+    /// Has either of two different accounts blocked the other
+    /// (`accounts::community`)?
+    pub(crate) async fn blocked_between(&self, a: String, b: String) -> Result<bool, ApiError> {
+        if a == b {
+            return Ok(false);
+        }
+        self.read(move |store| store.blocked_between(&a, &b)).await
+    }
+
     /// Posts a message to game `slot` from the seat `side` (a player) or a
     /// spectator called `name` (signed in as `account`, or not); stored,
     /// then sent to its room.
@@ -78,11 +87,7 @@ impl Hub {
         // to them in the players' room.
         if side.is_some() {
             if let [Some(a), Some(b)] = accounts {
-                if a != b
-                    && self
-                        .read(move |store| store.blocked_between(&a, &b))
-                        .await?
-                {
+                if self.blocked_between(a, b).await? {
                     return Err(ApiError::blocked());
                 }
             }

@@ -138,19 +138,10 @@ impl Hub {
                 .iter()
                 .filter_map(|s| s.account.clone())
                 .collect();
-            let uid = u.id.clone();
-            let blocked = self
-                .read(move |store| {
-                    for o in &others {
-                        if store.blocked_between(&uid, o)? {
-                            return Ok(true);
-                        }
-                    }
-                    Ok(false)
-                })
-                .await?;
-            if blocked {
-                return Err(ApiError::blocked());
+            for o in others {
+                if self.blocked_between(u.id.clone(), o).await? {
+                    return Err(ApiError::blocked());
+                }
             }
         }
         let name = check_name(name, "Guest")?;

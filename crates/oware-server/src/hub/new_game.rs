@@ -305,11 +305,7 @@ impl Hub {
         }
         let new_side = side.opponent();
         if let [Some(a), Some(b)] = live.meta.seats.clone().map(|s| s.account) {
-            if a != b
-                && self
-                    .read(move |store| store.blocked_between(&a, &b))
-                    .await?
-            {
+            if self.blocked_between(a, b).await? {
                 return Err(ApiError::blocked());
             }
         }
