@@ -50,6 +50,18 @@ pub struct Config {
     /// (`oware serve --correspondence-day-ms`), so that days run out in
     /// seconds.
     pub correspondence_day: Duration,
+    /// The pause between a Swiss round's last game and the next round's
+    /// pairing, for the players to read the standings (`oware serve
+    /// --swiss-break-ms` shortens it for tests).
+    pub swiss_break: Duration,
+    /// How long an arena's "minute" lasts: a minute, shortened only by
+    /// tests (`oware serve --tournament-minute-ms`).
+    pub tournament_minute: Duration,
+    /// The most entrants a tournament takes.
+    pub tournament_max_players: usize,
+    /// The tournaments the server runs by itself (`oware serve
+    /// --tournament-schedule`).
+    pub tournament_schedule: Vec<crate::schedule::Scheduled>,
 }
 
 /// Where the server's endgame tables come from.
@@ -85,6 +97,10 @@ impl Default for Config {
             tablebases: None,
             seek_grace: Duration::from_secs(15),
             correspondence_day: Duration::from_secs(86_400),
+            swiss_break: Duration::from_secs(20),
+            tournament_minute: Duration::from_secs(60),
+            tournament_max_players: 200,
+            tournament_schedule: Vec::new(),
         }
     }
 }

@@ -33,10 +33,12 @@ pub mod protocol;
 pub mod puzzle_routes;
 pub mod ratings;
 pub mod rules;
+pub mod schedule;
 pub mod security;
 pub mod state;
 pub mod store;
 pub mod table_routes;
+pub mod tournament_routes;
 mod ws;
 
 use std::net::SocketAddr;
@@ -96,6 +98,7 @@ pub fn app(state: state::AppState) -> Router {
         .merge(puzzle_routes::routes())
         .merge(mistakes_routes::routes())
         .merge(table_routes::routes())
+        .merge(tournament_routes::routes())
         .layer(axum::middleware::from_fn_with_state(
             hub.clone(),
             accounts::session::middleware,

@@ -361,6 +361,9 @@ pub struct GameMeta {
     pub takeback: Option<Side>,
     /// Id of the rematch game, once created.
     pub rematch: Option<String>,
+    /// The tournament this game was paired in, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<String>,
     /// Number of plies (kept here for listings).
     pub ply: u32,
     /// Stores (kept here for listings).
@@ -438,6 +441,7 @@ impl GameMeta {
             offer: None,
             takeback: None,
             rematch: None,
+            tournament: None,
             ply: 0,
             score: stores(&start),
         };
@@ -544,5 +548,45 @@ mod tests {
         assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
         assert_eq!(rfc3339(1_795_000_000_000), "2026-11-18T11:06:40Z");
         assert_eq!(ogn_date(951_782_400_000), "2000.02.29");
+    }
+}
+
+/// Characters that change how the text around them is shown without being
+/// seen themselves: direction overrides and isolates (which can make a
+/// name read backwards), zero-width and other invisible format characters.
+pub fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
+        | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}'
+        | '\u{FFA0}' | '\u{FFF0}'..='\u{FFFB}' | '\u{E0000}'..='\u{E0FFF}')
+}
+
+/// Arena or Swiss.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TournamentKind {
+    /// For a fixed time, paired again as soon as a game ends.
+    Arena,
+    /// A fixed number of rounds, each paired by the Dutch system.
+    Swiss,
+}
+
+impl TournamentKind {
+    /// As stored.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TournamentKind::Arena => "arena",
+            TournamentKind::Swiss => "swiss",
+        }
+    }
+
+    /// From the stored text.
+    pub fn parse(s: &str) -> Option<TournamentKind> {
+        match s {
+            "arena" => Some(TournamentKind::Arena),
+            "swiss" => Some(TournamentKind::Swiss),
+            _ => None,
+        }
     }
 }

@@ -62,6 +62,7 @@ fn the_websocket_never_locks_a_game() {
 const LAYERS: &[&[&str]] = &[
     &[
         "error", "config", "model", "security", "listener", "assets", "metrics", "ratings",
+        "schedule",
     ],
     &["store"],
     &["accounts", "limits", "engines"],
@@ -79,6 +80,7 @@ const LAYERS: &[&[&str]] = &[
         "puzzle_routes",
         "mistakes_routes",
         "table_routes",
+        "tournament_routes",
         "state",
         "lib",
     ],

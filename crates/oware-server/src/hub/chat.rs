@@ -36,7 +36,7 @@ pub fn check_text(text: &str) -> Result<String, ApiError> {
     }
     if text
         .chars()
-        .any(|c| (c.is_control() && c != '\n') || super::new_game::is_invisible(c))
+        .any(|c| (c.is_control() && c != '\n') || crate::model::is_invisible(c))
     {
         return Err(ApiError::invalid_request(
             "chat: no control, direction or invisible characters",

@@ -245,13 +245,16 @@ impl Live {
     /// then a rated game that ends is aborted: it counts for no rating
     /// (docs/SECURITY.md, "Ratings").
     pub fn both_have_moved(&self) -> bool {
-        let mut moved = [false; 2];
-        for (ply, pos) in self.game.plies().iter().zip(self.game.positions()) {
-            if matches!(ply, oware_core::Ply::Move(_)) {
-                moved[pos.to_move().index()] = true;
-            }
-        }
-        moved == [true, true]
+        Side::ALL.into_iter().all(|side| self.has_moved(side))
+    }
+
+    /// Has `side` made a move of its own (not a lost turn)?
+    pub fn has_moved(&self, side: Side) -> bool {
+        self.game
+            .plies()
+            .iter()
+            .zip(self.game.positions())
+            .any(|(ply, pos)| matches!(ply, oware_core::Ply::Move(_)) && pos.to_move() == side)
     }
 
     /// Plies played.

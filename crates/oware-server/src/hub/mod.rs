@@ -27,6 +27,7 @@ mod live;
 mod new_game;
 mod nodes;
 mod seeks;
+mod tournaments;
 
 use std::collections::HashMap;
 use std::sync::atomic::AtomicU32;
@@ -186,6 +187,7 @@ pub struct Hub {
     games: StdMutex<HashMap<String, Arc<Slot>>>,
     reviews: StdMutex<analysis::ReviewCache>,
     seeks: seeks::Seeks,
+    presence: tournaments::Presence,
     config: Config,
     /// This process's id among the nodes sharing the store.
     node: u64,
@@ -261,6 +263,7 @@ impl Hub {
             games: StdMutex::new(HashMap::new()),
             reviews: StdMutex::new(analysis::ReviewCache::default()),
             seeks: seeks::Seeks::default(),
+            presence: tournaments::Presence::default(),
             config,
             node: rand::random(),
             metrics: crate::metrics::Metrics::default(),
@@ -268,6 +271,7 @@ impl Hub {
         });
         hub.start_node_tasks();
         hub.start_seek_task();
+        hub.start_tournament_task();
         let weak = Arc::downgrade(&hub);
         tokio::spawn(async move {
             loop {
@@ -452,10 +456,16 @@ impl Hub {
             }
         };
         // A rated game that has just ended is rated in the same transaction.
+        // So is a tournament game's result (`tournaments.rs`).
         if !saved.was_over() {
+            let mut extra = tournaments::end_ops(live);
             if let Some(rate) = live.rated_result() {
+                extra.push(WriteOp::Account(AccountOp::Rate(rate)));
+            }
+            if !extra.is_empty() {
                 let op = std::mem::replace(&mut commit.op, WriteOp::All(Vec::new()));
-                commit.op = WriteOp::All(vec![op, WriteOp::Account(AccountOp::Rate(rate))]);
+                extra.insert(0, op);
+                commit.op = WriteOp::All(extra);
             }
         }
         // The clock starts or stops now, so that its deadline is stored

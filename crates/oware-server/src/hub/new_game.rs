@@ -31,17 +31,6 @@ pub(super) fn check_name(name: Option<String>, default: &str) -> Result<String, 
     Ok(name)
 }
 
-/// Characters that change how the text around them is shown without being
-/// seen themselves: direction overrides and isolates (which can make a
-/// name read backwards), zero-width and other invisible format characters.
-pub(super) fn is_invisible(c: char) -> bool {
-    matches!(c,
-        '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
-        | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
-        | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}'
-        | '\u{FFA0}' | '\u{FFF0}'..='\u{FFFB}' | '\u{E0000}'..='\u{E0FFF}')
-}
-
 /// Is `name` one the site or the computer goes by? ("Computer (level
 /// 10)", "Deleted player", "Spectator", "Admin"…, whatever the case and
 /// spacing.)
@@ -302,6 +291,12 @@ impl Hub {
             return Err(ApiError::not_allowed(
                 "a rematch can be offered once the game is over",
             ));
+        }
+        if live.meta.tournament.is_some() {
+            return Err(ApiError::not_allowed(
+                "a tournament game has no rematch: the tournament pairs you again",
+            )
+            .with_reason("tournament_game"));
         }
         let new_side = side.opponent();
         if let [Some(a), Some(b)] = live.meta.seats.clone().map(|s| s.account) {

@@ -179,6 +179,14 @@ impl Hub {
                 ApiError::not_allowed("only online games can be aborted").with_reason("not_online")
             );
         }
+        if live.meta.tournament.is_some() {
+            // An absent opponent loses on time; a player who cannot play
+            // resigns (an abort would let either side skip a pairing).
+            return Err(ApiError::not_allowed(
+                "a tournament game cannot be aborted; resign instead",
+            )
+            .with_reason("tournament_game"));
+        }
         match live.meta.status() {
             GameStatus::Waiting => return self.cancel_seek(slot, live).await,
             GameStatus::Playing if live.ply() < 2 && !live.game.is_over() => {}

@@ -496,6 +496,131 @@ impl AnalyzeReq {
     }
 }
 
+/// `POST /tournaments`.
+#[derive(Deserialize, Debug)]
+pub struct CreateTournamentReq {
+    kind: Option<String>,
+    name: Option<String>,
+    time_control: Option<serde_json::Value>,
+    #[serde(default = "yes")]
+    rated: bool,
+    starts_in_s: Option<u32>,
+    minutes: Option<u32>,
+    rounds: Option<u32>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A new tournament, parsed (`POST /api/v1/tournaments`).
+#[derive(Clone, Debug)]
+pub struct NewTournament {
+    /// Arena or Swiss.
+    pub kind: crate::store::tournaments::Kind,
+    /// Its name.
+    pub name: String,
+    /// Every game's clock.
+    pub time_control: TimeControl,
+    /// Rated games.
+    pub rated: bool,
+    /// Seconds until it starts (0..=7 days).
+    pub starts_in_s: u32,
+    /// Arena: its length in minutes (1..=720).
+    pub minutes: u32,
+    /// Swiss: its rounds (1..=15).
+    pub rounds: u32,
+}
+
+impl CreateTournamentReq {
+    /// The tournament asked for.
+    pub fn parse(self) -> Result<NewTournament, ApiError> {
+        use crate::store::tournaments::Kind;
+        let bad =
+            |m: String, reason: &'static str| ApiError::invalid_request(m).with_reason(reason);
+        let kind = match self.kind.as_deref() {
+            Some("arena") => Kind::Arena,
+            Some("swiss") => Kind::Swiss,
+            Some(other) => {
+                return Err(bad(
+                    format!("kind: {other:?} is not arena or swiss"),
+                    "tournament_kind",
+                ))
+            }
+            None => {
+                return Err(bad(
+                    "kind: required (arena or swiss)".into(),
+                    "tournament_kind",
+                ))
+            }
+        };
+        let name = self.name.map(|n| n.trim().to_string()).unwrap_or_default();
+        if name.is_empty()
+            || name.chars().count() > 40
+            || name
+                .chars()
+                .any(|c| c.is_control() || crate::model::is_invisible(c))
+        {
+            return Err(bad(
+                "name: 1 to 40 characters, no control or invisible characters".into(),
+                "tournament_name",
+            ));
+        }
+        let time_control = match self.time_control {
+            Some(v) => serde_json::from_value::<TimeControl>(v).ok(),
+            None => None,
+        }
+        .filter(|tc| {
+            matches!(*tc, TimeControl::Clock { initial_ms, increment_ms }
+                if (30_000..=3_600_000).contains(&initial_ms) && increment_ms <= 60_000)
+        })
+        .ok_or_else(|| {
+            bad(
+                "time_control: a clock, {\"initial_ms\", \"increment_ms\"}, from 30 s to 60 min with at most 60 s added per move".into(),
+                "tournament_clock",
+            )
+        })?;
+        let starts_in_s = self.starts_in_s.unwrap_or(60);
+        if starts_in_s > 7 * 86_400 {
+            return Err(bad(
+                format!("starts_in_s: {starts_in_s} is more than 7 days"),
+                "tournament_start",
+            ));
+        }
+        let (minutes, rounds) = match kind {
+            Kind::Arena => {
+                let m = self.minutes.unwrap_or(30);
+                if !(1..=720).contains(&m) {
+                    return Err(bad(
+                        format!("minutes: {m} is not in 1..720"),
+                        "tournament_length",
+                    ));
+                }
+                (m, 0)
+            }
+            Kind::Swiss => {
+                let r = self.rounds.unwrap_or(5);
+                if !(1..=15).contains(&r) {
+                    return Err(bad(
+                        format!("rounds: {r} is not in 1..15"),
+                        "tournament_rounds",
+                    ));
+                }
+                (0, r)
+            }
+        };
+        Ok(NewTournament {
+            kind,
+            name,
+            time_control,
+            rated: self.rated,
+            starts_in_s,
+            minutes,
+            rounds,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

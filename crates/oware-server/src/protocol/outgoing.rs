@@ -313,3 +313,108 @@ pub struct Health {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tablebase_seeds: Option<usize>,
 }
+
+/// A tournament in a list.
+#[derive(Serialize, Debug, Clone)]
+pub struct TournamentSummaryView {
+    /// Its id.
+    pub id: String,
+    /// `arena` or `swiss`.
+    pub kind: crate::store::tournaments::Kind,
+    /// Its name.
+    pub name: String,
+    /// `created`, `running`, `finished` or `cancelled`.
+    pub status: crate::store::tournaments::Status,
+    /// Every game's clock.
+    pub time_control: crate::model::TimeControl,
+    /// Rated games.
+    pub rated: bool,
+    /// When it starts (RFC 3339).
+    pub starts_at: String,
+    /// Arena: when it ends; Swiss: when it ended.
+    pub ends_at: Option<String>,
+    /// Swiss: rounds (0 for an arena).
+    pub rounds: u32,
+    /// Swiss: the round being played.
+    pub round: u32,
+    /// Entrants.
+    pub entrants: u32,
+}
+
+/// `GET /tournaments`.
+#[derive(Serialize, Debug)]
+pub struct TournamentListView {
+    /// The open ones (running first), then the last finished.
+    pub tournaments: Vec<TournamentSummaryView>,
+}
+
+/// One line of a tournament's standings.
+#[derive(Serialize, Debug, Clone)]
+pub struct TournamentStandingView {
+    /// Rank (shared when equal).
+    pub rank: u32,
+    /// Username.
+    pub name: String,
+    /// Rating when they joined.
+    pub rating: i32,
+    /// `active`, `paused` or `left`.
+    pub state: crate::store::tournaments::EntrantState,
+    /// The game they are playing now, if any.
+    pub playing: Option<String>,
+    /// Arena: points (with streak doubles); Swiss: points (a win 1, a draw ½).
+    pub score: f64,
+    /// Arena: games finished; Swiss: wins.
+    pub games: u32,
+    /// Arena: on a streak (the next win counts double).
+    pub on_fire: bool,
+    /// Arena: each game's points in order.
+    pub sheet: Vec<u32>,
+    /// Swiss: Buchholz.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub buchholz: Option<f64>,
+    /// Swiss: Sonneborn-Berger.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sonneborn_berger: Option<f64>,
+}
+
+/// One pairing of a tournament.
+#[derive(Serialize, Debug, Clone)]
+pub struct TournamentGameView {
+    /// The game's id (`None` for a bye).
+    pub id: Option<String>,
+    /// Swiss: its round; arena: 0.
+    pub round: u32,
+    /// South's player (or the bye's).
+    pub south: String,
+    /// North's player; `None` for a bye.
+    pub north: Option<String>,
+    /// How it ended, once it did.
+    pub outcome: Option<crate::store::tournaments::Outcome>,
+}
+
+/// The caller's place in a tournament.
+#[derive(Serialize, Debug, Clone)]
+pub struct YouInTournament {
+    /// `active`, `paused` or `left`.
+    pub state: crate::store::tournaments::EntrantState,
+    /// The game they are to play now, if any.
+    pub game: Option<String>,
+}
+
+/// `GET /tournaments/{id}`.
+#[derive(Serialize, Debug)]
+pub struct TournamentView {
+    /// The summary fields.
+    #[serde(flatten)]
+    pub summary: TournamentSummaryView,
+    /// Who created it (`None`: the server's schedule).
+    pub creator: Option<String>,
+    /// Swiss: when the next round is paired, once known.
+    pub next_at: Option<String>,
+    /// The standings, best first.
+    pub standings: Vec<TournamentStandingView>,
+    /// The pairings, oldest first (the last 200).
+    pub games: Vec<TournamentGameView>,
+    /// The caller, when signed in and an entrant.
+    pub you: Option<YouInTournament>,
+}

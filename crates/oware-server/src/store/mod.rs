@@ -29,6 +29,7 @@ pub mod account_rows;
 pub mod chat;
 pub mod limits;
 pub mod puzzles;
+pub mod tournaments;
 
 use crate::model::GameMeta;
 use chat::{ChatMessage, Room};
@@ -211,6 +212,8 @@ pub enum WriteOp {
     /// An account's attempt at a puzzle (rated once per account and
     /// puzzle; `store/puzzles.rs`).
     PuzzleAttempt(puzzles::PuzzleAttempt),
+    /// A change to tournaments (`store/tournaments.rs`).
+    Tournament(tournaments::TournamentOp),
     /// A message to every node sharing the store, sent when (and only if)
     /// the transaction holding it commits (PostgreSQL `NOTIFY`; nothing
     /// for a store no other node shares).
@@ -356,9 +359,12 @@ pub trait PuzzleStore: Send + Sync + 'static {
     fn puzzle_player(&self, account_id: &str) -> Result<puzzles::PuzzlePlayer, StoreError>;
 }
 
-/// Where games, accounts, chat and puzzle ratings are kept: the stores in
+/// Where games, accounts, chat, puzzle ratings and tournaments are kept: the stores in
 /// one database, so a game's end and its ratings commit together.
-pub trait Store: GameStore + AccountStore + ChatStore + PuzzleStore {}
+pub trait Store:
+    GameStore + AccountStore + ChatStore + PuzzleStore + tournaments::TournamentStore
+{
+}
 
 /// Counters of the writer.
 #[derive(Clone, Copy, Debug, Default)]

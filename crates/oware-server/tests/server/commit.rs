@@ -171,6 +171,35 @@ impl PuzzleStore for Flaky {
     }
 }
 
+impl oware_server::store::tournaments::TournamentStore for Flaky {
+    fn tournament(
+        &self,
+        id: &str,
+    ) -> Result<Option<oware_server::store::tournaments::Tournament>, StoreError> {
+        self.inner.tournament(id)
+    }
+    fn tournaments(
+        &self,
+        finished: u32,
+    ) -> Result<Vec<oware_server::store::tournaments::TournamentSummary>, StoreError> {
+        self.inner.tournaments(finished)
+    }
+    fn claim_tournaments(
+        &self,
+        now: i64,
+        lease_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<String>, StoreError> {
+        self.inner.claim_tournaments(now, lease_ms, limit)
+    }
+    fn tournaments_of(&self, account_id: &str) -> Result<Vec<String>, StoreError> {
+        self.inner.tournaments_of(account_id)
+    }
+    fn tournament_blocks(&self, id: &str) -> Result<Vec<(String, String)>, StoreError> {
+        self.inner.tournament_blocks(id)
+    }
+}
+
 impl Store for Flaky {}
 
 async fn hub() -> (tempfile::TempDir, Arc<Flaky>, Arc<Hub>) {

@@ -25,6 +25,7 @@ mod requests;
 mod store;
 mod store_contract;
 mod tablebases;
+mod tournaments;
 mod wasm;
 mod watch;
 mod web_levels;

@@ -72,6 +72,19 @@ pub struct ServeArgs {
     /// correspondence games out and for tests (default: a real day).
     #[arg(long, hide = true, value_parser = clap::value_parser!(u64).range(100..=86_400_000))]
     correspondence_day_ms: Option<u64>,
+    /// A tournament the server runs by itself, announced an hour ahead:
+    /// "arena hourly 3+2 45" (an arena on every hour, 45 minutes, 3 minutes
+    /// and 2 seconds a move) or "swiss daily@18 10+5 5" (5 rounds every
+    /// day at 18:00 UTC). Repeat the flag for several.
+    #[arg(long, value_name = "KIND EVERY CLOCK LENGTH")]
+    tournament_schedule: Vec<oware_server::schedule::Scheduled>,
+    /// Milliseconds between a Swiss round's end and the next round's
+    /// pairing (default 20 s; shorter for tests).
+    #[arg(long, hide = true, value_parser = clap::value_parser!(u64).range(0..=600_000))]
+    swiss_break_ms: Option<u64>,
+    /// Length of an arena's "minute" in milliseconds, for tests.
+    #[arg(long, hide = true, value_parser = clap::value_parser!(u64).range(100..=60_000))]
+    tournament_minute_ms: Option<u64>,
 }
 
 /// Logs to standard error: `info` and above by default, or what `RUST_LOG`
@@ -119,6 +132,13 @@ pub fn run(command: Command) -> anyhow::Result<()> {
             options.config.seek_grace = std::time::Duration::from_secs(args.seek_grace);
             if let Some(ms) = args.correspondence_day_ms {
                 options.config.correspondence_day = std::time::Duration::from_millis(ms);
+            }
+            options.config.tournament_schedule = args.tournament_schedule;
+            if let Some(ms) = args.tournament_minute_ms {
+                options.config.tournament_minute = std::time::Duration::from_millis(ms);
+            }
+            if let Some(ms) = args.swiss_break_ms {
+                options.config.swiss_break = std::time::Duration::from_millis(ms);
             }
             options.config.book = !args.no_book;
             if args.tablebase_seeds > 0 {

@@ -34,6 +34,7 @@ use tokio_postgres::{AsyncMessage, NoTls, Row};
 mod accounts;
 mod community;
 mod puzzles;
+mod tournaments;
 
 use super::chat::{side_code, side_from_code, ChatMessage, Room};
 use super::{
@@ -171,6 +172,8 @@ CREATE INDEX games_seen ON games(seen_at) WHERE lobby;
 ",
     // 7: follows, blocks, reports and accounts closed by an operator.
     community::MIGRATION,
+    // 8: tournaments, their entrants and pairings.
+    tournaments::MIGRATION,
 ];
 
 /// The step whose rows [`rehash_secrets`] rewrites.
@@ -700,6 +703,7 @@ async fn apply(tx: &Transaction<'_>, op: &WriteOp) -> Result<(), StoreError> {
         WriteOp::Version { id, expected, due } => set_due(tx, id, *expected, *due).await?,
         WriteOp::Account(op) => accounts::apply(tx, op).await?,
         WriteOp::PuzzleAttempt(a) => puzzles::attempt(tx, a).await?,
+        WriteOp::Tournament(t) => tournaments::apply(tx, t).await?,
         WriteOp::Seen { ids, at } => {
             let stmt = tx
                 .prepare_cached("UPDATE games SET seen_at = $2 WHERE id = ANY($1) AND lobby")
@@ -1066,6 +1070,54 @@ impl PuzzleStore for PgStore {
         self.block(async {
             let client = self.pool.get().await?;
             puzzles::player(&client, account_id).await
+        })
+    }
+}
+
+impl crate::store::tournaments::TournamentStore for PgStore {
+    fn tournament(
+        &self,
+        id: &str,
+    ) -> Result<Option<crate::store::tournaments::Tournament>, StoreError> {
+        self.block(async {
+            let client = self.pool.get().await?;
+            tournaments::tournament(&client, id).await
+        })
+    }
+
+    fn tournaments(
+        &self,
+        finished: u32,
+    ) -> Result<Vec<crate::store::tournaments::TournamentSummary>, StoreError> {
+        self.block(async {
+            let client = self.pool.get().await?;
+            tournaments::tournaments(&client, finished).await
+        })
+    }
+
+    fn claim_tournaments(
+        &self,
+        now: i64,
+        lease_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<String>, StoreError> {
+        self.block(async {
+            let client = self.pool.get().await?;
+            tournaments::claim(&client, now, lease_ms, limit).await
+        })
+    }
+
+    fn tournaments_of(&self, account_id: &str) -> Result<Vec<String>, StoreError> {
+        self.block(async {
+            let client = self.pool.get().await?;
+            tournaments::of(&client, account_id).await
+        })
+    }
+
+    fn tournament_blocks(&self, id: &str) -> Result<Vec<(String, String)>, StoreError> {
+        self.block(async {
+            let client = self.pool.get().await?;
+            tournaments::blocks(&client, id).await
         })
     }
 }

@@ -17,6 +17,7 @@ mod accounts;
 mod chat;
 mod community;
 mod puzzles;
+mod tournaments;
 
 use super::chat::{ChatMessage, Room};
 use super::{
@@ -130,6 +131,8 @@ CREATE INDEX games_seen ON games(seen_at) WHERE lobby = 1;
 ",
     // 11: follows, blocks, reports and accounts closed by an operator.
     community::MIGRATION,
+    // 12: tournaments, their entrants and pairings.
+    tournaments::MIGRATION,
 ];
 
 /// The step whose rows [`rehash_secrets`] rewrites.
@@ -354,6 +357,7 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), StoreError> {
         }
         WriteOp::Chat(m) => chat::insert(conn, m)?,
         WriteOp::PuzzleAttempt(a) => puzzles::attempt(conn, a)?,
+        WriteOp::Tournament(t) => tournaments::apply(conn, t)?,
         WriteOp::All(ops) => {
             for op in ops {
                 apply(conn, op)?;
@@ -581,6 +585,39 @@ impl PuzzleStore for SqliteStore {
         account_id: &str,
     ) -> Result<crate::store::puzzles::PuzzlePlayer, StoreError> {
         puzzles::player(&self.reader(), account_id)
+    }
+}
+
+impl crate::store::tournaments::TournamentStore for SqliteStore {
+    fn tournament(
+        &self,
+        id: &str,
+    ) -> Result<Option<crate::store::tournaments::Tournament>, StoreError> {
+        tournaments::tournament(&self.reader(), id)
+    }
+
+    fn tournaments(
+        &self,
+        finished: u32,
+    ) -> Result<Vec<crate::store::tournaments::TournamentSummary>, StoreError> {
+        tournaments::tournaments(&self.reader(), finished)
+    }
+
+    fn claim_tournaments(
+        &self,
+        now: i64,
+        lease_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<String>, StoreError> {
+        tournaments::claim(&self.reader(), now, lease_ms, limit)
+    }
+
+    fn tournaments_of(&self, account_id: &str) -> Result<Vec<String>, StoreError> {
+        tournaments::of(&self.reader(), account_id)
+    }
+
+    fn tournament_blocks(&self, id: &str) -> Result<Vec<(String, String)>, StoreError> {
+        tournaments::blocks(&self.reader(), id)
     }
 }
 

@@ -1,0 +1,813 @@
+//! Tournaments: creating and joining them, and the director that runs
+//! them. The pairings and standings are `oware_tournament`'s pure
+//! functions over what is stored; this module only reads, decides and
+//! writes.
+//!
+//! **The director.** Every [`TICK`], each node claims the open tournaments
+//! no node has looked at within [`LEASE_MS`] (PostgreSQL skips the rows
+//! another node holds) and, for each:
+//!
+//! - starts it at its time (a Swiss with fewer than two players is called
+//!   off);
+//! - arena: pairs the entrants who are waiting (active, their page open
+//!   within [`PRESENT_MS`], not in a game) until its end, then finishes it
+//!   once its last game is over;
+//! - Swiss: once every game of the round is over, waits
+//!   `Config::swiss_break` and pairs the next round, or finishes it after
+//!   the last.
+//!
+//! Every such change is written with the tournament's version checked
+//! (`TournamentOp::Update` first in the transaction, with the new games):
+//! if another node changed the tournament meanwhile, nothing of it is
+//! stored, so two nodes never pair a round or a player twice. A node that
+//! dies mid-round loses nothing: its games are stored with their
+//! deadlines, and the next node to claim the tournament goes on.
+//!
+//! **Results.** A tournament game's end is written in the transaction that
+//! ends it (`Hub::commit` adds `TournamentOp::Outcome`), and a player who
+//! never moved before their time ran out is paused (arena) or withdrawn
+//! (Swiss) in the same transaction, so absent players are not paired again
+//! until they come back.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::time::Duration;
+
+use oware_core::{Position, Side};
+use oware_tournament::{arena, swiss, HalfPoints, PlayerId};
+
+use super::{Hub, Live};
+use crate::accounts::ratings::RatingClass;
+use crate::accounts::{AccountOp, User};
+use crate::error::ApiError;
+use crate::model::{new_id, now_ms, GameMeta, Mode, Seat};
+use crate::protocol::incoming::NewTournament;
+use crate::protocol::outgoing::{
+    TournamentGameView, TournamentListView, TournamentStandingView, TournamentSummaryView,
+    TournamentView, YouInTournament,
+};
+use crate::store::tournaments::{
+    EntrantRow, EntrantState, Kind, Outcome, PairingRow, Status, Tournament, TournamentOp,
+    TournamentRow,
+};
+use crate::store::{StoredGame, WriteOp};
+
+/// How often each node looks at the open tournaments.
+pub(crate) const TICK: Duration = Duration::from_secs(1);
+/// How long a claim keeps other nodes off a tournament.
+pub(crate) const LEASE_MS: i64 = 3_000;
+/// An arena entrant is paired only if their tournament page said they are
+/// there within this time.
+pub(crate) const PRESENT_MS: i64 = 15_000;
+/// A page's "I am here" is written at most this often per entrant.
+const SEEN_WRITE_MS: i64 = 4_000;
+/// A tournament of the server's schedule is created this long before it
+/// starts.
+pub(crate) const ANNOUNCE_MS: i64 = 3_600_000;
+/// Open tournaments one account may have created.
+pub(crate) const MAX_OPEN_PER_CREATOR: usize = 3;
+
+/// The presence writes this node made lately, by (tournament, account).
+#[derive(Default)]
+pub(crate) struct Presence(std::sync::Mutex<HashMap<(String, String), i64>>);
+
+impl Presence {
+    /// Whether a presence write is due for this entrant (and notes it).
+    fn due(&self, tournament: &str, account: &str, now: i64) -> bool {
+        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() > 10_000 {
+            map.retain(|_, at| now - *at < SEEN_WRITE_MS);
+        }
+        let key = (tournament.to_string(), account.to_string());
+        match map.get(&key) {
+            Some(&at) if now - at < SEEN_WRITE_MS => false,
+            _ => {
+                map.insert(key, now);
+                true
+            }
+        }
+    }
+}
+
+/// How a finished game counts in its tournament.
+pub(crate) fn outcome_of(result: &oware_core::Outcome) -> Outcome {
+    match result.winner {
+        Some(Side::South) => Outcome::SouthWon,
+        Some(Side::North) => Outcome::NorthWon,
+        None => Outcome::Draw,
+    }
+}
+
+/// What a tournament game's end adds to its transaction: the outcome, and
+/// the pause of a player who never moved (they were not there).
+pub(crate) fn end_ops(live: &Live) -> Vec<WriteOp> {
+    let (Some(tid), Some(result)) = (live.meta.tournament.clone(), live.meta.result) else {
+        return Vec::new();
+    };
+    let mut ops = vec![WriteOp::Tournament(TournamentOp::Outcome {
+        tournament_id: tid.clone(),
+        game_id: live.meta.id.clone(),
+        outcome: outcome_of(&result),
+    })];
+    if matches!(result.reason, oware_core::EndReason::Time) {
+        if let Some(side) = result.winner.map(Side::opponent) {
+            if !live.has_moved(side) {
+                if let Some(account) = live.meta.seats[side.index()].account.clone() {
+                    ops.push(WriteOp::Tournament(TournamentOp::State {
+                        tournament_id: tid,
+                        account_id: account,
+                        state: EntrantState::Paused,
+                    }));
+                }
+            }
+        }
+    }
+    ops
+}
+
+fn swiss_rounds(t: &Tournament) -> Vec<swiss::Round> {
+    let mut rounds: Vec<swiss::Round> = vec![Vec::new(); t.row.round as usize];
+    for p in &t.pairings {
+        let Some(round) = (p.round as usize).checked_sub(1) else {
+            continue;
+        };
+        if round >= rounds.len() {
+            continue;
+        }
+        rounds[round].push(match p.north {
+            Some(north) => swiss::Entry::Game {
+                south: p.south,
+                north,
+                outcome: p.outcome,
+            },
+            None => swiss::Entry::Bye { player: p.south },
+        });
+    }
+    rounds
+}
+
+fn arena_games(t: &Tournament) -> Vec<arena::Game> {
+    t.pairings
+        .iter()
+        .filter_map(|p| {
+            Some(arena::Game {
+                south: p.south,
+                north: p.north?,
+                outcome: p.outcome,
+            })
+        })
+        .collect()
+}
+
+fn in_play(t: &Tournament) -> impl Iterator<Item = &PairingRow> {
+    t.pairings
+        .iter()
+        .filter(|p| p.north.is_some() && p.outcome.is_none())
+}
+
+fn half(points: HalfPoints) -> f64 {
+    f64::from(points.0) / 2.0
+}
+
+/// The standings of a tournament as shown.
+fn standings(t: &Tournament) -> Vec<TournamentStandingView> {
+    let playing: HashMap<PlayerId, &str> = in_play(t)
+        .flat_map(|p| {
+            [
+                (p.south, p.game_id.as_str()),
+                (p.north.unwrap_or(p.south), p.game_id.as_str()),
+            ]
+        })
+        .collect();
+    let entrant = |id: PlayerId| t.entrants.get(id as usize);
+    let view = |e: &EntrantRow, rank: u32| TournamentStandingView {
+        rank,
+        name: e.username.clone(),
+        rating: e.rating,
+        state: e.state,
+        playing: playing.get(&e.idx).map(|g| g.to_string()),
+        score: 0.0,
+        games: 0,
+        on_fire: false,
+        sheet: Vec::new(),
+        buchholz: None,
+        sonneborn_berger: None,
+    };
+    match t.row.kind {
+        Kind::Arena => {
+            let ids: Vec<PlayerId> = t.entrants.iter().map(|e| e.idx).collect();
+            arena::standings(&ids, &arena_games(t))
+                .into_iter()
+                .filter_map(|s| {
+                    let e = entrant(s.player)?;
+                    Some(TournamentStandingView {
+                        score: f64::from(s.score),
+                        games: s.games,
+                        on_fire: s.on_fire,
+                        sheet: s.sheet,
+                        ..view(e, s.rank)
+                    })
+                })
+                .collect()
+        }
+        Kind::Swiss => {
+            let players = swiss_players(t);
+            swiss::standings(&players, &swiss_rounds(t))
+                .into_iter()
+                .filter_map(|s| {
+                    let e = entrant(s.player)?;
+                    Some(TournamentStandingView {
+                        score: half(s.points),
+                        games: s.wins,
+                        buchholz: Some(half(s.buchholz)),
+                        sonneborn_berger: Some(f64::from(s.sonneborn_berger) / 4.0),
+                        ..view(e, s.rank)
+                    })
+                })
+                .collect()
+        }
+    }
+}
+
+fn swiss_players(t: &Tournament) -> Vec<swiss::Player> {
+    t.entrants
+        .iter()
+        .map(|e| swiss::Player {
+            id: e.idx,
+            rating: e.rating,
+            active: e.state == EntrantState::Active,
+        })
+        .collect()
+}
+
+fn summary(row: &TournamentRow, entrants: u32) -> TournamentSummaryView {
+    TournamentSummaryView {
+        id: row.id.clone(),
+        kind: row.kind,
+        name: row.name.clone(),
+        status: row.status,
+        time_control: row.time_control,
+        rated: row.rated,
+        starts_at: crate::model::rfc3339(row.starts_at),
+        ends_at: row.ends_at.map(crate::model::rfc3339),
+        rounds: row.rounds,
+        round: row.round,
+        entrants,
+    }
+}
+
+impl Hub {
+    /// Starts the director (see the module's notes).
+    pub(crate) fn start_tournament_task(self: &Arc<Self>) {
+        let weak = Arc::downgrade(self);
+        tokio::spawn(async move {
+            // The schedule's slots this node has created (or seen created).
+            let mut announced = std::collections::HashSet::new();
+            loop {
+                tokio::time::sleep(TICK).await;
+                let Some(hub) = weak.upgrade() else { break };
+                let now = now_ms();
+                hub.schedule_tournaments(now, &mut announced).await;
+                let ids = match hub
+                    .read(move |s| s.claim_tournaments(now, LEASE_MS, 20))
+                    .await
+                {
+                    Ok(ids) => ids,
+                    Err(_) => continue,
+                };
+                for id in ids {
+                    if let Err(e) = hub.direct(&id).await {
+                        if e.code != crate::error::ErrorCode::StalePly {
+                            tracing::warn!("tournament {id}: {e}");
+                        }
+                    }
+                }
+            }
+        });
+    }
+
+    fn minute_ms(&self) -> i64 {
+        self.config.tournament_minute.as_millis() as i64
+    }
+
+    async fn tournament(&self, id: &str) -> Result<Tournament, ApiError> {
+        if id.len() > 64 || !id.chars().all(|c| c.is_ascii_alphanumeric()) {
+            return Err(ApiError::not_found(format!("no tournament {id:?}")));
+        }
+        let key = id.to_string();
+        self.read(move |s| s.tournament(&key))
+            .await?
+            .ok_or_else(|| ApiError::not_found(format!("no tournament {id:?}")))
+    }
+
+    /// One look at a tournament: start, pair or finish it when due.
+    pub(crate) async fn direct(self: &Arc<Self>, id: &str) -> Result<(), ApiError> {
+        let t = self.tournament(id).await?;
+        let now = now_ms();
+        match (t.row.status, t.row.kind) {
+            (Status::Created, _) if now >= t.row.starts_at => self.start_tournament(t, now).await,
+            (Status::Running, Kind::Arena) => self.arena_step(t, now).await,
+            (Status::Running, Kind::Swiss) => self.swiss_step(t, now).await,
+            _ => Ok(()),
+        }
+    }
+
+    async fn start_tournament(self: &Arc<Self>, t: Tournament, now: i64) -> Result<(), ApiError> {
+        let mut row = t.row.clone();
+        let active = t
+            .entrants
+            .iter()
+            .filter(|e| e.state == EntrantState::Active)
+            .count();
+        if row.kind == Kind::Swiss && active < 2 {
+            row.status = Status::Cancelled;
+            row.ends_at = Some(now);
+            tracing::info!("tournament {}: called off, {active} player(s)", row.id);
+            return self.update(&t, row, Vec::new()).await;
+        }
+        row.status = Status::Running;
+        if row.kind == Kind::Arena {
+            // The arena's length runs from its real start.
+            let length = row.ends_at.unwrap_or(row.starts_at) - row.starts_at;
+            row.ends_at = Some(now + length.max(0));
+        } else {
+            row.next_at = Some(now);
+        }
+        tracing::info!("tournament {} started", row.id);
+        self.update(&t, row, Vec::new()).await
+    }
+
+    async fn arena_step(self: &Arc<Self>, t: Tournament, now: i64) -> Result<(), ApiError> {
+        let ends = t.row.ends_at.unwrap_or(t.row.starts_at);
+        if now >= ends {
+            if in_play(&t).next().is_none() {
+                let mut row = t.row.clone();
+                row.status = Status::Finished;
+                tracing::info!("tournament {} finished", row.id);
+                return self.update(&t, row, Vec::new()).await;
+            }
+            return Ok(());
+        }
+        let busy: Vec<PlayerId> = in_play(&t)
+            .flat_map(|p| [p.south, p.north.unwrap_or(p.south)])
+            .collect();
+        let waiting: Vec<PlayerId> = t
+            .entrants
+            .iter()
+            .filter(|e| {
+                e.state == EntrantState::Active
+                    && now - e.seen_at <= PRESENT_MS
+                    && !busy.contains(&e.idx)
+            })
+            .map(|e| e.idx)
+            .collect();
+        if waiting.len() < 2 {
+            return Ok(());
+        }
+        let ratings: Vec<(PlayerId, i32)> = t.entrants.iter().map(|e| (e.idx, e.rating)).collect();
+        let forbidden = self.forbidden(&t).await?;
+        let pairs = arena::pair(&waiting, &ratings, &arena_games(&t), &forbidden);
+        if pairs.is_empty() {
+            return Ok(());
+        }
+        let games = pairs.iter().map(|p| (p.south, Some(p.north))).collect();
+        self.pair_games(&t, t.row.clone(), 0, games, now).await
+    }
+
+    async fn swiss_step(self: &Arc<Self>, t: Tournament, now: i64) -> Result<(), ApiError> {
+        if in_play(&t).next().is_some() {
+            return Ok(());
+        }
+        let mut row = t.row.clone();
+        if row.round >= row.rounds {
+            row.status = Status::Finished;
+            row.ends_at = Some(now);
+            row.next_at = None;
+            tracing::info!("tournament {} finished", row.id);
+            return self.update(&t, row, Vec::new()).await;
+        }
+        let Some(next_at) = row.next_at else {
+            row.next_at = Some(now + self.config.swiss_break.as_millis() as i64);
+            return self.update(&t, row, Vec::new()).await;
+        };
+        if now < next_at {
+            return Ok(());
+        }
+        let forbidden = self.forbidden(&t).await?;
+        let pairing = match swiss::pair_next_round(
+            &swiss_players(&t),
+            &swiss_rounds(&t),
+            row.rounds,
+            &forbidden,
+        ) {
+            Ok(p) => p,
+            Err(e) => {
+                // No legal pairing is left (everyone has met, or too few
+                // remain): the tournament ends with the rounds played.
+                tracing::info!("tournament {}: finished early: {e}", row.id);
+                row.status = Status::Finished;
+                row.ends_at = Some(now);
+                row.next_at = None;
+                return self.update(&t, row, Vec::new()).await;
+            }
+        };
+        row.round += 1;
+        row.next_at = None;
+        let mut games: Vec<(PlayerId, Option<PlayerId>)> = pairing
+            .games
+            .iter()
+            .map(|p| (p.south, Some(p.north)))
+            .collect();
+        if let Some(bye) = pairing.bye {
+            games.push((bye, None));
+        }
+        let round = row.round;
+        self.pair_games(&t, row, round, games, now).await
+    }
+
+    /// The entrant pairs that a block stands between.
+    async fn forbidden(&self, t: &Tournament) -> Result<Vec<(PlayerId, PlayerId)>, ApiError> {
+        let id = t.row.id.clone();
+        let blocks = self.read(move |s| s.tournament_blocks(&id)).await?;
+        let idx = |account: &str| {
+            t.entrants
+                .iter()
+                .find(|e| e.account_id == account)
+                .map(|e| e.idx)
+        };
+        Ok(blocks
+            .iter()
+            .filter_map(|(a, b)| Some((idx(a)?, idx(b)?)))
+            .collect())
+    }
+
+    /// Writes `row` over the tournament if nobody changed it meanwhile,
+    /// with `ops` in the same transaction.
+    async fn update(
+        &self,
+        t: &Tournament,
+        row: TournamentRow,
+        ops: Vec<WriteOp>,
+    ) -> Result<(), ApiError> {
+        let mut all = vec![WriteOp::Tournament(TournamentOp::Update {
+            row,
+            expected: t.row.version,
+        })];
+        all.extend(ops);
+        match self.write_raw(WriteOp::All(all)).await {
+            Ok(()) => Ok(()),
+            Err(e) if e.is_stale() => Err(ApiError::stale_ply(
+                "the tournament changed meanwhile on another server",
+            )),
+            Err(e) => Err(super::store_err(e)),
+        }
+    }
+
+    /// Creates the games of `pairs` (a `None` North is a bye), stores them
+    /// with `row` (version checked), and puts them in play.
+    async fn pair_games(
+        self: &Arc<Self>,
+        t: &Tournament,
+        row: TournamentRow,
+        round: u32,
+        pairs: Vec<(PlayerId, Option<PlayerId>)>,
+        now: i64,
+    ) -> Result<(), ApiError> {
+        let class = RatingClass::of(Some(t.row.time_control));
+        let mut ops = Vec::new();
+        let mut lives = Vec::new();
+        for (south, north) in pairs {
+            let Some(north) = north else {
+                ops.push(WriteOp::Tournament(TournamentOp::Pair {
+                    tournament_id: t.row.id.clone(),
+                    pairing: PairingRow {
+                        game_id: format!("bye{}r{round}", south),
+                        round,
+                        south,
+                        north: None,
+                        outcome: None,
+                        at: now,
+                    },
+                }));
+                continue;
+            };
+            let (Some(s), Some(n)) = (
+                t.entrants.get(south as usize),
+                t.entrants.get(north as usize),
+            ) else {
+                continue;
+            };
+            let mut seats = Vec::new();
+            for e in [s, n] {
+                let (mut seat, _token) = Seat::human(e.username.clone());
+                seat.account = Some(e.account_id.clone());
+                if t.row.rated {
+                    seat.rating = Some(self.seat_rating(&e.account_id, class).await?);
+                }
+                seats.push(seat);
+            }
+            let seats: [Seat; 2] = [seats.remove(0), seats.remove(0)];
+            let (mut meta, _invite) = GameMeta::new(
+                Mode::Online,
+                None,
+                true,
+                Position::start(),
+                seats,
+                Some(t.row.time_control),
+            );
+            meta.rated = t.row.rated;
+            meta.tournament = Some(t.row.id.clone());
+            let mut live = Live::from_stored(
+                StoredGame {
+                    meta,
+                    plies: Vec::new(),
+                    version: 0,
+                    due: Default::default(),
+                },
+                self.config.correspondence_day,
+            )
+            .map_err(super::store_err)?;
+            live.sync_meta();
+            // The clock runs from the pairing: its deadline is stored with
+            // the game, so a player who never comes loses on time even if
+            // this node dies.
+            super::run_clock(&mut live);
+            let due = self.due(&live);
+            live.due = due;
+            ops.push(WriteOp::Create {
+                meta: live.meta.clone(),
+                plies: Vec::new(),
+                due,
+            });
+            for e in [s, n] {
+                ops.push(WriteOp::Account(AccountOp::LinkGame {
+                    account_id: e.account_id.clone(),
+                    game_id: live.meta.id.clone(),
+                }));
+            }
+            ops.push(WriteOp::Tournament(TournamentOp::Pair {
+                tournament_id: t.row.id.clone(),
+                pairing: PairingRow {
+                    game_id: live.meta.id.clone(),
+                    round,
+                    south,
+                    north: Some(north),
+                    outcome: None,
+                    at: now,
+                },
+            }));
+            lives.push(live);
+        }
+        self.update(t, row, ops).await?;
+        for live in lives {
+            let slot = self.insert(live);
+            let mut live = slot.state.lock().await;
+            self.after_change(&slot, &mut live, true);
+        }
+        Ok(())
+    }
+
+    /// `POST /api/v1/tournaments`: a new tournament, created by `user`.
+    pub async fn create_tournament(
+        &self,
+        req: NewTournament,
+        user: &User,
+    ) -> Result<TournamentView, ApiError> {
+        let creator = user.id.clone();
+        let mine = self
+            .read(move |s| {
+                let list = s.tournaments(0)?;
+                Ok(list
+                    .into_iter()
+                    .filter(|t| t.row.creator.as_deref() == Some(creator.as_str()))
+                    .count())
+            })
+            .await?;
+        if mine >= MAX_OPEN_PER_CREATOR {
+            return Err(ApiError::not_allowed(format!(
+                "you already have {mine} tournaments to play; wait until one is over"
+            ))
+            .with_reason("too_many_tournaments"));
+        }
+        let now = now_ms();
+        let starts_at = now + i64::from(req.starts_in_s) * 1000;
+        let row = TournamentRow {
+            id: new_id(),
+            kind: req.kind,
+            name: req.name,
+            creator: Some(user.id.clone()),
+            time_control: req.time_control,
+            rated: req.rated,
+            status: Status::Created,
+            starts_at,
+            ends_at: (req.kind == Kind::Arena)
+                .then(|| starts_at + i64::from(req.minutes) * self.minute_ms()),
+            rounds: if req.kind == Kind::Swiss {
+                req.rounds
+            } else {
+                0
+            },
+            round: 0,
+            next_at: None,
+            version: 0,
+            created_at: now,
+            schedule_key: None,
+        };
+        let id = row.id.clone();
+        self.write(WriteOp::Tournament(TournamentOp::Create(row)))
+            .await?;
+        tracing::info!("tournament {id} created by {}", user.username);
+        self.join_tournament(&id, user).await
+    }
+
+    /// Creates the schedule's tournaments that start within
+    /// [`ANNOUNCE_MS`] (once across nodes: a slot's key is unique in the
+    /// store).
+    async fn schedule_tournaments(&self, now: i64, announced: &mut HashSet<String>) {
+        for s in &self.config.tournament_schedule {
+            let starts_at = s.next_start(now);
+            let key = s.key(starts_at);
+            if starts_at - now > ANNOUNCE_MS || announced.contains(&key) {
+                continue;
+            }
+            let row = TournamentRow {
+                id: new_id(),
+                kind: s.kind,
+                name: s.name(),
+                creator: None,
+                time_control: s.time_control,
+                rated: true,
+                status: Status::Created,
+                starts_at,
+                ends_at: (s.kind == Kind::Arena)
+                    .then(|| starts_at + i64::from(s.length) * self.minute_ms()),
+                rounds: if s.kind == Kind::Swiss { s.length } else { 0 },
+                round: 0,
+                next_at: None,
+                version: 0,
+                created_at: now,
+                schedule_key: Some(key.clone()),
+            };
+            match self
+                .write_raw(WriteOp::Tournament(TournamentOp::Create(row)))
+                .await
+            {
+                Ok(()) => {
+                    announced.insert(key);
+                }
+                Err(e) => tracing::warn!("scheduled tournament {key}: {e}"),
+            }
+        }
+    }
+
+    /// `POST /api/v1/tournaments/{id}/join`: joins, or comes back after a
+    /// pause.
+    pub async fn join_tournament(&self, id: &str, user: &User) -> Result<TournamentView, ApiError> {
+        let t = self.tournament(id).await?;
+        if !t.row.status.is_open() {
+            return Err(
+                ApiError::not_allowed("this tournament is over").with_reason("tournament_over")
+            );
+        }
+        let me = t.entrants.iter().find(|e| e.account_id == user.id);
+        if me.is_some_and(|e| e.state == EntrantState::Left) {
+            return Err(ApiError::not_allowed(
+                "you left this tournament; you cannot join it again",
+            )
+            .with_reason("tournament_left"));
+        }
+        if me.is_none() && t.row.kind == Kind::Swiss && t.row.status == Status::Running {
+            return Err(ApiError::not_allowed(
+                "this Swiss tournament has started; it takes no new players",
+            )
+            .with_reason("tournament_started"));
+        }
+        if me.is_none() && t.entrants.len() >= self.config.tournament_max_players {
+            return Err(
+                ApiError::not_allowed("this tournament is full").with_reason("tournament_full")
+            );
+        }
+        let class = RatingClass::of(Some(t.row.time_control));
+        let rating = self.seat_rating(&user.id, class).await?.rating;
+        self.write(WriteOp::Tournament(TournamentOp::Join {
+            tournament_id: id.to_string(),
+            account_id: user.id.clone(),
+            username: user.username.clone(),
+            rating,
+            at: now_ms(),
+        }))
+        .await?;
+        self.tournament_view(id, Some(user)).await
+    }
+
+    /// `POST /api/v1/tournaments/{id}/pause` (arena: not paired until
+    /// coming back) and `…/leave` (for good; the results stay).
+    pub async fn set_tournament_state(
+        &self,
+        id: &str,
+        user: &User,
+        state: EntrantState,
+    ) -> Result<TournamentView, ApiError> {
+        let t = self.tournament(id).await?;
+        let Some(me) = t.entrants.iter().find(|e| e.account_id == user.id) else {
+            return Err(ApiError::not_allowed("you have not joined this tournament")
+                .with_reason("not_in_tournament"));
+        };
+        if !t.row.status.is_open() {
+            return Err(
+                ApiError::not_allowed("this tournament is over").with_reason("tournament_over")
+            );
+        }
+        if me.state == EntrantState::Left {
+            return Err(
+                ApiError::not_allowed("you left this tournament").with_reason("tournament_left")
+            );
+        }
+        self.write(WriteOp::Tournament(TournamentOp::State {
+            tournament_id: id.to_string(),
+            account_id: user.id.clone(),
+            state,
+        }))
+        .await?;
+        self.tournament_view(id, Some(user)).await
+    }
+
+    /// `GET /api/v1/tournaments/{id}`: the tournament with its standings
+    /// and games; an entrant who asks is noted as there (arena pairing).
+    pub async fn tournament_view(
+        &self,
+        id: &str,
+        user: Option<&User>,
+    ) -> Result<TournamentView, ApiError> {
+        let t = self.tournament(id).await?;
+        let now = now_ms();
+        let me = user.and_then(|u| t.entrants.iter().find(|e| e.account_id == u.id));
+        if let Some(me) = me {
+            if t.row.status.is_open()
+                && me.state != EntrantState::Left
+                && self.presence.due(id, &me.account_id, now)
+            {
+                let op = WriteOp::Tournament(TournamentOp::Seen {
+                    tournament_id: id.to_string(),
+                    account_ids: vec![me.account_id.clone()],
+                    at: now,
+                });
+                if let Err(e) = self.write_raw(op).await {
+                    tracing::warn!("tournament {id}: presence not stored: {e}");
+                }
+            }
+        }
+        let standings = standings(&t);
+        let name = |i: u32| {
+            t.entrants
+                .get(i as usize)
+                .map(|e| e.username.clone())
+                .unwrap_or_default()
+        };
+        let mut games: Vec<TournamentGameView> = t
+            .pairings
+            .iter()
+            .rev()
+            .take(200)
+            .map(|p| TournamentGameView {
+                id: p.north.map(|_| p.game_id.clone()),
+                round: p.round,
+                south: name(p.south),
+                north: p.north.map(name),
+                outcome: p.outcome,
+            })
+            .collect();
+        games.reverse();
+        let you = me.map(|me| YouInTournament {
+            state: me.state,
+            game: in_play(&t)
+                .find(|p| p.south == me.idx || p.north == Some(me.idx))
+                .map(|p| p.game_id.clone()),
+        });
+        let creator = match &t.row.creator {
+            Some(c) => t
+                .entrants
+                .iter()
+                .find(|e| &e.account_id == c)
+                .map(|e| e.username.clone()),
+            None => None,
+        };
+        Ok(TournamentView {
+            summary: summary(&t.row, t.entrants.len() as u32),
+            creator,
+            next_at: t.row.next_at.map(crate::model::rfc3339),
+            standings,
+            games,
+            you,
+        })
+    }
+
+    /// `GET /api/v1/tournaments`: the open tournaments, then the last 20
+    /// finished.
+    pub async fn tournament_list(&self) -> Result<TournamentListView, ApiError> {
+        let list = self.read(|s| s.tournaments(20)).await?;
+        Ok(TournamentListView {
+            tournaments: list.iter().map(|t| summary(&t.row, t.entrants)).collect(),
+        })
+    }
+}

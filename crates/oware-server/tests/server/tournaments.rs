@@ -1,0 +1,500 @@
+//! Tournaments: the routes' refusals, an arena and a Swiss played to their
+//! end by resignations, and a Swiss that goes on after a restart
+//! (docs/PROTOCOL.md, "Tournaments").
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use oware_server::{Config, Server, ServerOptions};
+use serde_json::{json, Value};
+
+use crate::common::*;
+
+fn src(i: usize) -> [u8; 4] {
+    [127, 0, 1, 10 + i as u8]
+}
+
+fn config() -> Config {
+    Config {
+        engine_threads: 1,
+        rate_limits: None,
+        swiss_break: Duration::from_millis(0),
+        tournament_minute: Duration::from_millis(1000),
+        ..Config::default()
+    }
+}
+
+async fn start_on(db: &Path) -> Server {
+    Server::start(ServerOptions {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        db: Some(db.to_path_buf()),
+        config: config(),
+        ..ServerOptions::default()
+    })
+    .await
+    .expect("server starts")
+}
+
+struct Player {
+    src: [u8; 4],
+    b: Browser,
+    name: String,
+}
+
+async fn players(addr: SocketAddr, n: usize) -> Vec<Player> {
+    let mut out = Vec::new();
+    for i in 0..n {
+        let name = format!("Player{i}");
+        let b = sign_up_from(src(i), addr, &name, "a-long-password").await;
+        out.push(Player {
+            src: src(i),
+            b,
+            name,
+        });
+    }
+    out
+}
+
+async fn call(addr: SocketAddr, p: &Player, method: &str, path: &str, body: Option<Value>) -> Resp {
+    as_browser(p.src, addr, &p.b, method, path, body).await
+}
+
+async fn view(addr: SocketAddr, p: &Player, id: &str) -> Value {
+    let r = call(addr, p, "GET", &format!("/api/v1/tournaments/{id}"), None).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    r.json()
+}
+
+/// Waits (asking as `p`, which marks them present) until `done` holds.
+async fn wait_for(
+    addr: SocketAddr,
+    p: &Player,
+    id: &str,
+    what: &str,
+    done: impl Fn(&Value) -> bool,
+) -> Value {
+    let until = Instant::now() + Duration::from_secs(20);
+    loop {
+        let v = view(addr, p, id).await;
+        if done(&v) {
+            return v;
+        }
+        assert!(Instant::now() < until, "waited for {what}: {v:#}");
+        tokio::time::sleep(Duration::from_millis(150)).await;
+    }
+}
+
+/// `p` resigns their current game (seated through their account).
+async fn resign(addr: SocketAddr, p: &Player, game: &str) {
+    let r = call(
+        addr,
+        p,
+        "POST",
+        &format!("/api/v1/games/{game}/seat"),
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let seated = r.json();
+    let you = seated["you"].as_str().unwrap().to_string();
+    let token = seated["tokens"][&you].as_str().unwrap().to_string();
+    assert_eq!(seated["game"]["rated"], true, "{}", seated["game"]);
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{game}/resign"),
+        json!({"token": token}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+}
+
+fn create(kind: &str, extra: Value) -> Value {
+    let mut body = json!({
+        "kind": kind,
+        "name": format!("Test {kind}"),
+        "time_control": {"initial_ms": 180_000, "increment_ms": 2_000},
+        "starts_in_s": 0,
+    });
+    for (k, v) in extra.as_object().unwrap() {
+        body[k] = v.clone();
+    }
+    body
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tournament_requests_are_checked_and_refusals_coded() {
+    let (_dir, server) = start_with(config()).await;
+    let addr = server.addr();
+    let ps = players(addr, 2).await;
+    let r = post(addr, "/api/v1/tournaments", create("arena", json!({}))).await;
+    assert_eq!(r.status, 401, "{}", r.body);
+    for (extra, reason) in [
+        (json!({"kind": "knockout"}), "tournament_kind"),
+        (json!({"name": "  "}), "tournament_name"),
+        (json!({"name": "x".repeat(41)}), "tournament_name"),
+        (
+            json!({"time_control": {"per_move_ms": 5000}}),
+            "tournament_clock",
+        ),
+        (
+            json!({"time_control": {"initial_ms": 10_000, "increment_ms": 0}}),
+            "tournament_clock",
+        ),
+        (json!({"minutes": 0}), "tournament_length"),
+        (json!({"kind": "swiss", "rounds": 16}), "tournament_rounds"),
+        (json!({"starts_in_s": 8 * 86_400}), "tournament_start"),
+    ] {
+        let r = call(
+            addr,
+            &ps[0],
+            "POST",
+            "/api/v1/tournaments",
+            Some(create("arena", extra.clone())),
+        )
+        .await;
+        assert_eq!(r.status, 400, "{extra}: {}", r.body);
+        assert_eq!(r.json()["error"]["reason"], reason, "{extra}: {}", r.body);
+    }
+    // Three open tournaments per creator.
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        let r = call(
+            addr,
+            &ps[0],
+            "POST",
+            "/api/v1/tournaments",
+            Some(create("swiss", json!({"starts_in_s": 3600, "rounds": 3}))),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        let v = r.json();
+        assert_eq!(v["status"], "created");
+        assert_eq!(v["entrants"], 1, "the creator joins: {v}");
+        assert_eq!(v["you"]["state"], "active");
+        ids.push(v["id"].as_str().unwrap().to_string());
+    }
+    let r = call(
+        addr,
+        &ps[0],
+        "POST",
+        "/api/v1/tournaments",
+        Some(create("arena", json!({}))),
+    )
+    .await;
+    assert_eq!(
+        r.json()["error"]["reason"],
+        "too_many_tournaments",
+        "{}",
+        r.body
+    );
+    // Unknown tournament, not an entrant, left for good.
+    let r = call(addr, &ps[1], "POST", "/api/v1/tournaments/nope/join", None).await;
+    assert_eq!(r.code(), "not_found");
+    let r = call(
+        addr,
+        &ps[1],
+        "POST",
+        &format!("/api/v1/tournaments/{}/pause", ids[0]),
+        None,
+    )
+    .await;
+    assert_eq!(
+        r.json()["error"]["reason"],
+        "not_in_tournament",
+        "{}",
+        r.body
+    );
+    let r = call(
+        addr,
+        &ps[1],
+        "POST",
+        &format!("/api/v1/tournaments/{}/join", ids[0]),
+        None,
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["entrants"], 2);
+    let r = call(
+        addr,
+        &ps[1],
+        "POST",
+        &format!("/api/v1/tournaments/{}/leave", ids[0]),
+        None,
+    )
+    .await;
+    assert_eq!(r.json()["you"]["state"], "left", "{}", r.body);
+    let r = call(
+        addr,
+        &ps[1],
+        "POST",
+        &format!("/api/v1/tournaments/{}/join", ids[0]),
+        None,
+    )
+    .await;
+    assert_eq!(r.json()["error"]["reason"], "tournament_left", "{}", r.body);
+    // The list shows them, to anyone.
+    let list = get(addr, "/api/v1/tournaments").await.json();
+    assert_eq!(list["tournaments"].as_array().unwrap().len(), 3, "{list}");
+    // Anonymous: no "you".
+    let v = get(addr, &format!("/api/v1/tournaments/{}", ids[1]))
+        .await
+        .json();
+    assert!(v["you"].is_null(), "{v}");
+    assert_eq!(v["creator"], "Player0");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_arena_pairs_players_again_as_they_finish_and_ends_with_standings() {
+    let (_dir, server) = start_with(config()).await;
+    let addr = server.addr();
+    let ps = players(addr, 4).await;
+    // Twenty "minutes" of a second each.
+    let r = call(
+        addr,
+        &ps[0],
+        "POST",
+        "/api/v1/tournaments",
+        Some(create("arena", json!({"minutes": 20}))),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let id = r.json()["id"].as_str().unwrap().to_string();
+    for p in &ps[1..] {
+        let r = call(
+            addr,
+            p,
+            "POST",
+            &format!("/api/v1/tournaments/{id}/join"),
+            None,
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    // Two rounds of games: each time, every player is paired, and South
+    // resigns.
+    let mut played = Vec::new();
+    for round in 0..2 {
+        let mut games = Vec::new();
+        for p in &ps {
+            let v = wait_for(addr, p, &id, "a game for every player", |v| {
+                v["status"] == "running" && v["you"]["game"].is_string()
+            })
+            .await;
+            games.push(v["you"]["game"].as_str().unwrap().to_string());
+        }
+        let mut distinct = games.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(
+            distinct.len(),
+            2,
+            "round {round}: 4 players, 2 games: {games:?}"
+        );
+        for g in &distinct {
+            assert!(!played.contains(g), "a new game each time");
+            let gv = get(addr, &format!("/api/v1/games/{g}")).await.json();
+            let south = gv["seats"]["S"]["name"].as_str().unwrap().to_string();
+            let p = ps.iter().find(|p| p.name == south).unwrap();
+            resign(addr, p, g).await;
+            played.push(g.clone());
+        }
+    }
+    // It ends at its time once its last games are over: everyone resigns
+    // whatever game they are still given.
+    let until = Instant::now() + Duration::from_secs(40);
+    let last = loop {
+        let v = view(addr, &ps[0], &id).await;
+        if v["status"] == "finished" {
+            break v;
+        }
+        assert!(Instant::now() < until, "the arena did not finish: {v:#}");
+        for p in &ps {
+            let v = view(addr, p, &id).await;
+            if let Some(g) = v["you"]["game"].as_str() {
+                let gv = get(addr, &format!("/api/v1/games/{g}")).await.json();
+                if gv["status"] == "playing" && gv["seats"]["S"]["name"] == p.name.as_str() {
+                    resign(addr, p, g).await;
+                }
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let standings = last["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 4, "{last:#}");
+    let finished = last["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["outcome"].is_string())
+        .count();
+    assert!(finished >= 4, "{last:#}");
+    // Every game gave its winner 2 or 4 points and its loser none, so the
+    // scores add up to at least twice the games; and each player's sheet
+    // adds up to their score.
+    let total: f64 = standings.iter().map(|s| s["score"].as_f64().unwrap()).sum();
+    assert!(total >= 2.0 * finished as f64, "{last:#}");
+    let games: u64 = standings.iter().map(|s| s["games"].as_u64().unwrap()).sum();
+    assert_eq!(games, 2 * finished as u64, "{last:#}");
+    for s in standings {
+        let sheet: u64 = s["sheet"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_u64().unwrap())
+            .sum();
+        assert_eq!(sheet as f64, s["score"].as_f64().unwrap(), "{s}");
+    }
+    let scores: Vec<f64> = standings
+        .iter()
+        .map(|s| s["score"].as_f64().unwrap())
+        .collect();
+    assert!(
+        scores.windows(2).all(|w| w[0] >= w[1]),
+        "best first: {scores:?}"
+    );
+    assert!(last["you"]["game"].is_null(), "{last:#}");
+    // Over: nobody joins any more.
+    let late = sign_up_from(src(9), addr, "Late", "a-long-password").await;
+    let r = as_browser(
+        src(9),
+        addr,
+        &late,
+        "POST",
+        &format!("/api/v1/tournaments/{id}/join"),
+        None,
+    )
+    .await;
+    assert_eq!(r.json()["error"]["reason"], "tournament_over", "{}", r.body);
+}
+
+/// Plays the Swiss round under way: South resigns every game. Returns the
+/// round's games and bye.
+async fn play_swiss_round(
+    addr: SocketAddr,
+    ps: &[Player],
+    id: &str,
+    round: u64,
+) -> (Vec<String>, Vec<String>) {
+    let v = wait_for(addr, &ps[0], id, "the round's pairings", |v| {
+        v["round"].as_u64() == Some(round)
+    })
+    .await;
+    let pairings: Vec<&Value> = v["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["round"].as_u64() == Some(round))
+        .collect();
+    let mut games = Vec::new();
+    let mut byes = Vec::new();
+    for g in pairings {
+        match g["id"].as_str() {
+            Some(game) => {
+                let south = g["south"].as_str().unwrap();
+                let p = ps.iter().find(|p| p.name == south).unwrap();
+                resign(addr, p, game).await;
+                games.push(game.to_string());
+            }
+            None => byes.push(g["south"].as_str().unwrap().to_string()),
+        }
+    }
+    (games, byes)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_swiss_of_five_plays_three_rounds_with_a_bye_each_and_survives_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.sqlite3");
+    let server = start_on(&db).await;
+    let addr = server.addr();
+    let ps = players(addr, 5).await;
+    let r = call(
+        addr,
+        &ps[0],
+        "POST",
+        "/api/v1/tournaments",
+        Some(create("swiss", json!({"rounds": 3, "starts_in_s": 2}))),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let id = r.json()["id"].as_str().unwrap().to_string();
+    for p in &ps[1..] {
+        let r = call(
+            addr,
+            p,
+            "POST",
+            &format!("/api/v1/tournaments/{id}/join"),
+            None,
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    let (g1, b1) = play_swiss_round(addr, &ps, &id, 1).await;
+    assert_eq!(
+        (g1.len(), b1.len()),
+        (2, 1),
+        "five players: two games and a bye"
+    );
+    // A late player cannot join a Swiss under way.
+    let late = sign_up_from(src(9), addr, "Late", "a-long-password").await;
+    let r = as_browser(
+        src(9),
+        addr,
+        &late,
+        "POST",
+        &format!("/api/v1/tournaments/{id}/join"),
+        None,
+    )
+    .await;
+    assert_eq!(
+        r.json()["error"]["reason"],
+        "tournament_started",
+        "{}",
+        r.body
+    );
+    let (g2, b2) = play_swiss_round(addr, &ps, &id, 2).await;
+    assert_eq!((g2.len(), b2.len()), (2, 1));
+
+    // The node stops in the middle of round 3; another starts on the same
+    // database and the tournament goes on.
+    wait_for(addr, &ps[0], &id, "round 3", |v| v["round"] == 3).await;
+    drop(server);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let server = start_on(&db).await;
+    let addr = server.addr();
+    let (g3, b3) = play_swiss_round(addr, &ps, &id, 3).await;
+    assert_eq!((g3.len(), b3.len()), (2, 1));
+    let last = wait_for(addr, &ps[0], &id, "the end", |v| v["status"] == "finished").await;
+
+    // Nobody had two byes, and no two players met twice.
+    let mut byes = [b1, b2, b3].concat();
+    byes.sort();
+    byes.dedup();
+    assert_eq!(byes.len(), 3, "{last:#}");
+    let mut meetings: Vec<(String, String)> = last["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["id"].is_string())
+        .map(|g| {
+            let (a, b) = (g["south"].as_str().unwrap(), g["north"].as_str().unwrap());
+            (a.min(b).to_string(), a.max(b).to_string())
+        })
+        .collect();
+    assert_eq!(meetings.len(), 6);
+    meetings.sort();
+    meetings.dedup();
+    assert_eq!(meetings.len(), 6, "no rematch: {last:#}");
+    // Points: each game gives 1, each bye 1: 9 in all.
+    let standings = last["standings"].as_array().unwrap();
+    let total: f64 = standings.iter().map(|s| s["score"].as_f64().unwrap()).sum();
+    assert_eq!(total, 9.0, "{last:#}");
+    for s in standings {
+        assert!(
+            s["buchholz"].is_number() && s["sonneborn_berger"].is_number(),
+            "{s}"
+        );
+    }
+    assert_eq!(last["round"], 3);
+}
