@@ -1,0 +1,434 @@
+//! The Swiss pairings (FIDE Dutch system) against published expected
+//! pairings, and properties over random tournaments.
+
+use oware_tournament::swiss::{
+    pair_next_round, standings, Entry, Player, Round, RoundPairing, SwissError,
+};
+use oware_tournament::{Outcome, Pairing, PlayerId};
+
+fn players(ratings: &[i32]) -> Vec<Player> {
+    // Ids 1, 2, … in the order given, as in the TRF files below.
+    ratings
+        .iter()
+        .enumerate()
+        .map(|(i, &rating)| Player {
+            id: i as PlayerId + 1,
+            rating,
+            active: true,
+        })
+        .collect()
+}
+
+fn game(south: PlayerId, north: PlayerId, outcome: Outcome) -> Entry {
+    Entry::Game {
+        south,
+        north,
+        outcome: Some(outcome),
+    }
+}
+
+fn pairs(list: &[(PlayerId, PlayerId)]) -> Vec<Pairing> {
+    list.iter()
+        .map(|&(south, north)| Pairing { south, north })
+        .collect()
+}
+
+/// Round 1 (FIDE Handbook C.04.3, Dutch system, 2017 rules, the pairing of
+/// a homogeneous bracket: S1 = the top half against S2 = the bottom half,
+/// 1–5, 2–6, 3–7, 4–8; colour rule E.5: with no colour history the
+/// higher-ranked player gets the initial colour when their pairing number is
+/// odd, the other colour when it is even). Our initial colour is South.
+#[test]
+fn round_one_pairs_the_top_half_against_the_bottom_half() {
+    let p = players(&[2000, 1900, 1800, 1700, 1600, 1500, 1400, 1300]);
+    let r = pair_next_round(&p, &[], 5, &[]).unwrap();
+    assert_eq!(r.games, pairs(&[(1, 5), (6, 2), (3, 7), (8, 4)]));
+    assert_eq!(r.bye, None);
+    // Odd: the lowest-ranked has the bye, the rest as above.
+    let r = pair_next_round(&p[..7], &[], 5, &[]).unwrap();
+    assert_eq!(r.games, pairs(&[(1, 4), (5, 2), (3, 6)]));
+    assert_eq!(r.bye, Some(7));
+}
+
+/// bbpPairings (BieremaBoyzProgramming/bbpPairings, a FIDE-endorsed
+/// pairing program), test/tests/dutch_2025_C5.input and
+/// dutch_2025_C5.output.expected: the test of criterion C5 of the 2025
+/// Dutch rules (the bye to the lowest score). Six players, round 3 of 3;
+/// player 4 does not play round 3. Expected: 1–5, 3–2 (first-named is
+/// White, our South), bye to 6.
+#[test]
+fn bbp_pairings_dutch_2025_c5() {
+    let mut p = players(&[2720, 2701, 2697, 2689, 2673, 2664]);
+    p[3].active = false;
+    let played: Vec<Round> = vec![
+        // 1 w 4: 1–0; 5 w 2: 0–1; 3 w 6: 1–0.
+        vec![
+            game(1, 4, Outcome::SouthWon),
+            game(5, 2, Outcome::NorthWon),
+            game(3, 6, Outcome::SouthWon),
+        ],
+        // 2 w 1: 0–1; 4 w 3: 0–1; 6 w 5: 0–1.
+        vec![
+            game(2, 1, Outcome::NorthWon),
+            game(4, 3, Outcome::NorthWon),
+            game(6, 5, Outcome::NorthWon),
+        ],
+    ];
+    let r = pair_next_round(&p, &played, 3, &[]).unwrap();
+    assert_eq!(
+        r,
+        RoundPairing {
+            games: pairs(&[(1, 5), (3, 2)]),
+            bye: Some(6)
+        }
+    );
+}
+
+/// bbpPairings, test/tests/dutch_2025_C9.input and
+/// dutch_2025_C9.output.expected: the test of criterion C9 of the 2025
+/// Dutch rules (the bye not to a player who already had an unplayed
+/// round). Five players, round 2 of 3; player 5 did not play round 1.
+/// Expected: 2–1, 3–5, bye to 4.
+#[test]
+fn bbp_pairings_dutch_2025_c9() {
+    let p = players(&[2720, 2701, 2697, 2689, 2673]);
+    // 1 w 3: 1–0; 4 w 2: 0–1; 5 absent.
+    let played: Vec<Round> = vec![vec![
+        game(1, 3, Outcome::SouthWon),
+        game(4, 2, Outcome::NorthWon),
+    ]];
+    let r = pair_next_round(&p, &played, 3, &[]).unwrap();
+    assert_eq!(
+        r,
+        RoundPairing {
+            games: pairs(&[(2, 1), (3, 5)]),
+            bye: Some(4)
+        }
+    );
+}
+
+#[test]
+fn bad_input_is_refused() {
+    let p = players(&[1500, 1400, 1300]);
+    let in_play = vec![vec![
+        Entry::Game {
+            south: 1,
+            north: 2,
+            outcome: None,
+        },
+        Entry::Bye { player: 3 },
+    ]];
+    assert_eq!(
+        pair_next_round(&p, &in_play, 3, &[]),
+        Err(SwissError::RoundNotFinished { round: 1 })
+    );
+    let stranger = vec![vec![game(1, 9, Outcome::Draw)]];
+    assert_eq!(
+        pair_next_round(&p, &stranger, 3, &[]),
+        Err(SwissError::UnknownPlayer(9))
+    );
+    assert_eq!(
+        pair_next_round(&p[..1], &[], 3, &[]),
+        Err(SwissError::TooFewPlayers)
+    );
+    // Two players who met cannot meet again.
+    let met = vec![vec![game(1, 2, Outcome::Draw)]];
+    assert_eq!(
+        pair_next_round(&p[..2], &met, 3, &[]),
+        Err(SwissError::NoPairing)
+    );
+    // Nor two who block each other.
+    assert_eq!(
+        pair_next_round(&p[..2], &[], 3, &[(2, 1)]),
+        Err(SwissError::NoPairing)
+    );
+}
+
+/// The five-player, three-round Swiss of the browser test: everyone plays
+/// every round but one, which is their bye, and nobody meets twice.
+#[test]
+fn five_players_three_rounds_with_byes() {
+    let p = players(&[1600, 1550, 1500, 1450, 1400]);
+    let mut played: Vec<Round> = Vec::new();
+    let mut byes = Vec::new();
+    for round in 0..3 {
+        let r = pair_next_round(&p, &played, 3, &[]).unwrap();
+        assert_eq!(r.games.len(), 2);
+        let bye = r.bye.unwrap();
+        assert!(!byes.contains(&bye));
+        byes.push(bye);
+        if round == 0 {
+            // Round 1: bye to the lowest-ranked, 1–3 and 4–2.
+            assert_eq!(
+                r,
+                RoundPairing {
+                    games: pairs(&[(1, 3), (4, 2)]),
+                    bye: Some(5)
+                }
+            );
+        }
+        // The higher-rated (lower id) wins.
+        let mut entries: Round = r
+            .games
+            .iter()
+            .map(|g| {
+                game(
+                    g.south,
+                    g.north,
+                    if g.south < g.north {
+                        Outcome::SouthWon
+                    } else {
+                        Outcome::NorthWon
+                    },
+                )
+            })
+            .collect();
+        entries.push(Entry::Bye { player: bye });
+        played.push(entries);
+    }
+    check_history(&p, &played);
+    let s = standings(&p, &played);
+    assert_eq!(s.len(), 5);
+    assert_eq!(s[0].player, 1);
+}
+
+/// Checks the absolute criteria over a whole history: nobody meets twice,
+/// nobody has two byes, nobody has the same colour three games running or
+/// two more games of one colour than of the other.
+fn check_history(players: &[Player], played: &[Round]) {
+    let mut met = std::collections::BTreeSet::new();
+    let mut byes = std::collections::BTreeSet::new();
+    let mut colours: std::collections::BTreeMap<PlayerId, Vec<bool>> = Default::default();
+    for round in played {
+        for e in round {
+            match *e {
+                Entry::Game { south, north, .. } => {
+                    assert!(
+                        met.insert((south.min(north), south.max(north))),
+                        "rematch {south}–{north}"
+                    );
+                    colours.entry(south).or_default().push(true);
+                    colours.entry(north).or_default().push(false);
+                }
+                Entry::Bye { player } => assert!(byes.insert(player), "second bye for {player}"),
+            }
+        }
+    }
+    for p in players {
+        let c = colours.get(&p.id).cloned().unwrap_or_default();
+        for w in c.windows(3) {
+            assert!(
+                !(w[0] == w[1] && w[1] == w[2]),
+                "three times the same colour for {}: {c:?}",
+                p.id
+            );
+        }
+        let souths = c.iter().filter(|&&s| s).count() as i64;
+        assert!(
+            (2 * souths - c.len() as i64).abs() <= 2,
+            "colour difference for {}: {c:?}",
+            p.id
+        );
+    }
+}
+
+/// A small seeded generator (splitmix64), so the test needs no crate.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// The scores (half points) after `played`, and who met whom.
+fn scores(players: &[Player], played: &[Round]) -> std::collections::BTreeMap<PlayerId, u32> {
+    standings(players, played)
+        .into_iter()
+        .map(|s| (s.player, s.points.0))
+        .collect()
+}
+
+/// The smallest possible largest score difference over all pairings of
+/// `rest` in which `ok` holds for every pair (None if there is none).
+fn best_largest_difference(
+    rest: &[PlayerId],
+    ok: &dyn Fn(PlayerId, PlayerId) -> bool,
+    score: &dyn Fn(PlayerId) -> u32,
+) -> Option<u32> {
+    let Some((&a, others)) = rest.split_first() else {
+        return Some(0);
+    };
+    let mut best: Option<u32> = None;
+    for (k, &b) in others.iter().enumerate() {
+        if !ok(a, b) {
+            continue;
+        }
+        let remaining: Vec<PlayerId> = others
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != k)
+            .map(|(_, &p)| p)
+            .collect();
+        if let Some(d) = best_largest_difference(&remaining, ok, score) {
+            let d = d.max(score(a).abs_diff(score(b)));
+            best = Some(best.map_or(d, |x| x.min(d)));
+        }
+    }
+    best
+}
+
+#[test]
+fn random_tournaments_keep_the_absolute_criteria() {
+    let mut rng = Rng(2026);
+    let mut rounds_paired = 0;
+    let mut no_pairing = 0;
+    for t in 0..2000 {
+        // Mostly small fields (where the brute-force checks below run),
+        // some up to 40 players.
+        let n = if t % 10 == 0 {
+            11 + rng.below(30) as u32
+        } else {
+            4 + rng.below(7) as u32
+        };
+        let total = 1 + rng.below(9) as u32;
+        let mut p: Vec<Player> = (1..=n)
+            .map(|id| Player {
+                id,
+                rating: 1200 + rng.below(1000) as i32,
+                active: true,
+            })
+            .collect();
+        let forbidden: Vec<(PlayerId, PlayerId)> = if rng.below(4) == 0 {
+            vec![(
+                1 + rng.below(u64::from(n)) as u32,
+                1 + rng.below(u64::from(n)) as u32,
+            )]
+        } else {
+            vec![]
+        };
+        let mut played: Vec<Round> = Vec::new();
+        for _ in 0..total {
+            // Now and then a player leaves.
+            if rng.below(20) == 0 {
+                let i = rng.below(u64::from(n)) as usize;
+                p[i].active = false;
+            }
+            let active: Vec<PlayerId> = p.iter().filter(|x| x.active).map(|x| x.id).collect();
+            let r = match pair_next_round(&p, &played, total, &forbidden) {
+                Ok(r) => r,
+                Err(SwissError::NoPairing) => {
+                    no_pairing += 1;
+                    break;
+                }
+                Err(SwissError::TooFewPlayers) => break,
+                Err(e) => panic!("{e}"),
+            };
+            rounds_paired += 1;
+            // Everyone active exactly once, nobody else.
+            let mut seen: Vec<PlayerId> = r
+                .games
+                .iter()
+                .flat_map(|g| [g.south, g.north])
+                .chain(r.bye)
+                .collect();
+            seen.sort_unstable();
+            assert_eq!(seen, active);
+            assert_eq!(r.bye.is_some(), active.len() % 2 == 1);
+            for g in &r.games {
+                assert!(
+                    !forbidden.contains(&(g.south, g.north))
+                        && !forbidden.contains(&(g.north, g.south))
+                );
+            }
+            // The largest score difference is the smallest any pairing of
+            // the same players (after the same bye) allows.
+            if active.len() <= 10 {
+                let score = scores(&p, &played);
+                let met: Vec<(PlayerId, PlayerId)> = played
+                    .iter()
+                    .flatten()
+                    .filter_map(|e| match *e {
+                        Entry::Game { south, north, .. } => Some((south, north)),
+                        Entry::Bye { .. } => None,
+                    })
+                    .collect();
+                let colours = |x: PlayerId| -> Vec<bool> {
+                    played
+                        .iter()
+                        .flatten()
+                        .filter_map(|e| match *e {
+                            Entry::Game { south, .. } if south == x => Some(true),
+                            Entry::Game { north, .. } if north == x => Some(false),
+                            _ => None,
+                        })
+                        .collect()
+                };
+                let absolute = |x: PlayerId| -> Option<bool> {
+                    let c = colours(x);
+                    let souths = c.iter().filter(|&&s| s).count() as i64;
+                    let d = 2 * souths - c.len() as i64;
+                    let twice = c.len() >= 2 && c[c.len() - 1] == c[c.len() - 2];
+                    if d > 1 || (twice && c[c.len() - 1]) {
+                        Some(false)
+                    } else if d < -1 || (twice && !c[c.len() - 1]) {
+                        Some(true)
+                    } else {
+                        None
+                    }
+                };
+                let ok = |a: PlayerId, b: PlayerId| {
+                    !met.contains(&(a, b))
+                        && !met.contains(&(b, a))
+                        && !forbidden.contains(&(a, b))
+                        && !forbidden.contains(&(b, a))
+                        && !matches!((absolute(a), absolute(b)), (Some(x), Some(y)) if x == y)
+                };
+                let rest: Vec<PlayerId> = active
+                    .iter()
+                    .copied()
+                    .filter(|&x| Some(x) != r.bye)
+                    .collect();
+                let ours = r
+                    .games
+                    .iter()
+                    .map(|g| score[&g.south].abs_diff(score[&g.north]))
+                    .max()
+                    .unwrap_or(0);
+                let best = best_largest_difference(&rest, &ok, &|x| score[&x])
+                    .expect("a pairing was found");
+                assert_eq!(
+                    ours,
+                    best,
+                    "round {} of {p:?}\n{played:?}\n{r:?}",
+                    played.len() + 1
+                );
+            }
+            let mut entries: Round = r
+                .games
+                .iter()
+                .map(|g| {
+                    game(
+                        g.south,
+                        g.north,
+                        [Outcome::SouthWon, Outcome::NorthWon, Outcome::Draw]
+                            [rng.below(3) as usize],
+                    )
+                })
+                .collect();
+            entries.extend(r.bye.map(|player| Entry::Bye { player }));
+            played.push(entries);
+            check_history(&p, &played);
+        }
+    }
+    println!(
+        "{rounds_paired} rounds paired, {no_pairing} tournaments stopped with no pairing possible"
+    );
+    assert!(rounds_paired > 5000);
+}
