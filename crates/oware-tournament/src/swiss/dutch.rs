@@ -12,17 +12,30 @@
 //!    lowest score group who has not had one, preferring the one with the
 //!    fewest unplayed rounds and then the lowest-ranked, provided the
 //!    others can all be paired.
-//! 4. The score brackets are then paired from the top. A bracket is its
-//!    score group plus the players floated down from above. Its candidate
-//!    pairings are visited in the rules' order (S1 against S2, then
-//!    transpositions of S2, then exchanges, then the lowest players floating
-//!    down), and the first one is kept among those that leave everyone
-//!    else pairable (completion, C4) and are best on, in order: fewest
-//!    downfloaters (C5, C6), lowest scores floated down and smallest score
-//!    differences in the pairs (C7), fewest players without their colour
-//!    preference (C10, C12), fewest strong preferences not met (C11, C13),
-//!    fewest players floating down or up in two rounds running (C14, C15).
-//! 5. Colours follow the allocation rules E1–E5: both preferences when they
+//! 4. Before any bracket, the largest score difference allowed in a pair
+//!    is set to the smallest with which everyone can still be paired. (This
+//!    is this crate's reading of C6/C7, "minimise the score differences",
+//!    applied to the round as a whole: the bracket-by-bracket procedure
+//!    alone can float a player two groups down when one would do.)
+//! 5. The score brackets are then paired from the top. A bracket is its
+//!    score group plus the players moved down from above (MDPs). Its
+//!    candidate pairings are visited in the rules' order: the MDPs meet the
+//!    residents in order, then the remaining residents are split into S1
+//!    (as many as there are pairs to make) and S2, S1 meeting S2 from its
+//!    top (transpositions of S2), then the rest of S1 from its bottom
+//!    (exchanges), the lowest players floating down last. The first
+//!    candidate is kept among those that leave everyone else pairable
+//!    (completion, C4) and are best on, in order: fewest downfloaters
+//!    (C5, C6); lowest scores floated down, then smallest score differences
+//!    in the pairs (C7); fewest players without their colour preference
+//!    (C10); fewest strong preferences missed (C11); fewest players
+//!    floating down, then up, as they did in the last round (C12, C13),
+//!    then as in the round before (C14, C15). A bracket's search stops at
+//!    [`MAX_CANDIDATES`] candidates or [`MAX_STEPS`] steps with the best
+//!    found (if none was found by then, the rest is paired by the
+//!    completion search alone, so a pairing is never refused when one
+//!    exists).
+//! 6. Colours follow the allocation rules E1–E5: both preferences when they
 //!    agree, else the stronger, else alternate from the last round in which
 //!    the two had different colours, else the higher-ranked player's
 //!    preference, else (no preference) the higher-ranked player gets the
@@ -75,10 +88,10 @@ struct History {
     opponents: Vec<usize>,
     had_bye: bool,
     unplayed: u32,
-    /// Floated down (met a lower score, or had the bye) last round.
-    down_last: bool,
-    /// Floated up (met a higher score) last round.
-    up_last: bool,
+    /// Per round: floated down (met a lower score, or did not play).
+    down: Vec<bool>,
+    /// Per round: floated up (met a higher score).
+    up: Vec<bool>,
 }
 
 impl History {
@@ -152,8 +165,8 @@ impl<'a> Pairer<'a> {
                 opponents: Vec::new(),
                 had_bye: false,
                 unplayed: 0,
-                down_last: false,
-                up_last: false,
+                down: Vec::with_capacity(played.len()),
+                up: Vec::with_capacity(played.len()),
             })
             .collect();
         let find = |id: PlayerId| {
@@ -187,8 +200,7 @@ impl<'a> Pairer<'a> {
             }
             rounds.push(lines);
         }
-        let last = rounds.len().checked_sub(1);
-        for (r, lines) in rounds.iter().enumerate() {
+        for lines in &rounds {
             let before: Vec<u32> = h.iter().map(|x| x.score).collect();
             let mut seen = vec![false; h.len()];
             for &(p, game) in lines {
@@ -198,19 +210,16 @@ impl<'a> Pairer<'a> {
                         h[p].colours.push(Some(colour));
                         h[p].opponents.push(o);
                         h[p].score += result;
-                        if Some(r) == last {
-                            h[p].down_last = before[o] < before[p];
-                            h[p].up_last = before[o] > before[p];
-                        }
+                        h[p].down.push(before[o] < before[p]);
+                        h[p].up.push(before[o] > before[p]);
                     }
                     None => {
                         h[p].colours.push(None);
                         h[p].had_bye = true;
                         h[p].unplayed += 1;
                         h[p].score += 2;
-                        if Some(r) == last {
-                            h[p].down_last = true;
-                        }
+                        h[p].down.push(true);
+                        h[p].up.push(false);
                     }
                 }
             }
@@ -218,6 +227,8 @@ impl<'a> Pairer<'a> {
                 if !seen {
                     h[p].colours.push(None);
                     h[p].unplayed += 1;
+                    h[p].down.push(true);
+                    h[p].up.push(false);
                 }
             }
         }
@@ -378,7 +389,11 @@ impl<'a> Pairer<'a> {
                 bracket,
                 lower,
                 floats_left: f,
-                p: (n - f) / 2,
+                movers: bracket
+                    .iter()
+                    .take_while(|&&p| self.h[p].score > self.h[bracket[n - 1]].score)
+                    .count(),
+                s1_end: 0,
                 assigned: vec![None; n],
                 best: None,
                 candidates: 0,
@@ -532,16 +547,20 @@ impl<'a> Pairer<'a> {
 /// The quality of a bracket's candidate, compared lexicographically
 /// (smaller is better): the scores floated down (highest first), the score
 /// differences of the pairs (largest first), players without their colour
-/// preference, strong preferences missed, repeated floats.
-type Quality = (Vec<u32>, Vec<u32>, u32, u32, u32);
+/// preference, strong preferences missed, repeated floats (C12–C15).
+type Quality = (Vec<u32>, Vec<u32>, u32, u32, [u32; 4]);
 
 struct BracketSearch<'p, 'f> {
     pairer: &'p Pairer<'p>,
     bracket: &'p [usize],
     lower: &'p [usize],
     floats_left: usize,
-    /// Pairs to make: S1 is the first `p` players, S2 the rest.
-    p: usize,
+    /// The players moved down from above: the first places.
+    movers: usize,
+    /// Where S2 of the residents starts (set when the search reaches the
+    /// first resident: S1 is as many of the residents left as there are
+    /// pairs to make among them).
+    s1_end: usize,
     /// For each place: `Some(partner place)`, or `Some(place)` itself for
     /// a floater.
     assigned: Vec<Option<usize>>,
@@ -561,7 +580,7 @@ impl BracketSearch<'_, '_> {
     /// Nothing can beat a candidate whose floaters are the lowest scores
     /// possible, with no score difference, colour or float cost.
     fn perfect(&self, q: &Quality) -> bool {
-        q.1.iter().all(|&d| d == 0) && q.2 == 0 && q.3 == 0 && q.4 == 0 && {
+        q.1.iter().all(|&d| d == 0) && q.2 == 0 && q.3 == 0 && q.4 == [0; 4] && {
             let mut lowest: Vec<u32> = self
                 .bracket
                 .iter()
@@ -584,18 +603,27 @@ impl BracketSearch<'_, '_> {
             self.leaf();
             return;
         }
+        if i == self.movers {
+            let free: Vec<usize> = (i..n).filter(|&j| self.assigned[j].is_none()).collect();
+            let pairs = free.len().saturating_sub(self.floats_left) / 2;
+            self.s1_end = if pairs == 0 { i } else { free[pairs - 1] + 1 };
+        }
         if self.assigned[i].is_some() {
             self.visit(i + 1);
             return;
         }
         let unassigned_after = (i + 1..n).filter(|&j| self.assigned[j].is_none()).count();
-        // Partners in the rules' order: for a player of S1, S2 from its top
-        // (transpositions), then the rest of S1 from its bottom (exchanges);
-        // for a player of S2, the rest of S2 in order.
-        let mut partners: Vec<usize> = (self.p.max(i + 1)..n).collect();
-        if i < self.p {
-            partners.extend((i + 1..self.p).rev());
-        }
+        // Partners in the rules' order. A player moved down meets the
+        // residents in order, then the other movers. A resident of S1 meets
+        // S2 from its top (transpositions), then the rest of S1 from its
+        // bottom (exchanges); a resident of S2 the rest of S2 in order.
+        let partners: Vec<usize> = if i < self.movers {
+            (self.movers..n).chain(i + 1..self.movers).collect()
+        } else if i < self.s1_end {
+            (self.s1_end..n).chain((i + 1..self.s1_end).rev()).collect()
+        } else {
+            (i + 1..n).collect()
+        };
         let a = self.bracket[i];
         for j in partners {
             if self.assigned[j].is_none() && self.pairer.allowed(a, self.bracket[j]) {
@@ -642,20 +670,25 @@ impl BracketSearch<'_, '_> {
             .collect();
         differences.sort_unstable_by(|a, b| b.cmp(a));
         let (mut missed, mut strong) = (0, 0);
-        let mut repeats = 0;
+        // Floats repeated from the last round (C12 down, C13 up) and from
+        // the round before (C14 down, C15 up).
+        let ago = |v: &Vec<bool>, k: usize| v.len() >= k && v[v.len() - k];
+        let mut repeats = [0u32; 4];
         for &(a, b) in &pairs {
             let (m, s) = self.pairer.colour_cost(a, b);
             missed += m;
             strong += s;
-            // C15: floating up twice running.
             for (x, y) in [(a, b), (b, a)] {
-                if h[x].score < h[y].score && h[x].up_last {
-                    repeats += 1;
+                if h[x].score < h[y].score {
+                    repeats[1] += u32::from(ago(&h[x].up, 1));
+                    repeats[3] += u32::from(ago(&h[x].up, 2));
                 }
             }
         }
-        // C14: floating down twice running.
-        repeats += floaters.iter().filter(|&&p| h[p].down_last).count() as u32;
+        for &p in &floaters {
+            repeats[0] += u32::from(ago(&h[p].down, 1));
+            repeats[2] += u32::from(ago(&h[p].down, 2));
+        }
         let quality: Quality = (down, differences, missed, strong, repeats);
         if self.best.as_ref().is_some_and(|b| b.0 <= quality) {
             return;
