@@ -1,0 +1,703 @@
+//! The FIDE Dutch system (Handbook C.04.3), bracket by bracket.
+//!
+//! The steps, in the rules' order:
+//!
+//! 1. Players are ranked by score, then by their pairing number (the
+//!    initial ranking: rating, then id).
+//! 2. The absolute criteria hold for every pair: no rematch (C1), no
+//!    second pairing-allocated bye (C2), no two players with the same
+//!    absolute colour preference (C3), and never a pair the caller
+//!    forbids.
+//! 3. With an odd number of players, the bye goes first to a player of the
+//!    lowest score group who has not had one, preferring the one with the
+//!    fewest unplayed rounds and then the lowest-ranked, provided the
+//!    others can all be paired.
+//! 4. Before any bracket, the largest score difference allowed in a pair
+//!    is set to the smallest with which everyone can still be paired. (This
+//!    is this crate's reading of C6/C7, "minimise the score differences",
+//!    applied to the round as a whole: the bracket-by-bracket procedure
+//!    alone can float a player two groups down when one would do.)
+//! 5. The score brackets are then paired from the top. A bracket is its
+//!    score group plus the players moved down from above (MDPs). Its
+//!    candidate pairings are visited in the rules' order: the MDPs meet the
+//!    residents in order, then the remaining residents are split into S1
+//!    (as many as there are pairs to make) and S2, S1 meeting S2 from its
+//!    top (transpositions of S2), then the rest of S1 from its bottom
+//!    (exchanges), the lowest players floating down last. The first
+//!    candidate is kept among those that leave everyone else pairable
+//!    (completion, C4) and are best on, in order: fewest downfloaters
+//!    (C5, C6); lowest scores floated down, then smallest score differences
+//!    in the pairs (C7); fewest players without their colour preference
+//!    (C10); fewest strong preferences missed (C11); fewest players
+//!    floating down, then up, as they did in the last round (C12, C13),
+//!    then as in the round before (C14, C15). A bracket's search stops at
+//!    [`MAX_CANDIDATES`] candidates or [`MAX_STEPS`] steps with the best
+//!    found (if none was found by then, the rest is paired by the
+//!    completion search alone, so a pairing is never refused when one
+//!    exists).
+//! 6. Colours follow the allocation rules E1–E5: both preferences when they
+//!    agree, else the stronger, else alternate from the last round in which
+//!    the two had different colours, else the higher-ranked player's
+//!    preference, else (no preference) the higher-ranked player gets the
+//!    initial colour if their pairing number is odd. The initial colour is
+//!    South, so the top seed is South in round 1 and the first round pairs
+//!    the top half against the bottom half, colours alternating by board.
+
+use std::collections::HashSet;
+
+use super::{Entry, Player, Round, RoundPairing, SwissError};
+use crate::{Outcome, Pairing, PlayerId};
+
+/// Above this many candidates in one bracket, the best found is kept.
+const MAX_CANDIDATES: usize = 2_000;
+/// Above this many steps in one bracket's search, the best found is kept.
+const MAX_STEPS: usize = 200_000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Colour {
+    South,
+    North,
+}
+
+impl Colour {
+    fn other(self) -> Colour {
+        match self {
+            Colour::South => Colour::North,
+            Colour::North => Colour::South,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Strength {
+    Mild,
+    Strong,
+    Absolute,
+}
+
+/// What the pairing needs to know of one entrant.
+#[derive(Debug)]
+struct History {
+    id: PlayerId,
+    /// 0-based pairing number (initial ranking).
+    tpn: usize,
+    active: bool,
+    score: u32,
+    /// The side played in each round, `None` when not playing.
+    colours: Vec<Option<Colour>>,
+    opponents: Vec<usize>,
+    had_bye: bool,
+    unplayed: u32,
+    /// Per round: floated down (met a lower score, or did not play).
+    down: Vec<bool>,
+    /// Per round: floated up (met a higher score).
+    up: Vec<bool>,
+}
+
+impl History {
+    fn preference(&self) -> Option<(Colour, Strength)> {
+        let played: Vec<Colour> = self.colours.iter().flatten().copied().collect();
+        let &last = played.last()?;
+        let souths = played.iter().filter(|&&c| c == Colour::South).count() as i64;
+        let difference = 2 * souths - played.len() as i64;
+        let twice = played.len() >= 2 && played[played.len() - 2] == last;
+        Some(if difference > 1 || (twice && last == Colour::South) {
+            (Colour::North, Strength::Absolute)
+        } else if difference < -1 || (twice && last == Colour::North) {
+            (Colour::South, Strength::Absolute)
+        } else if difference == 1 {
+            (Colour::North, Strength::Strong)
+        } else if difference == -1 {
+            (Colour::South, Strength::Strong)
+        } else {
+            (last.other(), Strength::Mild)
+        })
+    }
+}
+
+/// One player's round: `Some((opponent, colour, result))`, or `None` for
+/// the bye.
+type Line = (usize, Option<(usize, Colour, u32)>);
+
+/// A bracket's pairs, and the players it floats down.
+type BracketPairing = (Vec<(usize, usize)>, Vec<usize>);
+
+struct Pairer<'a> {
+    h: Vec<History>,
+    prefs: Vec<Option<(Colour, Strength)>>,
+    forbidden: &'a [(PlayerId, PlayerId)],
+    /// The largest score difference allowed in a pair: the smallest with
+    /// which everyone can be paired (see step 4 of the module docs).
+    max_difference: u32,
+}
+
+pub(super) fn pair(
+    players: &[Player],
+    played: &[Round],
+    forbidden: &[(PlayerId, PlayerId)],
+) -> Result<RoundPairing, SwissError> {
+    let pairer = Pairer::new(players, played, forbidden)?;
+    pairer.pair()
+}
+
+impl<'a> Pairer<'a> {
+    fn new(
+        players: &[Player],
+        played: &[Round],
+        forbidden: &'a [(PlayerId, PlayerId)],
+    ) -> Result<Self, SwissError> {
+        let mut seeded: Vec<&Player> = Vec::with_capacity(players.len());
+        for p in players {
+            if !seeded.iter().any(|q| q.id == p.id) {
+                seeded.push(p);
+            }
+        }
+        seeded.sort_by_key(|p| (std::cmp::Reverse(p.rating), p.id));
+        let mut h: Vec<History> = seeded
+            .iter()
+            .enumerate()
+            .map(|(tpn, p)| History {
+                id: p.id,
+                tpn,
+                active: p.active,
+                score: 0,
+                colours: Vec::with_capacity(played.len()),
+                opponents: Vec::new(),
+                had_bye: false,
+                unplayed: 0,
+                down: Vec::with_capacity(played.len()),
+                up: Vec::with_capacity(played.len()),
+            })
+            .collect();
+        let find = |id: PlayerId| {
+            h.iter()
+                .position(|x| x.id == id)
+                .ok_or(SwissError::UnknownPlayer(id))
+        };
+        let mut rounds: Vec<Vec<Line>> = Vec::new();
+        for (r, round) in played.iter().enumerate() {
+            let mut lines = Vec::new();
+            for entry in round {
+                match *entry {
+                    Entry::Game {
+                        south,
+                        north,
+                        outcome,
+                    } => {
+                        let (s, n) = (find(south)?, find(north)?);
+                        let outcome =
+                            outcome.ok_or(SwissError::RoundNotFinished { round: r + 1 })?;
+                        let (rs, rn) = match outcome {
+                            Outcome::SouthWon => (2, 0),
+                            Outcome::NorthWon => (0, 2),
+                            Outcome::Draw => (1, 1),
+                        };
+                        lines.push((s, Some((n, Colour::South, rs))));
+                        lines.push((n, Some((s, Colour::North, rn))));
+                    }
+                    Entry::Bye { player } => lines.push((find(player)?, None)),
+                }
+            }
+            rounds.push(lines);
+        }
+        for lines in &rounds {
+            let before: Vec<u32> = h.iter().map(|x| x.score).collect();
+            let mut seen = vec![false; h.len()];
+            for &(p, game) in lines {
+                seen[p] = true;
+                match game {
+                    Some((o, colour, result)) => {
+                        h[p].colours.push(Some(colour));
+                        h[p].opponents.push(o);
+                        h[p].score += result;
+                        h[p].down.push(before[o] < before[p]);
+                        h[p].up.push(before[o] > before[p]);
+                    }
+                    None => {
+                        h[p].colours.push(None);
+                        h[p].had_bye = true;
+                        h[p].unplayed += 1;
+                        h[p].score += 2;
+                        h[p].down.push(true);
+                        h[p].up.push(false);
+                    }
+                }
+            }
+            for (p, seen) in seen.into_iter().enumerate() {
+                if !seen {
+                    h[p].colours.push(None);
+                    h[p].unplayed += 1;
+                    h[p].down.push(true);
+                    h[p].up.push(false);
+                }
+            }
+        }
+        let prefs = h.iter().map(History::preference).collect();
+        Ok(Pairer {
+            h,
+            prefs,
+            forbidden,
+            max_difference: u32::MAX,
+        })
+    }
+
+    /// May `a` and `b` meet (C1, C3, and the caller's forbidden pairs)?
+    fn allowed(&self, a: usize, b: usize) -> bool {
+        if a == b
+            || self.h[a].opponents.contains(&b)
+            || self.h[a].score.abs_diff(self.h[b].score) > self.max_difference
+        {
+            return false;
+        }
+        if let (Some((ca, Strength::Absolute)), Some((cb, Strength::Absolute))) =
+            (self.prefs[a], self.prefs[b])
+        {
+            if ca == cb {
+                return false;
+            }
+        }
+        let (x, y) = (self.h[a].id, self.h[b].id);
+        !self.forbidden.iter().any(|&f| f == (x, y) || f == (y, x))
+    }
+
+    /// Ranking order: score, then pairing number.
+    fn rank_key(&self, p: usize) -> (std::cmp::Reverse<u32>, usize) {
+        (std::cmp::Reverse(self.h[p].score), self.h[p].tpn)
+    }
+
+    fn pair(mut self) -> Result<RoundPairing, SwissError> {
+        let mut active: Vec<usize> = (0..self.h.len()).filter(|&p| self.h[p].active).collect();
+        if active.len() < 2 {
+            return Err(SwissError::TooFewPlayers);
+        }
+        active.sort_by_key(|&p| self.rank_key(p));
+        let mut bye = None;
+        if active.len() % 2 == 1 {
+            let mut candidates: Vec<usize> = active
+                .iter()
+                .copied()
+                .filter(|&p| !self.h[p].had_bye)
+                .collect();
+            // Lowest score, then fewest unplayed rounds, then lowest-ranked.
+            candidates.sort_by_key(|&p| {
+                (
+                    self.h[p].score,
+                    self.h[p].unplayed,
+                    std::cmp::Reverse(self.h[p].tpn),
+                )
+            });
+            let mut failed = HashSet::new();
+            for c in candidates {
+                let rest: Vec<usize> = active.iter().copied().filter(|&p| p != c).collect();
+                if self.completes(&rest, &mut failed) {
+                    bye = Some(c);
+                    break;
+                }
+            }
+            let Some(b) = bye else {
+                return Err(SwissError::NoPairing);
+            };
+            active.retain(|&p| p != b);
+        }
+        let mut failed = HashSet::new();
+        if !self.completes(&active, &mut failed) {
+            return Err(SwissError::NoPairing);
+        }
+        // The smallest largest score difference that still pairs everyone.
+        let mut differences: Vec<u32> = active
+            .iter()
+            .flat_map(|&a| active.iter().map(move |&b| (a, b)))
+            .map(|(a, b)| self.h[a].score.abs_diff(self.h[b].score))
+            .collect();
+        differences.sort_unstable();
+        differences.dedup();
+        for d in differences {
+            self.max_difference = d;
+            failed.clear();
+            if self.completes(&active, &mut failed) {
+                break;
+            }
+        }
+        let mut pairs: Vec<(usize, usize)> = Vec::new();
+        let mut floaters: Vec<usize> = Vec::new();
+        let mut i = 0;
+        while i < active.len() {
+            let score = self.h[active[i]].score;
+            let mut j = i;
+            while j < active.len() && self.h[active[j]].score == score {
+                j += 1;
+            }
+            let mut bracket = std::mem::take(&mut floaters);
+            bracket.extend_from_slice(&active[i..j]);
+            let lower = &active[j..];
+            match self.pair_bracket(&bracket, lower, &mut failed) {
+                Some((made, down)) => {
+                    pairs.extend(made);
+                    floaters = down;
+                }
+                None => {
+                    // The search gave up within its limits: pair the rest
+                    // by the completion search alone.
+                    let mut rest = bracket;
+                    rest.extend_from_slice(lower);
+                    let made = self
+                        .matching(&rest, &mut failed)
+                        .ok_or(SwissError::NoPairing)?;
+                    pairs.extend(made);
+                    break;
+                }
+            }
+            i = j;
+        }
+        if !floaters.is_empty() {
+            return Err(SwissError::NoPairing);
+        }
+        let mut games: Vec<(usize, usize)> = pairs
+            .into_iter()
+            .map(|(a, b)| self.allocate(a, b))
+            .collect();
+        // Boards in order of the higher-ranked player.
+        games.sort_by_key(|&(s, n)| self.rank_key(s).min(self.rank_key(n)));
+        Ok(RoundPairing {
+            games: games
+                .into_iter()
+                .map(|(s, n)| Pairing {
+                    south: self.h[s].id,
+                    north: self.h[n].id,
+                })
+                .collect(),
+            bye: bye.map(|b| self.h[b].id),
+        })
+    }
+
+    /// Pairs one bracket: the pairs made and the players floated down, or
+    /// `None` when the search hit its limits without a candidate.
+    fn pair_bracket(
+        &self,
+        bracket: &[usize],
+        lower: &[usize],
+        failed: &mut HashSet<Vec<u64>>,
+    ) -> Option<BracketPairing> {
+        let n = bracket.len();
+        let mut f = n % 2;
+        while f <= n {
+            if lower.is_empty() && f > 0 {
+                return None;
+            }
+            let mut search = BracketSearch {
+                pairer: self,
+                bracket,
+                lower,
+                floats_left: f,
+                movers: bracket
+                    .iter()
+                    .take_while(|&&p| self.h[p].score > self.h[bracket[n - 1]].score)
+                    .count(),
+                s1_end: 0,
+                assigned: vec![None; n],
+                best: None,
+                candidates: 0,
+                steps: 0,
+                failed,
+            };
+            search.visit(0);
+            if let Some((_, pairing)) = search.best {
+                return Some(pairing);
+            }
+            if search.candidates >= MAX_CANDIDATES || search.steps >= MAX_STEPS {
+                return None;
+            }
+            f += 2;
+        }
+        None
+    }
+
+    /// Can `set` be paired entirely under the absolute criteria?
+    fn completes(&self, set: &[usize], failed: &mut HashSet<Vec<u64>>) -> bool {
+        self.matching(set, failed).is_some()
+    }
+
+    /// A perfect pairing of `set` under the absolute criteria, if any
+    /// (depth-first, most constrained player first, failures remembered).
+    fn matching(
+        &self,
+        set: &[usize],
+        failed: &mut HashSet<Vec<u64>>,
+    ) -> Option<Vec<(usize, usize)>> {
+        if set.len() % 2 == 1 {
+            return None;
+        }
+        let mut mask = vec![0u64; self.h.len().div_ceil(64)];
+        for &p in set {
+            mask[p / 64] |= 1 << (p % 64);
+        }
+        let mut out = Vec::new();
+        self.match_rest(&mut mask, failed, &mut out).then_some(out)
+    }
+
+    fn match_rest(
+        &self,
+        mask: &mut Vec<u64>,
+        failed: &mut HashSet<Vec<u64>>,
+        out: &mut Vec<(usize, usize)>,
+    ) -> bool {
+        let members: Vec<usize> = (0..self.h.len())
+            .filter(|&p| mask[p / 64] >> (p % 64) & 1 == 1)
+            .collect();
+        if members.is_empty() {
+            return true;
+        }
+        if failed.contains(mask) {
+            return false;
+        }
+        let mut best: Option<(usize, Vec<usize>)> = None;
+        for &a in &members {
+            let options: Vec<usize> = members
+                .iter()
+                .copied()
+                .filter(|&b| self.allowed(a, b))
+                .collect();
+            if best.as_ref().is_none_or(|(_, o)| options.len() < o.len()) {
+                best = Some((a, options));
+            }
+        }
+        let (a, options) = best.expect("members is not empty");
+        for b in options {
+            mask[a / 64] &= !(1 << (a % 64));
+            mask[b / 64] &= !(1 << (b % 64));
+            out.push((a, b));
+            if self.match_rest(mask, failed, out) {
+                return true;
+            }
+            out.pop();
+            mask[a / 64] |= 1 << (a % 64);
+            mask[b / 64] |= 1 << (b % 64);
+        }
+        failed.insert(mask.clone());
+        false
+    }
+
+    /// The colours of a pair (E1–E5): returns (South, North).
+    fn allocate(&self, a: usize, b: usize) -> (usize, usize) {
+        let (hi, lo) = if self.rank_key(a) <= self.rank_key(b) {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let hi_gets = |c: Colour| {
+            if c == Colour::South {
+                (hi, lo)
+            } else {
+                (lo, hi)
+            }
+        };
+        match (self.prefs[hi], self.prefs[lo]) {
+            (None, None) => hi_gets(if self.h[hi].tpn.is_multiple_of(2) {
+                Colour::South
+            } else {
+                Colour::North
+            }),
+            (Some((c, _)), None) => hi_gets(c),
+            (None, Some((c, _))) => hi_gets(c.other()),
+            (Some((ch, sh)), Some((cl, sl))) => {
+                if ch != cl {
+                    hi_gets(ch)
+                } else if sh != sl {
+                    if sh > sl {
+                        hi_gets(ch)
+                    } else {
+                        hi_gets(cl.other())
+                    }
+                } else {
+                    // E3: alternate from the latest round in which they had
+                    // different colours.
+                    let rounds = self.h[hi].colours.len();
+                    for r in (0..rounds).rev() {
+                        if let (Some(x), Some(y)) = (self.h[hi].colours[r], self.h[lo].colours[r]) {
+                            if x != y {
+                                return hi_gets(x.other());
+                            }
+                        }
+                    }
+                    hi_gets(ch)
+                }
+            }
+        }
+    }
+
+    /// How far a pair misses the players' colour preferences: (players
+    /// without their preference, strong or absolute preferences missed).
+    fn colour_cost(&self, a: usize, b: usize) -> (u32, u32) {
+        let (s, n) = self.allocate(a, b);
+        let mut cost = (0, 0);
+        for (p, got) in [(s, Colour::South), (n, Colour::North)] {
+            if let Some((want, strength)) = self.prefs[p] {
+                if want != got {
+                    cost.0 += 1;
+                    if strength >= Strength::Strong {
+                        cost.1 += 1;
+                    }
+                }
+            }
+        }
+        cost
+    }
+}
+
+/// The quality of a bracket's candidate, compared lexicographically
+/// (smaller is better): the scores floated down (highest first), the score
+/// differences of the pairs (largest first), players without their colour
+/// preference, strong preferences missed, repeated floats (C12–C15).
+type Quality = (Vec<u32>, Vec<u32>, u32, u32, [u32; 4]);
+
+struct BracketSearch<'p, 'f> {
+    pairer: &'p Pairer<'p>,
+    bracket: &'p [usize],
+    lower: &'p [usize],
+    floats_left: usize,
+    /// The players moved down from above: the first places.
+    movers: usize,
+    /// Where S2 of the residents starts (set when the search reaches the
+    /// first resident: S1 is as many of the residents left as there are
+    /// pairs to make among them).
+    s1_end: usize,
+    /// For each place: `Some(partner place)`, or `Some(place)` itself for
+    /// a floater.
+    assigned: Vec<Option<usize>>,
+    best: Option<(Quality, BracketPairing)>,
+    candidates: usize,
+    steps: usize,
+    failed: &'f mut HashSet<Vec<u64>>,
+}
+
+impl BracketSearch<'_, '_> {
+    fn done(&self) -> bool {
+        self.candidates >= MAX_CANDIDATES
+            || self.steps >= MAX_STEPS
+            || self.best.as_ref().is_some_and(|b| self.perfect(&b.0))
+    }
+
+    /// Nothing can beat a candidate whose floaters are the lowest scores
+    /// possible, with no score difference, colour or float cost.
+    fn perfect(&self, q: &Quality) -> bool {
+        q.1.iter().all(|&d| d == 0) && q.2 == 0 && q.3 == 0 && q.4 == [0; 4] && {
+            let mut lowest: Vec<u32> = self
+                .bracket
+                .iter()
+                .map(|&p| self.pairer.h[p].score)
+                .collect();
+            lowest.sort_unstable();
+            lowest.truncate(q.0.len());
+            lowest.reverse();
+            lowest == q.0
+        }
+    }
+
+    fn visit(&mut self, i: usize) {
+        if self.done() {
+            return;
+        }
+        self.steps += 1;
+        let n = self.bracket.len();
+        if i == n {
+            self.leaf();
+            return;
+        }
+        if i == self.movers {
+            let free: Vec<usize> = (i..n).filter(|&j| self.assigned[j].is_none()).collect();
+            let pairs = free.len().saturating_sub(self.floats_left) / 2;
+            self.s1_end = if pairs == 0 { i } else { free[pairs - 1] + 1 };
+        }
+        if self.assigned[i].is_some() {
+            self.visit(i + 1);
+            return;
+        }
+        let unassigned_after = (i + 1..n).filter(|&j| self.assigned[j].is_none()).count();
+        // Partners in the rules' order. A player moved down meets the
+        // residents in order, then the other movers. A resident of S1 meets
+        // S2 from its top (transpositions), then the rest of S1 from its
+        // bottom (exchanges); a resident of S2 the rest of S2 in order.
+        let partners: Vec<usize> = if i < self.movers {
+            (self.movers..n).chain(i + 1..self.movers).collect()
+        } else if i < self.s1_end {
+            (self.s1_end..n).chain((i + 1..self.s1_end).rev()).collect()
+        } else {
+            (i + 1..n).collect()
+        };
+        let a = self.bracket[i];
+        for j in partners {
+            if self.assigned[j].is_none() && self.pairer.allowed(a, self.bracket[j]) {
+                self.assigned[i] = Some(j);
+                self.assigned[j] = Some(i);
+                self.visit(i + 1);
+                self.assigned[i] = None;
+                self.assigned[j] = None;
+                if self.done() {
+                    return;
+                }
+            }
+        }
+        // Float down, if floats are left and the others can still pair.
+        if self.floats_left > 0 && unassigned_after >= self.floats_left - 1 {
+            self.floats_left -= 1;
+            self.assigned[i] = Some(i);
+            self.visit(i + 1);
+            self.assigned[i] = None;
+            self.floats_left += 1;
+        }
+    }
+
+    fn leaf(&mut self) {
+        if self.floats_left > 0 {
+            return;
+        }
+        self.candidates += 1;
+        let h = &self.pairer.h;
+        let mut pairs = Vec::new();
+        let mut floaters = Vec::new();
+        for (i, a) in self.assigned.iter().enumerate() {
+            match *a {
+                Some(j) if j == i => floaters.push(self.bracket[i]),
+                Some(j) if j > i => pairs.push((self.bracket[i], self.bracket[j])),
+                _ => {}
+            }
+        }
+        let mut down: Vec<u32> = floaters.iter().map(|&p| h[p].score).collect();
+        down.sort_unstable_by(|a, b| b.cmp(a));
+        let mut differences: Vec<u32> = pairs
+            .iter()
+            .map(|&(a, b)| h[a].score.abs_diff(h[b].score))
+            .collect();
+        differences.sort_unstable_by(|a, b| b.cmp(a));
+        let (mut missed, mut strong) = (0, 0);
+        // Floats repeated from the last round (C12 down, C13 up) and from
+        // the round before (C14 down, C15 up).
+        let ago = |v: &Vec<bool>, k: usize| v.len() >= k && v[v.len() - k];
+        let mut repeats = [0u32; 4];
+        for &(a, b) in &pairs {
+            let (m, s) = self.pairer.colour_cost(a, b);
+            missed += m;
+            strong += s;
+            for (x, y) in [(a, b), (b, a)] {
+                if h[x].score < h[y].score {
+                    repeats[1] += u32::from(ago(&h[x].up, 1));
+                    repeats[3] += u32::from(ago(&h[x].up, 2));
+                }
+            }
+        }
+        for &p in &floaters {
+            repeats[0] += u32::from(ago(&h[p].down, 1));
+            repeats[2] += u32::from(ago(&h[p].down, 2));
+        }
+        let quality: Quality = (down, differences, missed, strong, repeats);
+        if self.best.as_ref().is_some_and(|b| b.0 <= quality) {
+            return;
+        }
+        let mut rest = floaters.clone();
+        rest.extend_from_slice(self.lower);
+        if !self.pairer.completes(&rest, self.failed) {
+            return;
+        }
+        self.best = Some((quality, (pairs, floaters)));
+    }
+}
