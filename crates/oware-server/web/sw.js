@@ -53,6 +53,7 @@ const SHELL = [
   '/js/pages/review.js',
   '/js/pages/study.js',
   '/js/pages/watch.js',
+  '/js/pages/tournaments.js',
   '/js/rulesboard.js',
   '/js/sound.js',
   '/js/ui.js',

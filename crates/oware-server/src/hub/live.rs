@@ -391,6 +391,7 @@ impl Live {
                 EngineSide::Server
             }),
             rematch: self.meta.rematch.clone(),
+            tournament: self.meta.tournament.clone(),
         }
     }
 

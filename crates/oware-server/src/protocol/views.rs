@@ -253,6 +253,9 @@ pub struct GameView {
     pub engine: Option<EngineSide>,
     /// Rematch game id.
     pub rematch: Option<String>,
+    /// The tournament that paired this game, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<String>,
 }
 
 /// Which engine plays the computer's moves (docs/WEB.md, "Which engine

@@ -78,6 +78,11 @@ export const api = {
   listGames: (limit = 30, offset = 0) => call('GET', `/games?limit=${limit}&offset=${offset}`),
   lobby: () => call('GET', '/lobby'),
   watch: () => call('GET', '/watch'),
+  tournaments: () => call('GET', '/tournaments'),
+  tournament: (id) => call('GET', `/tournaments/${encodeURIComponent(id)}`),
+  createTournament: (body) => call('POST', '/tournaments', body),
+  /** 'join' (or come back), 'pause' or 'leave'. */
+  tournamentAction: (id, action) => call('POST', `/tournaments/${encodeURIComponent(id)}/${action}`, {}),
   join: (id, invite, name) => call('POST', `/games/${encodeURIComponent(id)}/join`, { invite: invite || undefined, name: name || undefined }),
   move: (id, token, move, ply) => call('POST', `/games/${encodeURIComponent(id)}/moves`, { token, move, ply }),
   /** The computer's move, found by this browser's engine (untimed computer games). */

@@ -16,6 +16,7 @@ import * as mistakes from './pages/mistakes.js';
 import * as accountPage from './pages/account.js';
 import * as player from './pages/player.js';
 import * as watch from './pages/watch.js';
+import * as tournaments from './pages/tournaments.js';
 import { accountReady, currentUser, onAccountChange, syncMyGames } from './account.js';
 
 const routes = [
@@ -23,6 +24,8 @@ const routes = [
   [/^\/play\/?$/, play.mount, '/play'],
   [/^\/lobby\/?$/, lobby.mount, '/lobby'],
   [/^\/watch\/?$/, watch.mount, '/watch'],
+  [/^\/tournaments\/?$/, tournaments.mountList, '/tournaments'],
+  [/^\/tournament\/([A-Za-z0-9_-]+)\/?$/, tournaments.mountOne, '/tournaments'],
   [/^\/game\/([A-Za-z0-9_-]+)\/?$/, game.mount, ''],
   [/^\/learn\/?$/, learn.mountTutorial, '/learn'],
   [/^\/rules\/?$/, learn.mountRules, '/rules'],

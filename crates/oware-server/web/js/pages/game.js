@@ -492,7 +492,9 @@ class GamePage {
     if (g.aborted) html += `<p class="muted aborted">${esc(t('game.aborted'))}</p>`;
     html += '<div class="row">';
     if (g.mode === 'computer' && mine) html += `<button class="btn primary again-btn" type="button">${esc(t('game.playAgain'))}</button>`;
-    if (mine && g.mode !== 'computer') html += `<button class="btn primary rematch-btn" type="button">${esc(g.rematch ? t('game.rematchJoin') : t('game.rematch'))}</button>`;
+    // A tournament game: back to the tournament, which pairs again (no rematch).
+    if (g.tournament) html += `<a class="btn primary tournament-back" href="/tournament/${esc(g.tournament)}" data-link>${esc(t('tour.back'))}</a>`;
+    else if (mine && g.mode !== 'computer') html += `<button class="btn primary rematch-btn" type="button">${esc(g.rematch ? t('game.rematchJoin') : t('game.rematch'))}</button>`;
     html += `<a class="btn" href="/review/${esc(this.id)}" data-link>${esc(t('game.review'))}</a>`;
     const learner = viewer || (g.mode === 'hotseat' && mine ? 'S' : null);
     if (learner) html += `<a class="btn mistakes-link" href="/mistakes/${esc(this.id)}?side=${learner}" data-link>${esc(t('mis.title'))}</a>`;
