@@ -111,11 +111,13 @@ enum Id {
 
 /// The app's own pages (the routes of `web/js/app.js`) by the first segment
 /// of their path.
-const PAGES: [(&str, Id); 14] = [
+const PAGES: [(&str, Id); 16] = [
     ("", Id::No),
     ("play", Id::No),
     ("lobby", Id::No),
     ("watch", Id::No),
+    ("tournaments", Id::No),
+    ("tournament", Id::Required),
     ("game", Id::Required),
     ("learn", Id::No),
     ("rules", Id::No),
@@ -194,6 +196,8 @@ mod tests {
             "play/",
             "lobby",
             "watch",
+            "tournaments",
+            "tournament/t1X",
             "game/abc_D-9",
             "learn",
             "rules",
@@ -224,6 +228,8 @@ mod tests {
             "player/",
             "account/x",
             "puzzles/1/2",
+            "tournament",
+            "tournaments/x",
         ] {
             assert!(!is_page(p), "{p} is not a page");
         }

@@ -21,6 +21,10 @@ struct Node {
 
 impl Node {
     fn start(url: &str) -> Node {
+        Node::start_with(url, &[])
+    }
+
+    fn start_with(url: &str, extra: &[&str]) -> Node {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
@@ -31,6 +35,7 @@ impl Node {
             .args(["serve", "--addr", &addr.to_string(), "--db", url])
             .args(["--tablebase-seeds", "0", "--no-rate-limits", "--no-book"])
             .args(["--engine-threads", "1", "--db-pool", "4"])
+            .args(extra)
             .env("RUST_LOG", "warn")
             .stdout(Stdio::null())
             .spawn()
@@ -564,5 +569,167 @@ fn the_computer_still_answers_when_its_node_dies_mid_search() {
             "the computer answered from node b {:.1} s after node a was killed",
             started.elapsed().as_secs_f64()
         );
+    });
+}
+
+/// A tournament's round under way on node a when a is killed: node b
+/// claims the tournament, the players finish their games there, and the
+/// rounds go on to the end with the standings the results give. While both
+/// nodes run, each round is paired once (every player in one pairing).
+#[test]
+fn a_tournament_whose_node_is_killed_mid_round_finishes_on_another() {
+    let Some((_turn, pg)) = cluster() else {
+        return;
+    };
+    let url = pg.database("tournament");
+    let fast = ["--tournament-minute-ms", "1000", "--swiss-break-ms", "300"];
+    let mut a = Node::start_with(&url, &fast);
+    let b = Node::start_with(&url, &fast);
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let names = ["Ama", "Kofi", "Esi", "Yaw"];
+        let mut players = Vec::new();
+        for (i, n) in names.iter().enumerate() {
+            let src = [127, 0, 2, 10 + i as u8];
+            players.push((src, sign_up_from(src, a.addr, n, "a-long-password").await));
+        }
+        let r = as_browser(
+            players[0].0,
+            a.addr,
+            &players[0].1,
+            "POST",
+            "/api/v1/tournaments",
+            Some(
+                json!({"kind": "swiss", "name": "Cluster Swiss", "rounds": 3, "starts_in_s": 240,
+                "time_control": {"initial_ms": 600000, "increment_ms": 0}}),
+            ),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        let id = r.json()["id"].as_str().unwrap().to_string();
+        for (src, p) in &players[1..] {
+            let r = as_browser(
+                *src,
+                b.addr,
+                p,
+                "POST",
+                &format!("/api/v1/tournaments/{id}/join"),
+                None,
+            )
+            .await;
+            assert_eq!(r.status, 200, "{}", r.body);
+        }
+        let view = |node: SocketAddr| {
+            let id = id.clone();
+            async move { get(node, &format!("/api/v1/tournaments/{id}")).await.json() }
+        };
+        let wait_round = |node: SocketAddr, round: u64| {
+            let view = view.clone();
+            async move {
+                let started = Instant::now();
+                loop {
+                    let v = view(node).await;
+                    let paired = v["games"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .filter(|g| g["round"].as_u64() == Some(round))
+                        .count();
+                    if v["round"].as_u64() == Some(round) && paired == 2 {
+                        return v;
+                    }
+                    assert!(
+                        started.elapsed() < Duration::from_secs(30),
+                        "round {round}: {v:#}"
+                    );
+                    tokio::time::sleep(Duration::from_millis(150)).await;
+                }
+            }
+        };
+        let resign_round = |node: SocketAddr, v: Value, round: u64| {
+            let players = players.clone();
+            async move {
+                for g in v["games"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|g| g["round"].as_u64() == Some(round))
+                {
+                    let game = g["id"].as_str().expect("four players: no bye");
+                    let i = names
+                        .iter()
+                        .position(|n| *n == g["south"].as_str().unwrap())
+                        .unwrap();
+                    let (src, p) = &players[i];
+                    let r = as_browser(
+                        *src,
+                        node,
+                        p,
+                        "POST",
+                        &format!("/api/v1/games/{game}/seat"),
+                        Some(json!({})),
+                    )
+                    .await;
+                    assert_eq!(r.status, 200, "{}", r.body);
+                    let token = r.json()["tokens"]["S"].as_str().unwrap().to_string();
+                    let r = post(
+                        node,
+                        &format!("/api/v1/games/{game}/resign"),
+                        json!({"token": token}),
+                    )
+                    .await;
+                    assert_eq!(r.status, 200, "{}", r.body);
+                }
+            }
+        };
+        // Round 1, paired while both nodes run: then node a dies.
+        let v = wait_round(b.addr, 1).await;
+        a.kill();
+        resign_round(b.addr, v, 1).await;
+        for round in 2..=3 {
+            let v = wait_round(b.addr, round).await;
+            resign_round(b.addr, v, round).await;
+        }
+        let started = Instant::now();
+        let last = loop {
+            let v = view(b.addr).await;
+            if v["status"] == "finished" {
+                break v;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "not finished: {v:#}"
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        };
+        // Each round paired once: every player in exactly one game of it.
+        let games = last["games"].as_array().unwrap();
+        assert_eq!(games.len(), 6, "{last:#}");
+        for round in 1..=3u64 {
+            let mut seen: Vec<&str> = games
+                .iter()
+                .filter(|g| g["round"].as_u64() == Some(round))
+                .flat_map(|g| [g["south"].as_str().unwrap(), g["north"].as_str().unwrap()])
+                .collect();
+            seen.sort();
+            assert_eq!(
+                seen,
+                {
+                    let mut n = names.to_vec();
+                    n.sort();
+                    n
+                },
+                "round {round}"
+            );
+        }
+        // The standings are the results': North won every game.
+        for s in last["standings"].as_array().unwrap() {
+            let name = s["name"].as_str().unwrap();
+            let wins = games
+                .iter()
+                .filter(|g| g["north"] == name && g["outcome"] == "north_won")
+                .count();
+            assert_eq!(s["score"].as_f64().unwrap(), wins as f64, "{s}");
+        }
     });
 }

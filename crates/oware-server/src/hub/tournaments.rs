@@ -590,7 +590,8 @@ impl Hub {
             .with_reason("too_many_tournaments"));
         }
         let now = now_ms();
-        let starts_at = now + i64::from(req.starts_in_s) * 1000;
+        // (Tests shorten the tournament's minute, start included.)
+        let starts_at = now + i64::from(req.starts_in_s) * self.minute_ms() / 60;
         let row = TournamentRow {
             id: new_id(),
             kind: req.kind,

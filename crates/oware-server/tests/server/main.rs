@@ -26,6 +26,7 @@ mod store;
 mod store_contract;
 mod tablebases;
 mod tournaments;
+mod vocabulary;
 mod wasm;
 mod watch;
 mod web_levels;

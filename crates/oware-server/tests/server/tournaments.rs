@@ -414,7 +414,7 @@ async fn a_swiss_of_five_plays_three_rounds_with_a_bye_each_and_survives_a_resta
         &ps[0],
         "POST",
         "/api/v1/tournaments",
-        Some(create("swiss", json!({"rounds": 3, "starts_in_s": 2}))),
+        Some(create("swiss", json!({"rounds": 3, "starts_in_s": 180}))),
     )
     .await;
     assert_eq!(r.status, 200, "{}", r.body);

@@ -60,7 +60,10 @@ class GamePage {
     // A signed-in player opening their game on another device: the
     // account holds the seat, and this device gets a token of its own.
     if (!this.mySides().length && await accountReady) {
-      const mine = (await syncMyGames()).find((g) => g.id === this.id);
+      // A game made since the list was read (a tournament pairing, a
+      // rematch from another device): read the list again once.
+      let mine = (await syncMyGames()).find((g) => g.id === this.id);
+      if (!mine && game.status === 'playing') mine = (await syncMyGames(true)).find((g) => g.id === this.id);
       if (mine && mine.mine && mine.mine.length) {
         try {
           const r = await api.claimSeats(this.id);
@@ -380,7 +383,8 @@ class GamePage {
     q('.undo-btn').disabled = !playing || g.ply === 0 || g.thinking;
     // Online, before each side has moved, a player calls the game off
     // (nothing counts) instead of resigning.
-    const early = g.mode === 'online' && playing && g.ply < 2;
+    // (A tournament game has no abort: the tournament paired it.)
+    const early = g.mode === 'online' && playing && g.ply < 2 && !g.tournament;
     q('.resign-btn').hidden = !mine || early;
     q('.resign-btn').disabled = !playing;
     q('.abort-btn').hidden = !mine || !early;

@@ -1,0 +1,158 @@
+// Tournaments on phones (360×640): five accounts in five browser contexts.
+// An arena of four players runs to its end, each player sent to their
+// game when paired and back to the tournament after it; then a 3-round
+// Swiss of five, with a bye each round. Games end by South resigning.
+// The server's tournament minute is a second (--tournament-minute-ms), so
+// "starts in 15 min" is 15 s and a 15-minute arena lasts 15 s.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launch, shot, until, watchErrors, freePort, startServer, sleep } from '../lib.mjs';
+
+const phone = { viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true };
+const stamp = Date.now().toString(36).slice(-4);
+const NAMES = ['Ama', 'Kofi', 'Esi', 'Yaw', 'Akua'].map((n) => `${n}_${stamp}`);
+let BASE;
+
+async function signUp(page, name) {
+  await page.goto(`${BASE}/account`);
+  const form = page.locator('.signup-form');
+  await form.locator('[name=username]').fill(name);
+  await form.locator('[name=password]').fill('seeds-and-houses');
+  await form.locator('button[type=submit]').click();
+  await until(async () => (await page.locator('.nav-account').textContent()) === name, `${name} signed up`);
+}
+
+const fits = async (page, what) => {
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 360, `${what} fits the phone (${width} px)`);
+};
+
+const tournament = (page, id) => page.evaluate(async (id) => (await fetch(`/api/v1/tournaments/${id}`)).json(), id);
+
+/** One look at each player's page: South resigns a fresh game; a finished
+ * game leads back to the tournament; a game waiting there is opened. */
+async function step(page, name) {
+  const url = page.url();
+  if (/\/game\//.test(url)) {
+    const id = url.split('/game/')[1].split(/[?#/]/)[0];
+    const g = await page.evaluate(async (id) => (await fetch(`/api/v1/games/${id}`)).json(), id);
+    if (g.status === 'over') {
+      const back = page.locator('.tournament-back');
+      if (await back.isVisible()) await back.click();
+    } else if (g.status === 'playing' && g.seats.S.name === name) {
+      const resign = page.locator('.resign-btn');
+      if (await resign.isVisible() && await resign.isEnabled()) await resign.click();
+    }
+  } else if (/\/tournament\//.test(url)) {
+    const go = page.locator('.tour-you [data-act=game]');
+    if (await go.isVisible()) await go.click();
+  }
+}
+
+/** Plays the tournament on `pages` until it is over. */
+async function playOut(pages, names, id, limitMs) {
+  const end = Date.now() + limitMs;
+  for (;;) {
+    const v = await tournament(pages[0], id);
+    if (v.status === 'finished') return v;
+    assert.ok(Date.now() < end, `the tournament ended in time: ${JSON.stringify(v).slice(0, 600)}`);
+    for (let i = 0; i < pages.length; i += 1) {
+      try { await step(pages[i], names[i]); } catch (_) { /* the page moved on meanwhile */ }
+    }
+    await sleep(250);
+  }
+}
+
+test('phones: a 4-player arena and a 5-player Swiss with byes, to their ends', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'oware-tournaments-'));
+  // No rate limits: five sign-ups from one address exceed the hourly allowance.
+  const server = await startServer({
+    port: await freePort(),
+    db: join(dir, 'games.sqlite3'),
+    args: ['--no-rate-limits', '--tournament-minute-ms', '1000', '--swiss-break-ms', '300'],
+  });
+  BASE = server.url;
+  const b = await launch();
+  try {
+    const pages = [];
+    const errors = [];
+    for (const name of NAMES) {
+      const p = await (await b.newContext(phone)).newPage();
+      p.on('dialog', (d) => d.accept());
+      errors.push(watchErrors(p));
+      await signUp(p, name);
+      pages.push(p);
+    }
+
+    // The arena, created from the form by Ama: 1+0, 15 "minutes", starting in one.
+    const ama = pages[0];
+    await ama.goto(`${BASE}/tournaments`);
+    await fits(ama, 'the tournaments page');
+    const form = ama.locator('.tour-form');
+    await form.locator('[name=name]').fill('Phone arena');
+    await form.locator('[name=clock]').selectOption('0');
+    await form.locator('[name=minutes]').selectOption('15');
+    await form.locator('[name=starts]').selectOption('60');
+    await form.locator('button[type=submit]').click();
+    await ama.waitForURL(/\/tournament\//);
+    const arena = ama.url().split('/tournament/')[1];
+    for (const p of pages.slice(1, 4)) {
+      await p.goto(`${BASE}/tournament/${arena}`);
+      await p.getByRole('button', { name: 'Join' }).click();
+      await until(async () => (await p.locator('.tour-you .you-text').textContent()).length > 0, 'joined');
+    }
+    // Paired players are sent to their games.
+    await until(async () => /\/game\//.test(pages[1].url()) || /\/game\//.test(pages[0].url()), 'a player sent to their game');
+    const arenaDone = await playOut(pages.slice(0, 4), NAMES.slice(0, 4), arena, 90000);
+    const played = arenaDone.games.filter((g) => g.outcome).length;
+    assert.ok(played >= 4, `at least two rounds of games (${played})`);
+    assert.equal(arenaDone.standings.length, 4);
+    const total = arenaDone.standings.reduce((s, x) => s + x.score, 0);
+    assert.ok(total >= 2 * played, `points: ${total} for ${played} games`);
+    await ama.goto(`${BASE}/tournament/${arena}`);
+    await until(async () => (await ama.locator('.standings tbody tr').count()) === 4, 'the arena standings shown');
+    assert.match(await ama.locator('.tour-status').textContent(), /Finished/);
+    await fits(ama, 'the arena standings');
+    await shot(ama, 'phone-arena-standings');
+
+    // The Swiss: three rounds, five players, starting in 15 "minutes".
+    await ama.goto(`${BASE}/tournaments`);
+    await form.locator('[name=kind]').selectOption('swiss');
+    await form.locator('[name=name]').fill('Phone Swiss');
+    await form.locator('[name=clock]').selectOption('0');
+    await form.locator('[name=rounds]').selectOption('3');
+    await form.locator('[name=starts]').selectOption('900');
+    await form.locator('button[type=submit]').click();
+    await ama.waitForURL(/\/tournament\//);
+    const swiss = ama.url().split('/tournament/')[1];
+    for (const p of pages.slice(1)) {
+      await p.goto(`${BASE}/tournament/${swiss}`);
+      await p.getByRole('button', { name: 'Join' }).click();
+      await until(async () => /You are in/.test(await p.locator('.tour-you .you-text').textContent()), 'joined the Swiss');
+    }
+    const swissDone = await playOut(pages, NAMES, swiss, 120000);
+    assert.equal(swissDone.round, 3);
+    const byes = swissDone.games.filter((g) => !g.id).map((g) => g.south);
+    assert.equal(byes.length, 3, 'a bye each round');
+    assert.equal(new Set(byes).size, 3, 'never twice the same bye');
+    const points = swissDone.standings.reduce((s, x) => s + x.score, 0);
+    assert.equal(points, 9, 'two games and a bye a round: 9 points');
+
+    // The standings page in French, on the phone.
+    await ama.goto(`${BASE}/tournament/${swiss}?lang=fr`);
+    await until(async () => (await ama.locator('.standings tbody tr').count()) === 5, 'the Swiss standings shown');
+    assert.match(await ama.locator('.tour-status').textContent(), /Terminé/);
+    assert.ok((await ama.locator('.tour-games').innerText()).includes('exempt'), 'the byes named in French');
+    await fits(ama, 'the Swiss standings');
+    await shot(ama, 'phone-swiss-standings-fr');
+    for (const e of errors) assert.deepEqual(e, [], 'no page error');
+  } finally {
+    await b.close();
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
