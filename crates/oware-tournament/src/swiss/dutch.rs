@@ -1,47 +1,5 @@
-//! The FIDE Dutch system (Handbook C.04.3), bracket by bracket.
-//!
-//! The steps, in the rules' order:
-//!
-//! 1. Players are ranked by score, then by their pairing number (the
-//!    initial ranking: rating, then id).
-//! 2. The absolute criteria hold for every pair: no rematch (C1), no
-//!    second pairing-allocated bye (C2), no two players with the same
-//!    absolute colour preference (C3), and never a pair the caller
-//!    forbids.
-//! 3. With an odd number of players, the bye goes first to a player of the
-//!    lowest score group who has not had one, preferring the one with the
-//!    fewest unplayed rounds and then the lowest-ranked, provided the
-//!    others can all be paired.
-//! 4. Before any bracket, the largest score difference allowed in a pair
-//!    is set to the smallest with which everyone can still be paired. (This
-//!    is this crate's reading of C6/C7, "minimise the score differences",
-//!    applied to the round as a whole: the bracket-by-bracket procedure
-//!    alone can float a player two groups down when one would do.)
-//! 5. The score brackets are then paired from the top. A bracket is its
-//!    score group plus the players moved down from above (MDPs). Its
-//!    candidate pairings are visited in the rules' order: the MDPs meet the
-//!    residents in order, then the remaining residents are split into S1
-//!    (as many as there are pairs to make) and S2, S1 meeting S2 from its
-//!    top (transpositions of S2), then the rest of S1 from its bottom
-//!    (exchanges), the lowest players floating down last. The first
-//!    candidate is kept among those that leave everyone else pairable
-//!    (completion, C4) and are best on, in order: fewest downfloaters
-//!    (C5, C6); lowest scores floated down, then smallest score differences
-//!    in the pairs (C7); fewest players without their colour preference
-//!    (C10); fewest strong preferences missed (C11); fewest players
-//!    floating down, then up, as they did in the last round (C12, C13),
-//!    then as in the round before (C14, C15). A bracket's search stops at
-//!    [`MAX_CANDIDATES`] candidates or [`MAX_STEPS`] steps with the best
-//!    found (if none was found by then, the rest is paired by the
-//!    completion search alone, so a pairing is never refused when one
-//!    exists).
-//! 6. Colours follow the allocation rules E1–E5: both preferences when they
-//!    agree, else the stronger, else alternate from the last round in which
-//!    the two had different colours, else the higher-ranked player's
-//!    preference, else (no preference) the higher-ranked player gets the
-//!    initial colour if their pairing number is odd. The initial colour is
-//!    South, so the top seed is South in round 1 and the first round pairs
-//!    the top half against the bottom half, colours alternating by board.
+//! The FIDE Dutch system (Handbook C.04.3): the steps it follows, and
+//! what it leaves out, are listed in the docs of the `swiss` module.
 
 use super::{Entry, Player, Round, RoundPairing, SwissError};
 use crate::{Outcome, Pairing, PlayerId};
