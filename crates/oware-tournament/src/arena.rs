@@ -23,7 +23,8 @@ pub struct Game {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Standing {
     pub player: PlayerId,
-    /// 1-based, by score then by performance; equal players share a rank.
+    /// 1-based, by score then by fewer games (see [`standings`]); equal
+    /// players share a rank.
     pub rank: u32,
     pub score: u32,
     pub games: u32,

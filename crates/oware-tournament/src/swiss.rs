@@ -2,6 +2,46 @@
 //! results so far by the FIDE Dutch system, with a bye when the number of
 //! players is odd, and the standings with their tie-breaks.
 //!
+//! # Pairing
+//!
+//! [`pair_next_round`] follows the FIDE Dutch system (Handbook C.04.3):
+//!
+//! 1. Players are ranked by score, then by pairing number (the initial
+//!    ranking: rating, then id).
+//! 2. The absolute criteria hold for every pair: no rematch (C1), no second
+//!    pairing-allocated bye (C2), no two players with the same absolute
+//!    colour preference (C3: a colour difference beyond ±1, or the same
+//!    colour in the last two games), and never a pair in `forbidden`.
+//!    Unlike C.04.3, the topscorers of the last round are not exempt from
+//!    C3, so nobody ever plays one colour three games running.
+//! 3. With an odd number of players, the bye goes to a player of the lowest
+//!    score group who has not had one, the one with the fewest unplayed
+//!    rounds, then the lowest-ranked, provided the others can all be paired
+//!    (as the 2025 rules' criteria C5 and C9 choose it).
+//! 4. The largest score difference in a pair is the smallest with which
+//!    everyone can be paired (this crate's reading of "minimise the score
+//!    differences", applied to the round as a whole).
+//! 5. Score brackets are paired from the top: the players moved down meet
+//!    the residents in order, then the residents' S1 meets S2 through the
+//!    transpositions and exchanges in the rules' order. The candidate kept
+//!    is the first of the best on: completion of the rest (C4), fewest
+//!    downfloaters (C5, C6), lowest scores floated down and smallest score
+//!    differences (C7), fewest colour preferences missed (C10), fewest
+//!    strong ones (C11), fewest floats repeated from the last round and
+//!    from the round before (C12–C15). Completion is decided exactly by a
+//!    maximum matching; the search of one bracket is bounded (2,000
+//!    candidates), the best found then being kept.
+//! 6. Colours by E1–E5: both preferences if they agree, else the stronger,
+//!    else alternate from the last round in which the two had different
+//!    colours, else the higher-ranked player's preference, else the
+//!    higher-ranked player gets the initial colour, South, if their pairing
+//!    number is odd. So in round 1 the top seed is South, and the top half
+//!    meets the bottom half with colours alternating by board.
+//!
+//! A game forfeited is not a game here: the caller records the winner's
+//! point as an [`Entry::Bye`] (as C2 treats a forfeit win) and the loser as
+//! absent. Half-point byes are not modelled.
+//!
 //! # Standings
 //!
 //! Points: a win 1, a draw ½, the pairing-allocated bye 1, an absence 0.
@@ -95,7 +135,11 @@ pub struct Standing {
 /// Pairs the round after `played` (`played.len() + 1`), for a tournament
 /// of `total_rounds` rounds. The pairs in `forbidden` (players who blocked
 /// each other) are never paired, like players who already met (absolute
-/// criterion C1).
+/// criterion C1). See the module docs for the rules applied; the number of
+/// rounds does not change them (the last round's exceptions for topscorers
+/// are not applied). Refuses a round with a game still in play, an entry
+/// naming a stranger, fewer than two active players, and a round no
+/// pairing can satisfy.
 pub fn pair_next_round(
     players: &[Player],
     played: &[Round],

@@ -1,49 +1,5 @@
-//! The FIDE Dutch system (Handbook C.04.3), bracket by bracket.
-//!
-//! The steps, in the rules' order:
-//!
-//! 1. Players are ranked by score, then by their pairing number (the
-//!    initial ranking: rating, then id).
-//! 2. The absolute criteria hold for every pair: no rematch (C1), no
-//!    second pairing-allocated bye (C2), no two players with the same
-//!    absolute colour preference (C3), and never a pair the caller
-//!    forbids.
-//! 3. With an odd number of players, the bye goes first to a player of the
-//!    lowest score group who has not had one, preferring the one with the
-//!    fewest unplayed rounds and then the lowest-ranked, provided the
-//!    others can all be paired.
-//! 4. Before any bracket, the largest score difference allowed in a pair
-//!    is set to the smallest with which everyone can still be paired. (This
-//!    is this crate's reading of C6/C7, "minimise the score differences",
-//!    applied to the round as a whole: the bracket-by-bracket procedure
-//!    alone can float a player two groups down when one would do.)
-//! 5. The score brackets are then paired from the top. A bracket is its
-//!    score group plus the players moved down from above (MDPs). Its
-//!    candidate pairings are visited in the rules' order: the MDPs meet the
-//!    residents in order, then the remaining residents are split into S1
-//!    (as many as there are pairs to make) and S2, S1 meeting S2 from its
-//!    top (transpositions of S2), then the rest of S1 from its bottom
-//!    (exchanges), the lowest players floating down last. The first
-//!    candidate is kept among those that leave everyone else pairable
-//!    (completion, C4) and are best on, in order: fewest downfloaters
-//!    (C5, C6); lowest scores floated down, then smallest score differences
-//!    in the pairs (C7); fewest players without their colour preference
-//!    (C10); fewest strong preferences missed (C11); fewest players
-//!    floating down, then up, as they did in the last round (C12, C13),
-//!    then as in the round before (C14, C15). A bracket's search stops at
-//!    [`MAX_CANDIDATES`] candidates or [`MAX_STEPS`] steps with the best
-//!    found (if none was found by then, the rest is paired by the
-//!    completion search alone, so a pairing is never refused when one
-//!    exists).
-//! 6. Colours follow the allocation rules E1–E5: both preferences when they
-//!    agree, else the stronger, else alternate from the last round in which
-//!    the two had different colours, else the higher-ranked player's
-//!    preference, else (no preference) the higher-ranked player gets the
-//!    initial colour if their pairing number is odd. The initial colour is
-//!    South, so the top seed is South in round 1 and the first round pairs
-//!    the top half against the bottom half, colours alternating by board.
-
-use std::collections::HashSet;
+//! The FIDE Dutch system (Handbook C.04.3): the steps it follows, and
+//! what it leaves out, are listed in the docs of the `swiss` module.
 
 use super::{Entry, Player, Round, RoundPairing, SwissError};
 use crate::{Outcome, Pairing, PlayerId};
@@ -286,10 +242,9 @@ impl<'a> Pairer<'a> {
                     std::cmp::Reverse(self.h[p].tpn),
                 )
             });
-            let mut failed = HashSet::new();
             for c in candidates {
                 let rest: Vec<usize> = active.iter().copied().filter(|&p| p != c).collect();
-                if self.completes(&rest, &mut failed) {
+                if self.completes(&rest) {
                     bye = Some(c);
                     break;
                 }
@@ -299,8 +254,7 @@ impl<'a> Pairer<'a> {
             };
             active.retain(|&p| p != b);
         }
-        let mut failed = HashSet::new();
-        if !self.completes(&active, &mut failed) {
+        if !self.completes(&active) {
             return Err(SwissError::NoPairing);
         }
         // The smallest largest score difference that still pairs everyone.
@@ -313,8 +267,7 @@ impl<'a> Pairer<'a> {
         differences.dedup();
         for d in differences {
             self.max_difference = d;
-            failed.clear();
-            if self.completes(&active, &mut failed) {
+            if self.completes(&active) {
                 break;
             }
         }
@@ -330,7 +283,7 @@ impl<'a> Pairer<'a> {
             let mut bracket = std::mem::take(&mut floaters);
             bracket.extend_from_slice(&active[i..j]);
             let lower = &active[j..];
-            match self.pair_bracket(&bracket, lower, &mut failed) {
+            match self.pair_bracket(&bracket, lower) {
                 Some((made, down)) => {
                     pairs.extend(made);
                     floaters = down;
@@ -340,9 +293,7 @@ impl<'a> Pairer<'a> {
                     // by the completion search alone.
                     let mut rest = bracket;
                     rest.extend_from_slice(lower);
-                    let made = self
-                        .matching(&rest, &mut failed)
-                        .ok_or(SwissError::NoPairing)?;
+                    let made = self.matching(&rest).ok_or(SwissError::NoPairing)?;
                     pairs.extend(made);
                     break;
                 }
@@ -372,12 +323,7 @@ impl<'a> Pairer<'a> {
 
     /// Pairs one bracket: the pairs made and the players floated down, or
     /// `None` when the search hit its limits without a candidate.
-    fn pair_bracket(
-        &self,
-        bracket: &[usize],
-        lower: &[usize],
-        failed: &mut HashSet<Vec<u64>>,
-    ) -> Option<BracketPairing> {
+    fn pair_bracket(&self, bracket: &[usize], lower: &[usize]) -> Option<BracketPairing> {
         let n = bracket.len();
         let mut f = n % 2;
         while f <= n {
@@ -398,7 +344,6 @@ impl<'a> Pairer<'a> {
                 best: None,
                 candidates: 0,
                 steps: 0,
-                failed,
             };
             search.visit(0);
             if let Some((_, pairing)) = search.best {
@@ -413,68 +358,35 @@ impl<'a> Pairer<'a> {
     }
 
     /// Can `set` be paired entirely under the absolute criteria?
-    fn completes(&self, set: &[usize], failed: &mut HashSet<Vec<u64>>) -> bool {
-        self.matching(set, failed).is_some()
+    fn completes(&self, set: &[usize]) -> bool {
+        self.matching(set).is_some()
     }
 
-    /// A perfect pairing of `set` under the absolute criteria, if any
-    /// (depth-first, most constrained player first, failures remembered).
-    fn matching(
-        &self,
-        set: &[usize],
-        failed: &mut HashSet<Vec<u64>>,
-    ) -> Option<Vec<(usize, usize)>> {
+    /// A perfect pairing of `set` under the absolute criteria, if any: a
+    /// maximum matching (Edmonds' blossom algorithm, polynomial), so the
+    /// answer is exact however the criteria constrain the field.
+    fn matching(&self, set: &[usize]) -> Option<Vec<(usize, usize)>> {
         if set.len() % 2 == 1 {
             return None;
         }
-        let mut mask = vec![0u64; self.h.len().div_ceil(64)];
-        for &p in set {
-            mask[p / 64] |= 1 << (p % 64);
-        }
-        let mut out = Vec::new();
-        self.match_rest(&mut mask, failed, &mut out).then_some(out)
-    }
-
-    fn match_rest(
-        &self,
-        mask: &mut Vec<u64>,
-        failed: &mut HashSet<Vec<u64>>,
-        out: &mut Vec<(usize, usize)>,
-    ) -> bool {
-        let members: Vec<usize> = (0..self.h.len())
-            .filter(|&p| mask[p / 64] >> (p % 64) & 1 == 1)
+        let adjacency: Vec<Vec<usize>> = set
+            .iter()
+            .map(|&a| {
+                (0..set.len())
+                    .filter(|&j| self.allowed(a, set[j]))
+                    .collect()
+            })
             .collect();
-        if members.is_empty() {
-            return true;
-        }
-        if failed.contains(mask) {
-            return false;
-        }
-        let mut best: Option<(usize, Vec<usize>)> = None;
-        for &a in &members {
-            let options: Vec<usize> = members
-                .iter()
-                .copied()
-                .filter(|&b| self.allowed(a, b))
-                .collect();
-            if best.as_ref().is_none_or(|(_, o)| options.len() < o.len()) {
-                best = Some((a, options));
+        let mate = maximum_matching(&adjacency);
+        let mut out = Vec::with_capacity(set.len() / 2);
+        for (i, m) in mate.iter().enumerate() {
+            match *m {
+                Some(j) if i < j => out.push((set[i], set[j])),
+                Some(_) => {}
+                None => return None,
             }
         }
-        let (a, options) = best.expect("members is not empty");
-        for b in options {
-            mask[a / 64] &= !(1 << (a % 64));
-            mask[b / 64] &= !(1 << (b % 64));
-            out.push((a, b));
-            if self.match_rest(mask, failed, out) {
-                return true;
-            }
-            out.pop();
-            mask[a / 64] |= 1 << (a % 64);
-            mask[b / 64] |= 1 << (b % 64);
-        }
-        failed.insert(mask.clone());
-        false
+        Some(out)
     }
 
     /// The colours of a pair (E1–E5): returns (South, North).
@@ -550,7 +462,7 @@ impl<'a> Pairer<'a> {
 /// preference, strong preferences missed, repeated floats (C12–C15).
 type Quality = (Vec<u32>, Vec<u32>, u32, u32, [u32; 4]);
 
-struct BracketSearch<'p, 'f> {
+struct BracketSearch<'p> {
     pairer: &'p Pairer<'p>,
     bracket: &'p [usize],
     lower: &'p [usize],
@@ -567,10 +479,9 @@ struct BracketSearch<'p, 'f> {
     best: Option<(Quality, BracketPairing)>,
     candidates: usize,
     steps: usize,
-    failed: &'f mut HashSet<Vec<u64>>,
 }
 
-impl BracketSearch<'_, '_> {
+impl BracketSearch<'_> {
     fn done(&self) -> bool {
         self.candidates >= MAX_CANDIDATES
             || self.steps >= MAX_STEPS
@@ -695,9 +606,200 @@ impl BracketSearch<'_, '_> {
         }
         let mut rest = floaters.clone();
         rest.extend_from_slice(self.lower);
-        if !self.pairer.completes(&rest, self.failed) {
+        if !self.pairer.completes(&rest) {
             return;
         }
         self.best = Some((quality, (pairs, floaters)));
+    }
+}
+
+/// A maximum matching of the graph given by `adjacency` (Edmonds' blossom
+/// algorithm): each vertex's mate, if any.
+fn maximum_matching(adjacency: &[Vec<usize>]) -> Vec<Option<usize>> {
+    let n = adjacency.len();
+    let mut mate: Vec<Option<usize>> = vec![None; n];
+    // A greedy start, then augmenting paths from each free vertex.
+    for v in 0..n {
+        if mate[v].is_none() {
+            if let Some(&u) = adjacency[v].iter().find(|&&u| mate[u].is_none() && u != v) {
+                mate[v] = Some(u);
+                mate[u] = Some(v);
+            }
+        }
+    }
+    for root in 0..n {
+        if mate[root].is_some() {
+            continue;
+        }
+        let mut parent: Vec<Option<usize>> = vec![None; n];
+        let mut base: Vec<usize> = (0..n).collect();
+        let mut used = vec![false; n];
+        let mut queue = std::collections::VecDeque::from([root]);
+        used[root] = true;
+        let mut end = None;
+        'search: while let Some(v) = queue.pop_front() {
+            for &to in &adjacency[v] {
+                if base[v] == base[to] || mate[v] == Some(to) {
+                    continue;
+                }
+                if to == root || mate[to].is_some_and(|m| parent[m].is_some()) {
+                    let current = common_base(v, to, &base, &mate, &parent);
+                    let mut in_blossom = vec![false; n];
+                    mark_path(
+                        v,
+                        current,
+                        to,
+                        &mut base,
+                        &mate,
+                        &mut parent,
+                        &mut in_blossom,
+                    );
+                    mark_path(
+                        to,
+                        current,
+                        v,
+                        &mut base,
+                        &mate,
+                        &mut parent,
+                        &mut in_blossom,
+                    );
+                    for i in 0..n {
+                        if in_blossom[base[i]] {
+                            base[i] = current;
+                            if !used[i] {
+                                used[i] = true;
+                                queue.push_back(i);
+                            }
+                        }
+                    }
+                } else if parent[to].is_none() {
+                    parent[to] = Some(v);
+                    match mate[to] {
+                        None => {
+                            end = Some(to);
+                            break 'search;
+                        }
+                        Some(m) => {
+                            used[m] = true;
+                            queue.push_back(m);
+                        }
+                    }
+                }
+            }
+        }
+        // Augment along the path found.
+        let mut v = end;
+        while let Some(x) = v {
+            let px = parent[x].expect("an augmenting path has parents");
+            let next = mate[px];
+            mate[x] = Some(px);
+            mate[px] = Some(x);
+            v = next;
+        }
+    }
+    mate
+}
+
+fn common_base(
+    a: usize,
+    b: usize,
+    base: &[usize],
+    mate: &[Option<usize>],
+    parent: &[Option<usize>],
+) -> usize {
+    let mut seen = vec![false; base.len()];
+    let mut a = a;
+    loop {
+        a = base[a];
+        seen[a] = true;
+        match mate[a] {
+            None => break,
+            Some(m) => a = parent[m].expect("matched vertices in the tree have parents"),
+        }
+    }
+    let mut b = b;
+    loop {
+        b = base[b];
+        if seen[b] {
+            return b;
+        }
+        let m = mate[b].expect("the path reaches the root's side");
+        b = parent[m].expect("matched vertices in the tree have parents");
+    }
+}
+
+fn mark_path(
+    mut v: usize,
+    b: usize,
+    mut child: usize,
+    base: &mut [usize],
+    mate: &[Option<usize>],
+    parent: &mut [Option<usize>],
+    in_blossom: &mut [bool],
+) {
+    while base[v] != b {
+        let m = mate[v].expect("blossom vertices are matched");
+        in_blossom[base[v]] = true;
+        in_blossom[base[m]] = true;
+        parent[v] = Some(child);
+        child = m;
+        v = parent[m].expect("blossom vertices have parents");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::maximum_matching;
+
+    /// The size of a maximum matching, by trying everything.
+    fn brute(n: usize, edges: &[Vec<bool>], free: u32) -> usize {
+        let Some(a) = (0..n).find(|&v| free >> v & 1 == 1) else {
+            return 0;
+        };
+        let without = free & !(1 << a);
+        let mut best = brute(n, edges, without);
+        for b in 0..n {
+            if without >> b & 1 == 1 && edges[a][b] {
+                best = best.max(1 + brute(n, edges, without & !(1 << b)));
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn blossom_matching_is_maximum() {
+        let mut seed = 99u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            seed >> 33
+        };
+        for _ in 0..3000 {
+            let n = 1 + (next() % 11) as usize;
+            let density = 1 + next() % 6;
+            let mut edges = vec![vec![false; n]; n];
+            let pairs: Vec<(usize, usize)> = (0..n)
+                .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+                .collect();
+            for (a, b) in pairs {
+                if next() % 8 < density {
+                    edges[a][b] = true;
+                    edges[b][a] = true;
+                }
+            }
+            let adjacency: Vec<Vec<usize>> = (0..n)
+                .map(|a| (0..n).filter(|&b| edges[a][b]).collect())
+                .collect();
+            let mate = maximum_matching(&adjacency);
+            for (a, m) in mate.iter().enumerate() {
+                if let Some(b) = *m {
+                    assert!(edges[a][b]);
+                    assert_eq!(mate[b], Some(a));
+                }
+            }
+            let size = mate.iter().flatten().count() / 2;
+            assert_eq!(size, brute(n, &edges, (1 << n) - 1), "{adjacency:?}");
+        }
     }
 }
