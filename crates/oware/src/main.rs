@@ -2,10 +2,11 @@
 //! and the web app. Each subcommand is a thin layer over a library crate.
 
 mod cmd;
+mod help;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 #[derive(Parser)]
 #[command(
@@ -67,7 +68,11 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let command = help::localized(Cli::command(), cmd::args_lang());
+    let parsed = command
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => return usage_error(e),
     };
@@ -107,8 +112,18 @@ fn usage_error(e: clap::Error) -> ExitCode {
             | ErrorKind::DisplayVersion
             | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
     );
-    if shown || lang == Lang::En {
+    if lang == Lang::En {
         let _ = e.print();
+        return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+    }
+    if shown {
+        // Clap's words ("Usage:", "[default: …]") in French too.
+        let text = help::clap_words(&e.render().to_string());
+        if e.use_stderr() {
+            eprint!("{text}");
+        } else {
+            print!("{text}");
+        }
         return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
     }
     let get = |kind: ContextKind| match e.get(kind) {
@@ -196,7 +211,7 @@ fn usage_error(e: clap::Error) -> ExitCode {
         _ => "la ligne de commande n'est pas comprise.".to_string(),
     };
     eprintln!("erreur\u{a0}: {text}");
-    eprintln!("L'aide (en anglais)\u{a0}: oware --help, ou oware COMMANDE --help.");
+    eprintln!("L'aide\u{a0}: oware --help, ou oware COMMANDE --help.");
     ExitCode::from(2)
 }
 
