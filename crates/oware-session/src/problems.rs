@@ -4,7 +4,9 @@
 
 use std::io;
 
-use oware_core::{GameError, OgnError, OgnErrorKind, ParseMoveError, ParsePositionError, PositionError};
+use oware_core::{
+    GameError, OgnError, OgnErrorKind, ParseMoveError, ParsePositionError, PositionError,
+};
 
 use crate::coach::Refusal;
 use crate::Lang;
@@ -198,7 +200,8 @@ mod tests {
 
     #[test]
     fn positions_and_move_lists_in_french() {
-        let fr = |t: &str| position_error(&t.parse::<oware_core::Position>().unwrap_err(), Lang::Fr);
+        let fr =
+            |t: &str| position_error(&t.parse::<oware_core::Position>().unwrap_err(), Lang::Fr);
         assert!(fr("4-4").contains("15 champs"), "{}", fr("4-4"));
         let e = fr("4-4-4-4-4-4-4-4-4-4-4-x-0-0-S");
         assert!(e.starts_with("la case f (champ 12), colonne 23"), "{e}");

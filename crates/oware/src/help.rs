@@ -69,7 +69,12 @@ fn french(mut cmd: Command, path: &str) -> Command {
         let ids: Vec<clap::Id> = cmd.get_arguments().map(|a| a.get_id().clone()).collect();
         for id in ids {
             cmd = cmd.mut_arg(id, |mut arg| {
-                if let Some(fr) = arg.get_help().map(|h| h.to_string()).as_deref().and_then(french_of) {
+                if let Some(fr) = arg
+                    .get_help()
+                    .map(|h| h.to_string())
+                    .as_deref()
+                    .and_then(french_of)
+                {
                     arg = arg.help(fr).long_help(None);
                 }
                 // Renamed only when every name has its French.
@@ -149,10 +154,7 @@ pub fn clap_words(text: &str) -> String {
             let t = line.trim_start();
             match t.strip_prefix("- ").and_then(|r| r.split_once(": ")) {
                 Some((value, desc)) => match french_of(desc) {
-                    Some(fr) => format!(
-                        "{}- {value}\u{a0}: {fr}",
-                        &line[..line.len() - t.len()]
-                    ),
+                    Some(fr) => format!("{}- {value}\u{a0}: {fr}", &line[..line.len() - t.len()]),
                     None => line.to_string(),
                 },
                 None => line.to_string(),

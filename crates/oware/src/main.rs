@@ -227,13 +227,20 @@ fn error_text(e: &anyhow::Error) -> String {
             Lang::Fr => format!("erreur\u{a0}: {}", said.text),
         };
     }
+    let lang = cmd::args_lang();
     let mut parts: Vec<String> = Vec::new();
     for cause in e.chain() {
         let text = match cause.downcast_ref::<std::io::Error>() {
             // The system's own error; an error made with a message of its
             // own keeps the message.
-            Some(io) if io.get_ref().is_none() => oware_session::problems::io_reason(io, Lang::En),
-            _ => system_words(&cause.to_string()),
+            Some(io) if io.get_ref().is_none() => oware_session::problems::io_reason(io, lang),
+            _ => system_words(&cause.to_string(), lang),
+        };
+        let text = match lang {
+            Lang::En => text,
+            Lang::Fr => CONTEXTS_FR
+                .iter()
+                .fold(text, |t, (en, fr)| t.replacen(en, fr, 1)),
         };
         // A cause whose text its context already quotes adds nothing, nor
         // does a path it repeats ("building tables in D: D: …").
@@ -245,19 +252,32 @@ fn error_text(e: &anyhow::Error) -> String {
             parts.push(text);
         }
     }
-    format!("error: {}", parts.join(": "))
+    match lang {
+        Lang::En => format!("error: {}", parts.join(": ")),
+        Lang::Fr => format!("erreur\u{a0}: {}", parts.join("\u{a0}: ")),
+    }
 }
+
+/// The binary's own contexts of an error ("building tables in D"), in
+/// French; what a library says inside stays its own (docs/TUI.md).
+const CONTEXTS_FR: &[(&str, &str)] = &[
+    ("building tables in ", "construction des tables dans "),
+    ("opening tables in ", "ouverture des tables de "),
+    (
+        "building the in-memory table",
+        "construction de la table en mémoire",
+    ),
+    ("cannot read ", "impossible de lire "),
+    ("cannot write ", "impossible d'écrire "),
+];
 
 /// `text` with the system's raw messages that libraries quote inside their
 /// own ("…: Permission denied (os error 13)") put in words.
-fn system_words(text: &str) -> String {
+fn system_words(text: &str, lang: oware_session::Lang) -> String {
     use oware_session::problems::io_reason;
     let mut out = text.replace(
         "stream did not contain valid UTF-8",
-        &io_reason(
-            &std::io::Error::from(std::io::ErrorKind::InvalidData),
-            oware_session::Lang::En,
-        ),
+        &io_reason(&std::io::Error::from(std::io::ErrorKind::InvalidData), lang),
     );
     while let Some(at) = out.find(" (os error ") {
         let rest = &out[at + " (os error ".len()..];
@@ -267,7 +287,7 @@ fn system_words(text: &str) -> String {
         };
         let io = std::io::Error::from_raw_os_error(code);
         let raw = io.to_string();
-        let words = io_reason(&io, oware_session::Lang::En);
+        let words = io_reason(&io, lang);
         out = if out.contains(&raw) {
             out.replacen(&raw, &words, 1)
         } else {

@@ -307,7 +307,11 @@ pub fn record(args: RecordArgs) -> Result<()> {
         })?;
     let rec = Record::parse(&text).map_err(|e| {
         let why = problems::ogn_error(&e, lang);
-        super::said(lang, format!("{name}: {why}"), format!("{name}\u{a0}: {why}"))
+        super::said(
+            lang,
+            format!("{name}: {why}"),
+            format!("{name}\u{a0}: {why}"),
+        )
     })?;
     if args.json {
         println!(

@@ -512,7 +512,12 @@ fn analyze(args: AnalyzeArgs) -> Result<()> {
         // The values in the session's words, as the web shows them.
         let width = moves
             .iter()
-            .map(|m| oware_session::ScoreKind::of(m.score).short(lang).chars().count())
+            .map(|m| {
+                oware_session::ScoreKind::of(m.score)
+                    .short(lang)
+                    .chars()
+                    .count()
+            })
             .max()
             .unwrap_or(0);
         for (m, r) in moves.iter().zip(&report.moves) {
@@ -734,19 +739,19 @@ fn run_match(args: MatchArgs) -> Result<()> {
                 t.losses
             );
         } else {
-        eprintln!(
-            "game {:>3}: engine1 ({}) {} ({}, {}-{}, {} plies)  running +{} ={} -{}",
-            g.index + 1,
-            if g.engine1_south { "South" } else { "North" },
-            g.score,
-            g.reason,
-            totals.0,
-            totals.1,
-            g.game.plies().len(),
-            t.wins,
-            t.draws,
-            t.losses
-        );
+            eprintln!(
+                "game {:>3}: engine1 ({}) {} ({}, {}-{}, {} plies)  running +{} ={} -{}",
+                g.index + 1,
+                if g.engine1_south { "South" } else { "North" },
+                g.score,
+                g.reason,
+                totals.0,
+                totals.1,
+                g.game.plies().len(),
+                t.wins,
+                t.draws,
+                t.losses
+            );
         }
         if verbose {
             eprintln!(
@@ -824,7 +829,13 @@ fn run_match(args: MatchArgs) -> Result<()> {
             pair_counts[0], pair_counts[1], pair_counts[2], pair_counts[3], pair_counts[4]
         );
     }
-    print_estimate(&sample, &model, tally.wins.into(), tally.losses.into(), lang);
+    print_estimate(
+        &sample,
+        &model,
+        tally.wins.into(),
+        tally.losses.into(),
+        lang,
+    );
     if let Some(test) = &sprt {
         let (lower, upper) = test.bounds();
         let llr = test.llr(&pairs);
@@ -981,7 +992,9 @@ fn elo(args: EloArgs) -> Result<()> {
             &sample,
             &format!("{units} game pairs"),
             total[3] + total[4],
-            total[0] + total[1], oware_session::Lang::En);
+            total[0] + total[1],
+            oware_session::Lang::En,
+        );
     } else {
         let t = sum_runs(&args.wdl);
         let games: u64 = t.iter().sum();
@@ -990,7 +1003,13 @@ fn elo(args: EloArgs) -> Result<()> {
         }
         println!("games {games}  W {}  D {}  L {}", t[0], t[1], t[2]);
         let sample = Sample::trinomial(t[0], t[1], t[2]);
-        print_estimate(&sample, &format!("{games} games, unpaired"), t[0], t[2], oware_session::Lang::En);
+        print_estimate(
+            &sample,
+            &format!("{games} games, unpaired"),
+            t[0],
+            t[2],
+            oware_session::Lang::En,
+        );
     }
     Ok(())
 }
