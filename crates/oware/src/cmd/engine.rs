@@ -722,10 +722,21 @@ fn run_match(args: MatchArgs) -> Result<()> {
                 arena::GameScore::Loss => "perd",
             };
             let how = match g.game.outcome() {
-                Some(_) => oware_session::words::outcome_lines(&g.game, None, lang)
-                    .first()
-                    .map(|w| w.trim_end_matches('.').to_string())
-                    .unwrap_or_default(),
+                Some(_) => {
+                    let why = oware_session::words::outcome_lines(&g.game, None, lang)
+                        .first()
+                        .map(|w| w.trim_end_matches('.').to_string())
+                        .unwrap_or_default();
+                    // Inside parentheses: no capital but a side's name.
+                    if why.starts_with("Sud") || why.starts_with("Nord") {
+                        why
+                    } else {
+                        let mut c = why.chars();
+                        c.next()
+                            .map(|f| f.to_lowercase().chain(c).collect())
+                            .unwrap_or_default()
+                    }
+                }
                 None => format!("faute d'un moteur\u{a0}: {}", g.reason),
             };
             eprintln!(
@@ -933,8 +944,10 @@ fn print_estimate(
                 "aucune partie gagnée ni perdue"
             } else if losses == 0 {
                 "aucune partie perdue"
-            } else {
+            } else if wins == 0 {
                 "aucune partie gagnée"
+            } else {
+                "trop peu de résultats différents"
             }
         ),
         Err(why) => println!(
