@@ -4,7 +4,9 @@
 
 use std::io;
 
-use oware_core::{GameError, OgnError, OgnErrorKind};
+use oware_core::{
+    GameError, OgnError, OgnErrorKind, ParseMoveError, ParsePositionError, PositionError,
+};
 
 use crate::coach::Refusal;
 use crate::Lang;
@@ -49,6 +51,59 @@ pub fn io_reason(err: &io::Error, lang: Lang) -> String {
         }
     };
     lang.pick(en, fr).to_string()
+}
+
+/// Why a position string does not read, in `lang`: the core's own
+/// sentence in English, its French here.
+pub fn position_error(err: &ParsePositionError, lang: Lang) -> String {
+    if lang == Lang::En {
+        return err.to_string();
+    }
+    let field_name = |field: usize| match field {
+        1..=12 => format!(
+            "la case {}",
+            oware_core::House::new(field - 1)
+                .map(|h| h.letter())
+                .unwrap_or('?')
+        ),
+        13 => "le grenier de Sud".to_string(),
+        14 => "le grenier de Nord".to_string(),
+        _ => format!("le champ {field}"),
+    };
+    match err {
+        ParsePositionError::FieldCount { found } => format!(
+            "une chaîne de position a 15 champs séparés par «\u{a0}-\u{a0}» (12 cases, 2 greniers, le camp qui joue), {found} trouvé{}",
+            if *found > 1 { "s" } else { "" }
+        ),
+        ParsePositionError::BadCount { field, column, text } => format!(
+            "{} (champ {field}), colonne {column}\u{a0}: un nombre de graines de 0 à 48 est attendu, pas «\u{a0}{text}\u{a0}»",
+            field_name(*field)
+        ),
+        ParsePositionError::BadSide { column, text } => format!(
+            "le camp qui joue (champ 15), colonne {column}\u{a0}: S ou N est attendu, pas «\u{a0}{text}\u{a0}»"
+        ),
+        ParsePositionError::Invalid(PositionError::WrongTotal { total }) => format!(
+            "position impossible\u{a0}: les cases et les greniers contiennent {total} graines en tout, il en faut exactement 48"
+        ),
+    }
+}
+
+/// Why a move list does not read, in `lang`.
+pub fn moves_error(err: &ParseMoveError, lang: Lang) -> String {
+    if lang == Lang::En {
+        return err.to_string();
+    }
+    match err {
+        ParseMoveError::BadLetter { found, column } => format!(
+            "une lettre de coup de A à F ou de a à f est attendue colonne {column}, pas «\u{a0}{found}\u{a0}»"
+        ),
+        ParseMoveError::Empty => {
+            "une lettre de coup de A à F ou de a à f est attendue, il n'y a rien".to_string()
+        }
+        ParseMoveError::TooLong { text } => format!(
+            "une seule lettre de coup de A à F ou de a à f est attendue, pas «\u{a0}{text}\u{a0}»"
+        ),
+    }
 }
 
 /// What is wrong in a game record, and where: "line 3, column 7: move F
@@ -141,5 +196,22 @@ mod tests {
         assert!(fr.contains("ne peut pas être joué"), "{fr}");
         let err = Record::parse("").unwrap_err();
         assert!(ogn_error(&err, Lang::Fr).ends_with("aucune partie trouvée"));
+    }
+
+    #[test]
+    fn positions_and_move_lists_in_french() {
+        let fr =
+            |t: &str| position_error(&t.parse::<oware_core::Position>().unwrap_err(), Lang::Fr);
+        assert!(fr("4-4").contains("15 champs"), "{}", fr("4-4"));
+        let e = fr("4-4-4-4-4-4-4-4-4-4-4-x-0-0-S");
+        assert!(e.starts_with("la case f (champ 12), colonne 23"), "{e}");
+        assert!(fr("4-4-4-4-4-4-4-4-4-4-4-4-0-0-X").contains("S ou N"));
+        assert!(fr("4-4-4-4-4-4-4-4-4-4-4-4-0-1-S").contains("49 graines"));
+        let e = oware_core::parse_moves("Fz").unwrap_err();
+        assert_eq!(
+            moves_error(&e, Lang::Fr),
+            "une lettre de coup de A à F ou de a à f est attendue colonne 2, pas «\u{a0}z\u{a0}»"
+        );
+        assert_eq!(moves_error(&e, Lang::En), e.to_string());
     }
 }

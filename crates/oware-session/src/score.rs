@@ -128,7 +128,7 @@ impl ScoreKind {
             }
             (ScoreKind::Value { seeds }, Lang::Fr) => {
                 let n = seeds.abs();
-                let word = if n < 2.0 { "graine" } else { "graines" };
+                let word = french_seeds(n);
                 let side = if seeds > 0.0 { "d'avance" } else { "de retard" };
                 format!("vous avez {} {word} {side}", french_decimal(n))
             }
@@ -174,10 +174,15 @@ impl ScoreKind {
     /// "win in 2 moves", "won (endgame tables)", "drawn (endgame tables)".
     pub fn short(self, lang: Lang) -> String {
         match (self, lang) {
-            (ScoreKind::Value { seeds }, Lang::En) => format!("{seeds:+.1} seeds"),
+            // The minus sign of text for people is U+2212 in both
+            // languages (docs/TUI.md, "Numbers"); JSON and UCI keep '-'.
+            (ScoreKind::Value { seeds }, Lang::En) => {
+                format!("{seeds:+.1} seeds").replace('-', "\u{2212}")
+            }
             (ScoreKind::Value { seeds }, Lang::Fr) => {
                 let sign = if seeds >= 0.0 { "+" } else { "−" };
-                format!("{sign}{} graines", french_decimal(seeds.abs()))
+                let n = seeds.abs();
+                format!("{sign}{} {}", french_decimal(n), french_seeds(n))
             }
             (ScoreKind::Win { .. } | ScoreKind::Loss { .. }, _) => {
                 let n = self.moves().unwrap_or(0);
@@ -200,6 +205,18 @@ impl ScoreKind {
                 .to_string(),
             (ScoreKind::Draw, _) => lang.pick("drawn", "nulle").to_string(),
         }
+    }
+}
+
+/// "graine" or "graines" for `n` seeds written with one decimal: French
+/// puts the singular below 2 ("1,5 graine", "0,0 graine", "2,0 graines"),
+/// one rule for every value the session words.
+pub fn french_seeds(n: f64) -> &'static str {
+    // The number as shown, rounded to one decimal.
+    if (n * 10.0).round() < 20.0 {
+        "graine"
+    } else {
+        "graines"
     }
 }
 
@@ -231,6 +248,19 @@ mod tests {
         );
         assert_eq!(fr(Score::ZERO), "la partie est à peu près égale");
         assert_eq!(ScoreKind::of(Score::heuristic(150)).code(), "value");
+    }
+
+    #[test]
+    fn french_plural_below_two_is_singular_everywhere() {
+        let short = |cs| ScoreKind::of(Score::heuristic(cs)).short(Lang::Fr);
+        assert_eq!(short(130), "+1,3 graine");
+        assert_eq!(short(-10), "−0,1 graine");
+        assert_eq!(short(199), "+2,0 graines");
+        assert_eq!(short(250), "+2,5 graines");
+        let en = ScoreKind::of(Score::heuristic(-10)).short(Lang::En);
+        assert_eq!(en, "\u{2212}0.1 seeds");
+        assert_eq!(fr(Score::heuristic(-130)), "vous avez 1,3 graine de retard");
+        assert_eq!(fr(Score::heuristic(196)), "vous avez 2,0 graines d'avance");
     }
 
     #[test]

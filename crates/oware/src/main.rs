@@ -2,10 +2,11 @@
 //! and the web app. Each subcommand is a thin layer over a library crate.
 
 mod cmd;
+mod help;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 #[derive(Parser)]
 #[command(
@@ -67,7 +68,11 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let command = help::localized(Cli::command(), cmd::args_lang());
+    let parsed = command
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => return usage_error(e),
     };
@@ -107,8 +112,18 @@ fn usage_error(e: clap::Error) -> ExitCode {
             | ErrorKind::DisplayVersion
             | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
     );
-    if shown || lang == Lang::En {
+    if lang == Lang::En {
         let _ = e.print();
+        return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+    }
+    if shown {
+        // Clap's words ("Usage:", "[default: …]") in French too.
+        let text = help::clap_words(&e.render().to_string());
+        if e.use_stderr() {
+            eprint!("{text}");
+        } else {
+            print!("{text}");
+        }
         return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
     }
     let get = |kind: ContextKind| match e.get(kind) {
@@ -196,7 +211,7 @@ fn usage_error(e: clap::Error) -> ExitCode {
         _ => "la ligne de commande n'est pas comprise.".to_string(),
     };
     eprintln!("erreur\u{a0}: {text}");
-    eprintln!("L'aide (en anglais)\u{a0}: oware --help, ou oware COMMANDE --help.");
+    eprintln!("L'aide\u{a0}: oware --help, ou oware COMMANDE --help.");
     ExitCode::from(2)
 }
 
@@ -212,13 +227,20 @@ fn error_text(e: &anyhow::Error) -> String {
             Lang::Fr => format!("erreur\u{a0}: {}", said.text),
         };
     }
+    let lang = cmd::args_lang();
     let mut parts: Vec<String> = Vec::new();
     for cause in e.chain() {
         let text = match cause.downcast_ref::<std::io::Error>() {
             // The system's own error; an error made with a message of its
             // own keeps the message.
-            Some(io) if io.get_ref().is_none() => oware_session::problems::io_reason(io, Lang::En),
-            _ => system_words(&cause.to_string()),
+            Some(io) if io.get_ref().is_none() => oware_session::problems::io_reason(io, lang),
+            _ => system_words(&cause.to_string(), lang),
+        };
+        let text = match lang {
+            Lang::En => text,
+            Lang::Fr => CONTEXTS_FR
+                .iter()
+                .fold(text, |t, (en, fr)| t.replacen(en, fr, 1)),
         };
         // A cause whose text its context already quotes adds nothing, nor
         // does a path it repeats ("building tables in D: D: …").
@@ -230,19 +252,32 @@ fn error_text(e: &anyhow::Error) -> String {
             parts.push(text);
         }
     }
-    format!("error: {}", parts.join(": "))
+    match lang {
+        Lang::En => format!("error: {}", parts.join(": ")),
+        Lang::Fr => format!("erreur\u{a0}: {}", parts.join("\u{a0}: ")),
+    }
 }
+
+/// The binary's own contexts of an error ("building tables in D"), in
+/// French; what a library says inside stays its own (docs/TUI.md).
+const CONTEXTS_FR: &[(&str, &str)] = &[
+    ("building tables in ", "construction des tables dans "),
+    ("opening tables in ", "ouverture des tables de "),
+    (
+        "building the in-memory table",
+        "construction de la table en mémoire",
+    ),
+    ("cannot read ", "impossible de lire "),
+    ("cannot write ", "impossible d'écrire "),
+];
 
 /// `text` with the system's raw messages that libraries quote inside their
 /// own ("…: Permission denied (os error 13)") put in words.
-fn system_words(text: &str) -> String {
+fn system_words(text: &str, lang: oware_session::Lang) -> String {
     use oware_session::problems::io_reason;
     let mut out = text.replace(
         "stream did not contain valid UTF-8",
-        &io_reason(
-            &std::io::Error::from(std::io::ErrorKind::InvalidData),
-            oware_session::Lang::En,
-        ),
+        &io_reason(&std::io::Error::from(std::io::ErrorKind::InvalidData), lang),
     );
     while let Some(at) = out.find(" (os error ") {
         let rest = &out[at + " (os error ".len()..];
@@ -252,7 +287,7 @@ fn system_words(text: &str) -> String {
         };
         let io = std::io::Error::from_raw_os_error(code);
         let raw = io.to_string();
-        let words = io_reason(&io, oware_session::Lang::En);
+        let words = io_reason(&io, lang);
         out = if out.contains(&raw) {
             out.replacen(&raw, &words, 1)
         } else {

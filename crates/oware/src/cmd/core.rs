@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::Result;
 use clap::Args;
 use oware_core::{diagram, parse_moves, Game, GameError, Position, Record, Side};
 use serde::Serialize;
@@ -41,8 +41,93 @@ pub struct RecordArgs {
 pub fn parse_position(text: Option<&str>) -> Result<Position> {
     match text {
         None => Ok(Position::start()),
-        Some(t) => t.parse().with_context(|| format!("bad position {t:?}")),
+        Some(t) => t.parse().map_err(|e| {
+            let lang = super::args_lang();
+            let why = oware_session::problems::position_error(&e, lang);
+            super::said(
+                lang,
+                format!("bad position {t:?}: {why}"),
+                format!("position «\u{a0}{t}\u{a0}» illisible\u{a0}: {why}"),
+            )
+        }),
     }
+}
+
+/// A move list as typed: refused in the command line's language.
+pub fn parse_move_list(text: &str) -> Result<Vec<oware_core::Move>> {
+    parse_moves(text).map_err(|e| {
+        let lang = super::args_lang();
+        let why = oware_session::problems::moves_error(&e, lang);
+        super::said(
+            lang,
+            format!("bad move list {text:?}: {why}"),
+            format!("liste de coups «\u{a0}{text}\u{a0}» illisible\u{a0}: {why}"),
+        )
+    })
+}
+
+/// Plays `moves` on `game`, refusing the first that cannot be played, in
+/// the command line's language.
+pub fn play_moves(game: &mut Game, moves: &[oware_core::Move]) -> Result<()> {
+    let lang = super::args_lang();
+    for (i, &mv) in moves.iter().enumerate() {
+        let Err(e) = game.play(mv) else { continue };
+        let n = i + 1;
+        let legal = game.legal_moves().letters();
+        return Err(match e {
+            GameError::Over => {
+                let why = |lang| {
+                    oware_session::words::outcome_lines(game, None, lang)
+                        .first()
+                        .map(|w| w.trim_end_matches('.').to_string())
+                        .unwrap_or_default()
+                };
+                match lang {
+                    oware_session::Lang::En => super::said(
+                        lang,
+                        format!(
+                            "move {n} ({mv}): the game is already over ({})",
+                            game.outcome()
+                                .map(|o| o.reason.to_string())
+                                .unwrap_or_default()
+                        ),
+                        String::new(),
+                    ),
+                    oware_session::Lang::Fr => super::said(
+                        lang,
+                        String::new(),
+                        format!(
+                            "coup {n} ({mv})\u{a0}: la partie est déjà finie ({})",
+                            why(lang)
+                        ),
+                    ),
+                }
+            }
+            GameError::Illegal { reason, .. } => {
+                let refusal = oware_session::Refusal::Illegal(reason);
+                super::said(
+                    lang,
+                    format!(
+                        "move {n} ({mv}) is illegal in {}: {e}; legal moves there: {}",
+                        game.position(),
+                        if legal.is_empty() { "none".to_string() } else { legal.clone() }
+                    ),
+                    format!(
+                        "coup {n} ({mv}) impossible dans {}\u{a0}: {}\u{a0}; coups possibles\u{a0}: {}",
+                        game.position(),
+                        refusal.text(mv, lang).trim_end_matches('.'),
+                        if legal.is_empty() { "aucun".to_string() } else { legal }
+                    ),
+                )
+            }
+            other => super::said(
+                lang,
+                format!("move {n} ({mv}): {other}"),
+                format!("coup {n} ({mv}) impossible"),
+            ),
+        });
+    }
+    Ok(())
 }
 
 pub fn perft(args: PerftArgs, divide: bool) -> Result<()> {
@@ -138,11 +223,19 @@ impl GameJson {
     }
 }
 
-pub fn describe(game: &Game) -> String {
+/// The board and where the game stands, in `lang`.
+pub fn describe(game: &Game, lang: oware_session::Lang) -> String {
+    use oware_session::{player::side_name, Lang};
     let mut s = diagram(game.position());
+    if lang == Lang::Fr {
+        s = s
+            .replace("North  captured", "Nord   pris")
+            .replace("South  captured", "Sud    pris")
+            .replace("<- to move", "<- à jouer");
+    }
     s.push_str(&format!("position {}\n", game.position()));
-    match game.outcome() {
-        Some(o) => s.push_str(&format!(
+    match (game.outcome(), lang) {
+        (Some(o), Lang::En) => s.push_str(&format!(
             "game over: {}; final {}-{}, {}\n",
             o.reason,
             o.totals[0],
@@ -152,9 +245,18 @@ pub fn describe(game: &Game) -> String {
                 None => "draw".to_string(),
             }
         )),
-        None => s.push_str(&format!(
+        (Some(_), Lang::Fr) => s.push_str(&format!(
+            "Partie finie\u{a0}: {}\n",
+            oware_session::words::outcome_lines(game, None, lang).join(" ")
+        )),
+        (None, Lang::En) => s.push_str(&format!(
             "{} to move; legal moves: {}\n",
             game.position().to_move(),
+            game.legal_moves().letters()
+        )),
+        (None, Lang::Fr) => s.push_str(&format!(
+            "Au tour de {}\u{a0}; coups possibles\u{a0}: {}\n",
+            side_name(game.position().to_move(), lang),
             game.legal_moves().letters()
         )),
     }
@@ -164,54 +266,64 @@ pub fn describe(game: &Game) -> String {
 pub fn show(args: ShowArgs) -> Result<()> {
     let pos = parse_position(args.position.as_deref())?;
     let moves = match &args.moves {
-        Some(m) => parse_moves(m).with_context(|| format!("bad move list {m:?}"))?,
+        Some(m) => parse_move_list(m)?,
         None => Vec::new(),
     };
     let mut game = Game::new(pos);
-    for (i, &mv) in moves.iter().enumerate() {
-        if let Err(e) = game.play(mv) {
-            let legal = game.legal_moves().letters();
-            match e {
-                GameError::Over => bail!(
-                    "move {} ({mv}): the game is already over ({})",
-                    i + 1,
-                    game.outcome()
-                        .map(|o| o.reason.to_string())
-                        .unwrap_or_default()
-                ),
-                e => bail!(
-                    "move {} ({mv}) is illegal in {}: {e}; legal moves there: {}",
-                    i + 1,
-                    game.position(),
-                    if legal.is_empty() {
-                        "none".to_string()
-                    } else {
-                        legal
-                    }
-                ),
-            }
-        }
-    }
+    play_moves(&mut game, &moves)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&GameJson::of(&game))?);
     } else {
-        print!("{}", describe(&game));
+        print!("{}", describe(&game, super::args_lang()));
     }
     Ok(())
 }
 
 pub fn record(args: RecordArgs) -> Result<()> {
-    let text = std::fs::read_to_string(&args.file)
-        .with_context(|| format!("cannot read {}", args.file.display()))?;
-    let rec = Record::parse(&text).with_context(|| format!("{}", args.file.display()))?;
+    use oware_session::{problems, Lang};
+    let lang = super::args_lang();
+    let name = args.file.display().to_string();
+    let text = std::fs::read(&args.file)
+        .map_err(|e| {
+            let why = problems::io_reason(&e, lang);
+            super::said(
+                lang,
+                format!("cannot read {name}: {why}"),
+                format!("impossible de lire {name}\u{a0}: {why}"),
+            )
+        })
+        .and_then(|bytes| {
+            String::from_utf8(bytes).map_err(|_| {
+                let why = problems::io_reason(
+                    &std::io::Error::from(std::io::ErrorKind::InvalidData),
+                    lang,
+                );
+                super::said(
+                    lang,
+                    format!("cannot read {name}: {why}"),
+                    format!("impossible de lire {name}\u{a0}: {why}"),
+                )
+            })
+        })?;
+    let rec = Record::parse(&text).map_err(|e| {
+        let why = problems::ogn_error(&e, lang);
+        super::said(
+            lang,
+            format!("{name}: {why}"),
+            format!("{name}\u{a0}: {why}"),
+        )
+    })?;
     if args.json {
         println!(
             "{}",
             serde_json::to_string_pretty(&GameJson::of(rec.game()))?
         );
     } else {
-        print!("{}", describe(rec.game()));
-        println!("result {}", rec.result_str());
+        print!("{}", describe(rec.game(), lang));
+        match lang {
+            Lang::En => println!("result {}", rec.result_str()),
+            Lang::Fr => println!("résultat {}", rec.result_str()),
+        }
     }
     Ok(())
 }

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
-use oware_core::{format_moves, parse_moves, Game, GameError};
+use oware_core::{format_moves, Game};
 use oware_engine::{bench, Engine, EngineOptions, Limits};
 use serde::Serialize;
 
@@ -411,19 +411,8 @@ fn game_from(position: Option<&str>, moves: Option<&str>) -> Result<Game> {
     let start = parse_position(position)?;
     let mut game = Game::new(start);
     if let Some(text) = moves {
-        let moves = parse_moves(text).with_context(|| format!("bad move list {text:?}"))?;
-        for (i, mv) in moves.into_iter().enumerate() {
-            if let Err(e) = game.play(mv) {
-                match e {
-                    GameError::Over => bail!("move {} ({mv}): the game is already over", i + 1),
-                    e => bail!(
-                        "move {} ({mv}) is illegal in {}: {e}",
-                        i + 1,
-                        game.position()
-                    ),
-                }
-            }
-        }
+        let moves = super::core::parse_move_list(text)?;
+        super::core::play_moves(&mut game, &moves)?;
     }
     Ok(game)
 }
@@ -452,14 +441,17 @@ struct AnalysisJson {
 
 fn analyze(args: AnalyzeArgs) -> Result<()> {
     let game = game_from(args.position.as_deref(), args.moves.as_deref())?;
-    if game.is_over() {
-        let o = game.outcome().expect("over");
-        bail!(
-            "the game is over ({}, {}-{}): nothing to analyse",
-            o.reason,
-            o.totals[0],
-            o.totals[1]
-        );
+    let lang = super::args_lang();
+    if let Some(o) = game.outcome() {
+        let why = oware_session::words::outcome_lines(&game, None, lang).join(" ");
+        return Err(super::said(
+            lang,
+            format!(
+                "the game is over ({}, {}-{}): nothing to analyse",
+                o.reason, o.totals[0], o.totals[1]
+            ),
+            format!("la partie est finie, il n'y a rien à analyser\u{a0}: {why}"),
+        ));
     }
     let mut engine = Engine::new(EngineOptions {
         hash_mb: args.hash,
@@ -508,6 +500,31 @@ fn analyze(args: AnalyzeArgs) -> Result<()> {
     };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
+    } else if lang == oware_session::Lang::Fr {
+        println!(
+            "{} (au tour de {}), profondeur {}, {} nœuds, {} ms",
+            report.position,
+            oware_session::player::side_name(game.position().to_move(), lang),
+            report.depth,
+            report.nodes,
+            report.elapsed_ms
+        );
+        // The values in the session's words, as the web shows them.
+        let width = moves
+            .iter()
+            .map(|m| {
+                oware_session::ScoreKind::of(m.score)
+                    .short(lang)
+                    .chars()
+                    .count()
+            })
+            .max()
+            .unwrap_or(0);
+        for (m, r) in moves.iter().zip(&report.moves) {
+            let value = oware_session::ScoreKind::of(m.score).short(lang);
+            let pad = " ".repeat(width - value.chars().count());
+            println!("{:>2}  {pad}{value}  {}", r.mv, r.pv);
+        }
     } else {
         println!(
             "{} ({} to move), depth {}, {} nodes, {} ms",
@@ -563,16 +580,28 @@ fn run_match(args: MatchArgs) -> Result<()> {
         ),
         _ => None,
     };
+    let lang = super::args_lang();
+    let fr = lang == oware_session::Lang::Fr;
     let games = args
         .games
         .unwrap_or(if sprt.is_some() { 20_000 } else { 10 });
     if games == 0 {
-        bail!("--games must be at least 1");
+        return Err(super::said(
+            lang,
+            "--games must be at least 1".into(),
+            "--games\u{a0}: au moins 1".into(),
+        ));
     }
     let openings = match &args.openings {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                let why = oware_session::problems::io_reason(&e, lang);
+                super::said(
+                    lang,
+                    format!("cannot read {}: {why}", path.display()),
+                    format!("impossible de lire {}\u{a0}: {why}", path.display()),
+                )
+            })?;
             let mut list = Vec::new();
             for (i, line) in text.lines().enumerate() {
                 let line = line.split('#').next().unwrap_or("").trim();
@@ -585,7 +614,11 @@ fn run_match(args: MatchArgs) -> Result<()> {
                 );
             }
             if list.is_empty() {
-                bail!("{}: no openings", path.display());
+                return Err(super::said(
+                    lang,
+                    format!("{}: no openings", path.display()),
+                    format!("{}\u{a0}: aucune ouverture", path.display()),
+                ));
             }
             list
         }
@@ -613,18 +646,63 @@ fn run_match(args: MatchArgs) -> Result<()> {
         concurrency: args.concurrency,
     };
     for (n, spec) in [(1, &config.engine1), (2, &config.engine2)] {
-        arena::check_engine(spec)
-            .with_context(|| format!("engine {n} ({}) cannot play a match", spec.label()))?;
+        if fr {
+            if let Err(e) = arena::check_engine(spec) {
+                // The system's reason when it could not start, in words.
+                let mut cause: Option<&dyn std::error::Error> = Some(&e);
+                let mut io = None;
+                while let Some(c) = cause {
+                    if let Some(x) = c.downcast_ref::<std::io::Error>() {
+                        io = Some(x);
+                        break;
+                    }
+                    cause = c.source();
+                }
+                let why = match io {
+                    Some(io) => oware_session::problems::io_reason(io, lang),
+                    None => "il ne répond pas comme un moteur UCI".to_string(),
+                };
+                return Err(super::said(
+                    lang,
+                    String::new(),
+                    format!(
+                        "le moteur {n} ({}) ne peut pas jouer de match\u{a0}: {why}",
+                        spec.label()
+                    ),
+                ));
+            }
+        } else {
+            arena::check_engine(spec)
+                .with_context(|| format!("engine {n} ({}) cannot play a match", spec.label()))?;
+        }
     }
-    eprintln!(
-        "match: {} vs {}, {} games{}, {} (engine 2: {})",
-        config.engine1.label(),
-        config.engine2.label(),
-        config.games,
-        if sprt.is_some() { " at most" } else { "" },
-        limit,
-        config.limit2.unwrap_or(limit)
-    );
+    let limit_text = |l: MoveLimit| match (l, fr) {
+        (MoveLimit::Movetime(ms), true) => format!("{ms} ms par coup"),
+        (MoveLimit::Depth(d), true) => format!("profondeur {d} par coup"),
+        (MoveLimit::Nodes(n), true) => format!("{n} nœuds par coup"),
+        (l, false) => l.to_string(),
+    };
+    if fr {
+        eprintln!(
+            "match\u{a0}: {} contre {}, {}{} parties, {} (moteur 2\u{a0}: {})",
+            config.engine1.label(),
+            config.engine2.label(),
+            if sprt.is_some() { "au plus " } else { "" },
+            config.games,
+            limit_text(limit),
+            limit_text(config.limit2.unwrap_or(limit))
+        );
+    } else {
+        eprintln!(
+            "match: {} vs {}, {} games{}, {} (engine 2: {})",
+            config.engine1.label(),
+            config.engine2.label(),
+            config.games,
+            if sprt.is_some() { " at most" } else { "" },
+            limit,
+            config.limit2.unwrap_or(limit)
+        );
+    }
     let verbose = args.verbose;
     let games = arena::run(&config, &|g, done| {
         let (s, n) = (
@@ -636,19 +714,56 @@ fn run_match(args: MatchArgs) -> Result<()> {
             .outcome()
             .map_or((s, n), |o| (o.totals[0], o.totals[1]));
         let t = tally(done);
-        eprintln!(
-            "game {:>3}: engine1 ({}) {} ({}, {}-{}, {} plies)  running +{} ={} -{}",
-            g.index + 1,
-            if g.engine1_south { "South" } else { "North" },
-            g.score,
-            g.reason,
-            totals.0,
-            totals.1,
-            g.game.plies().len(),
-            t.wins,
-            t.draws,
-            t.losses
-        );
+        if fr {
+            let side = if g.engine1_south { "Sud" } else { "Nord" };
+            let score = match g.score {
+                arena::GameScore::Win => "gagne",
+                arena::GameScore::Draw => "fait nulle",
+                arena::GameScore::Loss => "perd",
+            };
+            let how = match g.game.outcome() {
+                Some(_) => {
+                    let why = oware_session::words::outcome_lines(&g.game, None, lang)
+                        .first()
+                        .map(|w| w.trim_end_matches('.').to_string())
+                        .unwrap_or_default();
+                    // Inside parentheses: no capital but a side's name.
+                    if why.starts_with("Sud") || why.starts_with("Nord") {
+                        why
+                    } else {
+                        let mut c = why.chars();
+                        c.next()
+                            .map(|f| f.to_lowercase().chain(c).collect())
+                            .unwrap_or_default()
+                    }
+                }
+                None => format!("faute d'un moteur\u{a0}: {}", g.reason),
+            };
+            eprintln!(
+                "partie {:>3}\u{a0}: moteur 1 ({side}) {score} ({how}, {}-{}, {} demi-coups)  cumul +{} ={} \u{2212}{}",
+                g.index + 1,
+                totals.0,
+                totals.1,
+                g.game.plies().len(),
+                t.wins,
+                t.draws,
+                t.losses
+            );
+        } else {
+            eprintln!(
+                "game {:>3}: engine1 ({}) {} ({}, {}-{}, {} plies)  running +{} ={} -{}",
+                g.index + 1,
+                if g.engine1_south { "South" } else { "North" },
+                g.score,
+                g.reason,
+                totals.0,
+                totals.1,
+                g.game.plies().len(),
+                t.wins,
+                t.draws,
+                t.losses
+            );
+        }
         if verbose {
             eprintln!(
                 "  {} {}",
@@ -662,10 +777,17 @@ fn run_match(args: MatchArgs) -> Result<()> {
         let pairs = Sample::pentanomial(arena::pair_counts(done));
         let (lower, upper) = test.bounds();
         let llr = test.llr(&pairs);
-        eprintln!(
-            "  sprt: LLR {llr:.2} (bounds {lower:.2}, {upper:.2}) after {} pairs",
-            pairs.units()
-        );
+        if fr {
+            eprintln!(
+                "  sprt\u{a0}: LLR {llr:.2} (bornes {lower:.2}, {upper:.2}) après {} paires",
+                pairs.units()
+            );
+        } else {
+            eprintln!(
+                "  sprt: LLR {llr:.2} (bounds {lower:.2}, {upper:.2}) after {} pairs",
+                pairs.units()
+            );
+        }
         test.verdict(&pairs) == SprtVerdict::Continue
     });
     let tally = tally(&games);
@@ -674,47 +796,106 @@ fn run_match(args: MatchArgs) -> Result<()> {
     let pairs = Sample::pentanomial(pair_counts);
     // Game pairs when every game has its partner, else single games.
     let (sample, model) = if pairs.units() > 0 && 2 * pairs.units() == games.len() as u64 {
-        (pairs.clone(), format!("{} game pairs", pairs.units()))
+        let model = match lang {
+            oware_session::Lang::En => format!("{} game pairs", pairs.units()),
+            oware_session::Lang::Fr => format!("{} paires de parties", pairs.units()),
+        };
+        (pairs.clone(), model)
     } else {
-        (tally.sample(), format!("{} games, unpaired", games.len()))
+        let model = match lang {
+            oware_session::Lang::En => format!("{} games, unpaired", games.len()),
+            oware_session::Lang::Fr => format!("{} parties, sans paires", games.len()),
+        };
+        (tally.sample(), model)
     };
-    println!("engine1: {}", config.engine1.label());
-    println!("engine2: {}", config.engine2.label());
-    println!(
-        "games {}  W {}  D {}  L {}  (engine1's view; {} lost by an engine fault)",
-        tally.games(),
-        tally.wins,
-        tally.draws,
-        tally.losses,
-        faults
+    if fr {
+        println!("moteur 1\u{a0}: {}", config.engine1.label());
+        println!("moteur 2\u{a0}: {}", config.engine2.label());
+        println!(
+            "parties {}  gagnées {}  nulles {}  perdues {}  (vues du moteur 1\u{a0}; {} perdue{} par une faute de moteur)",
+            tally.games(),
+            tally.wins,
+            tally.draws,
+            tally.losses,
+            faults,
+            if faults > 1 { "s" } else { "" }
+        );
+        println!(
+            "paires par demi-points du moteur 1 (0 1 2 3 4)\u{a0}: {} {} {} {} {}",
+            pair_counts[0], pair_counts[1], pair_counts[2], pair_counts[3], pair_counts[4]
+        );
+    } else {
+        println!("engine1: {}", config.engine1.label());
+        println!("engine2: {}", config.engine2.label());
+        println!(
+            "games {}  W {}  D {}  L {}  (engine1's view; {} lost by an engine fault)",
+            tally.games(),
+            tally.wins,
+            tally.draws,
+            tally.losses,
+            faults
+        );
+        println!(
+            "pairs by engine1's half-points (0 1 2 3 4): {} {} {} {} {}",
+            pair_counts[0], pair_counts[1], pair_counts[2], pair_counts[3], pair_counts[4]
+        );
+    }
+    print_estimate(
+        &sample,
+        &model,
+        tally.wins.into(),
+        tally.losses.into(),
+        lang,
     );
-    println!(
-        "pairs by engine1's half-points (0 1 2 3 4): {} {} {} {} {}",
-        pair_counts[0], pair_counts[1], pair_counts[2], pair_counts[3], pair_counts[4]
-    );
-    print_estimate(&sample, &model, tally.wins.into(), tally.losses.into());
     if let Some(test) = &sprt {
         let (lower, upper) = test.bounds();
         let llr = test.llr(&pairs);
-        let verdict = match test.verdict(&pairs) {
-            SprtVerdict::H1 => format!("H1 accepted (Elo >= {})", test.elo1),
-            SprtVerdict::H0 => format!("H0 accepted (Elo <= {})", test.elo0),
-            SprtVerdict::Continue => "no decision yet (game limit reached)".to_string(),
-        };
-        println!(
-            "sprt elo0 {} elo1 {} alpha {} beta {}: LLR {llr:.2} (bounds {lower:.2}, {upper:.2}) after {} pairs: {verdict}",
-            test.elo0,
-            test.elo1,
-            test.alpha,
-            test.beta,
-            pairs.units()
-        );
+        if fr {
+            let verdict = match test.verdict(&pairs) {
+                SprtVerdict::H1 => format!("H1 acceptée (Elo ≥ {})", test.elo1),
+                SprtVerdict::H0 => format!("H0 acceptée (Elo ≤ {})", test.elo0),
+                SprtVerdict::Continue => {
+                    "pas encore de décision (nombre maximal de parties atteint)".to_string()
+                }
+            };
+            println!(
+                "sprt elo0 {} elo1 {} alpha {} beta {}\u{a0}: LLR {llr:.2} (bornes {lower:.2}, {upper:.2}) après {} paires\u{a0}: {verdict}",
+                test.elo0,
+                test.elo1,
+                test.alpha,
+                test.beta,
+                pairs.units()
+            );
+        } else {
+            let verdict = match test.verdict(&pairs) {
+                SprtVerdict::H1 => format!("H1 accepted (Elo >= {})", test.elo1),
+                SprtVerdict::H0 => format!("H0 accepted (Elo <= {})", test.elo0),
+                SprtVerdict::Continue => "no decision yet (game limit reached)".to_string(),
+            };
+            println!(
+                "sprt elo0 {} elo1 {} alpha {} beta {}: LLR {llr:.2} (bounds {lower:.2}, {upper:.2}) after {} pairs: {verdict}",
+                test.elo0,
+                test.elo1,
+                test.alpha,
+                test.beta,
+                pairs.units()
+            );
+        }
     }
     for g in games.iter().filter(|g| g.game.outcome().is_none()) {
-        println!("fault in game {}: {}", g.index + 1, g.reason);
+        match lang {
+            oware_session::Lang::En => println!("fault in game {}: {}", g.index + 1, g.reason),
+            oware_session::Lang::Fr => {
+                println!("faute dans la partie {}\u{a0}: {}", g.index + 1, g.reason)
+            }
+        }
     }
     if faults == games.len() {
-        bail!("no game of the match was played to its end: every game ended by an engine fault (listed above)");
+        return Err(super::said(
+            lang,
+            "no game of the match was played to its end: every game ended by an engine fault (listed above)".into(),
+            "aucune partie du match n'a été jouée jusqu'au bout\u{a0}: chacune s'est arrêtée sur une faute de moteur (voir ci-dessus)".into(),
+        ));
     }
     Ok(())
 }
@@ -722,8 +903,24 @@ fn run_match(args: MatchArgs) -> Result<()> {
 /// Prints the score, the Elo difference with its 95 % interval and the
 /// LOS of `sample` (`model` names its units); `wins` and `losses` give the
 /// sign when the interval cannot be computed (no loss or no win at all).
-fn print_estimate(sample: &oware_tools::stats::Sample, model: &str, wins: u64, losses: u64) {
+fn print_estimate(
+    sample: &oware_tools::stats::Sample,
+    model: &str,
+    wins: u64,
+    losses: u64,
+    lang: oware_session::Lang,
+) {
+    let fr = lang == oware_session::Lang::Fr;
     match sample.estimate() {
+        Ok(e) if fr => println!(
+            "score {}\u{202f}%  écart Elo {} ± {} (95\u{202f}%\u{a0}: de {} à {}\u{a0}; {model})  LOS {}\u{202f}%",
+            french_number(e.score * 100.0, false),
+            french_number(e.elo, true),
+            french_number(e.margin(), false),
+            french_number(e.elo_low, true),
+            french_number(e.elo_high, true),
+            french_number(e.los * 100.0, false)
+        ),
         Ok(e) => println!(
             "score {:.1}%  Elo difference {:+.1} +/- {:.1} (95%: {:+.1} to {:+.1}; {model})  LOS {:.1}%",
             e.score * 100.0,
@@ -732,6 +929,26 @@ fn print_estimate(sample: &oware_tools::stats::Sample, model: &str, wins: u64, l
             e.elo_low,
             e.elo_high,
             e.los * 100.0
+        ),
+        Err(_) if fr => println!(
+            "score {}\u{202f}%  écart Elo {} (pas d'intervalle\u{a0}: {})",
+            french_number(sample.mean() * 100.0, false),
+            if wins > losses {
+                "+∞"
+            } else if wins < losses {
+                "\u{2212}∞"
+            } else {
+                "0"
+            },
+            if wins == 0 && losses == 0 {
+                "aucune partie gagnée ni perdue"
+            } else if losses == 0 {
+                "aucune partie perdue"
+            } else if wins == 0 {
+                "aucune partie gagnée"
+            } else {
+                "trop peu de résultats différents"
+            }
         ),
         Err(why) => println!(
             "score {:.1}%  Elo difference {} ({why})",
@@ -745,6 +962,17 @@ fn print_estimate(sample: &oware_tools::stats::Sample, model: &str, wins: u64, l
             }
         ),
     }
+}
+
+/// `x` with one decimal written the French way ("1,5", "\u{2212}3,2"),
+/// with its sign when `signed` ("+1,5").
+fn french_number(x: f64, signed: bool) -> String {
+    let text = if signed {
+        format!("{x:+.1}")
+    } else {
+        format!("{x:.1}")
+    };
+    text.replace('.', ",").replace('-', "\u{2212}")
 }
 
 /// The counts of several runs, added slot by slot.
@@ -778,6 +1006,7 @@ fn elo(args: EloArgs) -> Result<()> {
             &format!("{units} game pairs"),
             total[3] + total[4],
             total[0] + total[1],
+            oware_session::Lang::En,
         );
     } else {
         let t = sum_runs(&args.wdl);
@@ -787,7 +1016,13 @@ fn elo(args: EloArgs) -> Result<()> {
         }
         println!("games {games}  W {}  D {}  L {}", t[0], t[1], t[2]);
         let sample = Sample::trinomial(t[0], t[1], t[2]);
-        print_estimate(&sample, &format!("{games} games, unpaired"), t[0], t[2]);
+        print_estimate(
+            &sample,
+            &format!("{games} games, unpaired"),
+            t[0],
+            t[2],
+            oware_session::Lang::En,
+        );
     }
     Ok(())
 }

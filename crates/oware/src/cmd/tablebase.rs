@@ -8,6 +8,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use oware_core::Position;
+use oware_session::Lang;
 use oware_tablebase::{file, index, LevelStatus, Tablebase, TbResult};
 
 /// Where tables live unless `--dir` says otherwise (the same default as
@@ -123,6 +124,7 @@ fn build(args: BuildArgs) -> Result<()> {
             oware_tablebase::MAX_BUILD_SEEDS
         );
     }
+    let lang = super::args_lang();
     // Work units of the seed counts still to build (three per position).
     let todo: u64 = (0..=args.max_seeds)
         .filter(|&n| !file::path_for(&args.dir, n).exists())
@@ -131,7 +133,10 @@ fn build(args: BuildArgs) -> Result<()> {
     let bar = ProgressBar::new(todo.max(1));
     bar.set_style(
         ProgressStyle::with_template(
-            "{msg:>10} [{elapsed_precise}] [{wide_bar}] {percent:>3}% {human_pos}/{human_len} units {per_sec} ETA {eta}",
+            match lang {
+                Lang::En => "{msg:>10} [{elapsed_precise}] [{wide_bar}] {percent:>3}% {human_pos}/{human_len} units {per_sec} ETA {eta}",
+                Lang::Fr => "{msg:>10} [{elapsed_precise}] [{wide_bar}] {percent:>3}\u{202f}% {human_pos}/{human_len} unités, reste {eta}",
+            },
         )
         .expect("valid template")
         .progress_chars("=> "),
@@ -140,22 +145,39 @@ fn build(args: BuildArgs) -> Result<()> {
     let base = AtomicU64::new(0);
     let started = Instant::now();
     let progress = |p: oware_tablebase::BuildProgress| {
-        bar.set_message(format!("{} seeds", p.seeds));
+        bar.set_message(match lang {
+            Lang::En => format!("{} seeds", p.seeds),
+            Lang::Fr => format!("{} graines", p.seeds),
+        });
         bar.set_position(base.load(Ordering::Relaxed) + p.done);
     };
     let mut level_started = Instant::now();
     let mut on_level = |n: usize, status: LevelStatus| {
         match status {
-            LevelStatus::Kept => say(&bar, format!("{n:>2} seeds: valid file kept")),
+            LevelStatus::Kept => say(
+                &bar,
+                match lang {
+                    Lang::En => format!("{n:>2} seeds: valid file kept"),
+                    Lang::Fr => format!("{n:>2} graines\u{a0}: fichier valide gardé"),
+                },
+            ),
             LevelStatus::Built => {
                 base.fetch_add(3 * index::count(n), Ordering::Relaxed);
                 say(
                     &bar,
-                    format!(
-                        "{n:>2} seeds: {} positions built in {:.1} s",
-                        index::count(n),
-                        level_started.elapsed().as_secs_f64()
-                    ),
+                    match lang {
+                        Lang::En => format!(
+                            "{n:>2} seeds: {} positions built in {:.1} s",
+                            index::count(n),
+                            level_started.elapsed().as_secs_f64()
+                        ),
+                        Lang::Fr => format!(
+                            "{n:>2} graines\u{a0}: {} positions construites en {} s",
+                            index::count(n),
+                            format!("{:.1}", level_started.elapsed().as_secs_f64())
+                                .replace('.', ",")
+                        ),
+                    },
                 );
             }
         }
@@ -201,13 +223,22 @@ fn build(args: BuildArgs) -> Result<()> {
     };
     bar.finish_and_clear();
     result.with_context(|| format!("building tables in {}", args.dir.display()))?;
-    println!(
-        "tables for 0..={} seeds ({} positions) in {} after {:.1} s",
-        args.max_seeds,
-        index::count_up_to(args.max_seeds),
-        args.dir.display(),
-        started.elapsed().as_secs_f64()
-    );
+    match super::args_lang() {
+        Lang::En => println!(
+            "tables for 0..={} seeds ({} positions) in {} after {:.1} s",
+            args.max_seeds,
+            index::count_up_to(args.max_seeds),
+            args.dir.display(),
+            started.elapsed().as_secs_f64()
+        ),
+        Lang::Fr => println!(
+            "tables de 0 à {} graines ({} positions) dans {} en {} s",
+            args.max_seeds,
+            index::count_up_to(args.max_seeds),
+            args.dir.display(),
+            format!("{:.1}", started.elapsed().as_secs_f64()).replace('.', ",")
+        ),
+    }
     Ok(())
 }
 
@@ -225,31 +256,37 @@ fn open(dir: &std::path::Path) -> Result<Tablebase> {
     let tb =
         Tablebase::open(dir).with_context(|| format!("opening tables in {}", dir.display()))?;
     if tb.max_seeds().is_none() {
-        bail!(
-            "no table files in {} (build them with `oware tablebase build --dir {}`)",
-            dir.display(),
-            dir.display()
-        );
+        let d = dir.display();
+        return Err(super::said(
+            super::args_lang(),
+            format!("no table files in {d} (build them with `oware tablebase build --dir {d}`)"),
+            format!("aucun fichier de tables dans {d} (construisez-les avec `oware tablebase build --dir {d}`)"),
+        ));
     }
     Ok(tb)
 }
 
-fn result_text(r: TbResult) -> &'static str {
+fn result_text(r: TbResult, lang: Lang) -> &'static str {
     match r {
-        TbResult::Win => "win for the side to move",
-        TbResult::Draw => "draw",
-        TbResult::Loss => "loss for the side to move",
-        TbResult::WinOrDraw => "win or draw for the side to move (depends on repetition)",
-        TbResult::DrawOrLoss => "draw or loss for the side to move (depends on repetition)",
-        TbResult::Unresolved => "depends on repetition",
+        TbResult::Win => lang.pick("win for the side to move", "gain pour le camp qui joue"),
+        TbResult::Draw => lang.pick("draw", "nulle"),
+        TbResult::Loss => lang.pick("loss for the side to move", "perte pour le camp qui joue"),
+        TbResult::WinOrDraw => lang.pick(
+            "win or draw for the side to move (depends on repetition)",
+            "gain ou nulle pour le camp qui joue (selon les répétitions)",
+        ),
+        TbResult::DrawOrLoss => lang.pick(
+            "draw or loss for the side to move (depends on repetition)",
+            "nulle ou perte pour le camp qui joue (selon les répétitions)",
+        ),
+        TbResult::Unresolved => lang.pick("depends on repetition", "selon les répétitions"),
     }
 }
 
 fn probe(args: ProbeArgs) -> Result<()> {
-    let pos: Position = args
-        .position
-        .parse()
-        .with_context(|| format!("bad position {:?}", args.position))?;
+    let lang = super::args_lang();
+    let fr = lang == Lang::Fr;
+    let pos: Position = super::core::parse_position(Some(&args.position))?;
     let default = std::path::Path::new(DEFAULT_DIR);
     let (tb, source) = match &args.dir {
         Some(dir) => (open(dir)?, dir.display().to_string()),
@@ -269,18 +306,31 @@ fn probe(args: ProbeArgs) -> Result<()> {
                 None => (
                     Tablebase::build_in_memory(args.max_seeds)
                         .context("building the in-memory table")?,
-                    "built in memory".to_string(),
+                    lang.pick("built in memory", "construites en mémoire")
+                        .to_string(),
                 ),
             }
         }
     };
     let Some(v) = tb.probe(&pos) else {
-        bail!(
-            "{} seeds on the board; the tables cover at most {}",
-            pos.seeds_on_board(),
-            tb.max_seeds().map_or("none".to_string(), |n| n.to_string())
-        );
+        let most = tb.max_seeds().map_or("none".to_string(), |n| n.to_string());
+        return Err(super::said(
+            lang,
+            format!(
+                "{} seeds on the board; the tables cover at most {most}",
+                pos.seeds_on_board()
+            ),
+            format!(
+                "{} graines sur le plateau\u{a0}; les tables en couvrent au plus {}",
+                pos.seeds_on_board(),
+                tb.max_seeds()
+                    .map_or("aucune".to_string(), |n| n.to_string())
+            ),
+        ));
     };
+    if fr {
+        return probe_fr(&tb, &pos, &source, v);
+    }
     let me = pos.to_move();
     println!(
         "tables     {source} (0..={} seeds)",
@@ -313,7 +363,7 @@ fn probe(args: ProbeArgs) -> Result<()> {
     } else {
         println!("final      {lo}..={hi} for {me}");
     }
-    println!("result     {}", result_text(v.result(&pos)));
+    println!("result     {}", result_text(v.result(&pos), lang));
     let values = tb.move_values(&pos).expect("covered");
     let best = tb.best_moves(&pos).expect("covered");
     if values.is_empty() {
@@ -340,23 +390,108 @@ fn probe(args: ProbeArgs) -> Result<()> {
     Ok(())
 }
 
+/// `probe`'s report in French.
+fn probe_fr(
+    tb: &Tablebase,
+    pos: &Position,
+    source: &str,
+    v: oware_tablebase::TbValue,
+) -> Result<()> {
+    let lang = Lang::Fr;
+    let me = pos.to_move();
+    let name = oware_session::player::side_name(me, lang);
+    println!(
+        "tables     {source} (0 à {} graines)",
+        tb.max_seeds().unwrap_or(0)
+    );
+    println!("position   {pos}");
+    println!(
+        "au tour de {name} (a pris {}, l'adversaire {})",
+        pos.store(me),
+        pos.store(me.opponent())
+    );
+    if v.is_exact() {
+        println!(
+            "valeur     {} des {} graines du plateau (exacte)",
+            v.lower(),
+            v.seeds()
+        );
+    } else {
+        println!(
+            "valeur     {} à {} des {} graines du plateau (selon les répétitions\u{a0}; estimation par les rangées {})",
+            v.lower(),
+            v.upper(),
+            v.seeds(),
+            v.estimate()
+        );
+    }
+    let (lo, hi) = (pos.store(me) + v.lower(), pos.store(me) + v.upper());
+    if lo == hi {
+        println!("final      {lo}-{} pour {name}", 48 - lo);
+    } else {
+        println!("final      {lo} à {hi} pour {name}");
+    }
+    println!("résultat   {}", result_text(v.result(pos), lang));
+    let values = tb.move_values(pos).expect("covered");
+    let best = tb.best_moves(pos).expect("covered");
+    if values.is_empty() {
+        println!("meilleur   aucun\u{a0}: la partie est finie");
+    } else {
+        println!(
+            "meilleurs  {}",
+            best.iter().map(|m| m.letter()).collect::<String>()
+        );
+        for m in values {
+            let range = if m.lower == m.upper {
+                m.lower.to_string()
+            } else {
+                format!("{} à {}", m.lower, m.upper)
+            };
+            let cap = if m.captured > 0 {
+                format!(" (prend {})", m.captured)
+            } else {
+                String::new()
+            };
+            println!("  {} {range}{cap}", m.mv);
+        }
+    }
+    Ok(())
+}
+
 fn verify(args: VerifyArgs) -> Result<()> {
+    let fr = super::args_lang() == Lang::Fr;
     let started = Instant::now();
     let tb = open(&args.dir)?;
     let max = tb.max_seeds().expect("not empty");
-    println!(
-        "files for 0..={max} seeds: headers, sizes and checksums valid ({:.1} s)",
-        started.elapsed().as_secs_f64()
-    );
+    if fr {
+        println!(
+            "fichiers de 0 à {max} graines\u{a0}: en-têtes, tailles et sommes de contrôle valides ({} s)",
+            format!("{:.1}", started.elapsed().as_secs_f64()).replace('.', ",")
+        );
+    } else {
+        println!(
+            "files for 0..={max} seeds: headers, sizes and checksums valid ({:.1} s)",
+            started.elapsed().as_secs_f64()
+        );
+    }
     for n in 0..=max {
         let (checked, exact, decided) = oware_tablebase::check_consistency(&tb, n, args.sample)
             .map_err(|e| anyhow::anyhow!("{n} seeds: {e}"))?;
         let pct = |k: u64| 100.0 * k as f64 / checked.max(1) as f64;
-        println!(
-            "{n:>2} seeds: {checked} positions agree with their moves' values; {:.1}% exact; result decided for {:.1}% with even stores",
-            pct(exact),
-            pct(decided)
-        );
+        if fr {
+            let pct = |k: u64| format!("{:.1}", pct(k)).replace('.', ",");
+            println!(
+                "{n:>2} graines\u{a0}: {checked} positions s'accordent avec les valeurs de leurs coups\u{a0}; {}\u{202f}% exactes\u{a0}; résultat décidé pour {}\u{202f}% à greniers égaux",
+                pct(exact),
+                pct(decided)
+            );
+        } else {
+            println!(
+                "{n:>2} seeds: {checked} positions agree with their moves' values; {:.1}% exact; result decided for {:.1}% with even stores",
+                pct(exact),
+                pct(decided)
+            );
+        }
     }
     Ok(())
 }

@@ -1,0 +1,478 @@
+//! Every player-facing subcommand under a French locale: its `--help` and
+//! its main outputs and errors hold no English word (a word list, as the
+//! tmux test keeps; names, options, paths and metavariables are allowed).
+//! The tools left in English (docs/TUI.md, "Languages") are skipped for
+//! their options but their one-line descriptions are checked.
+
+use std::process::Output;
+
+use assert_cmd::Command;
+
+fn oware() -> Command {
+    Command::cargo_bin("oware").unwrap()
+}
+
+/// English words French text may not hold (lower case, whole words). Words
+/// both languages share ("position", "options", "tables", "match",
+/// "score", "club", "expert", "novice", "moteur"…) are not here.
+const ENGLISH: &[&str] = &[
+    "the",
+    "of",
+    "and",
+    "or",
+    "to",
+    "an",
+    "in",
+    "at",
+    "by",
+    "for",
+    "with",
+    "without",
+    "from",
+    "is",
+    "are",
+    "not",
+    "no",
+    "none",
+    "this",
+    "that",
+    "its",
+    "it",
+    "be",
+    "as",
+    "than",
+    "print",
+    "help",
+    "usage",
+    "commands",
+    "command",
+    "default",
+    "values",
+    "value",
+    "examples",
+    "error",
+    "move",
+    "moves",
+    "seed",
+    "seeds",
+    "game",
+    "games",
+    "over",
+    "draw",
+    "drawn",
+    "win",
+    "wins",
+    "won",
+    "loss",
+    "lost",
+    "south",
+    "north",
+    "legal",
+    "result",
+    "depth",
+    "nodes",
+    "engine",
+    "engines",
+    "player",
+    "players",
+    "level",
+    "levels",
+    "lesson",
+    "puzzles",
+    "board",
+    "house",
+    "store",
+    "captured",
+    "captures",
+    "plies",
+    "ply",
+    "file",
+    "files",
+    "directory",
+    "folder",
+    "read",
+    "cannot",
+    "expected",
+    "found",
+    "bad",
+    "illegal",
+    "best",
+    "built",
+    "building",
+    "memory",
+    "endgame",
+    "tablebase",
+    "start",
+    "starts",
+    "time",
+    "per",
+    "pairs",
+    "view",
+    "running",
+    "fault",
+    "faults",
+    "most",
+    "side",
+    "opponent",
+    "agree",
+    "valid",
+    "checked",
+    "headers",
+    "sizes",
+    "checksums",
+    "language",
+    "first",
+    "who",
+    "you",
+    "people",
+    "keyboard",
+    "instead",
+    "resume",
+    "line",
+    "warn",
+    "mark",
+    "book",
+    "opening",
+    "openings",
+    "random",
+    "concurrency",
+    "verbose",
+    "write",
+    "json",
+    "object",
+    "diagram",
+    "think",
+    "search",
+    "evaluate",
+    "network",
+    "linear",
+    "use",
+    "uses",
+    "used",
+    "difference",
+    "interval",
+    "unpaired",
+    "decided",
+    "even",
+    "stores",
+    "exists",
+    "else",
+    "small",
+    "speak",
+    "protocol",
+    "dialect",
+    "rules",
+    "browser",
+    "app",
+    "every",
+    "each",
+    "one",
+    "two",
+    "find",
+    "analyse",
+    "measure",
+    "speed",
+    "when",
+    "then",
+    "after",
+    "before",
+    "there",
+    "here",
+];
+
+/// Words of `text` that are in [`ENGLISH`], leaving out what is not a
+/// word of the sentence: option names (`--x`), paths, a command after
+/// `oware`, metavariables in capitals, the quoted UCI examples, and the
+/// example command lines of `--help`.
+fn english_words(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    // Under "Commandes :", each line starts with a command's name.
+    let mut in_commands = false;
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        if line.starts_with("Commandes") {
+            in_commands = true;
+            continue;
+        }
+        if trimmed.is_empty() {
+            in_commands = false;
+        }
+        // An example command line, or a usage line.
+        if trimmed.starts_with("oware ")
+            || trimmed.starts_with("printf ")
+            || trimmed.starts_with("RAYON_NUM_THREADS")
+            || trimmed.starts_with("Utilisation")
+        {
+            continue;
+        }
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        for (i, token) in tokens.iter().enumerate() {
+            if (in_commands && i == 0)
+                || (i > 0 && tokens[i - 1].trim_start_matches('`') == "oware")
+            {
+                continue;
+            }
+            if token.contains('/')
+                || token.starts_with('-')
+                || token.starts_with('`')
+                || token.starts_with('<')
+                || token.starts_with('[')
+                || token.contains('=')
+                || token.contains('_')
+            {
+                continue;
+            }
+            for w in token.split(|c: char| !c.is_alphabetic()) {
+                // A metavariable or a name written in capitals (UCI, OGN).
+                if w.is_empty() || w.chars().all(|c| c.is_uppercase()) {
+                    continue;
+                }
+                let lower = w.to_lowercase();
+                if ENGLISH.contains(&lower.as_str()) {
+                    found.push(format!("{lower:?} in {line:?}"));
+                }
+            }
+        }
+    }
+    found
+}
+
+fn run(args: &[&str], stdin: &str) -> Output {
+    oware()
+        .args(args)
+        .env("LANG", "fr_FR.UTF-8")
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env(
+            "OWARE_DATA_DIR",
+            std::env::temp_dir().join("oware-french-cli"),
+        )
+        .write_stdin(stdin)
+        .output()
+        .unwrap()
+}
+
+/// Runs `args` under fr_FR, expects `status`, and fails on English in
+/// stdout or stderr; returns both.
+fn french(args: &[&str], status: i32) -> (String, String) {
+    let out = run(args, "");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(
+        out.status.code(),
+        Some(status),
+        "{args:?}\nstdout: {stdout}\nstderr: {stderr}"
+    );
+    let bad = english_words(&format!("{stdout}\n{stderr}"));
+    assert!(
+        bad.is_empty(),
+        "{args:?}: English in French:\n{}\n--- stdout:\n{stdout}\n--- stderr:\n{stderr}",
+        bad.join("\n")
+    );
+    (stdout, stderr)
+}
+
+/// The names listed under "Commandes :" of a help text.
+fn subcommands(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|l| !l.starts_with("Commandes"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .filter(|name| name != "help")
+        .collect()
+}
+
+/// Tools whose options stay English (the binary's `help::ENGLISH_ONLY`).
+const ENGLISH_ONLY: &[&str] = &[
+    "bench",
+    "elo",
+    "coach-rate",
+    "tune",
+    "serve",
+    "serve-bench",
+    "admin",
+    "book build",
+    "puzzle build",
+    "puzzle check",
+    "tablebase bench",
+];
+
+#[test]
+fn every_help_is_french() {
+    let (top, _) = french(&["--help"], 0);
+    assert!(top.contains("Utilisation\u{a0}: oware <COMMANDE>"), "{top}");
+    let mut checked = 0;
+    for sub in subcommands(&top) {
+        if ENGLISH_ONLY.contains(&sub.as_str()) {
+            continue;
+        }
+        for flag in ["--help", "-h"] {
+            let (help, _) = french(&[&sub, flag], 0);
+            assert!(help.contains("Utilisation\u{a0}:"), "{sub}: {help}");
+            checked += 1;
+            for inner in subcommands(&help) {
+                let path = format!("{sub} {inner}");
+                if ENGLISH_ONLY.contains(&path.as_str()) {
+                    continue;
+                }
+                french(&[&sub, &inner, flag], 0);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 30, "only {checked} helps checked");
+    // A command without its subcommand shows its help, in French, as an
+    // error.
+    french(&["tablebase"], 2);
+}
+
+#[test]
+fn the_word_check_catches_english() {
+    assert!(!english_words("Print help for the game").is_empty());
+    assert!(english_words("Afficher l'aide  oware play --level 3").is_empty());
+}
+
+#[test]
+fn show_record_analyze_speak_french() {
+    let (out, _) = french(&["show", "--moves", "FfBe"], 0);
+    assert!(
+        out.contains("Au tour de Sud\u{a0}; coups possibles\u{a0}: ABCDEF"),
+        "{out}"
+    );
+    let (out, _) = french(
+        &["show", "--position", "0-0-0-0-0-0-0-0-0-0-0-0-24-24-S"],
+        0,
+    );
+    assert!(out.contains("Partie finie\u{a0}:"), "{out}");
+    // Mistakes in the position, the move list and the moves.
+    french(&["show", "--moves", "FF"], 2);
+    french(&["show", "--moves", "Fz"], 2);
+    french(&["show", "--position", "4-4"], 2);
+    french(&["show", "--position", "4-4-4-4-4-4-4-4-4-4-4-4-0-1-S"], 2);
+    french(
+        &[
+            "show",
+            "--position",
+            "1-0-0-0-1-0-0-0-0-0-0-0-23-23-S",
+            "--moves",
+            "A",
+        ],
+        2,
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("partie.ogn");
+    std::fs::write(&game, "[Termination \"agreement\"]\n\n1. F f 24-24\n").unwrap();
+    let (out, _) = french(&["record", game.to_str().unwrap()], 0);
+    assert!(out.contains("Les joueurs ont décidé d'arrêter"), "{out}");
+    assert!(out.contains("résultat 24-24"), "{out}");
+    let bad = dir.path().join("faux.ogn");
+    std::fs::write(&bad, "1. F F\n").unwrap();
+    let (_, err) = french(&["record", bad.to_str().unwrap()], 2);
+    assert!(err.contains("ligne 1, colonne"), "{err}");
+    let missing = dir.path().join("absent.ogn");
+    let (_, err) = french(&["record", missing.to_str().unwrap()], 2);
+    assert!(err.contains("il n'existe pas"), "{err}");
+    french(&["record", dir.path().to_str().unwrap()], 2);
+
+    let (out, _) = french(
+        &[
+            "analyze",
+            "--moves",
+            "FfBe",
+            "--depth",
+            "6",
+            "--no-tablebases",
+        ],
+        0,
+    );
+    assert!(out.contains("(au tour de Sud), profondeur"), "{out}");
+    assert!(out.contains("graine"), "{out}");
+    french(
+        &[
+            "analyze",
+            "--position",
+            "0-0-0-0-0-0-0-0-0-0-0-0-24-24-S",
+            "--no-tablebases",
+        ],
+        2,
+    );
+}
+
+#[test]
+fn match_and_tablebase_speak_french() {
+    let me = assert_cmd::cargo::cargo_bin("oware");
+    let engine = format!("{} uci --no-tablebases", me.display());
+    let (out, err) = french(
+        &[
+            "match",
+            "--engine1",
+            &engine,
+            "--engine2",
+            &engine,
+            "--depth",
+            "1",
+            "--games",
+            "2",
+        ],
+        0,
+    );
+    assert!(out.contains("parties 2"), "{out}");
+    assert!(err.contains("partie   1\u{a0}: moteur 1 (Sud)"), "{err}");
+    let (_, err) = french(
+        &[
+            "match",
+            "--engine1",
+            "/nonexistent/engine",
+            "--engine2",
+            &engine,
+            "--depth",
+            "1",
+        ],
+        2,
+    );
+    assert!(err.contains("ne peut pas jouer de match"), "{err}");
+
+    let (out, _) = french(
+        &[
+            "tablebase",
+            "probe",
+            "0-0-0-2-0-0-0-1-1-0-0-0-22-22-S",
+            "--max-seeds",
+            "4",
+        ],
+        0,
+    );
+    assert!(
+        out.contains("résultat   perte pour le camp qui joue"),
+        "{out}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("tables");
+    let tables = tables.to_str().unwrap();
+    french(
+        &["tablebase", "build", "--dir", tables, "--max-seeds", "3"],
+        0,
+    );
+    let (out, _) = french(
+        &["tablebase", "verify", "--dir", tables, "--sample", "50"],
+        0,
+    );
+    assert!(out.contains("sommes de contrôle valides"), "{out}");
+    french(
+        &[
+            "tablebase",
+            "build",
+            "--dir",
+            "/proc/oware-nope",
+            "--max-seeds",
+            "2",
+        ],
+        2,
+    );
+    french(
+        &["tablebase", "verify", "--dir", dir.path().to_str().unwrap()],
+        2,
+    );
+}
