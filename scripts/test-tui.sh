@@ -37,7 +37,7 @@ keys '?' g Escape
 check "board in English again" wait_for "Your turn (South)"
 keys h
 check "hint" wait_for "Hint: play"
-check "endgame tables said ready" wait_for "Endgame tables ready (up to 14 seeds on the board)." 90
+check "endgame tables said ready" wait_words "Endgame tables ready (up to 14 seeds on the board)." 90
 keys u
 check "undo" wait_for "Took back"
 keys c Enter

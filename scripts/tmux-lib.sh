@@ -27,6 +27,21 @@ screen() { tm capture-pane -p -t "$SESSION"; }
 
 # wait_for TEXT [SECONDS]: until TEXT (fixed string) is on screen.
 wait_for() { wait_screen -F "$@"; }
+# wait_words TEXT [SECONDS]: until TEXT is on the screen, even wrapped over
+# lines (frames and runs of spaces are read as one space): for sentences
+# whose wrap point depends on what is shown before them.
+wait_words() {
+    local text="$1" limit="${2:-15}" i
+    for ((i = 0; i < limit * 10; i++)); do
+        if screen | sed 's/[│║╭╮╰╯─═╔╗╚╝]/ /g' | tr '\n' ' ' | tr -s ' ' | grep -qF -- "$text"; then
+            return 0
+        fi
+        sleep 0.1
+    done
+    echo "--- timed out waiting for: $text"
+    screen
+    return 1
+}
 # wait_re REGEX [SECONDS]: until an extended regex matches the screen.
 wait_re() { wait_screen -E "$@"; }
 wait_screen() {
