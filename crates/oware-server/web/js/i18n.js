@@ -95,7 +95,7 @@ const STRINGS = {
     'study.ask': 'Ask the engine', 'study.clear': 'Empty board', 'study.reset': 'Start position', 'study.asPlay': 'Play it against the computer', 'study.asHotseat': 'Play it on this device',
     'study.total': 'Seeds in all: {n} (must be 48)', 'study.thinking': 'Thinking…', 'study.result': 'Engine: depth {d}',
     'verdict.best': 'best', 'verdict.good': 'good', 'verdict.inaccuracy': 'inaccuracy', 'verdict.mistake': 'mistake', 'verdict.blunder': 'blunder',
-    'score.win': 'wins in {n}', 'score.loss': 'loses in {n}', 'score.cp': '{v} seeds',
+    'score.win': 'wins in {n}', 'score.loss': 'loses in {n}', 'score.cp': '{v} seeds', 'score.cp1': '{v} seeds',
     'score.tbWin': 'won (endgame tables)', 'score.tbLoss': 'lost (endgame tables)', 'score.tbDraw': 'drawn (endgame tables)',
     // Learn
     'learn.title': 'Learn Oware', 'learn.intro': 'Each lesson has a small board you can play on. Click a highlighted house to sow it; the board answers with the real rules.',
@@ -333,7 +333,7 @@ const STRINGS = {
     'study.edit': 'Modifier', 'study.play': 'Jouer des coups', 'study.toMove': 'Camp au trait', 'study.stores': 'Greniers', 'study.apply': 'Appliquer',
     'study.ask': 'Demander au moteur', 'study.clear': 'Plateau vide', 'study.reset': 'Position de départ', 'study.asPlay': 'La jouer contre l’ordinateur', 'study.asHotseat': 'La jouer sur cet appareil',
     'study.total': 'Graines en tout : {n} (il en faut 48)', 'study.thinking': 'Réflexion…', 'study.result': 'Moteur : profondeur {d}',
-    'score.win': 'gagne en {n}', 'score.loss': 'perd en {n}', 'score.cp': '{v} graines',
+    'score.win': 'gagne en {n}', 'score.loss': 'perd en {n}', 'score.cp': '{v} graines', 'score.cp1': '{v} graine',
     'score.tbWin': 'gagné (tables de finales)', 'score.tbLoss': 'perdu (tables de finales)', 'score.tbDraw': 'nulle (tables de finales)',
     'learn.title': 'Apprendre l’awalé', 'learn.intro': 'Chaque leçon a un petit plateau sur lequel vous pouvez jouer. Cliquez sur une case en surbrillance pour la semer ; le plateau répond avec les vraies règles.',
     'learn.try': 'Essayez :', 'learn.reset': 'Recommencer', 'learn.show': 'Montrez-moi', 'learn.contents': 'Sommaire', 'learn.mistakes': 'Les erreurs fréquentes',
@@ -531,8 +531,13 @@ export function formatScore(score) {
   if (score.kind === 'tablebase_win') return t('score.tbWin');
   if (score.kind === 'tablebase_loss') return t('score.tbLoss');
   if (score.kind === 'tablebase_draw') return t('score.tbDraw');
-  const v = (score.cp / 100).toFixed(1);
-  return t('score.cp', { v: score.cp > 0 ? `+${v}` : v });
+  // As the session words it (oware-session `ScoreKind::short`): the minus
+  // sign U+2212, a decimal comma in French, and in French the singular
+  // below 2 as shown ("+1,3 graine", "2,0 graines").
+  const shown = Math.abs(score.cp / 100).toFixed(1);
+  const sign = score.cp < 0 && shown !== '0.0' ? '\u2212' : '+';
+  const v = `${sign}${lang() === 'fr' ? shown.replace('.', ',') : shown}`;
+  return t(Number(shown) < 2 ? 'score.cp1' : 'score.cp', { v });
 }
 
 const ILLEGAL = ['empty_house', 'not_your_house', 'must_feed', 'game_over'];
