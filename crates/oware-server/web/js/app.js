@@ -3,7 +3,8 @@
 
 import { engineSettled } from './engine/client.js';
 import { lang, setLang, onLangChange, t } from './i18n.js';
-import { setRouter } from './ui.js';
+import { esc, setRouter } from './ui.js';
+import { offline } from './local.js';
 import * as home from './pages/home.js';
 import * as play from './pages/play.js';
 import * as game from './pages/game.js';
@@ -18,23 +19,28 @@ import * as player from './pages/player.js';
 import * as watch from './pages/watch.js';
 import { accountReady, currentUser, onAccountChange, syncMyGames } from './account.js';
 
+// Pages that need the server (online games, the lobby, accounts, watching,
+// puzzles' ratings, the coach's review of mistakes): offline they say so,
+// and come back by themselves when the network returns.
+const NET = true;
+
 const routes = [
   [/^\/$/, home.mount, ''],
   [/^\/play\/?$/, play.mount, '/play'],
-  [/^\/lobby\/?$/, lobby.mount, '/lobby'],
-  [/^\/watch\/?$/, watch.mount, '/watch'],
+  [/^\/lobby\/?$/, lobby.mount, '/lobby', NET],
+  [/^\/watch\/?$/, watch.mount, '/watch', NET],
   [/^\/game\/([A-Za-z0-9_-]+)\/?$/, game.mount, ''],
   [/^\/learn\/?$/, learn.mountTutorial, '/learn'],
   [/^\/rules\/?$/, learn.mountRules, '/rules'],
   [/^\/review\/?$/, review.mountList, '/review'],
   [/^\/review\/([A-Za-z0-9_-]+)\/?$/, review.mountGame, '/review'],
   [/^\/study\/?$/, study.mount, '/study'],
-  [/^\/puzzles\/?$/, (m) => puzzles.mount(m, null), '/puzzles'],
-  [/^\/puzzles\/(daily|\d+)\/?$/, puzzles.mount, '/puzzles'],
-  [/^\/mistakes\/([A-Za-z0-9_-]+)\/?$/, mistakes.mount, ''],
-  [/^\/account\/?$/, accountPage.mount, '/account'],
-  [/^\/player\/([^/]+)\/?$/, player.mountProfile, ''],
-  [/^\/ratings\/?$/, player.mountRatings, '/ratings'],
+  [/^\/puzzles\/?$/, (m) => puzzles.mount(m, null), '/puzzles', NET],
+  [/^\/puzzles\/(daily|\d+)\/?$/, puzzles.mount, '/puzzles', NET],
+  [/^\/mistakes\/([A-Za-z0-9_-]+)\/?$/, mistakes.mount, '', NET],
+  [/^\/account\/?$/, accountPage.mount, '/account', NET],
+  [/^\/player\/([^/]+)\/?$/, player.mountProfile, '', NET],
+  [/^\/ratings\/?$/, player.mountRatings, '/ratings', NET],
 ];
 
 const main = document.getElementById('main');
@@ -83,10 +89,12 @@ function render() {
   cleanup = null;
   const path = location.pathname;
   let found = false;
-  for (const [re, mount, nav] of routes) {
+  needsNet = false;
+  for (const [re, mount, nav, net] of routes) {
     const m = path.match(re);
     if (!m) continue;
     found = true;
+    needsNet = !!net;
     for (const a of document.querySelectorAll('.nav a')) {
       if (a.getAttribute('href') === nav) a.setAttribute('aria-current', 'page');
       else a.removeAttribute('aria-current');
@@ -94,13 +102,26 @@ function render() {
     main.replaceChildren();
     const navLink = nav && document.querySelector(`.nav a[href="${nav}"]`);
     document.title = navLink ? `${navLink.textContent} · Oware` : 'Oware Abapa';
-    cleanup = mount(main, ...m.slice(1).map(decodeURIComponent));
+    if (net && offline()) noNetwork(main);
+    else cleanup = mount(main, ...m.slice(1).map(decodeURIComponent));
     break;
   }
   if (!found) {
     main.innerHTML = `<h1>404</h1><p><a href="/" data-link>Oware</a></p>`;
   }
 }
+
+/** An online-only page with the network cut: says so, and what works. */
+function noNetwork(host) {
+  host.innerHTML = `<h1>${esc(t('offline.title'))}</h1><p class="msg warn offline-needs" role="status">${esc(t('offline.needs'))}</p>
+    <p>${esc(t('offline.whatWorks'))}</p>
+    <p class="row"><a class="btn primary" href="/play" data-link>${esc(t('nav.play'))}</a> <a class="btn" href="/learn" data-link>${esc(t('nav.learn'))}</a></p>`;
+}
+
+// The page on show needs the network: drawn again when it goes or returns.
+let needsNet = false;
+window.addEventListener('online', () => { if (needsNet) render(); });
+window.addEventListener('offline', () => { if (needsNet) render(); });
 
 function go(path, replace = false) {
   if (replace) history.replaceState(null, '', path);
