@@ -9,14 +9,17 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, BASE, readBoard, shot, until, watchErrors } from '../lib.mjs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launch, BASE, readBoard, shot, until, watchErrors, freePort, startServer } from '../lib.mjs';
 
 // From this position South's leftmost playable house ends the game within
 // a few moves whatever North plays (e2e/tests/computer.test.mjs).
 const ENDGAME = '0-0-0-0-0-2-2-2-0-1-2-0-17-22-S';
 
-async function installed(page) {
-  await page.goto(`${BASE}/play`);
+async function installed(page, base = BASE) {
+  await page.goto(`${base}/play`);
   await page.evaluate(() => navigator.serviceWorker.ready);
   await until(() => page.evaluate(() => !!navigator.serviceWorker.controller), 'the service worker controls the page', 30000);
   await until(() => page.evaluate(async () => {
@@ -26,6 +29,18 @@ async function installed(page) {
 }
 
 const plies = (page) => page.locator('.moves-list .mv').count();
+
+/** Starts a level-1 game against the computer from ENDGAME, South. */
+async function startComputerGame(page, base = BASE) {
+  await page.goto(`${base}/play`);
+  await page.getByLabel('The computer').check();
+  await page.locator('[name=level]').selectOption('1');
+  await page.getByLabel('South (bottom)').check();
+  await page.locator('[name=position]').fill(ENDGAME);
+  await page.getByRole('button', { name: 'Start the game' }).click();
+  await page.waitForURL(/\/game\/local-[0-9a-f]+$/);
+  await page.locator('.house.playable').first().waitFor();
+}
 
 /** Clicks the first playable house; confirms when the coach asks. */
 async function playFirst(page) {
@@ -62,13 +77,7 @@ test('offline: a game against the computer and one on this device, to their end'
     // Against the computer (level 1), from a short endgame.
     await page.goto(`${BASE}/play`);
     await page.locator('.offline-note').waitFor();
-    await page.getByLabel('The computer').check();
-    await page.locator('[name=level]').selectOption('1');
-    await page.getByLabel('South (bottom)').check();
-    await page.locator('[name=position]').fill(ENDGAME);
-    await page.getByRole('button', { name: 'Start the game' }).click();
-    await page.waitForURL(/\/game\/local-[0-9a-f]+$/);
-    await page.locator('.house.playable').first().waitFor();
+    await startComputerGame(page);
     assert.match(await page.locator('.mode-line').textContent(), /kept on this device/);
     const before = await readBoard(page);
     assert.equal(before.F, 2, 'the chosen position');
@@ -149,5 +158,69 @@ test('offline: online-only pages say so in English and French, and come back wit
     }
   } finally {
     await b.close();
+  }
+});
+
+test('offline games go to the account once the network returns, once however often they are sent', async () => {
+  // A server of its own: the shared one limits sign-ups per address.
+  const dir = mkdtempSync(join(tmpdir(), 'oware-offline-'));
+  const server = await startServer({ port: await freePort(), db: join(dir, 'games.sqlite3') });
+  const base = server.url;
+  const b = await launch();
+  try {
+    const ctx = await b.newContext({ viewport: { width: 360, height: 640 } });
+    const page = await ctx.newPage();
+    const errors = watchErrors(page);
+    const name = `Adjoa_${Date.now().toString(36).slice(-5)}`;
+    await page.goto(`${base}/account`);
+    const form = page.locator('.signup-form');
+    await form.locator('[name=username]').fill(name);
+    await form.locator('[name=password]').fill('seeds-and-houses');
+    await form.locator('button[type=submit]').click();
+    await until(async () => (await page.locator('.nav-account').textContent()) === name, 'signed up');
+    await installed(page, base);
+
+    await ctx.setOffline(true);
+    await startComputerGame(page, base);
+    const local = page.url().split('/game/')[1];
+    await playToEnd(page);
+    const result = await page.locator('.result-text').textContent();
+    const kept = () => page.evaluate(async (id) => {
+      const { localStore } = await import('/js/local.js');
+      return localStore.get(id);
+    }, local);
+    assert.equal((await kept()).uploaded, undefined, 'not sent while offline');
+    // Offline, My games lists it as kept on this device.
+    await page.goto(`${base}/review`);
+    await until(async () => (await page.locator('.mine-list').innerText()).includes('kept on this device'), 'listed offline');
+
+    // The network returns: the game goes to the account by itself.
+    await ctx.setOffline(false);
+    const id = await until(async () => (await kept()).uploaded, 'the game uploaded', 30000);
+    assert.equal(id, `dev${local.slice('local-'.length)}`);
+    // A second attempt (as after a lost answer): the server keeps it once.
+    await page.evaluate(async (lid) => {
+      const { localStore } = await import('/js/local.js');
+      const rec = await localStore.get(lid);
+      delete rec.uploaded;
+      await localStore.put(rec);
+    }, local);
+    await page.reload();
+    await until(async () => (await kept()).uploaded === id, 'the second sync', 30000);
+    const r = await page.evaluate(async () => (await fetch('/api/v1/account/games')).json());
+    assert.equal(r.games.filter((g) => g.id === id).length, 1, 'stored once');
+    const g = await page.evaluate(async (gid) => (await fetch(`/api/v1/games/${gid}`)).json(), id);
+    assert.equal(g.rated, false);
+    assert.equal(g.status, 'over');
+    // In My games exactly once, from the account (no longer as a local copy).
+    await page.goto(`${base}/review`);
+    await until(async () => (await page.locator(`.mine-list a[href="/review/${id}"]`).count()) === 1, 'listed from the account');
+    assert.equal(await page.locator('.mine-list').getByText('kept on this device').count(), 0);
+    assert.equal(await page.locator('.mine-list tr').count(), 1, 'one game in My games');
+    console.log(`# uploaded ${local} as ${id}: "${result}"`);
+    assert.deepEqual(errors.filter((e) => !/net::|Failed to fetch|NetworkError|ERR_INTERNET_DISCONNECTED/.test(e)), []);
+  } finally {
+    await b.close();
+    await server.stop();
   }
 });

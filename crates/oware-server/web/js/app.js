@@ -4,7 +4,7 @@
 import { engineSettled } from './engine/client.js';
 import { lang, setLang, onLangChange, t } from './i18n.js';
 import { esc, setRouter } from './ui.js';
-import { offline } from './local.js';
+import { offline, syncOfflineGames } from './local.js';
 import * as home from './pages/home.js';
 import * as play from './pages/play.js';
 import * as game from './pages/game.js';
@@ -17,7 +17,7 @@ import * as mistakes from './pages/mistakes.js';
 import * as accountPage from './pages/account.js';
 import * as player from './pages/player.js';
 import * as watch from './pages/watch.js';
-import { accountReady, currentUser, onAccountChange, syncMyGames } from './account.js';
+import { accountReady, currentUser, onAccountChange, reloadAccount, syncMyGames } from './account.js';
 
 // Pages that need the server (online games, the lobby, accounts, watching,
 // puzzles' ratings, the coach's review of mistakes): offline they say so,
@@ -147,8 +147,9 @@ onLangChange(() => { translateShell(); render(); });
 // header follows at once; the page is drawn again unless it is the one
 // that did it (the account page draws itself).
 let started = false;
-onAccountChange(() => {
+onAccountChange((me) => {
   showAccount();
+  if (me) syncOfflineGames(true);
   if (started && !/^\/account\/?$/.test(location.pathname)) render();
 });
 
@@ -157,6 +158,10 @@ translateShell();
 // right seats and names; a signed-in player's seats come from the account.
 Promise.race([accountReady.then((me) => (me ? syncMyGames() : null)), new Promise((r) => setTimeout(r, 1500))])
   .finally(() => { started = true; showAccount(); render(); });
+// Games finished offline go to the signed-in player's account when the
+// network is there (local.js): at load, and each time the network returns.
+accountReady.then((me) => syncOfflineGames(!!me)).catch(() => {});
+window.addEventListener('online', () => { reloadAccount().then((me) => syncOfflineGames(!!me)).catch(() => {}); });
 
 // Offline and installable: the service worker keeps the app and the
 // engine's files (sw.js; docs/WEB.md, "Offline and installable"). It is

@@ -11,11 +11,11 @@
 // A game is kept in IndexedDB (database `oware`, store `games`) after every
 // change, finished or not, so an unfinished one resumes after a reload. Its
 // record: {id, mode, level, human, names, start, moves, action, offer,
-// created_at, updated_at, finished_at}, where `moves` is the plies played
+// created_at, updated_at, finished_at, uploaded, refused}, where `moves` is the plies played
 // ("FfA") and `action` what ended the game off the board (`agree`,
 // `resign S`), as the module's `replay` takes them.
 
-import { ApiError } from './api.js';
+import { api, ApiError } from './api.js';
 import { readyEngine } from './engine/client.js';
 import { traceCaptures } from './moves.js';
 
@@ -110,6 +110,8 @@ async function view(rec) {
   return {
     id: rec.id,
     local: true,
+    // Why the account refused it, if it did (`code.reason`).
+    refused: rec.refused || null,
     mode: rec.mode,
     level: rec.mode === 'computer' ? rec.level : null,
     level_name: null,
@@ -280,3 +282,47 @@ export const localApi = {
     return { id: r.id, you: r.you, token: r.tokens[r.you], tokens: r.tokens };
   },
 };
+
+/** The upload of a finished game (POST /api/v1/account/offline-games). */
+export function uploadBody(rec) {
+  return {
+    client_id: rec.id.slice(PREFIX.length),
+    mode: rec.mode,
+    level: rec.mode === 'computer' ? rec.level : undefined,
+    side: rec.mode === 'computer' ? rec.human : undefined,
+    position: rec.start,
+    moves: rec.moves,
+    end: rec.action || undefined,
+  };
+}
+
+let syncing = null;
+/** Sends this device's finished games, not sent yet, to the signed-in
+ * player's account as unrated games; the server keeps each once, so a
+ * game sent again (another tab, a lost answer) is not stored twice. A
+ * game the server refuses is marked with its code and not sent again.
+ * Resolves to the number of games the account holds from this device now. */
+export function syncOfflineGames(signedIn) {
+  if (!signedIn || offline() || typeof indexedDB === 'undefined') return Promise.resolve(0);
+  if (syncing) return syncing;
+  syncing = (async () => {
+    let sent = 0;
+    for (const rec of await localStore.all()) {
+      if (!rec.finished_at || rec.uploaded || rec.refused) continue;
+      try {
+        // eslint-disable-next-line no-await-in-loop
+        const r = await api.offlineGame(uploadBody(rec));
+        rec.uploaded = r.id;
+        sent += 1;
+      } catch (e) {
+        // The network or the server's load: try again later.
+        if (e.code === 'network' || e.code === 'rate_limited' || e.code === 'not_signed_in' || e.status >= 500) break;
+        rec.refused = e.reason ? `${e.code}.${e.reason}` : e.code;
+      }
+      // eslint-disable-next-line no-await-in-loop
+      await localStore.put(rec);
+    }
+    return sent;
+  })().finally(() => { syncing = null; });
+  return syncing;
+}
