@@ -146,7 +146,7 @@ test('offline: online-only pages say so in English and French, and come back wit
       await page.locator('.offline-needs').waitFor();
       assert.match(await page.locator('.offline-needs').textContent(), words);
       for (const path of ['/watch', '/account', '/puzzles', '/ratings']) {
-        await page.goto(`${BASE}${path}`);
+        await page.goto(`${BASE}${path}?lang=${lang}`);
         await page.locator('.offline-needs').waitFor();
         assert.match(await page.locator('.offline-needs').textContent(), words, path);
       }

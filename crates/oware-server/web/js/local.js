@@ -102,6 +102,15 @@ async function view(rec) {
     const p = i === plies.length ? r : await ask({ op: 'replay', game: { start: rec.start, moves: rec.moves.slice(0, i) } });
     caps.push(traceCaptures(p.last ? { ...p.last, sown: [...p.last.sown] } : null));
   }
+  // Each legal move's end (where its last seed lands, what it captures):
+  // the core's trace of it, for the hover preview.
+  const previews = [];
+  for (const c of r.checks) {
+    if (!c.legal) { previews.push({ move: c.move, legal: false, refusal: { code: c.code } }); continue; }
+    // eslint-disable-next-line no-await-in-loop
+    const after = await ask({ op: 'replay', game: { start: rec.start, moves: rec.moves + c.move } });
+    previews.push({ move: c.move, legal: true, refusal: null, last_house: after.last?.last, captures: after.last?.captured_seeds || 0 });
+  }
   const stores = r.position.split('-');
   const seat = (side) => (rec.mode === 'computer' && rec.human !== side
     ? { kind: 'computer', name: `Computer ${rec.level}`, taken: true, connected: true, account: false }
@@ -145,7 +154,7 @@ async function view(rec) {
     caps,
     // Each move's legality where the game stands ({move, legal, refusal}),
     // for the page's refusals before a move is sent.
-    previews: r.checks.map((c) => ({ move: c.move, legal: c.legal, refusal: c.legal ? null : { code: c.code } })),
+    previews,
   };
 }
 

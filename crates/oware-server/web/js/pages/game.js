@@ -316,6 +316,8 @@ class GamePage {
     try {
       const a = await this.api.computerMove(this.id, token, r.best, ply);
       await this.enqueue(() => this.showAnswer(a.game, computer));
+      // Played: after a take-back the computer plays at this ply again.
+      if (this.computing === ply) this.computing = null;
     } catch (e) {
       this.computing = null;
       if (this.game.ply === ply) this.game.thinking = false;
