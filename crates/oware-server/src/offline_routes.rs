@@ -19,7 +19,6 @@
 //!   game between two people at one device, South's linked as for a
 //!   hot-seat game created online).
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use axum::extract::State;
@@ -32,9 +31,10 @@ use serde::{Deserialize, Serialize};
 use crate::accounts::User;
 use crate::error::ApiError;
 use crate::http::JsonBody;
+use crate::hub::offline::OfflineGame;
 use crate::hub::Hub;
 use crate::limits::{ClientAddr, Cost, Limiter};
-use crate::model::{Mode, Seat, SeatKind};
+use crate::model::Mode;
 
 /// The routes of this module.
 pub fn routes() -> Router<crate::state::AppState> {
@@ -67,21 +67,6 @@ pub struct OfflineGameReq {
     /// How it ended off the board, if it did: `agree`, `resign S`, `resign N`.
     #[serde(default)]
     pub end: Option<String>,
-}
-
-/// An uploaded game, checked: the game replayed and over.
-#[derive(Debug)]
-pub struct OfflineGame {
-    /// The stored game's id (`dev` + the device's id).
-    pub id: String,
-    /// Computer or hot-seat.
-    pub mode: Mode,
-    /// The computer's level.
-    pub level: Option<u8>,
-    /// The player's side against the computer; South between two people.
-    pub side: Side,
-    /// The game, over.
-    pub game: Game,
 }
 
 fn refuse(reason: &'static str, message: impl Into<String>) -> ApiError {
@@ -200,33 +185,4 @@ async fn upload(
         StatusCode::OK
     };
     Ok((status, Json(OfflineGameResponse { id, created })))
-}
-
-/// The seats of an uploaded game: the account's, and the computer's.
-pub fn seats(g: &OfflineGame, user: &User) -> ([Seat; 2], HashMap<Side, String>) {
-    let mut tokens = HashMap::new();
-    let (mut mine, token) = Seat::human(user.username.clone());
-    mine.account = Some(user.id.clone());
-    tokens.insert(g.side, token.plain);
-    let other = match g.mode {
-        Mode::Computer => Seat {
-            kind: SeatKind::Computer,
-            name: format!("Computer (level {})", g.level.unwrap_or(3)),
-            token_hash: None,
-            devices: Vec::new(),
-            account: None,
-            rating: None,
-        },
-        _ => {
-            let (north, n) = Seat::human("North".into());
-            tokens.insert(g.side.opponent(), n.plain);
-            mine.name = "South".into();
-            north
-        }
-    };
-    let seats = match g.side {
-        Side::South => [mine, other],
-        Side::North => [other, mine],
-    };
-    (seats, tokens)
 }

@@ -78,6 +78,7 @@ const LAYERS: &[&[&str]] = &[
         "lesson_routes",
         "puzzle_routes",
         "mistakes_routes",
+        "offline_routes",
         "table_routes",
         "state",
         "lib",

@@ -26,7 +26,7 @@ mod engine;
 mod live;
 mod new_game;
 mod nodes;
-mod offline;
+pub mod offline;
 mod seeks;
 
 use std::collections::HashMap;

@@ -1,15 +1,61 @@
 //! Games played offline on a device, stored in an account
 //! (`offline_routes.rs`): once, whatever the number of uploads.
 
+use std::collections::HashMap;
 use std::sync::Arc;
+
+use oware_core::{Game, Side};
 
 use super::Hub;
 use crate::accounts::User;
 use crate::error::{ApiError, ErrorCode};
-use crate::model::GameMeta;
-use crate::offline_routes::{seats, OfflineGame};
+use crate::model::{GameMeta, Mode, Seat, SeatKind};
 use crate::protocol::views::ply_text;
 use crate::store::StoredPly;
+
+/// An uploaded game, checked: the game replayed and over.
+#[derive(Debug)]
+pub struct OfflineGame {
+    /// The stored game's id (`dev` + the device's id).
+    pub id: String,
+    /// Computer or hot-seat.
+    pub mode: Mode,
+    /// The computer's level.
+    pub level: Option<u8>,
+    /// The player's side against the computer; South between two people.
+    pub side: Side,
+    /// The game, over.
+    pub game: Game,
+}
+
+/// The seats of an uploaded game: the account's, and the computer's.
+pub fn seats(g: &OfflineGame, user: &User) -> ([Seat; 2], HashMap<Side, String>) {
+    let mut tokens = HashMap::new();
+    let (mut mine, token) = Seat::human(user.username.clone());
+    mine.account = Some(user.id.clone());
+    tokens.insert(g.side, token.plain);
+    let other = match g.mode {
+        Mode::Computer => Seat {
+            kind: SeatKind::Computer,
+            name: format!("Computer (level {})", g.level.unwrap_or(3)),
+            token_hash: None,
+            devices: Vec::new(),
+            account: None,
+            rating: None,
+        },
+        _ => {
+            let (north, n) = Seat::human("North".into());
+            tokens.insert(g.side.opponent(), n.plain);
+            mine.name = "South".into();
+            north
+        }
+    };
+    let seats = match g.side {
+        Side::South => [mine, other],
+        Side::North => [other, mine],
+    };
+    (seats, tokens)
+}
 
 impl Hub {
     /// Stores a finished offline game in `user`'s account, unless it is
