@@ -29,6 +29,7 @@ pub mod listener;
 pub mod metrics;
 pub mod mistakes_routes;
 pub mod model;
+pub mod offline_routes;
 pub mod protocol;
 pub mod puzzle_routes;
 pub mod ratings;
@@ -97,6 +98,7 @@ pub fn app(state: state::AppState) -> Router {
         .merge(lesson_routes::routes())
         .merge(puzzle_routes::routes())
         .merge(mistakes_routes::routes())
+        .merge(offline_routes::routes())
         .merge(table_routes::routes())
         .merge(tournament_routes::routes())
         .layer(axum::middleware::from_fn_with_state(

@@ -79,6 +79,7 @@ const LAYERS: &[&[&str]] = &[
         "lesson_routes",
         "puzzle_routes",
         "mistakes_routes",
+        "offline_routes",
         "table_routes",
         "tournament_routes",
         "state",

@@ -40,6 +40,7 @@ const SHELL = [
   '/js/engine/worker.js',
   '/js/i18n.js',
   '/js/learn-content.js',
+  '/js/local.js',
   '/js/moves.js',
   '/js/pages/account.js',
   '/js/pages/game.js',

@@ -12,7 +12,7 @@ use oware_engine::book::Book;
 use oware_engine::tablebase::Tablebase;
 use oware_engine::{bench, Engine, EngineOptions, Level, Limits, Score, SearchInfo, StopHandle};
 use oware_session::analysis::{Analysis, AnalysisError, Budget};
-use oware_session::{Lang, ScoreKind};
+use oware_session::{Lang, ScoreKind, TakeBackPlan};
 use serde::{Deserialize, Serialize};
 
 /// The transposition table of the browser's engine, in MiB (the server's
@@ -58,6 +58,20 @@ pub enum Request {
         /// Moves whose legality to check in the final position.
         #[serde(default)]
         check: Vec<String>,
+    },
+    /// How far a take-back goes (oware-session's `plan_take_back`): to
+    /// `side`'s turn having taken back its last move, or one ply when
+    /// `side` is absent (two people at one board); a game ended by an
+    /// `action` (agreement, resignation, time) is reopened instead.
+    TakeBack {
+        /// The game.
+        game: GameSpec,
+        /// The action that ended it, if any (as in `replay`).
+        #[serde(default)]
+        action: Option<String>,
+        /// The side taking back (`S` or `N`).
+        #[serde(default)]
+        side: Option<String>,
     },
     /// Counts the move sequences of `depth` plies.
     Perft {
@@ -127,7 +141,7 @@ pub struct Refusal {
     ok: bool,
     /// Stable code: `bad_request`, `bad_position`, `bad_moves`,
     /// `illegal_move`, `game_over`, `stopped`, `damaged_table`,
-    /// `no_tables`, `bad_action`, `too_deep`.
+    /// `no_tables`, `bad_action`, `too_deep`, `nothing_to_take_back`, `no_move_of_yours`.
     pub code: &'static str,
     /// In English.
     pub message: String,
@@ -217,6 +231,24 @@ impl State {
                 action,
                 check,
             } => ok(replay(&game, action.as_deref(), &check)?),
+            Request::TakeBack { game, action, side } => {
+                let mut g = build_game(&game)?;
+                if let Some(action) = action.as_deref() {
+                    apply_action(&mut g, action)?;
+                }
+                let side = side.as_deref().map(side_of).transpose()?;
+                match oware_session::plan_take_back(&g, side) {
+                    Ok(TakeBackPlan::Reopen) => ok(TakeBackView {
+                        reopen: true,
+                        plies: 0,
+                    }),
+                    Ok(TakeBackPlan::Plies(n)) => ok(TakeBackView {
+                        reopen: false,
+                        plies: n,
+                    }),
+                    Err(e) => return Err(refuse(e.code(), e.to_string())),
+                }
+            }
             Request::Perft { position: p, depth } => {
                 if depth > MAX_PERFT_DEPTH {
                     return Err(refuse(
@@ -398,6 +430,14 @@ struct PositionView {
 }
 
 #[derive(Serialize)]
+struct TakeBackView {
+    /// The game ended off the board: reopen it, keeping every ply.
+    reopen: bool,
+    /// Plies to undo (0 when reopening).
+    plies: usize,
+}
+
+#[derive(Serialize)]
 struct PerftView {
     nodes: u64,
 }
@@ -512,6 +552,8 @@ impl From<&MoveTrace> for TraceView {
 struct OutcomeView {
     totals: [u8; 2],
     reason: &'static str,
+    /// The rule that ended the game, if a rule did (as the server's result).
+    rule: Option<&'static str>,
     winner: &'static str,
 }
 
@@ -542,6 +584,25 @@ struct ReplayView {
     checks: Vec<CheckView>,
 }
 
+/// Applies an action after the plies: `agree`, `pass`, `resign S|N`,
+/// `time S|N`.
+fn apply_action(game: &mut Game, action: &str) -> Result<(), Refusal> {
+    let mut words = action.split_whitespace();
+    let done = match (words.next(), words.next(), words.next()) {
+        (Some("agree"), None, None) => game.agree_to_stop().map(|_| ()),
+        (Some("pass"), None, None) => game.pass(),
+        (Some("resign"), Some(s), None) => game.resign(side_of(s)?).map(|_| ()),
+        (Some("time"), Some(s), None) => game.lose_on_time(side_of(s)?).map(|_| ()),
+        _ => {
+            return Err(refuse(
+                "bad_action",
+                format!("action {action:?}: agree, pass, resign S|N or time S|N"),
+            ))
+        }
+    };
+    done.map_err(|e| refuse("bad_action", format!("{action}: {e}")))
+}
+
 fn replay(spec: &GameSpec, action: Option<&str>, check: &[String]) -> Result<ReplayView, Refusal> {
     let start = position(spec.start.as_deref().unwrap_or("start"))?;
     let plies = parse_plies(&spec.moves)
@@ -563,20 +624,7 @@ fn replay(spec: &GameSpec, action: Option<&str>, check: &[String]) -> Result<Rep
         }
     }
     if let Some(action) = action {
-        let mut words = action.split_whitespace();
-        let done = match (words.next(), words.next(), words.next()) {
-            (Some("agree"), None, None) => game.agree_to_stop().map(|_| ()),
-            (Some("pass"), None, None) => game.pass(),
-            (Some("resign"), Some(s), None) => game.resign(side_of(s)?).map(|_| ()),
-            (Some("time"), Some(s), None) => game.lose_on_time(side_of(s)?).map(|_| ()),
-            _ => {
-                return Err(refuse(
-                    "bad_action",
-                    format!("action {action:?}: agree, pass, resign S|N or time S|N"),
-                ))
-            }
-        };
-        done.map_err(|e| refuse("bad_action", format!("{action}: {e}")))?;
+        apply_action(&mut game, action)?;
     }
     let pos = *game.position();
     let mut checks = Vec::new();
@@ -604,6 +652,7 @@ fn replay(spec: &GameSpec, action: Option<&str>, check: &[String]) -> Result<Rep
         outcome: game.outcome().map(|o| OutcomeView {
             totals: o.totals,
             reason: o.reason.as_str(),
+            rule: o.reason.rule(),
             winner: o.winner_str(),
         }),
         over_at,

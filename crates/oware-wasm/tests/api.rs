@@ -53,3 +53,53 @@ fn refusals_carry_codes_and_the_state_goes_on() {
     let r = ask(&mut state, r#"{"op":"perft","position":"start","depth":4}"#);
     assert_eq!(r["nodes"], 1_014, "the perft vector of the start");
 }
+
+#[test]
+fn a_take_back_is_planned_by_the_session_layer() {
+    let mut state = State::new();
+    // South played F and B, North f: back to South's turn is one ply, to
+    // North's two, and two people at one board take back one ply.
+    for (side, plies) in [(r#","side":"S""#, 1), (r#","side":"N""#, 2), ("", 1)] {
+        let r = ask(
+            &mut state,
+            &format!(r#"{{"op":"take_back","game":{{"moves":"FfB"}}{side}}}"#),
+        );
+        assert_eq!(r["ok"], true, "{r}");
+        assert_eq!(r["reopen"], false, "{r}");
+        assert_eq!(r["plies"], plies, "{side}: {r}");
+    }
+    // A resignation is reopened, keeping every ply.
+    let r = ask(
+        &mut state,
+        r#"{"op":"take_back","game":{"moves":"Ff"},"action":"resign S","side":"S"}"#,
+    );
+    assert_eq!(
+        (r["reopen"].clone(), r["plies"].clone()),
+        (true.into(), 0.into()),
+        "{r}"
+    );
+    for (request, code) in [
+        (
+            r#"{"op":"take_back","game":{"moves":""}}"#,
+            "nothing_to_take_back",
+        ),
+        (
+            r#"{"op":"take_back","game":{"moves":"F"},"side":"N"}"#,
+            "no_move_of_yours",
+        ),
+        (
+            r#"{"op":"take_back","game":{"moves":"F"},"side":"X"}"#,
+            "bad_request",
+        ),
+    ] {
+        let r = ask(&mut state, request);
+        assert_eq!(r["code"], code, "{request}: {r}");
+    }
+    // The result names the rule that ended the game, as the server's does.
+    let r = ask(
+        &mut state,
+        r#"{"op":"replay","game":{"moves":"Ff"},"action":"agree"}"#,
+    );
+    assert_eq!(r["outcome"]["rule"], "R12", "{r}");
+    assert_eq!(r["outcome"]["reason"], "agreement", "{r}");
+}

@@ -26,6 +26,7 @@ mod engine;
 mod live;
 mod new_game;
 mod nodes;
+pub mod offline;
 mod seeks;
 mod tournaments;
 

@@ -217,7 +217,7 @@ impl Hub {
     /// Stores a new game and seats its creator: `tokens` are the plain seat
     /// tokens they get (the store keeps only their hashes), `invite` the
     /// game's invite code (given in the link of an online game).
-    async fn create_from(
+    pub(super) async fn create_from(
         self: &Arc<Self>,
         meta: GameMeta,
         plies: Vec<StoredPly>,

@@ -129,7 +129,7 @@ fn parse_action(text: Option<&str>) -> Result<OfferAction, ApiError> {
     })
 }
 
-fn parse_position(text: &str) -> Result<Position, ApiError> {
+pub(crate) fn parse_position(text: &str) -> Result<Position, ApiError> {
     text.parse().map_err(|e| ApiError::position(text, &e))
 }
 

@@ -17,6 +17,7 @@ mod lesson_routes;
 mod limits;
 mod lobby;
 mod mistakes;
+mod offline_games;
 mod old_schema;
 mod play_together;
 mod puzzles;

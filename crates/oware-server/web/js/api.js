@@ -126,6 +126,8 @@ export const api = {
   changePassword: (old_password, new_password) => call('POST', '/account/password', { old_password, new_password }),
   deleteAccount: (password) => call('POST', '/account/delete', { password }),
   myGames: () => call('GET', '/account/games'),
+  /** A finished game played offline on this device, kept in the account (local.js). */
+  offlineGame: (body) => call('POST', '/account/offline-games', body),
   player: (name) => call('GET', `/players/${encodeURIComponent(name)}`),
   relations: () => call('GET', '/account/relations'),
   follow: (name, on) => call('POST', `/players/${encodeURIComponent(name)}/follow`, { on }),

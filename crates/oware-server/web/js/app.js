@@ -3,7 +3,8 @@
 
 import { engineSettled } from './engine/client.js';
 import { lang, setLang, onLangChange, t } from './i18n.js';
-import { setRouter } from './ui.js';
+import { esc, setRouter } from './ui.js';
+import { offline, syncOfflineGames } from './local.js';
 import * as home from './pages/home.js';
 import * as play from './pages/play.js';
 import * as game from './pages/game.js';
@@ -17,27 +18,32 @@ import * as accountPage from './pages/account.js';
 import * as player from './pages/player.js';
 import * as watch from './pages/watch.js';
 import * as tournaments from './pages/tournaments.js';
-import { accountReady, currentUser, onAccountChange, syncMyGames } from './account.js';
+import { accountReady, currentUser, onAccountChange, reloadAccount, syncMyGames } from './account.js';
+
+// Pages that need the server (online games, the lobby, accounts, watching,
+// puzzles' ratings, the coach's review of mistakes): offline they say so,
+// and come back by themselves when the network returns.
+const NET = true;
 
 const routes = [
   [/^\/$/, home.mount, ''],
   [/^\/play\/?$/, play.mount, '/play'],
-  [/^\/lobby\/?$/, lobby.mount, '/lobby'],
-  [/^\/watch\/?$/, watch.mount, '/watch'],
-  [/^\/tournaments\/?$/, tournaments.mountList, '/tournaments'],
-  [/^\/tournament\/([A-Za-z0-9_-]+)\/?$/, tournaments.mountOne, '/tournaments'],
+  [/^\/lobby\/?$/, lobby.mount, '/lobby', NET],
+  [/^\/watch\/?$/, watch.mount, '/watch', NET],
+  [/^\/tournaments\/?$/, tournaments.mountList, '/tournaments', NET],
+  [/^\/tournament\/([A-Za-z0-9_-]+)\/?$/, tournaments.mountOne, '/tournaments', NET],
   [/^\/game\/([A-Za-z0-9_-]+)\/?$/, game.mount, ''],
   [/^\/learn\/?$/, learn.mountTutorial, '/learn'],
   [/^\/rules\/?$/, learn.mountRules, '/rules'],
   [/^\/review\/?$/, review.mountList, '/review'],
   [/^\/review\/([A-Za-z0-9_-]+)\/?$/, review.mountGame, '/review'],
   [/^\/study\/?$/, study.mount, '/study'],
-  [/^\/puzzles\/?$/, (m) => puzzles.mount(m, null), '/puzzles'],
-  [/^\/puzzles\/(daily|\d+)\/?$/, puzzles.mount, '/puzzles'],
-  [/^\/mistakes\/([A-Za-z0-9_-]+)\/?$/, mistakes.mount, ''],
-  [/^\/account\/?$/, accountPage.mount, '/account'],
-  [/^\/player\/([^/]+)\/?$/, player.mountProfile, ''],
-  [/^\/ratings\/?$/, player.mountRatings, '/ratings'],
+  [/^\/puzzles\/?$/, (m) => puzzles.mount(m, null), '/puzzles', NET],
+  [/^\/puzzles\/(daily|\d+)\/?$/, puzzles.mount, '/puzzles', NET],
+  [/^\/mistakes\/([A-Za-z0-9_-]+)\/?$/, mistakes.mount, '', NET],
+  [/^\/account\/?$/, accountPage.mount, '/account', NET],
+  [/^\/player\/([^/]+)\/?$/, player.mountProfile, '', NET],
+  [/^\/ratings\/?$/, player.mountRatings, '/ratings', NET],
 ];
 
 const main = document.getElementById('main');
@@ -86,10 +92,12 @@ function render() {
   cleanup = null;
   const path = location.pathname;
   let found = false;
-  for (const [re, mount, nav] of routes) {
+  needsNet = false;
+  for (const [re, mount, nav, net] of routes) {
     const m = path.match(re);
     if (!m) continue;
     found = true;
+    needsNet = !!net;
     for (const a of document.querySelectorAll('.nav a')) {
       if (a.getAttribute('href') === nav) a.setAttribute('aria-current', 'page');
       else a.removeAttribute('aria-current');
@@ -97,13 +105,26 @@ function render() {
     main.replaceChildren();
     const navLink = nav && document.querySelector(`.nav a[href="${nav}"]`);
     document.title = navLink ? `${navLink.textContent} · Oware` : 'Oware Abapa';
-    cleanup = mount(main, ...m.slice(1).map(decodeURIComponent));
+    if (net && offline()) noNetwork(main);
+    else cleanup = mount(main, ...m.slice(1).map(decodeURIComponent));
     break;
   }
   if (!found) {
     main.innerHTML = `<h1>404</h1><p><a href="/" data-link>Oware</a></p>`;
   }
 }
+
+/** An online-only page with the network cut: says so, and what works. */
+function noNetwork(host) {
+  host.innerHTML = `<h1>${esc(t('offline.title'))}</h1><p class="msg warn offline-needs" role="status">${esc(t('offline.needs'))}</p>
+    <p>${esc(t('offline.whatWorks'))}</p>
+    <p class="row"><a class="btn primary" href="/play" data-link>${esc(t('nav.play'))}</a> <a class="btn" href="/learn" data-link>${esc(t('nav.learn'))}</a></p>`;
+}
+
+// The page on show needs the network: drawn again when it goes or returns.
+let needsNet = false;
+window.addEventListener('online', () => { if (needsNet) render(); });
+window.addEventListener('offline', () => { if (needsNet) render(); });
 
 function go(path, replace = false) {
   if (replace) history.replaceState(null, '', path);
@@ -129,8 +150,9 @@ onLangChange(() => { translateShell(); render(); });
 // header follows at once; the page is drawn again unless it is the one
 // that did it (the account page draws itself).
 let started = false;
-onAccountChange(() => {
+onAccountChange((me) => {
   showAccount();
+  if (me) syncOfflineGames(true);
   if (started && !/^\/account\/?$/.test(location.pathname)) render();
 });
 
@@ -139,6 +161,10 @@ translateShell();
 // right seats and names; a signed-in player's seats come from the account.
 Promise.race([accountReady.then((me) => (me ? syncMyGames() : null)), new Promise((r) => setTimeout(r, 1500))])
   .finally(() => { started = true; showAccount(); render(); });
+// Games finished offline go to the signed-in player's account when the
+// network is there (local.js): at load, and each time the network returns.
+accountReady.then((me) => syncOfflineGames(!!me)).catch(() => {});
+window.addEventListener('online', () => { reloadAccount().then((me) => syncOfflineGames(!!me)).catch(() => {}); });
 
 // Offline and installable: the service worker keeps the app and the
 // engine's files (sw.js; docs/WEB.md, "Offline and installable"). It is

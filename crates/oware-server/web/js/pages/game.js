@@ -1,6 +1,8 @@
 // The game page (/game/{id}): computer, hot-seat and online games, for
 // players and spectators. The server is the referee: this page sends moves,
-// animates the traces it gets back, and resyncs by ply number.
+// animates the traces it gets back, and resyncs by ply number. A game
+// played on this device without the server (`local-…`, offline) is
+// refereed by the rules core in the browser (local.js), in the same shapes.
 
 import { api, seats, GameSocket, ApiError, CHAT_PAGE } from '../api.js';
 import { Board } from '../board.js';
@@ -11,6 +13,7 @@ import { describeTrace, resultParts } from '../rulesboard.js';
 import { moveListHtml, traceCaptures, ognCaptures } from '../moves.js';
 import { sound, celebrate } from '../sound.js';
 import { browserEngine, readyEngine } from '../engine/client.js';
+import { isLocal, localApi, localTokens, createLocalGame } from '../local.js';
 import { accountReady, currentUser, syncMyGames, ratingText, refreshRatings, ratingClass, myRating } from '../account.js';
 
 const other = (s) => (s === 'S' ? 'N' : 'S');
@@ -25,7 +28,10 @@ class GamePage {
     this.main = main;
     this.id = id;
     this.game = null;
-    this.tokens = seats.get(id);
+    this.local = isLocal(id);
+    // The referee: the server, or the rules core in this browser.
+    this.api = this.local ? localApi : api;
+    this.tokens = this.local ? {} : seats.get(id);
     this.previews = [];
     this.queue = Promise.resolve();
     this.pendingCoach = null;
@@ -51,15 +57,23 @@ class GamePage {
   async start() {
     let game;
     try {
-      game = await api.getGame(this.id);
+      game = await this.api.getGame(this.id);
     } catch (e) {
+      if (e.code === 'network' && !this.local) {
+        // A game on the server with the network cut: it comes back by
+        // itself when the network returns.
+        this.main.innerHTML = `<h1>${esc(t('offline.title'))}</h1><p class="msg warn offline-needs" role="status">${esc(t('offline.needs'))}</p><p><a class="btn" href="/play" data-link>${esc(t('game.newgame'))}</a></p>`;
+        window.addEventListener('online', () => { if (!this.destroyed) this.start(); }, { once: true });
+        return;
+      }
       this.main.innerHTML = `<h1>${esc(t('game.notfound'))}</h1><p class="msg bad">${esc(errorText(e))}</p><p><a class="btn" href="/play" data-link>${esc(t('game.newgame'))}</a></p>`;
       return;
     }
     if (this.destroyed) return;
+    if (this.local) this.tokens = localTokens(game);
     // A signed-in player opening their game on another device: the
     // account holds the seat, and this device gets a token of its own.
-    if (!this.mySides().length && await accountReady) {
+    if (!this.local && !this.mySides().length && await accountReady) {
       // A game made since the list was read (a tournament pairing, a
       // rematch from another device): read the list again once.
       let mine = (await syncMyGames()).find((g) => g.id === this.id);
@@ -84,6 +98,7 @@ class GamePage {
       announce(text);
     }
     if (!this.mySides().length && game.status === 'waiting' && game.mode === 'online') this.showJoin(invite);
+    if (this.local) return;
     this.connect();
     this.ticker = setInterval(() => this.renderClocks(), 200);
     if (game.mode === 'online') this.setupChat();
@@ -200,6 +215,8 @@ class GamePage {
    * record's capture marks. */
   syncCaps(game) {
     const n = game.plies.length;
+    // A local game carries its own marks.
+    if (game.caps) { this.caps = game.caps.slice(); return; }
     if (this.caps.length === n) return;
     if (this.caps.length === n - 1 && (game.last || game.plies[n - 1] === '-')) {
       this.caps.push(game.plies[n - 1] === '-' ? 0 : traceCaptures(game.last));
@@ -251,6 +268,7 @@ class GamePage {
     if (this.canMove()) {
       // Start the coach's analysis now, so a click is judged at once.
       if (this.coachOn()) coachAnalysis(...this.coachArgs());
+      if (g.previews) { this.previews = g.previews; return; }
       try {
         const st = await api.rulesState(g.position);
         if (st.position === this.game.position) this.previews = st.previews;
@@ -275,6 +293,7 @@ class GamePage {
     const token = this.tokens[other(computer)];
     if (!eng) {
       this.computing = null;
+      if (this.local) { setMsg(this.msgEl, t('offline.noEngine'), 'bad'); return; }
       if (g.engine === 'browser') {
         this.enqueue(async () => {
           try { this.setGame((await api.chooseEngine(this.id, token, 'server')).game); } catch (e) { this.showError(e); }
@@ -298,8 +317,10 @@ class GamePage {
       return;
     }
     try {
-      const a = await api.computerMove(this.id, token, r.best, ply);
+      const a = await this.api.computerMove(this.id, token, r.best, ply);
       await this.enqueue(() => this.showAnswer(a.game, computer));
+      // Played: after a take-back the computer plays at this ply again.
+      if (this.computing === ply) this.computing = null;
     } catch (e) {
       this.computing = null;
       if (this.game.ply === ply) this.game.thinking = false;
@@ -368,7 +389,7 @@ class GamePage {
     else if (this.mySides().length) status = t('game.theirTurn');
     else status = `${t('game.spectating')} ${t('game.toMove', { side: this.seatName(g.to_move) })}`;
     q('.status').textContent = status;
-    q('.mode-line').textContent = `${t(`mode.${g.mode}`)}${g.rated ? ` · ${t('seek.rated')}` : ''}${g.aborted ? ` · ${t('game.abortedShort')}` : ''}${g.level ? ` · ${t('play.level')} ${levelName(g.level)}` : ''}${g.time_control ? ` · ${tcText(g.time_control)}` : ''}`;
+    q('.mode-line').textContent = `${t(`mode.${g.mode}`)}${this.local ? ` · ${t('offline.localGame')}` : ''}${g.rated ? ` · ${t('seek.rated')}` : ''}${g.aborted ? ` · ${t('game.abortedShort')}` : ''}${g.level ? ` · ${t('play.level')} ${levelName(g.level)}` : ''}${g.time_control ? ` · ${tcText(g.time_control)}` : ''}`;
     this.renderMoves();
     const myTurn = g.status === 'playing' && g.mode !== 'hotseat' && this.canMove();
     document.title = myTurn ? `● ${t('game.titleTurn')} · Oware` : this.baseTitle;
@@ -499,11 +520,12 @@ class GamePage {
     // A tournament game: back to the tournament, which pairs again (no rematch).
     if (g.tournament) html += `<a class="btn primary tournament-back" href="/tournament/${esc(g.tournament)}" data-link>${esc(t('tour.back'))}</a>`;
     else if (mine && g.mode !== 'computer') html += `<button class="btn primary rematch-btn" type="button">${esc(g.rematch ? t('game.rematchJoin') : t('game.rematch'))}</button>`;
-    html += `<a class="btn" href="/review/${esc(this.id)}" data-link>${esc(t('game.review'))}</a>`;
+    if (!this.local) html += `<a class="btn" href="/review/${esc(this.id)}" data-link>${esc(t('game.review'))}</a>`;
     const learner = viewer || (g.mode === 'hotseat' && mine ? 'S' : null);
-    if (learner) html += `<a class="btn mistakes-link" href="/mistakes/${esc(this.id)}?side=${learner}" data-link>${esc(t('mis.title'))}</a>`;
-    html += `<button class="btn share-btn" type="button">${esc(t('game.share'))}</button>`;
-    html += `<a class="btn" href="${esc(api.ognUrl(this.id))}" download="oware-${esc(this.id)}.ogn">${esc(t('game.ogn'))}</a>`;
+    // A game kept on this device has no link to share or server record yet.
+    if (learner && !this.local) html += `<a class="btn mistakes-link" href="/mistakes/${esc(this.id)}?side=${learner}" data-link>${esc(t('mis.title'))}</a>`;
+    if (!this.local) html += `<button class="btn share-btn" type="button">${esc(t('game.share'))}</button>`;
+    if (!this.local) html += `<a class="btn" href="${esc(api.ognUrl(this.id))}" download="oware-${esc(this.id)}.ogn">${esc(t('game.ogn'))}</a>`;
     html += `<a class="btn" href="/play" data-link>${esc(t('game.newgame'))}</a></div><p class="msg share-msg" role="status"></p>`;
     if (g.rematch && mine && g.mode === 'online') html += `<p class="msg ok">${esc(t('game.rematchOffer'))}</p>`;
     const rated = g.rated && viewer && currentUser();
@@ -515,7 +537,7 @@ class GamePage {
     if (rated) this.showRatingChange(box.querySelector('.rating-change'), viewer);
     box.querySelector('.rematch-btn')?.addEventListener('click', () => this.rematch());
     box.querySelector('.again-btn')?.addEventListener('click', () => this.playAgain());
-    box.querySelector('.share-btn').addEventListener('click', async () => {
+    box.querySelector('.share-btn')?.addEventListener('click', async () => {
       const url = new URL(`/review/${this.id}`, location.origin).href;
       try { await navigator.clipboard.writeText(url); } catch (_) { /* shown below to copy by hand */ }
       setMsg(box.querySelector('.share-msg'), t('game.shareCopied', { url }), 'ok');
@@ -899,7 +921,7 @@ class GamePage {
     if (this.hinted !== `${g.ply}${letter}`) setMsg(this.msgEl, '');
     this.sending = true;
     try {
-      const r = await api.move(this.id, this.tokens[g.to_move], letter, g.ply);
+      const r = await this.api.move(this.id, this.tokens[g.to_move], letter, g.ply);
       await this.enqueue(() => this.showAnswer(r.game, g.to_move));
     } catch (e) {
       this.showError(e, letter);
@@ -911,7 +933,7 @@ class GamePage {
   showError(e, letter) {
     if (e instanceof ApiError && e.code === 'stale_ply') {
       setMsg(this.msgEl, t('err.stale_ply'), 'warn');
-      api.getGame(this.id).then((g) => this.enqueue(() => this.setGame(g)));
+      this.api.getGame(this.id).then((g) => this.enqueue(() => this.setGame(g)));
       return;
     }
     const text = errorText(e);
@@ -955,7 +977,7 @@ class GamePage {
 
   async undo() {
     try {
-      const r = await api.undo(this.id, this.token());
+      const r = await this.api.undo(this.id, this.token());
       this.enqueue(() => this.setGame(r.game));
       setMsg(this.msgEl, '');
     } catch (e) { this.showError(e); }
@@ -979,7 +1001,7 @@ class GamePage {
     if (!window.confirm(t('game.resignConfirm'))) return;
     try {
       const side = this.game.mode === 'hotseat' ? this.game.to_move : this.mySides()[0];
-      const r = await api.resign(this.id, this.tokens[side]);
+      const r = await this.api.resign(this.id, this.tokens[side]);
       this.enqueue(() => this.setGame(r.game));
     } catch (e) { this.showError(e); }
   }
@@ -990,15 +1012,15 @@ class GamePage {
       if (action !== 'offer' || !window.confirm(t('game.agreeBoth'))) return;
       try {
         const g = this.game;
-        await api.agreement(this.id, this.tokens[g.to_move], 'offer');
-        const r = await api.agreement(this.id, this.tokens[other(g.to_move)], 'accept');
+        await this.api.agreement(this.id, this.tokens[g.to_move], 'offer');
+        const r = await this.api.agreement(this.id, this.tokens[other(g.to_move)], 'accept');
         this.enqueue(() => this.setGame(r.game));
       } catch (e) { this.showError(e); }
       return;
     }
     try {
       const side = this.game.mode === 'hotseat' ? this.game.to_move : (action === 'offer' ? this.mySides()[0] : other(this.game.offer));
-      const r = await api.agreement(this.id, this.tokens[side] || this.token(), action);
+      const r = await this.api.agreement(this.id, this.tokens[side] || this.token(), action);
       this.enqueue(() => {
         if (action === 'offer' && r.game.status === 'playing' && !r.game.offer) setMsg(this.msgEl, t('game.offerDeclined'));
         this.setGame(r.game);
@@ -1009,6 +1031,11 @@ class GamePage {
   async playAgain() {
     const g = this.game;
     try {
+      if (this.local) {
+        const r = await createLocalGame({ mode: 'computer', level: g.level, side: this.viewer() || 'S', name: localStorage.getItem('oware.name') || undefined });
+        navigate(`/game/${r.id}`);
+        return;
+      }
       const r = await api.createGame({ mode: 'computer', level: g.level, side: this.viewer() || 'S', name: localStorage.getItem('oware.name') || undefined, engine: g.time_control || !browserEngine() ? undefined : 'browser' });
       seats.add(r.id, r.tokens);
       navigate(`/game/${r.id}`);
@@ -1020,8 +1047,10 @@ class GamePage {
       let newId = null;
       for (const side of this.mySides()) {
         // eslint-disable-next-line no-await-in-loop
-        const r = await api.rematch(this.id, this.tokens[side]);
+        const r = await this.api.rematch(this.id, this.tokens[side]);
         newId = r.id;
+        // A local game's rematch is one call, and its seats are not the server's.
+        if (this.local) break;
         seats.add(r.id, { [r.you]: r.token });
         if (r.tokens) seats.add(r.id, r.tokens);
         if (this.game.mode !== 'hotseat') break;

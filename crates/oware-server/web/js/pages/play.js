@@ -5,6 +5,7 @@ import { currentUser } from '../account.js';
 import { api, seats } from '../api.js';
 import { t, errorText, levelName } from '../i18n.js';
 import { esc, navigate, setMsg } from '../ui.js';
+import { createLocalGame, offline } from '../local.js';
 
 /** Common clocks (minutes + seconds of increment), as on other game sites. */
 const PRESETS = [[1, 0], [3, 2], [5, 3], [10, 5], [15, 10], [30, 20]];
@@ -87,6 +88,7 @@ export function mount(main) {
         <input type="text" name="position" class="mono" size="34" placeholder="4-4-4-4-4-4-4-4-4-4-4-4-0-0-S" value="${esc(pos)}" aria-label="${esc(t('play.custom'))}">
       </fieldset>
       ${currentUser() ? `<p class="playing-as">${esc(t('seek.as', { name: currentUser().username }))}</p>` : `<label>${esc(t('play.name'))} <input type="text" name="name" maxlength="40" value="${esc(localStorage.getItem('oware.name') || '')}"></label>`}
+      <p class="msg offline-note" ${offline() ? '' : 'hidden'}>${esc(t('offline.playHere'))}</p>
       <p><button class="btn primary" type="submit">${esc(t('play.go'))}</button></p>
       <div class="msg" role="status"></div>
     </form>`;
@@ -96,6 +98,10 @@ export function mount(main) {
     form.querySelector('.computer-only').hidden = m !== 'computer';
   };
   form.addEventListener('input', upd);
+  // Offline, the game is played on this device: the form says so while it is.
+  const note = () => { form.querySelector('.offline-note').hidden = !offline(); };
+  window.addEventListener('online', note);
+  window.addEventListener('offline', note);
   wireTimeControl(form, '');
   upd();
   form.position.addEventListener('input', () => { form.querySelector('[name=start][value=custom]').checked = true; });
@@ -117,12 +123,23 @@ export function mount(main) {
     // computer's moves when it can (docs/WEB.md, "Which engine answers").
     if (m === 'computer' && !body.time_control && browserEngine()) body.engine = 'browser';
     try {
-      const r = await api.createGame(body);
-      seats.add(r.id, r.tokens);
+      let r;
+      if (offline()) r = await createLocalGame(body);
+      else {
+        try {
+          r = await api.createGame(body);
+          seats.add(r.id, r.tokens);
+        } catch (err) {
+          // The server cannot be reached: the game is played on this device.
+          if (err.code !== 'network') throw err;
+          r = await createLocalGame(body);
+        }
+      }
       if (body.side === 'random') sessionStorage.setItem(`oware.drawn.${r.id}`, r.you);
       navigate(`/game/${r.id}`);
     } catch (err) {
       setMsg(form.querySelector('.msg'), errorText(err), 'bad');
     }
   });
+  return () => { window.removeEventListener('online', note); window.removeEventListener('offline', note); };
 }

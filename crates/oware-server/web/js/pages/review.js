@@ -8,6 +8,7 @@ import { esc, navigate, setMsg, relTime, announce, settings } from '../ui.js';
 import { resultText, describeTrace, resultParts, resultShort } from '../rulesboard.js';
 import { moveListHtml, moveNumber, pvText, ognCaptures } from '../moves.js';
 import { accountReady, syncMyGames } from '../account.js';
+import { localApi, localStore, localTokens } from '../local.js';
 import { nameWithRating } from './lobby.js';
 import { tcText } from './game.js';
 
@@ -85,10 +86,13 @@ async function loadMine(el) {
       }
     }
   }
+  // Games kept on this device (played offline), until the account has them.
+  const kept = (await localStore.all().catch(() => [])).filter((r) => !r.uploaded).slice(0, 50);
+  const onDevice = (await Promise.all(kept.map((r) => localApi.getGame(r.id).catch(() => null)))).filter(Boolean);
   if (!el.isConnected) return;
-  const games = [...byId.values(), ...local];
+  const games = [...byId.values(), ...local, ...onDevice];
   if (!games.length) { el.innerHTML = `<p class="muted">${esc(t(me ? 'review.myNoneAccount' : 'review.myNone'))}</p>`; return; }
-  const mineOf = (g) => g.mine || ['S', 'N'].filter((s) => seats.get(g.id)[s]);
+  const mineOf = (g) => g.mine || (g.local ? Object.keys(localTokens(g)) : ['S', 'N'].filter((s) => seats.get(g.id)[s]));
   // An online game waiting for my move (correspondence above all) comes
   // first, and the tab's title counts them.
   const myTurn = (g) => g.mode === 'online' && g.status === 'playing' && !!g.to_move && mineOf(g).length === 1 && mineOf(g)[0] === g.to_move;
@@ -101,9 +105,9 @@ async function loadMine(el) {
     const viewer = g.mode !== 'hotseat' && mine.length === 1 ? mine[0] : null;
     const turn = g.mode === 'online' && g.status === 'playing' && viewer && g.to_move ? (g.to_move === viewer ? 'mine.yourTurn' : 'mine.theirTurn') : null;
     const state = g.status === 'over' ? resultParts(g.result, viewer).head : `${t(`status.${g.status}`)} (${g.ply})${g.time_control ? ` · ${tcText(g.time_control)}` : ''}`;
-    const link = g.status === 'over' ? `<a href="/review/${esc(g.id)}" data-link>${esc(t('review.open'))}</a>` : `<a class="btn small primary" href="/game/${esc(g.id)}" data-link>${esc(t('review.continue'))}</a>`;
-    return `<tr class="${g.status === 'over' ? '' : 'ongoing'}"><td>${esc(relTime(g.updated_at))}<br><span class="muted">${esc(t(`mode.${g.mode}`))}</span></td>
-      <td>${esc(nameWithRating(g.seats.S, 'S', g.level))} – ${esc(nameWithRating(g.seats.N, 'N', g.level))}<br><span class="muted">${esc(state)}</span>${turn ? ` <span class="pill${turn === 'mine.yourTurn' ? ' your-turn' : ''}">${esc(t(turn))}</span>` : ''}</td><td>${link}</td></tr>`;
+    const link = g.local && g.status === 'over' ? `<a href="/game/${esc(g.id)}" data-link>${esc(t('review.open'))}</a>` : g.status === 'over' ? `<a href="/review/${esc(g.id)}" data-link>${esc(t('review.open'))}</a>` : `<a class="btn small primary" href="/game/${esc(g.id)}" data-link>${esc(t('review.continue'))}</a>`;
+    return `<tr class="${g.status === 'over' ? '' : 'ongoing'}"><td>${esc(relTime(g.updated_at))}<br><span class="muted">${esc(t(`mode.${g.mode}`))}${g.local ? ` · ${esc(t('offline.localGame'))}` : ''}</span></td>
+      <td>${esc(nameWithRating(g.seats.S, 'S', g.level))} – ${esc(nameWithRating(g.seats.N, 'N', g.level))}<br><span class="muted">${esc(state)}</span>${g.refused ? `<br><span class="msg bad">${esc(t('offline.refused', { why: errorText({ code: g.refused.split('.')[0], reason: g.refused.split('.')[1] }) }))}</span>` : ''}${turn ? ` <span class="pill${turn === 'mine.yourTurn' ? ' your-turn' : ''}">${esc(t(turn))}</span>` : ''}</td><td>${link}</td></tr>`;
   }).join('')}</tbody></table>`;
 }
 

@@ -1,0 +1,337 @@
+// Games played on this device without the server: untimed games against
+// the computer and two players on one device, when the network is cut
+// (docs/WEB.md, "Offline and installable").
+//
+// The referee is the rules core itself, in the WebAssembly module (its
+// `replay` and `take_back` requests): nothing here knows a rule. The page
+// (pages/game.js) talks to `localApi` as it talks to the server's API, and
+// gets games in the shape of the server's game view (`GameView`), so the
+// board, the move list, take-back and the result card are the same code.
+//
+// A game is kept in IndexedDB (database `oware`, store `games`) after every
+// change, finished or not, so an unfinished one resumes after a reload. Its
+// record: {id, mode, level, human, names, start, moves, action, offer,
+// created_at, updated_at, finished_at, uploaded, refused}, where `moves` is the plies played
+// ("FfA") and `action` what ended the game off the board (`agree`,
+// `resign S`), as the module's `replay` takes them.
+
+import { api, ApiError } from './api.js';
+import { readyEngine } from './engine/client.js';
+import { traceCaptures } from './moves.js';
+
+const PREFIX = 'local-';
+const DB = 'oware';
+const STORE = 'games';
+
+/** A game played on this device (its id starts with `local-`). */
+export const isLocal = (id) => typeof id === 'string' && id.startsWith(PREFIX);
+
+/** The browser is offline (as far as it knows). */
+export const offline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
+
+let dbPromise = null;
+function db() {
+  if (!dbPromise) {
+    dbPromise = new Promise((resolve, reject) => {
+      const req = indexedDB.open(DB, 1);
+      req.onupgradeneeded = () => {
+        const d = req.result;
+        if (!d.objectStoreNames.contains(STORE)) d.createObjectStore(STORE, { keyPath: 'id' });
+      };
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    dbPromise.catch(() => { dbPromise = null; });
+  }
+  return dbPromise;
+}
+
+function tx(mode, f) {
+  return db().then((d) => new Promise((resolve, reject) => {
+    const t = d.transaction(STORE, mode);
+    const req = f(t.objectStore(STORE));
+    t.oncomplete = () => resolve(req?.result);
+    t.onerror = () => reject(t.error);
+    t.onabort = () => reject(t.error);
+  }));
+}
+
+/** The kept games: get one, put one, list them (newest first). */
+export const localStore = {
+  get: (id) => tx('readonly', (s) => s.get(id)),
+  put: (record) => tx('readwrite', (s) => s.put(record)),
+  async all() {
+    const list = (await tx('readonly', (s) => s.getAll())) || [];
+    return list.sort((a, b) => (a.updated_at < b.updated_at ? 1 : -1));
+  },
+};
+
+async function engine() {
+  const eng = await readyEngine();
+  if (!eng) throw new ApiError(0, 'no_engine', 'the browser engine cannot run here');
+  return eng;
+}
+
+async function ask(request) {
+  const r = await (await engine()).request(request);
+  if (!r.ok) throw new ApiError(400, r.code === 'illegal_move' ? 'illegal_move' : 'invalid_request', r.message);
+  return r;
+}
+
+const LETTERS = 'ABCDEFabcdef'.split('');
+const now = () => new Date().toISOString();
+
+/** A new id: random, so two devices never make the same one (it is also
+ * the key that keeps an uploaded game from being stored twice). */
+function newId() {
+  const bytes = new Uint8Array(12);
+  crypto.getRandomValues(bytes);
+  return PREFIX + [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The game as the server's game view, from the module's replay. */
+async function view(rec) {
+  const game = { start: rec.start, moves: rec.moves };
+  const r = await ask({ op: 'replay', game, action: rec.action || undefined, check: LETTERS });
+  const plies = rec.moves.split('');
+  // Seeds captured by each ply (the move list's marks): each prefix's last trace.
+  const caps = [];
+  for (let i = 1; i <= plies.length; i += 1) {
+    if (plies[i - 1] === '-') { caps.push(0); continue; }
+    // eslint-disable-next-line no-await-in-loop
+    const p = i === plies.length ? r : await ask({ op: 'replay', game: { start: rec.start, moves: rec.moves.slice(0, i) } });
+    caps.push(traceCaptures(p.last ? { ...p.last, sown: [...p.last.sown] } : null));
+  }
+  // Each legal move's end (where its last seed lands, what it captures):
+  // the core's trace of it, for the hover preview.
+  const previews = [];
+  for (const c of r.checks) {
+    if (!c.legal) { previews.push({ move: c.move, legal: false, refusal: { code: c.code } }); continue; }
+    // eslint-disable-next-line no-await-in-loop
+    const after = await ask({ op: 'replay', game: { start: rec.start, moves: rec.moves + c.move } });
+    previews.push({ move: c.move, legal: true, refusal: null, last_house: after.last?.last, captures: after.last?.captured_seeds || 0 });
+  }
+  const stores = r.position.split('-');
+  const seat = (side) => (rec.mode === 'computer' && rec.human !== side
+    ? { kind: 'computer', name: `Computer ${rec.level}`, taken: true, connected: true, account: false }
+    : { kind: 'human', name: rec.names?.[side] || 'Player', taken: true, connected: true, account: false });
+  const outcome = r.outcome;
+  return {
+    id: rec.id,
+    local: true,
+    // Why the account refused it, if it did (`code.reason`).
+    refused: rec.refused || null,
+    mode: rec.mode,
+    level: rec.mode === 'computer' ? rec.level : null,
+    level_name: null,
+    status: r.over ? 'over' : 'playing',
+    public: false,
+    created_at: rec.created_at,
+    updated_at: rec.updated_at,
+    seats: { S: seat('S'), N: seat('N') },
+    start: rec.start,
+    plies,
+    ply: plies.length,
+    position: r.position,
+    to_move: r.to_move,
+    legal: r.over ? [] : r.legal.split(''),
+    score: { south: Number(stores[12]), north: Number(stores[13]) },
+    last: plies.length && r.last ? { ...r.last, sown: [...r.last.sown] } : null,
+    result: outcome ? {
+      reason: outcome.reason,
+      rule: outcome.rule ?? null,
+      winner: outcome.winner,
+      totals: { south: outcome.totals[0], north: outcome.totals[1] },
+      text: outcome.reason,
+    } : null,
+    time_control: null,
+    rated: false,
+    clock: null,
+    offer: r.over ? null : rec.offer || null,
+    thinking: false,
+    engine: 'browser',
+    rematch: null,
+    caps,
+    // Each move's legality where the game stands ({move, legal, refusal}),
+    // for the page's refusals before a move is sent.
+    previews,
+  };
+}
+
+async function load(id) {
+  const rec = await localStore.get(id);
+  if (!rec) throw new ApiError(404, 'not_found', `no game ${id} on this device`);
+  return rec;
+}
+
+async function save(rec) {
+  rec.updated_at = now();
+  const g = await view(rec);
+  if (g.status === 'over' && !rec.finished_at) rec.finished_at = rec.updated_at;
+  if (g.status !== 'over') rec.finished_at = null;
+  await localStore.put(rec);
+  return g;
+}
+
+/** The seat tokens of a local game: this device holds the human seats. */
+export function localTokens(game) {
+  const t = {};
+  for (const side of ['S', 'N']) if (game.seats[side].kind === 'human') t[side] = `local-${side}`;
+  return t;
+}
+
+const sideOfToken = (token) => (token === 'local-S' ? 'S' : token === 'local-N' ? 'N' : null);
+
+/** Creates a game on this device: {mode: 'computer'|'hotseat', level,
+ * side: 'S'|'N'|'random', name, position}. Answers as POST /games does
+ * ({id, you, tokens, game}); timed games need the server. */
+export async function createLocalGame(opts) {
+  if (opts.time_control) throw new ApiError(400, 'offline_timed', 'timed games need the network');
+  const pos = await ask({ op: 'position', text: opts.position || 'start' }).catch((e) => {
+    throw new ApiError(400, 'invalid_position', e.message);
+  });
+  let human = null;
+  if (opts.mode === 'computer') {
+    human = opts.side === 'N' ? 'N' : opts.side === 'random' ? (Math.random() < 0.5 ? 'S' : 'N') : 'S';
+  }
+  const names = {};
+  if (opts.name) {
+    if (human) names[human] = opts.name; else names.S = opts.name;
+  }
+  const rec = {
+    id: newId(),
+    mode: opts.mode === 'hotseat' ? 'hotseat' : 'computer',
+    level: opts.mode === 'computer' ? Math.min(10, Math.max(1, Number(opts.level) || 3)) : null,
+    human,
+    names,
+    start: pos.position,
+    moves: '',
+    action: null,
+    offer: null,
+    created_at: now(),
+    updated_at: now(),
+    finished_at: null,
+  };
+  const game = await save(rec);
+  const tokens = localTokens(game);
+  return { id: rec.id, you: human || 'S', tokens, game };
+}
+
+async function play(id, token, move, ply) {
+  const rec = await load(id);
+  const g = await view(rec);
+  if (g.status !== 'playing') throw new ApiError(409, 'game_over', 'the game is over');
+  if (ply !== undefined && ply !== g.ply) throw new ApiError(409, 'stale_ply', 'the game moved on');
+  const check = g.previews.find((p) => p.move === move);
+  if (!check) throw new ApiError(400, 'invalid_request', `no move ${move}`);
+  if (!check.legal) throw new ApiError(400, 'illegal_move', `illegal move ${move}`, null, check.refusal.code);
+  rec.moves += move;
+  rec.offer = null;
+  return { game: await save(rec) };
+}
+
+/** The page's API for local games: the calls of pages/game.js, answered
+ * here in the server's shapes. */
+export const localApi = {
+  getGame: async (id) => view(await load(id)),
+  move: play,
+  computerMove: play,
+  async undo(id) {
+    const rec = await load(id);
+    const r = await (await engine()).request({
+      op: 'take_back',
+      game: { start: rec.start, moves: rec.moves },
+      action: rec.action || undefined,
+      side: rec.mode === 'computer' ? rec.human : undefined,
+    });
+    if (!r.ok) throw new ApiError(400, 'not_allowed', r.message, null, r.code);
+    if (r.reopen) rec.action = null;
+    else rec.moves = rec.moves.slice(0, rec.moves.length - r.plies);
+    rec.offer = null;
+    return { game: await save(rec) };
+  },
+  async resign(id, token) {
+    const rec = await load(id);
+    const g = await view(rec);
+    const side = sideOfToken(token) || g.to_move;
+    rec.action = `resign ${side}`;
+    return { game: await save(rec) };
+  },
+  /** An offer to stop (R12): in a hot-seat game the page sends the offer
+   * and the acceptance; the computer answers as the server's does (it
+   * accepts when its engine judges the position no better than a draw
+   * for itself, after a 300 ms search). */
+  async agreement(id, token, action) {
+    const rec = await load(id);
+    const g = await view(rec);
+    const side = sideOfToken(token);
+    if (action === 'decline') { rec.offer = null; return { game: await save(rec) }; }
+    if (action === 'accept') {
+      if (!rec.offer || rec.offer === side) throw new ApiError(400, 'not_allowed', 'no offer to accept');
+      await ask({ op: 'replay', game: { start: rec.start, moves: rec.moves }, action: 'agree' });
+      rec.action = 'agree';
+      rec.offer = null;
+      return { game: await save(rec) };
+    }
+    if (rec.mode === 'computer') {
+      const computer = rec.human === 'S' ? 'N' : 'S';
+      const r = await ask({ op: 'search', game: { start: rec.start, moves: rec.moves }, movetime_ms: 300 });
+      const cp = r.score?.cp ?? 0;
+      const forComputer = g.to_move === computer ? cp : -cp;
+      if (forComputer <= 0) rec.action = 'agree';
+      return { game: await save(rec) };
+    }
+    rec.offer = side || g.to_move;
+    return { game: await save(rec) };
+  },
+  /** A new game with the same settings (hot-seat rematch, computer's play again). */
+  async rematch(id) {
+    const rec = await load(id);
+    const r = await createLocalGame({ mode: rec.mode, level: rec.level, side: rec.human || 'S', name: rec.names?.[rec.human || 'S'] });
+    return { id: r.id, you: r.you, token: r.tokens[r.you], tokens: r.tokens };
+  },
+};
+
+/** The upload of a finished game (POST /api/v1/account/offline-games). */
+export function uploadBody(rec) {
+  return {
+    client_id: rec.id.slice(PREFIX.length),
+    mode: rec.mode,
+    level: rec.mode === 'computer' ? rec.level : undefined,
+    side: rec.mode === 'computer' ? rec.human : undefined,
+    position: rec.start,
+    moves: rec.moves,
+    end: rec.action || undefined,
+  };
+}
+
+let syncing = null;
+/** Sends this device's finished games, not sent yet, to the signed-in
+ * player's account as unrated games; the server keeps each once, so a
+ * game sent again (another tab, a lost answer) is not stored twice. A
+ * game the server refuses is marked with its code and not sent again.
+ * Resolves to the number of games the account holds from this device now. */
+export function syncOfflineGames(signedIn) {
+  if (!signedIn || offline() || typeof indexedDB === 'undefined') return Promise.resolve(0);
+  if (syncing) return syncing;
+  syncing = (async () => {
+    let sent = 0;
+    for (const rec of await localStore.all()) {
+      if (!rec.finished_at || rec.uploaded || rec.refused) continue;
+      try {
+        // eslint-disable-next-line no-await-in-loop
+        const r = await api.offlineGame(uploadBody(rec));
+        rec.uploaded = r.id;
+        sent += 1;
+      } catch (e) {
+        // The network or the server's load: try again later.
+        if (e.code === 'network' || e.code === 'rate_limited' || e.code === 'not_signed_in' || e.status >= 500) break;
+        rec.refused = e.reason ? `${e.code}.${e.reason}` : e.code;
+      }
+      // eslint-disable-next-line no-await-in-loop
+      await localStore.put(rec);
+    }
+    return sent;
+  })().finally(() => { syncing = null; });
+  return syncing;
+}

@@ -1,0 +1,226 @@
+// Whole games with the network cut (docs/WEB.md, "Offline and
+// installable"): once the service worker keeps the app, a player starts a
+// game against the computer and a two-players game on this device, plays
+// each to its end refereed by the rules core in the browser (the
+// WebAssembly module), takes a move back, sees the result card, and finds
+// an unfinished game again after a reload. The pages that need the server
+// say so, in English and French, and come back by themselves when the
+// network returns.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launch, BASE, readBoard, shot, until, watchErrors, freePort, startServer } from '../lib.mjs';
+
+// From this position South's leftmost playable house ends the game within
+// a few moves whatever North plays (e2e/tests/computer.test.mjs).
+const ENDGAME = '0-0-0-0-0-2-2-2-0-1-2-0-17-22-S';
+
+async function installed(page, base = BASE) {
+  await page.goto(`${base}/play`);
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await until(() => page.evaluate(() => !!navigator.serviceWorker.controller), 'the service worker controls the page', 30000);
+  await until(() => page.evaluate(async () => {
+    const keys = (await (await caches.open('oware-v1')).keys()).map((r) => new URL(r.url).pathname);
+    return keys.includes('/wasm/oware.wasm') && keys.includes('/js/local.js');
+  }), 'the shell kept', 30000);
+}
+
+const plies = (page) => page.locator('.moves-list .mv').count();
+
+/** Starts a level-1 game against the computer from ENDGAME, South. */
+async function startComputerGame(page, base = BASE) {
+  await page.goto(`${base}/play`);
+  await page.getByLabel('The computer').check();
+  await page.locator('[name=level]').selectOption('1');
+  await page.getByLabel('South (bottom)').check();
+  await page.locator('[name=position]').fill(ENDGAME);
+  await page.getByRole('button', { name: 'Start the game' }).click();
+  await page.waitForURL(/\/game\/local-[0-9a-f]+$/);
+  await page.locator('.house.playable').first().waitFor();
+}
+
+/** Clicks the first playable house; confirms when the coach asks. */
+async function playFirst(page) {
+  const n = await plies(page);
+  const house = page.locator('.house.playable').first();
+  await house.click();
+  await until(async () => (await plies(page)) > n || /again/.test(await page.locator('.move-msg').textContent()), 'the move or the coach');
+  if (/again/.test(await page.locator('.move-msg').textContent())) await house.click();
+  await until(async () => (await plies(page)) > n, 'the move played');
+}
+
+/** Plays the first playable house whenever one is, until the result card. */
+async function playToEnd(page) {
+  const deadline = Date.now() + 120000;
+  let moves = 0;
+  while (!(await page.locator('.result-card').isVisible())) {
+    assert.ok(moves < 40 && Date.now() < deadline, 'the game ends within 40 moves and two minutes');
+    if (await page.locator('.house.playable').count() === 0) { await page.waitForTimeout(100); continue; }
+    await playFirst(page);
+    moves += 1;
+  }
+  return moves;
+}
+
+test('offline: a game against the computer and one on this device, to their end', async () => {
+  const b = await launch();
+  try {
+    const ctx = await b.newContext({ viewport: { width: 360, height: 640 } });
+    const page = await ctx.newPage();
+    const errors = watchErrors(page);
+    await installed(page);
+    await ctx.setOffline(true);
+
+    // Against the computer (level 1), from a short endgame.
+    await page.goto(`${BASE}/play`);
+    await page.locator('.offline-note').waitFor();
+    await startComputerGame(page);
+    assert.match(await page.locator('.mode-line').textContent(), /kept on this device/);
+    const before = await readBoard(page);
+    assert.equal(before.F, 2, 'the chosen position');
+    // A refused move, in words, from the core's code.
+    await page.locator('.house[data-house="A"]').click();
+    await until(async () => /empty/i.test(await page.locator('.move-msg').textContent()), 'the refusal');
+    assert.deepEqual(await readBoard(page), before);
+    // One move, the computer's reply (its engine is the browser's), then take-back.
+    await playFirst(page);
+    await until(async () => (await plies(page)) >= 2 || page.locator('.result-card').isVisible(), "the computer's reply");
+    if (!(await page.locator('.result-card').isVisible())) {
+      await until(async () => !(await page.locator('.undo-btn').isDisabled()), 'take-back enabled');
+      await page.locator('.undo-btn').click();
+      await until(async () => (await plies(page)) === 0, 'our move and the reply taken back');
+      assert.deepEqual(await readBoard(page), before, 'the board as it was');
+    }
+    const ours = await playToEnd(page);
+    const result = await page.locator('.result-text').textContent();
+    assert.match(result, /^(You won|You lost|Draw), \d+–\d+$/);
+    const end = await readBoard(page);
+    assert.equal(Object.values(end).reduce((a, n) => a + n, 0), 48, 'seeds are conserved');
+    console.log(`# offline computer game: ${ours} of our moves, "${result}"`);
+    await shot(page, 'phone-offline-game');
+    // Kept: a reload (offline) shows the same finished game.
+    const url = page.url();
+    await page.reload();
+    await page.locator('.result-card').waitFor();
+    assert.equal(await page.locator('.result-text').textContent(), result);
+    assert.equal(page.url(), url);
+
+    // Two players on this device: one move, a reload, the game goes on.
+    await page.goto(`${BASE}/play?mode=hotseat`);
+    await page.locator('[name=position]').fill(ENDGAME);
+    await page.getByRole('button', { name: 'Start the game' }).click();
+    await page.waitForURL(/\/game\/local-[0-9a-f]+$/);
+    await page.locator('.house.playable').first().waitFor();
+    await playFirst(page);
+    await page.reload();
+    await page.locator('.house.playable').first().waitFor();
+    assert.equal(await plies(page), 1, 'the unfinished game resumes after a reload');
+    // Take-back in a hot-seat game is one ply.
+    await page.locator('.undo-btn').click();
+    await until(async () => (await plies(page)) === 0, 'one ply taken back');
+    const moves = await playToEnd(page);
+    assert.match(await page.locator('.result-text').textContent(), /(South|North) won|Draw/);
+    console.log(`# offline hot-seat game: ${moves} moves, "${await page.locator('.result-text').textContent()}"`);
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= 360), true, 'no sideways scroll at 360 px');
+    assert.deepEqual(errors.filter((e) => !/net::|Failed to fetch|NetworkError|ERR_INTERNET_DISCONNECTED/.test(e)), []);
+    await ctx.setOffline(false);
+  } finally {
+    await b.close();
+  }
+});
+
+test('offline: online-only pages say so in English and French, and come back with the network', async () => {
+  const b = await launch();
+  try {
+    const ctx = await b.newContext({ viewport: { width: 360, height: 640 } });
+    const page = await ctx.newPage();
+    await installed(page);
+    for (const [lang, words] of [['en', /needs the network/], ['fr', /besoin du réseau/]]) {
+      await page.goto(`${BASE}/lobby?lang=${lang}`);
+      await page.locator('main h1').first().waitFor();
+      await ctx.setOffline(true);
+      // The lobby was open when the network went: it says so at once.
+      await page.locator('.offline-needs').waitFor();
+      assert.match(await page.locator('.offline-needs').textContent(), words);
+      for (const path of ['/watch', '/account', '/puzzles', '/ratings']) {
+        await page.goto(`${BASE}${path}?lang=${lang}`);
+        await page.locator('.offline-needs').waitFor();
+        assert.match(await page.locator('.offline-needs').textContent(), words, path);
+      }
+      if (lang === 'fr') await shot(page, 'phone-offline-needs-fr');
+      // The network returns: the page comes back by itself.
+      await ctx.setOffline(false);
+      await until(async () => (await page.locator('.offline-needs').count()) === 0, `${lang}: the page back online`);
+      await page.locator('main h1').first().waitFor();
+    }
+  } finally {
+    await b.close();
+  }
+});
+
+test('offline games go to the account once the network returns, once however often they are sent', async () => {
+  // A server of its own: the shared one limits sign-ups per address.
+  const dir = mkdtempSync(join(tmpdir(), 'oware-offline-'));
+  const server = await startServer({ port: await freePort(), db: join(dir, 'games.sqlite3') });
+  const base = server.url;
+  const b = await launch();
+  try {
+    const ctx = await b.newContext({ viewport: { width: 360, height: 640 } });
+    const page = await ctx.newPage();
+    const errors = watchErrors(page);
+    const name = `Adjoa_${Date.now().toString(36).slice(-5)}`;
+    await page.goto(`${base}/account`);
+    const form = page.locator('.signup-form');
+    await form.locator('[name=username]').fill(name);
+    await form.locator('[name=password]').fill('seeds-and-houses');
+    await form.locator('button[type=submit]').click();
+    await until(async () => (await page.locator('.nav-account').textContent()) === name, 'signed up');
+    await installed(page, base);
+
+    await ctx.setOffline(true);
+    await startComputerGame(page, base);
+    const local = page.url().split('/game/')[1];
+    await playToEnd(page);
+    const result = await page.locator('.result-text').textContent();
+    const kept = () => page.evaluate(async (id) => {
+      const { localStore } = await import('/js/local.js');
+      return localStore.get(id);
+    }, local);
+    assert.equal((await kept()).uploaded, undefined, 'not sent while offline');
+    // Offline, My games lists it as kept on this device.
+    await page.goto(`${base}/review`);
+    await until(async () => (await page.locator('.mine-list').innerText()).includes('kept on this device'), 'listed offline');
+
+    // The network returns: the game goes to the account by itself.
+    await ctx.setOffline(false);
+    const id = await until(async () => (await kept()).uploaded, 'the game uploaded', 30000);
+    assert.equal(id, `dev${local.slice('local-'.length)}`);
+    // A second attempt (as after a lost answer): the server keeps it once.
+    await page.evaluate(async (lid) => {
+      const { localStore } = await import('/js/local.js');
+      const rec = await localStore.get(lid);
+      delete rec.uploaded;
+      await localStore.put(rec);
+    }, local);
+    await page.reload();
+    await until(async () => (await kept()).uploaded === id, 'the second sync', 30000);
+    const r = await page.evaluate(async () => (await fetch('/api/v1/account/games')).json());
+    assert.equal(r.games.filter((g) => g.id === id).length, 1, 'stored once');
+    const g = await page.evaluate(async (gid) => (await fetch(`/api/v1/games/${gid}`)).json(), id);
+    assert.equal(g.rated, false);
+    assert.equal(g.status, 'over');
+    // In My games exactly once, from the account (no longer as a local copy).
+    await page.goto(`${base}/review`);
+    await until(async () => (await page.locator(`.mine-list a[href="/review/${id}"]`).count()) === 1, 'listed from the account');
+    assert.equal(await page.locator('.mine-list').getByText('kept on this device').count(), 0);
+    assert.equal(await page.locator('.mine-list tr').count(), 1, 'one game in My games');
+    console.log(`# uploaded ${local} as ${id}: "${result}"`);
+    assert.deepEqual(errors.filter((e) => !/net::|Failed to fetch|NetworkError|ERR_INTERNET_DISCONNECTED/.test(e)), []);
+  } finally {
+    await b.close();
+    await server.stop();
+  }
+});
