@@ -31,5 +31,7 @@ pub struct Pairing {
 }
 
 /// Points in half-point units: a win is 2, a draw 1 (so "2½" is 5).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 pub struct HalfPoints(pub u32);

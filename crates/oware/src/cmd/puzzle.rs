@@ -81,7 +81,8 @@ pub struct BuildArgs {
     /// Stop at this many puzzles.
     #[arg(long, default_value_t = 1200)]
     limit: usize,
-    /// Puzzles wanted of each rare theme (feeding, starving, grand slam),
+    /// Puzzles wanted of each rare theme (feeding, starving, grand slam,
+    /// repetition),
     /// from seeded positions shaped for it, examined first.
     #[arg(long, default_value_t = 40)]
     themed: usize,
