@@ -1287,17 +1287,18 @@ impl App {
             let tone = if t.solved { Tone::Info } else { Tone::Warn };
             out.push((tone, t.text(lang, computer)));
         }
-        if r.show_best {
-            let best = analysis.best().mv;
-            let why = analysis
-                .judge(best)
-                .map(|j| j.text(lang, computer))
-                .unwrap_or_default();
+        // The best move, once asked, in the coach's words ("B is the best
+        // move (…)"), said once: not again when the last try was it.
+        let best = analysis.best().mv;
+        if r.show_best && r.tried.as_ref().map(|t| t.judgement.mv) != Some(best) {
             out.push((
                 Tone::Info,
-                match lang {
-                    Lang::En => format!("The best move: {}. {why}", best.letter()),
-                    Lang::Fr => format!("Le meilleur coup\u{a0}: {}. {why}", best.letter()),
+                match analysis.judge(best) {
+                    Some(j) => j.text(lang, computer),
+                    None => match lang {
+                        Lang::En => format!("The best move: {}.", best.letter()),
+                        Lang::Fr => format!("Le meilleur coup\u{a0}: {}.", best.letter()),
+                    },
                 },
             ));
         }
