@@ -1897,10 +1897,26 @@ mod tests {
             "{:?}",
             app.review_lines()
         );
+        // Shown after the best move was tried, the best move is not said
+        // a second time.
         app.on_key(key(KeyCode::Char('s')));
-        assert!(app.review_lines()[2]
-            .1
-            .starts_with(&format!("The best move: {}.", best.letter())));
+        let said = |app: &App| {
+            app.review_lines()
+                .iter()
+                .filter(|(_, t)| t.contains("is the best move"))
+                .count()
+        };
+        assert_eq!(said(&app), 1, "{:?}", app.review_lines());
+        // After another try, it is said in the coach's words.
+        app.on_key(key(KeyCode::Char('d')));
+        let lines = app.review_lines();
+        assert!(
+            lines[2]
+                .1
+                .starts_with(&format!("{} is the best move", best.letter())),
+            "{lines:?}"
+        );
+        assert_eq!(said(&app), 1, "{lines:?}");
         app.on_key(key(KeyCode::Esc));
         assert_eq!(app.screen, Screen::Play);
         // Asked again, the review is already made.
