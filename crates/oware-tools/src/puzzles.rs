@@ -411,6 +411,48 @@ pub fn build(config: &Config, progress: &mut dyn FnMut(&Report)) -> (PuzzleSet, 
     (set, report)
 }
 
+/// Re-makes the lines of the table-proved puzzles of `set` with
+/// `puzzles::table_line` (tables of `set.tables` seeds, built in memory)
+/// and reads every puzzle's themes again from its line; a table puzzle
+/// whose line ends the game against its proof is dropped and the ids are
+/// renumbered 1, 2, 3, …. Search-proved puzzles keep their lines. Returns
+/// the set and the number dropped. For a file built before table lines
+/// were the tables' play (`oware puzzle reline`).
+pub fn reline(set: &PuzzleSet) -> (PuzzleSet, usize) {
+    let mut judge = Engine::new(EngineOptions {
+        hash_mb: 16,
+        tablebase_dir: None,
+    });
+    if set.tables > 0 {
+        let tables = oware_engine::tablebase::build_in_memory(usize::from(set.tables))
+            .expect("tables of at most 30 seeds can be built");
+        judge.set_tablebase(Some(Arc::new(tables)));
+    }
+    let mut out = Vec::new();
+    let mut dropped = 0;
+    for p in &set.puzzles {
+        let mut q = p.clone();
+        if q.proof.by_tables() {
+            q.line = puzzles::table_line(&judge, q.position, q.solution);
+            if !puzzles::line_keeps_proof(q.position, &q.line, q.proof) {
+                dropped += 1;
+                continue;
+            }
+        }
+        q.themes = puzzles::themes(q.position, &q.line, puzzles::covers(&judge, q.position));
+        q.id = out.len() as u32 + 1;
+        out.push(q);
+    }
+    (
+        PuzzleSet {
+            check_depth: set.check_depth,
+            tables: set.tables,
+            puzzles: out,
+        },
+        dropped,
+    )
+}
+
 /// The report's counts in one line, without times (the file's header:
 /// the same arguments write the same file).
 pub fn format_counts(report: &Report) -> String {
