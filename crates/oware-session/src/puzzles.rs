@@ -612,7 +612,9 @@ pub fn examine(
 /// The line of a table-proved puzzle: `solution`, then both sides playing
 /// the tables' best moves through `Game` (so the history counts: R11 ends
 /// the line when a position occurs a third time), until the game ends or
-/// the line holds [`TABLE_LINE_PLIES`] plies. Deterministic.
+/// the line holds [`TABLE_LINE_PLIES`] plies, or the tables do not cover
+/// the board reached (a table proof may rest on captures further on: the
+/// line is then the solution alone). Deterministic.
 ///
 /// The tables hold no distances, only what each side ends up with, so the
 /// shortest win and the longest loss are approximated. Among the moves

@@ -97,8 +97,16 @@ fn table_lines_end_as_proved() {
     for p in set.puzzles.iter().filter(|p| p.proof.by_tables()) {
         assert!(p.line.len() <= puzzles::TABLE_LINE_PLIES, "puzzle {}", p.id);
         let game = oware_core::Game::from_moves(p.position, &p.line).unwrap();
+        // A line that does not end stops at the cap, or where the tables
+        // do not cover the board (a table proof may rest on captures
+        // further on).
         let Some(o) = game.outcome() else {
-            assert_eq!(p.line.len(), puzzles::TABLE_LINE_PLIES, "puzzle {}", p.id);
+            assert!(
+                p.line.len() == puzzles::TABLE_LINE_PLIES
+                    || game.position().seeds_on_board() > set.tables,
+                "puzzle {}",
+                p.id
+            );
             continue;
         };
         ended += 1;
