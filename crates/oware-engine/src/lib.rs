@@ -479,6 +479,16 @@ impl Engine {
         (v.lower == v.upper).then_some(v.lower)
     }
 
+    /// The loaded tables' value of every legal move of `position` (bounds
+    /// on the seeds of the board each leaves the mover, with no regard for
+    /// history), or `None` without tables or when they do not cover it.
+    pub fn table_move_values(
+        &self,
+        position: &oware_core::Position,
+    ) -> Option<Vec<tablebase::TableMove>> {
+        tablebase::move_values(self.tables.as_ref()?, position)
+    }
+
     /// Why the tablebase directory could not be used, if it could not.
     pub fn tablebase_error(&self) -> Option<&str> {
         self.tablebase_error.as_deref()

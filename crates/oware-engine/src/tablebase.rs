@@ -76,6 +76,46 @@ impl Oracle for Arc<Tablebase> {
     }
 }
 
+/// A legal move and what the tables say it is worth to the side to move:
+/// bounds on the seeds of the board (its own capture included) the mover
+/// ends up with (`oware_tablebase::MoveValue`, available with or without
+/// the `tablebase` feature).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TableMove {
+    /// The move.
+    pub mv: oware_core::Move,
+    /// Seeds it captures at once.
+    pub captured: u8,
+    /// Lower bound on the mover's share of the board's seeds after it.
+    pub lower: u8,
+    /// Upper bound on the mover's share.
+    pub upper: u8,
+}
+
+/// Every legal move of `pos` valued by `tables`, in move order; `None`
+/// when the tables do not cover `pos`.
+#[cfg(feature = "tablebase")]
+pub fn move_values(tables: &Tablebase, pos: &Position) -> Option<Vec<TableMove>> {
+    Some(
+        tables
+            .move_values(pos)?
+            .into_iter()
+            .map(|v| TableMove {
+                mv: v.mv,
+                captured: v.captured,
+                lower: v.lower,
+                upper: v.upper,
+            })
+            .collect(),
+    )
+}
+
+/// Without the `tablebase` feature there are no tables to ask.
+#[cfg(not(feature = "tablebase"))]
+pub fn move_values(tables: &Tablebase, _pos: &Position) -> Option<Vec<TableMove>> {
+    match *tables {}
+}
+
 /// Opens the tables in `dir` as an oracle for the search.
 #[cfg(feature = "tablebase")]
 pub fn open(dir: &std::path::Path) -> Result<Arc<Tablebase>, TablebaseError> {

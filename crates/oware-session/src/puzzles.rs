@@ -34,6 +34,12 @@ pub const MIN_MARGIN: f64 = crate::analysis::Verdict::INACCURACY;
 /// Plies of the expected line an explanation names.
 const LINE_WORDS: usize = 6;
 
+/// The most plies of a table-proved puzzle's line ([`table_line`]): the
+/// solution and the tables' best play after it. Long enough for a line to
+/// reach the end of the game (R9, R10) or a third repetition (R11: the
+/// rules' example E11 takes 25 plies).
+pub const TABLE_LINE_PLIES: usize = 40;
+
 /// The shipped puzzles' file.
 pub const SHIPPED_TEXT: &str = include_str!("../data/puzzles.txt");
 
@@ -586,12 +592,135 @@ pub fn examine(
         ScoreKind::TablebaseDraw | ScoreKind::Draw if all_tabled => Proof::TablesDraw,
         _ => Proof::Search { depth },
     };
+    // A table proof's line is the tables' play after the solution; a
+    // search's is its principal variation (from the solution).
+    let line = if proof.by_tables() {
+        table_line(engine, position, best.mv)
+    } else if best.line.first() == Some(&best.mv) {
+        best.line.clone()
+    } else {
+        vec![best.mv]
+    };
     Ok(Some(Found {
         solution: best.mv,
-        line: best.line.clone(),
+        line,
         margin,
         proof,
     }))
+}
+
+/// The line of a table-proved puzzle: `solution`, then both sides playing
+/// the tables' best moves through `Game` (so the history counts: R11 ends
+/// the line when a position occurs a third time), until the game ends or
+/// the line holds [`TABLE_LINE_PLIES`] plies, or the tables do not cover
+/// the board reached (a table proof may rest on captures further on: the
+/// line is then the solution alone). Deterministic.
+///
+/// The tables hold no distances, only what each side ends up with, so the
+/// shortest win and the longest loss are approximated. Among the moves
+/// that keep the tables' value (the highest lower bound, then the highest
+/// upper bound), the mover takes, in order of preference:
+///
+/// 1. a move that ends the game with a better result than the tables
+///    promise the mover, or the promised one when that is a win or a
+///    draw (the side that is not losing finishes at once);
+/// 2. a move that does not end the game;
+/// 3. a move that ends it with the promised loss (the losing side delays);
+/// 4. a move that ends it worse than promised;
+///
+/// then, for the winning side, the move whose position was seen the
+/// fewest times since the last capture; then the side not losing the
+/// most seeds captured at once (progress),
+/// the losing side the fewest, then the first in move order. The promise
+/// is the tables' result for the mover: won when the store and the lower
+/// bound reach 25, lost when the store and the upper bound stay under 24,
+/// drawn otherwise.
+pub fn table_line(engine: &Engine, position: Position, solution: Move) -> Vec<Move> {
+    let mut game = Game::new(position);
+    let mut line = vec![solution];
+    if game.play(solution).is_err() {
+        return line;
+    }
+    while !game.is_over() && line.len() < TABLE_LINE_PLIES {
+        let pos = *game.position();
+        let Some(values) = engine.table_move_values(&pos) else {
+            break;
+        };
+        let Some(best) = values.iter().map(|v| (v.lower, v.upper)).max() else {
+            break;
+        };
+        let me = pos.to_move();
+        let store = u32::from(pos.store(me));
+        let promise: i8 = if store + u32::from(best.0) >= 25 {
+            1
+        } else if store + u32::from(best.1) <= 23 {
+            -1
+        } else {
+            0
+        };
+        let key = |i: usize, v: &oware_engine::tablebase::TableMove| {
+            let mut g = game.clone();
+            let class = match g.play(v.mv).ok().and(g.outcome()) {
+                None => 2,
+                Some(o) => {
+                    let r: i8 = match o.winner {
+                        Some(w) if w == me => 1,
+                        Some(_) => -1,
+                        None => 0,
+                    };
+                    if r > promise || (r == promise && promise >= 0) {
+                        3
+                    } else if r == promise {
+                        1
+                    } else {
+                        0
+                    }
+                }
+            };
+            // The side that wins steers clear of positions already seen
+            // since the last capture (its winning play never needs them,
+            // and a third one would end the game by R11).
+            let seen = if promise > 0 && !g.is_over() {
+                let now = *g.position();
+                g.since_last_capture().iter().filter(|&&p| p == now).count()
+            } else {
+                0
+            };
+            let took = i16::from(v.captured);
+            let took = if promise >= 0 { took } else { -took };
+            (class, std::cmp::Reverse(seen), took, std::cmp::Reverse(i))
+        };
+        let Some(mv) = values
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| (v.lower, v.upper) == best)
+            .max_by_key(|&(i, v)| key(i, v))
+            .map(|(_, v)| v.mv)
+        else {
+            break;
+        };
+        if game.play(mv).is_err() {
+            break;
+        }
+        line.push(mv);
+    }
+    line
+}
+
+/// True when `line` (a table-proved puzzle's, from `position`) does not
+/// end the game against `proof`: played through `Game`, it either stops
+/// before the end or ends with the solver winning a [`Proof::TablesWin`]
+/// puzzle and drawing a [`Proof::TablesDraw`] one. Always true for a
+/// search proof.
+pub fn line_keeps_proof(position: Position, line: &[Move], proof: Proof) -> bool {
+    let Ok(game) = Game::from_moves(position, line) else {
+        return false;
+    };
+    match (proof, game.outcome()) {
+        (Proof::Search { .. }, _) | (_, None) => true,
+        (Proof::TablesWin, Some(o)) => o.winner == Some(position.to_move()),
+        (Proof::TablesDraw, Some(o)) => o.winner.is_none(),
+    }
 }
 
 /// Why a shipped puzzle does not hold.
@@ -633,6 +762,17 @@ pub enum VerifyError {
         /// The examination's.
         found: String,
     },
+    /// A table-proved puzzle's line is not the tables' play, or ends the
+    /// game against the proof.
+    #[error("puzzle {id}: the tables' line is {found}, the file says {claimed}")]
+    OtherLine {
+        /// The puzzle.
+        id: u32,
+        /// The file's line.
+        claimed: String,
+        /// The tables'.
+        found: String,
+    },
     /// The themes differ from the trace's.
     #[error("puzzle {id}: the trace gives the themes {found}, the file says {claimed}")]
     OtherThemes {
@@ -670,6 +810,18 @@ pub fn verify(engine: &mut Engine, puzzle: &Puzzle, depth: u32) -> Result<f64, V
             id,
             claimed: puzzle.proof.code(),
             found: found.proof.code(),
+        });
+    }
+    // A table proof's line is the tables' play ([`table_line`]), the same
+    // at any depth, and ends the game as proved, if it ends it.
+    if puzzle.proof.by_tables()
+        && (found.line != puzzle.line
+            || !line_keeps_proof(puzzle.position, &puzzle.line, puzzle.proof))
+    {
+        return Err(VerifyError::OtherLine {
+            id,
+            claimed: format_moves(&puzzle.line),
+            found: format_moves(&found.line),
         });
     }
     let themes = themes(

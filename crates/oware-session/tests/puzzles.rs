@@ -71,7 +71,7 @@ fn every_shipped_puzzle_holds() {
 fn the_set_covers_the_themes_and_both_proofs() {
     let set = puzzles::shipped();
     let count = |t: Theme| set.puzzles.iter().filter(|p| p.themes.contains(&t)).count();
-    for t in [Theme::CaptureChain, Theme::Endgame, Theme::Feeding] {
+    for t in Theme::ALL {
         assert!(count(t) > 0, "no puzzle of theme {}", t.code());
     }
     assert!(set.puzzles.iter().any(|p| p.proof.by_tables()));
@@ -83,6 +83,47 @@ fn the_set_covers_the_themes_and_both_proofs() {
     for (i, p) in set.puzzles.iter().enumerate() {
         assert_eq!(p.id as usize, i + 1);
     }
+}
+
+/// A table-proved puzzle's line is the tables' play after the solution
+/// (`puzzles::table_line`, re-made by `verify`); where it ends the game,
+/// the end is the one the proof promises: the solver wins a `tw` puzzle
+/// and draws a `td` one. And the set holds the themes read from the
+/// lines' ends.
+#[test]
+fn table_lines_end_as_proved() {
+    let set = puzzles::shipped();
+    let mut ended = 0;
+    for p in set.puzzles.iter().filter(|p| p.proof.by_tables()) {
+        assert!(p.line.len() <= puzzles::TABLE_LINE_PLIES, "puzzle {}", p.id);
+        let game = oware_core::Game::from_moves(p.position, &p.line).unwrap();
+        // A line that does not end stops at the cap, or where the tables
+        // do not cover the board (a table proof may rest on captures
+        // further on).
+        let Some(o) = game.outcome() else {
+            assert!(
+                p.line.len() == puzzles::TABLE_LINE_PLIES
+                    || game.position().seeds_on_board() > set.tables,
+                "puzzle {}",
+                p.id
+            );
+            continue;
+        };
+        ended += 1;
+        let want = match p.proof {
+            Proof::TablesWin => Some(p.to_move()),
+            _ => None,
+        };
+        assert_eq!(o.winner, want, "puzzle {}: {:?}", p.id, o.reason);
+    }
+    assert!(ended > 0);
+    let count = |t: Theme| set.puzzles.iter().filter(|p| p.themes.contains(&t)).count();
+    assert!(count(Theme::Starving) >= 20, "{}", count(Theme::Starving));
+    assert!(
+        count(Theme::Repetition) >= 10,
+        "{}",
+        count(Theme::Repetition)
+    );
 }
 
 #[test]
@@ -126,6 +167,19 @@ fn a_wrong_puzzle_is_refused() {
     assert!(matches!(
         puzzles::verify(&mut e, &wrong, set.check_depth),
         Err(VerifyError::OtherThemes { .. })
+    ));
+
+    // A table-proved puzzle with a line cut short of the tables' play.
+    let t = set
+        .puzzles
+        .iter()
+        .find(|p| p.proof.by_tables() && p.line.len() > 1)
+        .unwrap();
+    let mut wrong = t.clone();
+    wrong.line.pop();
+    assert!(matches!(
+        puzzles::verify(&mut e, &wrong, set.check_depth),
+        Err(VerifyError::OtherLine { .. })
     ));
 
     // Without the tables, a puzzle the tables prove is not proved by them.

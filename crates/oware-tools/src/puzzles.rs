@@ -46,7 +46,8 @@ pub struct Config {
     pub limit: usize,
     /// Game records to take positions from too.
     pub records: Vec<Record>,
-    /// Puzzles wanted of each rare theme (feeding, starving, grand slam),
+    /// Puzzles wanted of each rare theme (feeding, starving, grand slam,
+    /// repetition),
     /// from seeded positions built for it ([`themed_position`]), examined
     /// before the records and the games.
     pub themed: usize,
@@ -146,18 +147,28 @@ fn play_game(
 }
 
 /// The rare themes the builder seeds positions for.
-pub const RARE_THEMES: [Theme; 3] = [Theme::Feeding, Theme::Starving, Theme::GrandSlam];
+pub const RARE_THEMES: [Theme; 4] = [
+    Theme::Feeding,
+    Theme::Starving,
+    Theme::GrandSlam,
+    Theme::Repetition,
+];
 
 /// A random position shaped for `theme` (deterministic in `rng`), or None
 /// when the draw is not a legal position with a choice of moves:
 ///
 /// - feeding: the opponent's row is empty, the mover holds 2 to 14 seeds;
 /// - starving: the opponent holds 1 to 4 seeds in their first 3 houses,
-///   the mover 4 to 17; kept when the board holds more seeds than 14 (a
-///   searched line can show the end) or a move ends the game at once;
+///   the mover 4 to 17 (a table-proved puzzle's line is the tables' play
+///   to the end, `puzzles::table_line`; a searched one its principal
+///   variation);
 /// - grand slam: the opponent's houses hold 0 to 2 seeds each, the mover
 ///   4 to 14 seeds with one big house, kept only when a legal move would
-///   take the whole row.
+///   take the whole row;
+/// - repetition: each row holds 1 to 3 seeds in its houses (a few seeds
+///   that chase each other round the board, as in the rules' example
+///   E11), so the tables cover it and their line, played with the
+///   history, can end by a third repetition (R11).
 ///
 /// The stores share the other seeds about evenly (a difference of at most
 /// 6), South or North to move.
@@ -199,6 +210,12 @@ pub fn themed_position(theme: Theme, rng: &mut SplitMix) -> Option<Position> {
             let n = rng.below(6);
             sow(&mut houses, mine, n, rng);
         }
+        Theme::Repetition => {
+            let n = 1 + rng.below(3);
+            sow(&mut houses, mine, n, rng);
+            let k = 1 + rng.below(3);
+            sow(&mut houses, theirs, k, rng);
+        }
         _ => return None,
     }
     let board: u32 = houses.iter().map(|&h| u32::from(h)).sum();
@@ -215,20 +232,6 @@ pub fn themed_position(theme: Theme, rng: &mut SplitMix) -> Option<Position> {
     };
     let position = Position::from_setup(setup).ok()?;
     if position.legal_moves().len() < 2 {
-        return None;
-    }
-    // A starving line is seen in a searched line (more seeds than the
-    // tables hold) or in a move that ends the game at once.
-    let ends_at_once = |m| {
-        let mut g = Game::new(position);
-        g.play(m).is_ok()
-            && g.outcome()
-                .is_some_and(|o| o.reason == oware_core::EndReason::NoMoves)
-    };
-    if theme == Theme::Starving
-        && board <= 14
-        && !position.legal_moves().into_iter().any(ends_at_once)
-    {
         return None;
     }
     if theme == Theme::GrandSlam
@@ -314,11 +317,12 @@ pub fn build(config: &Config, progress: &mut dyn FnMut(&Report)) -> (PuzzleSet, 
         if deep.solution != check.solution || !same_proof {
             return false;
         }
-        let line = if deep.line.first() == Some(&deep.solution) {
-            deep.line.clone()
-        } else {
-            vec![deep.solution]
-        };
+        let line = deep.line.clone();
+        // A table line that the history (R11) turns against the proof is
+        // no proof to show.
+        if !puzzles::line_keeps_proof(position, &line, deep.proof) {
+            return false;
+        }
         let themes = puzzles::themes(position, &line, puzzles::covers(judge, position));
         if want.is_some_and(|t| !themes.contains(&t)) {
             return false;
@@ -407,6 +411,48 @@ pub fn build(config: &Config, progress: &mut dyn FnMut(&Report)) -> (PuzzleSet, 
     (set, report)
 }
 
+/// Re-makes the lines of the table-proved puzzles of `set` with
+/// `puzzles::table_line` (tables of `set.tables` seeds, built in memory)
+/// and reads every puzzle's themes again from its line; a table puzzle
+/// whose line ends the game against its proof is dropped and the ids are
+/// renumbered 1, 2, 3, …. Search-proved puzzles keep their lines. Returns
+/// the set and the number dropped. For a file built before table lines
+/// were the tables' play (`oware puzzle reline`).
+pub fn reline(set: &PuzzleSet) -> (PuzzleSet, usize) {
+    let mut judge = Engine::new(EngineOptions {
+        hash_mb: 16,
+        tablebase_dir: None,
+    });
+    if set.tables > 0 {
+        let tables = oware_engine::tablebase::build_in_memory(usize::from(set.tables))
+            .expect("tables of at most 30 seeds can be built");
+        judge.set_tablebase(Some(Arc::new(tables)));
+    }
+    let mut out = Vec::new();
+    let mut dropped = 0;
+    for p in &set.puzzles {
+        let mut q = p.clone();
+        if q.proof.by_tables() {
+            q.line = puzzles::table_line(&judge, q.position, q.solution);
+            if !puzzles::line_keeps_proof(q.position, &q.line, q.proof) {
+                dropped += 1;
+                continue;
+            }
+        }
+        q.themes = puzzles::themes(q.position, &q.line, puzzles::covers(&judge, q.position));
+        q.id = out.len() as u32 + 1;
+        out.push(q);
+    }
+    (
+        PuzzleSet {
+            check_depth: set.check_depth,
+            tables: set.tables,
+            puzzles: out,
+        },
+        dropped,
+    )
+}
+
 /// The report's counts in one line, without times (the file's header:
 /// the same arguments write the same file).
 pub fn format_counts(report: &Report) -> String {
@@ -461,6 +507,10 @@ mod tests {
                         assert!(p.row_seeds(me.opponent()) <= 4);
                         assert!(p.row_seeds(me) >= 4);
                     }
+                    Theme::Repetition => {
+                        assert!((1..=3).contains(&p.row_seeds(me.opponent())));
+                        assert!((1..=3).contains(&p.row_seeds(me)));
+                    }
                     _ => unreachable!(),
                 }
             }
@@ -482,7 +532,7 @@ mod tests {
             ..Config::default()
         };
         let (set, report) = build(&config, &mut |_| {});
-        assert_eq!(report.themed, 3);
+        assert_eq!(report.themed, 4);
         for theme in [Theme::Feeding, Theme::GrandSlam] {
             let n = set
                 .puzzles

@@ -1287,17 +1287,18 @@ impl App {
             let tone = if t.solved { Tone::Info } else { Tone::Warn };
             out.push((tone, t.text(lang, computer)));
         }
-        if r.show_best {
-            let best = analysis.best().mv;
-            let why = analysis
-                .judge(best)
-                .map(|j| j.text(lang, computer))
-                .unwrap_or_default();
+        // The best move, once asked, in the coach's words ("B is the best
+        // move (…)"), said once: not again when the last try was it.
+        let best = analysis.best().mv;
+        if r.show_best && r.tried.as_ref().map(|t| t.judgement.mv) != Some(best) {
             out.push((
                 Tone::Info,
-                match lang {
-                    Lang::En => format!("The best move: {}. {why}", best.letter()),
-                    Lang::Fr => format!("Le meilleur coup\u{a0}: {}. {why}", best.letter()),
+                match analysis.judge(best) {
+                    Some(j) => j.text(lang, computer),
+                    None => match lang {
+                        Lang::En => format!("The best move: {}.", best.letter()),
+                        Lang::Fr => format!("Le meilleur coup\u{a0}: {}.", best.letter()),
+                    },
                 },
             ));
         }
@@ -1896,10 +1897,26 @@ mod tests {
             "{:?}",
             app.review_lines()
         );
+        // Shown after the best move was tried, the best move is not said
+        // a second time.
         app.on_key(key(KeyCode::Char('s')));
-        assert!(app.review_lines()[2]
-            .1
-            .starts_with(&format!("The best move: {}.", best.letter())));
+        let said = |app: &App| {
+            app.review_lines()
+                .iter()
+                .filter(|(_, t)| t.contains("is the best move"))
+                .count()
+        };
+        assert_eq!(said(&app), 1, "{:?}", app.review_lines());
+        // After another try, it is said in the coach's words.
+        app.on_key(key(KeyCode::Char('d')));
+        let lines = app.review_lines();
+        assert!(
+            lines[2]
+                .1
+                .starts_with(&format!("{} is the best move", best.letter())),
+            "{lines:?}"
+        );
+        assert_eq!(said(&app), 1, "{lines:?}");
         app.on_key(key(KeyCode::Esc));
         assert_eq!(app.screen, Screen::Play);
         // Asked again, the review is already made.

@@ -56,6 +56,17 @@ pub enum PuzzleAction {
         /// The puzzle file.
         file: PathBuf,
     },
+    /// Re-make a file's table-proved lines as the tables' play after the
+    /// solution, and every puzzle's themes from its line (docs/PUZZLES.md).
+    #[command(after_help = "Examples:
+  oware puzzle reline crates/oware-session/data/puzzles.txt --out /tmp/p.txt")]
+    Reline {
+        /// The puzzle file.
+        file: PathBuf,
+        /// Where to write the result.
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 #[derive(Args)]
@@ -81,7 +92,8 @@ pub struct BuildArgs {
     /// Stop at this many puzzles.
     #[arg(long, default_value_t = 1200)]
     limit: usize,
-    /// Puzzles wanted of each rare theme (feeding, starving, grand slam),
+    /// Puzzles wanted of each rare theme (feeding, starving, grand slam,
+    /// repetition),
     /// from seeded positions shaped for it, examined first.
     #[arg(long, default_value_t = 40)]
     themed: usize,
@@ -98,6 +110,7 @@ pub fn run(c: Command) -> Result<()> {
         Command::Puzzle { action, play: p } => match action {
             Some(PuzzleAction::Build(a)) => build(a),
             Some(PuzzleAction::Check { file }) => check(file),
+            Some(PuzzleAction::Reline { file, out }) => reline(file, out),
             None => play(p),
         },
     }
@@ -212,6 +225,39 @@ fn build(a: BuildArgs) -> Result<()> {
         .with_context(|| format!("cannot write {}", a.out.display()))?;
     println!("{}", oware_tools::puzzles::format(&report));
     println!("wrote {} puzzles to {}", set.puzzles.len(), a.out.display());
+    Ok(())
+}
+
+fn reline(file: PathBuf, out: PathBuf) -> Result<()> {
+    let text = std::fs::read_to_string(&file)
+        .with_context(|| format!("cannot read {}", file.display()))?;
+    let set = PuzzleSet::parse(&text)?;
+    let started = Instant::now();
+    let (relined, dropped) = oware_tools::puzzles::reline(&set);
+    // The file's own comments (its command and counts) are kept.
+    let mut comments: Vec<String> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix('#'))
+        .map(str::trim)
+        .filter(|c| {
+            !c.starts_with("check-depth ")
+                && !c.starts_with("tables ")
+                && !c.starts_with("id position")
+                && !c.starts_with("Oware puzzles:")
+        })
+        .map(str::to_string)
+        .collect();
+    comments.push(format!(
+        "relined by: oware puzzle reline ({dropped} table puzzles dropped)"
+    ));
+    std::fs::write(&out, relined.to_text(&comments))
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    println!(
+        "relined {} puzzles ({dropped} dropped) in {:.1} s: wrote {}",
+        relined.puzzles.len(),
+        started.elapsed().as_secs_f64(),
+        out.display()
+    );
     Ok(())
 }
 
