@@ -18,6 +18,7 @@ use crate::error::ApiError;
 use crate::http::JsonBody;
 use crate::limits::{ClientAddr, Cost};
 use crate::model::{new_id, new_token, now_ms};
+use crate::protocol::incoming::{GameFilter, MyGamesQuery};
 use crate::protocol::views::Summary;
 use crate::store::WriteOp;
 use crate::Hub;
@@ -367,9 +368,82 @@ struct MyGame {
     mine: Vec<oware_core::Side>,
 }
 
-async fn my_games(State(hub): State<Arc<Hub>>, user: User) -> Result<Json<MyGames>, ApiError> {
+/// The most recent games a search of one's games looks through.
+pub const SEARCH_DEPTH: u32 = 1000;
+/// The most games one answer lists.
+const MY_GAMES: usize = 200;
+
+/// Whether `g` (one of `me`'s games) is one `f` asks for.
+fn matches(f: &GameFilter, g: &crate::store::StoredGame, me: &str) -> bool {
+    use crate::protocol::incoming::ResultFilter;
+    let meta = &g.meta;
+    if f.mode.is_some_and(|m| meta.mode != m) {
+        return false;
+    }
+    let mine: Vec<oware_core::Side> = oware_core::Side::ALL
+        .into_iter()
+        .filter(|s| meta.seats[s.index()].account.as_deref() == Some(me))
+        .collect();
+    // One seat: an opponent to name, a game to win or lose (hot-seat
+    // games, both seats one's own, have neither).
+    let me_side = (mine.len() == 1).then(|| mine[0]);
+    if let Some(o) = &f.opponent {
+        let Some(side) = me_side else { return false };
+        if !meta.seats[side.opponent().index()]
+            .name
+            .to_lowercase()
+            .contains(o.as_str())
+        {
+            return false;
+        }
+    }
+    if let Some(r) = f.result {
+        let ok = match (r, meta.result) {
+            (ResultFilter::Ongoing, None) => matches!(
+                meta.status(),
+                crate::model::GameStatus::Waiting | crate::model::GameStatus::Playing
+            ),
+            (ResultFilter::Drawn, Some(o)) => o.winner.is_none(),
+            (ResultFilter::Won, Some(o)) => me_side.is_some() && o.winner == me_side,
+            (ResultFilter::Lost, Some(o)) => {
+                me_side.is_some() && o.winner == me_side.map(oware_core::Side::opponent)
+            }
+            _ => false,
+        };
+        if !ok {
+            return false;
+        }
+    }
+    f.from.is_none_or(|from| meta.updated_at >= from) && f.to.is_none_or(|to| meta.updated_at <= to)
+}
+
+async fn my_games(
+    State(hub): State<Arc<Hub>>,
+    State(limits): State<Arc<crate::limits::Limiter>>,
+    client: ClientAddr,
+    user: User,
+    q: Result<Query<MyGamesQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<MyGames>, ApiError> {
+    let Query(q) = q.map_err(|e| ApiError::invalid_request(format!("query: {e}")))?;
+    let filter = q.parse()?;
     let id = user.id.clone();
-    let games = hub.read(move |store| store.account_games(&id, 200)).await?;
+    let games = if filter.is_empty() {
+        hub.read(move |store| store.account_games(&id, MY_GAMES as u32))
+            .await?
+    } else {
+        // A search reads many games: it counts like a new game.
+        limits.check(Cost::Game, client).await?;
+        let me = user.id.clone();
+        hub.read(move |store| {
+            Ok(store
+                .account_games(&id, SEARCH_DEPTH)?
+                .into_iter()
+                .filter(|g| matches(&filter, g, &me))
+                .take(MY_GAMES)
+                .collect::<Vec<_>>())
+        })
+        .await?
+    };
     let games: Vec<MyGame> = games
         .into_iter()
         .map(|g| {

@@ -621,10 +621,193 @@ impl CreateTournamentReq {
     }
 }
 
+/// `GET /account/games`'s search (every field optional).
+#[derive(Deserialize, Debug, Default)]
+pub struct MyGamesQuery {
+    opponent: Option<String>,
+    result: Option<String>,
+    mode: Option<String>,
+    from: Option<String>,
+    to: Option<String>,
+}
+
+/// How a game ended for the player who searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResultFilter {
+    /// They won.
+    Won,
+    /// They lost.
+    Lost,
+    /// A draw.
+    Drawn,
+    /// Not over yet (waiting or being played).
+    Ongoing,
+}
+
+/// A search of one's own games, parsed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameFilter {
+    /// Part of the opponent's name, lower case.
+    pub opponent: Option<String>,
+    /// How it ended for the searcher.
+    pub result: Option<ResultFilter>,
+    /// Online, computer or hot-seat.
+    pub mode: Option<Mode>,
+    /// Last played on or after this day (ms since the epoch, 00:00 UTC).
+    pub from: Option<i64>,
+    /// Last played on or before this day (ms since the epoch, the end of
+    /// the day UTC).
+    pub to: Option<i64>,
+}
+
+impl GameFilter {
+    /// Whether any field is set.
+    pub fn is_empty(&self) -> bool {
+        *self == GameFilter::default()
+    }
+}
+
+/// `YYYY-MM-DD` as ms since the epoch at 00:00 UTC.
+fn parse_day(field: &str, text: &str) -> Result<i64, ApiError> {
+    let bad = || {
+        ApiError::invalid_request(format!("{field}: {text:?} is not a date YYYY-MM-DD"))
+            .with_reason("bad_date")
+    };
+    let mut parts = text.split('-');
+    let (Some(y), Some(m), Some(d), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return Err(bad());
+    };
+    let (Ok(y), Ok(m), Ok(d)) = (y.parse::<i64>(), m.parse::<u32>(), d.parse::<u32>()) else {
+        return Err(bad());
+    };
+    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    let days_in = [
+        31,
+        if leap { 29 } else { 28 },
+        31,
+        30,
+        31,
+        30,
+        31,
+        31,
+        30,
+        31,
+        30,
+        31,
+    ];
+    if !(1970..=9999).contains(&y)
+        || !(1..=12).contains(&m)
+        || d == 0
+        || d > days_in[m as usize - 1]
+    {
+        return Err(bad());
+    }
+    // Days since 1970-01-01 (civil-from-days, Howard Hinnant's algorithm).
+    let (y2, m2) = if m <= 2 { (y - 1, m + 9) } else { (y, m - 3) };
+    let era = y2.div_euclid(400);
+    let yoe = y2 - era * 400;
+    let doy = (153 * i64::from(m2) + 2) / 5 + i64::from(d) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    Ok((era * 146_097 + doe - 719_468) * 86_400_000)
+}
+
+impl MyGamesQuery {
+    /// The search asked for.
+    pub fn parse(self) -> Result<GameFilter, ApiError> {
+        let opponent = self
+            .opponent
+            .map(|o| o.trim().to_lowercase())
+            .filter(|o| !o.is_empty());
+        if opponent.as_ref().is_some_and(|o| o.chars().count() > 40) {
+            return Err(ApiError::invalid_request("opponent: at most 40 characters"));
+        }
+        let result = match self.result.as_deref().filter(|r| !r.is_empty()) {
+            None => None,
+            Some("won") => Some(ResultFilter::Won),
+            Some("lost") => Some(ResultFilter::Lost),
+            Some("drawn") => Some(ResultFilter::Drawn),
+            Some("ongoing") => Some(ResultFilter::Ongoing),
+            Some(other) => {
+                return Err(ApiError::invalid_request(format!(
+                    "result: {other:?} is not won, lost, drawn or ongoing"
+                )))
+            }
+        };
+        let mode = match self.mode.as_deref().filter(|m| !m.is_empty()) {
+            None => None,
+            Some("online") => Some(Mode::Online),
+            Some("computer") => Some(Mode::Computer),
+            Some("hotseat") => Some(Mode::Hotseat),
+            Some(other) => {
+                return Err(ApiError::invalid_request(format!(
+                    "mode: {other:?} is not online, computer or hotseat"
+                )))
+            }
+        };
+        let day = |field: &str, v: Option<String>| -> Result<Option<i64>, ApiError> {
+            v.filter(|t| !t.is_empty())
+                .map(|t| parse_day(field, &t))
+                .transpose()
+        };
+        let from = day("from", self.from)?;
+        let to = day("to", self.to)?.map(|d| d + 86_400_000 - 1);
+        if let (Some(f), Some(t)) = (from, to) {
+            if f > t {
+                return Err(ApiError::invalid_request("from: after to").with_reason("bad_date"));
+            }
+        }
+        Ok(GameFilter {
+            opponent,
+            result,
+            mode,
+            from,
+            to,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::error::ErrorCode;
+
+    #[test]
+    fn game_searches_parse_or_say_what_is_wrong() {
+        let q = |o: &str, r: &str, m: &str, f: &str, t: &str| MyGamesQuery {
+            opponent: Some(o.into()),
+            result: Some(r.into()),
+            mode: Some(m.into()),
+            from: Some(f.into()),
+            to: Some(t.into()),
+        };
+        assert!(q("", "", "", "", "").parse().unwrap().is_empty());
+        let f = q(" Kofi ", "won", "online", "2026-12-01", "2026-12-02")
+            .parse()
+            .unwrap();
+        assert_eq!(f.opponent.as_deref(), Some("kofi"));
+        assert_eq!(f.result, Some(ResultFilter::Won));
+        assert_eq!(f.mode, Some(Mode::Online));
+        // 2026-12-01 00:00 UTC and the last ms of 2026-12-02.
+        assert_eq!(f.from, Some(1_796_083_200_000));
+        assert_eq!(f.to, Some(1_796_083_200_000 + 2 * 86_400_000 - 1));
+        assert_eq!(parse_day("from", "1970-01-01").unwrap(), 0);
+        assert_eq!(parse_day("from", "2024-02-29").unwrap(), 1_709_164_800_000);
+        for bad in [
+            "2025-02-29",
+            "2026-13-01",
+            "26-1-1x",
+            "yesterday",
+            "2026-12-01-01",
+        ] {
+            let e = q("", "", "", bad, "").parse().unwrap_err();
+            assert_eq!(e.reason, Some("bad_date"), "{bad}");
+        }
+        assert!(q("", "maybe", "", "", "").parse().is_err());
+        assert!(q("", "", "chess", "", "").parse().is_err());
+        assert!(q("", "", "", "2026-12-02", "2026-12-01").parse().is_err());
+    }
 
     #[test]
     fn client_messages_parse_into_typed_values() {

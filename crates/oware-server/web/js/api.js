@@ -125,7 +125,12 @@ export const api = {
   signOut: () => call('POST', '/account/signout', {}),
   changePassword: (old_password, new_password) => call('POST', '/account/password', { old_password, new_password }),
   deleteAccount: (password) => call('POST', '/account/delete', { password }),
-  myGames: () => call('GET', '/account/games'),
+  /** The account's games; `q` searches them ({opponent, result, mode, from, to}). */
+  myGames: (q = {}) => {
+    const params = new URLSearchParams(Object.entries(q).filter(([, v]) => v));
+    const qs = params.toString();
+    return call('GET', `/account/games${qs ? `?${qs}` : ''}`);
+  },
   /** A finished game played offline on this device, kept in the account (local.js). */
   offlineGame: (body) => call('POST', '/account/offline-games', body),
   player: (name) => call('GET', `/players/${encodeURIComponent(name)}`),

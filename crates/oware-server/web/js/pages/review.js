@@ -15,7 +15,19 @@ import { tcText } from './game.js';
 export function mountList(main) {
   main.innerHTML = `
     <h1>${esc(t('review.title'))}</h1>
-    <section class="card mine-card"><h2>${esc(t('review.mine'))}</h2><div class="mine-list"></div></section>
+    <section class="card mine-card"><h2>${esc(t('review.mine'))}</h2>
+      <details class="mine-search" hidden><summary>${esc(t('search.title'))}</summary>
+        <form class="stack search-form">
+          <label>${esc(t('search.opponent'))} <input name="opponent" maxlength="40" autocomplete="off"></label>
+          <label>${esc(t('search.result'))} <select name="result"><option value="">${esc(t('search.any'))}</option>${['won', 'lost', 'drawn', 'ongoing'].map((r) => `<option value="${r}">${esc(t(`search.${r}`))}</option>`).join('')}</select></label>
+          <label>${esc(t('search.mode'))} <select name="mode"><option value="">${esc(t('search.any'))}</option>${['online', 'computer', 'hotseat'].map((m) => `<option value="${m}">${esc(t(`mode.${m}`))}</option>`).join('')}</select></label>
+          <label>${esc(t('search.from'))} <input type="date" name="from"></label>
+          <label>${esc(t('search.to'))} <input type="date" name="to"></label>
+          <div class="row"><button class="btn primary" type="submit">${esc(t('search.go'))}</button> <button class="btn" type="reset">${esc(t('search.clear'))}</button></div>
+          <p class="msg search-msg" role="status"></p>
+        </form>
+      </details>
+      <div class="mine-list"></div></section>
     <section class="card"><h2>${esc(t('review.public'))}</h2><div class="games-list"></div><p><button class="btn small more" type="button" hidden>…</button></p></section>
     <section class="card">
       <h2>${esc(t('review.import'))}</h2>
@@ -48,7 +60,26 @@ export function mountList(main) {
   }
   more.addEventListener('click', load);
   load();
-  loadMine(main.querySelector('.mine-list'));
+  const mineList = main.querySelector('.mine-list');
+  loadMine(mineList);
+  // Searching one's games (signed in): the server looks through the
+  // latest 1,000 and lists what matches.
+  const search = main.querySelector('.mine-search');
+  accountReady.then((me) => { search.hidden = !me; });
+  const sform = main.querySelector('.search-form');
+  sform.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const q = Object.fromEntries(['opponent', 'result', 'mode', 'from', 'to'].map((k) => [k, sform[k].value.trim()]));
+    const msg = sform.querySelector('.search-msg');
+    if (!Object.values(q).some(Boolean)) { loadMine(mineList); setMsg(msg, ''); return; }
+    try {
+      const r = await api.myGames(q);
+      const games = r.games || [];
+      setMsg(msg, t(games.length === 1 ? 'search.found1' : 'search.found', { n: games.length }));
+      renderMine(mineList, games, true);
+    } catch (err) { setMsg(msg, errorText(err), 'bad'); }
+  });
+  sform.addEventListener('reset', () => { setMsg(sform.querySelector('.search-msg'), ''); loadMine(mineList); });
   const form = main.querySelector('.import-form');
   form.file.addEventListener('change', async () => {
     const f = form.file.files[0];
@@ -92,14 +123,22 @@ async function loadMine(el) {
   if (!el.isConnected) return;
   const games = [...byId.values(), ...local, ...onDevice];
   if (!games.length) { el.innerHTML = `<p class="muted">${esc(t(me ? 'review.myNoneAccount' : 'review.myNone'))}</p>`; return; }
+  renderMine(el, games, false);
+}
+
+/** The table of my games (`searched`: a search's answer, in its order,
+ * without touching the tab's title). */
+function renderMine(el, games, searched) {
+  if (!el.isConnected) return;
+  if (!games.length) { el.innerHTML = `<p class="muted">${esc(t('search.none'))}</p>`; return; }
   const mineOf = (g) => g.mine || (g.local ? Object.keys(localTokens(g)) : ['S', 'N'].filter((s) => seats.get(g.id)[s]));
   // An online game waiting for my move (correspondence above all) comes
   // first, and the tab's title counts them.
   const myTurn = (g) => g.mode === 'online' && g.status === 'playing' && !!g.to_move && mineOf(g).length === 1 && mineOf(g)[0] === g.to_move;
   const rank = (g) => (myTurn(g) ? 0 : g.status === 'over' ? 2 : 1);
-  games.sort((a, b) => rank(a) - rank(b) || String(b.updated_at).localeCompare(String(a.updated_at)));
+  if (!searched) games.sort((a, b) => rank(a) - rank(b) || String(b.updated_at).localeCompare(String(a.updated_at)));
   const turns = games.filter(myTurn).length;
-  if (turns) document.title = `${t('mine.titleTurns', { n: turns })} · Oware`;
+  if (turns && !searched) document.title = `${t('mine.titleTurns', { n: turns })} · Oware`;
   el.innerHTML = `<table class="list"><tbody>${games.map((g) => {
     const mine = mineOf(g);
     const viewer = g.mode !== 'hotseat' && mine.length === 1 ? mine[0] : null;
