@@ -149,6 +149,22 @@ test('phones: a 4-player arena and a 5-player Swiss with byes, to their ends', a
     assert.ok((await ama.locator('.tour-games').innerText()).includes('exempt'), 'the byes named in French');
     await fits(ama, 'the Swiss standings');
     await shot(ama, 'phone-swiss-standings-fr');
+
+    // Ama searches her games for one opponent (the search in My games).
+    const met = swissDone.games.find((g) => g.id && (g.south === NAMES[0] || g.north === NAMES[0]));
+    const rival = met.south === NAMES[0] ? met.north : met.south;
+    const expected = await ama.evaluate(async (o) => (await (await fetch(`/api/v1/account/games?opponent=${encodeURIComponent(o)}`)).json()).games.length, rival);
+    assert.ok(expected >= 1, 'the API finds games against the rival');
+    await ama.goto(`${BASE}/review`);
+    await ama.locator('.mine-search summary').click();
+    await ama.locator('.search-form [name=opponent]').fill(rival.toLowerCase());
+    await ama.locator('.search-form button[type=submit]').click();
+    await until(async () => /games? found|parties? trouvées?/.test(await ama.locator('.search-msg').textContent()), 'the search answered');
+    const rows = await ama.locator('.mine-list tbody tr').allInnerTexts();
+    assert.equal(rows.length, expected, 'as many rows as the API found');
+    assert.ok(rows.every((r) => r.includes(rival)), `every row is against ${rival}`);
+    await fits(ama, 'the game search');
+    await shot(ama, 'phone-game-search-fr');
     for (const e of errors) assert.deepEqual(e, [], 'no page error');
   } finally {
     await b.close();

@@ -623,27 +623,24 @@ fn a_tournament_whose_node_is_killed_mid_round_finishes_on_another() {
             let id = id.clone();
             async move { get(node, &format!("/api/v1/tournaments/{id}")).await.json() }
         };
-        let wait_round = |node: SocketAddr, round: u64| {
-            let view = view.clone();
-            async move {
-                let started = Instant::now();
-                loop {
-                    let v = view(node).await;
-                    let paired = v["games"]
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .filter(|g| g["round"].as_u64() == Some(round))
-                        .count();
-                    if v["round"].as_u64() == Some(round) && paired == 2 {
-                        return v;
-                    }
-                    assert!(
-                        started.elapsed() < Duration::from_secs(30),
-                        "round {round}: {v:#}"
-                    );
-                    tokio::time::sleep(Duration::from_millis(150)).await;
+        let wait_round = |node: SocketAddr, round: u64| async move {
+            let started = Instant::now();
+            loop {
+                let v = view(node).await;
+                let paired = v["games"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|g| g["round"].as_u64() == Some(round))
+                    .count();
+                if v["round"].as_u64() == Some(round) && paired == 2 {
+                    return v;
                 }
+                assert!(
+                    started.elapsed() < Duration::from_secs(30),
+                    "round {round}: {v:#}"
+                );
+                tokio::time::sleep(Duration::from_millis(150)).await;
             }
         };
         let resign_round = |node: SocketAddr, v: Value, round: u64| {
