@@ -18,11 +18,11 @@ export function mountList(main) {
     <section class="card mine-card"><h2>${esc(t('review.mine'))}</h2>
       <details class="mine-search" hidden><summary>${esc(t('search.title'))}</summary>
         <form class="stack search-form">
-          <label>${esc(t('search.opponent'))} <input name="opponent" maxlength="40" autocomplete="off"></label>
-          <label>${esc(t('search.result'))} <select name="result"><option value="">${esc(t('search.any'))}</option>${['won', 'lost', 'drawn', 'ongoing'].map((r) => `<option value="${r}">${esc(t(`search.${r}`))}</option>`).join('')}</select></label>
-          <label>${esc(t('search.mode'))} <select name="mode"><option value="">${esc(t('search.any'))}</option>${['online', 'computer', 'hotseat'].map((m) => `<option value="${m}">${esc(t(`mode.${m}`))}</option>`).join('')}</select></label>
-          <label>${esc(t('search.from'))} <input type="date" name="from"></label>
-          <label>${esc(t('search.to'))} <input type="date" name="to"></label>
+          <label class="field">${esc(t('search.opponent'))} <input name="opponent" maxlength="40" autocomplete="off"></label>
+          <label class="field">${esc(t('search.result'))} <select name="result"><option value="">${esc(t('search.any'))}</option>${['won', 'lost', 'drawn', 'ongoing'].map((r) => `<option value="${r}">${esc(t(`search.${r}`))}</option>`).join('')}</select></label>
+          <label class="field">${esc(t('search.mode'))} <select name="mode"><option value="">${esc(t('search.any'))}</option>${['online', 'computer', 'hotseat'].map((m) => `<option value="${m}">${esc(t(`mode.${m}`))}</option>`).join('')}</select></label>
+          <label class="field">${esc(t('search.from'))} <input type="date" name="from"></label>
+          <label class="field">${esc(t('search.to'))} <input type="date" name="to"></label>
           <div class="row"><button class="btn primary" type="submit">${esc(t('search.go'))}</button> <button class="btn" type="reset">${esc(t('search.clear'))}</button></div>
           <p class="msg search-msg" role="status"></p>
         </form>

@@ -62,19 +62,19 @@ export function mountList(main) {
     q('.tour-create').innerHTML = `
       <h2>${esc(t('tour.create'))}</h2>
       <form class="stack tour-form">
-        <label>${esc(t('tour.kind'))}
+        <label class="field">${esc(t('tour.kind'))}
           <select name="kind"><option value="arena">${esc(t('tour.arena'))}</option><option value="swiss">${esc(t('tour.swiss'))}</option></select></label>
         <p class="muted kind-help">${esc(t('tour.arenaHelp'))}</p>
-        <label>${esc(t('tour.name'))} <input name="name" maxlength="40" required value="${esc(t('tour.defaultName', { name: me.username }))}"></label>
-        <label>${esc(t('tour.clock'))}
+        <label class="field">${esc(t('tour.name'))} <input name="name" maxlength="40" required value="${esc(t('tour.defaultName', { name: me.username }))}"></label>
+        <label class="field">${esc(t('tour.clock'))}
           <select name="clock">${CLOCKS.map(([m, i], k) => `<option value="${k}"${k === 2 ? ' selected' : ''}>${esc(tcText({ initial_ms: m * 60000, increment_ms: i * 1000 }))}</option>`).join('')}</select></label>
-        <label class="len-minutes">${esc(t('tour.length'))}
+        <label class="field len-minutes">${esc(t('tour.length'))}
           <select name="minutes">${MINUTES.map((m) => `<option value="${m}"${m === 30 ? ' selected' : ''}>${esc(t('tour.minutes', { n: m }))}</option>`).join('')}</select></label>
-        <label class="len-rounds" hidden>${esc(t('tour.rounds'))}
+        <label class="field len-rounds" hidden>${esc(t('tour.rounds'))}
           <select name="rounds">${ROUNDS.map((r) => `<option value="${r}"${r === 5 ? ' selected' : ''}>${r}</option>`).join('')}</select></label>
-        <label>${esc(t('tour.startsIn'))}
+        <label class="field">${esc(t('tour.startsIn'))}
           <select name="starts">${STARTS.map((s) => `<option value="${s}">${esc(t('tour.minutes', { n: s / 60 }))}</option>`).join('')}</select></label>
-        <label class="check"><input type="checkbox" name="rated" checked> ${esc(t('seek.rated'))}</label>
+        <label class="choice"><input type="checkbox" name="rated" checked> ${esc(t('seek.rated'))}</label>
         <button class="btn primary" type="submit">${esc(t('tour.createBtn'))}</button>
         <p class="msg" aria-live="polite"></p>
       </form>`;
