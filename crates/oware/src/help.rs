@@ -22,6 +22,7 @@ pub const ENGLISH_ONLY: &[&str] = &[
     "book build",
     "puzzle build",
     "puzzle check",
+    "puzzle reline",
     "tablebase bench",
 ];
 
@@ -343,6 +344,10 @@ const FRENCH: &[(&str, &str)] = &[
     (
         "Re-verify every puzzle of a file at its check depth",
         "Revérifier chaque problème d'un fichier (outil de développement, en anglais)",
+    ),
+    (
+        "Re-make a file's table-proved lines as the tables' play after the solution, and every puzzle's themes from its line (docs/PUZZLES.md)",
+        "Refaire les suites des problèmes prouvés par les tables et leurs thèmes (outil de développement, en anglais)",
     ),
     (
         "Review players' reports (open ones by default)",
