@@ -192,17 +192,17 @@ mod tests {
     #[test]
     fn the_next_start_is_the_next_slot() {
         // 2025-12-02 05:20:00 UTC.
-        let now = 1_764_652_800_000 + 5 * HOUR_MS + 20 * 60_000;
+        let now = 1_764_633_600_000 + 5 * HOUR_MS + 20 * 60_000;
         let hourly: Scheduled = "arena hourly 3+2 45".parse().unwrap();
-        assert_eq!(hourly.next_start(now), 1_764_652_800_000 + 6 * HOUR_MS);
+        assert_eq!(hourly.next_start(now), 1_764_633_600_000 + 6 * HOUR_MS);
         let daily: Scheduled = "swiss daily@18 10+5 5".parse().unwrap();
-        assert_eq!(daily.next_start(now), 1_764_652_800_000 + 18 * HOUR_MS);
+        assert_eq!(daily.next_start(now), 1_764_633_600_000 + 18 * HOUR_MS);
         let early: Scheduled = "swiss daily@3 10+5 5".parse().unwrap();
-        assert_eq!(early.next_start(now), 1_764_652_800_000 + 27 * HOUR_MS);
+        assert_eq!(early.next_start(now), 1_764_633_600_000 + 27 * HOUR_MS);
         // Exactly on a slot: the next one.
         assert_eq!(
-            hourly.next_start(1_764_652_800_000),
-            1_764_652_800_000 + HOUR_MS
+            hourly.next_start(1_764_633_600_000),
+            1_764_633_600_000 + HOUR_MS
         );
     }
 }
