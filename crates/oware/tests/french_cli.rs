@@ -295,6 +295,7 @@ const ENGLISH_ONLY: &[&str] = &[
     "book build",
     "puzzle build",
     "puzzle check",
+    "puzzle reline",
     "tablebase bench",
 ];
 
