@@ -26,7 +26,7 @@ test('review replays lost turns; a bad record says where, in French too', async 
     // A record with an illegal move: the line, the column and the rule.
     await page.goto(`${BASE}/review`);
     await page.locator('textarea[name="ogn"]').fill('1. F f\n2. F');
-    await page.locator('form button[type="submit"]').first().click();
+    await page.locator('.import-form button[type="submit"]').click();
     await until(async () => /line 2, column 4/.test(await page.locator('form .msg').first().textContent()), 'error with its place');
     assert.match(await page.locator('form .msg').first().textContent(), /R3/);
     const fr = await b.newContext({ locale: 'fr-FR' });
@@ -35,7 +35,7 @@ test('review replays lost turns; a bad record says where, in French too', async 
     await p2.evaluate(() => localStorage.setItem('oware.lang', 'fr'));
     await p2.reload();
     await p2.locator('textarea[name="ogn"]').fill('1. F f\n2. F');
-    await p2.locator('form button[type="submit"]').first().click();
+    await p2.locator('.import-form button[type="submit"]').click();
     await until(async () => /ligne 2, colonne 4/.test(await p2.locator('form .msg').first().textContent()), 'French error with its place');
     assert.deepEqual(errors, []);
   } finally {
