@@ -27,8 +27,8 @@ test('review replays lost turns; a bad record says where, in French too', async 
     await page.goto(`${BASE}/review`);
     await page.locator('textarea[name="ogn"]').fill('1. F f\n2. F');
     await page.locator('.import-form button[type="submit"]').click();
-    await until(async () => /line 2, column 4/.test(await page.locator('form .msg').first().textContent()), 'error with its place');
-    assert.match(await page.locator('form .msg').first().textContent(), /R3/);
+    await until(async () => /line 2, column 4/.test(await page.locator('.import-form .msg').textContent()), 'error with its place');
+    assert.match(await page.locator('.import-form .msg').textContent(), /R3/);
     const fr = await b.newContext({ locale: 'fr-FR' });
     const p2 = await fr.newPage();
     await p2.goto(`${BASE}/review?lang=fr`);
@@ -36,7 +36,7 @@ test('review replays lost turns; a bad record says where, in French too', async 
     await p2.reload();
     await p2.locator('textarea[name="ogn"]').fill('1. F f\n2. F');
     await p2.locator('.import-form button[type="submit"]').click();
-    await until(async () => /ligne 2, colonne 4/.test(await p2.locator('form .msg').first().textContent()), 'French error with its place');
+    await until(async () => /ligne 2, colonne 4/.test(await p2.locator('.import-form .msg').textContent()), 'French error with its place');
     assert.deepEqual(errors, []);
   } finally {
     await b.close();
