@@ -18,14 +18,31 @@ use crate::protocol::outgoing::{TournamentListView, TournamentView};
 use crate::store::tournaments::EntrantState;
 use crate::Hub;
 
+/// The handler of one [`Action`].
+macro_rules! action {
+    ($action:expr) => {
+        |State(hub): State<Arc<Hub>>,
+         State(limits): State<Arc<Limiter>>,
+         client: ClientAddr,
+         user: User,
+         Path(id): Path<String>| async move { act(hub, limits, client, user, id, $action).await }
+    };
+}
+
 /// The routes.
 pub fn routes() -> Router<crate::state::AppState> {
     Router::new()
         .route("/api/v1/tournaments", get(list).post(create))
         .route("/api/v1/tournaments/{id}", get(show))
-        .route("/api/v1/tournaments/{id}/join", post(join))
-        .route("/api/v1/tournaments/{id}/pause", post(pause))
-        .route("/api/v1/tournaments/{id}/leave", post(leave))
+        .route("/api/v1/tournaments/{id}/join", post(action!(Action::Join)))
+        .route(
+            "/api/v1/tournaments/{id}/pause",
+            post(action!(Action::Pause)),
+        )
+        .route(
+            "/api/v1/tournaments/{id}/leave",
+            post(action!(Action::Leave)),
+        )
 }
 
 async fn list(State(hub): State<Arc<Hub>>) -> Result<Json<TournamentListView>, ApiError> {
@@ -52,39 +69,33 @@ async fn show(
     hub.tournament_view(&id, user.as_ref()).await.map(Json)
 }
 
-async fn join(
-    State(hub): State<Arc<Hub>>,
-    State(limits): State<Arc<Limiter>>,
-    client: ClientAddr,
-    user: User,
-    Path(id): Path<String>,
-) -> Result<Json<TournamentView>, ApiError> {
-    limits.check(Cost::Game, client).await?;
-    hub.join_tournament(&id, &user).await.map(Json)
+/// What an entrant does: join (or come back), pause or leave.
+#[derive(Clone, Copy)]
+enum Action {
+    Join,
+    Pause,
+    Leave,
 }
 
-async fn pause(
-    State(hub): State<Arc<Hub>>,
-    State(limits): State<Arc<Limiter>>,
+async fn act(
+    hub: Arc<Hub>,
+    limits: Arc<Limiter>,
     client: ClientAddr,
     user: User,
-    Path(id): Path<String>,
+    id: String,
+    action: Action,
 ) -> Result<Json<TournamentView>, ApiError> {
     limits.check(Cost::Game, client).await?;
-    hub.set_tournament_state(&id, &user, EntrantState::Paused)
-        .await
-        .map(Json)
-}
-
-async fn leave(
-    State(hub): State<Arc<Hub>>,
-    State(limits): State<Arc<Limiter>>,
-    client: ClientAddr,
-    user: User,
-    Path(id): Path<String>,
-) -> Result<Json<TournamentView>, ApiError> {
-    limits.check(Cost::Game, client).await?;
-    hub.set_tournament_state(&id, &user, EntrantState::Left)
-        .await
-        .map(Json)
+    match action {
+        Action::Join => hub.join_tournament(&id, &user).await,
+        Action::Pause => {
+            hub.set_tournament_state(&id, &user, EntrantState::Paused)
+                .await
+        }
+        Action::Leave => {
+            hub.set_tournament_state(&id, &user, EntrantState::Left)
+                .await
+        }
+    }
+    .map(Json)
 }

@@ -101,9 +101,10 @@ pub(crate) fn outcome_of(result: &oware_core::Outcome) -> Outcome {
 /// What a tournament game's end adds to its transaction: the outcome, and
 /// the pause of a player who never moved (they were not there).
 pub(crate) fn end_ops(live: &Live) -> Vec<WriteOp> {
-    let (Some(tid), Some(result)) = (live.meta.tournament.clone(), live.meta.result) else {
+    let (Some(result), Some(tid)) = (live.meta.result, live.meta.tournament.as_ref()) else {
         return Vec::new();
     };
+    let tid = tid.clone();
     let mut ops = vec![WriteOp::Tournament(TournamentOp::Outcome {
         tournament_id: tid.clone(),
         game_id: live.meta.id.clone(),
