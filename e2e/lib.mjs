@@ -92,3 +92,57 @@ export async function startServer({ port, db, args = [] }) {
   }
   return { url, log: () => log, stop: async () => { child.kill('SIGKILL'); await exited; } };
 }
+
+// Offline games (offline-game.test.mjs, offline-study.test.mjs).
+
+// From this position South's leftmost playable house ends the game within
+// a few moves whatever North plays (e2e/tests/computer.test.mjs).
+export const ENDGAME = '0-0-0-0-0-2-2-2-0-1-2-0-17-22-S';
+
+export async function installed(page, base = BASE) {
+  await page.goto(`${base}/play`);
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await until(() => page.evaluate(() => !!navigator.serviceWorker.controller), 'the service worker controls the page', 30000);
+  await until(() => page.evaluate(async () => {
+    const keys = (await (await caches.open('oware-v1')).keys()).map((r) => new URL(r.url).pathname);
+    return keys.includes('/wasm/oware.wasm') && keys.includes('/js/local.js');
+  }), 'the shell kept', 30000);
+}
+
+export const plies = (page) => page.locator('.moves-list .mv').count();
+
+/** Starts a level-1 game against the computer from ENDGAME, South (a
+ * game on this device when offline, else on the server). */
+export async function startComputerGame(page, base = BASE, { local = true } = {}) {
+  await page.goto(`${base}/play`);
+  await page.getByLabel('The computer').check();
+  await page.locator('[name=level]').selectOption('1');
+  await page.getByLabel('South (bottom)').check();
+  await page.locator('[name=position]').fill(ENDGAME);
+  await page.getByRole('button', { name: 'Start the game' }).click();
+  await page.waitForURL(local ? /\/game\/local-[0-9a-f]+$/ : /\/game\/[A-Za-z0-9_-]+$/);
+  await page.locator('.house.playable').first().waitFor();
+}
+
+/** Clicks the first playable house; confirms when the coach asks. */
+export async function playFirst(page) {
+  const n = await plies(page);
+  const house = page.locator('.house.playable').first();
+  await house.click();
+  await until(async () => (await plies(page)) > n || /again/.test(await page.locator('.move-msg').textContent()), 'the move or the coach');
+  if (/again/.test(await page.locator('.move-msg').textContent())) await house.click();
+  await until(async () => (await plies(page)) > n, 'the move played');
+}
+
+/** Plays the first playable house whenever one is, until the result card. */
+export async function playToEnd(page) {
+  const deadline = Date.now() + 120000;
+  let moves = 0;
+  while (!(await page.locator('.result-card').isVisible())) {
+    if (moves >= 40 || Date.now() > deadline) throw new Error('the game did not end within 40 moves and two minutes');
+    if (await page.locator('.house.playable').count() === 0) { await page.waitForTimeout(100); continue; }
+    await playFirst(page);
+    moves += 1;
+  }
+  return moves;
+}

@@ -12,58 +12,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launch, BASE, readBoard, shot, until, watchErrors, freePort, startServer } from '../lib.mjs';
-
-// From this position South's leftmost playable house ends the game within
-// a few moves whatever North plays (e2e/tests/computer.test.mjs).
-const ENDGAME = '0-0-0-0-0-2-2-2-0-1-2-0-17-22-S';
-
-async function installed(page, base = BASE) {
-  await page.goto(`${base}/play`);
-  await page.evaluate(() => navigator.serviceWorker.ready);
-  await until(() => page.evaluate(() => !!navigator.serviceWorker.controller), 'the service worker controls the page', 30000);
-  await until(() => page.evaluate(async () => {
-    const keys = (await (await caches.open('oware-v1')).keys()).map((r) => new URL(r.url).pathname);
-    return keys.includes('/wasm/oware.wasm') && keys.includes('/js/local.js');
-  }), 'the shell kept', 30000);
-}
-
-const plies = (page) => page.locator('.moves-list .mv').count();
-
-/** Starts a level-1 game against the computer from ENDGAME, South. */
-async function startComputerGame(page, base = BASE) {
-  await page.goto(`${base}/play`);
-  await page.getByLabel('The computer').check();
-  await page.locator('[name=level]').selectOption('1');
-  await page.getByLabel('South (bottom)').check();
-  await page.locator('[name=position]').fill(ENDGAME);
-  await page.getByRole('button', { name: 'Start the game' }).click();
-  await page.waitForURL(/\/game\/local-[0-9a-f]+$/);
-  await page.locator('.house.playable').first().waitFor();
-}
-
-/** Clicks the first playable house; confirms when the coach asks. */
-async function playFirst(page) {
-  const n = await plies(page);
-  const house = page.locator('.house.playable').first();
-  await house.click();
-  await until(async () => (await plies(page)) > n || /again/.test(await page.locator('.move-msg').textContent()), 'the move or the coach');
-  if (/again/.test(await page.locator('.move-msg').textContent())) await house.click();
-  await until(async () => (await plies(page)) > n, 'the move played');
-}
-
-/** Plays the first playable house whenever one is, until the result card. */
-async function playToEnd(page) {
-  const deadline = Date.now() + 120000;
-  let moves = 0;
-  while (!(await page.locator('.result-card').isVisible())) {
-    assert.ok(moves < 40 && Date.now() < deadline, 'the game ends within 40 moves and two minutes');
-    if (await page.locator('.house.playable').count() === 0) { await page.waitForTimeout(100); continue; }
-    await playFirst(page);
-    moves += 1;
-  }
-  return moves;
-}
+import { launch, BASE, readBoard, shot, until, watchErrors, freePort, startServer, ENDGAME, installed, plies, startComputerGame, playFirst, playToEnd } from '../lib.mjs';
 
 test('offline: a game against the computer and one on this device, to their end', async () => {
   const b = await launch();
@@ -145,7 +94,7 @@ test('offline: online-only pages say so in English and French, and come back wit
       // The lobby was open when the network went: it says so at once.
       await page.locator('.offline-needs').waitFor();
       assert.match(await page.locator('.offline-needs').textContent(), words);
-      for (const path of ['/watch', '/account', '/puzzles', '/ratings']) {
+      for (const path of ['/watch', '/account', '/tournaments', '/ratings']) {
         await page.goto(`${BASE}${path}?lang=${lang}`);
         await page.locator('.offline-needs').waitFor();
         assert.match(await page.locator('.offline-needs').textContent(), words, path);

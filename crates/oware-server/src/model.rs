@@ -364,6 +364,13 @@ pub struct GameMeta {
     /// The tournament this game was paired in, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tournament: Option<String>,
+    /// The player's browser plays the computer's moves (an untimed
+    /// computer game; docs/WEB.md, "Which engine answers"): the server
+    /// starts no search for them. Stored with the game, so the choice
+    /// outlives a restart (and other nodes read it); older rows, without
+    /// it, read as the server's engine.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub browser_engine: bool,
     /// Number of plies (kept here for listings).
     pub ply: u32,
     /// Stores (kept here for listings).
@@ -442,6 +449,7 @@ impl GameMeta {
             takeback: None,
             rematch: None,
             tournament: None,
+            browser_engine: false,
             ply: 0,
             score: stores(&start),
         };

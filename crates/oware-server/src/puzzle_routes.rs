@@ -47,8 +47,6 @@ pub fn routes() -> Router<crate::state::AppState> {
         .route("/api/v1/puzzles/{id}/attempt", post(attempt))
 }
 
-/// Puzzles the next one is drawn from: the nearest in rating.
-const NEAREST: usize = 8;
 /// The most ids a visitor may ask to skip.
 const MAX_SKIP: usize = 500;
 
@@ -185,19 +183,11 @@ async fn next(
     };
     let set = puzzles::shipped();
     let ratings = current_ratings(&hub).await?;
-    let mut order: Vec<usize> = (0..set.puzzles.len())
-        .filter(|&i| !skip.contains(&set.puzzles[i].id))
-        .collect();
-    if order.is_empty() {
-        // Every puzzle tried: start again.
-        order = (0..set.puzzles.len()).collect();
-    }
-    order.sort_by(|&a, &b| {
-        let d = |i: usize| (ratings[i].rating - target).abs();
-        d(a).total_cmp(&d(b))
-    });
-    let near = &order[..order.len().min(NEAREST)];
-    let i = near[rand::random_range(0..near.len())];
+    let values: Vec<f64> = ratings.iter().map(|r| r.rating).collect();
+    let near = set.nearest(&values, target, &skip);
+    let i = *near
+        .get(rand::random_range(0..near.len().max(1)))
+        .ok_or_else(|| ApiError::not_found("no puzzles"))?;
     let mut v = view(&set.puzzles[i], ratings[i], lang);
     v.your_rating = yours;
     Ok(Json(v))
@@ -235,12 +225,9 @@ async fn daily(
     limits.check(Cost::Engine, client).await?;
     let lang = parse_lang(q.lang.as_deref())?;
     let (date, n) = day(now_ms());
-    let set = puzzles::shipped();
-    // A walk through the set by a step prime to its size: every puzzle
-    // once before any comes back.
-    let len = set.puzzles.len() as i64;
-    let i = (n.rem_euclid(len) * 7919).rem_euclid(len) as usize;
-    let p = &set.puzzles[i];
+    let p = puzzles::shipped()
+        .daily(n)
+        .ok_or_else(|| ApiError::not_found("no puzzles"))?;
     let mut v = view(p, rating_of(&hub, p.id).await?, lang);
     v.date = Some(date);
     Ok(Json(v))

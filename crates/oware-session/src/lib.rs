@@ -66,6 +66,7 @@ pub mod player;
 pub mod problems;
 pub mod puzzles;
 pub mod replay;
+pub mod review;
 pub mod score;
 pub mod session;
 pub mod takeback;

@@ -298,7 +298,52 @@ impl PuzzleSet {
     pub fn get(&self, id: u32) -> Option<&Puzzle> {
         self.puzzles.iter().find(|p| p.id == id)
     }
+
+    /// The puzzles a player rated `target` draws the next one from: the
+    /// [`NEAREST`] nearest in rating, nearest first, as indices into
+    /// `puzzles`. `ratings[i]` is puzzle `i`'s current rating (its
+    /// starting one where absent); the ids in `skip` are left out, unless
+    /// that leaves nothing (every puzzle tried: the player starts again).
+    /// The server (ratings from its store) and the browser's module
+    /// offline (the starting ratings) both ask this.
+    pub fn nearest(&self, ratings: &[f64], target: f64, skip: &[u32]) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.puzzles.len())
+            .filter(|&i| !skip.contains(&self.puzzles[i].id))
+            .collect();
+        if order.is_empty() {
+            order = (0..self.puzzles.len()).collect();
+        }
+        let rating = |i: usize| {
+            ratings
+                .get(i)
+                .copied()
+                .unwrap_or(f64::from(self.puzzles[i].rating))
+        };
+        order.sort_by(|&a, &b| {
+            (rating(a) - target)
+                .abs()
+                .total_cmp(&(rating(b) - target).abs())
+        });
+        order.truncate(NEAREST);
+        order
+    }
+
+    /// The puzzle of day `day` (days since 1970-01-01, UTC), the same for
+    /// everyone, online or not: a walk through the set by a step prime to
+    /// its size, so every puzzle comes once before any comes back. `None`
+    /// for an empty set.
+    pub fn daily(&self, day: i64) -> Option<&Puzzle> {
+        let len = self.puzzles.len() as i64;
+        if len == 0 {
+            return None;
+        }
+        let i = (day.rem_euclid(len) * 7919).rem_euclid(len) as usize;
+        self.puzzles.get(i)
+    }
 }
+
+/// How many puzzles near the player's rating the next one is drawn from.
+pub const NEAREST: usize = 8;
 
 impl Puzzle {
     /// The file's line for this puzzle.

@@ -12,6 +12,8 @@ use oware_engine::book::Book;
 use oware_engine::tablebase::Tablebase;
 use oware_engine::{bench, Engine, EngineOptions, Level, Limits, Score, SearchInfo, StopHandle};
 use oware_session::analysis::{Analysis, AnalysisError, Budget};
+use oware_session::puzzles::{self, Puzzle};
+use oware_session::review::{self, ReviewedPly};
 use oware_session::{Lang, ScoreKind, TakeBackPlan};
 use serde::{Deserialize, Serialize};
 
@@ -133,6 +135,60 @@ pub enum Request {
         /// MiB (1..=256).
         mb: usize,
     },
+    /// The engine's review of a whole game (`oware_session::review`, the
+    /// server's `GET /games/{id}/review`): every move played valued
+    /// against the best, `movetime_ms` a position.
+    Review {
+        /// The game.
+        game: GameSpec,
+        /// Time per position (10..=2000 ms).
+        movetime_ms: u64,
+    },
+    /// A puzzle of the shipped set for a player rated `rating`
+    /// (`PuzzleSet::nearest` over the starting ratings: offline there is
+    /// no server to keep the puzzles' ratings), as the server's
+    /// `GET /api/v1/puzzles/next` answers it.
+    PuzzleNext {
+        /// The player's rating.
+        rating: f64,
+        /// Puzzle ids to leave out (tried already).
+        #[serde(default)]
+        skip: Vec<u32>,
+        /// Which of the nearest puzzles (the page's random number).
+        #[serde(default)]
+        seed: u64,
+        /// `en` or `fr`.
+        #[serde(default)]
+        lang: Option<String>,
+    },
+    /// The day's puzzle (`PuzzleSet::daily`: the server's too).
+    PuzzleDaily {
+        /// Days since 1970-01-01, UTC.
+        day: i64,
+        /// `en` or `fr`.
+        #[serde(default)]
+        lang: Option<String>,
+    },
+    /// One puzzle by its number.
+    Puzzle {
+        /// Its number.
+        id: u32,
+        /// `en` or `fr`.
+        #[serde(default)]
+        lang: Option<String>,
+    },
+    /// An attempt at a puzzle judged (`Puzzle::attempt`) and worded
+    /// (`Attempt::text`) as the server's `POST /api/v1/puzzles/{id}/attempt`
+    /// answers it, never rated.
+    PuzzleAttempt {
+        /// The puzzle.
+        id: u32,
+        /// The moves played (letters); the first is judged.
+        moves: Vec<String>,
+        /// `en` or `fr`.
+        #[serde(default)]
+        lang: Option<String>,
+    },
 }
 
 /// A refusal: a stable code and what went wrong.
@@ -141,7 +197,8 @@ pub struct Refusal {
     ok: bool,
     /// Stable code: `bad_request`, `bad_position`, `bad_moves`,
     /// `illegal_move`, `game_over`, `stopped`, `damaged_table`,
-    /// `no_tables`, `bad_action`, `too_deep`, `nothing_to_take_back`, `no_move_of_yours`.
+    /// `no_tables`, `bad_action`, `too_deep`, `nothing_to_take_back`, `no_move_of_yours`,
+    /// `not_found`.
     pub code: &'static str,
     /// In English.
     pub message: String,
@@ -315,16 +372,7 @@ impl State {
                 computer,
             } => {
                 let game = build_game(&game)?;
-                let lang = match lang.as_deref() {
-                    None | Some("en") => Lang::En,
-                    Some("fr") => Lang::Fr,
-                    Some(other) => {
-                        return Err(refuse(
-                            "bad_request",
-                            format!("language {other:?}: en or fr"),
-                        ))
-                    }
-                };
+                let lang = lang_of(lang.as_deref())?;
                 let computer = match computer.as_deref() {
                     None => None,
                     Some(s) => Some(side_of(s)?),
@@ -367,8 +415,188 @@ impl State {
                     hash_mb: self.engine.options().hash_mb,
                 })
             }
+            Request::Review { game, movetime_ms } => {
+                if !(10..=2000).contains(&movetime_ms) {
+                    return Err(refuse(
+                        "bad_request",
+                        format!("movetime_ms: expected 10 to 2000, not {movetime_ms}"),
+                    ));
+                }
+                let game = build_game(&game)?;
+                self.stop.reset();
+                let stop = self.stop.clone();
+                let plies = review::review_game(&mut self.engine, &stop, &game, movetime_ms)
+                    .ok_or_else(|| refuse("stopped", "the review was stopped"))?;
+                ok(ReviewView {
+                    plies: plies.iter().map(ReviewPlyView::from).collect(),
+                })
+            }
+            Request::PuzzleNext {
+                rating,
+                skip,
+                seed,
+                lang,
+            } => {
+                let lang = lang_of(lang.as_deref())?;
+                if !(100.0..=3500.0).contains(&rating) {
+                    return Err(refuse(
+                        "bad_request",
+                        format!("rating: expected 100 to 3500, not {rating}"),
+                    ));
+                }
+                let set = puzzles::shipped();
+                let near = set.nearest(&[], rating, &skip);
+                if near.is_empty() {
+                    return Err(refuse("not_found", "no puzzles"));
+                }
+                let i = near[(seed % near.len() as u64) as usize];
+                ok(puzzle_view(&set.puzzles[i], lang))
+            }
+            Request::PuzzleDaily { day, lang } => {
+                let lang = lang_of(lang.as_deref())?;
+                let p = puzzles::shipped()
+                    .daily(day)
+                    .ok_or_else(|| refuse("not_found", "no puzzles"))?;
+                ok(puzzle_view(p, lang))
+            }
+            Request::Puzzle { id, lang } => {
+                let lang = lang_of(lang.as_deref())?;
+                ok(puzzle_view(shipped_puzzle(id)?, lang))
+            }
+            Request::PuzzleAttempt { id, moves, lang } => {
+                let lang = lang_of(lang.as_deref())?;
+                let p = shipped_puzzle(id)?;
+                let moves = moves
+                    .iter()
+                    .map(|m| {
+                        m.parse::<Move>()
+                            .map_err(|e| refuse("bad_moves", format!("{m:?}: {e}")))
+                    })
+                    .collect::<Result<Vec<Move>, Refusal>>()?;
+                let judged = p.attempt(&moves).map_err(|e| match e {
+                    puzzles::AttemptError::NoMove => refuse("bad_moves", e.to_string()),
+                    puzzles::AttemptError::Illegal { .. } => refuse("illegal_move", e.to_string()),
+                })?;
+                ok(AttemptView {
+                    id: p.id,
+                    solved: judged.solved,
+                    tried: judged.tried.letter(),
+                    solution: p.solution.letter(),
+                    line: p.line.iter().map(|m| m.letter()).collect(),
+                    margin: p.margin,
+                    proof: if p.proof.by_tables() {
+                        "tables"
+                    } else {
+                        "search"
+                    },
+                    text: judged.text(p, lang),
+                    rated: false,
+                    rating: i32::from(p.rating),
+                })
+            }
         })
     }
+}
+
+fn lang_of(lang: Option<&str>) -> Result<Lang, Refusal> {
+    match lang {
+        None => Ok(Lang::En),
+        Some(l) => {
+            Lang::parse(l).ok_or_else(|| refuse("bad_request", format!("language {l:?}: en or fr")))
+        }
+    }
+}
+
+fn shipped_puzzle(id: u32) -> Result<&'static Puzzle, Refusal> {
+    puzzles::shipped()
+        .get(id)
+        .ok_or_else(|| refuse("not_found", format!("no puzzle {id}")))
+}
+
+/// A review, as the server's `ReviewResponse` (without the game's id).
+#[derive(Serialize)]
+struct ReviewView {
+    plies: Vec<ReviewPlyView>,
+}
+
+/// One ply of a review, as the server's `ReviewPly`.
+#[derive(Serialize)]
+struct ReviewPlyView {
+    ply: u32,
+    side: char,
+    #[serde(rename = "move")]
+    mv: char,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    best: Option<char>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    score: Option<ScoreView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    best_score: Option<ScoreView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    loss_cp: Option<i32>,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pv: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    eval_south_cp: Option<i32>,
+}
+
+impl From<&ReviewedPly> for ReviewPlyView {
+    fn from(p: &ReviewedPly) -> ReviewPlyView {
+        ReviewPlyView {
+            ply: p.ply,
+            side: side_letter(p.side),
+            mv: match p.played {
+                oware_core::Ply::Move(m) => m.letter(),
+                oware_core::Ply::Pass => '-',
+            },
+            best: p.best.map(|m| m.letter()),
+            score: p.score.map(ScoreView::from),
+            best_score: p.best_score.map(ScoreView::from),
+            loss_cp: p.loss_cp,
+            pv: moves_text(&p.pv),
+            eval_south_cp: p.eval_south_cp,
+        }
+    }
+}
+
+/// A puzzle as the server's `PuzzleView` sends it (no solution); its
+/// rating is the starting one.
+#[derive(Serialize)]
+struct PuzzleView {
+    id: u32,
+    position: String,
+    to_move: char,
+    rating: i32,
+    attempts: u32,
+    themes: Vec<&'static str>,
+    theme_names: Vec<&'static str>,
+}
+
+fn puzzle_view(p: &Puzzle, lang: Lang) -> PuzzleView {
+    PuzzleView {
+        id: p.id,
+        position: p.position.to_string(),
+        to_move: side_letter(p.to_move()),
+        rating: i32::from(p.rating),
+        attempts: 0,
+        themes: p.themes.iter().map(|t| t.code()).collect(),
+        theme_names: p.themes.iter().map(|t| t.name(lang)).collect(),
+    }
+}
+
+/// An attempt judged, as the server's `AttemptResponse` (never rated).
+#[derive(Serialize)]
+struct AttemptView {
+    id: u32,
+    solved: bool,
+    tried: char,
+    solution: char,
+    line: Vec<char>,
+    margin: f64,
+    proof: &'static str,
+    text: String,
+    rated: bool,
+    rating: i32,
 }
 
 fn ok<T: Serialize>(body: T) -> String {

@@ -103,3 +103,108 @@ fn a_take_back_is_planned_by_the_session_layer() {
     assert_eq!(r["outcome"]["rule"], "R12", "{r}");
     assert_eq!(r["outcome"]["reason"], "agreement", "{r}");
 }
+
+#[test]
+fn puzzles_offline_are_the_shipped_set_judged_and_worded_by_the_session_layer() {
+    use oware_session::puzzles;
+    use oware_session::Lang;
+    let mut state = State::new();
+    let set = puzzles::shipped();
+    let p = &set.puzzles[0];
+    // One puzzle: as the server sends it, without its solution.
+    let r = ask(
+        &mut state,
+        &format!(r#"{{"op":"puzzle","id":{},"lang":"fr"}}"#, p.id),
+    );
+    assert_eq!(r["ok"], true, "{r}");
+    assert_eq!(r["position"], p.position.to_string());
+    assert_eq!(r["rating"], i64::from(p.rating));
+    assert!(r.get("solution").is_none(), "{r}");
+    assert_eq!(r["theme_names"][0], p.themes[0].name(Lang::Fr));
+    // The solution is solved, another legal move fails; the words are the
+    // session layer's, in the asked language.
+    let solution = p.solution.letter();
+    let other = p
+        .position
+        .legal_moves()
+        .into_iter()
+        .find(|&m| m != p.solution)
+        .expect("a puzzle has another legal move");
+    for (mv, solved) in [(p.solution, true), (other, false)] {
+        let r = ask(
+            &mut state,
+            &format!(
+                r#"{{"op":"puzzle_attempt","id":{},"moves":["{}"],"lang":"fr"}}"#,
+                p.id,
+                mv.letter()
+            ),
+        );
+        assert_eq!(r["solved"], solved, "{r}");
+        assert_eq!(r["solution"], solution.to_string());
+        assert_eq!(r["rated"], false);
+        let judged = p.attempt(&[mv]).unwrap();
+        assert_eq!(r["text"], judged.text(p, Lang::Fr));
+        assert_eq!(r["line"].as_array().unwrap().len(), p.line.len());
+    }
+    // The day's puzzle is the server's (PuzzleSet::daily).
+    let r = ask(&mut state, r#"{"op":"puzzle_daily","day":20424}"#);
+    assert_eq!(r["id"], set.daily(20_424).unwrap().id);
+    // The next puzzle is one of the nearest to the rating, never a skipped one.
+    let near = set.nearest(&[], 1700.0, &[]);
+    let skip = near[0..2]
+        .iter()
+        .map(|&i| set.puzzles[i].id.to_string())
+        .collect::<Vec<_>>()
+        .join(",");
+    for seed in 0..20 {
+        let r = ask(
+            &mut state,
+            &format!(r#"{{"op":"puzzle_next","rating":1700,"skip":[{skip}],"seed":{seed}}}"#),
+        );
+        let id = r["id"].as_u64().unwrap() as u32;
+        let allowed = set.nearest(
+            &[],
+            1700.0,
+            &[set.puzzles[near[0]].id, set.puzzles[near[1]].id],
+        );
+        assert!(allowed.iter().any(|&i| set.puzzles[i].id == id), "{id}");
+    }
+    for (request, code) in [
+        (r#"{"op":"puzzle","id":999999}"#, "not_found"),
+        (r#"{"op":"puzzle_next","rating":9000}"#, "bad_request"),
+        (r#"{"op":"puzzle","id":1,"lang":"de"}"#, "bad_request"),
+        (r#"{"op":"puzzle_attempt","id":1,"moves":[]}"#, "bad_moves"),
+    ] {
+        assert_eq!(ask(&mut state, request)["code"], code, "{request}");
+    }
+}
+
+#[test]
+fn a_review_offline_is_the_session_layers_review() {
+    let mut state = State::new();
+    let r = ask(
+        &mut state,
+        r#"{"op":"review","game":{"start":"0-2-0-1-3-0-1-0-2-0-3-2-17-17-S","moves":"Ea"},"movetime_ms":50}"#,
+    );
+    assert_eq!(r["ok"], true, "{r}");
+    let plies = r["plies"].as_array().unwrap();
+    assert_eq!(plies.len(), 2);
+    assert_eq!(plies[0]["ply"], 1);
+    assert_eq!(plies[0]["side"], "S");
+    assert_eq!(plies[0]["move"], "E");
+    assert_eq!(plies[1]["side"], "N");
+    for p in plies {
+        assert!(p["loss_cp"].as_i64().unwrap() >= 0, "{p}");
+        assert!(p["best"].is_string(), "{p}");
+        assert!(p["score"]["kind"].is_string(), "{p}");
+        // South's view of the move played: its player's value, signed.
+        let cp = p["score"]["cp"].as_i64().unwrap();
+        let south = if p["side"] == "S" { cp } else { -cp };
+        assert_eq!(p["eval_south_cp"], south, "{p}");
+    }
+    let r = ask(
+        &mut state,
+        r#"{"op":"review","game":{"moves":"F"},"movetime_ms":5}"#,
+    );
+    assert_eq!(r["code"], "bad_request", "{r}");
+}

@@ -5,9 +5,8 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, LazyLock, Mutex};
-use std::time::Duration;
 
-use oware_core::{Game, Ply, Side};
+use oware_core::Game;
 use oware_engine::{Engine, Limits, MoveAnalysis, StopHandle};
 use oware_session::analysis::{Analysis, AnalysisCache, AnalysisKey, Budget};
 
@@ -235,54 +234,29 @@ impl Hub {
 }
 
 /// Every ply of `game` valued against the engine's best, `movetime_ms`
-/// each; `None` if stopped before the end.
+/// each (`oware_session::review`, which the browser's module runs
+/// offline); `None` if stopped before the end.
 fn review_game(
     engine: &mut Engine,
     stop: &StopHandle,
     game: &Game,
     movetime_ms: u64,
 ) -> Option<Vec<ReviewPly>> {
-    let mut g = Game::new(*game.start());
-    let mut plies = Vec::new();
-    for (i, &ply) in game.plies().iter().enumerate() {
-        let side = g.position().to_move();
-        let mut entry = ReviewPly {
-            ply: i as u32 + 1,
-            side,
-            mv: PlyText(ply),
-            best: None,
-            score: None,
-            best_score: None,
-            loss_cp: None,
-            pv: Vec::new(),
-            eval_south_cp: None,
-        };
-        match ply {
-            Ply::Pass => {
-                let _ = g.pass();
-            }
-            Ply::Move(mv) => {
-                // `analyze_with` values every legal move within the time.
-                let limits = Limits::movetime(Duration::from_millis(movetime_ms));
-                let analysis = engine.analyze_with(&g, &limits, stop, &mut |_| {});
-                let best = analysis.first();
-                let played = analysis.iter().find(|a| a.mv == mv);
-                let _ = g.play(mv);
-                if let (Some(best), Some(played)) = (best, played) {
-                    let cp = played.score.centiseeds();
-                    entry.best = Some(best.mv);
-                    entry.score = Some(ScoreView::from(played.score));
-                    entry.best_score = Some(ScoreView::from(best.score));
-                    entry.loss_cp = Some((best.score.centiseeds() - cp).max(0));
-                    entry.pv = best.pv.clone();
-                    entry.eval_south_cp = Some(if side == Side::South { cp } else { -cp });
-                }
-            }
-        }
-        plies.push(entry);
-        if stop.is_stopped() {
-            return None;
-        }
-    }
-    Some(plies)
+    let plies = oware_session::review::review_game(engine, stop, game, movetime_ms)?;
+    Some(
+        plies
+            .into_iter()
+            .map(|p| ReviewPly {
+                ply: p.ply,
+                side: p.side,
+                mv: PlyText(p.played),
+                best: p.best,
+                score: p.score.map(ScoreView::from),
+                best_score: p.best_score.map(ScoreView::from),
+                loss_cp: p.loss_cp,
+                pv: p.pv,
+                eval_south_cp: p.eval_south_cp,
+            })
+            .collect(),
+    )
 }

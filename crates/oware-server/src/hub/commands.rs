@@ -227,7 +227,9 @@ impl Hub {
             Command::ComputerMove { mv, ply } => {
                 self.computer_move(slot, &mut live, token, mv, ply).await
             }
-            Command::Engine { browser } => self.choose_engine(slot, &mut live, token, browser),
+            Command::Engine { browser } => {
+                self.choose_engine(slot, &mut live, token, browser).await
+            }
             Command::Undo => self.undo(slot, &mut live, token).await,
             Command::Resign => self.resign(slot, &mut live, token).await,
             Command::Agreement(action) => self.agreement(slot, &mut live, token, action).await,
@@ -334,13 +336,15 @@ impl Hub {
         if mv.side() != live.to_move() {
             return Err(ApiError::illegal(mv, oware_core::IllegalMove::NotYourHouse));
         }
-        live.browser_engine = true;
-        self.commit_ply(slot, live, Ply::Move(mv)).await
+        self.commit_move(slot, live, Ply::Move(mv), true).await
     }
 
     /// Gives the computer's moves to the player's browser engine, or back
-    /// to the server's (a browser whose engine failed).
-    fn choose_engine(
+    /// to the server's (a browser whose engine failed). The choice is
+    /// stored with the game's metadata; once stored, the server's search
+    /// stops, or starts (`Hub::commit`'s `after_change`) if it is the
+    /// computer's turn.
+    async fn choose_engine(
         self: &Arc<Self>,
         slot: &Arc<Slot>,
         live: &mut Live,
@@ -348,14 +352,20 @@ impl Hub {
         browser: bool,
     ) -> Result<(), ApiError> {
         Self::browser_may_play(live, token)?;
-        live.browser_engine = browser;
-        if browser {
-            if live.thinking() {
-                live.stop_engine();
-                slot.send(super::engine::thinking(live, live.to_move(), false));
-            }
-        } else if live.computer_to_move() && !live.thinking() {
-            self.start_engine(slot, live);
+        if live.meta.browser_engine != browser {
+            self.commit(slot, live, |live| {
+                live.meta.browser_engine = browser;
+                Ok(Commit {
+                    op: WriteOp::Meta(live.meta.clone()),
+                    announce: Vec::new(),
+                    new_position: false,
+                })
+            })
+            .await?;
+        }
+        if browser && live.thinking() {
+            live.stop_engine();
+            slot.send(super::engine::thinking(live, live.to_move(), false));
         }
         Ok(())
     }
@@ -368,7 +378,22 @@ impl Hub {
         live: &mut Live,
         ply: Ply,
     ) -> Result<(), ApiError> {
+        self.commit_move(slot, live, ply, false).await
+    }
+
+    /// Plays a ply; with `by_browser`, a computer's move found by the
+    /// player's browser engine, which plays the computer's moves from
+    /// then on (stored with the ply when that is new).
+    async fn commit_move(
+        self: &Arc<Self>,
+        slot: &Arc<Slot>,
+        live: &mut Live,
+        ply: Ply,
+        by_browser: bool,
+    ) -> Result<(), ApiError> {
         self.commit(slot, live, |live| {
+            let claimed = by_browser && !live.meta.browser_engine;
+            live.meta.browser_engine |= by_browser;
             let side = live.to_move();
             match ply {
                 Ply::Move(mv) => live.game.play(mv).map(|_| ())?,
@@ -387,7 +412,7 @@ impl Hub {
             // a plain ply is one small row (the listings replay the plies).
             let op = WriteOp::Ply {
                 id: live.meta.id.clone(),
-                meta: (had_offer || over).then(|| live.meta.clone()),
+                meta: (had_offer || over || claimed).then(|| live.meta.clone()),
                 index,
                 ply: StoredPly {
                     text: ply_text(ply),

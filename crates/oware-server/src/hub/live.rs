@@ -50,10 +50,6 @@ pub struct Live {
     timer_gen: u64,
     engine: Option<AbortHandle>,
     engine_gen: u64,
-    /// The player's browser plays the computer's moves (untimed computer
-    /// games): the server starts no search. Kept in memory only: after a
-    /// restart the server's engine plays until the browser claims again.
-    pub(crate) browser_engine: bool,
     /// Changes stored so far: the version the next change is made from.
     pub(crate) version: u64,
     /// The deadlines as last stored.
@@ -165,7 +161,6 @@ impl Live {
             timer_gen: 0,
             engine: None,
             engine_gen: 0,
-            browser_engine: false,
             version,
             due,
             day,
@@ -385,7 +380,7 @@ impl Live {
             offer: self.meta.offer,
             takeback: self.meta.takeback,
             thinking: self.thinking(),
-            engine: (self.meta.mode == Mode::Computer).then_some(if self.browser_engine {
+            engine: (self.meta.mode == Mode::Computer).then_some(if self.meta.browser_engine {
                 EngineSide::Browser
             } else {
                 EngineSide::Server

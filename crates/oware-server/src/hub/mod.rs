@@ -534,7 +534,7 @@ impl Hub {
     fn after_change(self: &Arc<Self>, slot: &Arc<Slot>, live: &mut Live, owner: bool) {
         run_clock(live);
         self.arm_timer(slot, live);
-        if owner && live.computer_to_move() && !live.thinking() && !live.browser_engine {
+        if owner && live.computer_to_move() && !live.thinking() && !live.meta.browser_engine {
             self.start_engine(slot, live);
         }
     }

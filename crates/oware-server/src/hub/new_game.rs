@@ -236,7 +236,7 @@ impl Hub {
             self.config.correspondence_day,
         )
         .map_err(|e| ApiError::invalid_request(format!("the game cannot be played: {e}")))?;
-        live.browser_engine = browser_engine;
+        live.meta.browser_engine = browser_engine;
         live.sync_meta();
         let class = RatingClass::of(live.meta.time_control);
         let mut ops = Vec::new();

@@ -180,7 +180,7 @@ impl Hub {
             .and_then(|c| c.deadline())
             .map(|d| now_ms + d.saturating_duration_since(now).as_millis() as i64);
         // A browser playing the computer's moves has no deadline here.
-        let engine = (live.computer_to_move() && !live.browser_engine)
+        let engine = (live.computer_to_move() && !live.meta.browser_engine)
             .then(|| now_ms + (self.config.engine_move_cap + ENGINE_GRACE).as_millis() as i64);
         Due {
             clock,

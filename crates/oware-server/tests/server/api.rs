@@ -849,3 +849,100 @@ async fn the_browser_plays_the_computers_moves_and_the_server_engine_stays_idle(
     .await;
     assert_eq!(r.code(), "not_allowed", "{}", r.body);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_browser_engine_choice_survives_a_restart() {
+    let (_dir, path) = db();
+    let (chosen_at_start, chosen_later, t1, t2) = {
+        let server = start(&path).await;
+        let addr = server.addr();
+        // Chosen at creation: the computer (South) to move, for the browser.
+        let c = post(
+            addr,
+            "/api/v1/games",
+            json!({"mode": "computer", "level": 3, "side": "N", "engine": "browser"}),
+        )
+        .await
+        .json();
+        assert_eq!(c["game"]["engine"], "browser");
+        // Chosen during the game: the player (South) moves first, then
+        // gives the computer's moves to the browser.
+        let d = post(
+            addr,
+            "/api/v1/games",
+            json!({"mode": "computer", "level": 3, "side": "S"}),
+        )
+        .await
+        .json();
+        assert_eq!(d["game"]["engine"], "server");
+        let did = d["id"].as_str().unwrap().to_string();
+        let dtoken = d["tokens"]["S"].as_str().unwrap().to_string();
+        let r = post(
+            addr,
+            &format!("/api/v1/games/{did}/engine"),
+            json!({"token": dtoken, "engine": "browser"}),
+        )
+        .await;
+        assert_eq!(r.json()["game"]["engine"], "browser", "{}", r.body);
+        server.abort();
+        (
+            c["id"].as_str().unwrap().to_string(),
+            did,
+            c["tokens"]["N"].as_str().unwrap().to_string(),
+            dtoken,
+        )
+    };
+    // A new server on the same database: both games still wait for the
+    // browser, and the server's engine searches nothing.
+    let server = start(&path).await;
+    let addr = server.addr();
+    for id in [&chosen_at_start, &chosen_later] {
+        let g = get(addr, &format!("/api/v1/games/{id}")).await.json();
+        assert_eq!(g["engine"], "browser", "{id}: {g}");
+    }
+    let g = get(addr, &format!("/api/v1/games/{chosen_later}"))
+        .await
+        .json();
+    let mv = legal(&g)[0].clone();
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{chosen_later}/moves"),
+        json!({"token": t2, "move": mv, "ply": 0}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    for (id, ply) in [(&chosen_at_start, 0), (&chosen_later, 1)] {
+        let g = get(addr, &format!("/api/v1/games/{id}")).await.json();
+        assert_eq!(g["ply"], ply, "{id}: nobody played the computer's move");
+        assert_eq!(g["thinking"], false);
+    }
+    assert_eq!(engine_searches(addr, "game").await, 0);
+    // Given back to the server, which plays at once; that choice is kept too.
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{chosen_at_start}/engine"),
+        json!({"token": t1, "engine": "server"}),
+    )
+    .await;
+    assert_eq!(r.json()["game"]["engine"], "server", "{}", r.body);
+    for _ in 0..100 {
+        let g = get(addr, &format!("/api/v1/games/{chosen_at_start}"))
+            .await
+            .json();
+        if g["ply"] == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let g = get(addr, &format!("/api/v1/games/{chosen_at_start}"))
+        .await
+        .json();
+    assert_eq!(g["ply"], 1, "the server's engine played");
+    server.abort();
+    let server = start(&path).await;
+    let g = get(server.addr(), &format!("/api/v1/games/{chosen_at_start}"))
+        .await
+        .json();
+    assert_eq!(g["engine"], "server");
+}

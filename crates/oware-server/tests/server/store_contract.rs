@@ -335,10 +335,49 @@ async fn contract(store: Arc<dyn Store>) {
     assert_eq!(counts, (3, 1));
     puzzles(&store).await;
     community(&store).await;
+    browser_engine(&store).await;
     blocking(&store, |s| s.ping()).await.unwrap();
 }
 
 /// Follows, blocks, reports and closed accounts.
+/// The browser engine's choice is kept with a game's metadata, so it
+/// outlives a restart (docs/WEB.md, "Which engine answers").
+async fn browser_engine(store: &Arc<dyn Store>) {
+    let mut game = meta();
+    game.mode = Mode::Computer;
+    let id = game.id.clone();
+    write(
+        store,
+        WriteOp::Create {
+            meta: game,
+            plies: vec![],
+            due: Due::default(),
+        },
+    )
+    .await
+    .unwrap();
+    let load = |id: String| async move {
+        blocking(store, move |s| s.load(&id))
+            .await
+            .unwrap()
+            .unwrap()
+    };
+    let stored = load(id.clone()).await;
+    assert!(
+        !stored.meta.browser_engine,
+        "the server's engine by default"
+    );
+    let mut chosen = stored.meta.clone();
+    chosen.browser_engine = true;
+    write(
+        store,
+        WriteOp::All(vec![version(&id, 0, Due::default()), WriteOp::Meta(chosen)]),
+    )
+    .await
+    .unwrap();
+    assert!(load(id.clone()).await.meta.browser_engine);
+}
+
 async fn community(store: &Arc<dyn Store>) {
     use oware_server::store::account_rows::ReportRow;
     let now = now_ms();

@@ -21,8 +21,9 @@ import * as tournaments from './pages/tournaments.js';
 import { accountReady, currentUser, onAccountChange, reloadAccount, syncMyGames } from './account.js';
 
 // Pages that need the server (online games, the lobby, accounts, watching,
-// puzzles' ratings, the coach's review of mistakes): offline they say so,
-// and come back by themselves when the network returns.
+// the coach's review of mistakes): offline they say so, and come back by
+// themselves when the network returns. Puzzles work offline, unrated
+// (pages/puzzles.js).
 const NET = true;
 
 const routes = [
@@ -38,8 +39,8 @@ const routes = [
   [/^\/review\/?$/, review.mountList, '/review'],
   [/^\/review\/([A-Za-z0-9_-]+)\/?$/, review.mountGame, '/review'],
   [/^\/study\/?$/, study.mount, '/study'],
-  [/^\/puzzles\/?$/, (m) => puzzles.mount(m, null), '/puzzles', NET],
-  [/^\/puzzles\/(daily|\d+)\/?$/, puzzles.mount, '/puzzles', NET],
+  [/^\/puzzles\/?$/, (m) => puzzles.mount(m, null), '/puzzles'],
+  [/^\/puzzles\/(daily|\d+)\/?$/, puzzles.mount, '/puzzles'],
   [/^\/mistakes\/([A-Za-z0-9_-]+)\/?$/, mistakes.mount, '', NET],
   [/^\/account\/?$/, accountPage.mount, '/account', NET],
   [/^\/player\/([^/]+)\/?$/, player.mountProfile, '', NET],

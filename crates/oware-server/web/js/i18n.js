@@ -31,6 +31,7 @@ const STRINGS = {
     'puz.show': 'Show the solution', 'puz.next': 'Next puzzle', 'puz.themes': 'Themes:',
     'puz.rating': 'Puzzle rating {n}', 'puz.yours': 'your rating {n}', 'puz.yoursLocal': 'your rating here {n}',
     'puz.streak': 'Streak: {n} solved in a row (best {best})',
+    'puz.offline': 'No network: these puzzles come from this device. They are not rated (your rating on the server does not change); your streak and your rating here are kept on this device.',
     // Play setup
     'play.title': 'New game', 'play.mode': 'Opponent', 'play.computer': 'The computer', 'play.hotseat': 'Two players on this device',
     'play.level': 'Level', 'play.side': 'Your side', 'play.sideS': 'South (bottom)', 'play.sideN': 'North (top)', 'play.random': 'Draw lots',
@@ -91,7 +92,7 @@ const STRINGS = {
     // Offline (docs/WEB.md, "Offline and installable")
     'offline.needs': 'This page needs the network. It will come back by itself when the network returns.',
     'offline.title': 'No network',
-    'offline.whatWorks': 'Without the network you can still play the computer or a friend on this device, take the lessons, study a position and review the games kept here.',
+    'offline.whatWorks': 'Without the network you can still play the computer or a friend on this device, take the lessons, solve puzzles, study a position and review the games kept here.',
     'offline.playHere': 'No network: the game is played and kept on this device.',
     'offline.localGame': 'kept on this device',
     'offline.noEngine': 'This browser cannot run the engine, so the computer cannot play without the network.',
@@ -310,6 +311,7 @@ const STRINGS = {
     'puz.show': 'Voir la solution', 'puz.next': 'Problème suivant', 'puz.themes': 'Thèmes :',
     'puz.rating': 'Classement du problème {n}', 'puz.yours': 'votre classement {n}', 'puz.yoursLocal': 'votre classement ici {n}',
     'puz.streak': 'Série : {n} résolus d’affilée (record {best})',
+    'puz.offline': 'Pas de réseau : ces problèmes viennent de cet appareil. Ils ne sont pas classés (votre classement sur le serveur ne change pas) ; votre série et votre classement ici sont gardés sur cet appareil.',
     'play.title': 'Nouvelle partie', 'play.mode': 'Adversaire', 'play.computer': 'L’ordinateur', 'play.hotseat': 'Deux joueurs sur cet appareil',
     'play.level': 'Niveau', 'play.side': 'Votre camp', 'play.sideS': 'Sud (en bas)', 'play.sideN': 'Nord (en haut)', 'play.random': 'Tirer au sort',
     'play.start': 'Position de départ', 'play.startpos': 'Départ habituel (4 graines par case)', 'play.custom': 'Chaîne de position',
@@ -364,7 +366,7 @@ const STRINGS = {
     'review.study': 'Étudier cette position', 'review.when': 'Date', 'review.players': 'Joueurs', 'review.result': 'Résultat', 'review.mode': 'Type',
     'offline.needs': 'Cette page a besoin du réseau. Elle reviendra d’elle-même quand le réseau sera de retour.',
     'offline.title': 'Pas de réseau',
-    'offline.whatWorks': 'Sans réseau, vous pouvez toujours jouer contre l’ordinateur ou à deux sur cet appareil, suivre les leçons, étudier une position et revoir les parties gardées ici.',
+    'offline.whatWorks': 'Sans réseau, vous pouvez toujours jouer contre l’ordinateur ou à deux sur cet appareil, suivre les leçons, résoudre des problèmes, étudier une position et revoir les parties gardées ici.',
     'offline.playHere': 'Pas de réseau : la partie se joue et se garde sur cet appareil.',
     'offline.localGame': 'gardée sur cet appareil',
     'offline.noEngine': 'Ce navigateur ne peut pas faire tourner le moteur : l’ordinateur ne peut pas jouer sans réseau.',

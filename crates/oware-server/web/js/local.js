@@ -89,6 +89,38 @@ function newId() {
   return PREFIX + [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** An outcome of the module's replay as the server's result view. */
+const resultView = (o) => (o ? {
+  reason: o.reason,
+  rule: o.rule ?? null,
+  winner: o.winner,
+  totals: { south: o.totals[0], north: o.totals[1] },
+  text: o.reason,
+} : null);
+
+/** A position after moves, as POST /api/v1/rules/state answers it
+ * (position, side to move, legal moves, the last move's trace, the
+ * result), from the module's replay: the rules core without the server. */
+export async function localRulesState(start, moves = '') {
+  const r = await ask({ op: 'replay', game: { start: start || 'start', moves } });
+  return {
+    position: r.position,
+    to_move: r.to_move,
+    legal: r.over ? [] : r.legal.split(''),
+    last: r.last ? { ...r.last, sown: [...r.last.sown] } : null,
+    status: r.over ? 'over' : 'playing',
+    result: resultView(r.outcome),
+  };
+}
+
+/** The engine's review of a game kept here (`GET /games/{id}/review`'s
+ * shape): oware-session's review, run by the browser's module. */
+export async function localReview(id, movetimeMs) {
+  const rec = await load(id);
+  const r = await ask({ op: 'review', game: { start: rec.start, moves: rec.moves }, movetime_ms: movetimeMs });
+  return { id, plies: r.plies, engine: 'browser' };
+}
+
 /** The game as the server's game view, from the module's replay. */
 async function view(rec) {
   const game = { start: rec.start, moves: rec.moves };
@@ -137,13 +169,7 @@ async function view(rec) {
     legal: r.over ? [] : r.legal.split(''),
     score: { south: Number(stores[12]), north: Number(stores[13]) },
     last: plies.length && r.last ? { ...r.last, sown: [...r.last.sown] } : null,
-    result: outcome ? {
-      reason: outcome.reason,
-      rule: outcome.rule ?? null,
-      winner: outcome.winner,
-      totals: { south: outcome.totals[0], north: outcome.totals[1] },
-      text: outcome.reason,
-    } : null,
+    result: resultView(outcome),
     time_control: null,
     rated: false,
     clock: null,

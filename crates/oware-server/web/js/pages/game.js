@@ -520,7 +520,7 @@ class GamePage {
     // A tournament game: back to the tournament, which pairs again (no rematch).
     if (g.tournament) html += `<a class="btn primary tournament-back" href="/tournament/${esc(g.tournament)}" data-link>${esc(t('tour.back'))}</a>`;
     else if (mine && g.mode !== 'computer') html += `<button class="btn primary rematch-btn" type="button">${esc(g.rematch ? t('game.rematchJoin') : t('game.rematch'))}</button>`;
-    if (!this.local) html += `<a class="btn" href="/review/${esc(this.id)}" data-link>${esc(t('game.review'))}</a>`;
+    html += `<a class="btn" href="/review/${esc(this.id)}" data-link>${esc(t('game.review'))}</a>`;
     const learner = viewer || (g.mode === 'hotseat' && mine ? 'S' : null);
     // A game kept on this device has no link to share or server record yet.
     if (learner && !this.local) html += `<a class="btn mistakes-link" href="/mistakes/${esc(this.id)}?side=${learner}" data-link>${esc(t('mis.title'))}</a>`;

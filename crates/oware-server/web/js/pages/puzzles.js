@@ -4,12 +4,52 @@
 // page's language; the board animates the server's traces. Visitors keep
 // their streak and a rough rating in this browser; signed-in players get
 // a Glicko-2 rating from the server.
+//
+// Offline (or with the server out of reach) the puzzles come from the
+// browser's WebAssembly module, which holds the same shipped set: the
+// session layer picks, judges and words an attempt there as the server
+// does, and the core gives the legal moves and traces. Nothing is rated
+// then; the streak and the rating here are kept in this browser
+// (docs/WEB.md, "Offline and installable").
 
-import { api } from '../api.js';
+import { api, ApiError } from '../api.js';
 import { Board } from '../board.js';
 import { t, lang, sideName, errorText } from '../i18n.js';
 import { esc, setMsg, announce, settings, navigate } from '../ui.js';
 import { currentUser } from '../account.js';
+import { offline, localRulesState } from '../local.js';
+import { readyEngine } from '../engine/client.js';
+
+/** The module's answer to a request, without `ok`; a refusal as the server's. */
+async function fromModule(request) {
+  const eng = await readyEngine();
+  if (!eng) throw new ApiError(0, 'network', 'network');
+  const r = await eng.request(request);
+  if (!r.ok) throw new ApiError(r.code === 'not_found' ? 404 : 400, r.code === 'not_found' ? 'not_found' : 'invalid_request', r.message);
+  const { ok, ...body } = r;
+  return body;
+}
+
+/** The puzzles' calls of this page, answered by the module (no server). */
+export const modulePuzzles = {
+  next: (rating, seen, l) => fromModule({ op: 'puzzle_next', rating, skip: seen, seed: Math.floor(Math.random() * 2 ** 31), lang: l }),
+  async daily(l) {
+    const day = Math.floor(Date.now() / 86400000);
+    const p = await fromModule({ op: 'puzzle_daily', day, lang: l });
+    return { ...p, date: new Date(day * 86400000).toISOString().slice(0, 10) };
+  },
+  one: (id, l) => fromModule({ op: 'puzzle', id: Number(id), lang: l }),
+  attempt: (id, moves, l) => fromModule({ op: 'puzzle_attempt', id, moves, lang: l }),
+  rulesState: localRulesState,
+};
+
+const serverPuzzles = {
+  next: (rating, seen, l) => api.puzzleNext(rating, seen, l),
+  daily: (l) => api.puzzleDaily(l),
+  one: (id, l) => api.puzzle(id, l),
+  attempt: (id, moves, l) => api.puzzleAttempt(id, moves, l),
+  rulesState: (position, moves) => api.rulesState(position, moves),
+};
 
 const KEY = 'oware.puzzles';
 
@@ -36,11 +76,14 @@ export function mount(main, which) {
   let puzzle = null;
   let done = false;
   const local = loadLocal();
+  // Where this puzzle comes from: the server, or the module offline.
+  let src = offline() ? modulePuzzles : serverPuzzles;
   main.innerHTML = `
     <h1>${esc(t('puz.title'))}</h1>
     <p class="muted puz-lead">${esc(t('puz.lead'))}</p>
     <div class="game">
       <section>
+        <p class="msg warn puz-offline" role="status" hidden>${esc(t('puz.offline'))}</p>
         <p class="puz-task" role="status"></p>
         <div class="puz-board"></div>
         <div class="msg puz-msg" role="status" aria-live="polite"></div>
@@ -77,16 +120,28 @@ export function mount(main, which) {
     q('.puz-themes').textContent = '';
     setMsg(q('.puz-msg'), '');
     q('.puz-task').textContent = t('game.loading');
-    try {
+    const ask = () => {
       const l = lang();
-      if (which === 'daily') puzzle = await api.puzzleDaily(l);
-      else if (which && /^\d+$/.test(which)) puzzle = await api.puzzle(which, l);
-      else puzzle = await api.puzzleNext(local.rating, local.seen, l);
+      if (which === 'daily') return src.daily(l);
+      if (which && /^\d+$/.test(which)) return src.one(which, l);
+      return src.next(local.rating, local.seen, l);
+    };
+    src = offline() ? modulePuzzles : serverPuzzles;
+    try {
+      try {
+        puzzle = await ask();
+      } catch (e) {
+        // The server out of reach: the puzzles this device holds.
+        if (e.code !== 'network' || src === modulePuzzles) throw e;
+        src = modulePuzzles;
+        puzzle = await ask();
+      }
     } catch (e) {
       if (alive) { q('.puz-task').textContent = ''; setMsg(q('.puz-msg'), errorText(e), 'bad'); }
       return;
     }
     if (!alive) return;
+    q('.puz-offline').hidden = src !== modulePuzzles;
     q('.puz-board').dataset.puzzle = String(puzzle.id);
     board.setOrientation(puzzle.to_move);
     board.setLastMove(null);
@@ -95,7 +150,7 @@ export function mount(main, which) {
     q('.puz-task').textContent = `${head}${t('puz.task', { n: puzzle.id, side: sideName(puzzle.to_move) })}`;
     info();
     try {
-      const st = await api.rulesState(puzzle.position);
+      const st = await src.rulesState(puzzle.position);
       if (!alive) return;
       board.setPlayable(st.legal);
       board.focusFirst();
@@ -111,8 +166,8 @@ export function mount(main, which) {
     let result;
     try {
       const [st, r] = await Promise.all([
-        api.rulesState(puzzle.position, letter),
-        api.puzzleAttempt(puzzle.id, [letter], lang()),
+        src.rulesState(puzzle.position, letter),
+        src.attempt(puzzle.id, [letter], lang()),
       ]);
       result = r;
       if (!alive) return;
@@ -148,7 +203,7 @@ export function mount(main, which) {
     board.setLastMove(null);
     for (let k = 1; k <= Math.min(line.length, 6); k++) {
       // eslint-disable-next-line no-await-in-loop
-      const st = await api.rulesState(puzzle.position, line.slice(0, k)).catch(() => null);
+      const st = await src.rulesState(puzzle.position, line.slice(0, k)).catch(() => null);
       if (!st || !alive) return;
       // eslint-disable-next-line no-await-in-loop
       await board.animate({ ...st.last, after: st.position }, { instant: !settings.get('animate') });

@@ -8,7 +8,7 @@ import { esc, navigate, setMsg, relTime, announce, settings } from '../ui.js';
 import { resultText, describeTrace, resultParts, resultShort } from '../rulesboard.js';
 import { moveListHtml, moveNumber, pvText, ognCaptures } from '../moves.js';
 import { accountReady, syncMyGames } from '../account.js';
-import { localApi, localStore, localTokens } from '../local.js';
+import { localApi, localStore, localTokens, isLocal, localRulesState, localReview } from '../local.js';
 import { nameWithRating } from './lobby.js';
 import { tcText } from './game.js';
 
@@ -144,7 +144,7 @@ function renderMine(el, games, searched) {
     const viewer = g.mode !== 'hotseat' && mine.length === 1 ? mine[0] : null;
     const turn = g.mode === 'online' && g.status === 'playing' && viewer && g.to_move ? (g.to_move === viewer ? 'mine.yourTurn' : 'mine.theirTurn') : null;
     const state = g.status === 'over' ? resultParts(g.result, viewer).head : `${t(`status.${g.status}`)} (${g.ply})${g.time_control ? ` · ${tcText(g.time_control)}` : ''}`;
-    const link = g.local && g.status === 'over' ? `<a href="/game/${esc(g.id)}" data-link>${esc(t('review.open'))}</a>` : g.status === 'over' ? `<a href="/review/${esc(g.id)}" data-link>${esc(t('review.open'))}</a>` : `<a class="btn small primary" href="/game/${esc(g.id)}" data-link>${esc(t('review.continue'))}</a>`;
+    const link = g.status === 'over' ? `<a href="/review/${esc(g.id)}" data-link>${esc(t('review.open'))}</a>` : `<a class="btn small primary" href="/game/${esc(g.id)}" data-link>${esc(t('review.continue'))}</a>`;
     return `<tr class="${g.status === 'over' ? '' : 'ongoing'}"><td>${esc(relTime(g.updated_at))}<br><span class="muted">${esc(t(`mode.${g.mode}`))}${g.local ? ` · ${esc(t('offline.localGame'))}` : ''}</span></td>
       <td>${esc(nameWithRating(g.seats.S, 'S', g.level))} – ${esc(nameWithRating(g.seats.N, 'N', g.level))}<br><span class="muted">${esc(state)}</span>${g.refused ? `<br><span class="msg bad">${esc(t('offline.refused', { why: errorText({ code: g.refused.split('.')[0], reason: g.refused.split('.')[1] }) }))}</span>` : ''}${turn ? ` <span class="pill${turn === 'mine.yourTurn' ? ' your-turn' : ''}">${esc(t(turn))}</span>` : ''}</td><td>${link}</td></tr>`;
   }).join('')}</tbody></table>`;
@@ -161,9 +161,13 @@ export function mountGame(main, id) {
   let alive = true;
   const cleanupFns = [];
   main.innerHTML = `<p class="muted">${esc(t('game.loading'))}</p>`;
+  // A game kept on this device (played offline): replayed by the rules
+  // core and reviewed by the engine in the browser's module, the same
+  // review (oware-session's) in the same shape as the server's.
+  const local = isLocal(id);
   (async () => {
     let game;
-    try { game = await api.getGame(id); } catch (e) {
+    try { game = local ? await localApi.getGame(id) : await api.getGame(id); } catch (e) {
       main.innerHTML = `<h1>${esc(t('game.notfound'))}</h1><p class="msg bad">${esc(errorText(e))}</p>`;
       return;
     }
@@ -184,11 +188,11 @@ export function mountGame(main, id) {
           <div class="msg ply-info"></div>
           <svg class="eval-graph" viewBox="0 0 400 80" preserveAspectRatio="none" width="100%" height="80" role="img" aria-label="${esc(t('review.eval'))}"></svg>
           <div class="row"><button class="btn flip-btn" type="button">${esc(t('board.flip'))}</button> <a class="btn study-btn" href="/study" data-link>${esc(t('review.study'))}</a>
-          <a class="btn" href="${esc(api.ognUrl(id))}" download="oware-${esc(id)}.ogn">${esc(t('game.ogn'))}</a></div>
+          ${local ? '' : `<a class="btn" href="${esc(api.ognUrl(id))}" download="oware-${esc(id)}.ogn">${esc(t('game.ogn'))}</a>`}</div>
         </section>
         <aside class="side-panel">
           <div class="card"><h2>${esc(t('review.eval'))}</h2><div class="eval-status muted">${esc(t('review.loadingEval'))}</div><div class="moves-list review-moves"></div></div>
-          <div class="card"><h2>OGN</h2><textarea class="ogn-text" readonly></textarea></div>
+          ${local ? '' : '<div class="card"><h2>OGN</h2><textarea class="ogn-text" readonly></textarea></div>'}
         </aside>
       </div>`;
     const q = (s) => main.querySelector(s);
@@ -200,7 +204,7 @@ export function mountGame(main, id) {
     const n = plies.length;
     const cache = new Map();
     const stateAt = (k) => {
-      if (!cache.has(k)) cache.set(k, api.rulesState(game.start, plies.slice(0, k).join('')));
+      if (!cache.has(k)) cache.set(k, (local ? localRulesState : api.rulesState)(game.start, plies.slice(0, k).join('')));
       return cache.get(k);
     };
     let k = n;
@@ -274,7 +278,8 @@ export function mountGame(main, id) {
     document.addEventListener('keydown', keys);
     cleanupFns.push(() => document.removeEventListener('keydown', keys));
     await show(n);
-    api.ogn(id).then((text) => {
+    if (local) { caps = game.caps || []; renderMoves(); }
+    else api.ogn(id).then((text) => {
       if (!alive) return;
       q('.ogn-text').value = text;
       caps = ognCaptures(text);
@@ -282,9 +287,10 @@ export function mountGame(main, id) {
     }).catch(() => {});
     try {
       const mine = seats.get(id);
-      const r = await api.review(id, 100, mine.S || mine.N);
+      const r = local ? await localReview(id, 100) : await api.review(id, 100, mine.S || mine.N);
       if (!alive) return;
       evals = r.plies;
+      q('.review-moves').dataset.engine = r.engine || 'server';
       q('.eval-status').textContent = '';
       await show(k);
     } catch (e) { q('.eval-status').textContent = errorText(e); }

@@ -1,0 +1,150 @@
+// Puzzles and reviews with the network cut (docs/WEB.md, "Offline and
+// installable"), on a 360×640 phone once the service worker keeps the app:
+// - puzzles come from the browser's module (the shipped set): one solved,
+//   one failed in French, the streak kept on this device, the page saying
+//   they are not rated; back online, the server words the same attempt
+//   with the same text, and its daily puzzle is the one shown offline;
+// - a game played offline is reviewed by the browser's engine: the review
+//   page lists every move with the same wording as an online review.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launch, BASE, shot, until, watchErrors, installed, startComputerGame, playToEnd } from '../lib.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const SOLUTIONS = new Map();
+for (const line of readFileSync(join(here, '../../crates/oware-session/data/puzzles.txt'), 'utf8').split('\n')) {
+  if (!line.trim() || line.startsWith('#')) continue;
+  const [id, , moves] = line.split(/\s+/);
+  SOLUTIONS.set(Number(id), moves[0]);
+}
+
+const offlineErrors = (errors) => errors.filter((e) => !/net::|Failed to fetch|NetworkError|ERR_INTERNET_DISCONNECTED/.test(e));
+
+async function shownPuzzle(page) {
+  await page.locator('.puz-board .house.playable').first().waitFor();
+  const id = Number(await page.locator('.puz-board').getAttribute('data-puzzle'));
+  assert.ok(SOLUTIONS.has(id), `puzzle ${id} is in the shipped file`);
+  return { id, solution: SOLUTIONS.get(id) };
+}
+
+test('offline: puzzles from the module, solved and failed, unrated, worded as the server words them', async () => {
+  const b = await launch();
+  try {
+    const ctx = await b.newContext({ viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true });
+    const page = await ctx.newPage();
+    const errors = watchErrors(page);
+    await installed(page);
+    await page.evaluate(() => localStorage.removeItem('oware.puzzles'));
+    await ctx.setOffline(true);
+
+    // Solved, in English.
+    await page.goto(`${BASE}/puzzles?lang=en`);
+    const p = await shownPuzzle(page);
+    assert.match(await page.locator('.puz-offline').textContent(), /not rated/);
+    assert.ok(await page.locator('.puz-offline').isVisible());
+    await page.locator(`.puz-board .house[data-house="${p.solution}"]`).click();
+    await page.locator('.puz-msg.puz-solved').waitFor();
+    const solvedText = await page.locator('.puz-msg').textContent();
+    assert.match(solvedText, /^Solved! /);
+    assert.match(await page.locator('.puz-streak').textContent(), /Streak: 1 solved/);
+    const width = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    assert.ok(width[0] <= width[1], `no sideways scroll (${width})`);
+    await shot(page, 'phone-offline-puzzle');
+    // The solution's line plays on the board, from the core's traces.
+    await page.locator('.puz-show').click();
+
+    // Failed, in French: the next puzzle, another legal move.
+    await page.evaluate(() => localStorage.setItem('oware.lang', 'fr'));
+    await page.goto(`${BASE}/puzzles`);
+    let q = await shownPuzzle(page);
+    if (q.id === p.id) { await page.locator('.puz-next').click(); q = await shownPuzzle(page); }
+    assert.match(await page.locator('.puz-offline').textContent(), /pas classés/);
+    const playable = await page.locator('.puz-board .house.playable').evaluateAll((hs) => hs.map((h) => h.dataset.house));
+    const wrong = playable.find((l) => l !== q.solution);
+    assert.ok(wrong, 'a wrong move to play');
+    await page.locator(`.puz-board .house[data-house="${wrong}"]`).click();
+    await page.locator('.puz-msg.puz-failed').waitFor();
+    const failedText = await page.locator('.puz-msg').textContent();
+    assert.ok(failedText.startsWith(`Pas ${wrong}\u00a0: le coup était ${q.solution}.`), failedText);
+    assert.match(await page.locator('.puz-streak').textContent(), /Série\u00a0: 0 /);
+    const kept = await page.evaluate(() => JSON.parse(localStorage.getItem('oware.puzzles')));
+    assert.equal(kept.best, 1, 'the best streak kept on this device');
+    assert.ok(kept.seen.includes(p.id) && kept.seen.includes(q.id));
+
+    // The day's puzzle offline.
+    await page.goto(`${BASE}/puzzles/daily`);
+    const daily = await shownPuzzle(page);
+
+    // Back online: the server words the same attempts with the same text,
+    // and its daily puzzle is the one shown offline.
+    await ctx.setOffline(false);
+    const server = await page.evaluate(async ([a, b]) => {
+      const post = async (id, move, lang) => (await fetch(`/api/v1/puzzles/${id}/attempt`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ moves: [move], lang }),
+      })).json();
+      return {
+        solved: await post(a.id, a.move, 'en'),
+        failed: await post(b.id, b.move, 'fr'),
+        daily: await (await fetch('/api/v1/puzzles/daily')).json(),
+      };
+    }, [{ id: p.id, move: p.solution }, { id: q.id, move: wrong }]);
+    assert.equal(server.solved.text, solvedText);
+    assert.equal(server.failed.text, failedText);
+    assert.equal(server.daily.id, daily.id, 'the same daily puzzle');
+    // Online, the page asks the server again (no offline note).
+    await page.goto(`${BASE}/puzzles`);
+    await shownPuzzle(page);
+    assert.equal(await page.locator('.puz-offline').isVisible(), false);
+    console.log(`# offline puzzles: ${p.id} solved, ${q.id} failed, daily ${daily.id}`);
+    assert.deepEqual(offlineErrors(errors), []);
+  } finally {
+    await b.close();
+  }
+});
+
+test('offline: a game played offline, reviewed by the browser engine', async () => {
+  const b = await launch();
+  try {
+    const ctx = await b.newContext({ viewport: { width: 360, height: 640 } });
+    const page = await ctx.newPage();
+    const errors = watchErrors(page);
+    await installed(page);
+    await ctx.setOffline(true);
+    await startComputerGame(page);
+    await playToEnd(page);
+    const id = page.url().split('/game/')[1];
+    // The result card's review link, as for a game on the server.
+    await page.locator('.result-card a', { hasText: 'Review this game' }).click();
+    await page.waitForURL(new RegExp(`/review/${id}$`));
+    await until(async () => (await page.locator('.eval-status').textContent()) === '', 'the review by the browser engine', 60000);
+    assert.equal(await page.locator('.review-moves').getAttribute('data-engine'), 'browser');
+    const n = await page.locator('.review-moves button').count();
+    assert.ok(n >= 2, `${n} moves listed`);
+    // Every move judged in the online review's words: the value, then
+    // "best move" or the best move with its value and what was lost.
+    const wording = /^\d+[.…] [A-Fa-f] \((South|North)\): .+ · (best move|best [A-Fa-f] \(.+\)(, [\d.]+ seeds worse)?)( · line .+)?$/;
+    for (let k = 0; k < n; k += 1) {
+      // eslint-disable-next-line no-await-in-loop
+      await page.locator('.review-moves button').nth(k).click();
+      // eslint-disable-next-line no-await-in-loop
+      await until(async () => wording.test(await page.locator('.ply-info').textContent()), `move ${k + 1} judged: ${await page.locator('.ply-info').textContent()}`);
+    }
+    // The evaluation graph is drawn.
+    assert.ok(await page.locator('.eval-graph polygon').count() === 1);
+    await shot(page, 'phone-offline-review');
+    // A reload, offline: the same review.
+    await page.reload();
+    await until(async () => (await page.locator('.eval-status').textContent()) === '', 'the review after a reload', 60000);
+    assert.equal(await page.locator('.review-moves button').count(), n);
+    // My games links the kept game to its review.
+    await page.goto(`${BASE}/review`);
+    await page.locator(`.mine-list a[href="/review/${id}"]`).waitFor();
+    assert.deepEqual(offlineErrors(errors), []);
+  } finally {
+    await b.close();
+  }
+});
