@@ -5,14 +5,17 @@
 //   they are not rated; back online, the server words the same attempt
 //   with the same text, and its daily puzzle is the one shown offline;
 // - a game played offline is reviewed by the browser's engine: the review
-//   page lists every move with the same wording as an online review.
+//   page lists every move with the same wording as an online review;
+// - the lessons answer every move offline, in the rules service's words
+//   (the module runs the same oware_session::lessons::explain): a capture,
+//   a refusal, an agreement to stop and a lost turn, in French.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, BASE, shot, until, watchErrors, installed, startComputerGame, playToEnd } from '../lib.mjs';
+import { launch, BASE, shot, until, watchErrors, installed, startComputerGame, playToEnd, readBoard } from '../lib.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SOLUTIONS = new Map();
@@ -143,6 +146,53 @@ test('offline: a game played offline, reviewed by the browser engine', async () 
     // My games links the kept game to its review.
     await page.goto(`${BASE}/review`);
     await page.locator(`.mine-list a[href="/review/${id}"]`).waitFor();
+    assert.deepEqual(offlineErrors(errors), []);
+  } finally {
+    await b.close();
+  }
+});
+
+test('offline: the lessons answer every move from the module, in French', async () => {
+  const b = await launch();
+  try {
+    const ctx = await b.newContext({ viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true });
+    const page = await ctx.newPage();
+    const errors = watchErrors(page);
+    await installed(page);
+    await page.evaluate(() => { localStorage.setItem('oware.lang', 'fr'); localStorage.setItem('oware.set.animate', '0'); });
+    await ctx.setOffline(true);
+    await page.goto(`${BASE}/learn`);
+
+    // R5: D captures 3 + 2; the same words as the rules service online.
+    const r5 = page.locator('#r5');
+    await r5.locator('.house.playable').first().waitFor();
+    await r5.locator('.house[data-house="D"]').click();
+    await until(async () => (await readBoard(page, '#r5')).S === 22, 'capture in lesson R5, offline');
+    await until(async () => /^Bravo\s!\sD\s: la dernière graine tombe en c et y fait 3, elle est donc prise\s: c 3 \+ b 2, 5 graines en tout\.$/.test(await r5.locator('.msg').textContent()), 'R5 feedback offline');
+
+    // R8: A does not feed North: refused with the reason; F feeds.
+    const r8 = page.locator('#r8');
+    await r8.scrollIntoViewIfNeeded();
+    await r8.locator('.house[data-house="A"]').click();
+    await until(async () => /nourrit pas/.test(await r8.locator('.msg').textContent()), 'the French refusal, offline');
+    await r8.locator('.house[data-house="F"]').click();
+    await until(async () => /^Bravo\s!\sF\s: la dernière graine tombe en a et y fait 1\s; on ne prend que deux ou trois\.$/.test(await r8.locator('.msg').textContent()), 'R8 feedback offline');
+
+    // R12: the agreement to stop, 24–24, from the module's core.
+    const r12 = page.locator('#r12');
+    await r12.scrollIntoViewIfNeeded();
+    await r12.locator('.house.playable').first().waitFor();
+    await r12.getByRole('button', { name: 'Arrêter d’un commun accord' }).click();
+    await until(async () => /Partie nulle, 24–24/.test(await r12.locator('.msg').textContent()), 'R12 agreement offline');
+
+    // R13: a lost turn, then South plays again.
+    const r13 = page.locator('#r13');
+    await r13.scrollIntoViewIfNeeded();
+    await r13.locator('.house[data-house="F"]').click();
+    await until(async () => (await readBoard(page, '#r13')).F === 0, 'R13: F played offline');
+    await r13.getByRole('button', { name: 'Laisser passer le temps' }).click();
+    await until(async () => /Nord perd son tour.*Sud rejoue/.test(await r13.locator('.msg').textContent()), 'R13 lost turn offline');
+    await shot(page, 'phone-offline-lesson-fr');
     assert.deepEqual(offlineErrors(errors), []);
   } finally {
     await b.close();

@@ -809,7 +809,18 @@ struct ReplayView {
     /// The last move's trace (for animation).
     #[serde(skip_serializing_if = "Option::is_none")]
     last: Option<TraceView>,
+    /// What the last ply did and why, when it was a move: the words of the
+    /// server's `rules/state` (`oware_session::lessons::explain`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    explained: Option<TextsView>,
     checks: Vec<CheckView>,
+}
+
+/// A text in English and French.
+#[derive(Serialize)]
+struct TextsView {
+    en: String,
+    fr: String,
 }
 
 /// Applies an action after the plies: `agree`, `pass`, `resign S|N`,
@@ -838,13 +849,18 @@ fn replay(spec: &GameSpec, action: Option<&str>, check: &[String]) -> Result<Rep
     let mut game = Game::new(start);
     let mut over_at = game.is_over().then_some(0);
     let mut last = None;
+    // The trace of the last ply when it is a move: what the lessons explain.
+    let mut last_ply_trace = None;
     for (i, &ply) in plies.iter().enumerate() {
         let played = match ply {
             oware_core::Ply::Move(mv) => game.play_traced(mv).map(Some),
             oware_core::Ply::Pass => game.pass().map(|()| None),
         };
         match played {
-            Ok(t) => last = t.as_ref().map(TraceView::from).or(last),
+            Ok(t) => {
+                last = t.as_ref().map(TraceView::from).or(last);
+                last_ply_trace = t;
+            }
             Err(e) => return Err(refuse("illegal_move", format!("ply {}: {e}", i + 1))),
         }
         if game.is_over() && over_at.is_none() {
@@ -885,6 +901,10 @@ fn replay(spec: &GameSpec, action: Option<&str>, check: &[String]) -> Result<Rep
         }),
         over_at,
         last,
+        explained: last_ply_trace.map(|t| TextsView {
+            en: oware_session::lessons::explain(&t, Lang::En),
+            fr: oware_session::lessons::explain(&t, Lang::Fr),
+        }),
         checks,
     })
 }

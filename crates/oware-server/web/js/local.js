@@ -101,16 +101,38 @@ const resultView = (o) => (o ? {
 /** A position after moves, as POST /api/v1/rules/state answers it
  * (position, side to move, legal moves, the last move's trace, the
  * result), from the module's replay: the rules core without the server. */
-export async function localRulesState(start, moves = '') {
-  const r = await ask({ op: 'replay', game: { start: start || 'start', moves } });
+export async function localRulesState(start, moves = '', action = undefined) {
+  const game = { start: start || 'start', moves };
+  const r = await ask({ op: 'replay', game, action, check: LETTERS });
+  const stores = r.position.split('-');
   return {
     position: r.position,
     to_move: r.to_move,
+    ply: r.plies,
     legal: r.over ? [] : r.legal.split(''),
+    moves,
+    score: { south: Number(stores[12]), north: Number(stores[13]) },
     last: r.last ? { ...r.last, sown: [...r.last.sown] } : null,
+    explained: r.explained || null,
+    previews: await previewsOf(game, r),
     status: r.over ? 'over' : 'playing',
     result: resultView(r.outcome),
   };
+}
+
+/** Each house of the side to move, as rules/state previews it: legal or
+ * why not, where its last seed lands and what it takes (the core's trace
+ * of it, from the module). r is the module's replay of game with
+ * `check: LETTERS`. */
+async function previewsOf(game, r) {
+  const previews = [];
+  for (const c of r.checks) {
+    if (!c.legal) { previews.push({ move: c.move, legal: false, refusal: { code: c.code } }); continue; }
+    // eslint-disable-next-line no-await-in-loop
+    const after = await ask({ op: 'replay', game: { start: game.start, moves: game.moves + c.move } });
+    previews.push({ move: c.move, legal: true, refusal: null, last_house: after.last?.last, captures: after.last?.captured_seeds || 0 });
+  }
+  return previews;
 }
 
 /** The engine's review of a game kept here (`GET /games/{id}/review`'s
@@ -136,13 +158,7 @@ async function view(rec) {
   }
   // Each legal move's end (where its last seed lands, what it captures):
   // the core's trace of it, for the hover preview.
-  const previews = [];
-  for (const c of r.checks) {
-    if (!c.legal) { previews.push({ move: c.move, legal: false, refusal: { code: c.code } }); continue; }
-    // eslint-disable-next-line no-await-in-loop
-    const after = await ask({ op: 'replay', game: { start: rec.start, moves: rec.moves + c.move } });
-    previews.push({ move: c.move, legal: true, refusal: null, last_house: after.last?.last, captures: after.last?.captured_seeds || 0 });
-  }
+  const previews = await previewsOf(game, r);
   const stores = r.position.split('-');
   const seat = (side) => (rec.mode === 'computer' && rec.human !== side
     ? { kind: 'computer', name: `Computer ${rec.level}`, taken: true, connected: true, account: false }

@@ -1,8 +1,10 @@
 // A board driven by the stateless rules service: the tutorial's lesson
 // boards and the study page's "play moves" mode. Every move goes to
 // POST /api/v1/rules/state; the page only animates what comes back.
+// Offline the browser's module answers in the same shape (local.js).
 
 import { api } from './api.js';
+import { offline, localRulesState } from './local.js';
 import { Board } from './board.js';
 import { t, tr, sideName, errorText, refusalText } from './i18n.js';
 import { announce, setMsg, settings } from './ui.js';
@@ -75,6 +77,10 @@ export function resultParts(result, viewer = null, names = null) {
  * opts: position, moves, small, orientation, coach (bool, default settings),
  * onChange(state) after each update.
  */
+/** The rules service, or the browser's module when the network is cut. */
+const rulesState = (start, moves) => (offline() ? localRulesState(start, moves) : api.rulesState(start, moves));
+const rulesAgreement = (start, moves) => (offline() ? localRulesState(start, moves, 'agree') : api.rulesAgreement(start, moves));
+
 export class RulesBoard {
   constructor(host, opts = {}) {
     this.opts = opts;
@@ -98,7 +104,7 @@ export class RulesBoard {
   async load(animate) {
     let st;
     try {
-      st = await api.rulesState(this.start, this.moves);
+      st = await rulesState(this.start, this.moves);
     } catch (e) {
       setMsg(this.msgEl, errorText(e), 'bad');
       throw e;
@@ -151,7 +157,7 @@ export class RulesBoard {
     this.lineEl.textContent = '';
     try {
       // Ask first without committing, so a refused move leaves the board as it was.
-      const st = await api.rulesState(this.start, this.moves + letter);
+      const st = await rulesState(this.start, this.moves + letter);
       this.moves += letter;
       setMsg(this.msgEl, '');
       await this.apply(st, true);
@@ -177,7 +183,7 @@ export class RulesBoard {
   async agree() {
     if (!this.state || this.busy || this.state.status === 'over') return;
     try {
-      const st = await api.rulesAgreement(this.start, this.moves);
+      const st = await rulesAgreement(this.start, this.moves);
       await this.apply(st, false);
     } catch (e) { setMsg(this.msgEl, errorText(e), 'bad'); }
   }
