@@ -10,9 +10,9 @@
 #   GAMES=200 scripts/train-nn.sh  # a quicker, smaller run
 #   # issue 25: tables to 22 seeds from files, three files of round 1, then
 #   # a second round played by round 1's network (the command of docs/ENGINE.md):
-#   TB_DIR=/work/tb24 GAMES=1000 SEEDS="31 32 33" ROUND2_SEEDS="41 42" ROUND2_GAMES=700 \
-#     EPOCHS=20 PARALLEL=1 \
-#     OUT=target/nn-data/new.nn REFERENCE=target/nn-data/new-reference.txt scripts/train-nn.sh
+#   TB_DIR=/work/tb24 GAMES=500 SEEDS="31 32 33" ROUND2_SEEDS="41 42" ROUND2_GAMES=150 \
+#     EPOCHS=20 PARALLEL=1 NICE=0 OUT=target/nn-data/new.nn \
+#     REFERENCE=target/nn-data/new-reference.txt nice -n 5 scripts/train-nn.sh
 #
 # Environment:
 #   GAMES         games per data file (default 1000)
