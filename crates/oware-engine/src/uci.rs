@@ -482,6 +482,7 @@ impl Session {
                 self.say("option name Greedy type check default false");
                 self.say("option name OwnBook type check default false");
                 self.say("option name EvalNet type check default true");
+                self.say("option name EvalFile type string default <empty>");
                 self.say("option name Seed type spin default 0 min 0 max 2147483647");
                 self.say("option name Ponder type check default false");
                 self.say(&format!(
@@ -591,6 +592,19 @@ impl Session {
                     "setoption EvalNet: expected true or false, got {}",
                     shown(value)
                 )),
+            },
+            // A network file instead of the built-in one (for matches
+            // between networks); empty or `<empty>`: the built-in one.
+            "evalfile" => match need(value).filter(|v| *v != "<empty>") {
+                None => self
+                    .engine()
+                    .set_network(Some(crate::nn::Network::builtin())),
+                Some(path) => match crate::nn::Network::load(std::path::Path::new(path)) {
+                    Ok(net) => self.engine().set_network(Some(std::sync::Arc::new(net))),
+                    Err(e) => self.error(format!(
+                        "setoption EvalFile: {e}; the evaluation is unchanged"
+                    )),
+                },
             },
             "ownbook" => match need(value) {
                 Some("true") => self.engine().set_book(Some(crate::book::Book::builtin())),

@@ -193,6 +193,44 @@ fn eval_net_is_an_option_that_plays_legal_moves() {
     assert_eq!(lines.last().unwrap(), "readyok");
 }
 
+#[test]
+fn eval_file_loads_a_network_and_refuses_a_bad_file() {
+    let dir = std::env::temp_dir().join(format!("oware-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.nn");
+    std::fs::write(&good, oware_engine::nn::Network::builtin().to_bytes()).unwrap();
+    let bad = dir.join("bad.nn");
+    std::fs::write(&bad, b"not a network").unwrap();
+    let missing = dir.join("missing.nn");
+    let lines = session(&format!(
+        "uci\nsetoption name EvalFile value {}\nposition startpos\ngo depth 5\n\
+         setoption name EvalFile value {}\nsetoption name EvalFile value {}\n\
+         setoption name EvalFile value <empty>\nisready\n",
+        good.display(),
+        bad.display(),
+        missing.display()
+    ));
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(lines
+        .iter()
+        .any(|l| l == "option name EvalFile type string default <empty>"));
+    assert!(
+        lines.iter().any(|l| l.starts_with("bestmove ")),
+        "{lines:?}"
+    );
+    let errors: Vec<_> = lines.iter().filter(|l| l.contains("error")).collect();
+    assert_eq!(errors.len(), 2, "{lines:?}");
+    assert!(
+        errors[0].contains("EvalFile") && errors[0].contains("bad magic"),
+        "{errors:?}"
+    );
+    assert!(
+        errors[1].contains("EvalFile") && errors[1].contains("missing.nn"),
+        "{errors:?}"
+    );
+    assert_eq!(lines.last().unwrap(), "readyok");
+}
+
 #[cfg(feature = "tablebase")]
 /// Lines written to a channel, read by the loop as its input.
 struct ChannelInput {

@@ -35,8 +35,25 @@ use crate::selfplay;
 /// The shipped position set, version 1.
 pub const SET: &str = include_str!("../data/accuracy-v1.txt");
 
+/// The shipped position set, version 2: only positions whose game result
+/// is still open (some legal move changes the result that the best move
+/// keeps), drawn with [`GenConfig::open_only`].
+pub const SET_V2: &str = include_str!("../data/accuracy-v2.txt");
+
 /// The first line of a version 1 file.
 pub const HEADER: &str = "# oware accuracy set, version 1";
+
+/// The first line of a version 2 file (same line format as version 1).
+pub const HEADER_V2: &str = "# oware accuracy set, version 2";
+
+/// The shipped set of `version` (1 or 2).
+pub fn shipped(version: u32) -> Option<&'static str> {
+    match version {
+        1 => Some(SET),
+        2 => Some(SET_V2),
+        _ => None,
+    }
+}
 
 /// The seed counts of the set. The aim is 15 to 24; version 1 stops at 22,
 /// the largest count whose tables could be built on the shared machine in
@@ -138,6 +155,13 @@ impl Entry {
         Some(self.result_of(*v) == self.result_of(self.value))
     }
 
+    /// True when the game's result is still open: at least one legal move
+    /// changes the result (win, draw or loss) that the best move keeps.
+    pub fn is_open(&self) -> bool {
+        let best = self.result_of(self.value);
+        self.moves.iter().any(|&(_, v)| self.result_of(v) != best)
+    }
+
     /// Seeds `mv` gives away against perfect play (0: it keeps the value),
     /// or `None` when `mv` is not a legal move of the position.
     pub fn loss(&self, mv: Move) -> Option<u8> {
@@ -163,8 +187,8 @@ pub fn exact_values(tables: &Tablebase, pos: &Position) -> Option<(u8, Vec<(Move
 /// A refused line of a set file.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum SetError {
-    /// The file does not start with [`HEADER`].
-    #[error("not an accuracy set: the first line must be `{HEADER}`")]
+    /// The file does not start with [`HEADER`] or [`HEADER_V2`].
+    #[error("not an accuracy set: the first line must be `{HEADER}` or `{HEADER_V2}`")]
     Header,
     /// A line is not `position source ply value moves`.
     #[error("line {line}: {reason}")]
@@ -176,10 +200,12 @@ pub enum SetError {
     },
 }
 
-/// The set as text: [`HEADER`], then one line per position: position,
-/// source, ply, value, and every legal move as `letter:value`.
-pub fn write(entries: &[Entry]) -> String {
-    let mut s = format!("{HEADER}\n# position source ply value moves (move:value)\n");
+/// The set as text: the header of `version` ([`HEADER`] for 1,
+/// [`HEADER_V2`] otherwise), then one line per position: position, source,
+/// ply, value, and every legal move as `letter:value`.
+pub fn write(entries: &[Entry], version: u32) -> String {
+    let header = if version == 1 { HEADER } else { HEADER_V2 };
+    let mut s = format!("{header}\n# position source ply value moves (move:value)\n");
     for e in entries {
         let moves: Vec<String> = e.moves.iter().map(|(m, v)| format!("{m}:{v}")).collect();
         let _ = writeln!(
@@ -199,7 +225,10 @@ pub fn write(entries: &[Entry]) -> String {
 /// and every move letter checked against its legal moves.
 pub fn read(text: &str) -> Result<Vec<Entry>, SetError> {
     let mut lines = text.lines().enumerate();
-    if lines.next().map(|(_, l)| l.trim()) != Some(HEADER) {
+    if !matches!(
+        lines.next().map(|(_, l)| l.trim()),
+        Some(HEADER | HEADER_V2)
+    ) {
         return Err(SetError::Header);
     }
     let mut out = Vec::new();
@@ -289,6 +318,11 @@ pub struct GenConfig {
     pub seed: u64,
     /// Games of each kind at most.
     pub max_games: usize,
+    /// Keep only positions whose result is still open ([`Entry::is_open`]),
+    /// and draw each game's position of a seed count among those that
+    /// qualify (in a random order) rather than drawing one and then
+    /// testing it: set version 2. Version 1 was drawn without.
+    pub open_only: bool,
 }
 
 impl Default for GenConfig {
@@ -302,6 +336,7 @@ impl Default for GenConfig {
             plies: 6,
             seed: 1,
             max_games: 4000,
+            open_only: false,
         }
     }
 }
@@ -384,28 +419,43 @@ pub fn generate(
                 }
                 by_count[(n - seeds.start()) as usize].push((ply, *pos));
             }
-            for (c, list) in by_count.iter().enumerate() {
+            for (c, list) in by_count.iter_mut().enumerate() {
                 if have[c] >= config.per_count || list.is_empty() {
                     continue;
                 }
-                let (ply, pos) = list[rng.below(list.len() as u64) as usize];
-                if out.iter().any(|e| e.pos == pos) {
-                    continue;
-                }
-                let Some((value, moves)) = exact_values(tables, &pos) else {
-                    continue;
+                let order: Vec<(usize, Position)> = if config.open_only {
+                    // Every candidate, in a random order (Fisher-Yates).
+                    for i in (1..list.len()).rev() {
+                        list.swap(i, rng.below(i as u64 + 1) as usize);
+                    }
+                    list.clone()
+                } else {
+                    vec![list[rng.below(list.len() as u64) as usize]]
                 };
-                if moves.iter().all(|&(_, v)| v == value) {
-                    continue;
+                for (ply, pos) in order {
+                    if out.iter().any(|e| e.pos == pos) {
+                        continue;
+                    }
+                    let Some((value, moves)) = exact_values(tables, &pos) else {
+                        continue;
+                    };
+                    if moves.iter().all(|&(_, v)| v == value) {
+                        continue;
+                    }
+                    let entry = Entry {
+                        pos,
+                        source,
+                        ply: ply as u16,
+                        value,
+                        moves,
+                    };
+                    if config.open_only && !entry.is_open() {
+                        continue;
+                    }
+                    have[c] += 1;
+                    out.push(entry);
+                    break;
                 }
-                have[c] += 1;
-                out.push(Entry {
-                    pos,
-                    source,
-                    ply: ply as u16,
-                    value,
-                    moves,
-                });
             }
             progress(played, out.len());
         }
@@ -552,15 +602,34 @@ pub fn summarise(losses: &[u8]) -> Summary {
     }
 }
 
-/// The report: totals, then by seed count, by phase and by source.
+/// Share of `flags` that are true and its standard error, sqrt(p(1-p)/n).
+pub fn share(flags: &[bool]) -> (f64, f64) {
+    let n = flags.len();
+    if n == 0 {
+        return (0.0, 0.0);
+    }
+    let p = flags.iter().filter(|&&k| k).count() as f64 / n as f64;
+    (p, (p * (1.0 - p) / n as f64).sqrt())
+}
+
+/// The report: totals, then by seed count, by phase and by source. Each
+/// row gives the share of moves that keep the game's result (win, draw,
+/// loss; the measure that decides games, and the primary one on set
+/// version 2, whose results are all open) and the share that keep the
+/// exact value, each with its standard error, and the seeds given away.
 pub fn report(entries: &[Entry], picks: &[Pick]) -> String {
     let mut s = String::new();
-    let row = |s: &mut String, label: &str, losses: &[u8]| {
-        let x = summarise(losses);
+    let row = |s: &mut String, label: &str, chosen: &[&Pick]| {
+        let losses: Vec<u8> = chosen.iter().map(|p| p.loss).collect();
+        let results: Vec<bool> = chosen.iter().map(|p| p.result_kept).collect();
+        let x = summarise(&losses);
+        let (r, r_se) = share(&results);
         let _ = writeln!(
             s,
-            "{label:<14} {:>5} {:>6.1} % ± {:>4.1}  {:>5}  {:>5.2} ± {:>4.2}  {:>5.3}",
+            "{label:<14} {:>5} {:>6.1} % ± {:>4.1} {:>6.1} % ± {:>4.1}  {:>5}  {:>5.2} ± {:>4.2}  {:>5.3}",
             x.n,
+            100.0 * r,
+            100.0 * r_se,
             100.0 * x.kept,
             100.0 * x.kept_se,
             x.missed,
@@ -570,15 +639,15 @@ pub fn report(entries: &[Entry], picks: &[Pick]) -> String {
         );
     };
     let header = format!(
-        "{:<14} {:>5} {:>16}  {:>5}  {:>12}  {:>5}\n",
-        "group", "n", "kept ± se", "lost", "seeds ± se", "mean"
+        "{:<14} {:>5} {:>16} {:>16}  {:>5}  {:>12}  {:>5}\n",
+        "group", "n", "result ± se", "value ± se", "lost", "seeds ± se", "mean"
     );
-    let losses = |f: &dyn Fn(&Entry) -> bool| -> Vec<u8> {
+    let chosen = |f: &dyn Fn(&Entry) -> bool| -> Vec<&Pick> {
         entries
             .iter()
             .zip(picks)
             .filter(|(e, _)| f(e))
-            .map(|(_, p)| p.loss)
+            .map(|(_, p)| p)
             .collect()
     };
     let nodes: u64 = picks.iter().map(|p| p.nodes).sum();
@@ -594,36 +663,39 @@ pub fn report(entries: &[Entry], picks: &[Pick]) -> String {
         depth as f64 / k,
         time.as_secs_f64()
     );
-    s.push_str("kept: the move keeps the tables' value; lost: positions where it does not,\n");
+    s.push_str("result: the move keeps the game's result (win, draw, loss); value: it keeps\n");
+    s.push_str("the tables' exact value; lost: positions where it does not keep the value,\n");
     s.push_str("seeds: mean seeds given away there; mean: seeds given away a position\n");
     let results: Vec<bool> = picks.iter().map(|p| p.result_kept).collect();
     let kept = results.iter().filter(|&&k| k).count();
-    let p = kept as f64 / results.len().max(1) as f64;
+    let (p, p_se) = share(&results);
     let decided = entries.iter().filter(|e| e.result_of(e.value) != 0).count();
+    let open = entries.iter().filter(|e| e.is_open()).count();
     let _ = writeln!(
         s,
         "result (win, draw, loss) kept: {kept} of {} positions, {:.1} % ± {:.1}; \
-         {decided} positions are won or lost under perfect play",
+         {decided} positions are won or lost under perfect play, {open} have a move \
+         that changes the result",
         results.len(),
         100.0 * p,
-        100.0 * (p * (1.0 - p) / results.len().max(1) as f64).sqrt()
+        100.0 * p_se
     );
     s.push_str(&header);
-    row(&mut s, "all", &losses(&|_| true));
+    row(&mut s, "all", &chosen(&|_| true));
     let counts: std::collections::BTreeSet<u8> =
         entries.iter().map(|e| e.pos.seeds_on_board()).collect();
     for n in counts {
         row(
             &mut s,
             &format!("{n} seeds"),
-            &losses(&|e| e.pos.seeds_on_board() == n),
+            &chosen(&|e| e.pos.seeds_on_board() == n),
         );
     }
     for phase in [Phase::Early, Phase::Middle, Phase::Late] {
-        row(&mut s, phase.name(), &losses(&|e| e.phase() == phase));
+        row(&mut s, phase.name(), &chosen(&|e| e.phase() == phase));
     }
     for source in [Source::SelfPlay, Source::Levels] {
-        row(&mut s, source.name(), &losses(&|e| e.source == source));
+        row(&mut s, source.name(), &chosen(&|e| e.source == source));
     }
     s
 }
@@ -699,7 +771,7 @@ mod tests {
         assert!(set
             .iter()
             .all(|e| (9..=10).contains(&e.pos.seeds_on_board())));
-        let text = write(&set);
+        let text = write(&set, 1);
         let back = read(&text).unwrap();
         assert_eq!(back, set);
         assert_eq!(check(&back, &tables), Ok(set.len()));
@@ -716,5 +788,48 @@ mod tests {
         assert_eq!(picks.len(), set.len());
         let text = report(&set, &picks);
         assert!(text.contains("all"), "{text}");
+    }
+
+    #[test]
+    fn open_only_draws_positions_whose_result_is_open() {
+        let tables = Tablebase::build_in_memory(10).unwrap();
+        let config = GenConfig {
+            per_count: 2,
+            seeds: 9..=10,
+            depth: 3,
+            max_games: 40,
+            level_pairs: vec![(Level::new(2), Level::new(4))],
+            open_only: true,
+            ..GenConfig::default()
+        };
+        let set = generate(&config, &tables, &mut |_, _| {});
+        assert!(!set.is_empty());
+        assert!(set.iter().all(Entry::is_open));
+        let text = write(&set, 2);
+        assert!(text.starts_with(HEADER_V2));
+        let back = read(&text).unwrap();
+        assert_eq!(back, set);
+        assert_eq!(check(&back, &tables), Ok(set.len()));
+        let picks = measure(
+            &set,
+            &mut Engine::new(EngineOptions::default()),
+            &Limits::depth(2),
+            &mut |_, _| {},
+        );
+        assert_eq!(picks.len(), set.len());
+        assert!(report(&set, &picks).contains("have a move that changes the result"));
+    }
+
+    #[test]
+    fn open_means_a_move_changes_the_result() {
+        let pos = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S";
+        let line = |rest: &str| format!("{HEADER_V2}\n{pos} selfplay 3 {rest}\n");
+        // 25 of the 48 is a win, 24 a draw: B changes the result.
+        let open = read(&line("25 A:25,B:24,C:25,D:25,E:25,F:25")).unwrap();
+        assert!(open[0].is_open());
+        assert_eq!(open[0].keeps_result("B".parse().unwrap()), Some(false));
+        // Every move loses seeds but keeps the loss: not open.
+        let closed = read(&line("20 A:20,B:1,C:1,D:1,E:1,F:1")).unwrap();
+        assert!(!closed[0].is_open());
     }
 }

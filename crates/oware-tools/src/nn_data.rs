@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use oware_core::Position;
 use oware_engine::levels::SplitMix;
-use oware_engine::nn::active_inputs;
+use oware_engine::nn::{active_inputs, Network};
 use oware_engine::tablebase::Tablebase;
 use oware_engine::{Engine, EngineOptions};
 use oware_tablebase::TbResult;
@@ -50,13 +50,16 @@ fn exact_result(tables: &Tablebase, pos: &Position) -> Option<f64> {
 
 /// Plays `games` self-play games at `depth` from random openings of
 /// `plies` plies (seeded by `seed`) and returns their labelled quiet
-/// positions. `each` is called after every game.
+/// positions. The games are played with `network` when given (a second
+/// round on a network's own games), else with the linear evaluation.
+/// `each` is called after every game.
 pub fn generate(
     games: usize,
     depth: u32,
     plies: usize,
     seed: u64,
     tables: Option<Arc<Tablebase>>,
+    network: Option<Arc<Network>>,
     each: &mut dyn FnMut(usize),
 ) -> Vec<Labelled> {
     let openings = Opening::random(plies, games, seed);
@@ -65,9 +68,9 @@ pub fn generate(
         tablebase_dir: None,
     });
     engine.set_tablebase(tables.clone());
-    // The data of the shipped network came from the linear evaluation:
-    // keep it so, whatever the engine's default, so the data repeat.
-    engine.set_network(None);
+    // Without a network given, the linear evaluation, whatever the
+    // engine's default, so the data of a first round repeat.
+    engine.set_network(network);
     let mut rng = SplitMix::new(seed ^ 0x5EED);
     let mut out = Vec::new();
     for (g, opening) in openings.iter().enumerate() {
@@ -124,7 +127,7 @@ mod tests {
     #[test]
     fn labels_quiet_positions_with_search_and_tables() {
         let tables = Arc::new(Tablebase::build_in_memory(8).unwrap());
-        let s = generate(2, 2, 2, 5, Some(tables), &mut |_| {});
+        let s = generate(2, 2, 2, 5, Some(tables.clone()), None, &mut |_| {});
         assert!(s.len() > 10);
         assert!(s.iter().all(|x| quiet(&x.pos)));
         // Positions with few seeds are labelled by the tables.
@@ -134,5 +137,12 @@ mod tests {
         let text = write(&s[..2]);
         assert_eq!(text.lines().count(), 2);
         assert_eq!(text.lines().next().unwrap().split(' ').count(), 5);
+        // With a network the games differ from the linear evaluation's,
+        // and repeat with the same seed.
+        let net = Some(Network::builtin());
+        let a = generate(2, 2, 2, 5, Some(tables.clone()), net.clone(), &mut |_| {});
+        let b = generate(2, 2, 2, 5, Some(tables), net, &mut |_| {});
+        assert_eq!(a, b);
+        assert_ne!(a, s);
     }
 }

@@ -40,3 +40,34 @@ fn a_file_that_is_not_a_set_is_refused() {
         .code(2)
         .stderr(predicate::str::contains("not an accuracy set"));
 }
+
+#[test]
+fn version_2_of_the_set_is_shipped_and_other_versions_are_refused() {
+    oware()
+        .args([
+            "tune",
+            "accuracy",
+            "--set-version",
+            "2",
+            "--nodes",
+            "2000",
+            "--limit",
+            "10",
+        ])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("version 2 (checksum d46f8b8f1347555d)")
+                .and(predicate::str::contains("10 positions, 2000 nodes a move"))
+                .and(predicate::str::contains(
+                    "10 have a move that changes the result",
+                )),
+        );
+    oware()
+        .args(["tune", "accuracy", "--set-version", "3", "--depth", "2"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "no shipped accuracy set of version 3",
+        ));
+}

@@ -99,6 +99,16 @@ pub enum TuneAction {
         /// used by the search and as exact labels.
         #[arg(long, default_value_t = 16)]
         tablebase_seeds: usize,
+        /// Open the endgame tables of this directory (memory-mapped, e.g.
+        /// up to 22 seeds) instead of building them in memory; they serve
+        /// the search and the exact labels.
+        #[arg(long, conflicts_with = "tablebase_seeds")]
+        tablebase_dir: Option<std::path::PathBuf>,
+        /// Play and label with this evaluation network file (a second
+        /// round on a network's own games); default: the linear
+        /// evaluation, so the shipped network's data repeat.
+        #[arg(long)]
+        network: Option<std::path::PathBuf>,
         /// Output file.
         #[arg(long)]
         out: std::path::PathBuf,
@@ -111,7 +121,8 @@ pub enum TuneAction {
     #[command(after_help = "Examples:
   oware tune accuracy --movetime 100
   oware tune accuracy --nodes 20000 --linear
-  oware tune accuracy --depth 8 --set my-set.txt")]
+  oware tune accuracy --depth 8 --set my-set.txt
+  oware tune accuracy --set-version 2 --nodes 20000")]
     Accuracy {
         /// Fixed time a move, in milliseconds.
         #[arg(long, conflicts_with_all = ["nodes", "depth"])]
@@ -122,9 +133,13 @@ pub enum TuneAction {
         /// Fixed depth a move (reproducible).
         #[arg(long)]
         depth: Option<u32>,
-        /// Position set (default: the shipped set, version 1).
+        /// Position set (default: the shipped set of --set-version).
         #[arg(long)]
         set: Option<std::path::PathBuf>,
+        /// The shipped set's version: 1 (all positions with a move that
+        /// gives seeds away) or 2 (only positions whose result is open).
+        #[arg(long, default_value_t = 1, conflicts_with = "set")]
+        set_version: u32,
         /// Only the first N positions.
         #[arg(long)]
         limit: Option<usize>,
@@ -147,6 +162,10 @@ pub enum TuneAction {
         /// Seed of the openings and the move noise.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Keep only positions whose game result is still open (a legal
+        /// move changes it) and write a version 2 set.
+        #[arg(long)]
+        open_only: bool,
         /// Output file.
         #[arg(long)]
         out: std::path::PathBuf,
@@ -156,9 +175,12 @@ pub enum TuneAction {
         /// Directory of the tables.
         #[arg(long)]
         tables: std::path::PathBuf,
-        /// Position set (default: the shipped set).
+        /// Position set (default: the shipped set of --set-version).
         #[arg(long)]
         set: Option<std::path::PathBuf>,
+        /// The shipped set's version (1 or 2).
+        #[arg(long, default_value_t = 1, conflicts_with = "set")]
+        set_version: u32,
     },
     /// Fit the weights on files written by `tune gen` and print them.
     #[command(after_help = "Examples:
@@ -1070,10 +1092,27 @@ fn tune(action: TuneAction) -> Result<()> {
             plies,
             seed,
             tablebase_seeds,
+            tablebase_dir,
+            network,
             out,
         } => {
             let started = std::time::Instant::now();
-            let tables = if tablebase_seeds > 0 {
+            let network = match &network {
+                Some(path) => Some(std::sync::Arc::new(
+                    oware_engine::nn::Network::load(path)
+                        .with_context(|| format!("reading the network {}", path.display()))?,
+                )),
+                None => None,
+            };
+            let tables = if let Some(dir) = &tablebase_dir {
+                let t = open_tables(dir, 1)?;
+                eprintln!(
+                    "tables up to {} seeds opened from {}",
+                    t.max_seeds().unwrap_or(0),
+                    dir.display()
+                );
+                Some(t)
+            } else if tablebase_seeds > 0 {
                 let t = oware_engine::tablebase::Tablebase::build_in_memory(tablebase_seeds)
                     .context("building the endgame tables")?;
                 eprintln!(
@@ -1084,15 +1123,22 @@ fn tune(action: TuneAction) -> Result<()> {
             } else {
                 None
             };
-            let samples =
-                oware_tools::nn_data::generate(games, depth, plies, seed, tables, &mut |g| {
+            let samples = oware_tools::nn_data::generate(
+                games,
+                depth,
+                plies,
+                seed,
+                tables,
+                network,
+                &mut |g| {
                     if g % 20 == 0 {
                         eprintln!(
                             "{g}/{games} games, {:.0} s",
                             started.elapsed().as_secs_f64()
                         );
                     }
-                });
+                },
+            );
             std::fs::write(&out, oware_tools::nn_data::write(&samples))
                 .with_context(|| format!("cannot write {}", out.display()))?;
             println!(
@@ -1106,6 +1152,7 @@ fn tune(action: TuneAction) -> Result<()> {
             nodes,
             depth,
             set,
+            set_version,
             limit,
             linear,
             network,
@@ -1114,6 +1161,7 @@ fn tune(action: TuneAction) -> Result<()> {
             nodes,
             depth,
             set,
+            set_version,
             limit,
             linear,
             network,
@@ -1122,6 +1170,7 @@ fn tune(action: TuneAction) -> Result<()> {
             tables,
             per_count,
             seed,
+            open_only,
             out,
         } => {
             use oware_tools::accuracy;
@@ -1129,6 +1178,7 @@ fn tune(action: TuneAction) -> Result<()> {
             let config = accuracy::GenConfig {
                 per_count,
                 seed,
+                open_only,
                 ..accuracy::GenConfig::default()
             };
             let started = std::time::Instant::now();
@@ -1140,7 +1190,7 @@ fn tune(action: TuneAction) -> Result<()> {
                     );
                 }
             });
-            let text = accuracy::write(&set);
+            let text = accuracy::write(&set, if open_only { 2 } else { 1 });
             std::fs::write(&out, &text)
                 .with_context(|| format!("cannot write {}", out.display()))?;
             println!(
@@ -1150,9 +1200,13 @@ fn tune(action: TuneAction) -> Result<()> {
                 accuracy::checksum(text.as_bytes())
             );
         }
-        TuneAction::AccuracyCheck { tables, set } => {
+        TuneAction::AccuracyCheck {
+            tables,
+            set,
+            set_version,
+        } => {
             use oware_tools::accuracy;
-            let (text, name) = read_set(set.as_deref())?;
+            let (text, name) = read_set(set.as_deref(), set_version)?;
             let entries = accuracy::read(&text).with_context(|| format!("reading {name}"))?;
             let t = open_tables(&tables, 0)?;
             let checked = accuracy::check(&entries, &t)
@@ -1203,22 +1257,27 @@ struct AccuracyArgs {
     nodes: Option<u64>,
     depth: Option<u32>,
     set: Option<std::path::PathBuf>,
+    set_version: u32,
     limit: Option<usize>,
     linear: bool,
     network: Option<std::path::PathBuf>,
 }
 
-/// The set's text and a name for messages: a file, or the shipped set.
-fn read_set(path: Option<&std::path::Path>) -> Result<(String, String)> {
+/// The set's text and a name for messages: a file, or the shipped set of
+/// `version`.
+fn read_set(path: Option<&std::path::Path>, version: u32) -> Result<(String, String)> {
     match path {
         Some(p) => Ok((
             std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?,
             p.display().to_string(),
         )),
-        None => Ok((
-            oware_tools::accuracy::SET.to_string(),
-            "the shipped accuracy set".to_string(),
-        )),
+        None => match oware_tools::accuracy::shipped(version) {
+            Some(text) => Ok((
+                text.to_string(),
+                format!("the shipped accuracy set, version {version}"),
+            )),
+            None => bail!("no shipped accuracy set of version {version}: versions 1 and 2 exist"),
+        },
     }
 }
 
@@ -1243,7 +1302,7 @@ fn open_tables(
 
 fn accuracy(a: AccuracyArgs) -> Result<()> {
     use oware_tools::accuracy;
-    let (text, name) = read_set(a.set.as_deref())?;
+    let (text, name) = read_set(a.set.as_deref(), a.set_version)?;
     let mut entries = accuracy::read(&text).with_context(|| format!("reading {name}"))?;
     if let Some(n) = a.limit {
         entries.truncate(n);
