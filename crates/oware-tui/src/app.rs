@@ -744,8 +744,8 @@ impl App {
                     if self.session.agree().is_ok() {
                         self.say_t(
                             Tone::Info,
-                            "The players agreed to stop (R12).",
-                            "Les joueurs ont décidé d'arrêter (R12).",
+                            "The players agreed to stop.",
+                            "Les joueurs ont convenu d’arrêter.",
                         );
                     }
                 } else if no {
