@@ -201,7 +201,6 @@ const ENGLISH: &[&str] = &[
     "below",
     "give",
     "open",
-    "tablebases",
     "invalid",
     "digit",
     "string",
@@ -738,7 +737,7 @@ fn damaged_tables_and_files_are_said_in_french() {
     for (name, text) in [
         ("etiquette.ogn", &b"[Event \"x\n\n1. F f *\n"[..]),
         ("fen.ogn", b"[FEN \"x\"]\n\n*\n"),
-        ("resultat.ogn", b"1. F f 9-9\n"),
+        ("resultat.ogn", b"1. F f 24-x\n"),
         ("commentaire.ogn", b"1. F {sans fin\n"),
         ("vide.ogn", b""),
         ("binaire.ogn", b"\xff\xfe\x00"),

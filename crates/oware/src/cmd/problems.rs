@@ -11,8 +11,16 @@ use oware_tools::arena::{Ending, Fault, GameRecord, OpeningError};
 /// What an engine did wrong, as a phrase: "it did not answer in time: no
 /// move after 1500 ms".
 pub fn fault(f: &Fault, lang: Lang) -> String {
-    if lang == Lang::En {
-        return f.to_string();
+    match (f, lang) {
+        // The system's reason in words, never its raw "(os error 2)".
+        (Fault::Spawn { command, source }, Lang::En) => {
+            return format!("cannot start '{command}': {}", io_reason(source, lang))
+        }
+        (Fault::Write(_), Lang::En) => {
+            return "crash: the engine no longer reads what it is sent (it has stopped)".to_string()
+        }
+        (_, Lang::En) => return f.to_string(),
+        (_, Lang::Fr) => {}
     }
     match f {
         Fault::EmptyCommand => "la commande du moteur est vide".to_string(),
@@ -128,11 +136,11 @@ pub fn tb_error(e: &oware_tablebase::TbError, lang: Lang) -> String {
             format!("{}{sep}{}", path.display(), io_reason(source, lang))
         }
         (TbError::Corrupt { path, reason }, Lang::En) => format!(
-            "{}: {reason}; rebuild the tables (oware tablebase build)",
+            "{}: {reason}; rebuild the tables with `oware tablebase build`",
             path.display()
         ),
         (TbError::Corrupt { path, reason }, Lang::Fr) => format!(
-            "{} n'est pas une table de finales que ce programme peut lire ({})\u{a0}: reconstruisez les tables (oware tablebase build)",
+            "{} n'est pas une table de finales que ce programme peut lire ({})\u{a0}: reconstruisez les tables avec «\u{a0}oware tablebase build\u{a0}»",
             path.display(),
             corrupt_fr(reason)
         ),
