@@ -71,8 +71,12 @@ fn two_players_play_a_whole_game_through_a_pipe() {
         .collect::<Vec<_>>()
         .join(" ");
     assert!(stdout.contains(&format!("Moves: {movetext}")), "{stdout}");
+    // Why it ended, in words and without the rule's id.
+    let why = oware_session::words::end_reason(&game, None, oware_session::Lang::En);
+    // (The sentence starts with a capital.)
+    assert!(!why.is_empty() && stdout.contains(&why[1..]), "{why}:\n{stdout}");
     let rule = outcome.reason.rule().unwrap();
-    assert!(stdout.contains(&format!("({rule})")), "{rule}:\n{stdout}");
+    assert!(!stdout.contains(&format!("({rule})")), "{rule}:\n{stdout}");
     assert!(
         !data.path().join("autosave.ogn").exists(),
         "a finished game is not autosaved"
