@@ -74,7 +74,10 @@ fn two_players_play_a_whole_game_through_a_pipe() {
     // Why it ended, in words and without the rule's id.
     let why = oware_session::words::end_reason(&game, None, oware_session::Lang::En);
     // (The sentence starts with a capital.)
-    assert!(!why.is_empty() && stdout.contains(&why[1..]), "{why}:\n{stdout}");
+    assert!(
+        !why.is_empty() && stdout.contains(&why[1..]),
+        "{why}:\n{stdout}"
+    );
     let rule = outcome.reason.rule().unwrap();
     assert!(!stdout.contains(&format!("({rule})")), "{rule}:\n{stdout}");
     assert!(
