@@ -98,7 +98,7 @@ fn illegal_moves_are_refused_with_the_reason_and_commands_work() {
             .success(),
     );
     assert!(
-        stdout.contains("Refused: F cannot be played: that house is empty (R3)."),
+        stdout.contains("Refused: F cannot be played: that house is empty."),
         "{stdout}"
     );
     assert!(stdout.contains("Took back f."), "{stdout}");
