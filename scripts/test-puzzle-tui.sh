@@ -116,7 +116,7 @@ keys Tab
 check "leçons 60x20 : the board whole" bash -c "tmux -L '$SOCKET' capture-pane -p -t '$SESSION' | grep -q 'f    e    d    c    b    a'"
 check "leçons 60x20 : the agreement offered" wait_said "o arrêter d’un commun accord"
 keys o
-check "leçons 60x20 : stopped by agreement, 24–24" wait_said "Les joueurs ont décidé d'arrêter${NB}; chacun garde les graines de sa rangée (R12)."
+check "leçons 60x20 : stopped by agreement, 24–24" wait_said "Les joueurs ont convenu d’arrêter, et chacun a pris les graines de son côté."
 snap learn-60x20-fr-agreement
 keys n
 check "leçons 60x20 : R13 by n" wait_for "R13 · Le temps"

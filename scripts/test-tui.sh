@@ -69,7 +69,7 @@ check "animation skipped, North to move" wait_for "North · captured 0  ◀ to m
 keys p
 check "agreement proposed" wait_for "do you accept? y / n"
 keys y
-check "game over by agreement" wait_for "(R12)"
+check "game over by agreement" wait_for "The players agreed to stop"
 keys q
 check "quit after game over" wait_for "EXITED:0"
 
@@ -86,7 +86,7 @@ for size in 80x24 60x20; do
     start --lang "$LG" --no-animation --no-tablebases --load "$WORK/mistake.ogn"
     check "$size $LG: the lost game loaded" wait_for "$(t 'Your turn (South)' 'À vous (Sud)')"
     keys d Enter
-    check "$size $LG: the computer won with f" wait_for "$(t 'Computer captured 25 seeds or more' "L'ordinateur a pris 25 graines ou plus")"
+    check "$size $LG: the computer won with f" wait_for "$(t 'The computer captured 25 seeds or more' "L’ordinateur a capturé 25 graines ou plus")"
     check "$size $LG: the mistakes offered" wait_for "$(t 'e learn from your mistakes' 'e apprendre de ses erreurs')"
     keys e
     check "$size $LG: D comes back as an exercise" wait_for "$(t 'Move 1: you played D, a blunder.' 'Coup 1 : vous avez joué D, une faute grave.' | sed "s/ :/${NB:-$'\u00a0'}:/")"

@@ -59,20 +59,15 @@ impl Refusal {
         }
     }
 
-    /// "F cannot be played: that house is empty (R3)."
+    /// "F cannot be played: that house is empty." (No rule id in a
+    /// sentence for people: the reason says it.)
     pub fn text(self, mv: Move, lang: Lang) -> String {
         match lang {
-            Lang::En => format!(
-                "{} cannot be played: {} ({}).",
-                mv.letter(),
-                self.reason(lang),
-                self.rule()
-            ),
+            Lang::En => format!("{} cannot be played: {}.", mv.letter(), self.reason(lang)),
             Lang::Fr => format!(
-                "{} ne peut pas être joué\u{a0}: {} ({}).",
+                "{} ne peut pas être joué\u{a0}: {}.",
                 mv.letter(),
-                self.reason(lang),
-                self.rule()
+                self.reason(lang)
             ),
         }
     }

@@ -81,7 +81,8 @@ mod tests {
     #[test]
     fn names_labels_and_strengths() {
         assert_eq!(name(Level::MIN, Lang::En), "Beginner");
-        assert_eq!(name(Level::new(5), Lang::Fr), "Joueur de club");
+        assert_eq!(name(Level::new(5), Lang::Fr), "Club");
+        assert_eq!(name(Level::new(7), Lang::Fr), "Avancé");
         assert_eq!(label(Level::new(3), Lang::En), "level 3, Learner");
         assert_eq!(label(Level::MAX, Lang::Fr), "niveau 10, Maître");
         assert_eq!(strength(Level::MIN, Lang::En), "the weakest level");

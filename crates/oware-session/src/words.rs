@@ -143,82 +143,81 @@ pub fn tables(state: TablesState, lang: Lang) -> String {
     }
 }
 
-/// The game-over text: why (with the rule), the final totals, who won.
-/// `computer` is the computer's side, `None` between two people.
+/// Why the game ended, as a phrase for the middle of a sentence, with no
+/// rule id: "each player captured 24 seeds", "vous avez capturé 25 graines
+/// ou plus". The web says the same (its `why.*` words, checked by
+/// `tests/web_words.rs`). `computer` is the computer's side, `None`
+/// between two people (who are named by their side). Empty while the game
+/// is running.
+pub fn end_reason(game: &Game, computer: Option<Side>, lang: Lang) -> String {
+    let Some(o) = game.outcome() else {
+        return String::new();
+    };
+    let to_move = game.position().to_move();
+    let loser = o.winner.map(|w| w.opponent()).unwrap_or(to_move);
+    // The subject: "you", "the computer", or a side's name.
+    let subject = |s: Side| match Player::of(s, computer) {
+        Player::You => None,
+        Player::Computer => Some(lang.pick("the computer", "l’ordinateur").to_string()),
+        _ => Some(side_name(s, lang).to_string()),
+    };
+    let fr = lang == Lang::Fr;
+    match o.reason {
+        EndReason::Majority => match (subject(o.winner.unwrap_or(Side::South)), fr) {
+            (None, false) => "you captured 25 seeds or more".to_string(),
+            (None, true) => "vous avez capturé 25 graines ou plus".to_string(),
+            (Some(w), false) => format!("{w} captured 25 seeds or more"),
+            (Some(w), true) => format!("{w} a capturé 25 graines ou plus"),
+        },
+        EndReason::Resignation => match (subject(loser), fr) {
+            (None, false) => "you resigned".to_string(),
+            (None, true) => "vous avez abandonné".to_string(),
+            (Some(p), false) => format!("{p} resigned"),
+            (Some(p), true) => format!("{p} a abandonné"),
+        },
+        EndReason::Time => match (subject(loser), fr) {
+            (None, false) => "your clock ran out".to_string(),
+            (None, true) => "votre pendule est tombée".to_string(),
+            (Some(p), false) => format!("{p}’s clock ran out"),
+            (Some(p), true) => format!("la pendule de {p} est tombée"),
+        },
+        EndReason::EvenSplit => lang
+            .pick("each player captured 24 seeds", "chacun a capturé 24 graines")
+            .to_string(),
+        EndReason::NoMoves => lang
+            .pick(
+                "the empty row could not be fed, so each player took the seeds on their side",
+                "la rangée vide ne pouvait plus être nourrie, chacun a donc pris les graines de son côté",
+            )
+            .to_string(),
+        EndReason::Repetition => lang
+            .pick(
+                "the same position occurred for the third time, so each player took the seeds on their side",
+                "la même position s’est présentée pour la troisième fois, chacun a donc pris les graines de son côté",
+            )
+            .to_string(),
+        EndReason::Agreement => lang
+            .pick(
+                "the players agreed to stop, and each took the seeds on their side",
+                "les joueurs ont convenu d’arrêter, et chacun a pris les graines de son côté",
+            )
+            .to_string(),
+    }
+}
+
+/// The game-over text: why ([`end_reason`] as a sentence), the final
+/// totals, who won. `computer` is the computer's side, `None` between two
+/// people.
 pub fn outcome_lines(game: &Game, computer: Option<Side>, lang: Lang) -> Vec<String> {
     let Some(o) = game.outcome() else {
         return Vec::new();
     };
     let who = |s: Side| Player::of(s, computer);
-    let to_move = game.position().to_move();
-    let loser = o.winner.map(|w| w.opponent()).unwrap_or(to_move);
-    let fr = lang == Lang::Fr;
-    let why = match o.reason {
-        EndReason::Majority => {
-            let w = who(o.winner.unwrap_or(Side::South));
-            if fr {
-                format!(
-                    "{} {} pris 25 graines ou plus (R10).",
-                    w.name(lang),
-                    w.fr("avez", "a")
-                )
-            } else {
-                format!("{} captured 25 seeds or more (R10).", w.name(lang))
-            }
-        }
-        EndReason::EvenSplit => lang
-            .pick(
-                "Both players captured 24 seeds (R10).",
-                "Les deux joueurs ont pris 24 graines (R10).",
-            )
-            .to_string(),
-        EndReason::NoMoves => {
-            let p = who(to_move);
-            if fr {
-                format!(
-                    "{} n'{} aucun coup possible\u{a0}: chaque joueur garde les graines de sa rangée (R9).",
-                    p.name(lang),
-                    p.fr("aviez", "avait")
-                )
-            } else {
-                format!(
-                    "{} had no legal move, so each player took the seeds left in their own row (R9).",
-                    p.name(lang)
-                )
-            }
-        }
-        EndReason::Repetition => lang
-            .pick(
-                "The same position occurred for the third time with no capture since its first occurrence; each player took the seeds in their own row (R11).",
-                "La même position s'est produite pour la troisième fois sans prise depuis sa première apparition\u{a0}; chaque joueur garde les graines de sa rangée (R11).",
-            )
-            .to_string(),
-        EndReason::Agreement => lang
-            .pick(
-                "The players agreed to stop; each took the seeds in their own row (R12).",
-                "Les joueurs ont décidé d'arrêter\u{a0}; chacun garde les graines de sa rangée (R12).",
-            )
-            .to_string(),
-        EndReason::Resignation => {
-            let p = who(loser);
-            if fr {
-                format!("{} {} abandonné.", p.name(lang), p.fr("avez", "a"))
-            } else {
-                format!("{} resigned.", p.name(lang))
-            }
-        }
-        EndReason::Time => {
-            let p = who(loser);
-            if fr {
-                format!(
-                    "{} {} dépassé le temps (R13).",
-                    p.name(lang),
-                    p.fr("avez", "a")
-                )
-            } else {
-                format!("{} ran out of time (R13).", p.name(lang))
-            }
-        }
+    let reason = end_reason(game, computer, lang);
+    let mut chars = reason.chars();
+    let why = match chars.next() {
+        Some(first) => format!("{}{}.", first.to_uppercase(), chars.as_str()),
+        None => String::new(),
     };
     let label = |s: Side| {
         let side = side_name(s, lang);
@@ -315,7 +314,10 @@ mod tests {
         // E10: North is empty and cannot be fed (R9).
         let g = Game::new("1-0-0-0-1-0-0-0-0-0-0-0-23-23-S".parse().unwrap());
         let en = outcome_lines(&g, None, Lang::En);
-        assert!(en[0].contains("R9"));
+        assert_eq!(
+            en[0],
+            "The empty row could not be fed, so each player took the seeds on their side."
+        );
         assert_eq!(en[1], "Final totals: South 25, North 23.");
         assert_eq!(en[2], "South wins.");
         let fr = outcome_lines(&g, Some(Side::North), Lang::Fr);
@@ -331,5 +333,32 @@ mod tests {
         let en = outcome_lines(&g, None, Lang::En);
         assert!(en[0].contains("for the third time"), "{en:?}");
         assert_eq!(en[2], "The game is a draw.");
+        // No rule id in a sentence for people, whoever plays.
+        for computer in [None, Some(Side::South), Some(Side::North)] {
+            for lang in [Lang::En, Lang::Fr] {
+                let text = outcome_lines(&g, computer, lang).join(" ");
+                assert!(!text.contains("(R"), "{text}");
+            }
+        }
+        // E8: North captures 3+2 and reaches 26.
+        let g = Game::from_moves(
+            "1-2-0-1-0-0-0-0-0-0-0-2-21-21-N".parse().unwrap(),
+            &parse_moves("f").unwrap(),
+        )
+        .unwrap();
+        {
+            assert_eq!(
+                end_reason(&g, Some(Side::North), Lang::Fr),
+                "l’ordinateur a capturé 25 graines ou plus"
+            );
+            assert_eq!(
+                end_reason(&g, Some(Side::South), Lang::Fr),
+                "vous avez capturé 25 graines ou plus"
+            );
+            assert_eq!(
+                outcome_lines(&g, None, Lang::En)[0],
+                "North captured 25 seeds or more."
+            );
+        }
     }
 }

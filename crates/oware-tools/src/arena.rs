@@ -13,7 +13,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use oware_core::{format_moves, parse_moves, Game, Move, Position, Side};
@@ -91,24 +91,72 @@ pub enum OpeningError {
     Over(String),
 }
 
-/// Why talking to an engine process failed.
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum ProcessError {
+/// What an engine did wrong, or what went wrong with its process: the
+/// reason a game was lost by a fault, or an engine could not start. Front
+/// ends word it in their language; `Display` is the English.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum Fault {
+    /// The engine's command is empty.
     #[error("empty engine command")]
     EmptyCommand,
+    /// The program could not be started.
     #[error("cannot start '{command}': {source}")]
     Spawn {
+        /// The command.
         command: String,
-        source: std::io::Error,
+        /// The system's reason.
+        source: Arc<std::io::Error>,
     },
+    /// The process was started without one of its pipes.
     #[error("no {0}")]
     NoPipe(&'static str),
+    /// A line could not be written to the engine (it has gone).
     #[error("crash: cannot write to the engine ({0})")]
-    Write(std::io::Error),
-    #[error("timeout waiting for '{0}'")]
-    Timeout(String),
+    Write(Arc<std::io::Error>),
+    /// The engine did not answer in time.
+    #[error("timeout waiting for '{waiting_for}' ({waited_ms} ms)")]
+    Timeout {
+        /// The answer awaited: `uciok`, `readyok` or `bestmove`.
+        waiting_for: &'static str,
+        /// How long it was awaited.
+        waited_ms: u64,
+    },
+    /// The process ended.
+    #[error("crash: the engine exited{}", match .code { Some(c) => format!(" with status {c}"), None => " (killed by a signal)".to_string() })]
+    Exited {
+        /// Its exit status, `None` when a signal ended it.
+        code: Option<i32>,
+    },
+    /// The engine closed its output but is still running.
     #[error("crash: the engine closed its output")]
     Closed,
+    /// A `bestmove` whose move is not a move letter (or is missing).
+    #[error("unreadable move '{0}'")]
+    Unreadable(String),
+    /// A move the rules refuse.
+    #[error("{error}")]
+    Illegal {
+        /// The move.
+        mv: Move,
+        /// Why the rules refuse it.
+        error: oware_core::GameError,
+    },
+}
+
+/// How a game of a match ended.
+#[derive(Clone, Debug)]
+pub enum Ending {
+    /// By the rules (or stopped after [`MAX_PLIES`] plies, as agreement).
+    Rules(oware_core::EndReason),
+    /// By an engine's fault: that engine loses.
+    Fault {
+        /// The engine at fault: 0 for engine 1, 1 for engine 2.
+        engine: usize,
+        /// Plies played when it happened.
+        ply: usize,
+        /// What happened.
+        fault: Fault,
+    },
 }
 
 /// A game's starting point.
@@ -247,9 +295,8 @@ pub struct GameRecord {
     pub game: Game,
     /// The result for engine 1.
     pub score: GameScore,
-    /// How it ended: an [`EndReason`](oware_core::EndReason) id, or the
-    /// fault of an engine ("illegal move …", "timeout", "crash …").
-    pub reason: String,
+    /// How it ended: by the rules, or by an engine's fault.
+    pub ending: Ending,
 }
 
 /// Totals of a match, from engine 1's side.
@@ -336,21 +383,21 @@ fn resolve(program: &str) -> std::path::PathBuf {
 }
 
 impl Process {
-    fn start(spec: &EngineSpec) -> Result<Process, ProcessError> {
+    fn start(spec: &EngineSpec) -> Result<Process, Fault> {
         let mut words = spec.command.split_whitespace();
-        let program = words.next().ok_or(ProcessError::EmptyCommand)?;
+        let program = words.next().ok_or(Fault::EmptyCommand)?;
         let mut child = Command::new(resolve(program))
             .args(words)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|source| ProcessError::Spawn {
+            .map_err(|source| Fault::Spawn {
                 command: spec.command.clone(),
-                source,
+                source: Arc::new(source),
             })?;
-        let stdin = child.stdin.take().ok_or(ProcessError::NoPipe("stdin"))?;
-        let stdout = child.stdout.take().ok_or(ProcessError::NoPipe("stdout"))?;
+        let stdin = child.stdin.take().ok_or(Fault::NoPipe("stdin"))?;
+        let stdout = child.stdout.take().ok_or(Fault::NoPipe("stdout"))?;
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
@@ -374,14 +421,14 @@ impl Process {
         Ok(p)
     }
 
-    fn send(&mut self, line: &str) -> Result<(), ProcessError> {
+    fn send(&mut self, line: &str) -> Result<(), Fault> {
         writeln!(self.stdin, "{line}")
             .and_then(|_| self.stdin.flush())
-            .map_err(ProcessError::Write)
+            .map_err(|e| Fault::Write(Arc::new(e)))
     }
 
     /// Reads lines until one starts with `prefix`.
-    fn expect(&mut self, prefix: &str, timeout: Duration) -> Result<String, ProcessError> {
+    fn expect(&mut self, prefix: &'static str, timeout: Duration) -> Result<String, Fault> {
         let deadline = Instant::now() + timeout;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
@@ -389,14 +436,36 @@ impl Process {
                 Ok(line) if line.starts_with(prefix) => return Ok(line),
                 Ok(_) => {}
                 Err(RecvTimeoutError::Timeout) => {
-                    return Err(ProcessError::Timeout(prefix.to_string()))
+                    return Err(Fault::Timeout {
+                        waiting_for: prefix,
+                        waited_ms: timeout.as_millis() as u64,
+                    })
                 }
-                Err(RecvTimeoutError::Disconnected) => return Err(ProcessError::Closed),
+                Err(RecvTimeoutError::Disconnected) => return Err(self.gone()),
             }
         }
     }
 
-    fn ready(&mut self) -> Result<(), ProcessError> {
+    /// Why the engine's output closed: it exited (waited for a moment),
+    /// or it only closed its output.
+    fn gone(&mut self) -> Fault {
+        let deadline = Instant::now() + Duration::from_millis(500);
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => {
+                    return Fault::Exited {
+                        code: status.code(),
+                    }
+                }
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(5))
+                }
+                _ => return Fault::Closed,
+            }
+        }
+    }
+
+    fn ready(&mut self) -> Result<(), Fault> {
         self.send("isready")?;
         self.expect("readyok", Duration::from_secs(30)).map(|_| ())
     }
@@ -418,17 +487,12 @@ impl Drop for Process {
     }
 }
 
-/// Why an engine could not be started for a match.
-#[derive(Debug, thiserror::Error)]
-#[error(transparent)]
-pub struct StartError(#[from] ProcessError);
-
 /// Starts the engine of `spec`, completes the UCI handshake with its
 /// options and stops it again: a match checks its engines this way before
 /// its first game, so a wrong command fails at once instead of losing every
 /// game.
-pub fn check_engine(spec: &EngineSpec) -> Result<(), StartError> {
-    Process::start(spec).map(drop).map_err(StartError)
+pub fn check_engine(spec: &EngineSpec) -> Result<(), Fault> {
+    Process::start(spec).map(drop)
 }
 
 /// Grace over the move time before an answer counts as a timeout: process
@@ -446,15 +510,14 @@ fn play_game(
     let opening = &config.openings[(index / 2) % config.openings.len()];
     let engine1_south = index & 1 == 0;
     let mut game = Game::from_moves(opening.start, &opening.moves).expect("openings are checked");
-    let fault = |engine: usize, reason: String, game: Game| GameRecord {
+    let fault = |engine: usize, fault: Fault, game: Game| GameRecord {
         index,
         engine1_south,
-        reason: format!(
-            "engine {} ({}) at ply {}: {reason}",
-            engine + 1,
-            specs[engine].label(),
-            game.plies().len()
-        ),
+        ending: Ending::Fault {
+            engine,
+            ply: game.plies().len(),
+            fault,
+        },
         game,
         score: if engine == 0 {
             GameScore::Loss
@@ -467,13 +530,13 @@ fn play_game(
         if engines[e].is_none() {
             match Process::start(specs[e]) {
                 Ok(p) => engines[e] = Some(p),
-                Err(err) => return fault(e, err.to_string(), game),
+                Err(err) => return fault(e, err, game),
             }
         }
         let p = engines[e].as_mut().expect("started");
         if let Err(err) = p.send("ucinewgame").and_then(|_| p.ready()) {
             engines[e] = None;
-            return fault(e, err.to_string(), game);
+            return fault(e, err, game);
         }
     }
     let go_of = |limit: MoveLimit| match limit {
@@ -508,12 +571,10 @@ fn play_game(
             format!("position fen {start_str} moves {}", format_moves(&moves))
         };
         let (go, timeout) = &gos[e];
-        let asked = Instant::now();
         let answer = p
             .send(&cmd)
             .and_then(|_| p.send(go))
-            .and_then(|_| p.expect("bestmove", *timeout))
-            .map_err(|e| format!("{e} ({} ms after '{go}')", asked.elapsed().as_millis()));
+            .and_then(|_| p.expect("bestmove", *timeout));
         let line = match answer {
             Ok(l) => l,
             Err(err) => {
@@ -524,10 +585,10 @@ fn play_game(
         let word = line.split_whitespace().nth(1).unwrap_or("");
         let mv = match word.parse::<Move>() {
             Ok(m) => m,
-            Err(_) => return fault(e, format!("unreadable move '{word}'"), game),
+            Err(_) => return fault(e, Fault::Unreadable(word.to_string()), game),
         };
         if let Err(err) = game.play(mv) {
-            return fault(e, format!("illegal move {mv}: {err}"), game);
+            return fault(e, Fault::Illegal { mv, error: err }, game);
         }
     }
     let outcome = *game.outcome().expect("the game is over");
@@ -546,7 +607,7 @@ fn play_game(
         engine1_south,
         game,
         score,
-        reason: outcome.reason.to_string(),
+        ending: Ending::Rules(outcome.reason),
     }
 }
 
@@ -631,7 +692,7 @@ mod tests {
             engine1_south: index & 1 == 0,
             game: Game::new(Position::start()),
             score,
-            reason: String::new(),
+            ending: Ending::Rules(oware_core::EndReason::Agreement),
         };
         let games = [
             rec(0, GameScore::Win),

@@ -129,18 +129,46 @@ fn examples(text: &str) -> String {
                 Some(at) if line.starts_with("  ") && at > 2 => {
                     let (cmd, desc) = trimmed.split_at(at);
                     let desc = desc.trim();
+                    let cmd = french_levels(cmd);
                     match french_of(desc) {
                         Some(fr) => format!("{cmd}  {fr}"),
-                        None => line.to_string(),
+                        None => format!("{cmd}{}", &trimmed[at..]),
                     }
                 }
                 _ => french_of(line)
                     .map(str::to_string)
-                    .unwrap_or_else(|| line.to_string()),
+                    .unwrap_or_else(|| french_levels(line)),
             }
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// An example command line with its levels' names in French
+/// (`--level beginner` → `--level débutant`) and `--first`'s values;
+/// both languages' words are accepted (`Level::parse`, `Who`'s aliases).
+fn french_levels(line: &str) -> String {
+    let mut out = line.to_string();
+    for level in oware_engine::Level::all() {
+        for before in ["--level ", "--against ", "Level value "] {
+            let en = format!("{before}{}", level.name());
+            let at_word_end = |rest: &str| !rest.starts_with(|c: char| c.is_alphabetic());
+            if let Some(at) = out.find(&en) {
+                if at_word_end(&out[at + en.len()..]) {
+                    out.replace_range(at..at + en.len(), &format!("{before}{}", level.name_fr()));
+                }
+            }
+        }
+    }
+    // `--first`'s French values (`Who`'s aliases).
+    for (en, fr) in [
+        ("--first computer", "--first ordinateur"),
+        ("--first me", "--first moi"),
+        ("--first lot", "--first sort"),
+    ] {
+        out = out.replace(en, fr);
+    }
+    out
 }
 
 /// Clap's own words in a rendered help or usage, in French.

@@ -169,7 +169,7 @@ fn usage_error(e: clap::Error) -> ExitCode {
     let text = match e.kind() {
         ErrorKind::ValueValidation => {
             let why = std::error::Error::source(&e)
-                .map(|s| s.to_string())
+                .map(|s| value_refusal(s, &value))
                 .unwrap_or_default();
             if why.is_empty() {
                 format!("{arg}\u{a0}: «\u{a0}{value}\u{a0}» n'est pas une valeur possible.")
@@ -215,6 +215,29 @@ fn usage_error(e: clap::Error) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// Why clap's value parser refused `value`, in French: a number that is
+/// not one, or out of its range; a refusal already in French (a level's
+/// name) as it is.
+fn value_refusal(why: &(dyn std::error::Error + 'static), value: &str) -> String {
+    if why.downcast_ref::<std::num::ParseIntError>().is_some() {
+        return format!("«\u{a0}{value}\u{a0}» n'est pas un nombre entier");
+    }
+    if why.downcast_ref::<std::num::ParseFloatError>().is_some() {
+        return format!("«\u{a0}{value}\u{a0}» n'est pas un nombre");
+    }
+    let text = why.to_string();
+    // Clap's range check: "0 is not in 1..=3600000".
+    if let Some((v, range)) = text.split_once(" is not in ") {
+        if let Some((low, high)) = range.split_once("..=") {
+            return format!("{v} n'est pas entre {low} et {high}");
+        }
+        if let Some(low) = range.strip_suffix("..") {
+            return format!("{v} est inférieur à {low}");
+        }
+    }
+    text
+}
+
 /// An error as one line for people: what failed, then why. The system's
 /// raw messages ("No such file or directory (os error 2)") are replaced by
 /// words, and a message already worded in the user's language is printed
@@ -230,10 +253,27 @@ fn error_text(e: &anyhow::Error) -> String {
     let lang = cmd::args_lang();
     let mut parts: Vec<String> = Vec::new();
     for cause in e.chain() {
-        let text = match cause.downcast_ref::<std::io::Error>() {
+        // A library's typed error is worded here, with its own causes.
+        let typed =
+            if let Some(tb) = cause.downcast_ref::<oware_engine::tablebase::TablebaseError>() {
+                Some(cmd::problems::tablebase_error(tb, lang))
+            } else if let Some(tb) = cause.downcast_ref::<oware_tablebase::TbError>() {
+                Some(cmd::problems::tb_error(tb, lang))
+            } else if let Some(f) = cause.downcast_ref::<oware_tools::arena::Fault>() {
+                Some(cmd::problems::fault(f, lang))
+            } else {
+                cause
+                    .downcast_ref::<oware_tools::arena::OpeningError>()
+                    .map(|o| cmd::problems::opening(o, lang))
+            };
+        let last = typed.is_some();
+        let text = match (typed, cause.downcast_ref::<std::io::Error>()) {
+            (Some(text), _) => system_words(&text, lang),
             // The system's own error; an error made with a message of its
             // own keeps the message.
-            Some(io) if io.get_ref().is_none() => oware_session::problems::io_reason(io, lang),
+            (None, Some(io)) if io.get_ref().is_none() => {
+                oware_session::problems::io_reason(io, lang)
+            }
             _ => system_words(&cause.to_string(), lang),
         };
         let text = match lang {
@@ -250,6 +290,9 @@ fn error_text(e: &anyhow::Error) -> String {
         };
         if !parts.iter().any(|p| p.contains(&text)) {
             parts.push(text);
+        }
+        if last {
+            break;
         }
     }
     match lang {

@@ -142,12 +142,14 @@ fn endings_are_told_in_words_not_codes() {
     let even = "0-0-0-0-0-0-0-0-0-0-0-0-24-24-S";
     let (out, _) = run(&["show", "--position", even], "", 0);
     assert!(
-        out.contains("game over: both players captured 24 seeds; final 24-24, draw"),
+        out.contains(
+            "Game over: each player captured 24 seeds. Final totals: South 24, North 24. The game is a draw."
+        ),
         "{out}"
     );
     let (_, err) = run(&["analyze", "--position", even, "--no-tablebases"], "", 2);
     assert!(
-        err.contains("the game is over (both players captured 24 seeds"),
+        err.contains("the game is over (each player captured 24 seeds, 24-24)"),
         "{err}"
     );
     let (out, _) = run(
@@ -170,7 +172,7 @@ fn endings_are_told_in_words_not_codes() {
     );
     let (out, _) = run(&["record", &agreed], "", 0);
     assert!(
-        out.contains("game over: the players agreed to stop"),
+        out.contains("Game over: the players agreed to stop"),
         "{out}"
     );
 }
@@ -275,10 +277,11 @@ fn match_games_end_in_words() {
     for line in games {
         assert!(
             [
-                "a player captured 25 seeds or more",
-                "both players captured 24 seeds",
-                "the player to move could not feed the opponent",
-                "the same position occurred three times",
+                "South captured 25 seeds or more",
+                "North captured 25 seeds or more",
+                "each player captured 24 seeds",
+                "the empty row could not be fed",
+                "the same position occurred for the third time",
             ]
             .iter()
             .any(|why| line.contains(why)),

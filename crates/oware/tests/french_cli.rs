@@ -178,6 +178,42 @@ const ENGLISH: &[&str] = &[
     "before",
     "there",
     "here",
+    "crash",
+    "timeout",
+    "waiting",
+    "exited",
+    "status",
+    "killed",
+    "unreadable",
+    "closed",
+    "output",
+    "empty",
+    "too",
+    "short",
+    "header",
+    "bytes",
+    "checksum",
+    "mismatch",
+    "damaged",
+    "rebuild",
+    "supported",
+    "must",
+    "below",
+    "give",
+    "open",
+    "invalid",
+    "digit",
+    "string",
+    "unknown",
+    "malformed",
+    "tag",
+    "closes",
+    "nothing",
+    "analyse",
+    "already",
+    "agreed",
+    "stop",
+    "each",
 ];
 
 /// Words of `text` that are in [`ENGLISH`], leaving out what is not a
@@ -366,7 +402,11 @@ fn show_record_analyze_speak_french() {
     let game = dir.path().join("partie.ogn");
     std::fs::write(&game, "[Termination \"agreement\"]\n\n1. F f 24-24\n").unwrap();
     let (out, _) = french(&["record", game.to_str().unwrap()], 0);
-    assert!(out.contains("Les joueurs ont décidé d'arrêter"), "{out}");
+    assert!(
+        out.contains("Partie finie\u{a0}: les joueurs ont convenu d’arrêter"),
+        "{out}"
+    );
+    assert!(!out.contains("(R12)"), "{out}");
     assert!(out.contains("résultat 24-24"), "{out}");
     let bad = dir.path().join("faux.ogn");
     std::fs::write(&bad, "1. F F\n").unwrap();
@@ -476,4 +516,278 @@ fn match_and_tablebase_speak_french() {
         &["tablebase", "verify", "--dir", dir.path().to_str().unwrap()],
         2,
     );
+}
+
+/// A fake UCI engine that answers the handshake and then misbehaves when
+/// asked to move, as `mode` says: `quitte` exits with status 3, `dort`
+/// sleeps past its time, `charabia` answers a word that is not a move,
+/// `interdit` a move the rules refuse, `vide` a `bestmove` with no move,
+/// `ferme` closes its output and stays; `muet` exits before the handshake.
+fn fake_engine(dir: &std::path::Path) -> String {
+    let path = dir.join("faux-moteur.sh");
+    std::fs::write(
+        &path,
+        r#"mode="$1"
+[ "$mode" = muet ] && exit 0
+while read -r line; do
+  case "$line" in
+    uci) echo "id name faux"; echo uciok ;;
+    isready) echo readyok ;;
+    go*)
+      case "$mode" in
+        quitte) exit 3 ;;
+        dort) sleep 3 ;;
+        charabia) echo "bestmove zz" ;;
+        interdit) echo "bestmove A" ;;
+        vide) echo "bestmove" ;;
+        ferme) exec 1>&-; sleep 3 ;;
+      esac ;;
+    quit) exit 0 ;;
+  esac
+done
+"#,
+    )
+    .unwrap();
+    format!("sh {}", path.display())
+}
+
+#[test]
+fn match_faults_are_said_in_french() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = fake_engine(dir.path());
+    let me = assert_cmd::cargo::cargo_bin("oware");
+    let engine = format!("{} uci --no-tablebases", me.display());
+    // Engine 1 (South) moves first, then the fake engine 2 misbehaves: it
+    // loses the only game by its fault, so no game ended by the rules.
+    for (mode, said) in [
+        ("quitte", "le programme s'est arrêté (code de sortie 3)"),
+        ("dort", "il n'a pas joué à temps (aucun coup au bout de "),
+        (
+            "charabia",
+            "il a répondu «\u{a0}zz\u{a0}», qui n'est pas une lettre de case (A à F ou a à f)",
+        ),
+        (
+            "interdit",
+            "il a joué A, un coup impossible\u{a0}: cette case appartient à l'adversaire",
+        ),
+        ("vide", "il a répondu «\u{a0}bestmove\u{a0}» sans coup"),
+        ("ferme", "le moteur a fermé sa sortie"),
+    ] {
+        let engine2 = format!("{fake} {mode}");
+        let (out, err) = french(
+            &[
+                "match",
+                "--engine1",
+                &engine,
+                "--engine2",
+                &engine2,
+                "--movetime",
+                "50",
+                "--games",
+                "1",
+                "--random-plies",
+                "0",
+            ],
+            2,
+        );
+        let fault = format!("faute du moteur 2 ({engine2}) au demi-coup 1\u{a0}: {said}");
+        assert!(err.contains(&fault), "{mode}: {fault}\n{err}");
+        assert!(
+            out.contains(&format!("partie 1\u{a0}: {fault}")),
+            "{mode}: {out}"
+        );
+        assert!(out.contains("1 perdue par une faute de moteur"), "{out}");
+        assert!(
+            err.contains("aucune partie du match n'a été jouée jusqu'au bout"),
+            "{err}"
+        );
+    }
+    // An engine that is not one: refused before the first game.
+    let mute = format!("{fake} muet");
+    let (_, err) = french(
+        &[
+            "match",
+            "--engine1",
+            &engine,
+            "--engine2",
+            &mute,
+            "--movetime",
+            "50",
+        ],
+        2,
+    );
+    assert!(
+        err.contains(&format!(
+            "le moteur 2 ({mute}) ne peut pas jouer de match\u{a0}: le programme s'est arrêté (code de sortie 0)"
+        )),
+        "{err}"
+    );
+    // Mistakes in the match's own options and files.
+    french(
+        &[
+            "match",
+            "--engine1",
+            &engine,
+            "--engine2",
+            &engine,
+            "--depth",
+            "1",
+            "--option1",
+            "x",
+        ],
+        2,
+    );
+    french(&["match", "--engine1", &engine, "--engine2", &engine], 2);
+    let openings = dir.path().join("ouvertures.txt");
+    std::fs::write(&openings, "FfBe\nFF\n").unwrap();
+    let (_, err) = french(
+        &[
+            "match",
+            "--engine1",
+            &engine,
+            "--engine2",
+            &engine,
+            "--depth",
+            "1",
+            "--openings",
+            openings.to_str().unwrap(),
+        ],
+        2,
+    );
+    assert!(err.contains("ligne 2\u{a0}: coup 2 de"), "{err}");
+    french(
+        &[
+            "match",
+            "--engine1",
+            &engine,
+            "--engine2",
+            &engine,
+            "--depth",
+            "1",
+            "--sprt",
+            "--elo0",
+            "5",
+            "--elo1",
+            "0",
+        ],
+        2,
+    );
+}
+
+#[test]
+fn damaged_tables_and_files_are_said_in_french() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    // Tables built, then damaged in three ways: a flipped byte, a file
+    // cut short, a file that is not a table at all.
+    let tables = d("tables");
+    french(
+        &["tablebase", "build", "--dir", &tables, "--max-seeds", "3"],
+        0,
+    );
+    let file = |n: usize| std::path::Path::new(&tables).join(format!("oware-tb-{n:02}.otb"));
+    let mut bytes = std::fs::read(file(3)).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(file(3), &bytes).unwrap();
+    let probe = "0-0-0-2-0-0-0-1-0-0-0-0-22-23-S";
+    let (_, err) = french(&["tablebase", "probe", probe, "--dir", &tables], 2);
+    assert!(err.contains("sa somme de contrôle est fausse"), "{err}");
+    assert!(err.contains("reconstruisez les tables"), "{err}");
+    let (_, err) = french(&["tablebase", "verify", "--dir", &tables], 2);
+    assert!(err.contains("sa somme de contrôle est fausse"), "{err}");
+    let (_, err) = french(
+        &[
+            "analyze",
+            "--position",
+            probe,
+            "--depth",
+            "2",
+            "--tablebases",
+            &tables,
+        ],
+        2,
+    );
+    assert!(
+        err.contains("impossible d'ouvrir les tables de finales"),
+        "{err}"
+    );
+    french(&["play", "--plain", "--tablebases", &tables], 2);
+    let bytes = std::fs::read(file(2)).unwrap();
+    std::fs::write(file(2), &bytes[..bytes.len() - 7]).unwrap();
+    let (_, err) = french(&["tablebase", "probe", probe, "--dir", &tables], 2);
+    assert!(err.contains("sa taille est fausse"), "{err}");
+    std::fs::write(file(0), b"pas une table").unwrap();
+    let (_, err) = french(&["tablebase", "probe", probe, "--dir", &tables], 2);
+    assert!(err.contains("le fichier est trop court"), "{err}");
+    let mut bytes = std::fs::read(file(1)).unwrap();
+    bytes[0] ^= 0xff;
+    std::fs::write(file(0), &bytes).unwrap();
+    let (_, err) = french(&["tablebase", "probe", probe, "--dir", &tables], 2);
+    assert!(err.contains("ce n'est pas un fichier de tables"), "{err}");
+    // No tables where they are asked for, too many seeds.
+    french(&["analyze", "--tablebases", &d("rien"), "--depth", "2"], 2);
+    french(
+        &["tablebase", "build", "--dir", &d("t"), "--max-seeds", "60"],
+        2,
+    );
+    french(&["tablebase", "probe", probe, "--max-seeds", "99"], 2);
+
+    // Game records that do not read, for record and play.
+    for (name, text) in [
+        ("etiquette.ogn", &b"[Event \"x\n\n1. F f *\n"[..]),
+        ("fen.ogn", b"[FEN \"x\"]\n\n*\n"),
+        ("resultat.ogn", b"1. F f 24-x\n"),
+        ("commentaire.ogn", b"1. F {sans fin\n"),
+        ("vide.ogn", b""),
+        ("binaire.ogn", b"\xff\xfe\x00"),
+        ("deux.ogn", b"1. F f *\n\n1. F f *\n"),
+    ] {
+        let path = d(name);
+        std::fs::write(&path, text).unwrap();
+        french(&["record", &path], 2);
+        french(&["play", "--plain", "--no-tablebases", "--load", &path], 2);
+    }
+    // Numbers and positions that do not read.
+    french(&["analyze", "--movetime", "0"], 2);
+    french(&["analyze", "--hash", "99999999", "--depth", "1"], 2);
+    french(&["uci", "--hash", "0"], 2);
+    french(&["puzzle", "--id", "abc"], 2);
+    french(&["puzzle", "--id", "99999"], 2);
+    french(&["learn", "--lesson", "R99"], 2);
+    french(&["analyze", "--position", "4-4-4", "--depth", "1"], 2);
+    french(&["tablebase", "probe", "x-y"], 2);
+    french(&["play", "--plain", "--level", "grand-maître"], 2);
+}
+
+#[test]
+fn french_examples_use_french_level_names() {
+    let (help, _) = french(&["play", "--help"], 0);
+    assert!(help.contains("oware play --level débutant"), "{help}");
+    assert!(help.contains("--first ordinateur"), "{help}");
+    assert!(!help.contains("--level beginner"), "{help}");
+    // What the examples say works: the French names are accepted.
+    for level in ["débutant", "club", "avancé", "maître"] {
+        let (out, _) = {
+            let out = run(
+                &["play", "--plain", "--no-tablebases", "--level", level],
+                "quitter\n",
+            );
+            assert_eq!(out.status.code(), Some(0), "{level}");
+            (String::from_utf8_lossy(&out.stdout).to_string(), ())
+        };
+        assert!(
+            out.contains("contre l'ordinateur (niveau "),
+            "{level}: {out}"
+        );
+    }
+    let (uci, _) = french(&["uci", "--help"], 0);
+    assert!(uci.contains("Level value débutant"), "{uci}");
+    let out = run(
+        &["uci", "--no-tablebases"],
+        "setoption name Level value débutant\nposition startpos\ngo depth 1\nquit\n",
+    );
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(!said.contains("info string error"), "{said}");
+    assert!(said.contains("bestmove "), "{said}");
 }

@@ -71,8 +71,15 @@ fn two_players_play_a_whole_game_through_a_pipe() {
         .collect::<Vec<_>>()
         .join(" ");
     assert!(stdout.contains(&format!("Moves: {movetext}")), "{stdout}");
+    // Why it ended, in words and without the rule's id.
+    let why = oware_session::words::end_reason(&game, None, oware_session::Lang::En);
+    // (The sentence starts with a capital.)
+    assert!(
+        !why.is_empty() && stdout.contains(&why[1..]),
+        "{why}:\n{stdout}"
+    );
     let rule = outcome.reason.rule().unwrap();
-    assert!(stdout.contains(&format!("({rule})")), "{rule}:\n{stdout}");
+    assert!(!stdout.contains(&format!("({rule})")), "{rule}:\n{stdout}");
     assert!(
         !data.path().join("autosave.ogn").exists(),
         "a finished game is not autosaved"
@@ -91,7 +98,7 @@ fn illegal_moves_are_refused_with_the_reason_and_commands_work() {
             .success(),
     );
     assert!(
-        stdout.contains("Refused: F cannot be played: that house is empty (R3)."),
+        stdout.contains("Refused: F cannot be played: that house is empty."),
         "{stdout}"
     );
     assert!(stdout.contains("Took back f."), "{stdout}");

@@ -76,32 +76,12 @@ pub fn play_moves(game: &mut Game, moves: &[oware_core::Move]) -> Result<()> {
         let legal = game.legal_moves().letters();
         return Err(match e {
             GameError::Over => {
-                let why = |lang| {
-                    oware_session::words::outcome_lines(game, None, lang)
-                        .first()
-                        .map(|w| w.trim_end_matches('.').to_string())
-                        .unwrap_or_default()
-                };
-                match lang {
-                    oware_session::Lang::En => super::said(
-                        lang,
-                        format!(
-                            "move {n} ({mv}): the game is already over ({})",
-                            game.outcome()
-                                .map(|o| o.reason.to_string())
-                                .unwrap_or_default()
-                        ),
-                        String::new(),
-                    ),
-                    oware_session::Lang::Fr => super::said(
-                        lang,
-                        String::new(),
-                        format!(
-                            "coup {n} ({mv})\u{a0}: la partie est déjà finie ({})",
-                            why(lang)
-                        ),
-                    ),
-                }
+                let why = oware_session::words::end_reason(game, None, lang);
+                super::said(
+                    lang,
+                    format!("move {n} ({mv}): the game is already over ({why})"),
+                    format!("coup {n} ({mv})\u{a0}: la partie est déjà finie ({why})"),
+                )
             }
             GameError::Illegal { reason, .. } => {
                 let refusal = oware_session::Refusal::Illegal(reason);
@@ -235,20 +215,16 @@ pub fn describe(game: &Game, lang: oware_session::Lang) -> String {
     }
     s.push_str(&format!("position {}\n", game.position()));
     match (game.outcome(), lang) {
-        (Some(o), Lang::En) => s.push_str(&format!(
-            "game over: {}; final {}-{}, {}\n",
-            o.reason,
-            o.totals[0],
-            o.totals[1],
-            match o.winner {
-                Some(side) => format!("{side} wins"),
-                None => "draw".to_string(),
-            }
-        )),
-        (Some(_), Lang::Fr) => s.push_str(&format!(
-            "Partie finie\u{a0}: {}\n",
-            oware_session::words::outcome_lines(game, None, lang).join(" ")
-        )),
+        (Some(_), lang) => {
+            // "Game over: each player captured 24 seeds. Final totals: …"
+            let lines = oware_session::words::outcome_lines(game, None, lang);
+            s.push_str(&format!(
+                "{}{}. {}\n",
+                lang.pick("Game over: ", "Partie finie\u{a0}: "),
+                oware_session::words::end_reason(game, None, lang),
+                lines[1..].join(" ")
+            ));
+        }
         (None, Lang::En) => s.push_str(&format!(
             "{} to move; legal moves: {}\n",
             game.position().to_move(),

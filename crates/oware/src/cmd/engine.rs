@@ -325,7 +325,8 @@ pub struct MatchArgs {
 #[derive(Args)]
 pub struct UciArgs {
     /// Transposition table size in MiB (also `setoption name Hash`).
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = 64,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=16384))]
     pub hash: usize,
     #[command(flatten)]
     pub tables: TableArgs,
@@ -380,7 +381,8 @@ pub struct AnalyzeArgs {
           value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: Option<u32>,
     /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = 64,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=16384))]
     pub hash: usize,
     #[command(flatten)]
     pub tables: TableArgs,
@@ -465,14 +467,17 @@ fn analyze(args: AnalyzeArgs) -> Result<()> {
     let game = game_from(args.position.as_deref(), args.moves.as_deref())?;
     let lang = super::args_lang();
     if let Some(o) = game.outcome() {
-        let why = oware_session::words::outcome_lines(&game, None, lang).join(" ");
+        let why = oware_session::words::end_reason(&game, None, lang);
         return Err(super::said(
             lang,
             format!(
-                "the game is over ({}, {}-{}): nothing to analyse",
-                o.reason, o.totals[0], o.totals[1]
+                "the game is over ({why}, {}-{}): nothing to analyse",
+                o.totals[0], o.totals[1]
             ),
-            format!("la partie est finie, il n'y a rien à analyser\u{a0}: {why}"),
+            format!(
+                "la partie est finie ({why}, {}-{})\u{a0}: il n'y a rien à analyser",
+                o.totals[0], o.totals[1]
+            ),
         ));
     }
     let mut engine = Engine::new(EngineOptions {
@@ -481,13 +486,10 @@ fn analyze(args: AnalyzeArgs) -> Result<()> {
     });
     match args.tables.choose() {
         (Some(dir), _) => {
-            engine
-                .set_tablebase_dir(Some(dir))
-                .map_err(anyhow::Error::msg)?;
+            engine.set_tablebase_dir(Some(dir))?;
         }
         (None, Some(n)) => {
-            let tb = oware_engine::tablebase::Tablebase::build_in_memory(n)
-                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            let tb = oware_engine::tablebase::Tablebase::build_in_memory(n)?;
             engine.set_tablebase(Some(std::sync::Arc::new(tb)));
         }
         (None, None) => {}
@@ -588,7 +590,11 @@ fn parse_options(list: &[String], which: &str) -> Result<Vec<(String, String)>> 
             Some((k, v)) if !k.trim().is_empty() => {
                 Ok((k.trim().to_string(), v.trim().to_string()))
             }
-            _ => bail!("--{which} {o:?}: expected NAME=VALUE"),
+            _ => Err(super::said(
+                super::args_lang(),
+                format!("--{which} {o:?}: expected NAME=VALUE"),
+                format!("--{which}\u{a0}: «\u{a0}{o}\u{a0}» n'a pas la forme NOM=VALEUR"),
+            )),
         })
         .collect()
 }
@@ -598,7 +604,16 @@ fn run_match(args: MatchArgs) -> Result<()> {
     use oware_tools::stats::{Sample, Sprt, SprtVerdict};
     let sprt = match (args.sprt, args.elo0, args.elo1) {
         (true, Some(e0), Some(e1)) => Some(
-            Sprt::new(e0, e1, args.alpha, args.beta).map_err(|e| anyhow::anyhow!("--sprt: {e}"))?,
+            Sprt::new(e0, e1, args.alpha, args.beta).map_err(|e| {
+                super::said(
+                    super::args_lang(),
+                    format!("--sprt: {e}"),
+                    format!(
+                        "--sprt\u{a0}: il faut elo0 < elo1 et alpha, beta entre 0 et 1 (donnés\u{a0}: elo0 {e0}, elo1 {e1}, alpha {}, beta {})",
+                        args.alpha, args.beta
+                    ),
+                )
+            })?,
         ),
         _ => None,
     };
@@ -630,10 +645,14 @@ fn run_match(args: MatchArgs) -> Result<()> {
                 if line.is_empty() {
                     continue;
                 }
-                list.push(
-                    Opening::parse(line)
-                        .map_err(|e| anyhow::anyhow!("{}:{}: {e}", path.display(), i + 1))?,
-                );
+                list.push(Opening::parse(line).map_err(|e| {
+                    let why = super::problems::opening(&e, lang);
+                    super::said(
+                        lang,
+                        format!("{}:{}: {why}", path.display(), i + 1),
+                        format!("{}, ligne {}\u{a0}: {why}", path.display(), i + 1),
+                    )
+                })?);
             }
             if list.is_empty() {
                 return Err(super::said(
@@ -650,7 +669,13 @@ fn run_match(args: MatchArgs) -> Result<()> {
         (Some(ms), _, _) => MoveLimit::Movetime(ms),
         (None, Some(d), _) => MoveLimit::Depth(d),
         (None, None, Some(n)) => MoveLimit::Nodes(n),
-        (None, None, None) => bail!("give --movetime, --depth or --nodes"),
+        (None, None, None) => {
+            return Err(super::said(
+                lang,
+                "give --movetime, --depth or --nodes".into(),
+                "donnez --movetime, --depth ou --nodes".into(),
+            ))
+        }
     };
     let config = MatchConfig {
         engine1: EngineSpec {
@@ -668,34 +693,17 @@ fn run_match(args: MatchArgs) -> Result<()> {
         concurrency: args.concurrency,
     };
     for (n, spec) in [(1, &config.engine1), (2, &config.engine2)] {
-        if fr {
-            if let Err(e) = arena::check_engine(spec) {
-                // The system's reason when it could not start, in words.
-                let mut cause: Option<&dyn std::error::Error> = Some(&e);
-                let mut io = None;
-                while let Some(c) = cause {
-                    if let Some(x) = c.downcast_ref::<std::io::Error>() {
-                        io = Some(x);
-                        break;
-                    }
-                    cause = c.source();
-                }
-                let why = match io {
-                    Some(io) => oware_session::problems::io_reason(io, lang),
-                    None => "il ne répond pas comme un moteur UCI".to_string(),
-                };
-                return Err(super::said(
-                    lang,
-                    String::new(),
-                    format!(
-                        "le moteur {n} ({}) ne peut pas jouer de match\u{a0}: {why}",
-                        spec.label()
-                    ),
-                ));
-            }
-        } else {
-            arena::check_engine(spec)
-                .with_context(|| format!("engine {n} ({}) cannot play a match", spec.label()))?;
+        if let Err(f) = arena::check_engine(spec) {
+            let why = super::problems::fault(&f, lang);
+            let label = match spec.label() {
+                l if l.trim().is_empty() => String::new(),
+                l => format!(" ({l})"),
+            };
+            return Err(super::said(
+                lang,
+                format!("engine {n}{label} cannot play a match: {why}"),
+                format!("le moteur {n}{label} ne peut pas jouer de match\u{a0}: {why}"),
+            ));
         }
     }
     let limit_text = |l: MoveLimit| match (l, fr) {
@@ -726,6 +734,8 @@ fn run_match(args: MatchArgs) -> Result<()> {
         );
     }
     let verbose = args.verbose;
+    let (label1, label2) = (config.engine1.label(), config.engine2.label());
+    let labels = [label1.as_str(), label2.as_str()];
     let games = arena::run(&config, &|g, done| {
         let (s, n) = (
             g.game.position().store(oware_core::Side::South),
@@ -743,24 +753,7 @@ fn run_match(args: MatchArgs) -> Result<()> {
                 arena::GameScore::Draw => "fait nulle",
                 arena::GameScore::Loss => "perd",
             };
-            let how = match g.game.outcome() {
-                Some(_) => {
-                    let why = oware_session::words::outcome_lines(&g.game, None, lang)
-                        .first()
-                        .map(|w| w.trim_end_matches('.').to_string())
-                        .unwrap_or_default();
-                    // Inside parentheses: no capital but a side's name.
-                    if why.starts_with("Sud") || why.starts_with("Nord") {
-                        why
-                    } else {
-                        let mut c = why.chars();
-                        c.next()
-                            .map(|f| f.to_lowercase().chain(c).collect())
-                            .unwrap_or_default()
-                    }
-                }
-                None => format!("faute d'un moteur\u{a0}: {}", g.reason),
-            };
+            let how = super::problems::ending(g, labels, lang);
             eprintln!(
                 "partie {:>3}\u{a0}: moteur 1 ({side}) {score} ({how}, {}-{}, {} demi-coups)  cumul +{} ={} \u{2212}{}",
                 g.index + 1,
@@ -777,7 +770,7 @@ fn run_match(args: MatchArgs) -> Result<()> {
                 g.index + 1,
                 if g.engine1_south { "South" } else { "North" },
                 g.score,
-                g.reason,
+                super::problems::ending(g, labels, lang),
                 totals.0,
                 totals.1,
                 g.game.plies().len(),
@@ -906,10 +899,16 @@ fn run_match(args: MatchArgs) -> Result<()> {
     }
     for g in games.iter().filter(|g| g.game.outcome().is_none()) {
         match lang {
-            oware_session::Lang::En => println!("fault in game {}: {}", g.index + 1, g.reason),
-            oware_session::Lang::Fr => {
-                println!("faute dans la partie {}\u{a0}: {}", g.index + 1, g.reason)
-            }
+            oware_session::Lang::En => println!(
+                "fault in game {}: {}",
+                g.index + 1,
+                super::problems::ending(g, labels, lang)
+            ),
+            oware_session::Lang::Fr => println!(
+                "partie {}\u{a0}: {}",
+                g.index + 1,
+                super::problems::ending(g, labels, lang)
+            ),
         }
     }
     if faults == games.len() {

@@ -7,6 +7,7 @@ pub mod core;
 pub mod engine;
 pub mod learn;
 pub mod play;
+pub mod problems;
 pub mod puzzle;
 pub mod serve;
 pub mod serve_bench;

@@ -124,11 +124,9 @@ fn tables(a: &PlayArgs, lang: Lang) -> anyhow::Result<Option<Loading>> {
                     format!("there are no endgame table files (oware-tb-NN.otb) in {d}: give the folder that holds them, or leave out --tablebases"),
                     format!("il n'y a pas de fichiers de tables de finales (oware-tb-NN.otb) dans {d}\u{a0}: donnez le dossier qui les contient, ou retirez --tablebases"),
                 ),
-                _ => super::said(
-                    lang,
-                    format!("cannot open the endgame tables in {d}: they are unreadable or damaged (oware tablebase verify --dir {d} says which)"),
-                    format!("impossible d'ouvrir les tables de finales de {d}\u{a0}: elles sont illisibles ou abîmées (oware tablebase verify --dir {d} dit lesquelles)"),
-                ),
+                // What is wrong, file by file, and what to do.
+                other => super::Said::new(lang, super::problems::tablebase_error(&other, lang))
+                    .into(),
             }
         })?),
         None => open_or_build_in_memory(

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use oware_core::Position;
@@ -117,14 +117,22 @@ fn build(args: BuildArgs) -> Result<()> {
     if super::tablebase_mpi::launched() {
         return super::tablebase_mpi::build(args);
     }
-    if args.max_seeds > oware_tablebase::MAX_BUILD_SEEDS {
-        bail!(
-            "--max-seeds {}: at most {} is supported",
-            args.max_seeds,
-            oware_tablebase::MAX_BUILD_SEEDS
-        );
-    }
     let lang = super::args_lang();
+    if args.max_seeds > oware_tablebase::MAX_BUILD_SEEDS {
+        return Err(super::said(
+            lang,
+            format!(
+                "--max-seeds {}: at most {} is supported",
+                args.max_seeds,
+                oware_tablebase::MAX_BUILD_SEEDS
+            ),
+            format!(
+                "--max-seeds {}\u{a0}: au plus {}",
+                args.max_seeds,
+                oware_tablebase::MAX_BUILD_SEEDS
+            ),
+        ));
+    }
     // Work units of the seed counts still to build (three per position).
     let todo: u64 = (0..=args.max_seeds)
         .filter(|&n| !file::path_for(&args.dir, n).exists())
@@ -219,7 +227,7 @@ fn build(args: BuildArgs) -> Result<()> {
             }
         }),
         #[cfg(not(unix))]
-        Some(_) => bail!("--memory-budget-mb needs a Unix system"),
+        Some(_) => anyhow::bail!("--memory-budget-mb needs a Unix system"),
     };
     bar.finish_and_clear();
     result.with_context(|| format!("building tables in {}", args.dir.display()))?;
