@@ -754,12 +754,14 @@ fn run_match(args: MatchArgs) -> Result<()> {
                 arena::GameScore::Loss => "perd",
             };
             let how = super::problems::ending(g, labels, lang);
+            // French puts 0 and 1 in the singular.
+            let plies = g.game.plies().len();
+            let word = if plies < 2 { "demi-coup" } else { "demi-coups" };
             eprintln!(
-                "partie {:>3}\u{a0}: moteur 1 ({side}) {score} ({how}, {}-{}, {} demi-coups)  cumul +{} ={} \u{2212}{}",
+                "partie {:>3}\u{a0}: moteur 1 ({side}) {score} ({how}, {}-{}, {plies} {word})  cumul +{} ={} \u{2212}{}",
                 g.index + 1,
                 totals.0,
                 totals.1,
-                g.game.plies().len(),
                 t.wins,
                 t.draws,
                 t.losses
