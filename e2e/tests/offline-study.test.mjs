@@ -198,3 +198,30 @@ test('offline: the lessons answer every move from the module, in French', async 
     await b.close();
   }
 });
+
+test('offline: a position studied and played from, on this device', async () => {
+  const b = await launch();
+  try {
+    const ctx = await b.newContext({ viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true });
+    const page = await ctx.newPage();
+    const errors = watchErrors(page);
+    await installed(page);
+    await page.evaluate(() => { localStorage.setItem('oware.lang', 'en'); localStorage.setItem('oware.level', '2'); });
+    await ctx.setOffline(true);
+    const position = '0-0-0-0-0-2-2-2-0-1-2-0-17-22-S';
+    await page.goto(`${BASE}/study?position=${position}`);
+    // The module checks the position: who moves and the legal moves.
+    await until(async () => /^South to move: F$/.test(await page.locator('.check-msg').textContent()), `the position checked offline: ${await page.locator('.check-msg').textContent()}`, 60000);
+    // The browser's engine analyses it.
+    await page.locator('.ask-btn').click();
+    await until(async () => (await page.locator('.analysis tbody tr').count()) > 0, 'the analysis offline', 60000);
+    assert.equal(await page.locator('.analysis').getAttribute('data-engine'), 'browser');
+    // A game against the computer from it, kept on this device.
+    await page.locator('.as-computer').click();
+    await page.waitForURL(/\/game\/local-/);
+    await page.locator('.house.playable').first().waitFor();
+    assert.deepEqual(offlineErrors(errors), []);
+  } finally {
+    await b.close();
+  }
+});

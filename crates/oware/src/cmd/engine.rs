@@ -714,11 +714,16 @@ fn run_match(args: MatchArgs) -> Result<()> {
     };
     if fr {
         eprintln!(
-            "match\u{a0}: {} contre {}, {}{} parties, {} (moteur 2\u{a0}: {})",
+            "match\u{a0}: {} contre {}, {}{} {}, {} (moteur 2\u{a0}: {})",
             config.engine1.label(),
             config.engine2.label(),
             if sprt.is_some() { "au plus " } else { "" },
             config.games,
+            if config.games < 2 {
+                "partie"
+            } else {
+                "parties"
+            },
             limit_text(limit),
             limit_text(config.limit2.unwrap_or(limit))
         );
@@ -821,7 +826,11 @@ fn run_match(args: MatchArgs) -> Result<()> {
     } else {
         let model = match lang {
             oware_session::Lang::En => format!("{} games, unpaired", games.len()),
-            oware_session::Lang::Fr => format!("{} parties, sans paires", games.len()),
+            oware_session::Lang::Fr => format!(
+                "{} {}, sans paires",
+                games.len(),
+                if games.len() < 2 { "partie" } else { "parties" }
+            ),
         };
         (tally.sample(), model)
     };

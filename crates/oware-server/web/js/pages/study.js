@@ -1,5 +1,6 @@
 // Position editor: set up a position, have the server check it, ask the
-// engine, try moves, or start a game from it.
+// engine, try moves, or start a game from it. With the network cut the
+// browser's module checks it and the game is played on this device.
 
 import { api, seats } from '../api.js';
 import { Board, parsePosition, formatPosition, indexOf } from '../board.js';
@@ -8,6 +9,7 @@ import { esc, navigate, setMsg } from '../ui.js';
 import { RulesBoard, resultParts } from '../rulesboard.js';
 import { pvText } from '../moves.js';
 import { browserCoach } from '../engine/client.js';
+import { offline, localRulesState, createLocalGame } from '../local.js';
 
 const START = '4-4-4-4-4-4-4-4-4-4-4-4-0-0-S';
 
@@ -99,7 +101,7 @@ export function mount(main) {
       return null;
     }
     try {
-      const st = await api.rulesState(current());
+      const st = await (offline() ? localRulesState(current()) : api.rulesState(current()));
       if (mine !== checkSeq) return;
       setMsg(q('.check-msg'), st.status === 'over' ? resultText(st) : `${t('game.toMove', { side: sideName(st.to_move) })}: ${st.legal.join(' ') || '—'}`, st.status === 'over' ? 'warn' : 'ok');
       return st;
@@ -155,8 +157,13 @@ export function mount(main) {
   const startGame = async (mode) => {
     try {
       const at = rb?.state?.position || current();
-      const r = await api.createGame({ mode, position: at, level: mode === 'computer' ? Number(localStorage.getItem('oware.level') || 3) : undefined, side: mode === 'computer' ? (parsePosition(at).toMove) : undefined });
-      seats.add(r.id, r.tokens);
+      const body = { mode, position: at, level: mode === 'computer' ? Number(localStorage.getItem('oware.level') || 3) : undefined, side: mode === 'computer' ? (parsePosition(at).toMove) : undefined };
+      let r;
+      if (offline()) r = await createLocalGame(body);
+      else {
+        r = await api.createGame(body);
+        seats.add(r.id, r.tokens);
+      }
       navigate(`/game/${r.id}`);
     } catch (e) { setMsg(q('.check-msg'), errorText(e), 'bad'); }
   };
