@@ -340,11 +340,7 @@ async fn attempt(
         solution: p.solution,
         line: p.line.clone(),
         margin: p.margin,
-        proof: if p.proof.by_tables() {
-            "tables"
-        } else {
-            "search"
-        },
+        proof: p.proof.source(),
         text: judged.text(p, lang),
         rated,
         rating: rating.rating.round() as i32,

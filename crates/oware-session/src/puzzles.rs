@@ -178,6 +178,15 @@ impl Proof {
     pub fn by_tables(self) -> bool {
         matches!(self, Proof::TablesWin | Proof::TablesDraw)
     }
+
+    /// What proved it, as clients are told: `tables` or `search`.
+    pub fn source(self) -> &'static str {
+        if self.by_tables() {
+            "tables"
+        } else {
+            "search"
+        }
+    }
 }
 
 /// One puzzle.

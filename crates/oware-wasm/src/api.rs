@@ -484,11 +484,7 @@ impl State {
                     solution: p.solution.letter(),
                     line: p.line.iter().map(|m| m.letter()).collect(),
                     margin: p.margin,
-                    proof: if p.proof.by_tables() {
-                        "tables"
-                    } else {
-                        "search"
-                    },
+                    proof: p.proof.source(),
                     text: judged.text(p, lang),
                     rated: false,
                     rating: i32::from(p.rating),
