@@ -436,7 +436,7 @@ async fn the_engine_moves_in_a_computer_game() {
     let token = c["tokens"]["N"].as_str().unwrap().to_string();
     assert!(c["tokens"]["S"].is_null());
     let mut w = ws(addr, &id, Some(&token)).await;
-    let first = recv_type(&mut w, "move").await;
+    let first = first_ply(&mut w).await;
     assert_eq!(first["ply"], 1);
     assert_eq!(first["side"], "S");
     let mv = legal(&first)[0].clone();
@@ -496,8 +496,8 @@ async fn time_controls_are_enforced_by_the_server() {
     let (id, south, _north) =
         online_game(addr, json!({"time_control": {"per_move_ms": 1000}})).await;
     let mut s = ws(addr, &id, Some(&south)).await;
-    recv_type(&mut s, "state").await;
-    let lost = recv_type(&mut s, "move").await;
+    let lost = first_ply(&mut s).await;
+    assert_eq!(lost["ply"], 1);
     assert_eq!(lost["move"], "-");
     assert_eq!(lost["side"], "S");
     assert_eq!(lost["to_move"], "N");

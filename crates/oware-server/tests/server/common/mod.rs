@@ -375,6 +375,27 @@ pub fn legal(v: &Value) -> Vec<String> {
         .collect()
 }
 
+/// The first ply of a game, seen from a socket just connected to it (the
+/// computer's opening, or a turn lost to a per-move limit). On a busy machine
+/// the ply may have been played before the socket was there: then the
+/// `state` sent on connecting already holds it, and this returns that game
+/// view with the `side` and `move` of its last ply added, so callers read `ply`,
+/// `side`, `move`, `to_move`, `legal` and `clock` the same way in both cases.
+pub async fn first_ply(ws: &mut Ws) -> Value {
+    let state = recv_type(ws, "state").await;
+    let game = &state["game"];
+    if game["ply"].as_u64().unwrap() >= 1 {
+        // Sides alternate ply by ply (a lost turn is a ply too), so the side
+        // of the last ply is the one not to move now.
+        let mut v = game.clone();
+        v["move"] = game["plies"][game["plies"].as_array().unwrap().len() - 1].clone();
+        v["side"] = Value::from(if game["to_move"] == "S" { "N" } else { "S" });
+        v
+    } else {
+        recv_type(ws, "move").await
+    }
+}
+
 /// The `move` event with this ply, skipping earlier ones and other events.
 pub async fn recv_move(ws: &mut Ws, ply: u64) -> Value {
     loop {
