@@ -27,6 +27,9 @@
 #                 $DATA/round1.nn), then the final network is trained on
 #                 every file of both rounds
 #   ROUND2_GAMES  games per second-round file (default GAMES)
+#   ROUND2_NETWORK  play the second round with this network file (e.g. the
+#                 shipped crates/oware-engine/nn/oware.nn: the engine's own
+#                 games) instead of one trained on round 1
 #   EPOCHS        training epochs (default 30)
 #   DATA          directory of the data files (default target/nn-data)
 #   OUT, REFERENCE  the network and reference files written (default the
@@ -46,6 +49,7 @@ TB_DIR=${TB_DIR:-}
 SEEDS=${SEEDS:-31 32}
 ROUND2_SEEDS=${ROUND2_SEEDS:-}
 ROUND2_GAMES=${ROUND2_GAMES:-$GAMES}
+ROUND2_NETWORK=${ROUND2_NETWORK:-}
 EPOCHS=${EPOCHS:-30}
 PARALLEL=${PARALLEL:-0}
 NICE=${NICE:-10}
@@ -118,12 +122,19 @@ done
 for job in $(jobs -p); do wait "$job"; done
 
 if [ -n "$ROUND2_SEEDS" ]; then
-  round1="$DATA/round1-d$DEPTH-g$GAMES${tag:+-$tag}-s${SEEDS// /_}.nn"
-  if [ ! -s "$round1" ]; then
-    train "$round1" "$round1.reference.txt" "${files[@]}"
+  if [ -n "$ROUND2_NETWORK" ]; then
+    round1=$ROUND2_NETWORK
+    # Files of different players must not be mixed up on a resumed run.
+    r2tag="-r2net$(sha256sum "$round1" | cut -c1-8)"
+  else
+    round1="$DATA/round1-d$DEPTH-g$GAMES${tag:+-$tag}-s${SEEDS// /_}.nn"
+    r2tag="-r2"
+    if [ ! -s "$round1" ]; then
+      train "$round1" "$round1.reference.txt" "${files[@]}"
+    fi
   fi
   for seed in $ROUND2_SEEDS; do
-    file="$DATA/nn-d$DEPTH-g$ROUND2_GAMES${tag:+-$tag}-r2-s$seed.txt"
+    file="$DATA/nn-d$DEPTH-g$ROUND2_GAMES${tag:+-$tag}$r2tag-s$seed.txt"
     run gen "$file" "$ROUND2_GAMES" "$seed" --network "$round1"
     files+=("$file")
   done

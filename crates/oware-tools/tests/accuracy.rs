@@ -1,17 +1,18 @@
-//! The shipped accuracy sets (`data/accuracy-v1.txt` and
-//! `data/accuracy-v2.txt`): their checksums are pinned, so figures
+//! The shipped accuracy sets (`data/accuracy-v1.txt` to
+//! `data/accuracy-v3.txt`): their checksums are pinned, so figures
 //! measured on them compare across versions, and every value in them is
-//! re-read from the endgame tables. Version 2 holds only positions whose
-//! game result is open (a legal move changes it).
+//! re-read from the endgame tables. Versions 2 and 3 hold only positions
+//! whose game result is open (a legal move changes it).
 //!
-//! Both sets hold positions of 15 to 22 seeds. CI builds only small tables,
-//! so without table files this test builds the tables up to 15 seeds in
-//! memory and re-reads the 15-seed positions; with `OWARE_TB_DIR` naming
-//! a folder of tables up to 22 seeds (`oware tablebase build --max-seeds
-//! 22 --dir D`) it re-reads every position, and says which it did.
+//! Versions 1 and 2 hold positions of 15 to 22 seeds, version 3 of 15 to
+//! 24. CI builds only small tables, so without table files this test
+//! builds the tables up to 15 seeds in memory and re-reads the 15-seed
+//! positions; with `OWARE_TB_DIR` naming a folder of tables up to 24
+//! seeds (`oware tablebase build --max-seeds 24 --dir D`) it re-reads
+//! every position, and says which it did.
 
 use oware_engine::tablebase::Tablebase;
-use oware_tools::accuracy::{self, checksum, SEEDS, SET, SET_V2};
+use oware_tools::accuracy::{self, checksum, SEEDS, SEEDS_V3, SET, SET_V2, SET_V3};
 
 /// The checksum of version 1 of the set (64-bit FNV-1a of the file). A
 /// change to the file is a new version: write it to a new file, keep this
@@ -23,6 +24,12 @@ const SET_V2_CHECKSUM: u64 = 0xd46f_8b8f_1347_555d;
 
 /// Positions of each seed count in version 2.
 const V2_PER_COUNT: usize = 40;
+
+/// The checksum of version 3 (open results, 15 to 24 seeds).
+const SET_V3_CHECKSUM: u64 = 0x7df7_be82_9c8a_676e;
+
+/// Positions of each seed count in version 3.
+const V3_PER_COUNT: usize = 40;
 
 #[test]
 fn the_set_is_version_1_byte_for_byte() {
@@ -60,11 +67,31 @@ fn the_set_v2_is_pinned_and_every_result_is_open() {
         "data/accuracy-v2.txt changed: a new set is a new file"
     );
     assert!(SET_V2.starts_with(accuracy::HEADER_V2));
-    let set = accuracy::read(SET_V2).expect("the shipped set reads");
-    assert_eq!(set.len(), V2_PER_COUNT * SEEDS.count());
-    for n in SEEDS {
+    every_result_is_open(SET_V2, SEEDS, V2_PER_COUNT);
+}
+
+#[test]
+fn the_set_v3_is_pinned_covers_15_to_24_seeds_and_every_result_is_open() {
+    assert_eq!(
+        checksum(SET_V3.as_bytes()),
+        SET_V3_CHECKSUM,
+        "data/accuracy-v3.txt changed: a new set is a new file"
+    );
+    assert!(SET_V3.starts_with(accuracy::HEADER_V3));
+    assert_eq!(SEEDS_V3, 15..=24);
+    assert_eq!(accuracy::shipped(accuracy::LATEST), Some(SET_V3));
+    every_result_is_open(SET_V3, SEEDS_V3, V3_PER_COUNT);
+}
+
+/// The set holds `per_count` distinct positions of each seed count of
+/// `seeds`, each with a move that changes the game's result, from both
+/// sources and every phase of the game.
+fn every_result_is_open(text: &str, seeds: std::ops::RangeInclusive<u8>, per_count: usize) {
+    let set = accuracy::read(text).expect("the shipped set reads");
+    assert_eq!(set.len(), per_count * seeds.clone().count());
+    for n in seeds {
         let k = set.iter().filter(|e| e.pos.seeds_on_board() == n).count();
-        assert_eq!(k, V2_PER_COUNT, "positions of {n} seeds");
+        assert_eq!(k, per_count, "positions of {n} seeds");
     }
     let mut seen = std::collections::HashSet::new();
     for e in &set {
@@ -92,6 +119,11 @@ fn every_value_agrees_with_the_tables() {
 #[test]
 fn every_value_of_v2_agrees_with_the_tables() {
     agrees_with_the_tables(SET_V2, "version 2");
+}
+
+#[test]
+fn every_value_of_v3_agrees_with_the_tables() {
+    agrees_with_the_tables(SET_V3, "version 3");
 }
 
 /// The tables up to the sets' smallest seed count, built in memory once
@@ -133,7 +165,7 @@ fn agrees_with_the_tables(text: &str, version: &str) {
             assert!(checked > 0);
             eprintln!(
                 "{version}: re-read the {checked} positions of {} seeds from tables built in memory; \
-                 set OWARE_TB_DIR to a folder of tables up to 22 seeds to re-read all {}",
+                 set OWARE_TB_DIR to a folder of tables up to 24 seeds to re-read all {}",
                 SEEDS.start(),
                 set.len()
             );
@@ -158,6 +190,14 @@ fn report_at_20000_nodes() {
 #[ignore = "a measurement (about a minute), not a check"]
 fn report_v2_at_20000_nodes() {
     report_at(SET_V2, 20_000);
+}
+
+/// The same on version 3 (`oware tune accuracy --set-version 3 --nodes
+/// 20000` prints the same).
+#[test]
+#[ignore = "a measurement (about a minute), not a check"]
+fn report_v3_at_20000_nodes() {
+    report_at(SET_V3, 20_000);
 }
 
 fn report_at(text: &str, nodes: u64) {

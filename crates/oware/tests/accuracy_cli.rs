@@ -42,7 +42,7 @@ fn a_file_that_is_not_a_set_is_refused() {
 }
 
 #[test]
-fn version_2_of_the_set_is_shipped_and_other_versions_are_refused() {
+fn versions_2_and_3_of_the_set_are_shipped_and_other_versions_are_refused() {
     oware()
         .args([
             "tune",
@@ -64,10 +64,27 @@ fn version_2_of_the_set_is_shipped_and_other_versions_are_refused() {
                 )),
         );
     oware()
-        .args(["tune", "accuracy", "--set-version", "3", "--depth", "2"])
+        .args([
+            "tune",
+            "accuracy",
+            "--set-version",
+            "3",
+            "--nodes",
+            "2000",
+            "--limit",
+            "10",
+        ])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("version 3 (checksum 7df7be829c8a676e)")
+                .and(predicate::str::contains("10 positions, 2000 nodes a move")),
+        );
+    oware()
+        .args(["tune", "accuracy", "--set-version", "4", "--depth", "2"])
         .assert()
         .failure()
         .stderr(predicate::str::contains(
-            "no shipped accuracy set of version 3",
+            "no shipped accuracy set of version 4: versions 1 to 3 exist",
         ));
 }

@@ -114,7 +114,7 @@ pub enum TuneAction {
         out: std::path::PathBuf,
     },
     /// The perfect-play benchmark: the engine, without tables, chooses a
-    /// move in every position of the accuracy set (15 to 22 seeds); the
+    /// move in every position of the accuracy set (15 to 24 seeds); the
     /// report gives the share of moves that keep the tables' value and the
     /// seeds lost where they do not, by seed count, phase and source, with
     /// standard errors (docs/ENGINE.md, "Perfect play").
@@ -122,7 +122,7 @@ pub enum TuneAction {
   oware tune accuracy --movetime 100
   oware tune accuracy --nodes 20000 --linear
   oware tune accuracy --depth 8 --set my-set.txt
-  oware tune accuracy --set-version 2 --nodes 20000")]
+  oware tune accuracy --set-version 3 --nodes 20000")]
     Accuracy {
         /// Fixed time a move, in milliseconds.
         #[arg(long, conflicts_with_all = ["nodes", "depth"])]
@@ -136,8 +136,9 @@ pub enum TuneAction {
         /// Position set (default: the shipped set of --set-version).
         #[arg(long)]
         set: Option<std::path::PathBuf>,
-        /// The shipped set's version: 1 (all positions with a move that
-        /// gives seeds away) or 2 (only positions whose result is open).
+        /// The shipped set's version: 1 (15 to 22 seeds, all positions
+        /// with a move that gives seeds away), 2 (15 to 22 seeds, only
+        /// positions whose result is open) or 3 (as 2, 15 to 24 seeds).
         #[arg(long, default_value_t = 1, conflicts_with = "set")]
         set_version: u32,
         /// Only the first N positions.
@@ -151,9 +152,10 @@ pub enum TuneAction {
         network: Option<std::path::PathBuf>,
     },
     /// Draw a new accuracy set from self-play and games between levels,
-    /// valued by the endgame tables in `--tables` (up to 22 seeds).
+    /// valued by the endgame tables in `--tables` (up to 22 seeds, 24 for
+    /// version 3).
     AccuracyGen {
-        /// Directory of the tables (`oware tablebase build --max-seeds 22`).
+        /// Directory of the tables (`oware tablebase build --max-seeds 24`).
         #[arg(long)]
         tables: std::path::PathBuf,
         /// Positions per seed count and source.
@@ -162,10 +164,13 @@ pub enum TuneAction {
         /// Seed of the openings and the move noise.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Keep only positions whose game result is still open (a legal
-        /// move changes it) and write a version 2 set.
-        #[arg(long)]
-        open_only: bool,
+        /// The kind of set drawn: 1 (15 to 22 seeds, any position where a
+        /// move gives seeds away), 2 (15 to 22 seeds, only positions whose
+        /// game result is still open: a legal move changes it) or 3 (as 2,
+        /// 15 to 24 seeds).
+        #[arg(long, default_value_t = oware_tools::accuracy::LATEST,
+              value_parser = clap::value_parser!(u32).range(1..=oware_tools::accuracy::LATEST as i64))]
+        set_version: u32,
         /// Output file.
         #[arg(long)]
         out: std::path::PathBuf,
@@ -178,7 +183,7 @@ pub enum TuneAction {
         /// Position set (default: the shipped set of --set-version).
         #[arg(long)]
         set: Option<std::path::PathBuf>,
-        /// The shipped set's version (1 or 2).
+        /// The shipped set's version (1 to 3).
         #[arg(long, default_value_t = 1, conflicts_with = "set")]
         set_version: u32,
     },
@@ -1180,15 +1185,17 @@ fn tune(action: TuneAction) -> Result<()> {
             tables,
             per_count,
             seed,
-            open_only,
+            set_version,
             out,
         } => {
             use oware_tools::accuracy;
-            let t = open_tables(&tables, *accuracy::SEEDS.end() as usize)?;
+            let seeds = accuracy::seeds_of(set_version);
+            let t = open_tables(&tables, *seeds.end() as usize)?;
             let config = accuracy::GenConfig {
                 per_count,
                 seed,
-                open_only,
+                seeds,
+                open_only: set_version >= 2,
                 ..accuracy::GenConfig::default()
             };
             let started = std::time::Instant::now();
@@ -1200,7 +1207,7 @@ fn tune(action: TuneAction) -> Result<()> {
                     );
                 }
             });
-            let text = accuracy::write(&set, if open_only { 2 } else { 1 });
+            let text = accuracy::write(&set, set_version);
             std::fs::write(&out, &text)
                 .with_context(|| format!("cannot write {}", out.display()))?;
             println!(
@@ -1286,7 +1293,10 @@ fn read_set(path: Option<&std::path::Path>, version: u32) -> Result<(String, Str
                 text.to_string(),
                 format!("the shipped accuracy set, version {version}"),
             )),
-            None => bail!("no shipped accuracy set of version {version}: versions 1 and 2 exist"),
+            None => bail!(
+                "no shipped accuracy set of version {version}: versions 1 to {} exist",
+                oware_tools::accuracy::LATEST
+            ),
         },
     }
 }
