@@ -9,7 +9,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launch, BASE, readBoard, shot, until, watchErrors, freePort, startServer, ENDGAME, installed, plies, startComputerGame, playFirst, playToEnd } from '../lib.mjs';
@@ -56,6 +56,24 @@ test('offline: a game against the computer and one on this device, to their end'
     await page.locator('.result-card').waitFor();
     assert.equal(await page.locator('.result-text').textContent(), result);
     assert.equal(page.url(), url);
+    // Its record, written on the device by the module: downloaded as the
+    // server's games are, and read back by the server once online (below).
+    const link = page.locator('.result-card a.ogn-local');
+    await until(async () => (await link.getAttribute('href')).startsWith('blob:'), 'the OGN record written');
+    assert.match(await link.getAttribute('download'), /^oware-local-[0-9a-f]+\.ogn$/);
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    assert.match(download.suggestedFilename(), /^oware-local-[0-9a-f]+\.ogn$/);
+    const ogn = readFileSync(await download.path(), 'utf8');
+    assert.match(ogn, /\[Event "oware, computer game"\]/);
+    assert.match(ogn, /\[Date "\d{4}\.\d{2}\.\d{2}"\]/);
+    assert.match(ogn, /\[North "Computer 1"\]|\[South "Computer 1"\]/);
+    const [south, north] = result.match(/(\d+)–(\d+)$/).slice(1);
+    assert.ok(ogn.includes(`[Result "${south}-${north}"]`) || ogn.includes(`[Result "${north}-${south}"]`), 'the final score');
+    assert.match(ogn, /\[FEN "/, 'the game started from a set position');
+    // The review page shows the same record.
+    await page.goto(`${BASE}/review/${url.split('/game/')[1]}`);
+    await until(async () => (await page.locator('.ogn-text').inputValue()) === ogn, 'the record on the review page');
+    await page.goBack();
 
     // Two players on this device: one move, a reload, the game goes on.
     await page.goto(`${BASE}/play?mode=hotseat`);
@@ -76,6 +94,16 @@ test('offline: a game against the computer and one on this device, to their end'
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= 360), true, 'no sideways scroll at 360 px');
     assert.deepEqual(errors.filter((e) => !/net::|Failed to fetch|NetworkError|ERR_INTERNET_DISCONNECTED/.test(e)), []);
     await ctx.setOffline(false);
+    // Back online, the server reads the record written offline: the same game.
+    const imported = await page.evaluate(async (text) => {
+      const r = await fetch('/api/v1/games/import', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ogn: text }) });
+      return { status: r.status, body: await r.json() };
+    }, ogn);
+    assert.equal(imported.status, 201, JSON.stringify(imported.body));
+    const houses = imported.body.game.position.split('-').slice(0, 12).map(Number);
+    const letters = 'ABCDEFabcdef';
+    for (let i = 0; i < 12; i += 1) assert.equal(houses[i], end[letters[i]], `house ${letters[i]} as the game ended on the device`);
+    assert.equal(imported.body.game.status, 'over');
   } finally {
     await b.close();
   }

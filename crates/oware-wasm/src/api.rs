@@ -61,6 +61,28 @@ pub enum Request {
         #[serde(default)]
         check: Vec<String>,
     },
+    /// The game as an OGN record, written by the core's writer (the
+    /// server's records come from the same one), for a game kept on the
+    /// device.
+    Ogn {
+        /// The game.
+        game: GameSpec,
+        /// An action after the plies, as for `replay`.
+        #[serde(default)]
+        action: Option<String>,
+        /// South's name (`?` when absent).
+        #[serde(default)]
+        south: Option<String>,
+        /// North's name (`?` when absent).
+        #[serde(default)]
+        north: Option<String>,
+        /// The date, `YYYY.MM.DD`.
+        #[serde(default)]
+        date: Option<String>,
+        /// The event.
+        #[serde(default)]
+        event: Option<String>,
+    },
     /// How far a take-back goes (oware-session's `plan_take_back`): to
     /// `side`'s turn having taken back its last move, or one ply when
     /// `side` is absent (two people at one board); a game ended by an
@@ -288,6 +310,42 @@ impl State {
                 action,
                 check,
             } => ok(replay(&game, action.as_deref(), &check)?),
+            Request::Ogn {
+                game,
+                action,
+                south,
+                north,
+                date,
+                event,
+            } => {
+                let mut g = build_game(&game)?;
+                if let Some(action) = action.as_deref() {
+                    apply_action(&mut g, action)?;
+                }
+                // A tag value is one line: names typed on the device may
+                // hold anything.
+                let line = |v: Option<String>| {
+                    v.map(|v| {
+                        v.chars()
+                            .map(|c| if c.is_control() { ' ' } else { c })
+                            .collect::<String>()
+                    })
+                };
+                let given = [
+                    ("Event", line(event)),
+                    ("Site", Some("oware web app, on this device".to_string())),
+                    ("Date", line(date)),
+                    ("South", line(south)),
+                    ("North", line(north)),
+                ];
+                let tags: Vec<(&str, &str)> = given
+                    .iter()
+                    .filter_map(|(k, v)| v.as_deref().map(|v| (*k, v)))
+                    .collect();
+                ok(OgnView {
+                    text: oware_core::ogn::Record::from_game(g, &tags).write(),
+                })
+            }
             Request::TakeBack { game, action, side } => {
                 let mut g = build_game(&game)?;
                 if let Some(action) = action.as_deref() {
@@ -644,6 +702,11 @@ struct VersionView {
     hash_mb: usize,
     tables: Option<usize>,
     book: bool,
+}
+
+#[derive(Serialize)]
+struct OgnView {
+    text: String,
 }
 
 #[derive(Serialize)]

@@ -208,3 +208,38 @@ fn a_review_offline_is_the_session_layers_review() {
     );
     assert_eq!(r["code"], "bad_request", "{r}");
 }
+
+#[test]
+fn a_game_on_the_device_is_written_as_ogn_by_the_core_and_reads_back() {
+    let mut state = State::new();
+    let r = ask(
+        &mut state,
+        r#"{"op":"ogn","game":{"moves":"FfA"},"action":"resign N","south":"Ama \"A\"\nNew line","north":"Computer 3","date":"2026.12.02","event":"oware, computer game"}"#,
+    );
+    let text = r["text"].as_str().unwrap_or_else(|| panic!("{r}"));
+    assert!(
+        text.contains("[South \"Ama \\\"A\\\" New line\"]"),
+        "{text}"
+    );
+    assert!(text.contains("[Date \"2026.12.02\"]"), "{text}");
+    assert!(text.contains("[Termination \"resignation\"]"), "{text}");
+    // The record reads back to the same game, resignation and all.
+    let record = oware_core::Record::parse(text).expect("the record reads back");
+    let game = record.game();
+    assert_eq!(game.plies().len(), 3);
+    assert_eq!(record.tag("South").as_deref(), Some("Ama \"A\" New line"));
+    let o = game.outcome().expect("over");
+    assert_eq!(o.reason.as_str(), "resignation");
+    assert_eq!(o.winner_str(), "S");
+    // A bad game or action is refused with its code, as elsewhere.
+    for (request, code) in [
+        (r#"{"op":"ogn","game":{"moves":"FA"}}"#, "illegal_move"),
+        (
+            r#"{"op":"ogn","game":{"moves":"F"},"action":"fly"}"#,
+            "bad_action",
+        ),
+    ] {
+        let r = ask(&mut state, request);
+        assert_eq!(r["code"], code, "{request}: {r}");
+    }
+}

@@ -143,6 +143,39 @@ export async function localReview(id, movetimeMs) {
   return { id, plies: r.plies, engine: 'browser' };
 }
 
+/** The game as an OGN record, written by the module with the core's
+ * writer (the server's records come from the same one): the download of
+ * a game kept on this device. */
+export async function localOgn(id) {
+  const rec = await load(id);
+  const g = await view(rec);
+  const made = new Date(rec.created_at);
+  const date = Number.isNaN(made.getTime()) ? undefined : made.toISOString().slice(0, 10).replace(/-/g, '.');
+  const r = await ask({
+    op: 'ogn',
+    game: { start: rec.start, moves: rec.moves },
+    action: rec.action || undefined,
+    south: g.seats.S.name,
+    north: g.seats.N.name,
+    date,
+    event: `oware, ${rec.mode} game`,
+  });
+  return r.text;
+}
+
+/** Makes `link` (an `<a download>`) download the record `makeText()`
+ * resolves to, once it is written; until then, and if writing fails, the
+ * link stays disabled. */
+export function ognDownload(link, makeText) {
+  link.setAttribute('aria-disabled', 'true');
+  link.addEventListener('click', (e) => { if (link.getAttribute('aria-disabled') === 'true') e.preventDefault(); });
+  makeText().then((text) => {
+    link.href = URL.createObjectURL(new Blob([text], { type: 'application/x-ogn;charset=utf-8' }));
+    link.removeAttribute('aria-disabled');
+  }).catch(() => {});
+  return link;
+}
+
 /** The game as the server's game view, from the module's replay. */
 async function view(rec) {
   const game = { start: rec.start, moves: rec.moves };

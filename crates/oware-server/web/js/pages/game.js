@@ -13,7 +13,7 @@ import { describeTrace, resultParts } from '../rulesboard.js';
 import { moveListHtml, traceCaptures, ognCaptures } from '../moves.js';
 import { sound, celebrate } from '../sound.js';
 import { browserEngine, readyEngine } from '../engine/client.js';
-import { isLocal, localApi, localTokens, createLocalGame } from '../local.js';
+import { isLocal, localApi, localTokens, createLocalGame, localOgn, ognDownload } from '../local.js';
 import { accountReady, currentUser, syncMyGames, ratingText, refreshRatings, ratingClass, myRating } from '../account.js';
 
 const other = (s) => (s === 'S' ? 'N' : 'S');
@@ -526,6 +526,8 @@ class GamePage {
     if (learner && !this.local) html += `<a class="btn mistakes-link" href="/mistakes/${esc(this.id)}?side=${learner}" data-link>${esc(t('mis.title'))}</a>`;
     if (!this.local) html += `<button class="btn share-btn" type="button">${esc(t('game.share'))}</button>`;
     if (!this.local) html += `<a class="btn" href="${esc(api.ognUrl(this.id))}" download="oware-${esc(this.id)}.ogn">${esc(t('game.ogn'))}</a>`;
+    // A game kept on this device: the record is written here, by the module.
+    else html += `<a class="btn ogn-local" href="#" download="oware-${esc(this.id)}.ogn">${esc(t('game.ogn'))}</a>`;
     html += `<a class="btn" href="/play" data-link>${esc(t('game.newgame'))}</a></div><p class="msg share-msg" role="status"></p>`;
     if (g.rematch && mine && g.mode === 'online') html += `<p class="msg ok">${esc(t('game.rematchOffer'))}</p>`;
     const rated = g.rated && viewer && currentUser();
@@ -537,6 +539,8 @@ class GamePage {
     if (rated) this.showRatingChange(box.querySelector('.rating-change'), viewer);
     box.querySelector('.rematch-btn')?.addEventListener('click', () => this.rematch());
     box.querySelector('.again-btn')?.addEventListener('click', () => this.playAgain());
+    const ognLink = box.querySelector('.ogn-local');
+    if (ognLink) ognDownload(ognLink, () => localOgn(this.id));
     box.querySelector('.share-btn')?.addEventListener('click', async () => {
       const url = new URL(`/review/${this.id}`, location.origin).href;
       try { await navigator.clipboard.writeText(url); } catch (_) { /* shown below to copy by hand */ }

@@ -8,7 +8,7 @@ import { esc, navigate, setMsg, relTime, announce, settings } from '../ui.js';
 import { resultText, describeTrace, resultParts, resultShort } from '../rulesboard.js';
 import { moveListHtml, moveNumber, pvText, ognCaptures } from '../moves.js';
 import { accountReady, syncMyGames } from '../account.js';
-import { localApi, localStore, localTokens, isLocal, localRulesState, localReview } from '../local.js';
+import { localApi, localStore, localTokens, isLocal, localRulesState, localReview, localOgn, ognDownload } from '../local.js';
 import { nameWithRating } from './lobby.js';
 import { tcText } from './game.js';
 
@@ -188,11 +188,11 @@ export function mountGame(main, id) {
           <div class="msg ply-info"></div>
           <svg class="eval-graph" viewBox="0 0 400 80" preserveAspectRatio="none" width="100%" height="80" role="img" aria-label="${esc(t('review.eval'))}"></svg>
           <div class="row"><button class="btn flip-btn" type="button">${esc(t('board.flip'))}</button> <a class="btn study-btn" href="/study" data-link>${esc(t('review.study'))}</a>
-          ${local ? '' : `<a class="btn" href="${esc(api.ognUrl(id))}" download="oware-${esc(id)}.ogn">${esc(t('game.ogn'))}</a>`}</div>
+          ${local ? `<a class="btn ogn-local" href="#" download="oware-${esc(id)}.ogn">${esc(t('game.ogn'))}</a>` : `<a class="btn" href="${esc(api.ognUrl(id))}" download="oware-${esc(id)}.ogn">${esc(t('game.ogn'))}</a>`}</div>
         </section>
         <aside class="side-panel">
           <div class="card"><h2>${esc(t('review.eval'))}</h2><div class="eval-status muted">${esc(t('review.loadingEval'))}</div><div class="moves-list review-moves"></div></div>
-          ${local ? '' : '<div class="card"><h2>OGN</h2><textarea class="ogn-text" readonly></textarea></div>'}
+          <div class="card"><h2>OGN</h2><textarea class="ogn-text" readonly aria-label="OGN"></textarea></div>
         </aside>
       </div>`;
     const q = (s) => main.querySelector(s);
@@ -278,8 +278,16 @@ export function mountGame(main, id) {
     document.addEventListener('keydown', keys);
     cleanupFns.push(() => document.removeEventListener('keydown', keys));
     await show(n);
-    if (local) { caps = game.caps || []; renderMoves(); }
-    else api.ogn(id).then((text) => {
+    if (local) {
+      caps = game.caps || [];
+      renderMoves();
+      // The record is written on this device, by the module.
+      ognDownload(q('.ogn-local'), async () => {
+        const text = await localOgn(id);
+        if (alive) q('.ogn-text').value = text;
+        return text;
+      });
+    } else api.ogn(id).then((text) => {
       if (!alive) return;
       q('.ogn-text').value = text;
       caps = ognCaptures(text);
