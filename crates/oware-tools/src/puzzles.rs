@@ -411,16 +411,34 @@ pub fn build(config: &Config, progress: &mut dyn FnMut(&Report)) -> (PuzzleSet, 
     (set, report)
 }
 
+/// What [`reline`] made of a set.
+#[derive(Debug)]
+pub struct Relined {
+    /// The set kept, ids renumbered 1, 2, 3, ….
+    pub set: PuzzleSet,
+    /// Table-proved puzzles dropped: their tables' line ends the game
+    /// against their proof.
+    pub dropped_tables: usize,
+    /// Search-proved puzzles dropped: the engine of this build no longer
+    /// finds their move leading every other by the margin at the set's
+    /// check depth (a new evaluation network changes the searches).
+    pub dropped_search: usize,
+}
+
 /// Re-makes the lines of the table-proved puzzles of `set` with
 /// `puzzles::table_line` (tables of `set.tables` seeds, built in memory)
 /// and reads every puzzle's themes again from its line; a table puzzle
-/// whose line ends the game against its proof is dropped and the ids are
-/// renumbered 1, 2, 3, …. Search-proved puzzles keep their lines. Returns
-/// the set and the number dropped. For a file built before table lines
-/// were the tables' play (`oware puzzle reline`).
-pub fn reline(set: &PuzzleSet) -> (PuzzleSet, usize) {
+/// whose line ends the game against its proof is dropped. Every
+/// search-proved puzzle is verified again at the set's check depth by
+/// this build's engine, as the shipped set's test does, and dropped when
+/// it no longer holds; those kept keep their lines. The ids are
+/// renumbered 1, 2, 3, …. For a file built before table lines were the
+/// tables' play, or searched by an earlier network (`oware puzzle
+/// reline`).
+pub fn reline(set: &PuzzleSet) -> Relined {
+    // The engine of the shipped set's test (`tests/puzzles.rs`).
     let mut judge = Engine::new(EngineOptions {
-        hash_mb: 16,
+        hash_mb: 8,
         tablebase_dir: None,
     });
     if set.tables > 0 {
@@ -429,28 +447,32 @@ pub fn reline(set: &PuzzleSet) -> (PuzzleSet, usize) {
         judge.set_tablebase(Some(Arc::new(tables)));
     }
     let mut out = Vec::new();
-    let mut dropped = 0;
+    let (mut dropped_tables, mut dropped_search) = (0, 0);
     for p in &set.puzzles {
         let mut q = p.clone();
         if q.proof.by_tables() {
             q.line = puzzles::table_line(&judge, q.position, q.solution);
             if !puzzles::line_keeps_proof(q.position, &q.line, q.proof) {
-                dropped += 1;
+                dropped_tables += 1;
                 continue;
             }
+        } else if puzzles::verify(&mut judge, &q, set.check_depth).is_err() {
+            dropped_search += 1;
+            continue;
         }
         q.themes = puzzles::themes(q.position, &q.line, puzzles::covers(&judge, q.position));
         q.id = out.len() as u32 + 1;
         out.push(q);
     }
-    (
-        PuzzleSet {
+    Relined {
+        set: PuzzleSet {
             check_depth: set.check_depth,
             tables: set.tables,
             puzzles: out,
         },
-        dropped,
-    )
+        dropped_tables,
+        dropped_search,
+    }
 }
 
 /// The report's counts in one line, without times (the file's header:

@@ -374,8 +374,8 @@ const FRENCH: &[(&str, &str)] = &[
         "Revérifier chaque problème d'un fichier (outil de développement, en anglais)",
     ),
     (
-        "Re-make a file's table-proved lines as the tables' play after the solution, and every puzzle's themes from its line (docs/PUZZLES.md)",
-        "Refaire les suites des problèmes prouvés par les tables et leurs thèmes (outil de développement, en anglais)",
+        "Re-make a file's table-proved lines as the tables' play after the solution and every puzzle's themes from its line, and drop the search-proved puzzles this build's engine no longer proves (docs/PUZZLES.md)",
+        "Refaire les suites des problèmes prouvés par les tables et leurs thèmes, et retirer ceux que le moteur ne prouve plus (outil de développement, en anglais)",
     ),
     (
         "Review players' reports (open ones by default)",

@@ -57,7 +57,9 @@ pub enum PuzzleAction {
         file: PathBuf,
     },
     /// Re-make a file's table-proved lines as the tables' play after the
-    /// solution, and every puzzle's themes from its line (docs/PUZZLES.md).
+    /// solution and every puzzle's themes from its line, and drop the
+    /// search-proved puzzles this build's engine no longer proves
+    /// (docs/PUZZLES.md).
     #[command(after_help = "Examples:
   oware puzzle reline crates/oware-session/data/puzzles.txt --out /tmp/p.txt")]
     Reline {
@@ -233,7 +235,11 @@ fn reline(file: PathBuf, out: PathBuf) -> Result<()> {
         .with_context(|| format!("cannot read {}", file.display()))?;
     let set = PuzzleSet::parse(&text)?;
     let started = Instant::now();
-    let (relined, dropped) = oware_tools::puzzles::reline(&set);
+    let oware_tools::puzzles::Relined {
+        set: relined,
+        dropped_tables,
+        dropped_search,
+    } = oware_tools::puzzles::reline(&set);
     // The file's own comments (its command and counts) are kept.
     let mut comments: Vec<String> = text
         .lines()
@@ -248,13 +254,15 @@ fn reline(file: PathBuf, out: PathBuf) -> Result<()> {
         .map(str::to_string)
         .collect();
     comments.push(format!(
-        "relined by: oware puzzle reline ({dropped} table puzzles dropped)"
+        "relined by: oware puzzle reline ({dropped_tables} table puzzles dropped, \
+         {dropped_search} search puzzles no longer proved by this build's engine dropped)"
     ));
     std::fs::write(&out, relined.to_text(&comments))
         .with_context(|| format!("cannot write {}", out.display()))?;
     println!(
-        "relined {} puzzles ({dropped} dropped) in {:.1} s: wrote {}",
+        "relined {} puzzles ({} dropped: {dropped_tables} by the tables, {dropped_search} by the search) in {:.1} s: wrote {}",
         relined.puzzles.len(),
+        dropped_tables + dropped_search,
         started.elapsed().as_secs_f64(),
         out.display()
     );
