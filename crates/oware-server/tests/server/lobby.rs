@@ -176,11 +176,20 @@ async fn the_lobby_stays_true_across_two_nodes_on_postgresql() {
         return;
     };
     let url = cluster.database("lobby");
+    // Across nodes the seek stays only while A's last "seen" mark (every
+    // 2 s) is younger than the grace when B sweeps (every 2 s, out of
+    // step with A): the grace must exceed those 2 s and a busy machine's
+    // delays, as the default 15 s does. One node needs no such margin (it
+    // knows its own connections), so the other tests keep 1 s.
+    let grace = Duration::from_secs(5);
     let node = || async {
         oware_server::Server::start(oware_server::ServerOptions {
             addr: "127.0.0.1:0".parse().unwrap(),
             postgres: Some(url.clone()),
-            config: config(),
+            config: Config {
+                seek_grace: grace,
+                ..config()
+            },
             ..oware_server::ServerOptions::default()
         })
         .await
@@ -191,10 +200,11 @@ async fn the_lobby_stays_true_across_two_nodes_on_postgresql() {
     let (id, token) = seek(a).await;
     let mut creator = ws(a, &id, Some(&token)).await;
     recv_type(&mut creator, "state").await;
-    tokio::time::sleep(Duration::from_secs(5)).await;
+    // Several of B's sweeps, and longer than the grace.
+    tokio::time::sleep(grace + Duration::from_secs(3)).await;
     assert_eq!(listed(b).await, vec![id.clone()]);
     creator.close(None).await.unwrap();
-    gone_within(b, &id, Duration::from_secs(10)).await;
+    gone_within(b, &id, grace + Duration::from_secs(10)).await;
     assert!(listed(a).await.is_empty());
     assert_eq!(status(b, &id).await, "cancelled");
 }
