@@ -143,20 +143,26 @@ export async function localReview(id, movetimeMs) {
   return { id, plies: r.plies, engine: 'browser' };
 }
 
+/** A local game's seat `side` ('S' or 'N'), as the server's game view has it. */
+function seatOf(rec, side) {
+  return rec.mode === 'computer' && rec.human !== side
+    ? { kind: 'computer', name: `Computer ${rec.level}`, taken: true, connected: true, account: false }
+    : { kind: 'human', name: rec.names?.[side] || 'Player', taken: true, connected: true, account: false };
+}
+
 /** The game as an OGN record, written by the module with the core's
  * writer (the server's records come from the same one): the download of
  * a game kept on this device. */
 export async function localOgn(id) {
   const rec = await load(id);
-  const g = await view(rec);
   const made = new Date(rec.created_at);
   const date = Number.isNaN(made.getTime()) ? undefined : made.toISOString().slice(0, 10).replace(/-/g, '.');
   const r = await ask({
     op: 'ogn',
     game: { start: rec.start, moves: rec.moves },
     action: rec.action || undefined,
-    south: g.seats.S.name,
-    north: g.seats.N.name,
+    south: seatOf(rec, 'S').name,
+    north: seatOf(rec, 'N').name,
     date,
     event: `oware, ${rec.mode} game`,
   });
@@ -193,9 +199,7 @@ async function view(rec) {
   // the core's trace of it, for the hover preview.
   const previews = await previewsOf(game, r);
   const stores = r.position.split('-');
-  const seat = (side) => (rec.mode === 'computer' && rec.human !== side
-    ? { kind: 'computer', name: `Computer ${rec.level}`, taken: true, connected: true, account: false }
-    : { kind: 'human', name: rec.names?.[side] || 'Player', taken: true, connected: true, account: false });
+  const seat = (side) => seatOf(rec, side);
   const outcome = r.outcome;
   return {
     id: rec.id,
