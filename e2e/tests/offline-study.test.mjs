@@ -199,13 +199,7 @@ test('offline: the lessons answer every move from the module, in French', async 
   }
 });
 
-// Known failure (2 December 2026, two runs in two on a quiet machine): the
-// analysis never appears offline, though the module answers the same
-// request in Node in 58 ms; the page's `browserCoach` seems to give up
-// (coachEngine's tables check) and fall back to the server. Marked `todo`
-// (it still runs and reports) until that is found: issue 22's closing
-// note of that day.
-test('offline: a position studied and played from, on this device', { todo: 'the offline analysis does not appear (see above)' }, async () => {
+test('offline: a position studied and played from, on this device', async () => {
   const b = await launch();
   try {
     const ctx = await b.newContext({ viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true });

@@ -4,7 +4,7 @@
 import { api } from './api.js';
 import { t, lang, illegalReason, refusalText } from './i18n.js';
 import { settings } from './ui.js';
-import { browserCoach } from './engine/client.js';
+import { coachAnywhere } from './engine/client.js';
 
 const traceCache = new Map();
 
@@ -59,9 +59,7 @@ export function coachAnalysis(position, moves, computer) {
   if (!coachCache.has(key)) {
     // The browser's engine first (the same answer, no server engine used),
     // the server's when the browser cannot give that answer.
-    const p = browserCoach(position, moves, lang(), computer)
-      .catch(() => null)
-      .then((a) => a || api.coach(position, moves, undefined, lang(), computer))
+    const p = coachAnywhere(position, moves, lang(), computer, () => api.coach(position, moves, undefined, lang(), computer))
       .catch(() => { coachCache.delete(key); return null; });
     coachCache.set(key, p);
     if (coachCache.size > 200) coachCache.delete(coachCache.keys().next().value);

@@ -14,6 +14,8 @@
 // and the request answers {ok: false, code: 'stopped', last} with the last
 // completed iteration. docs/WEB.md, "The engine in the browser".
 
+import { ApiError } from '../api.js';
+
 const WORKER_URL = '/js/engine/worker.js';
 
 class BrowserEngine {
@@ -104,13 +106,14 @@ export function browserEngine() {
 /** Resolves to the browser engine when its coach answers exactly as the
  * server's would: the module loaded and the same endgame tables as the
  * server's (the same depth and a cleared table of the same size do the
- * rest). When the server cannot be reached (offline) it is the only coach
- * there is, so it answers with what it has. Otherwise null: ask the server. */
-export async function coachEngine() {
+ * rest). With `anyTables` (the server cannot be reached, so the browser is
+ * the only coach there is) it answers with the tables it has. Otherwise
+ * null: ask the server. */
+export async function coachEngine({ anyTables = false } = {}) {
   const eng = await readyEngine();
   if (!eng) return null;
   const t = await eng.tables;
-  if (!t.reachable) return eng;
+  if (anyTables || !t.reachable) return eng;
   return t.seeds === t.server ? eng : null;
 }
 
@@ -118,8 +121,8 @@ export async function coachEngine() {
  * the browser engine, in the shape of the server's POST /api/v1/coach
  * answer plus `engine: 'browser'`; null when the browser cannot give the
  * server's answer (then ask the server). */
-export async function browserCoach(position, moves, lang, computer) {
-  const eng = await coachEngine();
+export async function browserCoach(position, moves, lang, computer, { anyTables = false } = {}) {
+  const eng = await coachEngine({ anyTables });
   if (!eng) return null;
   const r = await eng.request({
     op: 'analyse',
@@ -130,6 +133,29 @@ export async function browserCoach(position, moves, lang, computer) {
   if (!r.ok) return null;
   const { ok, ...analysis } = r;
   return { ...analysis, engine: 'browser' };
+}
+
+/** The coach's analysis, from the one place that decides who gives it:
+ * the browser's engine when it answers as the server would; else the
+ * server (`askServer()`, a promise of its POST /coach answer); and when the
+ * server cannot be reached (offline: the service worker may still answer
+ * the tables' index from its copy, so the tables check alone cannot tell),
+ * the browser's engine with the tables it has. */
+export async function coachAnywhere(position, moves, lang, computer, askServer) {
+  const exact = await browserCoach(position, moves, lang, computer).catch(() => null);
+  if (exact) return exact;
+  let unreachable = new ApiError(0, 'network', 'network');
+  if (typeof navigator === 'undefined' || navigator.onLine !== false) {
+    try {
+      return await askServer();
+    } catch (e) {
+      if (e?.code !== 'network') throw e;
+      unreachable = e;
+    }
+  }
+  const any = await browserCoach(position, moves, lang, computer, { anyTables: true }).catch(() => null);
+  if (any) return any;
+  throw unreachable;
 }
 
 /** Resolves to the browser engine once it is loaded, or null when it

@@ -8,7 +8,7 @@ import { t, lang, sideName, formatScore, errorText } from '../i18n.js';
 import { esc, navigate, setMsg } from '../ui.js';
 import { RulesBoard, resultParts } from '../rulesboard.js';
 import { pvText } from '../moves.js';
-import { browserCoach } from '../engine/client.js';
+import { coachAnywhere } from '../engine/client.js';
 import { offline, localRulesState, createLocalGame } from '../local.js';
 
 const START = '4-4-4-4-4-4-4-4-4-4-4-4-0-0-S';
@@ -148,7 +148,7 @@ export function mount(main) {
       // The coach's analysis: the same one the hint and the coach's
       // verdicts come from, and the same answer every time it is asked.
       // The browser's engine when it gives the server's answer (docs/WEB.md).
-      const r = (await browserCoach(at, undefined, lang()).catch(() => null)) || await api.coach(at, undefined, undefined, lang());
+      const r = await coachAnywhere(at, undefined, lang(), undefined, () => api.coach(at, undefined, undefined, lang()));
       out.dataset.engine = r.engine || 'server';
       out.innerHTML = `<p class="muted">${r.depth ? `${esc(t('study.result', { d: r.depth }))} · ` : ''}${esc(t('game.toMove', { side: sideName(r.to_move) }))}</p>
         <table class="list"><tbody>${r.moves.map((m, i) => `<tr data-verdict="${esc(m.verdict)}"><td><strong>${esc(m.move)}</strong>${i === 0 ? ' ★' : ''}</td><td>${esc(formatScore(m.score))}</td><td>${esc(t(`verdict.${m.verdict}`))}</td><td class="mono pv">${esc(pvText(m.line))}</td></tr>`).join('')}</tbody></table>`;
