@@ -194,6 +194,11 @@ test('offline games go to the account once the network returns, once however oft
     await until(async () => (await page.locator(`.mine-list a[href="/review/${id}"]`).count()) === 1, 'listed from the account');
     assert.equal(await page.locator('.mine-list').getByText('kept on this device').count(), 0);
     assert.equal(await page.locator('.mine-list tr').count(), 1, 'one game in My games');
+    // The copy on this device links to the account's, whose link can be shared.
+    await page.goto(`${base}/review/${local}`);
+    await page.locator(`.local-note a[href="/review/${id}"]`).click();
+    await page.waitForURL(new RegExp(`/review/${id}$`));
+    await until(async () => /Move \d+ of \d+/.test(await page.locator('.ply-label').textContent()), 'the account copy reviewed');
     console.log(`# uploaded ${local} as ${id}: "${result}"`);
     assert.deepEqual(errors.filter((e) => !/net::|Failed to fetch|NetworkError|ERR_INTERNET_DISCONNECTED/.test(e)), []);
   } finally {

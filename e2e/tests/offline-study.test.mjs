@@ -225,3 +225,58 @@ test('offline: a position studied and played from, on this device', async () => 
     await b.close();
   }
 });
+
+test('offline: an OGN record imported and reviewed on this device, refused as the server refuses it', async () => {
+  const b = await launch();
+  try {
+    const ctx = await b.newContext({ viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true });
+    const page = await ctx.newPage();
+    const errors = watchErrors(page);
+    await installed(page);
+    await page.evaluate(() => localStorage.setItem('oware.lang', 'en'));
+    // Online first: the server's refusal of a bad record, word for word.
+    const bad = '1. F f\n2. F';
+    await page.goto(`${BASE}/review`);
+    await page.locator('textarea[name="ogn"]').fill(bad);
+    await page.locator('.import-form button[type="submit"]').click();
+    await until(async () => /line 2, column 4/.test(await page.locator('.import-form .msg').textContent()), 'the server refuses the record');
+    const online = await page.locator('.import-form .msg').textContent();
+
+    await ctx.setOffline(true);
+    await page.goto(`${BASE}/review`);
+    // The same record refused by the browser's module, in the same words.
+    await page.locator('textarea[name="ogn"]').fill(bad);
+    await page.locator('.import-form button[type="submit"]').click();
+    await until(async () => (await page.locator('.import-form .msg').textContent()) === online, `the same refusal offline: ${await page.locator('.import-form .msg').textContent()}`, 60000);
+    // A good record: North loses a turn (R13), South resigns after 2. A.
+    const ogn = '[Variant "Abapa"]\n[South "Ama"]\n[North "Kofi"]\n[Result "0-0"]\n[Termination "resignation"]\n[Winner "N"]\n\n1. F -- 2. A f 3. B 0-0\n';
+    await page.locator('textarea[name="ogn"]').fill(ogn);
+    await page.locator('.import-form button[type="submit"]').click();
+    await page.waitForURL(/\/review\/local-/);
+    await until(async () => /Move 5 of 5/.test(await page.locator('.ply-label').textContent()), `the replay reaches the last ply: ${await page.locator('.ply-label').textContent()}`, 60000);
+    const head = await page.locator('main .muted').first().textContent();
+    assert.match(head, /Ama/);
+    assert.match(head, /Kofi/);
+    assert.match(head, /resign/i, head);
+    assert.match(await page.locator('.local-note').textContent(), /kept on this device only/);
+    // Reviewed by the browser's engine, every move judged.
+    await until(async () => (await page.locator('.eval-status').textContent()) === '', 'the review by the browser engine', 60000);
+    assert.equal(await page.locator('.review-moves').getAttribute('data-engine'), 'browser');
+    // Its record reads back: written by the module from the game kept here.
+    await until(async () => /1\. F --/.test(await page.locator('.ogn-text').inputValue()), 'the OGN of the kept game');
+    assert.match(await page.locator('.ogn-text').inputValue(), /\[Termination "resignation"\]/);
+    // Listed among the games kept here, and not sent to an account.
+    await page.goto(`${BASE}/review`);
+    await until(async () => /kept on this device/.test(await page.locator('.mine-list').textContent()), 'listed on this device');
+    const kept = await page.evaluate(async () => {
+      const { localStore } = await import('/js/local.js');
+      return (await localStore.all()).map((r) => ({ imported: !!r.imported, uploaded: r.uploaded || null, moves: r.moves, action: r.action }));
+    });
+    assert.deepEqual(kept, [{ imported: true, uploaded: null, moves: 'F-AfB', action: 'resign S' }].concat(kept.slice(1)));
+    const width = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    assert.ok(width[0] <= width[1], `no sideways scroll (${width})`);
+    assert.deepEqual(offlineErrors(errors), []);
+  } finally {
+    await b.close();
+  }
+});

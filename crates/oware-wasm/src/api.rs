@@ -83,6 +83,15 @@ pub enum Request {
         #[serde(default)]
         event: Option<String>,
     },
+    /// Reads an OGN record (the core's reader, the server's
+    /// `POST /games/import` too): the game it holds, to keep on the device
+    /// and review there. A record the core refuses answers `bad_record`
+    /// with the reader's `reason` code, `line` and `column` (and `rule`
+    /// for an illegal move).
+    ReadOgn {
+        /// The record's text.
+        text: String,
+    },
     /// How far a take-back goes (oware-session's `plan_take_back`): to
     /// `side`'s turn having taken back its last move, or one ply when
     /// `side` is absent (two people at one board); a game ended by an
@@ -220,10 +229,22 @@ pub struct Refusal {
     /// Stable code: `bad_request`, `bad_position`, `bad_moves`,
     /// `illegal_move`, `game_over`, `stopped`, `damaged_table`,
     /// `no_tables`, `bad_action`, `too_deep`, `nothing_to_take_back`, `no_move_of_yours`,
-    /// `not_found`.
+    /// `not_found`, `bad_record`.
     pub code: &'static str,
     /// In English.
     pub message: String,
+    /// The detail code of a `bad_record` (the core's `OgnErrorKind::code`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<&'static str>,
+    /// Where in the record: line, from 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// Column, from 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
+    /// The rule an illegal move of the record breaks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<&'static str>,
 }
 
 fn refuse(code: &'static str, message: impl Into<String>) -> Refusal {
@@ -231,6 +252,10 @@ fn refuse(code: &'static str, message: impl Into<String>) -> Refusal {
         ok: false,
         code,
         message: message.into(),
+        reason: None,
+        line: None,
+        column: None,
+        rule: None,
     }
 }
 
@@ -345,6 +370,25 @@ impl State {
                 ok(OgnView {
                     text: oware_core::ogn::Record::from_game(g, &tags).write(),
                 })
+            }
+            Request::ReadOgn { text } => {
+                let record = oware_core::ogn::Record::parse(&text).map_err(|e| {
+                    let rule = match e.kind {
+                        oware_core::ogn::OgnErrorKind::Move(oware_core::GameError::Illegal {
+                            reason,
+                            ..
+                        }) => Some(reason.rule()),
+                        _ => None,
+                    };
+                    Refusal {
+                        reason: Some(e.kind.code()),
+                        line: Some(e.line),
+                        column: Some(e.column),
+                        rule,
+                        ..refuse("bad_record", format!("OGN: {e}"))
+                    }
+                })?;
+                ok(read_ogn(&record))
             }
             Request::TakeBack { game, action, side } => {
                 let mut g = build_game(&game)?;
@@ -690,6 +734,63 @@ fn build_game(spec: &GameSpec) -> Result<Game, Refusal> {
         .map_err(|e| refuse("bad_moves", format!("{:?}: {e}", spec.moves)))?;
     Game::from_plies(start, &plies)
         .map_err(|(i, e)| refuse("illegal_move", format!("ply {}: {e}", i + 1)))
+}
+
+/// A record's game as the device keeps one: the start, the plies (`-`
+/// for a lost turn), the action that ended it when the rules did not
+/// (agreement, resignation, time: the words of `apply_action`), and the
+/// players' names (one line each, at most 40 characters).
+fn read_ogn(record: &oware_core::ogn::Record) -> RecordView {
+    let game = record.game();
+    let moves = game
+        .plies()
+        .iter()
+        .map(|p| match p {
+            oware_core::Ply::Move(m) => m.letter(),
+            oware_core::Ply::Pass => '-',
+        })
+        .collect();
+    let action = game.outcome().and_then(|o| match o.reason {
+        oware_core::EndReason::Agreement => Some("agree".to_string()),
+        oware_core::EndReason::Resignation | oware_core::EndReason::Time => {
+            let loser = o.winner.map_or(game.position().to_move(), Side::opponent);
+            let word = if o.reason == oware_core::EndReason::Time {
+                "time"
+            } else {
+                "resign"
+            };
+            Some(format!("{word} {}", side_letter(loser)))
+        }
+        _ => None,
+    });
+    let name = |tag: &str| {
+        record
+            .tag(tag)
+            .filter(|n| n != "?" && !n.trim().is_empty())
+            .map(|n| {
+                n.chars()
+                    .filter(|c| !c.is_control())
+                    .take(40)
+                    .collect::<String>()
+            })
+    };
+    RecordView {
+        start: game.start().to_string(),
+        moves,
+        action,
+        south: name("South"),
+        north: name("North"),
+    }
+}
+
+/// A record read (`read_ogn`).
+#[derive(Serialize)]
+struct RecordView {
+    start: String,
+    moves: String,
+    action: Option<String>,
+    south: Option<String>,
+    north: Option<String>,
 }
 
 fn moves_text(moves: &[Move]) -> String {

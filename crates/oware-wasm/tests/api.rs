@@ -243,3 +243,54 @@ fn a_game_on_the_device_is_written_as_ogn_by_the_core_and_reads_back() {
         assert_eq!(r["code"], code, "{request}: {r}");
     }
 }
+
+#[test]
+fn an_ogn_record_is_read_by_the_core_for_the_device_and_refused_with_its_place() {
+    let mut state = State::new();
+    // Written by the module, read back: the same game, its end and names.
+    for action in ["resign N", "agree", "time S"] {
+        let r = ask(
+            &mut state,
+            &format!(
+                r#"{{"op":"ogn","game":{{"start":"4-4-4-4-4-4-4-4-4-4-4-4-0-0-S","moves":"F-A"}},"action":"{action}","south":"Ama","north":"Kofi"}}"#
+            ),
+        );
+        let text = r["text"].as_str().unwrap_or_else(|| panic!("{r}"));
+        let read = ask(
+            &mut state,
+            &serde_json::json!({ "op": "read_ogn", "text": text }).to_string(),
+        );
+        assert_eq!(read["ok"], true, "{read}");
+        assert_eq!(read["start"], "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "{read}");
+        assert_eq!(read["moves"], "F-A", "{read}");
+        assert_eq!(read["action"], action, "{read}");
+        assert_eq!(read["south"], "Ama");
+        assert_eq!(read["north"], "Kofi");
+    }
+    // A game ended by the rules has no action; missing names are null.
+    let r = ask(
+        &mut state,
+        &serde_json::json!({ "op": "read_ogn", "text": "1. F f\n" }).to_string(),
+    );
+    assert_eq!(r["moves"], "Ff", "{r}");
+    assert_eq!(r["action"], Value::Null, "{r}");
+    assert_eq!(r["south"], Value::Null, "{r}");
+    // An illegal move: the reader's code, its place and the rule.
+    let r = ask(
+        &mut state,
+        &serde_json::json!({ "op": "read_ogn", "text": "[South \"A\"]\n\n1. F A\n" }).to_string(),
+    );
+    assert_eq!(r["ok"], false, "{r}");
+    assert_eq!(r["code"], "bad_record", "{r}");
+    assert_eq!(r["line"], 3, "{r}");
+    assert!(r["reason"].is_string(), "{r}");
+    assert!(r["rule"].is_string(), "{r}");
+    // Not a record at all.
+    let r = ask(
+        &mut state,
+        &serde_json::json!({ "op": "read_ogn", "text": "[South \"A\"\n" }).to_string(),
+    );
+    assert_eq!(r["code"], "bad_record", "{r}");
+    assert_eq!(r["line"], 1, "{r}");
+    assert_eq!(r["rule"], Value::Null, "{r}");
+}

@@ -206,6 +206,9 @@ async function view(rec) {
     local: true,
     // Why the account refused it, if it did (`code.reason`).
     refused: rec.refused || null,
+    // The account's copy once sent (its id: a link others can open).
+    uploaded: rec.uploaded || null,
+    imported: !!rec.imported,
     mode: rec.mode,
     level: rec.mode === 'computer' ? rec.level : null,
     level_name: null,
@@ -294,6 +297,40 @@ export async function createLocalGame(opts) {
   const game = await save(rec);
   const tokens = localTokens(game);
   return { id: rec.id, you: human || 'S', tokens, game };
+}
+
+/** An OGN record kept on this device as a two-player game, when the
+ * server cannot take it (POST /games/import offline): read by the module
+ * with the core's reader, so it is refused (code, reason, line, column)
+ * exactly as the server refuses it. Resolves to {id, tokens, game}. An
+ * imported record is not sent to the account: it was not played here. */
+export async function importLocalOgn(text) {
+  const r = await (await engine()).request({ op: 'read_ogn', text });
+  if (!r.ok) {
+    const e = new ApiError(400, r.code === 'bad_record' ? 'invalid_request' : r.code, r.message, r.rule, r.reason);
+    if (r.line) { e.line = r.line; e.column = r.column || null; }
+    throw e;
+  }
+  const names = {};
+  if (r.south) names.S = r.south;
+  if (r.north) names.N = r.north;
+  const rec = {
+    id: newId(),
+    mode: 'hotseat',
+    level: null,
+    human: null,
+    names,
+    start: r.start,
+    moves: r.moves,
+    action: r.action || null,
+    offer: null,
+    imported: true,
+    created_at: now(),
+    updated_at: now(),
+    finished_at: null,
+  };
+  const game = await save(rec);
+  return { id: rec.id, tokens: localTokens(game), game };
 }
 
 async function play(id, token, move, ply) {
@@ -396,7 +433,7 @@ export function syncOfflineGames(signedIn) {
   syncing = (async () => {
     let sent = 0;
     for (const rec of await localStore.all()) {
-      if (!rec.finished_at || rec.uploaded || rec.refused) continue;
+      if (!rec.finished_at || rec.uploaded || rec.refused || rec.imported) continue;
       try {
         // eslint-disable-next-line no-await-in-loop
         const r = await api.offlineGame(uploadBody(rec));

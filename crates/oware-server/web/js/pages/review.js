@@ -8,7 +8,7 @@ import { esc, navigate, setMsg, relTime, announce, settings } from '../ui.js';
 import { resultText, describeTrace, resultParts, resultShort } from '../rulesboard.js';
 import { moveListHtml, moveNumber, pvText, ognCaptures } from '../moves.js';
 import { accountReady, syncMyGames } from '../account.js';
-import { localApi, localStore, localTokens, isLocal, localRulesState, localReview, localOgn, ognDownload } from '../local.js';
+import { localApi, localStore, localTokens, isLocal, localRulesState, localReview, localOgn, ognDownload, importLocalOgn, offline } from '../local.js';
 import { nameWithRating } from './lobby.js';
 import { tcText } from './game.js';
 
@@ -88,7 +88,17 @@ export function mountList(main) {
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     try {
-      const r = await api.importOgn(form.ogn.value);
+      // Offline the record is read by the browser's module (the same
+      // reader, the same refusals) and kept on this device.
+      let r = null;
+      if (!offline()) {
+        try {
+          r = await api.importOgn(form.ogn.value);
+        } catch (err) {
+          if (err.code !== 'network') throw err;
+        }
+      }
+      if (!r) r = await importLocalOgn(form.ogn.value);
       navigate(`/review/${r.id}`);
     } catch (err) { setMsg(form.querySelector('.msg'), errorText(err), 'bad'); }
   });
@@ -175,6 +185,8 @@ export function mountGame(main, id) {
     main.innerHTML = `
       <h1>${esc(t('review.game'))}</h1>
       <p class="muted">${seatLink(game.seats.S, 'S', game.level)} – ${seatLink(game.seats.N, 'N', game.level)} · ${esc(t(`mode.${game.mode}`))}${game.rated ? ` · ${esc(t('seek.rated'))}` : ''}${game.result ? ` · ${esc(resultText(game.result))}` : ''}</p>
+      ${local && game.uploaded ? `<p class="msg local-note"><a href="/review/${esc(game.uploaded)}" data-link>${esc(t('offline.accountCopy'))}</a></p>` : ''}
+      ${local && !game.uploaded && game.imported ? `<p class="msg local-note">${esc(t('offline.imported'))}</p>` : ''}
       <div class="game">
         <section>
           <div class="board-host"></div>
