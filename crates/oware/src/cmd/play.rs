@@ -31,7 +31,7 @@ pub enum Who {
     /// The computer starts.
     #[value(alias = "ordinateur")]
     Computer,
-    /// Drawn by lot (R2).
+    /// Drawn by lot.
     #[value(alias = "sort")]
     Lot,
 }
