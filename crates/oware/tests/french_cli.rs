@@ -328,10 +328,10 @@ fn french(args: &[&str], status: i32) -> (String, String) {
     (stdout, stderr)
 }
 
-/// The names listed under "Commandes :" of a help text.
+/// The names listed under "Commandes :" (or "Commands:") of a help text.
 fn subcommands(help: &str) -> Vec<String> {
     help.lines()
-        .skip_while(|l| !l.starts_with("Commandes"))
+        .skip_while(|l| !l.starts_with("Commandes") && !l.starts_with("Commands:"))
         .skip(1)
         .take_while(|l| !l.trim().is_empty())
         .filter_map(|l| l.split_whitespace().next().map(str::to_string))
@@ -830,7 +830,7 @@ fn damaged_tables_and_files_are_said_in_french() {
             "il contient la table de 2\u{a0}graines au lieu de celle de 3",
         ),
         (
-            set(16, &[99]),
+            set(16, &99u64.to_le_bytes()),
             "son en-tête annonce 99\u{a0}positions, mais 3\u{a0}graines en font 364",
         ),
         (
