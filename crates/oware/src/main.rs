@@ -285,7 +285,14 @@ fn error_text(e: &anyhow::Error) -> String {
         // A cause whose text its context already quotes adds nothing, nor
         // does a path it repeats ("building tables in D: D: …").
         let text = match text.split_once(": ") {
-            Some((head, rest)) if parts.iter().any(|p| p.contains(head)) => rest.to_string(),
+            // (French puts a no-break space before the colon.)
+            Some((head, rest))
+                if parts
+                    .iter()
+                    .any(|p| p.contains(head.trim_end_matches('\u{a0}'))) =>
+            {
+                rest.to_string()
+            }
             _ => text,
         };
         if !parts.iter().any(|p| p.contains(&text)) {

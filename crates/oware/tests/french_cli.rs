@@ -561,7 +561,7 @@ fn match_and_tablebase_speak_french() {
         0,
     );
     assert!(
-        out.contains("résultat   perte pour le camp qui joue"),
+        out.contains("résultat   défaite pour le camp qui joue"),
         "{out}"
     );
     let dir = tempfile::tempdir().unwrap();

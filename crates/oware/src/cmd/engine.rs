@@ -425,6 +425,12 @@ pub fn run(command: Command) -> Result<()> {
             let out: oware_engine::uci::Output =
                 std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
             let (dir, build) = u.tables.choose();
+            // Tables asked for on the command line that cannot be opened
+            // stop the start, said in words, as `analyze` does (a GUI's
+            // `setoption name TablebaseDir` is answered in the protocol).
+            if let Some(d) = &u.tables.tablebases {
+                oware_engine::tablebase::open(d)?;
+            }
             let options = EngineOptions {
                 hash_mb: u.hash,
                 tablebase_dir: dir,

@@ -228,3 +228,22 @@ pub fn tablebase_error(e: &oware_engine::tablebase::TablebaseError, lang: Lang) 
         }
     }
 }
+
+/// What is wrong with an opening book file, in French.
+pub fn book_error_fr(e: &oware_engine::book::BookError) -> String {
+    use oware_engine::book::{BookError, VERSION};
+    match e {
+        BookError::Io(_) => "il n'a pas pu être lu".to_string(),
+        BookError::NotABook => "ce n'est pas un fichier de livre d'ouvertures".to_string(),
+        BookError::Version { found } => format!(
+            "il est d'une autre version du format (version {found}, ce programme lit la version {VERSION})\u{a0}; reconstruisez-le avec «\u{a0}oware book build\u{a0}»"
+        ),
+        BookError::Length { expected, found } => format!(
+            "sa taille est fausse, il est tronqué ou abîmé ({found}\u{a0}octets au lieu de {expected})"
+        ),
+        BookError::Checksum { .. } => {
+            "sa somme de contrôle est fausse, il a été abîmé".to_string()
+        }
+        BookError::Corrupt(_) => "son contenu est incohérent, il est abîmé".to_string(),
+    }
+}
