@@ -520,10 +520,10 @@ impl<W: Write> Plain<'_, W> {
                     )?,
                     (Err(e), _) => writeln!(
                         self.out,
-                        "{}{}",
+                        "{} {}",
                         lang.pick(
-                            "Could not save the unfinished game: ",
-                            "Impossible d'enregistrer la partie inachevée\u{a0}: "
+                            "The unfinished game was not saved.",
+                            "La partie inachevée n'a pas été enregistrée."
                         ),
                         e.text(lang)
                     )?,

@@ -713,6 +713,26 @@ fn match_faults_are_said_in_french() {
         2,
     );
     french(&["match", "--engine1", &engine, "--engine2", &engine], 2);
+    // An option the engine does not offer stops the match before its first
+    // game (it used to be ignored).
+    let (_, err) = french(
+        &[
+            "match",
+            "--engine1",
+            &engine,
+            "--engine2",
+            &engine,
+            "--depth",
+            "1",
+            "--option1",
+            "Niveau=3",
+        ],
+        2,
+    );
+    assert!(
+        err.contains("il n'a pas d'option «\u{a0}Niveau\u{a0}» (ses options\u{a0}: Hash, "),
+        "{err}"
+    );
     let openings = dir.path().join("ouvertures.txt");
     std::fs::write(&openings, "FfBe\nFF\n").unwrap();
     let (_, err) = french(

@@ -56,6 +56,9 @@ pub fn fault(f: &Fault, lang: Lang) -> String {
         Fault::Unreadable(word) => format!(
             "il a répondu «\u{a0}{word}\u{a0}», qui n'est pas une lettre de case (A à F ou a à f)"
         ),
+        Fault::NoSuchOption { name, offered } => format!(
+            "il n'a pas d'option «\u{a0}{name}\u{a0}» (ses options\u{a0}: {offered})"
+        ),
         Fault::Illegal { mv, error } => match error {
             oware_core::GameError::Illegal { reason, .. } => format!(
                 "il a joué {mv}, un coup impossible\u{a0}: {}",
