@@ -715,7 +715,7 @@ fn match_faults_are_said_in_french() {
     french(&["match", "--engine1", &engine, "--engine2", &engine], 2);
     // An option the engine does not offer stops the match before its first
     // game (it used to be ignored).
-    let (_, err) = french(
+    let out = run(
         &[
             "match",
             "--engine1",
@@ -727,12 +727,18 @@ fn match_faults_are_said_in_french() {
             "--option1",
             "Niveau=3",
         ],
-        2,
+        "",
     );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("il n'a pas d'option «\u{a0}Niveau\u{a0}» (ses options\u{a0}: Hash, "),
         "{err}"
     );
+    // The engine's option names are names; the sentence around them is
+    // French.
+    let sentence = err.split("(ses options").next().unwrap();
+    assert!(english_words(sentence).is_empty(), "{err}");
     let openings = dir.path().join("ouvertures.txt");
     std::fs::write(&openings, "FfBe\nFF\n").unwrap();
     let (_, err) = french(
@@ -953,4 +959,135 @@ fn french_examples_use_french_level_names() {
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(!said.contains("info string error"), "{said}");
     assert!(said.contains("bestmove "), "{said}");
+}
+
+/// What a French newcomer met in an audit of every subcommand (issue 24),
+/// each case as it is said now.
+#[test]
+fn the_newcomers_audit_cases_are_said_in_french() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    // perft's summary (it was English).
+    let (out, err) = french(&["perft", "3"], 0);
+    assert_eq!(out, "190\n");
+    assert!(
+        err.starts_with("perft 3 de 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S\u{a0}: 190\u{a0}feuilles en "),
+        "{err}"
+    );
+    assert!(err.contains("232\u{a0}coups joués"), "{err}");
+    // The book's probe: its lines and its refusals (they were English).
+    let (out, _) = french(&["book", "probe"], 0);
+    assert!(out.starts_with("livre\u{a0}: "), "{out}");
+    assert!(out.contains("graine"), "{out}");
+    let (out, _) = french(&["book", "probe", "--moves", "FfBe"], 0);
+    assert!(out.contains("\u{a0}: absente du livre"), "{out}");
+    let (_, err) = french(&["book", "probe", "--moves", "ZZ"], 2);
+    assert!(
+        err.contains("liste de coups «\u{a0}ZZ\u{a0}» illisible"),
+        "{err}"
+    );
+    let (_, err) = french(&["book", "probe", "--moves", "FfFfFf"], 2);
+    assert!(err.contains("coup 3 (F) impossible"), "{err}");
+    let (_, err) = french(&["book", "probe", "--book", &d("absent.book")], 2);
+    assert!(
+        err.contains("impossible de lire le livre d'ouvertures") && err.contains("il n'existe pas"),
+        "{err}"
+    );
+    let (_, err) = french(&["book", "probe", "--book", &d("")], 2);
+    assert!(err.contains("c'est un dossier, pas un fichier"), "{err}");
+    std::fs::write(d("faux.book"), b"pas un livre").unwrap();
+    let (_, err) = french(&["book", "probe", "--book", &d("faux.book")], 2);
+    assert!(
+        err.contains("n'est pas un livre d'ouvertures que ce programme peut lire\u{a0}: ce n'est pas un fichier de livre d'ouvertures"),
+        "{err}"
+    );
+    // Tables: singular for 0 and 1, a file given as their folder.
+    let (_, err) = french(
+        &["tablebase", "build", "--dir", &d("t"), "--max-seeds", "2"],
+        0,
+    );
+    assert!(
+        err.contains(" 0\u{a0}graine\u{a0}: 1\u{a0}position construite en "),
+        "{err}"
+    );
+    assert!(
+        err.contains(" 2\u{a0}graines\u{a0}: 78\u{a0}positions construites en "),
+        "{err}"
+    );
+    let (out, _) = french(&["tablebase", "verify", "--dir", &d("t")], 0);
+    assert!(
+        out.contains(
+            " 0\u{a0}graine\u{a0}: 1\u{a0}position s'accorde avec les valeurs de ses coups"
+        ),
+        "{out}"
+    );
+    std::fs::write(d("fichier"), b"x").unwrap();
+    for args in [&["build", "--max-seeds", "1"][..], &["verify"][..]] {
+        let mut args = args.to_vec();
+        args.insert(0, "tablebase");
+        let file = d("fichier");
+        args.extend(["--dir", &file]);
+        let (_, err) = french(&args, 2);
+        assert!(
+            err.contains("fichier est un fichier\u{a0}: donnez le dossier des tables"),
+            "{err}"
+        );
+    }
+    // Tables asked for by `uci` that do not open stop it at once (it said
+    // so in English on its output and went on).
+    let (out, err) = french(&["uci", "--tablebases", &d("rien")], 2);
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("il n'y a pas de fichiers de tables de finales"),
+        "{err}"
+    );
+    // Options that cannot go together, numbers that cannot be.
+    let (_, err) = french(&["play", "--two-players", "--level", "3"], 2);
+    assert!(
+        err.contains("--two-players ne peut pas aller avec --level"),
+        "{err}"
+    );
+    let (_, err) = french(&["play", "--two-players", "--first", "ordinateur"], 2);
+    assert!(
+        err.contains("--two-players ne peut pas aller avec --first"),
+        "{err}"
+    );
+    let (_, err) = french(&["perft", "-1"], 2);
+    assert!(
+        err.contains("«\u{a0}-1\u{a0}»\u{a0}: un nombre négatif n'est pas possible ici."),
+        "{err}"
+    );
+    let (_, err) = french(&["perft", "99999999999999999999"], 2);
+    assert!(err.contains("99999999999999999999 est trop grand"), "{err}");
+    let (_, err) = french(&["record", &d("fichier"), "encore"], 2);
+    assert!(
+        err.contains("«\u{a0}encore\u{a0}» est de trop ici."),
+        "{err}"
+    );
+    // An autosave that cannot be written is said in one sentence, and a
+    // file where its folder should be is named so.
+    let out = run(
+        &[
+            "play",
+            "--plain",
+            "--no-tablebases",
+            "--level",
+            "1",
+            "--data-dir",
+            &d("fichier"),
+        ],
+        "F\nquitter\n",
+    );
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains(
+            "La partie inachevée n'a pas été enregistrée. Impossible de créer le dossier"
+        ),
+        "{said}"
+    );
+    assert!(
+        said.contains("une partie du chemin n'est pas un dossier"),
+        "{said}"
+    );
+    assert!(english_words(&said).is_empty(), "{said}");
 }
