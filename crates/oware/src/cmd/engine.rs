@@ -537,11 +537,12 @@ fn analyze(args: AnalyzeArgs) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else if lang == oware_session::Lang::Fr {
         println!(
-            "{} (au tour de {}), profondeur {}, {} nœuds, {} ms",
+            "{} (au tour de {}), profondeur {}, {}\u{a0}{}, {}\u{a0}ms",
             report.position,
             oware_session::player::side_name(game.position().to_move(), lang),
             report.depth,
             report.nodes,
+            if report.nodes <= 1 { "nœud" } else { "nœuds" },
             report.elapsed_ms
         );
         // The values in the session's words, as the web shows them.
