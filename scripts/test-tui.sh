@@ -68,6 +68,8 @@ keys x
 check "animation skipped, North to move" wait_for "North · captured 0  ◀ to move" 5
 keys p
 check "agreement proposed" wait_for "do you accept? y / n"
+no_rule_id_on_screen() { ! screen | grep -E '\(R[0-9]+\)'; }
+check "the agreement question names no rule id" no_rule_id_on_screen
 keys y
 check "game over by agreement" wait_for "The players agreed to stop"
 keys q
@@ -223,6 +225,10 @@ for size in 60x20 80x24; do
         check "$tag: quit" wait_for "EXITED:0"
     done
     check "$size: no English word in the French screens" french_clean "$SCREENS/$size"-fr-*.txt
+    # Only the rules screen names rules by their ids; every other screen
+    # says it in words.
+    no_rule_id() { ! grep -E '\(R[0-9]+\)' "$@"; }
+    check "$size: no rule id outside the rules screen" no_rule_id $(ls "$SCREENS/$size"-*.txt | grep -v -- '-rules\.txt$')
 done
 # The word check finds English where there is some.
 english_is_found() { ! french_clean "$SCREENS/80x24-en-play.txt" > /dev/null; }

@@ -114,8 +114,8 @@ impl Preview {
         };
         let what = if self.grand_slam {
             lang.pick(
-                "a grand slam, so nothing is taken (R7)",
-                "prise totale, donc annulée (R7)",
+                "a grand slam, so nothing is taken",
+                "prise totale, donc annulée",
             )
             .to_string()
         } else if self.seeds() > 0 {
@@ -311,7 +311,10 @@ mod tests {
         let g = at("1-0-0-0-0-2-1-1-0-0-0-0-21-22-S");
         let p = preview(&g, m('F')).unwrap();
         assert!(p.grand_slam && p.seeds() == 0);
-        assert!(p.text(Lang::En).contains("R7"));
+        assert!(p
+            .text(Lang::En)
+            .contains("a grand slam, so nothing is taken"));
+        assert!(!p.text(Lang::En).contains("R7"), "no rule id in a sentence");
         // E9: must feed.
         let g = at("3-0-0-0-0-1-0-0-0-0-0-0-22-22-S");
         let r = preview(&g, m('A')).unwrap_err();

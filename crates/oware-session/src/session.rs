@@ -34,7 +34,7 @@ pub enum SessionError {
     #[error("there is nothing to replay")]
     NothingToRedo,
     /// Stopping by agreement (R12) is for two people at one board.
-    #[error("stopping by agreement (R12) is for two people at one board")]
+    #[error("stopping by agreement is for two people at one board")]
     AgreementNeedsTwoPeople,
     /// The game is over.
     #[error("the game is over")]
@@ -70,8 +70,8 @@ impl SessionError {
                 .to_string(),
             SessionError::AgreementNeedsTwoPeople => lang
                 .pick(
-                    "Stopping by agreement (R12) is for two people at one board.",
-                    "L'arrêt d'un commun accord (R12) se joue à deux sur le même plateau.",
+                    "Stopping by agreement is for two people at one board.",
+                    "L'arrêt d'un commun accord se joue à deux sur le même plateau.",
                 )
                 .to_string(),
             SessionError::GameOver => lang

@@ -34,7 +34,7 @@ pub fn played(who: Player, trace: &MoveTrace, lang: Lang) -> String {
                 format!("{name} played {mv} and captured {n} ({houses}).")
             } else if trace.grand_slam {
                 format!(
-                    "{name} played {mv}: that capture would have emptied the whole row, so nothing is taken (R7)."
+                    "{name} played {mv}: that capture would have emptied the whole row, so nothing is taken."
                 )
             } else {
                 format!("{name} played {mv}.")
@@ -45,7 +45,7 @@ pub fn played(who: Player, trace: &MoveTrace, lang: Lang) -> String {
             if n > 0 {
                 format!("{start} et pris {n} ({houses}).")
             } else if trace.grand_slam {
-                format!("{start}\u{a0}: prise totale, donc annulée, rien n'est pris (R7).")
+                format!("{start}\u{a0}: prise totale, donc annulée, rien n'est pris.")
             } else {
                 format!("{start}.")
             }

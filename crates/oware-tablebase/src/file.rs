@@ -28,7 +28,7 @@ use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::{index, Bytes, Level, TbError};
+use crate::{index, Bytes, Damage, Level, TbError};
 
 /// The magic bytes that start every table file.
 pub const MAGIC: [u8; 8] = *b"OWARETB\x1a";
@@ -145,86 +145,84 @@ pub(crate) fn level_from_bytes(name: &Path, data: Vec<u8>, seeds: usize) -> Resu
 /// Checks a table file's bytes (header, size, checksum, palette) and
 /// returns its palette.
 fn check(path: &Path, map: &[u8], seeds: usize) -> Result<Vec<(u8, u8)>, TbError> {
-    let corrupt = |reason: String| TbError::Corrupt {
+    let corrupt = |reason: Damage| TbError::Corrupt {
         path: path.to_owned(),
         reason,
     };
     if map.len() < HEADER_LEN {
-        return Err(corrupt(format!(
-            "{} bytes: too short for a table header ({HEADER_LEN} bytes)",
-            map.len()
-        )));
+        return Err(corrupt(Damage::TooShort {
+            len: map.len() as u64,
+        }));
     }
     if map[0..8] != MAGIC {
-        return Err(corrupt(
-            "not an Oware tablebase file (bad magic bytes)".into(),
-        ));
+        return Err(corrupt(Damage::NotATable));
     }
     let u32_at = |o: usize| u32::from_le_bytes(map[o..o + 4].try_into().unwrap());
     let version = u32_at(8);
     if version != VERSION {
-        return Err(corrupt(format!(
-            "format version {version}; this program reads version {VERSION}"
-        )));
+        return Err(corrupt(Damage::Version { found: version }));
     }
     let cycle_limit = match u32_at(28) {
         0 => 10,
         v => v as usize,
     };
     if cycle_limit != crate::REFINE_MAX_SEEDS {
-        return Err(corrupt(format!(
-            "built with cycles scored by R11 up to {cycle_limit} seeds; this program builds \
-             and reads tables made with the limit {}: rebuild the tables",
-            crate::REFINE_MAX_SEEDS
-        )));
+        return Err(corrupt(Damage::CycleLimit { found: cycle_limit }));
     }
     let file_seeds = u32_at(12) as usize;
     if file_seeds != seeds {
-        return Err(corrupt(format!(
-            "holds the table of {file_seeds} seeds, expected {seeds}"
-        )));
+        return Err(corrupt(Damage::OtherSeeds {
+            found: file_seeds,
+            expected: seeds,
+        }));
     }
     let entries = u64::from_le_bytes(map[16..24].try_into().unwrap());
     if entries != index::count(seeds) {
-        return Err(corrupt(format!(
-            "header says {entries} entries; {seeds} seeds have {}",
-            index::count(seeds)
-        )));
+        return Err(corrupt(Damage::EntryCount {
+            found: entries,
+            seeds,
+            expected: index::count(seeds),
+        }));
     }
     let expected_len = HEADER_LEN as u64 + entries;
     if map.len() as u64 != expected_len {
-        return Err(corrupt(format!(
-            "{} bytes, expected {expected_len} (truncated or padded)",
-            map.len()
-        )));
+        return Err(corrupt(Damage::Size {
+            len: map.len() as u64,
+            expected: expected_len,
+        }));
     }
     let plen = u32_at(24) as usize;
     if plen == 0 || plen > 256 {
-        return Err(corrupt(format!("palette length {plen} is not in 1..=256")));
+        return Err(corrupt(Damage::PaletteLength { len: plen }));
     }
     let stored = u32_at(32);
     let actual = checksum(&map[..HEADER_LEN], &map[HEADER_LEN..]);
     if stored != actual {
-        return Err(corrupt(format!(
-            "checksum mismatch (stored {stored:08x}, computed {actual:08x}): the file is damaged"
-        )));
+        return Err(corrupt(Damage::Checksum {
+            stored,
+            computed: actual,
+        }));
     }
     let mut palette = Vec::with_capacity(plen);
     for i in 0..plen {
         let (l, u) = (map[64 + 2 * i], map[65 + 2 * i]);
         if l > u || u as usize > seeds {
-            return Err(corrupt(format!(
-                "palette entry {i} ({l}, {u}) is not a pair of bounds within 0..={seeds}"
-            )));
+            return Err(corrupt(Damage::PaletteEntry {
+                slot: i,
+                lower: l,
+                upper: u,
+                seeds,
+            }));
         }
         palette.push((l, u));
     }
     if plen < 256 {
         let bad = crate::build::max_code(&map[HEADER_LEN..]);
         if bad as usize >= plen {
-            return Err(corrupt(format!(
-                "an entry names palette slot {bad}, but the palette has {plen}"
-            )));
+            return Err(corrupt(Damage::UnknownSlot {
+                slot: bad,
+                palette: plen,
+            }));
         }
     }
     Ok(palette)

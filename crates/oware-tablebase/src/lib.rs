@@ -95,6 +95,109 @@ pub const DEFAULT_DIR: &str = "tablebases";
 /// seconds on two cores.
 pub const DEFAULT_SEEDS: usize = 12;
 
+/// What is wrong with a table file, as the reader finds it (in the order
+/// it checks, see [`file`]). Its `Display` is an English phrase; front ends
+/// word each kind in their own language.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Damage {
+    /// Shorter than the header.
+    #[error(
+        "{len} bytes: too short for a table header ({} bytes)",
+        file::HEADER_LEN
+    )]
+    TooShort {
+        /// The file's length.
+        len: u64,
+    },
+    /// The magic bytes are not there: not a table file at all.
+    #[error("not an Oware tablebase file (bad magic bytes)")]
+    NotATable,
+    /// Another version of the format.
+    #[error("format version {found}; this program reads version {}", file::VERSION)]
+    Version {
+        /// The version in the file.
+        found: u32,
+    },
+    /// Built with another cycle-step limit ([`REFINE_MAX_SEEDS`]): its
+    /// values would not match a rebuild.
+    #[error(
+        "built with cycles scored by R11 up to {found} seeds; this program builds and reads \
+         tables made with the limit {REFINE_MAX_SEEDS}: rebuild the tables"
+    )]
+    CycleLimit {
+        /// The limit recorded in the file.
+        found: usize,
+    },
+    /// The table of another seed count (a file renamed or out of order).
+    #[error("holds the table of {found} seeds, expected {expected}")]
+    OtherSeeds {
+        /// The seed count in the file's header.
+        found: usize,
+        /// The seed count its name or place says.
+        expected: usize,
+    },
+    /// The header's entry count is not the seed count's.
+    #[error("header says {found} entries; {seeds} seeds have {expected}")]
+    EntryCount {
+        /// The entry count in the header.
+        found: u64,
+        /// The seed count.
+        seeds: usize,
+        /// The entry count of that seed count.
+        expected: u64,
+    },
+    /// The file's length does not match its header: cut short or padded.
+    #[error("{len} bytes, expected {expected} (truncated or padded)")]
+    Size {
+        /// The file's length.
+        len: u64,
+        /// The length its header implies.
+        expected: u64,
+    },
+    /// The palette's length is not in 1..=256.
+    #[error("palette length {len} is not in 1..=256")]
+    PaletteLength {
+        /// The length in the header.
+        len: usize,
+    },
+    /// The checksum does not match the contents: the bytes were changed.
+    #[error(
+        "checksum mismatch (stored {stored:08x}, computed {computed:08x}): the file is damaged"
+    )]
+    Checksum {
+        /// The checksum in the header.
+        stored: u32,
+        /// The checksum of the contents.
+        computed: u32,
+    },
+    /// A palette entry is not a pair of bounds of the seed count.
+    #[error("palette entry {slot} ({lower}, {upper}) is not a pair of bounds within 0..={seeds}")]
+    PaletteEntry {
+        /// The entry's slot.
+        slot: usize,
+        /// Its lower bound.
+        lower: u8,
+        /// Its upper bound.
+        upper: u8,
+        /// The seed count.
+        seeds: usize,
+    },
+    /// A board's code names a palette slot past the palette's end.
+    #[error("an entry names palette slot {slot}, but the palette has {palette}")]
+    UnknownSlot {
+        /// The slot named.
+        slot: u8,
+        /// The palette's length.
+        palette: usize,
+    },
+    /// A table of more seeds than the game has (given in memory).
+    #[error("a table of {seeds} seeds: the game has {}", index::MAX_SEEDS)]
+    TooManySeeds {
+        /// The seed count of the table.
+        seeds: usize,
+    },
+}
+
 /// Why a table could not be built, opened or used.
 #[derive(Debug, thiserror::Error)]
 pub enum TbError {
@@ -113,7 +216,7 @@ pub enum TbError {
         /// The file.
         path: PathBuf,
         /// What is wrong with it.
-        reason: String,
+        reason: Damage,
     },
     /// A level has more distinct (lower, upper) pairs than a byte can name.
     #[error(
@@ -319,15 +422,16 @@ impl Tablebase {
     /// Every file is checked as [`open`](Self::open) checks it; a damaged
     /// one is refused with the reason, named by its usual file name.
     pub fn from_bytes(files: Vec<Vec<u8>>) -> Result<Tablebase, TbError> {
+        if files.len() > index::MAX_SEEDS + 1 {
+            let n = index::MAX_SEEDS + 1;
+            return Err(TbError::Corrupt {
+                path: PathBuf::from(file::file_name(n)),
+                reason: Damage::TooManySeeds { seeds: n },
+            });
+        }
         let mut levels = Vec::with_capacity(files.len());
         for (n, data) in files.into_iter().enumerate() {
             let name = PathBuf::from(file::file_name(n));
-            if n > index::MAX_SEEDS {
-                return Err(TbError::Corrupt {
-                    path: name,
-                    reason: format!("a table of {n} seeds: the game has {}", index::MAX_SEEDS),
-                });
-            }
             levels.push(file::level_from_bytes(&name, data, n)?);
         }
         Ok(Tablebase { levels })

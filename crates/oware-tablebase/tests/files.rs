@@ -4,7 +4,7 @@ use std::fs;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use oware_core::Position;
-use oware_tablebase::{build_to_dir, file, index, LevelStatus, Tablebase, TbError};
+use oware_tablebase::{build_to_dir, file, index, Damage, LevelStatus, Tablebase, TbError};
 
 const N: usize = 7;
 
@@ -230,4 +230,151 @@ fn tables_from_bytes_probe_like_the_files_and_refuse_damage() {
         Tablebase::from_bytes(files),
         Err(TbError::Corrupt { .. })
     ));
+}
+
+/// The kind of damage `Tablebase::open` finds in `dir`.
+fn damage(dir: &std::path::Path) -> Damage {
+    match Tablebase::open(dir) {
+        Err(TbError::Corrupt { path, reason }) => {
+            assert!(path.ends_with("oware-tb-05.otb"), "{}", path.display());
+            reason
+        }
+        Err(e) => panic!("unexpected error {e}"),
+        Ok(_) => panic!("a damaged file was accepted"),
+    }
+}
+
+#[test]
+fn every_kind_of_damage_is_found_in_a_damaged_file() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path());
+    let p5 = file::path_for(dir.path(), 5);
+    let good = fs::read(&p5).unwrap();
+    let entries = index::count(5);
+    let len = good.len() as u64;
+    let plen = u32::from_le_bytes(good[24..28].try_into().unwrap()) as usize;
+    assert!(plen < 255, "{plen}");
+    let set = |at: usize, bytes: &[u8]| {
+        let mut b = good.clone();
+        b[at..at + bytes.len()].copy_from_slice(bytes);
+        b
+    };
+    let stored = u32::from_le_bytes(good[32..36].try_into().unwrap());
+    let mut flipped = good.clone();
+    *flipped.last_mut().unwrap() ^= 1;
+    let mut cut = good.clone();
+    cut.pop();
+    let mut padded = good.clone();
+    padded.push(0);
+    let mut bad_code = good.clone();
+    *bad_code.last_mut().unwrap() = plen as u8;
+    let cases: Vec<(Vec<u8>, Damage)> = vec![
+        (good[..10].to_vec(), Damage::TooShort { len: 10 }),
+        (Vec::new(), Damage::TooShort { len: 0 }),
+        (vec![b'x'; 2000], Damage::NotATable),
+        (set(8, &[3]), Damage::Version { found: 3 }),
+        (set(8, &[1]), Damage::Version { found: 1 }),
+        (
+            with_checksum(set(28, &20u32.to_le_bytes())),
+            Damage::CycleLimit { found: 20 },
+        ),
+        (
+            fs::read(file::path_for(dir.path(), 6)).unwrap(),
+            Damage::OtherSeeds {
+                found: 6,
+                expected: 5,
+            },
+        ),
+        (
+            set(16, &(entries + 1).to_le_bytes()),
+            Damage::EntryCount {
+                found: entries + 1,
+                seeds: 5,
+                expected: entries,
+            },
+        ),
+        (
+            cut,
+            Damage::Size {
+                len: len - 1,
+                expected: len,
+            },
+        ),
+        (
+            padded,
+            Damage::Size {
+                len: len + 1,
+                expected: len,
+            },
+        ),
+        (
+            set(24, &0u32.to_le_bytes()),
+            Damage::PaletteLength { len: 0 },
+        ),
+        (
+            set(24, &257u32.to_le_bytes()),
+            Damage::PaletteLength { len: 257 },
+        ),
+        (
+            flipped.clone(),
+            Damage::Checksum {
+                stored,
+                computed: u32::from_le_bytes(with_checksum(flipped)[32..36].try_into().unwrap()),
+            },
+        ),
+        (
+            with_checksum(set(64, &[3, 2])),
+            Damage::PaletteEntry {
+                slot: 0,
+                lower: 3,
+                upper: 2,
+                seeds: 5,
+            },
+        ),
+        (
+            with_checksum(set(64, &[0, 6])),
+            Damage::PaletteEntry {
+                slot: 0,
+                lower: 0,
+                upper: 6,
+                seeds: 5,
+            },
+        ),
+        (
+            with_checksum(bad_code),
+            Damage::UnknownSlot {
+                slot: plen as u8,
+                palette: plen,
+            },
+        ),
+    ];
+    for (bytes, expected) in cases {
+        fs::write(&p5, &bytes).unwrap();
+        let found = damage(dir.path());
+        assert_eq!(found, expected);
+        // The library's words name the file and the damage.
+        let text = Tablebase::open(dir.path()).err().unwrap().to_string();
+        assert!(text.starts_with(p5.to_str().unwrap()), "{text}");
+        assert!(text.ends_with(&expected.to_string()), "{text}");
+        // The same bytes given in memory are refused the same way.
+        let mut files: Vec<Vec<u8>> = (0..5)
+            .map(|n| fs::read(file::path_for(dir.path(), n)).unwrap())
+            .collect();
+        files.push(bytes);
+        match Tablebase::from_bytes(files) {
+            Err(TbError::Corrupt { reason, .. }) => assert_eq!(reason, expected),
+            other => panic!("accepted: {:?}", other.map(|t| t.max_seeds())),
+        }
+    }
+    fs::write(&p5, &good).unwrap();
+    Tablebase::open(dir.path()).unwrap();
+    // More tables than the game has seeds, in memory: refused before any
+    // is read.
+    match Tablebase::from_bytes(vec![Vec::new(); index::MAX_SEEDS + 2]) {
+        Err(TbError::Corrupt { path, reason }) => {
+            assert_eq!(reason, Damage::TooManySeeds { seeds: 49 });
+            assert_eq!(path.to_str(), Some("oware-tb-49.otb"));
+        }
+        other => panic!("accepted: {:?}", other.map(|t| t.max_seeds())),
+    }
 }

@@ -133,6 +133,15 @@ pub enum Fault {
     /// A `bestmove` whose move is not a move letter (or is missing).
     #[error("unreadable move '{0}'")]
     Unreadable(String),
+    /// An option to set that the engine does not offer (not among the
+    /// `option name …` lines of its answer to `uci`).
+    #[error("the engine has no option '{name}' (it offers: {offered})")]
+    NoSuchOption {
+        /// The option asked for.
+        name: String,
+        /// The options it offers, comma-separated.
+        offered: String,
+    },
     /// A move the rules refuse.
     #[error("{error}")]
     Illegal {
@@ -413,7 +422,22 @@ impl Process {
             lines: rx,
         };
         p.send("uci")?;
-        p.expect("uciok", Duration::from_secs(10))?;
+        let mut offered: Vec<String> = Vec::new();
+        p.expect_with("uciok", Duration::from_secs(10), |line| {
+            // "option name Hash type spin …": the name may hold spaces.
+            if let Some(rest) = line.strip_prefix("option name ") {
+                let name = rest.split(" type ").next().unwrap_or(rest).trim();
+                offered.push(name.to_string());
+            }
+        })?;
+        for (k, _) in &spec.options {
+            if !offered.iter().any(|o| o.eq_ignore_ascii_case(k)) {
+                return Err(Fault::NoSuchOption {
+                    name: k.clone(),
+                    offered: offered.join(", "),
+                });
+            }
+        }
         for (k, v) in &spec.options {
             p.send(&format!("setoption name {k} value {v}"))?;
         }
@@ -429,12 +453,23 @@ impl Process {
 
     /// Reads lines until one starts with `prefix`.
     fn expect(&mut self, prefix: &'static str, timeout: Duration) -> Result<String, Fault> {
+        self.expect_with(prefix, timeout, |_| {})
+    }
+
+    /// Reads lines until one starts with `prefix`, showing `other` every
+    /// line before it.
+    fn expect_with(
+        &mut self,
+        prefix: &'static str,
+        timeout: Duration,
+        mut other: impl FnMut(&str),
+    ) -> Result<String, Fault> {
         let deadline = Instant::now() + timeout;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
                 Ok(line) if line.starts_with(prefix) => return Ok(line),
-                Ok(_) => {}
+                Ok(line) => other(&line),
                 Err(RecvTimeoutError::Timeout) => {
                     return Err(Fault::Timeout {
                         waiting_for: prefix,

@@ -19,7 +19,7 @@ const HELP_EN: &str =
   undo      take back your last move (and the computer's reply)
   redo      replay what undo took back
   resign    give up the game
-  agree     propose to stop by agreement (two players, R12)
+  agree     propose to stop by agreement (two players)
   save FILE write the game as OGN
   board     show the board again
   rules     the rules of the game
@@ -31,7 +31,7 @@ const HELP_FR: &str =
   annuler       reprendre votre dernier coup (et la réponse de l'ordinateur)
   rétablir      rejouer ce qu'annuler a repris
   abandon       abandonner la partie
-  accord        proposer d'arrêter d'un commun accord (deux joueurs, R12)
+  accord        proposer d'arrêter d'un commun accord (deux joueurs)
   enregistrer FICHIER  enregistrer la partie en OGN
   plateau       afficher à nouveau le plateau
   règles        les règles du jeu
@@ -358,12 +358,12 @@ impl<W: Write> Plain<'_, W> {
                     match lang {
                         Lang::En => write!(
                             self.out,
-                            "{me} proposes to stop here (R12): each takes the seeds of their own row, {}-{}. {other}, do you accept? (yes/no)> ",
+                            "{me} proposes to stop here: each takes the seeds of their own row, {}-{}. {other}, do you accept? (yes/no)> ",
                             t[0], t[1]
                         )?,
                         Lang::Fr => write!(
                             self.out,
-                            "{me} propose d'arrêter ici (R12)\u{a0}: chacun prend les graines de sa rangée, {}-{}. {other}, acceptez-vous\u{a0}? (oui/non)> ",
+                            "{me} propose d'arrêter ici\u{a0}: chacun prend les graines de sa rangée, {}-{}. {other}, acceptez-vous\u{a0}? (oui/non)> ",
                             t[0], t[1]
                         )?,
                     }
@@ -520,10 +520,10 @@ impl<W: Write> Plain<'_, W> {
                     )?,
                     (Err(e), _) => writeln!(
                         self.out,
-                        "{}{}",
+                        "{} {}",
                         lang.pick(
-                            "Could not save the unfinished game: ",
-                            "Impossible d'enregistrer la partie inachevée\u{a0}: "
+                            "The unfinished game was not saved.",
+                            "La partie inachevée n'a pas été enregistrée."
                         ),
                         e.text(lang)
                     )?,

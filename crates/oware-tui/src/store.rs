@@ -217,7 +217,13 @@ pub fn save(path: &Path, game: &Game, players: Players) -> Result<(), StoreError
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(dir).map_err(|source| StoreError::CreateDir {
             path: dir.to_path_buf(),
-            source,
+            // A file where the folder should be: the system says "it
+            // already exists", which reads as if nothing were wrong.
+            source: if source.kind() == std::io::ErrorKind::AlreadyExists && dir.exists() {
+                std::io::Error::from(std::io::ErrorKind::NotADirectory)
+            } else {
+                source
+            },
         })?;
     }
     fs::write(path, record_text(game, players)).map_err(|source| StoreError::Write {

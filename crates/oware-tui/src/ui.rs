@@ -884,11 +884,11 @@ fn draw_prompt(frame: &mut Frame, app: &App, area: Rect, prompt: &Prompt) {
             );
             match lang {
                 Lang::En => format!(
-                    "{me} proposes to stop here (R12): each takes the seeds of their own row, {}–{}.\n\n{other}, do you accept? y / n",
+                    "{me} proposes to stop here: each takes the seeds of their own row, {}–{}.\n\n{other}, do you accept? y / n",
                     t[0], t[1]
                 ),
                 Lang::Fr => format!(
-                    "{me} propose d'arrêter ici (R12)\u{a0}: chacun prend les graines de sa rangée, {}–{}.\n\n{other}, acceptez-vous\u{a0}? o / n",
+                    "{me} propose d'arrêter ici\u{a0}: chacun prend les graines de sa rangée, {}–{}.\n\n{other}, acceptez-vous\u{a0}? o / n",
                     t[0], t[1]
                 ),
             }

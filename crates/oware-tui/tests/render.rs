@@ -50,6 +50,22 @@ fn assert_has(s: &str, needle: &str) {
     assert!(s.contains(needle), "{needle:?} not on screen:\n{s}");
 }
 
+/// Whether `s` holds a rule id in parentheses, "(R12)": the rules screen
+/// and the lessons name the rules; other messages say it in words.
+fn has_rule_id(s: &str) -> bool {
+    s.match_indices("(R").any(|(at, _)| {
+        let rest = &s[at + 2..];
+        let digits = rest.chars().take_while(char::is_ascii_digit).count();
+        digits > 0 && rest[digits..].starts_with(')')
+    })
+}
+
+#[test]
+fn the_rule_id_check_finds_one() {
+    assert!(has_rule_id("stop here (R12): each"));
+    assert!(!has_rule_id("lessons (R1 to R13), (R) and R12"));
+}
+
 #[test]
 fn board_at_80x24_shows_rows_letters_stores_turn_and_moves() {
     let start = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S";
@@ -261,8 +277,21 @@ fn questions_and_the_end_leave_the_board_in_view() {
     key(&mut app, KeyCode::Char('p'));
     let s = screen(&app, 80, 24);
     assert_has(&s, "Question");
-    assert_has(&s, "South proposes to stop here (R12)");
+    assert_has(&s, "South proposes to stop here: each takes");
+    assert!(!has_rule_id(&s), "a rule id in the question:\n{s}");
     assert_has(&s, "North, do you accept? y / n");
+    // The same question in French, in words too.
+    let mut fr = App::new(
+        french(Opponent::TwoPlayers),
+        Start::Load(Box::new(Record::from_game(
+            Game::from_moves(Position::start(), &parse_moves("FfBe").unwrap()).unwrap(),
+            &[],
+        ))),
+    );
+    key(&mut fr, KeyCode::Char('p'));
+    let s = screen(&fr, 80, 24);
+    assert_has(&s, "Sud propose d'arrêter ici\u{a0}: chacun prend");
+    assert!(!has_rule_id(&s), "a rule id in the question:\n{s}");
     assert_has(&s, "A     B     C     D     E     F");
     // E11: the third repetition ends the game (R11), 24-24.
     let moves = format!("{0}{0}f", "fAaBbCcDdEeF");

@@ -524,7 +524,7 @@ const FRENCH: &[(&str, &str)] = &[
     ),
     ("You start", "Vous commencez"),
     ("The computer starts", "L'ordinateur commence"),
-    ("Drawn by lot (R2)", "Tiré au sort (R2)"),
+    ("Drawn by lot", "Tiré au sort"),
     ("Resume the game in this OGN file", "Reprendre la partie de ce fichier OGN"),
     (
         "Line-by-line mode (also used when stdin or stdout is not a terminal)",

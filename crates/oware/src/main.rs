@@ -184,11 +184,20 @@ fn usage_error(e: clap::Error) -> ExitCode {
             "{arg}\u{a0}: «\u{a0}{value}\u{a0}» n'est pas une valeur possible (valeurs possibles\u{a0}: {}).",
             get(ContextKind::ValidValue)
         ),
-        ErrorKind::UnknownArgument => format!(
-            "l'option «\u{a0}{}\u{a0}» n'existe pas ici.{}",
-            get(ContextKind::InvalidArg),
-            did_you_mean(get(ContextKind::SuggestedArg))
-        ),
+        ErrorKind::UnknownArgument => {
+            let what = get(ContextKind::InvalidArg);
+            if what.parse::<f64>().is_ok() {
+                // "-1": clap reads a negative number as an option.
+                format!("«\u{a0}{what}\u{a0}»\u{a0}: un nombre négatif n'est pas possible ici.")
+            } else if !what.starts_with('-') {
+                format!("«\u{a0}{what}\u{a0}» est de trop ici.")
+            } else {
+                format!(
+                    "l'option «\u{a0}{what}\u{a0}» n'existe pas ici.{}",
+                    did_you_mean(get(ContextKind::SuggestedArg))
+                )
+            }
+        }
         ErrorKind::InvalidSubcommand => format!(
             "la commande «\u{a0}{}\u{a0}» n'existe pas.{}",
             get(ContextKind::InvalidSubcommand),
@@ -219,8 +228,13 @@ fn usage_error(e: clap::Error) -> ExitCode {
 /// not one, or out of its range; a refusal already in French (a level's
 /// name) as it is.
 fn value_refusal(why: &(dyn std::error::Error + 'static), value: &str) -> String {
-    if why.downcast_ref::<std::num::ParseIntError>().is_some() {
-        return format!("«\u{a0}{value}\u{a0}» n'est pas un nombre entier");
+    if let Some(e) = why.downcast_ref::<std::num::ParseIntError>() {
+        use std::num::IntErrorKind;
+        return match e.kind() {
+            IntErrorKind::PosOverflow => format!("{value} est trop grand"),
+            IntErrorKind::NegOverflow => format!("{value} est trop petit"),
+            _ => format!("«\u{a0}{value}\u{a0}» n'est pas un nombre entier"),
+        };
     }
     if why.downcast_ref::<std::num::ParseFloatError>().is_some() {
         return format!("«\u{a0}{value}\u{a0}» n'est pas un nombre");
@@ -285,7 +299,14 @@ fn error_text(e: &anyhow::Error) -> String {
         // A cause whose text its context already quotes adds nothing, nor
         // does a path it repeats ("building tables in D: D: …").
         let text = match text.split_once(": ") {
-            Some((head, rest)) if parts.iter().any(|p| p.contains(head)) => rest.to_string(),
+            // (French puts a no-break space before the colon.)
+            Some((head, rest))
+                if parts
+                    .iter()
+                    .any(|p| p.contains(head.trim_end_matches('\u{a0}'))) =>
+            {
+                rest.to_string()
+            }
             _ => text,
         };
         if !parts.iter().any(|p| p.contains(&text)) {

@@ -273,10 +273,29 @@ fn english_words(text: &str) -> Vec<String> {
     found
 }
 
+/// Rule ids in parentheses ("(R12)") in `text`: sentences people read say
+/// the rule in words (the rules' own reference, the lessons, are not run
+/// here).
+fn rule_ids(text: &str) -> Vec<String> {
+    text.match_indices("(R")
+        .filter_map(|(at, _)| {
+            let rest = &text[at + 2..];
+            let digits = rest.chars().take_while(char::is_ascii_digit).count();
+            (digits > 0 && rest[digits..].starts_with(')'))
+                .then(|| text[at..at + digits + 3].to_string())
+        })
+        .collect()
+}
+
 fn run(args: &[&str], stdin: &str) -> Output {
+    run_in("fr_FR.UTF-8", args, stdin)
+}
+
+/// Runs `args` under the locale `lang` with `stdin`.
+fn run_in(lang: &str, args: &[&str], stdin: &str) -> Output {
     oware()
         .args(args)
-        .env("LANG", "fr_FR.UTF-8")
+        .env("LANG", lang)
         .env_remove("LC_ALL")
         .env_remove("LC_MESSAGES")
         .env(
@@ -299,19 +318,20 @@ fn french(args: &[&str], status: i32) -> (String, String) {
         Some(status),
         "{args:?}\nstdout: {stdout}\nstderr: {stderr}"
     );
-    let bad = english_words(&format!("{stdout}\n{stderr}"));
+    let mut bad = english_words(&format!("{stdout}\n{stderr}"));
+    bad.extend(rule_ids(&format!("{stdout}\n{stderr}")));
     assert!(
         bad.is_empty(),
-        "{args:?}: English in French:\n{}\n--- stdout:\n{stdout}\n--- stderr:\n{stderr}",
+        "{args:?}: English or a rule id in French:\n{}\n--- stdout:\n{stdout}\n--- stderr:\n{stderr}",
         bad.join("\n")
     );
     (stdout, stderr)
 }
 
-/// The names listed under "Commandes :" of a help text.
+/// The names listed under "Commandes :" (or "Commands:") of a help text.
 fn subcommands(help: &str) -> Vec<String> {
     help.lines()
-        .skip_while(|l| !l.starts_with("Commandes"))
+        .skip_while(|l| !l.starts_with("Commandes") && !l.starts_with("Commands:"))
         .skip(1)
         .take_while(|l| !l.trim().is_empty())
         .filter_map(|l| l.split_whitespace().next().map(str::to_string))
@@ -362,6 +382,61 @@ fn every_help_is_french() {
     // A command without its subcommand shows its help, in French, as an
     // error.
     french(&["tablebase"], 2);
+}
+
+#[test]
+fn no_help_in_english_names_a_rule_by_its_id() {
+    let help = |args: &[&str]| {
+        let out = run_in("C.UTF-8", args, "");
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        assert!(text.contains("Usage: oware"), "{args:?}: {text}");
+        assert!(rule_ids(&text).is_empty(), "{args:?}: {text}");
+        text
+    };
+    let top = help(&["--help"]);
+    let mut checked = 0;
+    for sub in subcommands(&top) {
+        let text = help(&[&sub, "--help"]);
+        checked += 1;
+        for inner in subcommands(&text) {
+            help(&[&sub, &inner, "--help"]);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 30, "only {checked} helps checked");
+    assert!(help(&["play", "--help"]).contains("Drawn by lot"));
+}
+
+#[test]
+fn the_agreement_question_names_no_rule_id() {
+    for (lang, input, asked) in [
+        (
+            "C.UTF-8",
+            "F\nf\nagree\nyes\n",
+            "South proposes to stop here: each takes the seeds of their own row",
+        ),
+        (
+            "fr_FR.UTF-8",
+            "F\nf\naccord\noui\n",
+            "Sud propose d'arrêter ici\u{a0}: chacun prend les graines de sa rangée",
+        ),
+    ] {
+        let out = run_in(
+            lang,
+            &["play", "--plain", "--two-players", "--no-tablebases"],
+            input,
+        );
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        assert_eq!(out.status.code(), Some(0), "{lang}: {text}");
+        assert!(text.contains(asked), "{lang}: {text}");
+        assert!(rule_ids(&text).is_empty(), "{lang}: {text}");
+    }
+}
+
+#[test]
+fn the_rule_id_check_finds_one() {
+    assert_eq!(rule_ids("Tiré au sort (R2), (R) ou (R1 à R13)"), ["(R2)"]);
 }
 
 #[test]
@@ -486,7 +561,7 @@ fn match_and_tablebase_speak_french() {
         0,
     );
     assert!(
-        out.contains("résultat   perte pour le camp qui joue"),
+        out.contains("résultat   défaite pour le camp qui joue"),
         "{out}"
     );
     let dir = tempfile::tempdir().unwrap();
@@ -638,6 +713,32 @@ fn match_faults_are_said_in_french() {
         2,
     );
     french(&["match", "--engine1", &engine, "--engine2", &engine], 2);
+    // An option the engine does not offer stops the match before its first
+    // game (it used to be ignored).
+    let out = run(
+        &[
+            "match",
+            "--engine1",
+            &engine,
+            "--engine2",
+            &engine,
+            "--depth",
+            "1",
+            "--option1",
+            "Niveau=3",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("il n'a pas d'option «\u{a0}Niveau\u{a0}» (ses options\u{a0}: Hash, "),
+        "{err}"
+    );
+    // The engine's option names are names; the sentence around them is
+    // French.
+    let sentence = err.split("(ses options").next().unwrap();
+    assert!(english_words(sentence).is_empty(), "{err}");
     let openings = dir.path().join("ouvertures.txt");
     std::fs::write(&openings, "FfBe\nFF\n").unwrap();
     let (_, err) = french(
@@ -688,12 +789,13 @@ fn damaged_tables_and_files_are_said_in_french() {
     let file = |n: usize| std::path::Path::new(&tables).join(format!("oware-tb-{n:02}.otb"));
     let mut bytes = std::fs::read(file(3)).unwrap();
     let last = bytes.len() - 1;
+    assert_eq!(bytes.len(), 576 + 364, "the table of 3 seeds");
     bytes[last] ^= 1;
     std::fs::write(file(3), &bytes).unwrap();
     let probe = "0-0-0-2-0-0-0-1-0-0-0-0-22-23-S";
     let (_, err) = french(&["tablebase", "probe", probe, "--dir", &tables], 2);
     assert!(err.contains("sa somme de contrôle est fausse"), "{err}");
-    assert!(err.contains("reconstruisez les tables"), "{err}");
+    assert!(err.contains("Reconstruisez les tables"), "{err}");
     let (_, err) = french(&["tablebase", "verify", "--dir", &tables], 2);
     assert!(err.contains("sa somme de contrôle est fausse"), "{err}");
     let (_, err) = french(
@@ -713,18 +815,85 @@ fn damaged_tables_and_files_are_said_in_french() {
         "{err}"
     );
     french(&["play", "--plain", "--tablebases", &tables], 2);
-    let bytes = std::fs::read(file(2)).unwrap();
-    std::fs::write(file(2), &bytes[..bytes.len() - 7]).unwrap();
-    let (_, err) = french(&["tablebase", "probe", probe, "--dir", &tables], 2);
-    assert!(err.contains("sa taille est fausse"), "{err}");
-    std::fs::write(file(0), b"pas une table").unwrap();
-    let (_, err) = french(&["tablebase", "probe", probe, "--dir", &tables], 2);
-    assert!(err.contains("le fichier est trop court"), "{err}");
-    let mut bytes = std::fs::read(file(1)).unwrap();
-    bytes[0] ^= 0xff;
-    std::fs::write(file(0), &bytes).unwrap();
-    let (_, err) = french(&["tablebase", "probe", probe, "--dir", &tables], 2);
-    assert!(err.contains("ce n'est pas un fichier de tables"), "{err}");
+    // Every kind of damage the reader finds, each in a real file, in its
+    // own French words.
+    bytes[last] ^= 1;
+    let good = bytes;
+    let set = |at: usize, new: &[u8]| {
+        let mut b = good.clone();
+        b[at..at + new.len()].copy_from_slice(new);
+        b
+    };
+    // The file with its checksum (offset 32) made right for its contents.
+    let sum = |mut b: Vec<u8>| {
+        b[32..36].fill(0);
+        let mut h = crc32fast::Hasher::new();
+        h.update(&b);
+        let crc = h.finalize();
+        b[32..36].copy_from_slice(&crc.to_le_bytes());
+        b
+    };
+    let plen = good[24];
+    let mut bad_code = good.clone();
+    bad_code[last] = plen;
+    let cases: Vec<(Vec<u8>, &str)> = vec![
+        (
+            b"pas une table".to_vec(),
+            "le fichier est trop court (13\u{a0}octets, moins que les 576\u{a0}octets d'un en-tête)",
+        ),
+        (Vec::new(), "le fichier est trop court (0\u{a0}octets"),
+        (vec![b'x'; 1000], "ce n'est pas un fichier de tables"),
+        (
+            set(8, &[3]),
+            "il est d'une autre version du format (version 3, ce programme lit la version 2)",
+        ),
+        (
+            sum(set(28, &[20])),
+            "il a été construit avec d'autres réglages (cycles comptés jusqu'à 20\u{a0}graines",
+        ),
+        (
+            std::fs::read(file(2)).unwrap(),
+            "il contient la table de 2\u{a0}graines au lieu de celle de 3",
+        ),
+        (
+            set(16, &99u64.to_le_bytes()),
+            "son en-tête annonce 99\u{a0}positions, mais 3\u{a0}graines en font 364",
+        ),
+        (
+            good[..good.len() - 7].to_vec(),
+            "sa taille est fausse, il est tronqué ou rallongé (933\u{a0}octets au lieu de 940)",
+        ),
+        (
+            set(24, &[0]),
+            "son en-tête est abîmé (il annonce 0\u{a0}paires de valeurs au lieu de 1 à 256)",
+        ),
+        (
+            set(last, &[good[last] ^ 1]),
+            "sa somme de contrôle est fausse, il a été abîmé",
+        ),
+        (
+            sum(set(64, &[3, 2])),
+            "son contenu est incohérent, il est abîmé (sa paire de valeurs numéro 0 ne tient pas entre 0 et 3)",
+        ),
+        (
+            sum(bad_code),
+            "son contenu est incohérent, il est abîmé (une position renvoie à la paire de valeurs",
+        ),
+    ];
+    for (bytes, words) in cases {
+        std::fs::write(file(3), &bytes).unwrap();
+        let (_, err) = french(&["tablebase", "probe", probe, "--dir", &tables], 2);
+        assert!(
+            err.contains(
+                "oware-tb-03.otb n'est pas une table de finales que ce programme peut lire\u{a0}: "
+            ),
+            "{err}"
+        );
+        assert!(err.contains(words), "{words}\n{err}");
+        assert!(err.contains("Reconstruisez les tables"), "{err}");
+    }
+    std::fs::write(file(3), &good).unwrap();
+    french(&["tablebase", "probe", probe, "--dir", &tables], 0);
     // No tables where they are asked for, too many seeds.
     french(&["analyze", "--tablebases", &d("rien"), "--depth", "2"], 2);
     french(
@@ -790,4 +959,135 @@ fn french_examples_use_french_level_names() {
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(!said.contains("info string error"), "{said}");
     assert!(said.contains("bestmove "), "{said}");
+}
+
+/// What a French newcomer met in an audit of every subcommand (issue 24),
+/// each case as it is said now.
+#[test]
+fn the_newcomers_audit_cases_are_said_in_french() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    // perft's summary (it was English).
+    let (out, err) = french(&["perft", "3"], 0);
+    assert_eq!(out, "190\n");
+    assert!(
+        err.starts_with("perft 3 de 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S\u{a0}: 190\u{a0}feuilles en "),
+        "{err}"
+    );
+    assert!(err.contains("232\u{a0}coups joués"), "{err}");
+    // The book's probe: its lines and its refusals (they were English).
+    let (out, _) = french(&["book", "probe"], 0);
+    assert!(out.starts_with("livre\u{a0}: "), "{out}");
+    assert!(out.contains("graine"), "{out}");
+    let (out, _) = french(&["book", "probe", "--moves", "FfBe"], 0);
+    assert!(out.contains("\u{a0}: absente du livre"), "{out}");
+    let (_, err) = french(&["book", "probe", "--moves", "ZZ"], 2);
+    assert!(
+        err.contains("liste de coups «\u{a0}ZZ\u{a0}» illisible"),
+        "{err}"
+    );
+    let (_, err) = french(&["book", "probe", "--moves", "FfFfFf"], 2);
+    assert!(err.contains("coup 3 (F) impossible"), "{err}");
+    let (_, err) = french(&["book", "probe", "--book", &d("absent.book")], 2);
+    assert!(
+        err.contains("impossible de lire le livre d'ouvertures") && err.contains("il n'existe pas"),
+        "{err}"
+    );
+    let (_, err) = french(&["book", "probe", "--book", &d("")], 2);
+    assert!(err.contains("c'est un dossier, pas un fichier"), "{err}");
+    std::fs::write(d("faux.book"), b"pas un livre").unwrap();
+    let (_, err) = french(&["book", "probe", "--book", &d("faux.book")], 2);
+    assert!(
+        err.contains("n'est pas un livre d'ouvertures que ce programme peut lire\u{a0}: ce n'est pas un fichier de livre d'ouvertures"),
+        "{err}"
+    );
+    // Tables: singular for 0 and 1, a file given as their folder.
+    let (_, err) = french(
+        &["tablebase", "build", "--dir", &d("t"), "--max-seeds", "2"],
+        0,
+    );
+    assert!(
+        err.contains(" 0\u{a0}graine\u{a0}: 1\u{a0}position construite en "),
+        "{err}"
+    );
+    assert!(
+        err.contains(" 2\u{a0}graines\u{a0}: 78\u{a0}positions construites en "),
+        "{err}"
+    );
+    let (out, _) = french(&["tablebase", "verify", "--dir", &d("t")], 0);
+    assert!(
+        out.contains(
+            " 0\u{a0}graine\u{a0}: 1\u{a0}position s'accorde avec les valeurs de ses coups"
+        ),
+        "{out}"
+    );
+    std::fs::write(d("fichier"), b"x").unwrap();
+    for args in [&["build", "--max-seeds", "1"][..], &["verify"][..]] {
+        let mut args = args.to_vec();
+        args.insert(0, "tablebase");
+        let file = d("fichier");
+        args.extend(["--dir", &file]);
+        let (_, err) = french(&args, 2);
+        assert!(
+            err.contains("fichier est un fichier\u{a0}: donnez le dossier des tables"),
+            "{err}"
+        );
+    }
+    // Tables asked for by `uci` that do not open stop it at once (it said
+    // so in English on its output and went on).
+    let (out, err) = french(&["uci", "--tablebases", &d("rien")], 2);
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("il n'y a pas de fichiers de tables de finales"),
+        "{err}"
+    );
+    // Options that cannot go together, numbers that cannot be.
+    let (_, err) = french(&["play", "--two-players", "--level", "3"], 2);
+    assert!(
+        err.contains("--two-players ne peut pas aller avec --level"),
+        "{err}"
+    );
+    let (_, err) = french(&["play", "--two-players", "--first", "ordinateur"], 2);
+    assert!(
+        err.contains("--two-players ne peut pas aller avec --first"),
+        "{err}"
+    );
+    let (_, err) = french(&["perft", "-1"], 2);
+    assert!(
+        err.contains("«\u{a0}-1\u{a0}»\u{a0}: un nombre négatif n'est pas possible ici."),
+        "{err}"
+    );
+    let (_, err) = french(&["perft", "99999999999999999999"], 2);
+    assert!(err.contains("99999999999999999999 est trop grand"), "{err}");
+    let (_, err) = french(&["record", &d("fichier"), "encore"], 2);
+    assert!(
+        err.contains("«\u{a0}encore\u{a0}» est de trop ici."),
+        "{err}"
+    );
+    // An autosave that cannot be written is said in one sentence, and a
+    // file where its folder should be is named so.
+    let out = run(
+        &[
+            "play",
+            "--plain",
+            "--no-tablebases",
+            "--level",
+            "1",
+            "--data-dir",
+            &d("fichier"),
+        ],
+        "F\nquitter\n",
+    );
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains(
+            "La partie inachevée n'a pas été enregistrée. Impossible de créer le dossier"
+        ),
+        "{said}"
+    );
+    assert!(
+        said.contains("une partie du chemin n'est pas un dossier"),
+        "{said}"
+    );
+    assert!(english_words(&said).is_empty(), "{said}");
 }

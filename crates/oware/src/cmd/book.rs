@@ -152,26 +152,72 @@ fn build(args: BuildArgs) -> Result<()> {
 }
 
 fn probe(args: ProbeArgs) -> Result<()> {
+    use oware_session::Lang;
+    let lang = super::args_lang();
     let book = match &args.book {
-        Some(path) => std::sync::Arc::new(Book::load(path)?),
+        Some(path) => {
+            // Read here, so a failed read is said in words, not as the
+            // system's raw text.
+            let bytes = std::fs::read(path).map_err(|e| {
+                let why = oware_session::problems::io_reason(&e, lang);
+                super::said(
+                    lang,
+                    format!("cannot read the opening book {}: {why}", path.display()),
+                    format!(
+                        "impossible de lire le livre d'ouvertures {}\u{a0}: {why}",
+                        path.display()
+                    ),
+                )
+            })?;
+            let book = Book::from_bytes(&bytes).map_err(|e| {
+                super::said(
+                    lang,
+                    format!("{}: {e}", path.display()),
+                    format!(
+                        "{} n'est pas un livre d'ouvertures que ce programme peut lire\u{a0}: {}",
+                        path.display(),
+                        super::problems::book_error_fr(&e)
+                    ),
+                )
+            })?;
+            std::sync::Arc::new(book)
+        }
         None => Book::builtin(),
     };
-    let moves: Vec<Move> = oware_core::parse_moves(&args.moves)
-        .with_context(|| format!("bad moves {:?}", args.moves))?;
-    let game = Game::from_moves(Position::start(), &moves)
-        .map_err(|(i, e)| anyhow::anyhow!("move {} ({}): {e}", i + 1, moves[i]))?;
+    let moves: Vec<Move> = super::core::parse_move_list(&args.moves)?;
+    let mut game = Game::new(Position::start());
+    super::core::play_moves(&mut game, &moves)?;
     let p = book.params();
-    println!(
-        "book: {} positions, {} plies, depth {}",
-        book.len(),
-        p.plies,
-        p.depth
-    );
+    match lang {
+        Lang::En => println!(
+            "book: {} positions, {} plies, depth {}",
+            book.len(),
+            p.plies,
+            p.depth
+        ),
+        Lang::Fr => println!(
+            "livre\u{a0}: {}\u{a0}positions, {}\u{a0}demi-coups, profondeur {}",
+            book.len(),
+            p.plies,
+            p.depth
+        ),
+    }
     match book.moves(game.position()) {
-        None => println!("{}: not in the book", game.position()),
+        None => match lang {
+            Lang::En => println!("{}: not in the book", game.position()),
+            Lang::Fr => println!("{}\u{a0}: absente du livre", game.position()),
+        },
         Some(ms) => {
             for m in ms {
-                println!(" {}  {}", m.mv, m.score);
+                match lang {
+                    Lang::En => println!(" {}  {}", m.mv, m.score),
+                    // The value in the session's words, as `analyze` says it.
+                    Lang::Fr => println!(
+                        " {}  {}",
+                        m.mv,
+                        oware_session::ScoreKind::of(m.score).short(lang)
+                    ),
+                }
             }
         }
     }

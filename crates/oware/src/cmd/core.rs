@@ -5,6 +5,7 @@ use std::time::Instant;
 use anyhow::Result;
 use clap::Args;
 use oware_core::{diagram, parse_moves, Game, GameError, Position, Record, Side};
+use oware_session::Lang;
 use serde::Serialize;
 
 #[derive(Args)]
@@ -88,8 +89,9 @@ pub fn play_moves(game: &mut Game, moves: &[oware_core::Move]) -> Result<()> {
                 super::said(
                     lang,
                     format!(
-                        "move {n} ({mv}) is illegal in {}: {e}; legal moves there: {}",
+                        "move {n} ({mv}) is illegal in {}: {}; legal moves there: {}",
                         game.position(),
+                        refusal.text(mv, Lang::En).trim_end_matches('.'),
                         if legal.is_empty() { "none".to_string() } else { legal.clone() }
                     ),
                     format!(
@@ -129,13 +131,23 @@ pub fn perft(args: PerftArgs, divide: bool) -> Result<()> {
         + (1..args.depth)
             .map(|d| oware_core::perft(&pos, d))
             .sum::<u64>();
-    eprintln!(
-        "perft {} of {pos}: {total} leaves in {:.3} s; {made} moves made, {:.1} million moves/s ({:.1} million leaves/s)",
+    let (depth, made_rate, leaf_rate) = (
         args.depth,
-        secs,
         made as f64 / secs.max(1e-9) / 1e6,
-        total as f64 / secs.max(1e-9) / 1e6
+        total as f64 / secs.max(1e-9) / 1e6,
     );
+    match super::args_lang() {
+        Lang::En => eprintln!(
+            "perft {depth} of {pos}: {total} leaves in {secs:.3} s; {made} moves made, {made_rate:.1} million moves/s ({leaf_rate:.1} million leaves/s)"
+        ),
+        // French writes a decimal comma.
+        Lang::Fr => eprintln!(
+            "perft {depth} de {pos}\u{a0}: {total}\u{a0}feuilles en {}\u{a0}s\u{a0}; {made}\u{a0}coups joués, {}\u{a0}millions de coups par seconde ({}\u{a0}millions de feuilles par seconde)",
+            format!("{secs:.3}").replace('.', ","),
+            format!("{made_rate:.1}").replace('.', ","),
+            format!("{leaf_rate:.1}").replace('.', ","),
+        ),
+    }
     println!("{total}");
     Ok(())
 }
@@ -205,7 +217,7 @@ impl GameJson {
 
 /// The board and where the game stands, in `lang`.
 pub fn describe(game: &Game, lang: oware_session::Lang) -> String {
-    use oware_session::{player::side_name, Lang};
+    use oware_session::player::side_name;
     let mut s = diagram(game.position());
     if lang == Lang::Fr {
         s = s
@@ -256,7 +268,7 @@ pub fn show(args: ShowArgs) -> Result<()> {
 }
 
 pub fn record(args: RecordArgs) -> Result<()> {
-    use oware_session::{problems, Lang};
+    use oware_session::problems;
     let lang = super::args_lang();
     let name = args.file.display().to_string();
     let text = std::fs::read(&args.file)

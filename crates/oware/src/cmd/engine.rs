@@ -425,6 +425,12 @@ pub fn run(command: Command) -> Result<()> {
             let out: oware_engine::uci::Output =
                 std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
             let (dir, build) = u.tables.choose();
+            // Tables asked for on the command line that cannot be opened
+            // stop the start, said in words, as `analyze` does (a GUI's
+            // `setoption name TablebaseDir` is answered in the protocol).
+            if let Some(d) = &u.tables.tablebases {
+                oware_engine::tablebase::open(d)?;
+            }
             let options = EngineOptions {
                 hash_mb: u.hash,
                 tablebase_dir: dir,
@@ -531,11 +537,12 @@ fn analyze(args: AnalyzeArgs) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else if lang == oware_session::Lang::Fr {
         println!(
-            "{} (au tour de {}), profondeur {}, {} nœuds, {} ms",
+            "{} (au tour de {}), profondeur {}, {}\u{a0}{}, {}\u{a0}ms",
             report.position,
             oware_session::player::side_name(game.position().to_move(), lang),
             report.depth,
             report.nodes,
+            if report.nodes <= 1 { "nœud" } else { "nœuds" },
             report.elapsed_ms
         );
         // The values in the session's words, as the web shows them.

@@ -31,7 +31,7 @@ pub enum Who {
     /// The computer starts.
     #[value(alias = "ordinateur")]
     Computer,
-    /// Drawn by lot (R2).
+    /// Drawn by lot.
     #[value(alias = "sort")]
     Lot,
 }
@@ -50,11 +50,12 @@ pub struct PlayArgs {
     /// The computer's level: 1 to 10, or its name: beginner, novice,
     /// learner, casual, club, intermediate, advanced, strong, expert,
     /// master (French names too: débutant … maître).
-    #[arg(long, default_value = "3", value_name = "LEVEL", value_parser = super::parse_level)]
+    #[arg(long, default_value = "3", value_name = "LEVEL", value_parser = super::parse_level,
+          conflicts_with = "two_players")]
     level: Level,
     /// Who moves first against the computer (French too: moi,
     /// ordinateur, sort).
-    #[arg(long, value_enum, default_value_t = Who::Me)]
+    #[arg(long, value_enum, default_value_t = Who::Me, conflicts_with = "two_players")]
     first: Who,
     /// Resume the game in this OGN file.
     #[arg(long, value_name = "FILE.ogn")]

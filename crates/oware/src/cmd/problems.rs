@@ -56,6 +56,9 @@ pub fn fault(f: &Fault, lang: Lang) -> String {
         Fault::Unreadable(word) => format!(
             "il a répondu «\u{a0}{word}\u{a0}», qui n'est pas une lettre de case (A à F ou a à f)"
         ),
+        Fault::NoSuchOption { name, offered } => format!(
+            "il n'a pas d'option «\u{a0}{name}\u{a0}» (ses options\u{a0}: {offered})"
+        ),
         Fault::Illegal { mv, error } => match error {
             oware_core::GameError::Illegal { reason, .. } => format!(
                 "il a joué {mv}, un coup impossible\u{a0}: {}",
@@ -140,9 +143,9 @@ pub fn tb_error(e: &oware_tablebase::TbError, lang: Lang) -> String {
             path.display()
         ),
         (TbError::Corrupt { path, reason }, Lang::Fr) => format!(
-            "{} n'est pas une table de finales que ce programme peut lire ({})\u{a0}: reconstruisez les tables avec «\u{a0}oware tablebase build\u{a0}»",
+            "{} n'est pas une table de finales que ce programme peut lire\u{a0}: {}. Reconstruisez les tables avec «\u{a0}oware tablebase build\u{a0}».",
             path.display(),
-            corrupt_fr(reason)
+            damage_fr(reason)
         ),
         (TbError::TooManySeeds { seeds }, Lang::Fr) => format!(
             "impossible de construire les tables de {seeds} graines\u{a0}: au plus {}",
@@ -158,41 +161,54 @@ pub fn tb_error(e: &oware_tablebase::TbError, lang: Lang) -> String {
     }
 }
 
-/// The tables library says what is wrong with a file in a sentence of its
-/// own (its `Corrupt` reason is text): the kind of damage, in French, from
-/// its words, and a general phrase for any other.
-fn corrupt_fr(reason: &str) -> &'static str {
-    const KINDS: &[(&str, &str)] = &[
-        ("too short", "le fichier est trop court"),
-        ("bad magic", "ce n'est pas un fichier de tables"),
-        ("format version", "il est d'une autre version du format"),
-        (
-            "built with cycles",
-            "il a été construit avec d'autres réglages",
+/// What is wrong with a table file ([`oware_tablebase::Damage`]), in
+/// French: the kind of damage, with the numbers that show it.
+fn damage_fr(d: &oware_tablebase::Damage) -> String {
+    use oware_tablebase::{file, Damage};
+    match d {
+        Damage::TooShort { len } => format!(
+            "le fichier est trop court ({len}\u{a0}octets, moins que les {}\u{a0}octets d'un en-tête)",
+            file::HEADER_LEN
         ),
-        (
-            "holds the table of",
-            "il contient la table d'un autre nombre de graines",
+        Damage::NotATable => "ce n'est pas un fichier de tables".to_string(),
+        Damage::Version { found } => format!(
+            "il est d'une autre version du format (version {found}, ce programme lit la version {})",
+            file::VERSION
         ),
-        (
-            "truncated",
-            "sa taille est fausse\u{a0}: il est tronqué ou rallongé",
+        Damage::CycleLimit { found } => format!(
+            "il a été construit avec d'autres réglages (cycles comptés jusqu'à {found}\u{a0}graines, ce programme les compte jusqu'à {})",
+            oware_tablebase::REFINE_MAX_SEEDS
         ),
-        (
-            "entries",
-            "son en-tête ne correspond pas à son nombre de graines",
+        Damage::OtherSeeds { found, expected } => format!(
+            "il contient la table de {found}\u{a0}graines au lieu de celle de {expected}"
         ),
-        (
-            "checksum",
-            "sa somme de contrôle est fausse\u{a0}: il est abîmé",
+        Damage::EntryCount {
+            found,
+            seeds,
+            expected,
+        } => format!(
+            "son en-tête annonce {found}\u{a0}positions, mais {seeds}\u{a0}graines en font {expected}"
         ),
-        ("palette", "son contenu est incohérent\u{a0}: il est abîmé"),
-        ("the game has", "le jeu n'a pas autant de graines"),
-    ];
-    KINDS
-        .iter()
-        .find(|(en, _)| reason.contains(en))
-        .map_or("il est abîmé ou d'une autre version", |(_, fr)| fr)
+        Damage::Size { len, expected } => format!(
+            "sa taille est fausse, il est tronqué ou rallongé ({len}\u{a0}octets au lieu de {expected})"
+        ),
+        Damage::PaletteLength { len } => format!(
+            "son en-tête est abîmé (il annonce {len}\u{a0}paires de valeurs au lieu de 1 à 256)"
+        ),
+        Damage::Checksum { .. } => {
+            "sa somme de contrôle est fausse, il a été abîmé".to_string()
+        }
+        Damage::PaletteEntry { slot, seeds, .. } => format!(
+            "son contenu est incohérent, il est abîmé (sa paire de valeurs numéro {slot} ne tient pas entre 0 et {seeds})"
+        ),
+        Damage::UnknownSlot { slot, palette } => format!(
+            "son contenu est incohérent, il est abîmé (une position renvoie à la paire de valeurs {slot}, il n'y en a que {palette})"
+        ),
+        Damage::TooManySeeds { seeds } => format!(
+            "une table de {seeds}\u{a0}graines, alors que le jeu n'en a que {}",
+            oware_tablebase::index::MAX_SEEDS
+        ),
+    }
 }
 
 /// Why the engine could not open or build its tables.
@@ -213,5 +229,24 @@ pub fn tablebase_error(e: &oware_engine::tablebase::TablebaseError, lang: Lang) 
         (TablebaseError::Disabled, Lang::Fr) => {
             "ce programme a été compilé sans les tables de finales".to_string()
         }
+    }
+}
+
+/// What is wrong with an opening book file, in French.
+pub fn book_error_fr(e: &oware_engine::book::BookError) -> String {
+    use oware_engine::book::{BookError, VERSION};
+    match e {
+        BookError::Io(_) => "il n'a pas pu être lu".to_string(),
+        BookError::NotABook => "ce n'est pas un fichier de livre d'ouvertures".to_string(),
+        BookError::Version { found } => format!(
+            "il est d'une autre version du format (version {found}, ce programme lit la version {VERSION})\u{a0}; reconstruisez-le avec «\u{a0}oware book build\u{a0}»"
+        ),
+        BookError::Length { expected, found } => format!(
+            "sa taille est fausse, il est tronqué ou abîmé ({found}\u{a0}octets au lieu de {expected})"
+        ),
+        BookError::Checksum { .. } => {
+            "sa somme de contrôle est fausse, il a été abîmé".to_string()
+        }
+        BookError::Corrupt(_) => "son contenu est incohérent, il est abîmé".to_string(),
     }
 }

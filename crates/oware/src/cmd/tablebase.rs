@@ -133,6 +133,7 @@ fn build(args: BuildArgs) -> Result<()> {
             ),
         ));
     }
+    not_a_file(&args.dir)?;
     // Work units of the seed counts still to build (three per position).
     let todo: u64 = (0..=args.max_seeds)
         .filter(|&n| !file::path_for(&args.dir, n).exists())
@@ -166,7 +167,7 @@ fn build(args: BuildArgs) -> Result<()> {
                 &bar,
                 match lang {
                     Lang::En => format!("{n:>2} seeds: valid file kept"),
-                    Lang::Fr => format!("{n:>2} graines\u{a0}: fichier valide gardé"),
+                    Lang::Fr => format!("{}\u{a0}: fichier valide gardé", seeds_fr(n)),
                 },
             ),
             LevelStatus::Built => {
@@ -180,8 +181,13 @@ fn build(args: BuildArgs) -> Result<()> {
                             level_started.elapsed().as_secs_f64()
                         ),
                         Lang::Fr => format!(
-                            "{n:>2} graines\u{a0}: {} positions construites en {} s",
-                            index::count(n),
+                            "{}\u{a0}: {} en {}\u{a0}s",
+                            seeds_fr(n),
+                            plural_fr(
+                                index::count(n),
+                                "position construite",
+                                "positions construites"
+                            ),
                             format!("{:.1}", level_started.elapsed().as_secs_f64())
                                 .replace('.', ",")
                         ),
@@ -208,11 +214,18 @@ fn build(args: BuildArgs) -> Result<()> {
                 if r.spilled {
                     say(
                         &bar,
-                        format!(
-                            "{:>2} seeds: working arrays spilled to {}",
-                            r.seeds,
-                            args.dir.display()
-                        ),
+                        match lang {
+                            Lang::En => format!(
+                                "{:>2} seeds: working arrays spilled to {}",
+                                r.seeds,
+                                args.dir.display()
+                            ),
+                            Lang::Fr => format!(
+                                "{}\u{a0}: tableaux de travail déchargés sur le disque dans {}",
+                                seeds_fr(r.seeds),
+                                args.dir.display()
+                            ),
+                        },
                     );
                 }
                 on_level(r.seeds, r.status)
@@ -222,7 +235,13 @@ fn build(args: BuildArgs) -> Result<()> {
             if let Some(b) = summary.peak_private_bytes {
                 say(
                     &bar,
-                    format!("peak private memory {:.1} MB", b as f64 / 1e6),
+                    match lang {
+                        Lang::En => format!("peak private memory {:.1} MB", b as f64 / 1e6),
+                        Lang::Fr => format!(
+                            "mémoire privée au plus haut\u{a0}: {}\u{a0}Mo",
+                            format!("{:.1}", b as f64 / 1e6).replace('.', ",")
+                        ),
+                    },
                 );
             }
         }),
@@ -240,7 +259,7 @@ fn build(args: BuildArgs) -> Result<()> {
             started.elapsed().as_secs_f64()
         ),
         Lang::Fr => println!(
-            "tables de 0 à {} graines ({} positions) dans {} en {} s",
+            "tables de 0 à {} graines ({}\u{a0}positions) dans {} en {}\u{a0}s",
             args.max_seeds,
             index::count_up_to(args.max_seeds),
             args.dir.display(),
@@ -260,7 +279,33 @@ fn say(bar: &ProgressBar, line: String) {
     }
 }
 
+/// "12 graines" right-aligned as a column, "1 graine" (French counts 0
+/// and 1 in the singular).
+fn seeds_fr(n: usize) -> String {
+    let word = if n <= 1 { "graine" } else { "graines" };
+    format!("{n:>2}\u{a0}{word}")
+}
+
+/// `n` and its noun phrase, singular for 0 and 1 as French has it.
+fn plural_fr(n: u64, one: &str, many: &str) -> String {
+    format!("{n}\u{a0}{}", if n <= 1 { one } else { many })
+}
+
+/// Refuses `dir` when it names a file: tables are a folder.
+fn not_a_file(dir: &std::path::Path) -> Result<()> {
+    if dir.is_file() {
+        let d = dir.display();
+        return Err(super::said(
+            super::args_lang(),
+            format!("{d} is a file: give the folder of the tables"),
+            format!("{d} est un fichier\u{a0}: donnez le dossier des tables"),
+        ));
+    }
+    Ok(())
+}
+
 fn open(dir: &std::path::Path) -> Result<Tablebase> {
+    not_a_file(dir)?;
     let tb =
         Tablebase::open(dir).with_context(|| format!("opening tables in {}", dir.display()))?;
     if tb.max_seeds().is_none() {
@@ -268,7 +313,7 @@ fn open(dir: &std::path::Path) -> Result<Tablebase> {
         return Err(super::said(
             super::args_lang(),
             format!("no table files in {d} (build them with `oware tablebase build --dir {d}`)"),
-            format!("aucun fichier de tables dans {d} (construisez-les avec `oware tablebase build --dir {d}`)"),
+            format!("aucun fichier de tables dans {d} (construisez-les avec «\u{a0}oware tablebase build --dir {d}\u{a0}»)"),
         ));
     }
     Ok(tb)
@@ -276,16 +321,16 @@ fn open(dir: &std::path::Path) -> Result<Tablebase> {
 
 fn result_text(r: TbResult, lang: Lang) -> &'static str {
     match r {
-        TbResult::Win => lang.pick("win for the side to move", "gain pour le camp qui joue"),
+        TbResult::Win => lang.pick("win for the side to move", "victoire pour le camp qui joue"),
         TbResult::Draw => lang.pick("draw", "nulle"),
-        TbResult::Loss => lang.pick("loss for the side to move", "perte pour le camp qui joue"),
+        TbResult::Loss => lang.pick("loss for the side to move", "défaite pour le camp qui joue"),
         TbResult::WinOrDraw => lang.pick(
             "win or draw for the side to move (depends on repetition)",
-            "gain ou nulle pour le camp qui joue (selon les répétitions)",
+            "victoire ou nulle pour le camp qui joue (selon les répétitions)",
         ),
         TbResult::DrawOrLoss => lang.pick(
             "draw or loss for the side to move (depends on repetition)",
-            "nulle ou perte pour le camp qui joue (selon les répétitions)",
+            "nulle ou défaite pour le camp qui joue (selon les répétitions)",
         ),
         TbResult::Unresolved => lang.pick("depends on repetition", "selon les répétitions"),
     }
@@ -484,12 +529,15 @@ fn verify(args: VerifyArgs) -> Result<()> {
     }
     for n in 0..=max {
         let (checked, exact, decided) = oware_tablebase::check_consistency(&tb, n, args.sample)
-            .map_err(|e| anyhow::anyhow!("{n} seeds: {e}"))?;
+            .map_err(|e| consistency_error(n, &e))?;
         let pct = |k: u64| 100.0 * k as f64 / checked.max(1) as f64;
         if fr {
             let pct = |k: u64| format!("{:.1}", pct(k)).replace('.', ",");
             println!(
-                "{n:>2} graines\u{a0}: {checked} positions s'accordent avec les valeurs de leurs coups\u{a0}; {}\u{202f}% exactes\u{a0}; résultat décidé pour {}\u{202f}% à greniers égaux",
+                "{}\u{a0}: {} avec les valeurs de {} coups\u{a0}; {}\u{202f}% exactes\u{a0}; résultat décidé pour {}\u{202f}% à greniers égaux",
+                seeds_fr(n),
+                plural_fr(checked, "position s'accorde", "positions s'accordent"),
+                if checked <= 1 { "ses" } else { "leurs" },
                 pct(exact),
                 pct(decided)
             );
@@ -539,4 +587,26 @@ fn bench(args: BenchArgs) -> Result<()> {
         secs * 1e9 / args.probes as f64
     );
     Ok(())
+}
+
+/// A table that disagrees with its moves, in the command line's language.
+fn consistency_error(n: usize, e: &oware_tablebase::ConsistencyError) -> anyhow::Error {
+    use oware_tablebase::ConsistencyError;
+    let lang = super::args_lang();
+    let fr = match e {
+        ConsistencyError::NoTable(n) => format!("il n'y a pas de table de {n}\u{a0}graines"),
+        ConsistencyError::Mismatch {
+            position,
+            stored,
+            moves,
+        } => format!(
+            "{position}\u{a0}: la table donne {} à {} graines, mais ses coups donnent {} à {}\u{a0}; la table est fausse, reconstruisez-la avec «\u{a0}oware tablebase build\u{a0}»",
+            stored.0, stored.1, moves.0, moves.1
+        ),
+    };
+    super::said(
+        lang,
+        format!("{n} seeds: {e}"),
+        format!("{}\u{a0}: {fr}", seeds_fr(n).trim_start()),
+    )
 }
