@@ -418,6 +418,9 @@ pub struct App {
     /// What to tell the player after the screen is closed (the autosave
     /// written, or why it could not be).
     pub farewell: Option<Said>,
+    /// Why the unfinished game could not be saved on quitting, if it
+    /// could not (the command then fails with it).
+    pub unsaved: Option<store::StoreError>,
     /// Counts frames of the thinking indicator.
     pub spinner: usize,
     anim: Option<Animation>,
@@ -462,6 +465,7 @@ impl App {
             review: None,
             quit: false,
             farewell: None,
+            unsaved: None,
             spinner: 0,
             anim: None,
             thinking: None,
@@ -1567,8 +1571,8 @@ impl App {
                 && !self.game().is_over()
                 && !self.game().plies().is_empty()
             {
-                self.farewell = Some(match store::save(&path, self.game(), self.players()) {
-                    Ok(()) => Said::new(Tone::Info, |l| {
+                self.farewell = match store::save(&path, self.game(), self.players()) {
+                    Ok(()) => Some(Said::new(Tone::Info, |l| {
                         match l {
                         Lang::En => format!(
                             "The unfinished game was saved in {}; it will be offered next time.",
@@ -1579,9 +1583,12 @@ impl App {
                             path.display()
                         ),
                     }
-                    }),
-                    Err(e) => Said::new(Tone::Error, |l| e.text(l)),
-                });
+                    })),
+                    Err(e) => {
+                        self.unsaved = Some(e);
+                        None
+                    }
+                };
             } else if self.screen != Screen::Resume {
                 let _ = std::fs::remove_file(&path);
             }

@@ -38,6 +38,9 @@ pub enum PlayError {
     /// The terminal failed (or the line mode's input or output).
     #[error("{}", terminal_text(.0, text::Lang::En))]
     Terminal(#[from] std::io::Error),
+    /// The unfinished game could not be saved on quitting.
+    #[error("The unfinished game was not saved. {0}")]
+    NotSaved(store::StoreError),
 }
 
 impl PlayError {
@@ -46,6 +49,14 @@ impl PlayError {
         match self {
             PlayError::Load(e) => e.text(lang),
             PlayError::Terminal(e) => terminal_text(e, lang),
+            PlayError::NotSaved(e) => format!(
+                "{} {}",
+                lang.pick(
+                    "The unfinished game was not saved.",
+                    "La partie inachevée n'a pas été enregistrée."
+                ),
+                e.text(lang)
+            ),
         }
     }
 }
@@ -108,8 +119,8 @@ pub fn run(mut options: Options) -> Result<(), PlayError> {
         let mut stdout = std::io::stdout();
         return match plain::run(&options.settings, load, stdin.lock(), &mut stdout) {
             // A reader that stops reading (e.g. `| head`) is not an error.
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-            r => r.map_err(PlayError::Terminal),
+            Err(PlayError::Terminal(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+            r => r,
         };
     }
     let mut damaged = None;
@@ -141,7 +152,12 @@ pub fn run(mut options: Options) -> Result<(), PlayError> {
     if let Some(message) = &app.farewell {
         eprintln!("{}", message.text(app.lang()));
     }
-    result.map_err(PlayError::Terminal)
+    result.map_err(PlayError::Terminal)?;
+    // A game that could not be kept is an error, for scripts too.
+    match app.unsaved.take() {
+        Some(e) => Err(PlayError::NotSaved(e)),
+        None => Ok(()),
+    }
 }
 
 /// Moves an autosave that cannot be read out of the way (so it is not

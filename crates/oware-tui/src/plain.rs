@@ -12,6 +12,7 @@ use oware_session::{levels, words, Lang, Session};
 use crate::app::{record_opponent, replayed_text, Opponent, Settings, Starter};
 use crate::store::{self, Players};
 use crate::text;
+use crate::PlayError;
 
 const HELP_EN: &str =
     "Type a house letter (A-F for the bottom row as you see it) to play it, or a command:
@@ -79,16 +80,19 @@ struct Plain<'a, W: Write> {
     engine: Engine,
     settings: &'a Settings,
     seed: u64,
+    // Why the unfinished game could not be saved on quitting, if so.
+    unsaved: Option<store::StoreError>,
 }
 
 /// Plays a game over `input`/`out` until it ends, the input ends or the
-/// player quits. `load` resumes a recorded game.
+/// player quits. `load` resumes a recorded game. An unfinished game that
+/// could not be saved on quitting is [`PlayError::NotSaved`].
 pub fn run<R: BufRead, W: Write>(
     settings: &Settings,
     load: Option<Record>,
     input: R,
     out: &mut W,
-) -> io::Result<()> {
+) -> Result<(), PlayError> {
     let session = match load {
         Some(record) => {
             let computer = record_opponent(&record, settings);
@@ -114,6 +118,7 @@ pub fn run<R: BufRead, W: Write>(
     };
     let mut p = Plain {
         out,
+        unsaved: None,
         session,
         engine: Engine::new(EngineOptions {
             hash_mb: 16,
@@ -126,7 +131,12 @@ pub fn run<R: BufRead, W: Write>(
     p.engine.set_network(settings.network.clone());
     p.engine.set_tablebase_loading(settings.tables.clone());
     p.intro()?;
-    p.play(input)
+    p.play(input)?;
+    // A game that could not be kept is an error, for scripts too.
+    match p.unsaved.take() {
+        Some(e) => Err(PlayError::NotSaved(e)),
+        None => Ok(()),
+    }
 }
 
 impl<W: Write> Plain<'_, W> {
@@ -518,15 +528,8 @@ impl<W: Write> Plain<'_, W> {
                         path.display(),
                         path.display()
                     )?,
-                    (Err(e), _) => writeln!(
-                        self.out,
-                        "{} {}",
-                        lang.pick(
-                            "The unfinished game was not saved.",
-                            "La partie inachevée n'a pas été enregistrée."
-                        ),
-                        e.text(lang)
-                    )?,
+                    // Said once, by the command's error (and its exit code).
+                    (Err(e), _) => self.unsaved = Some(e),
                 }
             }
         }

@@ -1078,12 +1078,22 @@ fn the_newcomers_audit_cases_are_said_in_french() {
         ],
         "F\nquitter\n",
     );
-    let said = String::from_utf8_lossy(&out.stdout);
+    // Said once, as the command's error, and the exit code says so too.
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stderr);
     assert!(
         said.contains(
             "La partie inachevée n'a pas été enregistrée. Impossible de créer le dossier"
         ),
         "{said}"
+    );
+    assert!(
+        !String::from_utf8_lossy(&out.stdout).contains("n'a pas été enregistrée"),
+        "said twice: {out:?}"
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("Au revoir."),
+        "{out:?}"
     );
     assert!(
         said.contains("une partie du chemin n'est pas un dossier"),
