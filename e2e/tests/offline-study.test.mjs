@@ -27,6 +27,15 @@ for (const line of readFileSync(join(here, '../../crates/oware-session/data/puzz
 
 const offlineErrors = (errors) => errors.filter((e) => !/net::|Failed to fetch|NetworkError|ERR_INTERNET_DISCONNECTED/.test(e));
 
+/** A 360×640 phone with the app installed: the service worker in control. */
+async function installedPhone(b) {
+  const ctx = await b.newContext({ viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true });
+  const page = await ctx.newPage();
+  const errors = watchErrors(page);
+  await installed(page);
+  return { ctx, page, errors };
+}
+
 async function shownPuzzle(page) {
   await page.locator('.puz-board .house.playable').first().waitFor();
   const id = Number(await page.locator('.puz-board').getAttribute('data-puzzle'));
@@ -37,10 +46,7 @@ async function shownPuzzle(page) {
 test('offline: puzzles from the module, solved and failed, unrated, worded as the server words them', async () => {
   const b = await launch();
   try {
-    const ctx = await b.newContext({ viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true });
-    const page = await ctx.newPage();
-    const errors = watchErrors(page);
-    await installed(page);
+    const { ctx, page, errors } = await installedPhone(b);
     await page.evaluate(() => localStorage.removeItem('oware.puzzles'));
     await ctx.setOffline(true);
 
@@ -155,10 +161,7 @@ test('offline: a game played offline, reviewed by the browser engine', async () 
 test('offline: the lessons answer every move from the module, in French', async () => {
   const b = await launch();
   try {
-    const ctx = await b.newContext({ viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true });
-    const page = await ctx.newPage();
-    const errors = watchErrors(page);
-    await installed(page);
+    const { ctx, page, errors } = await installedPhone(b);
     await page.evaluate(() => { localStorage.setItem('oware.lang', 'fr'); localStorage.setItem('oware.set.animate', '0'); });
     await ctx.setOffline(true);
     await page.goto(`${BASE}/learn`);
@@ -202,10 +205,7 @@ test('offline: the lessons answer every move from the module, in French', async 
 test('offline: a position studied and played from, on this device', async () => {
   const b = await launch();
   try {
-    const ctx = await b.newContext({ viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true });
-    const page = await ctx.newPage();
-    const errors = watchErrors(page);
-    await installed(page);
+    const { ctx, page, errors } = await installedPhone(b);
     await page.evaluate(() => { localStorage.setItem('oware.lang', 'en'); localStorage.setItem('oware.level', '2'); });
     await ctx.setOffline(true);
     const position = '0-0-0-0-0-2-2-2-0-1-2-0-17-22-S';
@@ -229,10 +229,7 @@ test('offline: a position studied and played from, on this device', async () => 
 test('offline: an OGN record imported and reviewed on this device, refused as the server refuses it', async () => {
   const b = await launch();
   try {
-    const ctx = await b.newContext({ viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true });
-    const page = await ctx.newPage();
-    const errors = watchErrors(page);
-    await installed(page);
+    const { ctx, page, errors } = await installedPhone(b);
     await page.evaluate(() => localStorage.setItem('oware.lang', 'en'));
     // Online first: the server's refusal of a bad record, word for word.
     const bad = '1. F f\n2. F';
