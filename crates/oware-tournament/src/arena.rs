@@ -70,6 +70,8 @@ pub fn standings(players: &[PlayerId], games: &[Game]) -> Vec<Standing> {
             Outcome::SouthWon => (2, 0),
             Outcome::NorthWon => (0, 2),
             Outcome::Draw => (1, 1),
+            // Ended before each side moved: not a game.
+            Outcome::Void => continue,
         };
         for (player, result) in [(game.south, south_result), (game.north, north_result)] {
             let Some(&i) = index.get(&player) else {
@@ -103,7 +105,9 @@ fn rank_key(s: &Standing) -> (Reverse<u32>, u32) {
 
 /// Pairs the players in `waiting` (those not in a game and not paused),
 /// given every game so far: near ranks together, no immediate rematch when
-/// another pairing exists, South to whoever has had South less. The pairs
+/// another pairing exists, and none at all while some game is still in
+/// play (its players are about to wait too), South to whoever has had
+/// South less. The pairs
 /// in `forbidden` (players who blocked each other) are never paired. A
 /// player left over keeps waiting. `ratings` breaks ties in rank (and
 /// ranks players with no game yet).
@@ -161,9 +165,14 @@ pub fn pair(
         last.get(&a).is_some_and(|&(o, _)| o == b) || last.get(&b).is_some_and(|&(o, _)| o == a)
     };
 
+    // While a game is in play, its players will soon be waiting too: two
+    // players who have just met wait for them rather than meet again (with
+    // four players, two quick finishers were paired with each other over
+    // and over while the others played).
+    let others_playing = games.iter().any(|g| g.outcome.is_none());
     let pairs = best_matching(order.len(), PAIRING_WINDOW, |i, j| {
         let (a, b) = (order[i], order[j]);
-        if a == b || blocked(a, b) {
+        if a == b || blocked(a, b) || (others_playing && rematch(a, b)) {
             None
         } else {
             Some(u64::from(rematch(a, b)))
@@ -409,6 +418,45 @@ mod tests {
         // than waiting.
         let pairs = pair(&[0, 1], &[], &games, &[]);
         assert_eq!(pairs.len(), 1);
+    }
+
+    /// Issue 33, finding 4: two quick finishers are not paired with each
+    /// other again while the other players' game goes on.
+    #[test]
+    fn no_rematch_while_others_are_still_playing() {
+        let mut games = ladder();
+        games.push(done(0, 1, Outcome::SouthWon));
+        games.push(Game {
+            south: 2,
+            north: 3,
+            outcome: None,
+        });
+        assert!(pair(&[0, 1], &[], &games, &[]).is_empty());
+        // Once that game is over, everyone waits and the pairs cross.
+        games.last_mut().unwrap().outcome = Some(Outcome::Draw);
+        let pairs = pair(&[0, 1, 2, 3], &[], &games, &[]);
+        assert_eq!(pairs.len(), 2);
+        for p in &pairs {
+            let (a, b) = (p.south.min(p.north), p.south.max(p.north));
+            assert!((a, b) != (0, 1) && (a, b) != (2, 3), "{pairs:?}");
+        }
+    }
+
+    /// Issue 33, finding 4: a game that ended before each side moved scores
+    /// nothing and is not counted as a game; it neither starts nor ends a
+    /// streak.
+    #[test]
+    fn a_void_game_scores_nothing_and_leaves_the_streak() {
+        let games = [
+            done(0, 1, Outcome::SouthWon),
+            done(0, 1, Outcome::SouthWon),
+            done(1, 0, Outcome::Void),
+            done(0, 1, Outcome::Void),
+            done(0, 1, Outcome::SouthWon),
+        ];
+        let s = standings(&[0, 1], &games);
+        assert_eq!(line(&s, 0).sheet, [2, 2, 4]);
+        assert_eq!((line(&s, 1).score, line(&s, 1).games), (0, 3));
     }
 
     #[test]

@@ -110,6 +110,12 @@ pub enum Outcome {
     SouthWon,
     NorthWon,
     Draw,
+    /// The game ended before each side had moved (a resignation or an
+    /// abort at the start): it scores nothing for anyone. An arena does not
+    /// count it as a game at all; a Swiss counts it as a game both lost
+    /// (the two met, neither scores), so an accomplice cannot hand out
+    /// points by resigning at once.
+    Void,
 }
 
 /// One game to start: who sits South (moves first) and who North.

@@ -152,6 +152,46 @@ pub fn pair_next_round(
     dutch::pair(players, played, forbidden)
 }
 
+/// A round paired by [`pair_round`], and whether the blocks had to be set
+/// aside.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlockedPairing {
+    pub pairing: RoundPairing,
+    /// No pairing could honour every block, so the round was paired as if
+    /// nobody had blocked anyone.
+    pub blocks_ignored: bool,
+}
+
+/// Pairs the next round honouring `blocks` (players who blocked each
+/// other) when some pairing can, and otherwise as if there were none: a
+/// block keeps two players apart, but no entrant can end a Swiss, or stall
+/// it, by blocking the others (an entrant who blocks everyone would
+/// otherwise make every round unpairable). The other refusals are
+/// [`pair_next_round`]'s.
+pub fn pair_round(
+    players: &[Player],
+    played: &[Round],
+    total_rounds: u32,
+    blocks: &[(PlayerId, PlayerId)],
+) -> Result<BlockedPairing, SwissError> {
+    if !blocks.is_empty() {
+        match pair_next_round(players, played, total_rounds, blocks) {
+            Ok(pairing) => {
+                return Ok(BlockedPairing {
+                    pairing,
+                    blocks_ignored: false,
+                })
+            }
+            Err(SwissError::NoPairing) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(BlockedPairing {
+        pairing: pair_next_round(players, played, total_rounds, &[])?,
+        blocks_ignored: !blocks.is_empty(),
+    })
+}
+
 /// The standings after `played`, best first.
 ///
 /// Points: a win 1, a draw ½, the bye 1, an absence 0. Games still in play
@@ -184,6 +224,7 @@ pub fn standings(players: &[Player], played: &[Round]) -> Vec<Standing> {
                         Outcome::SouthWon => (2, 0),
                         Outcome::NorthWon => (0, 2),
                         Outcome::Draw => (1, 1),
+                        Outcome::Void => (0, 0),
                     };
                     results[s].push(RoundResult::Game {
                         opponent: o,

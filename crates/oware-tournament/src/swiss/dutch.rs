@@ -78,10 +78,14 @@ type Line = (usize, Option<(usize, Colour, u32)>);
 /// A bracket's pairs, and the players it floats down.
 type BracketPairing = (Vec<(usize, usize)>, Vec<usize>);
 
-struct Pairer<'a> {
+struct Pairer {
     h: Vec<History>,
     prefs: Vec<Option<(Colour, Strength)>>,
-    forbidden: &'a [(PlayerId, PlayerId)],
+    /// `forbidden[a * n + b]`: the caller forbids `a` and `b` (indices
+    /// into `h`) to meet. A matrix, since `allowed` is asked for every
+    /// pair many times over (a list scanned each time made a 200-player
+    /// round with many blocks take 17 s).
+    forbidden: Vec<bool>,
     /// The largest score difference allowed in a pair: the smallest with
     /// which everyone can be paired (see step 4 of the module docs).
     max_difference: u32,
@@ -96,11 +100,11 @@ pub(super) fn pair(
     pairer.pair()
 }
 
-impl<'a> Pairer<'a> {
+impl Pairer {
     fn new(
         players: &[Player],
         played: &[Round],
-        forbidden: &'a [(PlayerId, PlayerId)],
+        forbidden: &[(PlayerId, PlayerId)],
     ) -> Result<Self, SwissError> {
         let mut seeded: Vec<&Player> = Vec::with_capacity(players.len());
         for p in players {
@@ -147,6 +151,7 @@ impl<'a> Pairer<'a> {
                             Outcome::SouthWon => (2, 0),
                             Outcome::NorthWon => (0, 2),
                             Outcome::Draw => (1, 1),
+                            Outcome::Void => (0, 0),
                         };
                         lines.push((s, Some((n, Colour::South, rs))));
                         lines.push((n, Some((s, Colour::North, rn))));
@@ -189,10 +194,20 @@ impl<'a> Pairer<'a> {
             }
         }
         let prefs = h.iter().map(History::preference).collect();
+        let n = h.len();
+        let index: std::collections::HashMap<PlayerId, usize> =
+            h.iter().enumerate().map(|(i, x)| (x.id, i)).collect();
+        let mut matrix = vec![false; n * n];
+        for (a, b) in forbidden {
+            if let (Some(&a), Some(&b)) = (index.get(a), index.get(b)) {
+                matrix[a * n + b] = true;
+                matrix[b * n + a] = true;
+            }
+        }
         Ok(Pairer {
             h,
             prefs,
-            forbidden,
+            forbidden: matrix,
             max_difference: u32::MAX,
         })
     }
@@ -212,8 +227,7 @@ impl<'a> Pairer<'a> {
                 return false;
             }
         }
-        let (x, y) = (self.h[a].id, self.h[b].id);
-        !self.forbidden.iter().any(|&f| f == (x, y) || f == (y, x))
+        !self.forbidden[a * self.h.len() + b]
     }
 
     /// Ranking order: score, then pairing number.
@@ -463,7 +477,7 @@ impl<'a> Pairer<'a> {
 type Quality = (Vec<u32>, Vec<u32>, u32, u32, [u32; 4]);
 
 struct BracketSearch<'p> {
-    pairer: &'p Pairer<'p>,
+    pairer: &'p Pairer,
     bracket: &'p [usize],
     lower: &'p [usize],
     floats_left: usize,
