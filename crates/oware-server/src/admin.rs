@@ -87,13 +87,21 @@ pub async fn close_account(
         .await
         .map_err(|e| StoreError::Commit(format!("reading the account: {e}")))??
         .ok_or_else(|| AdminError::NoAccount(name.to_string()))?;
-    write(
-        store,
-        AccountOp::Close {
-            id: account.id,
-            reason: reason.to_string(),
-            at: now_ms(),
-        },
-    )
-    .await
+    // Withdrawn from every open tournament in the same transaction.
+    let s = store.clone();
+    let id = account.id.clone();
+    let open = tokio::task::spawn_blocking(move || s.tournaments_of(&id))
+        .await
+        .map_err(|e| StoreError::Commit(format!("reading the tournaments: {e}")))??;
+    let mut ops = crate::store::tournaments::withdrawals(open, &account.id);
+    ops.push(WriteOp::Account(AccountOp::Close {
+        id: account.id,
+        reason: reason.to_string(),
+        at: now_ms(),
+    }));
+    store
+        .write(WriteOp::All(ops))
+        .await
+        .map_err(|_| StoreError::Commit("the writer stopped".into()))??;
+    Ok(())
 }

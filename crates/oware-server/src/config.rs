@@ -59,6 +59,10 @@ pub struct Config {
     pub tournament_minute: Duration,
     /// The most entrants a tournament takes.
     pub tournament_max_players: usize,
+    /// Open tournaments created by players, all together (the site's own
+    /// schedule is not counted): with each account capped at three, a crowd
+    /// of accounts could otherwise open thousands.
+    pub tournament_max_open: u32,
     /// The tournaments the server runs by itself (`oware serve
     /// --tournament-schedule`).
     pub tournament_schedule: Vec<crate::schedule::Scheduled>,
@@ -100,6 +104,7 @@ impl Default for Config {
             swiss_break: Duration::from_secs(20),
             tournament_minute: Duration::from_secs(60),
             tournament_max_players: 200,
+            tournament_max_open: 100,
             tournament_schedule: Vec::new(),
         }
     }

@@ -364,6 +364,10 @@ pub struct GameMeta {
     /// The tournament this game was paired in, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tournament: Option<String>,
+    /// That tournament's kind (games paired before it was kept: `None`,
+    /// taken as a Swiss).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament_kind: Option<TournamentKind>,
     /// The player's browser plays the computer's moves (an untimed
     /// computer game; docs/WEB.md, "Which engine answers"): the server
     /// starts no search for them. Stored with the game, so the choice
@@ -449,6 +453,7 @@ impl GameMeta {
             takeback: None,
             rematch: None,
             tournament: None,
+            tournament_kind: None,
             browser_engine: false,
             ply: 0,
             score: stores(&start),

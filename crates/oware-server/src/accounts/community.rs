@@ -126,16 +126,29 @@ async fn block(
             );
         }
     }
-    write(
-        &hub,
-        AccountOp::Block {
-            blocker: user.id.clone(),
-            blocked: id,
-            on: req.on,
-            at: now_ms(),
-        },
-    )
-    .await?;
+    let at = now_ms();
+    let mut ops = vec![WriteOp::Account(AccountOp::Block {
+        blocker: user.id.clone(),
+        blocked: id.clone(),
+        on: req.on,
+        at,
+    })];
+    if req.on {
+        // A block ends following both ways: neither sees the other's games
+        // in their list any more.
+        for (follower, followed) in [(&user.id, &id), (&id, &user.id)] {
+            ops.push(WriteOp::Account(AccountOp::Follow {
+                follower: follower.clone(),
+                followed: followed.clone(),
+                on: false,
+                at,
+            }));
+        }
+    }
+    match hub.store().write(WriteOp::All(ops)).await {
+        Ok(r) => r.map_err(|e| ApiError::internal(format!("store: {e}")))?,
+        Err(_) => return Err(ApiError::internal("the writer stopped")),
+    }
     relations_view(&hub, &user).await.map(Json)
 }
 

@@ -346,7 +346,15 @@ async fn delete(
         .password
         .ok_or_else(|| ApiError::invalid_request("password: required"))?;
     confirm_password(&hub, &limits, &user, password).await?;
-    // Games stay, with the seats made anonymous; then the account goes.
+    // Withdrawn from every open tournament first (no round is paired with
+    // the account any more); games stay, with the seats made anonymous
+    // (a game in play resigned); then the account goes.
+    let id = user.id.clone();
+    let open = hub.read(move |store| store.tournaments_of(&id)).await?;
+    if !open.is_empty() {
+        let ops = crate::store::tournaments::withdrawals(open, &user.id);
+        write(&hub, WriteOp::All(ops)).await?;
+    }
     let id = user.id.clone();
     let games = hub
         .read(move |store| store.account_games(&id, u32::MAX))

@@ -50,7 +50,8 @@ use crate::store::tournaments::{
     EntrantRow, EntrantState, Kind, Outcome, PairingRow, Status, Tournament, TournamentOp,
     TournamentRow,
 };
-use crate::store::{StoredGame, WriteOp};
+use crate::store::{Cap, StoreError, StoredGame, WriteOp};
+use futures_util::StreamExt;
 
 /// How often each node looks at the open tournaments.
 pub(crate) const TICK: Duration = Duration::from_secs(1);
@@ -64,8 +65,15 @@ const SEEN_WRITE_MS: i64 = 4_000;
 /// A tournament of the server's schedule is created this long before it
 /// starts.
 pub(crate) const ANNOUNCE_MS: i64 = 3_600_000;
+/// The longest a Swiss round's pairing may take before the director
+/// leaves it for its next look (a 200-player round with 60 players
+/// blocking most others takes about 0.3 s).
+const PAIRING_CAP: Duration = Duration::from_secs(5);
 /// Open tournaments one account may have created.
-pub(crate) const MAX_OPEN_PER_CREATOR: usize = 3;
+pub(crate) const MAX_OPEN_PER_CREATOR: u32 = 3;
+/// Tournaments one node looks at per tick at most, and at once.
+const CLAIM_PER_TICK: u32 = 50;
+const LOOKS_AT_ONCE: usize = 8;
 
 /// The presence writes this node made lately, by (tournament, account).
 #[derive(Default)]
@@ -89,8 +97,13 @@ impl Presence {
     }
 }
 
-/// How a finished game counts in its tournament.
-pub(crate) fn outcome_of(result: &oware_core::Outcome) -> Outcome {
+/// How a finished game counts in its tournament: a game that ended
+/// before each side moved counts for nobody (`Void`), except a time loss
+/// by a player who never came, which the player who was there wins.
+pub(crate) fn outcome_of(live: &Live, result: &oware_core::Outcome) -> Outcome {
+    if !live.both_have_moved() && result.reason != oware_core::EndReason::Time {
+        return Outcome::Void;
+    }
     match result.winner {
         Some(Side::South) => Outcome::SouthWon,
         Some(Side::North) => Outcome::NorthWon,
@@ -99,28 +112,40 @@ pub(crate) fn outcome_of(result: &oware_core::Outcome) -> Outcome {
 }
 
 /// What a tournament game's end adds to its transaction: the outcome, and
-/// the pause of a player who never moved (they were not there).
+/// the pause of a player who was not there or would not play: who never
+/// moved before their time ran out and, in an arena, who resigned before
+/// each side had moved, or both players of a draw agreed before then (an
+/// accomplice who resigns at once is not paired with the same player over
+/// and over). A paused player comes back by joining again.
 pub(crate) fn end_ops(live: &Live) -> Vec<WriteOp> {
     let (Some(result), Some(tid)) = (live.meta.result, live.meta.tournament.as_ref()) else {
         return Vec::new();
     };
     let tid = tid.clone();
+    let outcome = outcome_of(live, &result);
     let mut ops = vec![WriteOp::Tournament(TournamentOp::Outcome {
         tournament_id: tid.clone(),
         game_id: live.meta.id.clone(),
-        outcome: outcome_of(&result),
+        outcome,
     })];
-    if matches!(result.reason, oware_core::EndReason::Time) {
-        if let Some(side) = result.winner.map(Side::opponent) {
-            if !live.has_moved(side) {
-                if let Some(account) = live.meta.seats[side.index()].account.clone() {
-                    ops.push(WriteOp::Tournament(TournamentOp::State {
-                        tournament_id: tid,
-                        account_id: account,
-                        state: EntrantState::Paused,
-                    }));
-                }
+    let loser = result.winner.map(Side::opponent);
+    let paused: Vec<Side> = match result.reason {
+        oware_core::EndReason::Time => loser.filter(|&s| !live.has_moved(s)).into_iter().collect(),
+        _ if outcome == Outcome::Void && live.meta.tournament_kind == Some(Kind::Arena) => {
+            match loser {
+                Some(side) => vec![side],
+                None => Side::ALL.to_vec(),
             }
+        }
+        _ => Vec::new(),
+    };
+    for side in paused {
+        if let Some(account) = live.meta.seats[side.index()].account.clone() {
+            ops.push(WriteOp::Tournament(TournamentOp::State {
+                tournament_id: tid.clone(),
+                account_id: account,
+                state: EntrantState::Paused,
+            }));
         }
     }
     ops
@@ -270,19 +295,26 @@ impl Hub {
                 let now = now_ms();
                 hub.schedule_tournaments(now, &mut announced).await;
                 let ids = match hub
-                    .read(move |s| s.claim_tournaments(now, LEASE_MS, 20))
+                    .read(move |s| s.claim_tournaments(now, LEASE_MS, CLAIM_PER_TICK))
                     .await
                 {
                     Ok(ids) => ids,
                     Err(_) => continue,
                 };
-                for id in ids {
-                    if let Err(e) = hub.direct(&id).await {
-                        if e.code != crate::error::ErrorCode::StalePly {
-                            tracing::warn!("tournament {id}: {e}");
+                // Several looks at once: one slow tournament (a large
+                // Swiss being paired) holds up no other.
+                let looks =
+                    futures_util::stream::iter(ids).for_each_concurrent(LOOKS_AT_ONCE, |id| {
+                        let hub = hub.clone();
+                        async move {
+                            if let Err(e) = hub.direct(&id).await {
+                                if e.code != crate::error::ErrorCode::StalePly {
+                                    tracing::warn!("tournament {id}: {e}");
+                                }
+                            }
                         }
-                    }
-                }
+                    });
+                looks.await;
             }
         });
     }
@@ -395,16 +427,39 @@ impl Hub {
             return Ok(());
         }
         let forbidden = self.forbidden(&t).await?;
-        let pairing = match swiss::pair_next_round(
-            &swiss_players(&t),
-            &swiss_rounds(&t),
-            row.rounds,
-            &forbidden,
-        ) {
-            Ok(p) => p,
+        // Off the async threads, with a time cap: a slow pairing holds
+        // neither the other tournaments nor the games.
+        let (players, rounds, total) = (swiss_players(&t), swiss_rounds(&t), row.rounds);
+        let job = tokio::task::spawn_blocking(move || {
+            swiss::pair_round(&players, &rounds, total, &forbidden)
+        });
+        let paired = match tokio::time::timeout(PAIRING_CAP, job).await {
+            Ok(Ok(paired)) => paired,
+            Ok(Err(e)) => return Err(ApiError::internal(format!("pairing: {e}"))),
+            Err(_) => {
+                tracing::warn!(
+                    "tournament {}: round {} not paired within {PAIRING_CAP:?}; tried again",
+                    row.id,
+                    row.round + 1
+                );
+                return Ok(());
+            }
+        };
+        let pairing = match paired {
+            Ok(p) => {
+                if p.blocks_ignored {
+                    tracing::info!(
+                        "tournament {}: round {} paired without its blocks (none could be honoured)",
+                        row.id,
+                        row.round + 1
+                    );
+                }
+                p.pairing
+            }
             Err(e) => {
                 // No legal pairing is left (everyone has met, or too few
                 // remain): the tournament ends with the rounds played.
+                // Blocks never cause this (`pair_round` sets them aside).
                 tracing::info!("tournament {}: finished early: {e}", row.id);
                 row.status = Status::Finished;
                 row.ends_at = Some(now);
@@ -518,6 +573,7 @@ impl Hub {
             );
             meta.rated = t.row.rated;
             meta.tournament = Some(t.row.id.clone());
+            meta.tournament_kind = Some(t.row.kind);
             let mut live = Live::from_stored(
                 StoredGame {
                     meta,
@@ -574,22 +630,6 @@ impl Hub {
         req: NewTournament,
         user: &User,
     ) -> Result<TournamentView, ApiError> {
-        let creator = user.id.clone();
-        let mine = self
-            .read(move |s| {
-                let list = s.tournaments(0)?;
-                Ok(list
-                    .into_iter()
-                    .filter(|t| t.row.creator.as_deref() == Some(creator.as_str()))
-                    .count())
-            })
-            .await?;
-        if mine >= MAX_OPEN_PER_CREATOR {
-            return Err(ApiError::not_allowed(format!(
-                "you already have {mine} tournaments to play; wait until one is over"
-            ))
-            .with_reason("too_many_tournaments"));
-        }
         let now = now_ms();
         // (Tests shorten the tournament's minute, start included.)
         let starts_at = now + i64::from(req.starts_in_s) * self.minute_ms() / 60;
@@ -616,8 +656,38 @@ impl Hub {
             schedule_key: None,
         };
         let id = row.id.clone();
-        self.write(WriteOp::Tournament(TournamentOp::Create(row)))
-            .await?;
+        // The caps are checked in the creating transaction: twelve
+        // concurrent creations by one account made twelve tournaments
+        // when the count was read first.
+        let caps = WriteOp::Tournament(TournamentOp::Caps {
+            creator: user.id.clone(),
+            per_creator: MAX_OPEN_PER_CREATOR,
+            open: self.config.tournament_max_open,
+        });
+        let create = WriteOp::Tournament(TournamentOp::Create(row));
+        match self.write_raw(WriteOp::All(vec![caps, create])).await {
+            Ok(()) => {}
+            Err(StoreError::Full {
+                what: Cap::TournamentsOfCreator,
+                cap,
+            }) => {
+                return Err(ApiError::not_allowed(format!(
+                    "you already have {cap} tournaments to play; wait until one is over"
+                ))
+                .with_reason("too_many_tournaments"))
+            }
+            Err(StoreError::Full {
+                what: Cap::OpenTournaments,
+                cap,
+            }) => {
+                return Err(ApiError::not_allowed(format!(
+                    "players have {cap} tournaments open, as many as this server runs; \
+                     join one, or wait until one is over"
+                ))
+                .with_reason("tournaments_full"))
+            }
+            Err(e) => return Err(super::store_err(e)),
+        }
         tracing::info!("tournament {id} created by {}", user.username);
         self.join_tournament(&id, user).await
     }

@@ -91,6 +91,49 @@ pub enum StoreError {
     /// thread).
     #[error("{0}")]
     Open(String),
+    /// A cap checked inside the write's transaction was reached (so two
+    /// concurrent writes cannot both pass it); nothing was written.
+    #[error("{what}: at most {cap}")]
+    Full {
+        /// What is capped.
+        what: Cap,
+        /// The cap.
+        cap: u32,
+    },
+}
+
+/// The caps of [`tournaments::TournamentOp::Caps`], from the counts read
+/// in its transaction (both stores).
+pub(crate) fn check_caps(
+    mine: u32,
+    all: u32,
+    per_creator: u32,
+    open: u32,
+) -> Result<(), StoreError> {
+    if mine >= per_creator {
+        return Err(StoreError::Full {
+            what: Cap::TournamentsOfCreator,
+            cap: per_creator,
+        });
+    }
+    if all >= open {
+        return Err(StoreError::Full {
+            what: Cap::OpenTournaments,
+            cap: open,
+        });
+    }
+    Ok(())
+}
+
+/// What a [`StoreError::Full`] refers to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Cap {
+    /// Open tournaments created by one account.
+    #[error("open tournaments of one creator")]
+    TournamentsOfCreator,
+    /// Open tournaments created by players, all together.
+    #[error("open tournaments created by players")]
+    OpenTournaments,
 }
 
 impl StoreError {

@@ -200,6 +200,21 @@ pub enum TournamentOp {
         /// The version the change was made from.
         expected: u64,
     },
+    /// Checks, inside the transaction that creates a player's tournament,
+    /// that `creator` has fewer than `per_creator` open tournaments and
+    /// that players have fewer than `open` open tournaments in all;
+    /// refused with `StoreError::Full` otherwise. Put before the `Create`
+    /// in one `WriteOp::All`: the check and the creation are one step
+    /// (PostgreSQL takes a transaction lock for it), so concurrent
+    /// creations cannot all pass it.
+    Caps {
+        /// The creating account.
+        creator: String,
+        /// Open tournaments one account may have created.
+        per_creator: u32,
+        /// Open tournaments players may have created, all together.
+        open: u32,
+    },
     /// An account joins (or, having left or paused, comes back as
     /// active); a new entrant takes the next number.
     Join {
@@ -250,6 +265,23 @@ pub enum TournamentOp {
     },
 }
 
+/// What withdraws an account from the open tournaments `ids` (its
+/// account is being deleted or closed): it is paired no more and keeps
+/// its results; a game it has in play is resigned (deletion) or lost on
+/// time. Written before the account goes, in one transaction, so no round
+/// is ever paired with an account that no longer exists.
+pub fn withdrawals(ids: Vec<String>, account_id: &str) -> Vec<super::WriteOp> {
+    ids.into_iter()
+        .map(|tournament_id| {
+            super::WriteOp::Tournament(TournamentOp::State {
+                tournament_id,
+                account_id: account_id.to_string(),
+                state: EntrantState::Left,
+            })
+        })
+        .collect()
+}
+
 /// Tournaments (blocking reads).
 pub trait TournamentStore: Send + Sync + 'static {
     /// One tournament, whole.
@@ -257,9 +289,15 @@ pub trait TournamentStore: Send + Sync + 'static {
     /// The tournaments to show: those still open (running first, then by
     /// start), then the `finished` latest finished or cancelled ones.
     fn tournaments(&self, finished: u32) -> Result<Vec<TournamentSummary>, super::StoreError>;
-    /// Claims up to `limit` open tournaments that no node claimed in the
-    /// last `lease_ms`, each for `lease_ms` (PostgreSQL: `FOR UPDATE SKIP
-    /// LOCKED`, so two nodes never claim the same one at once).
+    /// Claims up to `limit` of the tournaments that need a look (running,
+    /// or due to start) that no node claimed in the last `lease_ms`, each
+    /// for `lease_ms` (PostgreSQL: `FOR UPDATE SKIP LOCKED`, so two nodes
+    /// never claim the same one at once). Fair: tournaments due to start
+    /// first, then the site's own, then the one looked at longest ago, so
+    /// no number of open tournaments keeps any of them waiting for more
+    /// than a few ticks (issue 33, finding 2: ordered by start time, the
+    /// same 20 long arenas were claimed again every lease while a later
+    /// one never started).
     fn claim_tournaments(
         &self,
         now: i64,
@@ -322,6 +360,7 @@ pub(crate) fn outcome_str(o: Outcome) -> &'static str {
         Outcome::SouthWon => "south_won",
         Outcome::NorthWon => "north_won",
         Outcome::Draw => "draw",
+        Outcome::Void => "void",
     }
 }
 
@@ -331,6 +370,7 @@ pub(crate) fn parse_outcome(s: &str) -> Option<Outcome> {
         "south_won" => Some(Outcome::SouthWon),
         "north_won" => Some(Outcome::NorthWon),
         "draw" => Some(Outcome::Draw),
+        "void" => Some(Outcome::Void),
         _ => None,
     }
 }

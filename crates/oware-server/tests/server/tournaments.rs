@@ -9,11 +9,8 @@ use std::time::{Duration, Instant};
 use oware_server::{Config, Server, ServerOptions};
 use serde_json::{json, Value};
 
+use crate::common::tournaments::*;
 use crate::common::*;
-
-fn src(i: usize) -> [u8; 4] {
-    [127, 0, 1, 10 + i as u8]
-}
 
 fn config() -> Config {
     Config {
@@ -34,92 +31,6 @@ async fn start_on(db: &Path) -> Server {
     })
     .await
     .expect("server starts")
-}
-
-struct Player {
-    src: [u8; 4],
-    b: Browser,
-    name: String,
-}
-
-async fn players(addr: SocketAddr, n: usize) -> Vec<Player> {
-    let mut out = Vec::new();
-    for i in 0..n {
-        let name = format!("Player{i}");
-        let b = sign_up_from(src(i), addr, &name, "a-long-password").await;
-        out.push(Player {
-            src: src(i),
-            b,
-            name,
-        });
-    }
-    out
-}
-
-async fn call(addr: SocketAddr, p: &Player, method: &str, path: &str, body: Option<Value>) -> Resp {
-    as_browser(p.src, addr, &p.b, method, path, body).await
-}
-
-async fn view(addr: SocketAddr, p: &Player, id: &str) -> Value {
-    let r = call(addr, p, "GET", &format!("/api/v1/tournaments/{id}"), None).await;
-    assert_eq!(r.status, 200, "{}", r.body);
-    r.json()
-}
-
-/// Waits (asking as `p`, which marks them present) until `done` holds.
-async fn wait_for(
-    addr: SocketAddr,
-    p: &Player,
-    id: &str,
-    what: &str,
-    done: impl Fn(&Value) -> bool,
-) -> Value {
-    let until = Instant::now() + Duration::from_secs(20);
-    loop {
-        let v = view(addr, p, id).await;
-        if done(&v) {
-            return v;
-        }
-        assert!(Instant::now() < until, "waited for {what}: {v:#}");
-        tokio::time::sleep(Duration::from_millis(150)).await;
-    }
-}
-
-/// `p` resigns their current game (seated through their account).
-async fn resign(addr: SocketAddr, p: &Player, game: &str) {
-    let r = call(
-        addr,
-        p,
-        "POST",
-        &format!("/api/v1/games/{game}/seat"),
-        Some(json!({})),
-    )
-    .await;
-    assert_eq!(r.status, 200, "{}", r.body);
-    let seated = r.json();
-    let you = seated["you"].as_str().unwrap().to_string();
-    let token = seated["tokens"][&you].as_str().unwrap().to_string();
-    assert_eq!(seated["game"]["rated"], true, "{}", seated["game"]);
-    let r = post(
-        addr,
-        &format!("/api/v1/games/{game}/resign"),
-        json!({"token": token}),
-    )
-    .await;
-    assert_eq!(r.status, 200, "{}", r.body);
-}
-
-fn create(kind: &str, extra: Value) -> Value {
-    let mut body = json!({
-        "kind": kind,
-        "name": format!("Test {kind}"),
-        "time_control": {"initial_ms": 180_000, "increment_ms": 2_000},
-        "starts_in_s": 0,
-    });
-    for (k, v) in extra.as_object().unwrap() {
-        body[k] = v.clone();
-    }
-    body
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -271,8 +182,8 @@ async fn an_arena_pairs_players_again_as_they_finish_and_ends_with_standings() {
         .await;
         assert_eq!(r.status, 200, "{}", r.body);
     }
-    // Two rounds of games: each time, every player is paired, and South
-    // resigns.
+    // Two rounds of games: each time, every player is paired, each side
+    // moves, and South resigns.
     let mut played = Vec::new();
     for round in 0..2 {
         let mut games = Vec::new();
@@ -293,10 +204,7 @@ async fn an_arena_pairs_players_again_as_they_finish_and_ends_with_standings() {
         );
         for g in &distinct {
             assert!(!played.contains(g), "a new game each time");
-            let gv = get(addr, &format!("/api/v1/games/{g}")).await.json();
-            let south = gv["seats"]["S"]["name"].as_str().unwrap().to_string();
-            let p = ps.iter().find(|p| p.name == south).unwrap();
-            resign(addr, p, g).await;
+            play_and_resign(addr, &ps, g).await;
             played.push(g.clone());
         }
     }
@@ -313,8 +221,11 @@ async fn an_arena_pairs_players_again_as_they_finish_and_ends_with_standings() {
             let v = view(addr, p, &id).await;
             if let Some(g) = v["you"]["game"].as_str() {
                 let gv = get(addr, &format!("/api/v1/games/{g}")).await.json();
-                if gv["status"] == "playing" && gv["seats"]["S"]["name"] == p.name.as_str() {
-                    resign(addr, p, g).await;
+                if gv["status"] == "playing"
+                    && gv["ply"] == 0
+                    && gv["seats"]["S"]["name"] == p.name.as_str()
+                {
+                    play_and_resign(addr, &ps, g).await;
                 }
             }
         }
@@ -366,40 +277,6 @@ async fn an_arena_pairs_players_again_as_they_finish_and_ends_with_standings() {
     )
     .await;
     assert_eq!(r.json()["error"]["reason"], "tournament_over", "{}", r.body);
-}
-
-/// Plays the Swiss round under way: South resigns every game. Returns the
-/// round's games and bye.
-async fn play_swiss_round(
-    addr: SocketAddr,
-    ps: &[Player],
-    id: &str,
-    round: u64,
-) -> (Vec<String>, Vec<String>) {
-    let v = wait_for(addr, &ps[0], id, "the round's pairings", |v| {
-        v["round"].as_u64() == Some(round)
-    })
-    .await;
-    let pairings: Vec<&Value> = v["games"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|g| g["round"].as_u64() == Some(round))
-        .collect();
-    let mut games = Vec::new();
-    let mut byes = Vec::new();
-    for g in pairings {
-        match g["id"].as_str() {
-            Some(game) => {
-                let south = g["south"].as_str().unwrap();
-                let p = ps.iter().find(|p| p.name == south).unwrap();
-                resign(addr, p, game).await;
-                games.push(game.to_string());
-            }
-            None => byes.push(g["south"].as_str().unwrap().to_string()),
-        }
-    }
-    (games, byes)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -41,6 +41,9 @@ pub(super) async fn apply(tx: &Transaction<'_>, op: &AccountOp) -> Result<(), St
                 "DELETE FROM account_games WHERE account_id = $1",
                 "DELETE FROM follows WHERE follower = $1 OR followed = $1",
                 "DELETE FROM blocks WHERE blocker = $1 OR blocked = $1",
+                "UPDATE tournament_players SET username = 'Deleted player', state = 'left'
+                 WHERE account_id = $1",
+                "UPDATE reports SET reported_name = 'Deleted player' WHERE reported = $1",
                 "DELETE FROM accounts WHERE id = $1",
             ] {
                 tx.execute(sql, &[id]).await?;
@@ -82,7 +85,8 @@ pub(super) async fn apply(tx: &Transaction<'_>, op: &AccountOp) -> Result<(), St
         } => {
             let stmt = tx
                 .prepare_cached(
-                    "INSERT INTO account_games (account_id, game_id) VALUES ($1, $2)
+                    "INSERT INTO account_games (account_id, game_id)
+                     SELECT $1, $2 WHERE EXISTS (SELECT 1 FROM accounts WHERE id = $1)
                      ON CONFLICT DO NOTHING",
                 )
                 .await?;

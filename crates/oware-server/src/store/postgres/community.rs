@@ -81,11 +81,6 @@ pub(super) async fn apply(tx: &Transaction<'_>, op: &AccountOp) -> Result<(), St
                     &[blocker, blocked, at],
                 )
                 .await?;
-                tx.execute(
-                    "DELETE FROM follows WHERE follower = $1 AND followed = $2",
-                    &[blocker, blocked],
-                )
-                .await?;
             } else {
                 tx.execute(
                     "DELETE FROM blocks WHERE blocker = $1 AND blocked = $2",

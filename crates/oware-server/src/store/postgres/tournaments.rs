@@ -145,6 +145,28 @@ pub(super) async fn apply(tx: &Transaction<'_>, op: &TournamentOp) -> Result<(),
                 });
             }
         }
+        TournamentOp::Caps {
+            creator,
+            per_creator,
+            open,
+        } => {
+            // One creation at a time across nodes, so the count below
+            // stays true until this transaction commits.
+            tx.execute(
+                "SELECT pg_advisory_xact_lock(hashtext('oware: tournament caps'))",
+                &[],
+            )
+            .await?;
+            let row = tx
+                .query_one(
+                    "SELECT count(*) FILTER (WHERE creator = $1), count(*) FROM tournaments
+                     WHERE status IN ('created', 'running') AND creator IS NOT NULL",
+                    &[creator],
+                )
+                .await?;
+            let (mine, all): (i64, i64) = (row.get(0), row.get(1));
+            crate::store::check_caps(mine as u32, all as u32, *per_creator, *open)?;
+        }
         TournamentOp::Join {
             tournament_id,
             account_id,
@@ -335,8 +357,11 @@ pub(super) async fn claim(
     let rows = client
         .query(
             "UPDATE tournaments SET claim = $2 WHERE id IN (
-                SELECT id FROM tournaments WHERE status IN ('created', 'running')
-                AND coalesce(claim, 0) <= $1 ORDER BY starts_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+                SELECT id FROM tournaments
+                WHERE (status = 'running' OR (status = 'created' AND starts_at <= $1))
+                AND coalesce(claim, 0) <= $1
+                ORDER BY status = 'running', creator IS NOT NULL, coalesce(claim, 0), starts_at, id
+                LIMIT $3 FOR UPDATE SKIP LOCKED)
              RETURNING id",
             &[&now, &(now + lease_ms), &i64::from(limit)],
         )

@@ -78,6 +78,9 @@ pub(super) fn apply(conn: &Connection, op: &AccountOp) -> Result<(), rusqlite::E
                 "DELETE FROM ratings WHERE account_id = ?1",
                 "DELETE FROM rating_history WHERE account_id = ?1",
                 "DELETE FROM account_games WHERE account_id = ?1",
+                "UPDATE tournament_players SET username = 'Deleted player', state = 'left'
+                 WHERE account_id = ?1",
+                "UPDATE reports SET reported_name = 'Deleted player' WHERE reported = ?1",
                 "DELETE FROM accounts WHERE id = ?1",
             ] {
                 conn.prepare_cached(sql)?.execute([id])?;
@@ -111,7 +114,8 @@ pub(super) fn apply(conn: &Connection, op: &AccountOp) -> Result<(), rusqlite::E
             game_id,
         } => {
             conn.prepare_cached(
-                "INSERT OR IGNORE INTO account_games (account_id, game_id) VALUES (?1, ?2)",
+                "INSERT OR IGNORE INTO account_games (account_id, game_id)
+                 SELECT ?1, ?2 WHERE EXISTS (SELECT 1 FROM accounts WHERE id = ?1)",
             )?
             .execute(params![account_id, game_id])?;
         }

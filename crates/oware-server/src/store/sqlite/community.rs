@@ -73,9 +73,6 @@ pub(super) fn apply(conn: &Connection, op: &AccountOp) -> Result<bool, rusqlite:
                     "INSERT OR IGNORE INTO blocks (blocker, blocked, at) VALUES (?1, ?2, ?3)",
                 )?
                 .execute(params![blocker, blocked, at])?;
-                // Blocking someone also stops following them.
-                conn.prepare_cached("DELETE FROM follows WHERE follower = ?1 AND followed = ?2")?
-                    .execute(params![blocker, blocked])?;
             } else {
                 conn.prepare_cached("DELETE FROM blocks WHERE blocker = ?1 AND blocked = ?2")?
                     .execute(params![blocker, blocked])?;

@@ -131,6 +131,19 @@ pub(super) fn apply(conn: &Connection, op: &TournamentOp) -> Result<(), StoreErr
                 });
             }
         }
+        TournamentOp::Caps {
+            creator,
+            per_creator,
+            open,
+        } => {
+            let (mine, all): (u32, u32) = conn
+                .prepare_cached(
+                    "SELECT coalesce(sum(creator = ?1), 0), count(*) FROM tournaments
+                     WHERE status IN ('created', 'running') AND creator IS NOT NULL",
+                )?
+                .query_row([creator], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            crate::store::check_caps(mine, all, *per_creator, *open)?;
+        }
         TournamentOp::Join {
             tournament_id,
             account_id,
@@ -316,8 +329,9 @@ pub(super) fn tournaments(
     Ok(out)
 }
 
-/// Claims open tournaments (one node: the lease only keeps a tournament
-/// from being looked at again before the last look is done).
+/// Claims the tournaments that need a look, fairly (see the trait); one
+/// node: the lease only keeps a tournament from being looked at again
+/// before the last look is done.
 pub(super) fn claim(
     conn: &Connection,
     now: i64,
@@ -327,8 +341,11 @@ pub(super) fn claim(
     let ids = conn
         .prepare_cached(
             "UPDATE tournaments SET claim = ?2 WHERE id IN (
-                SELECT id FROM tournaments WHERE status IN ('created', 'running')
-                AND coalesce(claim, 0) <= ?1 ORDER BY starts_at LIMIT ?3)
+                SELECT id FROM tournaments
+                WHERE (status = 'running' OR (status = 'created' AND starts_at <= ?1))
+                AND coalesce(claim, 0) <= ?1
+                ORDER BY status = 'running', creator IS NOT NULL, coalesce(claim, 0), starts_at, id
+                LIMIT ?3)
              RETURNING id",
         )?
         .query_map(params![now, now + lease_ms, limit], |r| r.get(0))?
