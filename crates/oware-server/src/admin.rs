@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::model::now_ms;
-use crate::store::account_rows::{AccountOp, ReportRow};
+use crate::store::account_rows::{AccountOp, ReportFilter, ReportRow};
 use crate::store::{Store, StoreError, WriteOp};
 
 /// Why an operator's command failed.
@@ -52,7 +52,12 @@ async fn write(store: &Arc<dyn Store>, op: AccountOp) -> Result<(), AdminError> 
 /// The reports, newest first: the open ones, or all.
 pub async fn reports(store: &Arc<dyn Store>, all: bool) -> Result<Vec<ReportRow>, AdminError> {
     let store = store.clone();
-    Ok(tokio::task::spawn_blocking(move || store.reports(all))
+    let filter = if all {
+        ReportFilter::All
+    } else {
+        ReportFilter::Open
+    };
+    Ok(tokio::task::spawn_blocking(move || store.reports(filter))
         .await
         .map_err(|e| StoreError::Commit(format!("reading reports: {e}")))??)
 }

@@ -484,6 +484,76 @@ struct Export {
     ratings: Vec<RatingView>,
     rating_history: Vec<HistoryPoint>,
     games: Vec<ExportedGame>,
+    #[serde(flatten)]
+    community: CommunityExport,
+}
+
+/// The rest of what the server keeps about an account: whom it follows
+/// and blocks, the reports it filed, the tournaments it entered and its
+/// puzzle rating (docs/SECURITY.md: the export holds everything).
+#[derive(Serialize)]
+struct CommunityExport {
+    following: Vec<String>,
+    blocked: Vec<String>,
+    reports_filed: Vec<FiledReport>,
+    tournaments: Vec<crate::store::tournaments::Entered>,
+    puzzles: PuzzleExport,
+}
+
+#[derive(Serialize)]
+struct FiledReport {
+    player: String,
+    reason: String,
+    details: String,
+    game: Option<String>,
+    at: String,
+    closed: bool,
+}
+
+#[derive(Serialize)]
+struct PuzzleExport {
+    rating: f64,
+    deviation: f64,
+    tried: Vec<u32>,
+    solved: u32,
+}
+
+async fn community_export(hub: &Hub, account: &str) -> Result<CommunityExport, ApiError> {
+    let id = account.to_string();
+    let (relations, reports, tournaments, puzzles) = hub
+        .read(move |store| {
+            Ok((
+                store.relations(&id)?,
+                store.reports(crate::store::account_rows::ReportFilter::FiledBy(
+                    id.clone(),
+                ))?,
+                store.tournaments_entered(&id)?,
+                store.puzzle_player(&id)?,
+            ))
+        })
+        .await?;
+    Ok(CommunityExport {
+        following: relations.following,
+        blocked: relations.blocked,
+        reports_filed: reports
+            .into_iter()
+            .map(|r| FiledReport {
+                player: r.reported_name,
+                reason: r.reason,
+                details: r.details,
+                game: r.game_id,
+                at: crate::model::rfc3339(r.at),
+                closed: r.closed_at.is_some(),
+            })
+            .collect(),
+        tournaments,
+        puzzles: PuzzleExport {
+            rating: puzzles.rating.rating,
+            deviation: puzzles.rating.deviation,
+            tried: puzzles.tried,
+            solved: puzzles.solved,
+        },
+    })
 }
 
 /// One of the player's games with its moves.
@@ -512,6 +582,7 @@ async fn export(State(hub): State<Arc<Hub>>, user: User) -> Result<Response, Api
         .filter(|a| a.id == user.id)
         .ok_or_else(|| ApiError::not_signed_in("this account no longer exists"))?;
     let export = Export {
+        community: community_export(&hub, &account.id).await?,
         ratings: ratings_of(&hub, &account.id).await?,
         username: account.username,
         created_at: crate::model::rfc3339(account.created_at),

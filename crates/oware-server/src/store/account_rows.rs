@@ -107,6 +107,17 @@ pub struct ReportRow {
     pub reported_closed: bool,
 }
 
+/// Which reports to read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReportFilter {
+    /// Those no operator has closed.
+    Open,
+    /// All of them.
+    All,
+    /// Those one account filed (its data export).
+    FiledBy(String),
+}
+
 /// Whom an account follows and has blocked (usernames, alphabetical).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Relations {

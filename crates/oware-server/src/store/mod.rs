@@ -370,8 +370,11 @@ pub trait AccountStore: Send + Sync + 'static {
     fn relations(&self, account_id: &str) -> Result<account_rows::Relations, StoreError>;
     /// Has either account blocked the other?
     fn blocked_between(&self, a: &str, b: &str) -> Result<bool, StoreError>;
-    /// The reports, newest first: the open ones only unless `all`.
-    fn reports(&self, all: bool) -> Result<Vec<account_rows::ReportRow>, StoreError>;
+    /// The reports, newest first.
+    fn reports(
+        &self,
+        filter: account_rows::ReportFilter,
+    ) -> Result<Vec<account_rows::ReportRow>, StoreError>;
     /// Reports an account made since `since` (ms since the epoch).
     fn reports_by(&self, reporter: &str, since: i64) -> Result<u32, StoreError>;
     /// Was the account closed by an operator?

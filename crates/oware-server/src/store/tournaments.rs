@@ -176,6 +176,44 @@ pub struct Tournament {
     pub pairings: Vec<PairingRow>,
 }
 
+/// A tournament an account entered, as its data export lists it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Entered {
+    /// The tournament's id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Arena or Swiss.
+    pub kind: Kind,
+    /// Where it stands.
+    pub status: Status,
+    /// When it starts, ms since the epoch.
+    pub starts_at: i64,
+    /// The account's state in it.
+    pub state: EntrantState,
+}
+
+impl Entered {
+    /// From the stored text columns (both stores).
+    pub(crate) fn parse(
+        id: String,
+        name: String,
+        kind: &str,
+        status: &str,
+        starts_at: i64,
+        state: &str,
+    ) -> Result<Entered, super::StoreError> {
+        Ok(Entered {
+            kind: Kind::parse(kind).ok_or_else(|| corrupt(&id, "kind"))?,
+            status: Status::parse(status).ok_or_else(|| corrupt(&id, "status"))?,
+            state: EntrantState::parse(state).ok_or_else(|| corrupt(&id, "entrant state"))?,
+            id,
+            name,
+            starts_at,
+        })
+    }
+}
+
 /// A tournament in a list: its row and how many joined.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TournamentSummary {
@@ -304,6 +342,9 @@ pub trait TournamentStore: Send + Sync + 'static {
         lease_ms: i64,
         limit: u32,
     ) -> Result<Vec<String>, super::StoreError>;
+    /// Every tournament an account has entered, and its state in each
+    /// (its data export).
+    fn tournaments_entered(&self, account_id: &str) -> Result<Vec<Entered>, super::StoreError>;
     /// The open tournaments an account has joined and not left.
     fn tournaments_of(&self, account_id: &str) -> Result<Vec<String>, super::StoreError>;
     /// The blocks between two entrants of a tournament: (blocker,

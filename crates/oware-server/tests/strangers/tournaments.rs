@@ -311,3 +311,106 @@ async fn finding_4_arena_points_cannot_be_farmed_with_an_alt() {
     .await;
     assert_eq!(v["standings"][0]["name"], main.name.as_str(), "{v:#}");
 }
+
+/// Finding 12: the export lacked follows, blocks, filed reports,
+/// tournaments and the puzzle rating; after deletion the name stayed in
+/// standings, as a creator and in reports. Now the export holds them, and
+/// a deleted account leaves "Deleted player" in those places.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finding_12_the_export_is_whole_and_deletion_leaves_no_name() {
+    let (_dir, server) = start_with(config()).await;
+    let addr = server.addr();
+    let ps = players(addr, 3).await;
+    let (me, leaver, other) = (&ps[0], &ps[1], &ps[2]);
+    for (who, action, body) in [
+        (&leaver.name, "follow", json!({"on": true})),
+        (&other.name, "block", json!({"on": true})),
+        (
+            &leaver.name,
+            "report",
+            json!({"reason": "abuse", "details": "rude in chat"}),
+        ),
+    ] {
+        let r = call(
+            addr,
+            me,
+            "POST",
+            &format!("/api/v1/players/{who}/{action}"),
+            Some(body),
+        )
+        .await;
+        assert!(r.status < 300, "{action}: {}", r.body);
+    }
+    let id = new_tournament(
+        addr,
+        leaver,
+        create("swiss", json!({"rounds": 3, "starts_in_s": 3600})),
+    )
+    .await;
+    join(addr, [me], &id).await;
+    let r = call(addr, me, "GET", "/api/v1/account/export", None).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let export = r.json();
+    assert_eq!(export["following"], json!([leaver.name]), "{export:#}");
+    assert_eq!(export["blocked"], json!([other.name]), "{export:#}");
+    let filed = &export["reports_filed"][0];
+    assert_eq!(
+        (&filed["player"], &filed["reason"], &filed["details"]),
+        (&json!(leaver.name), &json!("abuse"), &json!("rude in chat")),
+        "{export:#}"
+    );
+    assert_eq!(export["tournaments"][0]["id"], id.as_str(), "{export:#}");
+    assert_eq!(export["tournaments"][0]["state"], "active", "{export:#}");
+    assert!(export["puzzles"]["rating"].is_number(), "{export:#}");
+
+    // The creator, reported and an entrant, deletes the account.
+    delete_account(addr, leaver).await;
+    let v = view(addr, me, &id).await;
+    assert_eq!(v["creator"], "Deleted player", "{v:#}");
+    assert!(!names(&v).contains(&leaver.name), "{v:#}");
+    let reports = oware_server::admin::reports(server.hub().store(), true)
+        .await
+        .unwrap();
+    assert_eq!(reports.len(), 1);
+    assert_eq!(reports[0].reported_name, "Deleted player");
+    let r = call(addr, me, "GET", "/api/v1/account/export", None).await;
+    let export = r.json();
+    assert_eq!(export["following"], json!([]), "{export:#}");
+    assert_eq!(export["reports_filed"][0]["player"], "Deleted player");
+}
+
+/// Finding 9 (part): blocking left the blocked player on the blocker's
+/// follow list. A block now ends following both ways.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finding_9_a_block_ends_following_both_ways() {
+    let (_dir, server) = start_with(config()).await;
+    let addr = server.addr();
+    let ps = players(addr, 2).await;
+    for (a, b) in [(&ps[0], &ps[1]), (&ps[1], &ps[0])] {
+        let r = call(
+            addr,
+            a,
+            "POST",
+            &format!("/api/v1/players/{}/follow", b.name),
+            Some(json!({"on": true})),
+        )
+        .await;
+        assert_eq!(
+            r.json()["following"][0]["username"],
+            b.name.as_str(),
+            "{}",
+            r.body
+        );
+    }
+    let r = call(
+        addr,
+        &ps[0],
+        "POST",
+        &format!("/api/v1/players/{}/block", ps[1].name),
+        Some(json!({"on": true})),
+    )
+    .await;
+    assert_eq!(r.json()["following"], json!([]), "{}", r.body);
+    let r = call(addr, &ps[1], "GET", "/api/v1/account/relations", None).await;
+    assert_eq!(r.json()["following"], json!([]), "{}", r.body);
+}

@@ -4,7 +4,7 @@
 use tokio_postgres::{Client, Transaction};
 
 use super::StoreError;
-use crate::store::account_rows::{AccountOp, Relations, ReportRow};
+use crate::store::account_rows::{AccountOp, Relations, ReportFilter, ReportRow};
 
 /// Schema version 7.
 pub(super) const MIGRATION: &str = "
@@ -162,22 +162,28 @@ pub(super) async fn blocked_between(client: &Client, a: &str, b: &str) -> Result
         .is_some())
 }
 
-pub(super) async fn reports(client: &Client, all: bool) -> Result<Vec<ReportRow>, StoreError> {
-    let sql = if all {
+pub(super) async fn reports(
+    client: &Client,
+    filter: &ReportFilter,
+) -> Result<Vec<ReportRow>, StoreError> {
+    let (clause, param) = match filter {
+        ReportFilter::Open => ("WHERE r.closed_at IS NULL", None),
+        ReportFilter::All => ("", None),
+        ReportFilter::FiledBy(a) => ("WHERE r.reporter = $1", Some(a)),
+    };
+    let sql = format!(
         "SELECT r.id, r.reporter, r.reported, r.reported_name, r.game_id, r.reason, r.details, r.at, r.closed_at, r.resolution,
                 a.username, c.account_id IS NOT NULL
          FROM reports r LEFT JOIN accounts a ON a.id = r.reporter
          LEFT JOIN closed_accounts c ON c.account_id = r.reported
-         ORDER BY r.at DESC, r.id"
-    } else {
-        "SELECT r.id, r.reporter, r.reported, r.reported_name, r.game_id, r.reason, r.details, r.at, r.closed_at, r.resolution,
-                a.username, c.account_id IS NOT NULL
-         FROM reports r LEFT JOIN accounts a ON a.id = r.reporter
-         LEFT JOIN closed_accounts c ON c.account_id = r.reported
-         WHERE r.closed_at IS NULL ORDER BY r.at DESC, r.id"
+         {clause} ORDER BY r.at DESC, r.id"
+    );
+    let params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = match &param {
+        Some(a) => vec![a],
+        None => Vec::new(),
     };
     Ok(client
-        .query(sql, &[])
+        .query(&sql, &params)
         .await?
         .iter()
         .map(|r| ReportRow {

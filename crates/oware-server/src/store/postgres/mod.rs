@@ -996,10 +996,13 @@ impl AccountStore for PgStore {
         })
     }
 
-    fn reports(&self, all: bool) -> Result<Vec<crate::store::account_rows::ReportRow>, StoreError> {
+    fn reports(
+        &self,
+        filter: crate::store::account_rows::ReportFilter,
+    ) -> Result<Vec<crate::store::account_rows::ReportRow>, StoreError> {
         self.block(async {
             let client = self.pool.get().await?;
-            community::reports(&client, all).await
+            community::reports(&client, &filter).await
         })
     }
 
@@ -1104,6 +1107,16 @@ impl crate::store::tournaments::TournamentStore for PgStore {
         self.block(async {
             let client = self.pool.get().await?;
             tournaments::claim(&client, now, lease_ms, limit).await
+        })
+    }
+
+    fn tournaments_entered(
+        &self,
+        account_id: &str,
+    ) -> Result<Vec<crate::store::tournaments::Entered>, StoreError> {
+        self.block(async {
+            let client = self.pool.get().await?;
+            tournaments::entered(&client, account_id).await
         })
     }
 

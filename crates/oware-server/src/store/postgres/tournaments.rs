@@ -7,8 +7,8 @@ use tokio_postgres::Row;
 
 use super::StoreError;
 use crate::store::tournaments::{
-    outcome_str, parse_outcome, tc_json, EntrantRow, EntrantState, PairingRow, RawRow, Tournament,
-    TournamentOp, TournamentSummary,
+    outcome_str, parse_outcome, tc_json, Entered, EntrantRow, EntrantState, PairingRow, RawRow,
+    Tournament, TournamentOp, TournamentSummary,
 };
 
 /// The tournament tables (a migration step).
@@ -367,6 +367,24 @@ pub(super) async fn claim(
         )
         .await?;
     Ok(rows.iter().map(|r| r.get(0)).collect())
+}
+
+/// Every tournament an account entered.
+pub(super) async fn entered(client: &Client, account_id: &str) -> Result<Vec<Entered>, StoreError> {
+    let rows = client
+        .query(
+            "SELECT t.id, t.name, t.kind, t.status, t.starts_at, p.state
+             FROM tournament_players p JOIN tournaments t ON t.id = p.tournament_id
+             WHERE p.account_id = $1 ORDER BY t.starts_at, t.id",
+            &[&account_id],
+        )
+        .await?;
+    rows.iter()
+        .map(|r| {
+            let (kind, status, state): (String, String, String) = (r.get(2), r.get(3), r.get(5));
+            Entered::parse(r.get(0), r.get(1), &kind, &status, r.get(4), &state)
+        })
+        .collect()
 }
 
 /// The open tournaments an account is in.

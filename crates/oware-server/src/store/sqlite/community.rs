@@ -4,7 +4,7 @@
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::StoreError;
-use crate::store::account_rows::{AccountOp, Relations, ReportRow};
+use crate::store::account_rows::{AccountOp, Relations, ReportFilter, ReportRow};
 
 /// Schema version 11.
 pub(super) const MIGRATION: &str = "
@@ -153,23 +153,25 @@ pub(super) fn blocked_between(conn: &Connection, a: &str, b: &str) -> Result<boo
         .is_some())
 }
 
-pub(super) fn reports(conn: &Connection, all: bool) -> Result<Vec<ReportRow>, StoreError> {
-    let sql = if all {
-        "SELECT r.id, r.reporter, r.reported, r.reported_name, r.game_id, r.reason, r.details, r.at, r.closed_at, r.resolution,
-                a.username, c.account_id IS NOT NULL
-         FROM reports r LEFT JOIN accounts a ON a.id = r.reporter
-         LEFT JOIN closed_accounts c ON c.account_id = r.reported
-         ORDER BY r.at DESC, r.id"
-    } else {
-        "SELECT r.id, r.reporter, r.reported, r.reported_name, r.game_id, r.reason, r.details, r.at, r.closed_at, r.resolution,
-                a.username, c.account_id IS NOT NULL
-         FROM reports r LEFT JOIN accounts a ON a.id = r.reporter
-         LEFT JOIN closed_accounts c ON c.account_id = r.reported
-         WHERE r.closed_at IS NULL ORDER BY r.at DESC, r.id"
+pub(super) fn reports(
+    conn: &Connection,
+    filter: &ReportFilter,
+) -> Result<Vec<ReportRow>, StoreError> {
+    let (clause, param) = match filter {
+        ReportFilter::Open => ("WHERE r.closed_at IS NULL", None),
+        ReportFilter::All => ("", None),
+        ReportFilter::FiledBy(a) => ("WHERE r.reporter = ?1", Some(a)),
     };
+    let sql = format!(
+        "SELECT r.id, r.reporter, r.reported, r.reported_name, r.game_id, r.reason, r.details, r.at, r.closed_at, r.resolution,
+                a.username, c.account_id IS NOT NULL
+         FROM reports r LEFT JOIN accounts a ON a.id = r.reporter
+         LEFT JOIN closed_accounts c ON c.account_id = r.reported
+         {clause} ORDER BY r.at DESC, r.id"
+    );
     Ok(conn
-        .prepare_cached(sql)?
-        .query_map([], |r| {
+        .prepare_cached(&sql)?
+        .query_map(rusqlite::params_from_iter(param), |r| {
             Ok(ReportRow {
                 id: r.get(0)?,
                 reporter: r.get(1)?,

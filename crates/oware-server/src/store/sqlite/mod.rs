@@ -547,8 +547,11 @@ impl AccountStore for SqliteStore {
         community::blocked_between(&self.reader(), a, b)
     }
 
-    fn reports(&self, all: bool) -> Result<Vec<crate::store::account_rows::ReportRow>, StoreError> {
-        community::reports(&self.reader(), all)
+    fn reports(
+        &self,
+        filter: crate::store::account_rows::ReportFilter,
+    ) -> Result<Vec<crate::store::account_rows::ReportRow>, StoreError> {
+        community::reports(&self.reader(), &filter)
     }
 
     fn reports_by(&self, reporter: &str, since: i64) -> Result<u32, StoreError> {
@@ -610,6 +613,13 @@ impl crate::store::tournaments::TournamentStore for SqliteStore {
         limit: u32,
     ) -> Result<Vec<String>, StoreError> {
         tournaments::claim(&self.reader(), now, lease_ms, limit)
+    }
+
+    fn tournaments_entered(
+        &self,
+        account_id: &str,
+    ) -> Result<Vec<crate::store::tournaments::Entered>, StoreError> {
+        tournaments::entered(&self.reader(), account_id)
     }
 
     fn tournaments_of(&self, account_id: &str) -> Result<Vec<String>, StoreError> {

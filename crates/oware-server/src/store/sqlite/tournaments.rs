@@ -5,8 +5,8 @@ use rusqlite::{params, Connection, OptionalExtension};
 
 use super::StoreError;
 use crate::store::tournaments::{
-    outcome_str, parse_outcome, tc_json, EntrantRow, EntrantState, PairingRow, RawRow, Tournament,
-    TournamentOp, TournamentSummary,
+    outcome_str, parse_outcome, tc_json, Entered, EntrantRow, EntrantState, PairingRow, RawRow,
+    Tournament, TournamentOp, TournamentSummary,
 };
 
 /// Schema version 12: tournaments, their entrants and their pairings.
@@ -351,6 +351,31 @@ pub(super) fn claim(
         .query_map(params![now, now + lease_ms, limit], |r| r.get(0))?
         .collect::<Result<Vec<String>, _>>()?;
     Ok(ids)
+}
+
+/// Every tournament an account entered.
+pub(super) fn entered(conn: &Connection, account_id: &str) -> Result<Vec<Entered>, StoreError> {
+    let mut out = Vec::new();
+    let mut stmt = conn.prepare_cached(
+        "SELECT t.id, t.name, t.kind, t.status, t.starts_at, p.state
+         FROM tournament_players p JOIN tournaments t ON t.id = p.tournament_id
+         WHERE p.account_id = ?1 ORDER BY t.starts_at, t.id",
+    )?;
+    let rows = stmt.query_map([account_id], |r| {
+        Ok((
+            r.get::<_, String>(0)?,
+            r.get::<_, String>(1)?,
+            r.get::<_, String>(2)?,
+            r.get::<_, String>(3)?,
+            r.get::<_, i64>(4)?,
+            r.get::<_, String>(5)?,
+        ))
+    })?;
+    for r in rows {
+        let (id, name, kind, status, starts_at, state) = r?;
+        out.push(Entered::parse(id, name, &kind, &status, starts_at, &state)?);
+    }
+    Ok(out)
 }
 
 /// The open tournaments an account is in.
