@@ -336,6 +336,11 @@ pub struct GameMeta {
     /// Only players rated within this range may join (a seek's range).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rating_range: Option<RatingRange>,
+    /// Kept to signed-in accounts: only an account joins it, and only
+    /// accounts write in (and read) its spectators' room, so a player's
+    /// blocks cannot be got round by signing out.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub accounts_only: bool,
     /// Creation time, ms since the Unix epoch.
     pub created_at: i64,
     /// Last change, ms since the Unix epoch.
@@ -442,6 +447,7 @@ impl GameMeta {
             aborted: false,
             cancelled: false,
             rating_range: None,
+            accounts_only: false,
             created_at: now,
             updated_at: now,
             start,

@@ -83,6 +83,10 @@ impl Hub {
             let accounts = live.meta.seats.clone().map(|s| s.account);
             (live.ply(), name, accounts)
         };
+        let writer = match side {
+            Some(s) => accounts[s.index()].clone(),
+            None => account.map(str::to_string),
+        };
         // A player who blocked the other (or was blocked) does not talk
         // to them in the players' room.
         if side.is_some() {
@@ -104,6 +108,7 @@ impl Hub {
             name,
             text,
             at: now_ms(),
+            account: writer,
         };
         let event = ClientOut::Chat {
             ply,
@@ -160,8 +165,32 @@ impl Hub {
             }
         };
         let id = id.to_string();
-        self.read(move |store| store.chat(&id, spectator, page))
-            .await
+        let reader = account.map(str::to_string);
+        self.read(move |store| {
+            let mut page = store.chat(&id, spectator, page)?;
+            // A message from an account blocked either way with the
+            // reader never reaches the reader, in any room.
+            if let Some(reader) = reader {
+                let mut hidden: Vec<String> = Vec::new();
+                let mut shown: Vec<String> = Vec::new();
+                for m in &page {
+                    let Some(w) = m.account.as_ref().filter(|w| **w != reader) else {
+                        continue;
+                    };
+                    if hidden.contains(w) || shown.contains(w) {
+                        continue;
+                    }
+                    if store.blocked_between(&reader, w)? {
+                        hidden.push(w.clone());
+                    } else {
+                        shown.push(w.clone());
+                    }
+                }
+                page.retain(|m| m.account.as_ref().is_none_or(|w| !hidden.contains(w)));
+            }
+            Ok(page)
+        })
+        .await
     }
 }
 

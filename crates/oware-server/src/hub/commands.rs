@@ -126,6 +126,11 @@ impl Hub {
         if live.game.is_over() {
             return Err(ApiError::game_over("the game is over"));
         }
+        if live.meta.accounts_only && user.is_none() {
+            return Err(ApiError::not_signed_in(
+                "this game is kept to signed-in players: sign in to join it",
+            ));
+        }
         let side = Side::ALL
             .into_iter()
             .find(|s| live.meta.seats[s.index()].token_hash.is_none())

@@ -376,6 +376,7 @@ impl Live {
             rated: self.meta.rated,
             aborted: self.meta.aborted,
             rating_range: self.meta.rating_range,
+            accounts_only: self.meta.accounts_only,
             clock: self.clock.map(|c| c.view(Instant::now())),
             offer: self.meta.offer,
             takeback: self.meta.takeback,
@@ -407,9 +408,10 @@ impl Live {
     /// write the spectators' room? Once the game is over, anyone; while it
     /// is played, only a signed-in account that holds no seat in it, so a
     /// player cannot read the spectators' tips by leaving out the seat
-    /// token (docs/SECURITY.md).
+    /// token (docs/SECURITY.md). A game kept to accounts
+    /// (`accounts_only`) opens it to signed-in accounts only, even after.
     pub fn spectators_room_open_to(&self, account: Option<&str>) -> bool {
-        self.game.is_over()
+        (self.game.is_over() && (account.is_some() || !self.meta.accounts_only))
             || account.is_some_and(|a| {
                 !self
                     .meta

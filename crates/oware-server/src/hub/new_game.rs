@@ -98,6 +98,12 @@ impl Hub {
         if req.rated && user.is_none() {
             return Err(ApiError::not_signed_in("sign in to play rated games"));
         }
+        if req.accounts_only && (mode != Mode::Online || user.is_none()) {
+            return Err(ApiError::invalid_request(
+                "accounts_only: an online game created by a signed-in player",
+            )
+            .with_reason("accounts_only"));
+        }
         // A rated game always has a deadline, so a player who leaves loses
         // on time instead of holding the result off for ever.
         if req.rated && req.time_control.is_none() {
@@ -205,6 +211,7 @@ impl Hub {
             GameMeta::new(mode, level, req.public, start, seats, req.time_control);
         meta.rated = req.rated;
         meta.rating_range = req.rating_range;
+        meta.accounts_only = req.accounts_only;
         let you = if mode == Mode::Hotseat {
             Side::South
         } else {

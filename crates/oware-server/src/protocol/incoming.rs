@@ -181,6 +181,8 @@ pub struct CreateReq {
     #[serde(default)]
     rated: bool,
     rating_range: Option<RatingRange>,
+    #[serde(default)]
+    accounts_only: bool,
     engine: Option<String>,
 }
 
@@ -247,6 +249,7 @@ impl CreateReq {
             position: self.position.as_deref().map(parse_position).transpose()?,
             public: self.public,
             rated: self.rated,
+            accounts_only: self.accounts_only,
             rating_range: match self.rating_range {
                 None => None,
                 Some(_) if !self.rated => {
@@ -889,4 +892,6 @@ pub struct NewGame {
     pub rated: bool,
     /// The ratings the game accepts from the player who joins.
     pub rating_range: Option<RatingRange>,
+    /// Kept to signed-in accounts (joining, the spectators' room).
+    pub accounts_only: bool,
 }

@@ -239,6 +239,9 @@ pub struct GameView {
     /// The ratings a seek accepts.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rating_range: Option<RatingRange>,
+    /// Kept to signed-in accounts (joining, the spectators' room).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub accounts_only: bool,
     /// Clock state.
     pub clock: Option<ClockView>,
     /// Standing agreement offer.
@@ -304,6 +307,9 @@ pub struct Summary {
     /// The ratings a seek accepts.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rating_range: Option<RatingRange>,
+    /// Kept to signed-in accounts (joining, the spectators' room).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub accounts_only: bool,
     /// The side to move while the game is played (each ply, a move or a
     /// lost turn, passes the turn), so lists can say "your turn".
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -329,6 +335,7 @@ impl Summary {
             rated: meta.rated,
             aborted: meta.aborted,
             rating_range: meta.rating_range,
+            accounts_only: meta.accounts_only,
             to_move: (meta.status() == GameStatus::Playing).then(|| {
                 let first = meta.start.to_move();
                 if meta.ply.is_multiple_of(2) {

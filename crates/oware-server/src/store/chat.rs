@@ -65,6 +65,10 @@ pub struct ChatMessage {
     pub side: Option<Side>,
     /// The writer's name.
     pub name: String,
+    /// The writer's account, when signed in (never sent: a block between
+    /// the writer and a reader hides the message from that reader).
+    #[serde(skip)]
+    pub account: Option<String>,
     /// The text, as written (clients show it as text).
     pub text: String,
     /// When, ms since the epoch (sent as an RFC 3339 date).

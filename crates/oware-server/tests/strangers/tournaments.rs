@@ -414,3 +414,111 @@ async fn finding_9_a_block_ends_following_both_ways() {
     let r = call(addr, &ps[1], "GET", "/api/v1/account/relations", None).await;
     assert_eq!(r.json()["following"], json!([]), "{}", r.body);
 }
+
+/// Finding 9: the blocked player signed out, joined the blocker's public
+/// game and chatted; a blocked spectator's message was shown to the
+/// blocker once the game was over. A game may now be kept to accounts
+/// (joining it and its spectators' room need an account, so signing out
+/// gets round no block), and no message of an account blocked either way
+/// reaches the reader, in any room.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finding_9_a_block_is_not_evaded_by_signing_out() {
+    let (_dir, server) = start_with(config()).await;
+    let addr = server.addr();
+    let ps = players(addr, 3).await;
+    let (victim, blocked, friend) = (&ps[0], &ps[1], &ps[2]);
+    let r = call(
+        addr,
+        victim,
+        "POST",
+        &format!("/api/v1/players/{}/block", blocked.name),
+        Some(json!({"on": true})),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let r = call(
+        addr,
+        victim,
+        "POST",
+        "/api/v1/games",
+        Some(json!({"mode": "online", "public": true, "side": "S", "accounts_only": true})),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let created = r.json();
+    let id = created["id"].as_str().unwrap().to_string();
+    let victim_token = created["tokens"]["S"].as_str().unwrap().to_string();
+    assert_eq!(created["game"]["accounts_only"], true, "{created}");
+    // Signed out: refused; signed in: the block holds.
+    let r = post_as(
+        blocked.src,
+        addr,
+        &format!("/api/v1/games/{id}/join"),
+        json!({"name": "Someone"}),
+    )
+    .await;
+    assert_eq!(r.code(), "not_signed_in", "{}", r.body);
+    let r = call(
+        addr,
+        blocked,
+        "POST",
+        &format!("/api/v1/games/{id}/join"),
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(r.json()["error"]["reason"], "blocked", "{}", r.body);
+    let r = call(
+        addr,
+        friend,
+        "POST",
+        &format!("/api/v1/games/{id}/join"),
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    // The blocked player watches, signed in, and writes in the
+    // spectators' room; an anonymous spectator cannot write there.
+    let mut spy = ws_signed_in(addr, &id, &blocked.b).await;
+    recv_type(&mut spy, "state").await;
+    send(
+        &mut spy,
+        json!({"type": "chat", "text": "hello from the blocked"}),
+    )
+    .await;
+    recv_type(&mut spy, "chat").await;
+    let resigned = post(
+        addr,
+        &format!("/api/v1/games/{id}/resign"),
+        json!({"token": victim_token}),
+    )
+    .await;
+    assert_eq!(resigned.status, 200, "{}", resigned.body);
+    let mut anon = ws(addr, &id, None).await;
+    recv_type(&mut anon, "state").await;
+    send(
+        &mut anon,
+        json!({"type": "chat", "text": "anonymous after the game"}),
+    )
+    .await;
+    let refused = recv_type(&mut anon, "error").await;
+    assert_eq!(refused["reason"], "spectators_sign_in", "{refused}");
+    // After the game: the friend reads the message, the victim does not.
+    let path = format!("/api/v1/games/{id}/chat");
+    let chat = |p| call(addr, p, "GET", &path, None);
+    let seen = chat(friend).await.json();
+    assert!(
+        seen.to_string().contains("hello from the blocked"),
+        "{seen}"
+    );
+    let seen = chat(victim).await.json();
+    assert!(
+        !seen.to_string().contains("hello from the blocked"),
+        "{seen}"
+    );
+    // Anonymous readers do not read the spectators' room of such a game.
+    let seen = get(addr, &format!("/api/v1/games/{id}/chat")).await.json();
+    assert!(
+        !seen.to_string().contains("hello from the blocked"),
+        "{seen}"
+    );
+}

@@ -174,6 +174,8 @@ CREATE INDEX games_seen ON games(seen_at) WHERE lobby;
     community::MIGRATION,
     // 8: tournaments, their entrants and pairings.
     tournaments::MIGRATION,
+    // 9: a chat message's writer's account, so a block hides it.
+    "ALTER TABLE chat ADD COLUMN account TEXT;",
 ];
 
 /// The step whose rows [`rehash_secrets`] rewrites.
@@ -713,7 +715,8 @@ async fn apply(tx: &Transaction<'_>, op: &WriteOp) -> Result<(), StoreError> {
         WriteOp::Chat(m) => {
             let stmt = tx
                 .prepare_cached(
-                    "INSERT INTO chat (game_id, room, side, name, text, at) VALUES ($1, $2, $3, $4, $5, $6)",
+                    "INSERT INTO chat (game_id, room, side, name, text, at, account)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
                 )
                 .await?;
             tx.execute(
@@ -725,6 +728,7 @@ async fn apply(tx: &Transaction<'_>, op: &WriteOp) -> Result<(), StoreError> {
                     &m.name,
                     &m.text,
                     &m.at,
+                    &m.account,
                 ],
             )
             .await?;
@@ -749,6 +753,7 @@ fn chat_row(game_id: &str, r: &Row) -> ChatMessage {
         name: r.get(2),
         text: r.get(3),
         at: r.get(4),
+        account: r.get(6),
     }
 }
 
@@ -1034,7 +1039,7 @@ impl ChatStore for PgStore {
             let limit = i64::from(page.limit);
             let rows = client
                 .query(
-                    "SELECT room, side, name, text, at, id FROM chat
+                    "SELECT room, side, name, text, at, id, account FROM chat
                      WHERE game_id = $1 AND (room = 'players' OR $2) AND id < $3
                      ORDER BY id DESC LIMIT $4",
                     &[&game_id, &spectators, &before, &limit],

@@ -22,7 +22,8 @@ CREATE INDEX chat_game ON chat(game_id, id);
 
 pub(super) fn insert(conn: &Connection, m: &ChatMessage) -> Result<(), rusqlite::Error> {
     conn.prepare_cached(
-        "INSERT INTO chat (game_id, room, side, name, text, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        "INSERT INTO chat (game_id, room, side, name, text, at, account)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?
     .execute(params![
         m.game_id,
@@ -30,7 +31,8 @@ pub(super) fn insert(conn: &Connection, m: &ChatMessage) -> Result<(), rusqlite:
         m.side.map(side_code),
         m.name,
         m.text,
-        m.at
+        m.at,
+        m.account
     ])?;
     Ok(())
 }
@@ -44,7 +46,7 @@ pub(super) fn history(
     page: ChatPage,
 ) -> Result<Vec<ChatMessage>, StoreError> {
     let mut stmt = conn.prepare_cached(
-        "SELECT id, room, side, name, text, at FROM chat
+        "SELECT id, room, side, name, text, at, account FROM chat
          WHERE game_id = ?1 AND (room = 'players' OR ?2) AND id < ?3
          ORDER BY id DESC LIMIT ?4",
     )?;
@@ -60,6 +62,7 @@ pub(super) fn history(
             name: r.get(3)?,
             text: r.get(4)?,
             at: r.get(5)?,
+            account: r.get(6)?,
         })
     })?;
     let mut out: Vec<ChatMessage> = rows.collect::<Result<_, _>>()?;

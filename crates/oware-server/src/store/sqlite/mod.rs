@@ -133,6 +133,8 @@ CREATE INDEX games_seen ON games(seen_at) WHERE lobby = 1;
     community::MIGRATION,
     // 12: tournaments, their entrants and pairings.
     tournaments::MIGRATION,
+    // 13: a chat message's writer's account, so a block hides it.
+    "ALTER TABLE chat ADD COLUMN account TEXT;",
 ];
 
 /// The step whose rows [`rehash_secrets`] rewrites.
