@@ -126,9 +126,9 @@ impl AccountStore for Flaky {
 
     fn reports(
         &self,
-        all: bool,
+        filter: oware_server::store::account_rows::ReportFilter,
     ) -> Result<Vec<oware_server::store::account_rows::ReportRow>, StoreError> {
-        self.inner.reports(all)
+        self.inner.reports(filter)
     }
 
     fn reports_by(&self, reporter: &str, since: i64) -> Result<u32, StoreError> {
@@ -192,6 +192,12 @@ impl oware_server::store::tournaments::TournamentStore for Flaky {
     ) -> Result<Vec<String>, StoreError> {
         self.inner.claim_tournaments(now, lease_ms, limit)
     }
+    fn tournaments_entered(
+        &self,
+        account_id: &str,
+    ) -> Result<Vec<oware_server::store::tournaments::Entered>, StoreError> {
+        self.inner.tournaments_entered(account_id)
+    }
     fn tournaments_of(&self, account_id: &str) -> Result<Vec<String>, StoreError> {
         self.inner.tournaments_of(account_id)
     }
@@ -231,6 +237,7 @@ fn hotseat() -> NewGame {
         public: false,
         rated: false,
         rating_range: None,
+        accounts_only: false,
     }
 }
 

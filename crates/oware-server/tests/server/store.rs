@@ -33,6 +33,7 @@ async fn an_older_database_is_migrated_and_keeps_its_games() {
                     public: true,
                     rated: false,
                     rating_range: None,
+                    accounts_only: false,
                 },
                 None,
             )

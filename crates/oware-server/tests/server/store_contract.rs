@@ -294,6 +294,7 @@ async fn contract(store: Arc<dyn Store>) {
                 name: "x".into(),
                 text: text.into(),
                 at: now,
+                account: Some("a1".into()),
             }),
         )
         .await
@@ -311,6 +312,10 @@ async fn contract(store: Arc<dyn Store>) {
         .unwrap();
     let texts = |ms: &[ChatMessage]| ms.iter().map(|m| m.text.clone()).collect::<Vec<_>>();
     assert_eq!(texts(&all), ["hello", "psst", "again", "and again"]);
+    assert!(
+        all.iter().all(|m| m.account.as_deref() == Some("a1")),
+        "the writer's account is kept"
+    );
     // The latest two, then the two before the older of them.
     let key = id.clone();
     let last = blocking(&store, move |s| s.chat(&key, true, page(None, 2)))
@@ -379,7 +384,7 @@ async fn browser_engine(store: &Arc<dyn Store>) {
 }
 
 async fn community(store: &Arc<dyn Store>) {
-    use oware_server::store::account_rows::ReportRow;
+    use oware_server::store::account_rows::{ReportFilter, ReportRow};
     let now = now_ms();
     for (id, name) in [("c1", "Yaw"), ("c2", "Efua")] {
         let row = AccountRow {
@@ -472,7 +477,7 @@ async fn community(store: &Arc<dyn Store>) {
     .unwrap();
     let (open, by, closed) = blocking(store, move |s| {
         Ok::<_, StoreError>((
-            s.reports(false)?,
+            s.reports(ReportFilter::Open)?,
             s.reports_by("c2", now - 1)?,
             s.account_closed("c1")?,
         ))
@@ -493,12 +498,24 @@ async fn community(store: &Arc<dyn Store>) {
     .await
     .unwrap();
     let (open, all) = blocking(store, |s| {
-        Ok::<_, StoreError>((s.reports(false)?, s.reports(true)?))
+        Ok::<_, StoreError>((
+            s.reports(ReportFilter::Open)?,
+            s.reports(ReportFilter::All)?,
+        ))
     })
     .await
     .unwrap();
     assert_eq!((open.len(), all.len()), (0, 1));
     assert_eq!(all[0].resolution.as_deref(), Some("closed the account"));
+    let (by_c2, by_c1) = blocking(store, |s| {
+        Ok::<_, StoreError>((
+            s.reports(ReportFilter::FiledBy("c2".into()))?,
+            s.reports(ReportFilter::FiledBy("c1".into()))?,
+        ))
+    })
+    .await
+    .unwrap();
+    assert_eq!((by_c2.len(), by_c1.len()), (1, 0));
     // A deleted account leaves no follows or blocks behind.
     write(store, op(AccountOp::Delete { id: "c2".into() }))
         .await

@@ -2,12 +2,11 @@
 //! end by resignations, and a Swiss that goes on after a restart
 //! (docs/PROTOCOL.md, "Tournaments").
 
-use std::net::SocketAddr;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use oware_server::{Config, Server, ServerOptions};
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::common::tournaments::*;
 use crate::common::*;
