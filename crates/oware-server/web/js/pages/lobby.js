@@ -53,6 +53,7 @@ export function mount(main) {
           <p class="muted small-print rated-class" hidden></p>
         </fieldset>
         <label class="choice"><input type="checkbox" name="public" checked> ${esc(t('online.public'))}</label>
+        ${me ? `<label class="choice"><input type="checkbox" name="accountsOnly"> ${esc(t('seek.accountsOnly'))}</label>` : ''}
         <fieldset class="range-box"><legend>${esc(t('seek.rangeLegend'))}</legend>
           <div class="row"><label class="field inline">${esc(t('seek.from'))} <input type="number" name="rmin" min="0" max="4000" step="50" inputmode="numeric"></label>
           <label class="field inline">${esc(t('seek.to'))} <input type="number" name="rmax" min="0" max="4000" step="50" inputmode="numeric"></label></div>
@@ -111,6 +112,7 @@ export function mount(main) {
         time_control: readTimeControl(form, 'o'), public: form.public.checked,
         rated: rated || undefined,
         rating_range: range,
+        accounts_only: form.accountsOnly?.checked || undefined,
       });
       seats.add(r.id, r.tokens);
       if (r.you && form.querySelector('[name=side]:checked').value === 'random') sessionStorage.setItem(`oware.drawn.${r.id}`, r.you);
