@@ -241,7 +241,7 @@ fn start_tablebases(setup: crate::config::Tablebases) -> Loading {
 }
 
 fn store_err(e: impl std::fmt::Display) -> ApiError {
-    tracing::error!("storage: {e}");
+    tracing::error!("storage: {}", crate::model::printable(&e.to_string()));
     ApiError::internal("the game could not be stored; nothing was changed")
 }
 
