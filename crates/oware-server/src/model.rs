@@ -371,6 +371,11 @@ pub struct GameMeta {
     /// it, read as the server's engine.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub browser_engine: bool,
+    /// Played offline on a device and uploaded (`offline_routes.rs`): the
+    /// server replayed its moves but saw none of them played, so it is
+    /// shown as played offline and not verified, and kept private.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub offline: bool,
     /// Number of plies (kept here for listings).
     pub ply: u32,
     /// Stores (kept here for listings).
@@ -450,6 +455,7 @@ impl GameMeta {
             rematch: None,
             tournament: None,
             browser_engine: false,
+            offline: false,
             ply: 0,
             score: stores(&start),
         };
