@@ -2,7 +2,12 @@
 //! limiters of the `governor` crate: one keyed limiter per kind of costly
 //! request, keyed by the client (never by a socket): WebSocket messages
 //! and open sockets by address, chat by address and account, whatever
-//! socket they come on; and the wrong-password guard ([`SignInGuard`]).
+//! socket they come on; costly reads of one's account (game lists,
+//! exports) and offline uploads by address and account
+//! ([`Limiter::check_client`]); and the wrong-password guard
+//! ([`SignInGuard`]). Beside the limits, [`SeenSolutions`] remembers which
+//! puzzle solutions each client has been shown, so that a later attempt is
+//! not rated.
 //!
 //! When several nodes share a PostgreSQL store, the requests that cost
 //! (games, engine requests, sign-ins, sign-ups, chat) and the wrong-password
@@ -587,7 +592,13 @@ impl Limiter {
         if let Some(g) = &self.sign_in_failures {
             g.forget_old();
         }
-        if let Some(shared) = self.shared.clone() {
+        // The store's counts (the solutions seen are kept there with the
+        // limits off too).
+        let shared = match &self.seen.counts {
+            Counts::Shared(s) => Some(s.clone()),
+            Counts::Local(_) => self.shared.clone(),
+        };
+        if let Some(shared) = shared {
             tokio::spawn(async move {
                 shared.run("forgetting", |l| l.forget_old(now_ms())).await;
             });

@@ -264,29 +264,6 @@ async fn fill_account(server: &oware_server::Server, name: &str, n: usize, plies
     }
 }
 
-/// A response's body, its chunks joined when it was sent in chunks (a
-/// streamed answer).
-fn body_of(r: &Resp) -> String {
-    if !r
-        .headers
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked")
-    {
-        return r.body.clone();
-    }
-    let mut out = String::new();
-    let mut rest = r.body.as_str();
-    loop {
-        let (size, after) = rest.split_once("\r\n").expect("a chunk size");
-        let n = usize::from_str_radix(size.trim(), 16).expect("a hex chunk size");
-        if n == 0 {
-            return out;
-        }
-        out.push_str(&after[..n]);
-        rest = &after[n + 2..];
-    }
-}
-
 fn p99(mut times: Vec<Duration>) -> Duration {
     times.sort();
     times[(times.len() * 99).div_ceil(100) - 1]
@@ -342,8 +319,7 @@ async fn export_loop(limits: RateLimits) -> (Duration, Duration, usize, usize) {
                 .await;
                 match r.status {
                     200 => {
-                        let v: Value = serde_json::from_str(&body_of(&r))
-                            .unwrap_or_else(|e| panic!("an export that is not JSON: {e}"));
+                        let v = r.json();
                         assert_eq!(v["games"].as_array().unwrap().len(), 200);
                         done.fetch_add(1, Ordering::SeqCst);
                     }
@@ -824,4 +800,88 @@ async fn finding_11_uploaded_games_are_marked_unverified_and_private() {
         g.get("offline").is_none() && g.get("verified").is_none(),
         "{g}"
     );
+}
+
+// ---------------------------------------------------------------------------
+// Findings 6 and 10 on several nodes sharing PostgreSQL.
+
+/// A solution seen on one node is seen on the other, and an account's
+/// exports and list reads have one allowance whichever node it reaches.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn findings_6_and_10_hold_across_two_nodes_on_postgresql() {
+    let Some(cluster) = crate::common::pg::Cluster::start() else {
+        return;
+    };
+    let url = cluster.database("strangers_io");
+    let node = || async {
+        oware_server::Server::start(oware_server::ServerOptions {
+            addr: "127.0.0.1:0".parse().unwrap(),
+            postgres: Some(url.clone()),
+            config: Config {
+                engine_threads: 1,
+                ..Config::default()
+            },
+            ..oware_server::ServerOptions::default()
+        })
+        .await
+        .expect("node starts")
+    };
+    let (a, b) = (node().await, node().await);
+    let (a, b) = (a.addr(), b.addr());
+    let at = [127, 0, 10, 40];
+    // Shown on node a, anonymously.
+    let p = get_as(at, a, "/api/v1/puzzles/next").await.json();
+    let id = p["id"].as_u64().unwrap();
+    let wrong = another_move(p["position"].as_str().unwrap(), "?");
+    let r = post_as(
+        at,
+        a,
+        &format!("/api/v1/puzzles/{id}/attempt"),
+        json!({"moves": [wrong]}),
+    )
+    .await;
+    let solution = r.json()["solution"].as_str().unwrap().to_string();
+    // Played on node b, signed in, from the same address.
+    let farmer = sign_up_from(at, b, "Farmer", "solutions-known").await;
+    let r = as_browser(
+        at,
+        b,
+        &farmer,
+        "POST",
+        &format!("/api/v1/puzzles/{id}/attempt"),
+        Some(json!({"moves": [solution]})),
+    )
+    .await;
+    let v = r.json();
+    assert_eq!(
+        (
+            v["rated"].clone(),
+            v["unrated"].clone(),
+            v["your_rating"].clone()
+        ),
+        (json!(false), json!("solution_seen"), json!(1500)),
+        "{}",
+        r.body
+    );
+    // Exports: a burst of 3 for the account, spread over both nodes and
+    // two addresses.
+    let burst = RateLimits::default().exports_burst as usize;
+    let mut served = 0;
+    for (i, node) in [a, b, a, b, a, b].into_iter().enumerate() {
+        let r = as_browser(
+            [127, 0, 10, 41 + (i % 2) as u8],
+            node,
+            &farmer,
+            "GET",
+            "/api/v1/account/export",
+            None,
+        )
+        .await;
+        match r.status {
+            200 => served += 1,
+            429 => assert_eq!(r.json()["error"]["reason"], "exports", "{}", r.body),
+            s => panic!("{s}: {}", r.body),
+        }
+    }
+    assert_eq!(served, burst);
 }
