@@ -37,7 +37,7 @@ pub struct JsonBody<T>(pub T);
 /// the limit.
 fn body_rejection(r: BytesRejection, limit: usize) -> ApiError {
     if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        let most = if limit % (1024 * 1024) == 0 {
+        let most = if limit.is_multiple_of(1024 * 1024) {
             format!("{} MiB", limit / (1024 * 1024))
         } else {
             format!("{} KiB", limit / 1024)
