@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::model::now_ms;
+pub use crate::model::printable;
 use crate::store::account_rows::{AccountOp, ReportFilter, ReportRow};
 use crate::store::{Store, StoreError, WriteOp};
 
@@ -60,6 +61,60 @@ pub async fn reports(store: &Arc<dyn Store>, all: bool) -> Result<Vec<ReportRow>
     Ok(tokio::task::spawn_blocking(move || store.reports(filter))
         .await
         .map_err(|e| StoreError::Commit(format!("reading reports: {e}")))??)
+}
+
+/// The reports as `oware admin reports` prints them: a line per report,
+/// then its details and how it was closed, each on a line of its own.
+/// Every text a player wrote goes through [`printable`], so a report
+/// cannot drive the operator's terminal or forge a line of this list
+/// (`tests/strangers/io.rs`: `finding_7_…`).
+pub fn render_reports(reports: &[ReportRow], all: bool) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    if reports.is_empty() {
+        out.push_str(if all {
+            "No reports.\n"
+        } else {
+            "No open reports.\n"
+        });
+    }
+    for r in reports {
+        let when = crate::model::rfc3339(r.at);
+        let by = r.reporter_name.as_deref().unwrap_or("(deleted account)");
+        let closed = if r.reported_closed {
+            " [account closed]"
+        } else {
+            ""
+        };
+        let game = r
+            .game_id
+            .as_deref()
+            .map(|g| format!(" (game {})", printable(g)))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "{}  {}  {} reported {}{} for {}{}",
+            printable(&r.id),
+            when,
+            printable(by),
+            printable(&r.reported_name),
+            closed,
+            printable(&r.reason),
+            game
+        );
+        if !r.details.is_empty() {
+            let _ = writeln!(out, "    \"{}\"", printable(&r.details));
+        }
+        if let (Some(at), Some(note)) = (r.closed_at, r.resolution.as_deref()) {
+            let _ = writeln!(
+                out,
+                "    closed {}: {}",
+                crate::model::rfc3339(at),
+                printable(note)
+            );
+        }
+    }
+    out
 }
 
 /// Closes an open report with the operator's note.

@@ -28,6 +28,10 @@ pub struct Config {
     pub max_connections: usize,
     /// A connection that sends nothing for this long is closed.
     pub idle_timeout: Duration,
+    /// A request's header must have arrived in full this long after its
+    /// first byte, or the connection is closed: a client sending its
+    /// header a line at a time (slow-loris) cannot hold a connection.
+    pub header_read_timeout: Duration,
     /// Requests one client may make; `None` turns the limits off (load
     /// benchmarks, which play thousands of games from one address).
     pub rate_limits: Option<RateLimits>,
@@ -94,6 +98,7 @@ impl Default for Config {
             review_cap: Duration::from_secs(30),
             max_connections: 20_000,
             idle_timeout: Duration::from_secs(180),
+            header_read_timeout: Duration::from_secs(10),
             rate_limits: Some(RateLimits::default()),
             trust_forwarded_for: false,
             secure_cookies: false,
@@ -133,6 +138,12 @@ pub struct RateLimits {
     pub chat_burst: u32,
     /// Game WebSockets one client address may hold open (0: no limit).
     pub sockets_per_client: usize,
+    /// Connections (HTTP and WebSocket together) one address may hold
+    /// open; past it a new connection is answered `rate_limited`
+    /// (`connections`) and closed (0: no limit). Counted on the
+    /// connection's own address, so not applied behind a trusted proxy
+    /// (`trust_forwarded_for`), whose connections all come from one address.
+    pub connections_per_address: usize,
     /// Games one account may have waiting in the lobby at once (0: no
     /// limit, for accounts and addresses both).
     pub seeks_per_account: usize,
@@ -147,6 +158,16 @@ pub struct RateLimits {
     pub sign_in_failures_per_account: u32,
     /// Accounts created per hour from one address.
     pub sign_ups_per_hour: u32,
+    /// Costly reads of one's account (`/account/games`,
+    /// `/account/relations`) per minute, per address and per account.
+    pub reads_per_minute: u32,
+    /// Costly reads at once.
+    pub reads_burst: u32,
+    /// Exports of one's account (`/account/export`) per hour, per address
+    /// and per account.
+    pub exports_per_hour: u32,
+    /// Exports at once.
+    pub exports_burst: u32,
 }
 
 impl Default for RateLimits {
@@ -163,11 +184,17 @@ impl Default for RateLimits {
             ws_burst: 60,
             chat_burst: 5,
             sockets_per_client: 50,
+            // The game sockets of one address, and room for its pages.
+            connections_per_address: 64,
             seeks_per_account: 3,
             seeks_per_address: 10,
             sign_in_per_minute: 10,
             sign_in_failures_per_account: 20,
             sign_ups_per_hour: 5,
+            reads_per_minute: 60,
+            reads_burst: 20,
+            exports_per_hour: 6,
+            exports_burst: 3,
         }
     }
 }

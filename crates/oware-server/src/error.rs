@@ -231,11 +231,14 @@ impl From<GameError> for ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         // A busy engine is the service working as designed (a refusal
-        // under load), not a fault: logged at debug, not as an error.
+        // under load), not a fault: logged at debug, not as an error. A
+        // message may quote what a client sent: logged printable.
         match self.code {
-            ErrorCode::Busy => tracing::debug!(code = %self.code, "{}", self.message),
+            ErrorCode::Busy => {
+                tracing::debug!(code = %self.code, "{}", crate::model::printable(&self.message))
+            }
             _ if self.status().is_server_error() => {
-                tracing::error!(code = %self.code, "{}", self.message)
+                tracing::error!(code = %self.code, "{}", crate::model::printable(&self.message))
             }
             _ => {}
         }

@@ -24,7 +24,8 @@ use crate::protocol::views::{GameView, ScoreView, Summary};
 use crate::protocol::*;
 use crate::store::Listing;
 
-/// Largest request body, except OGN imports.
+/// Largest request body, except OGN imports: for every route
+/// ([`crate::app`] sets it), and named in the refusal.
 pub const BODY_LIMIT: usize = 64 * 1024;
 /// Largest OGN import.
 pub const IMPORT_LIMIT: usize = 1024 * 1024;
@@ -32,9 +33,16 @@ pub const IMPORT_LIMIT: usize = 1024 * 1024;
 /// A JSON body whose errors are API errors (`malformed`, `too_large`).
 pub struct JsonBody<T>(pub T);
 
-fn body_rejection(r: BytesRejection) -> ApiError {
+/// A body that could not be read; over `limit` bytes, `too_large` naming
+/// the limit.
+fn body_rejection(r: BytesRejection, limit: usize) -> ApiError {
     if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        ApiError::too_large("the request body is too large")
+        let most = if limit.is_multiple_of(1024 * 1024) {
+            format!("{} MiB", limit / (1024 * 1024))
+        } else {
+            format!("{} KiB", limit / 1024)
+        };
+        ApiError::too_large(format!("the request body is too large: at most {most}"))
     } else {
         ApiError::malformed(format!("cannot read the body: {r}"))
     }
@@ -59,7 +67,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
         }
         let bytes = Bytes::from_request(req, state)
             .await
-            .map_err(body_rejection)?;
+            .map_err(|r| body_rejection(r, BODY_LIMIT))?;
         // A body without a type is refused too (an empty one is fine: it
         // reads as `{}`), so nothing is taken for JSON unless labelled so.
         if content_type.is_none() && !bytes.iter().all(u8::is_ascii_whitespace) {
@@ -419,7 +427,7 @@ async fn import(
         .is_some_and(|v| v.starts_with("application/json"));
     let bytes = Bytes::from_request(req, &())
         .await
-        .map_err(body_rejection)?;
+        .map_err(|r| body_rejection(r, IMPORT_LIMIT))?;
     let text = if is_json {
         serde_json::from_slice::<ImportReq>(&bytes)
             .map_err(|e| ApiError::malformed(format!("invalid JSON body: {e}")))?

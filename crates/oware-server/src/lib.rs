@@ -106,6 +106,8 @@ pub fn app(state: state::AppState) -> Router {
             accounts::session::middleware,
         ))
         .fallback(assets::static_or_index)
+        // One body limit for every route (the OGN import sets its own).
+        .layer(axum::extract::DefaultBodyLimit::max(http::BODY_LIMIT))
         .layer(axum::middleware::from_fn(security::headers))
         .with_state(state)
 }
@@ -163,9 +165,15 @@ impl Server {
         });
         let max = listener::connection_limit(max_connections);
         tracing::info!("at most {max} connections open at once");
-        let listener = listener::Limited::new(listener, max, idle_timeout);
-        let service = router.into_make_service_with_connect_info::<listener::PeerAddr>();
-        let task = tokio::spawn(async move { axum::serve(listener, service).await });
+        // Behind a trusted proxy every connection comes from the proxy:
+        // there the proxy limits each client's connections.
+        let per_address = match (&hub.config().rate_limits, hub.config().trust_forwarded_for) {
+            (Some(l), false) => l.connections_per_address,
+            _ => 0,
+        };
+        let listener = listener::Limited::new(listener, max, idle_timeout).per_address(per_address);
+        let header_timeout = hub.config().header_read_timeout;
+        let task = tokio::spawn(listener::serve(listener, router, header_timeout));
         Ok(Server {
             addr,
             db,

@@ -2,7 +2,12 @@
 //! limiters of the `governor` crate: one keyed limiter per kind of costly
 //! request, keyed by the client (never by a socket): WebSocket messages
 //! and open sockets by address, chat by address and account, whatever
-//! socket they come on; and the wrong-password guard ([`SignInGuard`]).
+//! socket they come on; costly reads of one's account (game lists,
+//! exports) and offline uploads by address and account
+//! ([`Limiter::check_client`]); and the wrong-password guard
+//! ([`SignInGuard`]). Beside the limits, [`SeenSolutions`] remembers which
+//! puzzle solutions each client has been shown, so that a later attempt is
+//! not rated.
 //!
 //! When several nodes share a PostgreSQL store, the requests that cost
 //! (games, engine requests, sign-ins, sign-ups, chat) and the wrong-password
@@ -19,7 +24,7 @@
 //! `X-Forwarded-For`, when the configuration trusts it.
 
 use std::collections::HashMap;
-use std::net::{IpAddr, Ipv6Addr, SocketAddr};
+use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -67,7 +72,7 @@ impl Shared {
 /// What a limited request costs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cost {
-    /// Creates a game (new game, import, rematch).
+    /// Creates a game (new game, import, rematch, offline upload).
     Game,
     /// Runs the engine (analysis, hint, review).
     Engine,
@@ -75,6 +80,10 @@ pub enum Cost {
     SignIn,
     /// A new account.
     SignUp,
+    /// Reads many of one's rows (`/account/games`, `/account/relations`).
+    Read,
+    /// Reads everything about one's account (`/account/export`).
+    Export,
 }
 
 /// The keys a client's limits count under: its address (an IPv4 address
@@ -102,10 +111,13 @@ impl ClientKeys {
 
 /// The server's keyed limiters.
 pub struct Limiter {
-    games: Option<DefaultKeyedRateLimiter<IpAddr>>,
-    engine: Option<DefaultKeyedRateLimiter<IpAddr>>,
-    sign_in: Option<DefaultKeyedRateLimiter<IpAddr>>,
-    sign_up: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    /// The costly requests, by client key (`ip:…`, `account:…`).
+    games: Option<DefaultKeyedRateLimiter<String>>,
+    engine: Option<DefaultKeyedRateLimiter<String>>,
+    sign_in: Option<DefaultKeyedRateLimiter<String>>,
+    sign_up: Option<DefaultKeyedRateLimiter<String>>,
+    reads: Option<DefaultKeyedRateLimiter<String>>,
+    exports: Option<DefaultKeyedRateLimiter<String>>,
     sign_in_failures: Option<SignInGuard>,
     /// WebSocket messages, by client address, whatever the socket.
     ws: Option<DefaultKeyedRateLimiter<IpAddr>>,
@@ -119,6 +131,8 @@ pub struct Limiter {
     rates: Option<RateLimits>,
     /// The store's counters, when other nodes share it.
     shared: Option<Shared>,
+    /// The puzzles whose solution each client has been shown.
+    seen: SeenSolutions,
 }
 
 /// The lobby games (seeks) each client key has open, so that one client
@@ -283,11 +297,17 @@ impl Limiter {
     /// other nodes share, the costly requests and wrong passwords are also
     /// counted there.
     pub fn new(limits: Option<RateLimits>, store: &Arc<dyn Store>) -> Limiter {
-        let shared =
-            (limits.is_some() && store.shared_limits().is_some()).then(|| Shared(store.clone()));
+        let sharing = store
+            .shared_limits()
+            .is_some()
+            .then(|| Shared(store.clone()));
+        let shared = sharing.clone().filter(|_| limits.is_some());
         let mut limiter = Limiter::local(limits, shared.clone());
         limiter.rates = limits;
         limiter.shared = shared;
+        // What a client has seen is remembered with the limits off too:
+        // it is a rule of the ratings, not a limit.
+        limiter.seen = SeenSolutions::new(sharing);
         limiter
     }
 
@@ -299,6 +319,8 @@ impl Limiter {
                 engine: None,
                 sign_in: None,
                 sign_up: None,
+                reads: None,
+                exports: None,
                 sign_in_failures: None,
                 ws: None,
                 chat: None,
@@ -306,6 +328,7 @@ impl Limiter {
                 seeks: None,
                 rates: None,
                 shared: None,
+                seen: SeenSolutions::new(None),
             },
             Some(l) => Limiter {
                 games: keyed(quota_per_minute(l.games_per_minute, l.games_burst)),
@@ -313,6 +336,16 @@ impl Limiter {
                 sign_in: keyed(quota_per_minute(l.sign_in_per_minute, l.sign_in_per_minute)),
                 sign_up: NonZeroU32::new(l.sign_ups_per_hour)
                     .map(|n| RateLimiter::keyed(Quota::per_hour(n))),
+                reads: keyed(quota_per_minute(l.reads_per_minute, l.reads_burst)),
+                exports: NonZeroU32::new(l.exports_per_hour).map(|n| {
+                    RateLimiter::keyed(
+                        Quota::with_period(Duration::from_secs(3_600) / n.get())
+                            .expect("a period of at most an hour")
+                            .allow_burst(
+                                NonZeroU32::new(l.exports_burst.max(1)).expect("at least 1"),
+                            ),
+                    )
+                }),
                 sign_in_failures: Some(SignInGuard::new(l.sign_in_failures_per_account, shared)),
                 ws: NonZeroU32::new(l.ws_messages_per_second).map(|r| {
                     RateLimiter::keyed(
@@ -336,6 +369,7 @@ impl Limiter {
                 }),
                 rates: None,
                 shared: None,
+                seen: SeenSolutions::new(None),
             },
         }
     }
@@ -351,6 +385,8 @@ impl Limiter {
             Cost::Engine => per(60_000, l.engine_per_minute, l.engine_burst),
             Cost::SignIn => per(60_000, l.sign_in_per_minute, l.sign_in_per_minute),
             Cost::SignUp => per(3_600_000, l.sign_ups_per_hour, l.sign_ups_per_hour),
+            Cost::Read => per(60_000, l.reads_per_minute, l.reads_burst),
+            Cost::Export => per(3_600_000, l.exports_per_hour, l.exports_burst),
         }
     }
 
@@ -361,7 +397,7 @@ impl Limiter {
         key: String,
         (interval_ms, burst): (i64, u32),
         what: &'static str,
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), Duration> {
         let Some(shared) = &self.shared else {
             return Ok(());
         };
@@ -370,51 +406,84 @@ impl Limiter {
             .await
             .flatten();
         match wait {
-            Some(ms) => Err(ApiError::too_many(what, Duration::from_millis(ms))),
+            Some(ms) => Err(Duration::from_millis(ms)),
             None => Ok(()),
         }
     }
 
-    /// Counts one request of `cost` from `client`, on this node and (with
-    /// a shared store) on all; `rate_limited` (with the time to wait) when
-    /// it is over its limit.
+    /// Counts one request of `cost` from `client` (its address), on this
+    /// node and (with a shared store) on all; `rate_limited` (with the
+    /// time to wait) when it is over its limit.
     pub async fn check(&self, cost: Cost, client: ClientAddr) -> Result<(), ApiError> {
-        self.check_here(cost, client)?;
-        if let Some(quota) = self.shared_quota(cost) {
-            let what = Self::what(cost);
-            self.take_shared(format!("{cost:?}:{}", client.key()), quota, what)
-                .await?;
-        }
-        Ok(())
+        self.check_client(cost, &ClientKeys::new(client, None))
+            .await
     }
 
-    fn what(cost: Cost) -> &'static str {
-        match cost {
-            Cost::Game => "new games from your address",
-            Cost::Engine => "engine requests from your address",
-            Cost::SignIn => "sign-in attempts from your address",
-            Cost::SignUp => "new accounts from your address",
-        }
-    }
-
-    /// [`Limiter::check`] on this node's limiter only.
-    fn check_here(&self, cost: Cost, client: ClientAddr) -> Result<(), ApiError> {
+    /// Counts one request of `cost` from `client` under each of its keys
+    /// (its address, and its account when signed in), on this node and
+    /// (with a shared store) on all: refused when any key has spent its
+    /// allowance, so neither more addresses nor signing out buys more.
+    pub async fn check_client(&self, cost: Cost, client: &ClientKeys) -> Result<(), ApiError> {
         let limiter = match cost {
             Cost::Game => &self.games,
             Cost::Engine => &self.engine,
             Cost::SignIn => &self.sign_in,
             Cost::SignUp => &self.sign_up,
+            Cost::Read => &self.reads,
+            Cost::Export => &self.exports,
         };
-        let what = Self::what(cost);
         let Some(limiter) = limiter else {
             return Ok(());
         };
-        limiter.check_key(&client.key()).map_err(|not_until| {
-            ApiError::too_many(
-                what,
-                not_until.wait_time_from(DefaultClock::default().now()),
-            )
-        })
+        for key in &client.0 {
+            limiter.check_key(key).map_err(|not_until| {
+                Self::refusal(
+                    cost,
+                    key,
+                    not_until.wait_time_from(DefaultClock::default().now()),
+                )
+            })?;
+        }
+        if let Some(quota) = self.shared_quota(cost) {
+            for key in &client.0 {
+                self.take_shared(format!("{cost:?}:{key}"), quota, Self::what(cost, key))
+                    .await
+                    .map_err(|wait| Self::refusal(cost, key, wait))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The refusal of a request of `cost` counted under `key`.
+    fn refusal(cost: Cost, key: &str, wait: Duration) -> ApiError {
+        let e = ApiError::too_many(Self::what(cost, key), wait);
+        match cost {
+            Cost::Read => e.with_reason("reads"),
+            Cost::Export => e.with_reason("exports"),
+            _ => e,
+        }
+    }
+
+    fn what(cost: Cost, key: &str) -> &'static str {
+        let account = key.starts_with("account:");
+        match (cost, account) {
+            (Cost::Game, false) => "new games from your address",
+            (Cost::Game, true) => "new games from your account",
+            (Cost::Engine, false) => "engine requests from your address",
+            (Cost::Engine, true) => "engine requests from your account",
+            (Cost::SignIn, _) => "sign-in attempts from your address",
+            (Cost::SignUp, _) => "new accounts from your address",
+            (Cost::Read, false) => "reads of game lists from your address",
+            (Cost::Read, true) => "reads of your account's game lists",
+            (Cost::Export, false) => "exports from your address",
+            (Cost::Export, true) => "exports of your account",
+        }
+    }
+
+    /// The puzzles each client has seen the solution of (kept whether the
+    /// limits are on or off).
+    pub fn seen_solutions(&self) -> &SeenSolutions {
+        &self.seen
     }
 
     /// The wrong-password throttle (see [`SignInGuard`]); `None` when
@@ -444,7 +513,8 @@ impl Limiter {
                     (1_000, l.chat_burst),
                     "chat messages from you",
                 )
-                .await?;
+                .await
+                .map_err(|wait| ApiError::too_many("chat messages from you", wait))?;
             }
         }
         Ok(())
@@ -501,7 +571,9 @@ impl Limiter {
             &self.engine,
             &self.sign_in,
             &self.sign_up,
-            &self.ws,
+            &self.reads,
+            &self.exports,
+            &self.chat,
         ]
         .into_iter()
         .flatten()
@@ -509,17 +581,24 @@ impl Limiter {
             l.retain_recent();
             l.shrink_to_fit();
         }
-        if let Some(l) = &self.chat {
+        if let Some(l) = &self.ws {
             l.retain_recent();
             l.shrink_to_fit();
         }
+        self.seen.counts.forget_old();
         if let Some(s) = &self.seeks {
             s.forget_old();
         }
         if let Some(g) = &self.sign_in_failures {
             g.forget_old();
         }
-        if let Some(shared) = self.shared.clone() {
+        // The store's counts (the solutions seen are kept there with the
+        // limits off too).
+        let shared = match &self.seen.counts {
+            Counts::Shared(s) => Some(s.clone()),
+            Counts::Local(_) => self.shared.clone(),
+        };
+        if let Some(shared) = shared {
             tokio::spawn(async move {
                 shared.run("forgetting", |l| l.forget_old(now_ms())).await;
             });
@@ -558,11 +637,11 @@ enum Counts {
 }
 
 impl Counts {
-    /// Adds `n` (0 to read) to `key`'s count in its window: the count and
-    /// the window's end.
-    async fn count(&self, key: String, n: u32) -> (u32, i64) {
+    /// Adds `n` (0 to read) to `key`'s count in its window of `window`:
+    /// the count and the window's end.
+    async fn count_in(&self, key: String, n: u32, window: Duration) -> (u32, i64) {
         let now = now_ms();
-        let window = SignInGuard::WINDOW.as_millis() as i64;
+        let window = window.as_millis() as i64;
         match self {
             Counts::Local(map) => {
                 let mut map = map.lock().unwrap_or_else(|e| e.into_inner());
@@ -582,6 +661,22 @@ impl Counts {
                 .run("wrong passwords", move |l| l.count(&key, n, now, window))
                 .await
                 .unwrap_or((0, now)),
+        }
+    }
+
+    /// [`Counts::count_in`] the sign-in guard's window.
+    async fn count(&self, key: String, n: u32) -> (u32, i64) {
+        self.count_in(key, n, SignInGuard::WINDOW).await
+    }
+
+    /// Forgets this node's counts whose window has passed (the store's
+    /// are forgotten by [`Limiter::forget_idle`]).
+    fn forget_old(&self) {
+        if let Counts::Local(map) = self {
+            let now = now_ms();
+            map.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .retain(|_, &mut (_, until)| until > now);
         }
     }
 
@@ -694,11 +789,58 @@ impl SignInGuard {
     /// Forgets the counts whose window has passed (this node's; the
     /// store's are forgotten by [`Limiter::forget_idle`]).
     pub fn forget_old(&self) {
-        if let Counts::Local(map) = &self.counts {
-            let now = now_ms();
-            map.lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .retain(|_, &mut (_, until)| until > now);
+        self.counts.forget_old();
+    }
+}
+
+/// The puzzles whose solution a client has been shown (an attempt's answer
+/// names the solution), by client key: its address, and its account when
+/// signed in. Remembered for [`SeenSolutions::MEMORY`], in the store when
+/// other nodes share it, so a solution seen on one node is seen on all.
+/// `puzzle_routes.rs` does not rate an attempt at a puzzle whose solution
+/// the client has seen: a visitor's attempt shows the solution, and the
+/// same client signed in must not score it (issue 33, finding 10).
+pub struct SeenSolutions {
+    counts: Counts,
+}
+
+impl SeenSolutions {
+    /// How long a shown solution is remembered for a client.
+    pub const MEMORY: Duration = Duration::from_secs(7 * 86_400);
+
+    fn new(shared: Option<Shared>) -> SeenSolutions {
+        SeenSolutions {
+            counts: match shared {
+                Some(s) => Counts::Shared(s),
+                None => Counts::Local(Mutex::new(HashMap::new())),
+            },
+        }
+    }
+
+    fn key(puzzle: u32, key: &str) -> String {
+        format!("puzzle-seen:{puzzle}:{key}")
+    }
+
+    /// Has `client` (any of its keys) been shown the solution of `puzzle`?
+    pub async fn seen(&self, client: &ClientKeys, puzzle: u32) -> bool {
+        for key in &client.0 {
+            let (n, _) = self
+                .counts
+                .count_in(Self::key(puzzle, key), 0, Self::MEMORY)
+                .await;
+            if n > 0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// `client` is shown the solution of `puzzle`.
+    pub async fn show(&self, client: &ClientKeys, puzzle: u32) {
+        for key in &client.0 {
+            self.counts
+                .count_in(Self::key(puzzle, key), 1, Self::MEMORY)
+                .await;
         }
     }
 }
@@ -733,18 +875,10 @@ impl ClientAddr {
         )
     }
 
-    /// The rate-limit key: the IPv4 address, or the IPv6 /64 network.
+    /// The rate-limit key: the IPv4 address, or the IPv6 /64 network
+    /// (the listener counts connections under the same key).
     pub fn key(self) -> IpAddr {
-        match self.0 {
-            IpAddr::V4(v4) => IpAddr::V4(v4),
-            IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-                Some(v4) => IpAddr::V4(v4),
-                None => {
-                    let s = v6.segments();
-                    IpAddr::V6(Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
-                }
-            },
-        }
+        crate::listener::client_key(self.0)
     }
 }
 

@@ -380,6 +380,11 @@ pub struct GameMeta {
     /// it, read as the server's engine.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub browser_engine: bool,
+    /// Played offline on a device and uploaded (`offline_routes.rs`): the
+    /// server replayed its moves but saw none of them played, so it is
+    /// shown as played offline and not verified, and kept private.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub offline: bool,
     /// Number of plies (kept here for listings).
     pub ply: u32,
     /// Stores (kept here for listings).
@@ -461,6 +466,7 @@ impl GameMeta {
             tournament: None,
             tournament_kind: None,
             browser_engine: false,
+            offline: false,
             ply: 0,
             score: stores(&start),
         };
@@ -563,6 +569,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn printable_text_has_no_control_characters() {
+        assert_eq!(printable("Ama played f"), "Ama played f");
+        assert_eq!(
+            printable("a\x1b[2K\r\nb\u{9b}\u{7f}\u{202e}\\\t\x07"),
+            "a\\u{1b}[2K\\r\\nb\\u{9b}\\u{7f}\\u{202e}\\\\\\t\\u{7}"
+        );
+        assert_eq!(printable("é ✓ 日本"), "é ✓ 日本");
+    }
+
+    #[test]
     fn dates() {
         assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
         assert_eq!(rfc3339(1_795_000_000_000), "2026-11-18T11:06:40Z");
@@ -579,6 +595,33 @@ pub fn is_invisible(c: char) -> bool {
         | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
         | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}'
         | '\u{FFA0}' | '\u{FFF0}'..='\u{FFFB}' | '\u{E0000}'..='\u{E0FFF}')
+}
+
+/// Text someone else wrote, made safe to print on a terminal or in a log
+/// line: every control character (C0, DEL and C1: escape sequences, carriage
+/// returns, line feeds, bells…) and every invisible or direction-changing
+/// character ([`is_invisible`]) is written as a Rust escape (`\u{1b}`,
+/// `\n`, `\t`, `\r`), and a backslash as `\\`, so nothing in it can move
+/// the cursor, retitle the terminal or start a line that looks like the
+/// program's own. The one function for this: `oware admin` prints user text
+/// through it, and the server's logs too.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    let escape = |c: char| c == '\\' || c.is_control() || is_invisible(c);
+    if !text.chars().any(escape) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if escape(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// Arena or Swiss.

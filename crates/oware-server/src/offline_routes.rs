@@ -13,9 +13,15 @@
 //!   digits), so sending the same game twice stores it once: the second
 //!   answer names the same game with `"created": false`. An id already
 //!   used by another account is refused (`not_yours`).
-//! - **Rate-limited** per client address as the creation of any game
-//!   (`Cost::Game`).
-//! - Never rated; the player's seat is the account's (both seats of a
+//! - **Rate-limited** as the creation of any game (`Cost::Game`), per
+//!   address and per account, before any work (the body is parsed as
+//!   JSON, within the API's body limit, but no move is replayed before the
+//!   upload is counted).
+//! - **Marked**: never rated, private (in no public list, on no
+//!   profile), and shown as played offline and not verified (`offline`,
+//!   `verified: false` in the game's view and summaries): the server
+//!   replayed the moves but did not see them played, so it does not vouch
+//!   for the result. The player's seat is the account's (both seats of a
 //!   game between two people at one device, South's linked as for a
 //!   hot-seat game created online).
 
@@ -33,7 +39,7 @@ use crate::error::ApiError;
 use crate::http::JsonBody;
 use crate::hub::offline::OfflineGame;
 use crate::hub::Hub;
-use crate::limits::{ClientAddr, Cost, Limiter};
+use crate::limits::{ClientAddr, ClientKeys, Cost, Limiter};
 use crate::model::Mode;
 
 /// The routes of this module.
@@ -176,8 +182,12 @@ async fn upload(
     user: User,
     JsonBody(req): JsonBody<OfflineGameReq>,
 ) -> Result<(StatusCode, Json<OfflineGameResponse>), ApiError> {
+    // Counted first, per address and per account: a refused upload costs
+    // no replay.
+    limits
+        .check_client(Cost::Game, &ClientKeys::of(client, Some(&user)))
+        .await?;
     let game = req.parse()?;
-    limits.check(Cost::Game, client).await?;
     let (id, created) = hub.store_offline_game(game, &user).await?;
     let status = if created {
         StatusCode::CREATED

@@ -10,8 +10,11 @@
 //! - `POST /api/v1/puzzles/{id}/attempt` with `{moves, lang}`: solved or
 //!   failed, the solution and its line, and why in the asked language. A
 //!   signed-in account's first attempt at a puzzle is a rated game
-//!   between the account and the puzzle (Glicko-2, `store/puzzles.rs`);
-//!   visitors keep their streak in the page.
+//!   between the account and the puzzle (Glicko-2, `store/puzzles.rs`),
+//!   unless the client (its address or its account) has been shown the
+//!   solution already, by an earlier answer ([`unrated_because`]: the one
+//!   place that decides, for both stores); visitors keep their streak in
+//!   the page.
 //!
 //! A puzzle is never sent with its solution before an attempt. Every
 //! request counts against the client's study allowance (`Cost::Engine`),
@@ -32,7 +35,7 @@ use crate::accounts::session::MaybeUser;
 use crate::error::ApiError;
 use crate::http::JsonBody;
 use crate::hub::Hub;
-use crate::limits::{ClientAddr, Cost, Limiter};
+use crate::limits::{ClientAddr, ClientKeys, Cost, Limiter};
 use crate::model::now_ms;
 use crate::ratings::Rating;
 use crate::store::puzzles::{start_rating, PuzzleAttempt};
@@ -277,6 +280,11 @@ pub struct AttemptResponse {
     pub text: String,
     /// True when this attempt was rated (a signed-in account's first).
     pub rated: bool,
+    /// Why a signed-in account's attempt was not rated: `tried` (not its
+    /// first), `solution_seen` (the solution was shown to this client,
+    /// its address or its account, before).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unrated: Option<&'static str>,
     /// The puzzle's rating now.
     pub rating: i32,
     /// The caller's puzzle rating now, when signed in.
@@ -308,7 +316,9 @@ async fn attempt(
         puzzles::AttemptError::Illegal { mv, reason } => ApiError::illegal(mv, reason),
     })?;
     limits.check(Cost::Engine, client).await?;
+    let keys = ClientKeys::of(client, user.as_ref());
     let mut rated = false;
+    let mut unrated = None;
     let mut yours = None;
     if let Some(u) = &user {
         let account = u.id.clone();
@@ -316,11 +326,16 @@ async fn attempt(
             let account = account.clone();
             hub.read(move |store| store.puzzle_player(&account)).await?
         };
-        rated = !before.tried.contains(&p.id);
+        unrated = unrated_because(
+            before.tried.contains(&p.id),
+            limits.seen_solutions().seen(&keys, p.id).await,
+        );
+        rated = unrated.is_none();
         let op = WriteOp::PuzzleAttempt(PuzzleAttempt {
             puzzle: p.id,
             account_id: account.clone(),
             solved: judged.solved,
+            rated,
             start: f64::from(p.rating),
             at: now_ms(),
         });
@@ -332,6 +347,8 @@ async fn attempt(
         let after = hub.read(move |store| store.puzzle_player(&account)).await?;
         yours = Some(after.rating.rating.round() as i32);
     }
+    // This answer shows the solution: to the address, and the account.
+    limits.seen_solutions().show(&keys, p.id).await;
     let rating = rating_of(&hub, p.id).await?;
     Ok(Json(AttemptResponse {
         id: p.id,
@@ -343,9 +360,24 @@ async fn attempt(
         proof: p.proof.source(),
         text: judged.text(p, lang),
         rated,
+        unrated,
         rating: rating.rating.round() as i32,
         your_rating: yours,
     }))
+}
+
+/// Whether a signed-in account's attempt is rated: only its first at the
+/// puzzle, and only if its client has not been shown the solution (an
+/// attempt's answer shows it, a visitor's too). `None` when rated, else
+/// the reason sent as `unrated`.
+pub fn unrated_because(tried_before: bool, solution_seen: bool) -> Option<&'static str> {
+    if tried_before {
+        Some("tried")
+    } else if solution_seen {
+        Some("solution_seen")
+    } else {
+        None
+    }
 }
 
 #[cfg(test)]

@@ -268,7 +268,16 @@ async fn relations_view(hub: &Hub, user: &User) -> Result<RelationsView, ApiErro
 
 async fn relations(
     State(hub): State<Arc<Hub>>,
+    State(limits): State<Arc<crate::limits::Limiter>>,
+    client: crate::limits::ClientAddr,
     user: User,
 ) -> Result<Json<RelationsView>, ApiError> {
+    // It reads the games of every player followed: a costly read.
+    limits
+        .check_client(
+            crate::limits::Cost::Read,
+            &crate::limits::ClientKeys::of(client, Some(&user)),
+        )
+        .await?;
     relations_view(&hub, &user).await.map(Json)
 }

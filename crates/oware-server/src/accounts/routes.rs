@@ -435,12 +435,15 @@ async fn my_games(
     let Query(q) = q.map_err(|e| ApiError::invalid_request(format!("query: {e}")))?;
     let filter = q.parse()?;
     let id = user.id.clone();
+    // Reading up to 200 games is a costly read, counted per address and
+    // per account; a search reads more, and counts like a new game too.
+    let keys = crate::limits::ClientKeys::of(client, Some(&user));
+    limits.check_client(Cost::Read, &keys).await?;
     let games = if filter.is_empty() {
         hub.read(move |store| store.account_games(&id, MY_GAMES as u32))
             .await?
     } else {
-        // A search reads many games: it counts like a new game.
-        limits.check(Cost::Game, client).await?;
+        limits.check_client(Cost::Game, &keys).await?;
         let me = user.id.clone();
         hub.read(move |store| {
             Ok(store
@@ -476,14 +479,13 @@ struct MyGames {
 }
 
 /// `GET /account/export`: everything the server keeps about the signed-in
-/// player, as JSON (a download).
+/// player, as JSON (a download): this head, then `games`.
 #[derive(Serialize)]
-struct Export {
+struct ExportHead {
     username: String,
     created_at: String,
     ratings: Vec<RatingView>,
     rating_history: Vec<HistoryPoint>,
-    games: Vec<ExportedGame>,
     #[serde(flatten)]
     community: CommunityExport,
 }
@@ -567,37 +569,109 @@ struct ExportedGame {
     moves: Vec<String>,
 }
 
-async fn export(State(hub): State<Arc<Hub>>, user: User) -> Result<Response, ApiError> {
+/// Games an export reads from the store at a time.
+const EXPORT_PAGE: usize = 10;
+
+/// The export, streamed: the head, then the games read [`EXPORT_PAGE`] at
+/// a time, each page a short read taking its turn among the bulk reads
+/// (`Hub::read_bulk`), so exports never hold the store's readers for long
+/// nor all of them (issue 33, finding 6). Limited per address and per
+/// account (`Cost::Export`). A read failing half-way ends the body short
+/// (the download fails) with nothing of the error sent.
+async fn export(
+    State(hub): State<Arc<Hub>>,
+    State(limits): State<Arc<crate::limits::Limiter>>,
+    client: ClientAddr,
+    user: User,
+) -> Result<Response, ApiError> {
+    limits
+        .check_client(
+            Cost::Export,
+            &crate::limits::ClientKeys::of(client, Some(&user)),
+        )
+        .await?;
     let id = user.id.clone();
     let name = user.username.clone();
-    let (account, history, games) = hub
+    let (account, history, ids) = hub
         .read(move |store| {
             let account = store.account_by_name(&name)?;
             let history = store.rating_history(&id)?;
-            let games = store.account_games(&id, u32::MAX)?;
-            Ok((account, history, games))
+            let ids = store.account_game_ids(&id, u32::MAX)?;
+            Ok((account, history, ids))
         })
         .await?;
     let account = account
         .filter(|a| a.id == user.id)
         .ok_or_else(|| ApiError::not_signed_in("this account no longer exists"))?;
-    let export = Export {
+    let head = ExportHead {
         community: community_export(&hub, &account.id).await?,
         ratings: ratings_of(&hub, &account.id).await?,
         username: account.username,
         created_at: crate::model::rfc3339(account.created_at),
         rating_history: history,
-        games: games
-            .into_iter()
-            .map(|g| ExportedGame {
-                start: g.meta.start.to_string(),
-                moves: g.plies.into_iter().map(|p| p.text).collect(),
-                game: crate::protocol::views::Summary::of(&g.meta),
-            })
-            .collect(),
     };
-    let mut res = Json(export).into_response();
-    res.headers_mut().insert(
+    // The head's object left open for `"games": [`.
+    let mut first =
+        serde_json::to_vec(&head).map_err(|e| ApiError::internal(format!("export: {e}")))?;
+    first.pop();
+    first.extend_from_slice(b",\"games\":[");
+    let (tx, rx) = tokio::sync::mpsc::channel::<Result<axum::body::Bytes, std::io::Error>>(2);
+    tokio::spawn(async move {
+        if tx.send(Ok(first.into())).await.is_err() {
+            return;
+        }
+        let mut comma = false;
+        for page in ids.chunks(EXPORT_PAGE) {
+            let page = page.to_vec();
+            let games = hub
+                .read_bulk(move |store| {
+                    let mut games = Vec::with_capacity(page.len());
+                    for id in &page {
+                        games.extend(store.load(id)?);
+                    }
+                    Ok(games)
+                })
+                .await;
+            let games = match games {
+                Ok(g) => g,
+                Err(e) => {
+                    let _ = tx.send(Err(std::io::Error::other(e.message))).await;
+                    return;
+                }
+            };
+            let mut buf = Vec::new();
+            for g in games {
+                if comma {
+                    buf.push(b',');
+                }
+                comma = true;
+                let game = ExportedGame {
+                    start: g.meta.start.to_string(),
+                    moves: g.plies.into_iter().map(|p| p.text).collect(),
+                    game: crate::protocol::views::Summary::of(&g.meta),
+                };
+                if serde_json::to_writer(&mut buf, &game).is_err() {
+                    let _ = tx.send(Err(std::io::Error::other("export"))).await;
+                    return;
+                }
+            }
+            if tx.send(Ok(buf.into())).await.is_err() {
+                // The client went away: stop reading.
+                return;
+            }
+        }
+        let _ = tx.send(Ok(axum::body::Bytes::from_static(b"]}"))).await;
+    });
+    let body = axum::body::Body::from_stream(futures_util::stream::unfold(rx, |mut rx| async {
+        rx.recv().await.map(|chunk| (chunk, rx))
+    }));
+    let mut res = body.into_response();
+    let headers = res.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        axum::http::HeaderValue::from_static("application/json"),
+    );
+    headers.insert(
         header::CONTENT_DISPOSITION,
         axum::http::HeaderValue::from_static("attachment; filename=\"oware-account.json\""),
     );

@@ -375,6 +375,8 @@ impl Live {
             time_control: self.meta.time_control,
             rated: self.meta.rated,
             aborted: self.meta.aborted,
+            offline: self.meta.offline,
+            verified: !self.meta.offline,
             rating_range: self.meta.rating_range,
             accounts_only: self.meta.accounts_only,
             clock: self.clock.map(|c| c.view(Instant::now())),

@@ -194,7 +194,13 @@ pub struct Hub {
     node: u64,
     metrics: crate::metrics::Metrics,
     stopping: tokio::sync::watch::Sender<bool>,
+    /// Bulk reads ([`Hub::read_bulk`]) running at once.
+    bulk_reads: tokio::sync::Semaphore,
 }
+
+/// Bulk reads (an export's pages) that may run at once: fewer than the
+/// store's read connections, so the other reads always find one free.
+pub const BULK_READS: usize = 2;
 
 /// Starts or stops the clock as the game's state wants.
 fn run_clock(live: &mut Live) {
@@ -241,7 +247,7 @@ fn start_tablebases(setup: crate::config::Tablebases) -> Loading {
 }
 
 fn store_err(e: impl std::fmt::Display) -> ApiError {
-    tracing::error!("storage: {e}");
+    tracing::error!("storage: {}", crate::model::printable(&e.to_string()));
     ApiError::internal("the game could not be stored; nothing was changed")
 }
 
@@ -269,6 +275,7 @@ impl Hub {
             node: rand::random(),
             metrics: crate::metrics::Metrics::default(),
             stopping: tokio::sync::watch::channel(false).0,
+            bulk_reads: tokio::sync::Semaphore::new(BULK_READS),
         });
         hub.start_node_tasks();
         hub.start_seek_task();
@@ -417,6 +424,21 @@ impl Hub {
             .await
             .map_err(store_err)?
             .map_err(store_err)
+    }
+
+    /// [`Hub::read`] for a read of many rows on behalf of one client (a
+    /// page of an export): at most [`BULK_READS`] run at once, whoever asks,
+    /// so they never take every read connection of the store.
+    pub async fn read_bulk<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&dyn Store) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let _turn = self
+            .bulk_reads
+            .acquire()
+            .await
+            .map_err(|_| ApiError::busy("the server is stopping"))?;
+        self.read(f).await
     }
 
     async fn write(&self, op: WriteOp) -> Result<(), ApiError> {

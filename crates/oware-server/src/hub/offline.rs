@@ -74,6 +74,9 @@ impl Hub {
             GameMeta::new(g.mode, g.level, false, *g.game.start(), seats, None);
         meta.id = id.clone();
         meta.result = g.game.outcome().copied();
+        // Shown as played offline, unverified, and private: never in a
+        // public list or on a profile (`public` stays false).
+        meta.offline = true;
         let plies = g
             .game
             .plies()

@@ -236,6 +236,13 @@ pub struct GameView {
     /// A rated game aborted before each side had moved (not rated).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub aborted: bool,
+    /// Played offline on a device and uploaded (only then present).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub offline: bool,
+    /// False for an uploaded game: the server did not see it played (only
+    /// then present).
+    #[serde(skip_serializing_if = "is_true")]
+    pub verified: bool,
     /// The ratings a seek accepts.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rating_range: Option<RatingRange>,
@@ -304,6 +311,13 @@ pub struct Summary {
     /// A rated game aborted before each side had moved (not rated).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub aborted: bool,
+    /// Played offline on a device and uploaded (only then present).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub offline: bool,
+    /// False for an uploaded game: the server did not see it played (only
+    /// then present).
+    #[serde(skip_serializing_if = "is_true")]
+    pub verified: bool,
     /// The ratings a seek accepts.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rating_range: Option<RatingRange>,
@@ -314,6 +328,10 @@ pub struct Summary {
     /// lost turn, passes the turn), so lists can say "your turn".
     #[serde(skip_serializing_if = "Option::is_none")]
     pub to_move: Option<oware_core::Side>,
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 impl Summary {
@@ -334,6 +352,8 @@ impl Summary {
             time_control: meta.time_control,
             rated: meta.rated,
             aborted: meta.aborted,
+            offline: meta.offline,
+            verified: !meta.offline,
             rating_range: meta.rating_range,
             accounts_only: meta.accounts_only,
             to_move: (meta.status() == GameStatus::Playing).then(|| {

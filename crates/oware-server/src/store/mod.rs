@@ -366,6 +366,15 @@ pub trait AccountStore: Send + Sync + 'static {
     ) -> Result<Vec<(String, Rating)>, StoreError>;
     /// An account's games, ongoing first, then the most recent.
     fn account_games(&self, account_id: &str, limit: u32) -> Result<Vec<StoredGame>, StoreError>;
+    /// The ids of [`AccountStore::account_games`], in the same order, without
+    /// reading the games (for reading them a page at a time).
+    fn account_game_ids(&self, account_id: &str, limit: u32) -> Result<Vec<String>, StoreError> {
+        Ok(self
+            .account_games(account_id, limit)?
+            .into_iter()
+            .map(|g| g.meta.id)
+            .collect())
+    }
     /// Whom an account follows and has blocked.
     fn relations(&self, account_id: &str) -> Result<account_rows::Relations, StoreError>;
     /// Has either account blocked the other?

@@ -4,9 +4,11 @@
 //!
 //! Each puzzle and each signed-in account has a Glicko-2 rating
 //! (`ratings.rs`); an account's first attempt at a puzzle is a
-//! rated game between them (solved: the account wins), applied by the
-//! store's writer in one transaction, so an attempt is rated once. A
-//! puzzle without a stored rating has its starting rating from the file.
+//! rated game between them (solved: the account wins) when the routes
+//! say it is ([`PuzzleAttempt::rated`], decided above the stores by
+//! `puzzle_routes::unrated_because`), applied by the store's writer in one
+//! transaction, so an attempt is rated once. A puzzle without a stored
+//! rating has its starting rating from the file.
 
 use crate::ratings::Rating;
 
@@ -19,6 +21,10 @@ pub struct PuzzleAttempt {
     pub account_id: String,
     /// Whether the first move was the solution.
     pub solved: bool,
+    /// Whether it may move the ratings (if it is the account's first
+    /// attempt at the puzzle): false when the client had seen the
+    /// solution. An unrated attempt still counts as tried.
+    pub rated: bool,
     /// The puzzle's starting rating, used when none is stored yet.
     pub start: f64,
     /// When, ms since the epoch.

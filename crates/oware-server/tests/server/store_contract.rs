@@ -544,6 +544,7 @@ async fn puzzles(store: &Arc<dyn Store>) {
             puzzle,
             account_id: "p1".into(),
             solved,
+            rated: true,
             start: 1200.0,
             at: now_ms(),
         })
@@ -566,6 +567,18 @@ async fn puzzles(store: &Arc<dyn Store>) {
     write(store, attempt(9, false)).await.unwrap();
     let me = blocking(store, |s| s.puzzle_player("p1")).await.unwrap();
     assert_eq!((me.tried.len(), me.solved, me.rating.games), (2, 1, 2));
+    // A first attempt not to be rated (its client had seen the solution):
+    // tried, and no rating moves.
+    let mut unrated = attempt(11, true);
+    if let WriteOp::PuzzleAttempt(a) = &mut unrated {
+        a.rated = false;
+    }
+    write(store, unrated).await.unwrap();
+    let after = blocking(store, |s| s.puzzle_player("p1")).await.unwrap();
+    assert_eq!(after.tried.len(), 3);
+    assert_eq!(after.rating, me.rating);
+    let ratings = blocking(store, |s| s.puzzle_ratings()).await.unwrap();
+    assert!(ratings.iter().all(|(id, _)| *id != 11), "{ratings:?}");
     // Nobody's rating: the starting one, nothing tried.
     let nobody = blocking(store, |s| s.puzzle_player("nobody"))
         .await

@@ -61,53 +61,17 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         match args.action {
             Action::Reports { all } => {
                 let reports = oware_server::admin::reports(&store, all).await?;
-                if reports.is_empty() {
-                    println!(
-                        "{}",
-                        if all {
-                            "No reports."
-                        } else {
-                            "No open reports."
-                        }
-                    );
-                }
-                for r in reports {
-                    let when = oware_server::model::rfc3339(r.at);
-                    let by = r.reporter_name.as_deref().unwrap_or("(deleted account)");
-                    let closed = if r.reported_closed {
-                        " [account closed]"
-                    } else {
-                        ""
-                    };
-                    println!(
-                        "{}  {}  {} reported {}{} for {}{}",
-                        r.id,
-                        when,
-                        by,
-                        r.reported_name,
-                        closed,
-                        r.reason,
-                        r.game_id
-                            .as_deref()
-                            .map(|g| format!(" (game {g})"))
-                            .unwrap_or_default()
-                    );
-                    if !r.details.is_empty() {
-                        println!("    \"{}\"", r.details);
-                    }
-                    if let (Some(at), Some(note)) = (r.closed_at, r.resolution.as_deref()) {
-                        println!("    closed {}: {note}", oware_server::model::rfc3339(at));
-                    }
-                }
+                print!("{}", oware_server::admin::render_reports(&reports, all));
             }
             Action::CloseReport { id, note } => {
                 oware_server::admin::close_report(&store, &id, &note).await?;
-                println!("Report {id} closed.");
+                println!("Report {} closed.", oware_server::admin::printable(&id));
             }
             Action::CloseAccount { name, reason } => {
                 oware_server::admin::close_account(&store, &name, &reason).await?;
                 println!(
-                    "The account {name} is closed: it cannot sign in, and its sessions have ended."
+                    "The account {} is closed: it cannot sign in, and its sessions have ended.",
+                    oware_server::admin::printable(&name)
                 );
             }
         }

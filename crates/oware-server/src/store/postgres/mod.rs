@@ -984,6 +984,13 @@ impl AccountStore for PgStore {
         })
     }
 
+    fn account_game_ids(&self, account_id: &str, limit: u32) -> Result<Vec<String>, StoreError> {
+        self.block(async {
+            let client = self.pool.get().await?;
+            accounts::game_ids(&client, account_id, limit).await
+        })
+    }
+
     fn relations(
         &self,
         account_id: &str,

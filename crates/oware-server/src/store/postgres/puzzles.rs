@@ -43,7 +43,8 @@ fn rating_row(r: &Row) -> Rating {
     }
 }
 
-/// Applies an attempt: the first of an account at a puzzle rates both.
+/// Applies an attempt: the first of an account at a puzzle rates both,
+/// when it is to be rated.
 /// The rows are locked before they are read, the account's first, so two
 /// nodes rating attempts at once cannot lose an update.
 pub(super) async fn attempt(tx: &Transaction<'_>, a: &PuzzleAttempt) -> Result<(), StoreError> {
@@ -55,7 +56,7 @@ pub(super) async fn attempt(tx: &Transaction<'_>, a: &PuzzleAttempt) -> Result<(
             &[&a.account_id, &puzzle, &a.solved, &a.at],
         )
         .await?;
-    if new == 0 {
+    if new == 0 || !a.rated {
         return Ok(());
     }
     let d = Rating::default();

@@ -4,10 +4,12 @@
 //! its queue into one transaction, committed with `synchronous=FULL` in WAL
 //! mode (one fsync per group). A write's future resolves only after its
 //! group is committed, so a move acknowledged to a client is on disk.
-//! Reads use a second connection (WAL lets them run beside the writer).
+//! Reads use a small pool of other connections ([`READERS`]; WAL lets them
+//! run beside the writer and each other), so one client's long read (an
+//! export) does not make everyone else's wait (issue 33, finding 6).
 
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
 use std::time::Instant;
 
 use rusqlite::{params, Connection, OptionalExtension};
@@ -31,7 +33,7 @@ use crate::store::account_rows::{AccountRow, HistoryPoint, RatingRow, SessionRow
 /// SQLite storage: one file, WAL mode, group commits.
 pub struct SqliteStore {
     queue: mpsc::UnboundedSender<Job>,
-    reader: Mutex<Connection>,
+    readers: Readers,
     stats: std::sync::Arc<Mutex<WriteStats>>,
 }
 
@@ -204,7 +206,7 @@ impl SqliteStore {
     pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
         let mut writer = open(path)?;
         migrate(&mut writer)?;
-        let reader = open(path)?;
+        let readers = Readers::open(path)?;
         let (queue, rx) = mpsc::unbounded_channel();
         let stats = std::sync::Arc::new(Mutex::new(WriteStats::default()));
         let s2 = stats.clone();
@@ -214,7 +216,7 @@ impl SqliteStore {
             .map_err(|e| StoreError::Open(format!("cannot start the writer thread: {e}")))?;
         Ok(SqliteStore {
             queue,
-            reader: Mutex::new(reader),
+            readers,
             stats,
         })
     }
@@ -402,7 +404,7 @@ impl GameStore for SqliteStore {
     }
 
     fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
-        let conn = self.reader.lock().unwrap_or_else(|e| e.into_inner());
+        let conn = self.reader();
         load_with(&conn, id)
     }
 
@@ -438,7 +440,7 @@ impl GameStore for SqliteStore {
         limit: u32,
         offset: u32,
     ) -> Result<(Vec<StoredGame>, u64), StoreError> {
-        let conn = self.reader.lock().unwrap_or_else(|e| e.into_inner());
+        let conn = self.reader();
         // Every listing takes `?3`, the oldest change (only `Playing` uses it).
         let (count_sql, list_sql, since) = match which {
             Listing::Public => (
@@ -536,6 +538,10 @@ impl AccountStore for SqliteStore {
             games.extend(load_with(&conn, &id)?);
         }
         Ok(games)
+    }
+
+    fn account_game_ids(&self, account_id: &str, limit: u32) -> Result<Vec<String>, StoreError> {
+        accounts::game_ids(&self.reader(), account_id, limit)
     }
 
     fn relations(
@@ -636,8 +642,70 @@ impl crate::store::tournaments::TournamentStore for SqliteStore {
 impl Store for SqliteStore {}
 
 impl SqliteStore {
-    fn reader(&self) -> std::sync::MutexGuard<'_, Connection> {
-        self.reader.lock().unwrap_or_else(|e| e.into_inner())
+    /// A read connection, kept until the guard is dropped.
+    fn reader(&self) -> Reader<'_> {
+        self.readers.get()
+    }
+}
+
+/// Read connections open at once.
+pub const READERS: usize = 4;
+
+/// The read connections: each read takes a free one, or waits for one.
+struct Readers {
+    idle: Mutex<Vec<Connection>>,
+    freed: Condvar,
+}
+
+/// A read connection taken from [`Readers`], given back when dropped.
+struct Reader<'a> {
+    conn: Option<Connection>,
+    pool: &'a Readers,
+}
+
+impl Readers {
+    fn open(path: &Path) -> Result<Readers, StoreError> {
+        let conns = (0..READERS)
+            .map(|_| open(path))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Readers {
+            idle: Mutex::new(conns),
+            freed: Condvar::new(),
+        })
+    }
+
+    fn get(&self) -> Reader<'_> {
+        let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(conn) = idle.pop() {
+                return Reader {
+                    conn: Some(conn),
+                    pool: self,
+                };
+            }
+            idle = self.freed.wait(idle).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}
+
+impl std::ops::Deref for Reader<'_> {
+    type Target = Connection;
+
+    fn deref(&self) -> &Connection {
+        self.conn.as_ref().expect("held until dropped")
+    }
+}
+
+impl Drop for Reader<'_> {
+    fn drop(&mut self) {
+        if let Some(conn) = self.conn.take() {
+            self.pool
+                .idle
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(conn);
+            self.pool.freed.notify_one();
+        }
     }
 }
 

@@ -46,7 +46,8 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Rating> {
     })
 }
 
-/// Applies an attempt: the first of an account at a puzzle rates both.
+/// Applies an attempt: the first of an account at a puzzle rates both,
+/// when it is to be rated.
 pub(super) fn attempt(conn: &Connection, a: &PuzzleAttempt) -> Result<(), rusqlite::Error> {
     let new = conn
         .prepare_cached(
@@ -54,7 +55,7 @@ pub(super) fn attempt(conn: &Connection, a: &PuzzleAttempt) -> Result<(), rusqli
              VALUES (?1, ?2, ?3, ?4)",
         )?
         .execute(params![a.account_id, a.puzzle, a.solved, a.at])?;
-    if new == 0 {
+    if new == 0 || !a.rated {
         return Ok(());
     }
     let puzzle = conn

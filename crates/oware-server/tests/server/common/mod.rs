@@ -130,15 +130,49 @@ pub async fn request_from(
     let _ = s.write_all(body).await;
     let mut buf = Vec::new();
     let _ = s.read_to_end(&mut buf).await;
-    let text = String::from_utf8_lossy(&buf).to_string();
-    let (head, body) = text
-        .split_once("\r\n\r\n")
-        .unwrap_or_else(|| panic!("no response to {method} {path}: {text:?}"));
+    let end = buf
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .unwrap_or_else(|| {
+            panic!(
+                "no response to {method} {path}: {:?}",
+                String::from_utf8_lossy(&buf)
+            )
+        });
+    let head = String::from_utf8_lossy(&buf[..end]).to_string();
+    let mut body = buf[end + 4..].to_vec();
+    // A streamed answer comes in chunks: joined, as a client reads it.
+    if head
+        .to_ascii_lowercase()
+        .contains("\r\ntransfer-encoding: chunked")
+    {
+        body = dechunk(&body);
+    }
     let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
     Resp {
         status,
-        headers: head.to_string(),
-        body: body.to_string(),
+        headers: head,
+        body: String::from_utf8_lossy(&body).to_string(),
+    }
+}
+
+/// The data of a chunked body (`size CRLF data CRLF … 0 CRLF CRLF`).
+fn dechunk(mut rest: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let Some(eol) = rest.windows(2).position(|w| w == b"\r\n") else {
+            return out;
+        };
+        let size = String::from_utf8_lossy(&rest[..eol]);
+        let n = usize::from_str_radix(size.split(';').next().unwrap_or("").trim(), 16)
+            .unwrap_or_else(|e| panic!("chunk size {size:?}: {e}"));
+        if n == 0 {
+            return out;
+        }
+        let data = &rest[eol + 2..];
+        assert!(data.len() >= n, "a chunk cut short");
+        out.extend_from_slice(&data[..n]);
+        rest = &data[(n + 2).min(data.len())..];
     }
 }
 
