@@ -268,7 +268,12 @@ fn commit_group(
     conn: &mut Connection,
     batch: &[Job],
 ) -> Result<Vec<Result<(), StoreError>>, rusqlite::Error> {
-    let tx = conn.transaction()?;
+    // IMMEDIATE: the write lock is taken at the start, waiting (the busy
+    // timeout) for a claim another connection is writing. A deferred
+    // transaction whose first statement reads (the tournament caps) could
+    // not upgrade once such a claim had committed, and failed at once with
+    // "database is locked" (seen in tests/strangers, finding 2).
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let mut results = Vec::with_capacity(batch.len());
     for (op, _) in batch {
         // Each write in its own savepoint: one failing write does not undo the others.
