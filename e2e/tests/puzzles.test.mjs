@@ -2,13 +2,15 @@
 // scrolling, every house is a touch target of at least 44 px; one puzzle
 // solved (its solution read from the shipped file) and one failed, in
 // English and French, the streak kept in the browser; the daily puzzle.
+// "Next puzzle" pressed while the solution is being shown stops it: the
+// board is the new puzzle's, and a tap is judged as the new puzzle.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, BASE, shot, until, watchErrors } from '../lib.mjs';
+import { launch, BASE, shot, until, watchErrors, readBoard } from '../lib.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // id -> {solution, legal-looking letters of the side to move}
@@ -96,6 +98,51 @@ test('phone: solve one puzzle, fail one, in English and French', async () => {
     const d = await current(page);
     const api = await (await page.request.get(`${BASE}/api/v1/puzzles/daily`)).json();
     assert.equal(d.id, api.id);
+    assert.deepEqual(errors, []);
+  } finally {
+    await b.close();
+  }
+});
+
+/** A position string's counts as readBoard gives them. */
+function counts(position) {
+  const f = position.split('-').map(Number);
+  const out = {};
+  [...'ABCDEFabcdef'].forEach((l, i) => { out[l] = f[i]; });
+  out.S = f[12];
+  out.N = f[13];
+  return out;
+}
+
+test('Next puzzle pressed while the solution is shown stops the old line', async () => {
+  const b = await launch();
+  try {
+    const ctx = await b.newContext({ viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true });
+    const page = await ctx.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${BASE}/puzzles?lang=en`);
+    await page.evaluate(() => localStorage.setItem('oware.set.animate', '1'));
+    const p = await current(page);
+    await page.locator(`.puz-board .house[data-house="${p.solution}"]`).click();
+    await page.locator('.puz-msg.puz-solved').waitFor();
+    // The solution's line starts to play, seed by seed...
+    await page.locator('.puz-show').click();
+    await until(() => page.evaluate(() => document.querySelectorAll('.flying-seed').length > 0), 'the solution being shown');
+    // ... and the player moves on.
+    await page.locator('.puz-next').click();
+    await until(async () => Number(await page.locator('.puz-board').getAttribute('data-puzzle')) !== p.id, 'the next puzzle');
+    const q = await current(page);
+    assert.match(await page.locator('.puz-task').textContent(), new RegExp(`Puzzle ${q.id}\\b`));
+    // The board is the new puzzle's, no seed of the old line in flight,
+    // and every highlighted house holds seeds.
+    assert.deepEqual(await readBoard(page, '.puz-board'), counts(q.position));
+    assert.equal(await page.evaluate(() => document.querySelectorAll('.flying-seed').length), 0, 'the old line stopped');
+    const empty = await page.locator('.puz-board .house.playable').evaluateAll((hs) => hs.filter((h) => h.querySelector('.count').textContent === '0').map((h) => h.dataset.house));
+    assert.deepEqual(empty, [], 'no empty house playable');
+    // A tap is judged as the new puzzle.
+    await page.locator(`.puz-board .house[data-house="${q.solution}"]`).click();
+    await page.locator('.puz-msg.puz-solved').waitFor();
+    assert.match(await page.locator('.puz-streak').textContent(), /Streak: 2 solved/);
     assert.deepEqual(errors, []);
   } finally {
     await b.close();
