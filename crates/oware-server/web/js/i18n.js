@@ -390,6 +390,7 @@ const STRINGS = {
     'study.edit': 'Modifier', 'study.play': 'Jouer des coups', 'study.toMove': 'Camp au trait', 'study.stores': 'Greniers', 'study.apply': 'Appliquer',
     'study.ask': 'Demander au moteur', 'study.clear': 'Plateau vide', 'study.reset': 'Position de départ', 'study.asPlay': 'La jouer contre l’ordinateur', 'study.asHotseat': 'La jouer sur cet appareil',
     'study.total': 'Graines en tout : {n} (il en faut 48)', 'study.thinking': 'Réflexion…', 'study.result': 'Moteur : profondeur {d}',
+    'verdict.best': 'meilleur', 'verdict.good': 'bon', 'verdict.inaccuracy': 'imprécision', 'verdict.mistake': 'erreur', 'verdict.blunder': 'faute grave',
     'score.win': 'gagne en {n}', 'score.loss': 'perd en {n}', 'score.cp': '{v} graines', 'score.cp1': '{v} graine',
     'score.tbWin': 'gagné (tables de finales)', 'score.tbLoss': 'perdu (tables de finales)', 'score.tbDraw': 'nulle (tables de finales)',
     'learn.title': 'Apprendre l’awalé', 'learn.intro': 'Chaque leçon a un petit plateau sur lequel vous pouvez jouer. Cliquez sur une case en surbrillance pour la semer ; le plateau répond avec les vraies règles.',

@@ -151,7 +151,8 @@ export function mount(main) {
       const r = await coachAnywhere(at, undefined, lang(), undefined, () => api.coach(at, undefined, undefined, lang()));
       out.dataset.engine = r.engine || 'server';
       out.innerHTML = `<p class="muted">${r.depth ? `${esc(t('study.result', { d: r.depth }))} · ` : ''}${esc(t('game.toMove', { side: sideName(r.to_move) }))}</p>
-        <table class="list"><tbody>${r.moves.map((m, i) => `<tr data-verdict="${esc(m.verdict)}"><td><strong>${esc(m.move)}</strong>${i === 0 ? ' ★' : ''}</td><td>${esc(formatScore(m.score))}</td><td>${esc(t(`verdict.${m.verdict}`))}</td><td class="mono pv">${esc(pvText(m.line))}</td></tr>`).join('')}</tbody></table>`;
+        <table class="list"><tbody>${r.moves.map((m, i) => `<tr class="an-move" data-verdict="${esc(m.verdict)}"><td><strong>${esc(m.move)}</strong>${i === 0 ? ' ★' : ''}</td><td><span class="an-score">${esc(formatScore(m.score))}</span> · <span class="an-verdict">${esc(t(`verdict.${m.verdict}`))}</span></td></tr>
+          <tr class="an-line"><td colspan="2" class="mono pv">${pvText(m.line).split(' · ').map((pair) => `<span class="pv-pair">${esc(pair)}</span>`).join(' · ')}</td></tr>`).join('')}</tbody></table>`;
     } catch (e) { out.innerHTML = `<p class="msg bad">${esc(errorText(e))}</p>`; }
   });
   const startGame = async (mode) => {
