@@ -9,7 +9,7 @@ import { esc, navigate, setMsg } from '../ui.js';
 import { RulesBoard, resultParts } from '../rulesboard.js';
 import { pvText } from '../moves.js';
 import { coachAnywhere } from '../engine/client.js';
-import { offline, localRulesState, createLocalGame } from '../local.js';
+import { offline, serverOrHere, localRulesState, createLocalGame } from '../local.js';
 
 const START = '4-4-4-4-4-4-4-4-4-4-4-4-0-0-S';
 
@@ -101,7 +101,7 @@ export function mount(main) {
       return null;
     }
     try {
-      const st = await (offline() ? localRulesState(current()) : api.rulesState(current()));
+      const st = await serverOrHere(() => api.rulesState(current()), () => localRulesState(current()));
       if (mine !== checkSeq) return;
       setMsg(q('.check-msg'), st.status === 'over' ? resultText(st) : `${t('game.toMove', { side: sideName(st.to_move) })}: ${st.legal.join(' ') || '—'}`, st.status === 'over' ? 'warn' : 'ok');
       return st;
