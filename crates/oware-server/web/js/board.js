@@ -124,6 +124,7 @@ export class Board {
     const bottomIdx = bottomSide === 'S' ? [0, 1, 2, 3, 4, 5] : [6, 7, 8, 9, 10, 11];
     const topIdx = (bottomSide === 'S' ? [6, 7, 8, 9, 10, 11] : [0, 1, 2, 3, 4, 5]).reverse();
     bottom.replaceChildren(...bottomIdx.map((i) => this.houses[i]));
+    for (const i of bottomIdx) this.houses[i].tabIndex = 0;
     top.replaceChildren(...topIdx.map((i) => this.houses[i]));
     this.storeEl = {
       [bottomSide]: this.root.querySelector('.store-right'),
@@ -174,6 +175,9 @@ export class Board {
     const l = letterOf(i);
     const playable = this.playable.has(l);
     b.classList.toggle('playable', playable);
+    // The opponent's row (at the top) is no tab stop unless its houses
+    // may be played (two players on one device); arrows still reach it.
+    if (b.parentElement?.classList.contains('row-top')) b.tabIndex = playable ? 0 : -1;
     b.classList.toggle('last-move', this.lastMove === l);
     const owner = t(i < 6 ? 'side.S' : 'side.N');
     b.setAttribute('aria-label', t('board.house', { letter: l, n, owner }) + (playable ? t('board.playable') : ''));
@@ -220,9 +224,13 @@ export class Board {
     let target = null;
     if (e.key === 'ArrowLeft') target = inRow[Math.max(0, k - 1)];
     else if (e.key === 'ArrowRight') target = inRow[Math.min(5, k + 1)];
+    else if (e.key === 'ArrowUp' && rowEl.classList.contains('row-bottom')) target = this.root.querySelector('.row-top').children[k];
+    else if (e.key === 'ArrowDown' && rowEl.classList.contains('row-top')) target = this.root.querySelector('.row-bottom').children[k];
     else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
-      const other = rowEl.classList.contains('row-top') ? this.root.querySelector('.row-bottom') : this.root.querySelector('.row-top');
-      target = other.children[k];
+      // Nothing above the top row or below the bottom one: the page does
+      // not scroll either.
+      e.preventDefault();
+      return;
     } else if (/^[1-6]$/.test(e.key)) {
       const bottom = this.root.querySelector('.row-bottom').children[Number(e.key) - 1];
       bottom.focus();

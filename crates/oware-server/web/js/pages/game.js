@@ -90,6 +90,10 @@ class GamePage {
     const invite = new URLSearchParams(location.search).get('invite');
     this.layout();
     this.setGame(game);
+    // Started from the new-game form or opened from a link: the keyboard
+    // goes on from the player's board, not from the top of the page.
+    const lost = !document.activeElement || document.activeElement === document.body || document.activeElement === this.main;
+    if (this.mySides().length && game.status !== 'over' && lost) this.board.focusFirst();
     const drawn = sessionStorage.getItem(`oware.drawn.${this.id}`);
     if (drawn) {
       sessionStorage.removeItem(`oware.drawn.${this.id}`);
