@@ -7,7 +7,7 @@ import { api } from './api.js';
 import { serverOrHere, localRulesState } from './local.js';
 import { Board } from './board.js';
 import { t, tr, sideName, errorText, refusalText } from './i18n.js';
-import { announce, setMsg, settings } from './ui.js';
+import { announce, setMsg, settings, touching } from './ui.js';
 import { previewHandler, coachWarning } from './aids.js';
 
 export function describeTrace(trace, side) {
@@ -152,7 +152,7 @@ export class RulesBoard {
     if (this.moves !== moves || this.busy) return;
     if (warning) {
       this.pending = letter;
-      setMsg(this.msgEl, `${warning} ${t('coach.confirm', { move: letter })}`, 'warn');
+      setMsg(this.msgEl, `${warning} ${t(touching() ? 'coach.confirmTap' : 'coach.confirm', { move: letter })}`, 'warn');
       return;
     }
     this.pending = null;

@@ -7,7 +7,7 @@
 import { api, seats, GameSocket, ApiError, CHAT_PAGE } from '../api.js';
 import { Board } from '../board.js';
 import { t, sideName, formatScore, errorText, refusalText, seatName, levelName } from '../i18n.js';
-import { announce, esc, navigate, setMsg, settings } from '../ui.js';
+import { announce, esc, navigate, setMsg, settings, touching } from '../ui.js';
 import { previewHandler, coachAnalysis, coachWarning } from '../aids.js';
 import { describeTrace, resultParts } from '../rulesboard.js';
 import { moveListHtml, traceCaptures, ognCaptures } from '../moves.js';
@@ -920,7 +920,7 @@ class GamePage {
     if (this.game?.ply !== g.ply || this.sending) return;
     if (warning) {
       this.pendingCoach = `${g.ply}${letter}`;
-      const text = `${warning} ${t('coach.confirm', { move: letter })}`;
+      const text = `${warning} ${t(touching() ? 'coach.confirmTap' : 'coach.confirm', { move: letter })}`;
       setMsg(this.msgEl, text, 'warn');
       announce(text);
       return;
