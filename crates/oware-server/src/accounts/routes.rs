@@ -428,19 +428,22 @@ async fn my_games(
     let filter = q.parse()?;
     let id = user.id.clone();
     let games = if filter.is_empty() {
-        hub.read(move |store| store.account_games(&id, MY_GAMES as u32))
-            .await?
+        crate::hub::current_games(
+            hub.read(move |store| store.account_games(&id, MY_GAMES as u32))
+                .await?,
+        )
     } else {
         // A search reads many games: it counts like a new game.
         limits.check(Cost::Game, client).await?;
         let me = user.id.clone();
         hub.read(move |store| {
-            Ok(store
-                .account_games(&id, SEARCH_DEPTH)?
-                .into_iter()
-                .filter(|g| matches(&filter, g, &me))
-                .take(MY_GAMES)
-                .collect::<Vec<_>>())
+            Ok(
+                crate::hub::current_games(store.account_games(&id, SEARCH_DEPTH)?)
+                    .into_iter()
+                    .filter(|g| matches(&filter, g, &me))
+                    .take(MY_GAMES)
+                    .collect::<Vec<_>>(),
+            )
         })
         .await?
     };
@@ -508,7 +511,7 @@ async fn export(State(hub): State<Arc<Hub>>, user: User) -> Result<Response, Api
         username: account.username,
         created_at: crate::model::rfc3339(account.created_at),
         rating_history: history,
-        games: games
+        games: crate::hub::current_games(games)
             .into_iter()
             .map(|g| ExportedGame {
                 start: g.meta.start.to_string(),
@@ -556,7 +559,7 @@ async fn profile(
         history,
         // Others see the finished public games only: a private game's id
         // is the link that opens it, its moves, names and chat.
-        games: games
+        games: crate::hub::current_games(games)
             .into_iter()
             .filter(|g| g.meta.result.is_some() && g.meta.public)
             .map(|g| crate::protocol::views::Summary::of(&g.meta))
