@@ -134,7 +134,7 @@ function listGames(el, games, username) {
     const oppName = oppSeat?.account && oppSeat.name ? playerLink(oppSeat.name) : esc(seatName(oppSeat, opp, g.level));
     return `<tr><td>${esc(relTime(g.updated_at))}<br><span class="muted">${esc(g.rated ? t('seek.rated') : t(`mode.${g.mode}`))}</span></td>
       <td>${opp ? `${esc(t('player.vs'))} ${oppName}` : `${esc(seatName(g.seats.S, 'S', g.level))} – ${esc(seatName(g.seats.N, 'N', g.level))}`}<br><span class="muted">${esc(outcome)}${outcome ? ' · ' : ''}${esc(score)}</span></td>
-      <td><a href="/review/${esc(g.id)}" data-link>${esc(t('review.open'))}</a></td></tr>`;
+      <td><a class="replay" href="/review/${esc(g.id)}" data-link>${esc(t('review.open'))}</a></td></tr>`;
   }).join('')}</tbody></table>`;
 }
 
