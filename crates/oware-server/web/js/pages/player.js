@@ -50,7 +50,8 @@ export function mountProfile(main, name) {
         ${CLASSES.map((c) => {
           const r = p.ratings.find((x) => x.class === c);
           return `<tr data-class="${c}"><td>${esc(t(`class.${c}`))}</td><td class="rating-cell"><strong>${esc(ratingText(r) || '—')}</strong>${r ? ` <span class="muted">± ${esc(r.deviation)}</span>` : ''}</td><td>${esc(r?.games ?? 0)}</td></tr>`;
-        }).join('')}</tbody></table>
+        }).join('')}
+        <tr class="puzzle-rating"><td>${esc(t('player.puzzles'))}</td><td class="rating-cell"><strong>${esc(ratingText(p.puzzles) || '—')}</strong>${p.puzzles ? ` <span class="muted">± ${esc(p.puzzles.deviation)}</span>` : ''}</td><td>${p.puzzles ? esc(t('player.puzzlesTried', { tried: p.puzzles.tried, solved: p.puzzles.solved })) : '0'}</td></tr></tbody></table>
         <p class="muted small-print">${esc(t('player.provisional'))}</p>
       </section>
       <section class="card">
