@@ -1,6 +1,8 @@
 // A correspondence game on phones (360×640): days for each move, "your
 // move" in My games and in the tab's title, and a move after the server
-// was killed and started again on the same database.
+// was killed and started again on the same database; the same words in
+// the My games of two signed-in players (their list comes from the
+// account, GET /api/v1/account/games).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -82,6 +84,62 @@ test('phone: a correspondence game goes on after a server restart', async () => 
     // Ama's page reconnects by itself and sees the move.
     await until(async () => (await moveCount(a)) === 2, 'the move after the restart reaches Ama', 30000);
     await until(async () => /Your turn/.test(await a.locator('.status').textContent()), 'Ama to move again');
+    for (const e of errors) assert.deepEqual(e, []);
+  } finally {
+    await b.close();
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+async function signUp(page, base, name) {
+  await page.goto(`${base}/account`);
+  const form = page.locator('.signup-form');
+  await form.locator('[name=username]').fill(name);
+  await form.locator('[name=password]').fill('seeds-and-houses');
+  await form.locator('button[type=submit]').click();
+  await until(async () => (await page.locator('.nav-account').textContent()) === name, `${name} signed up`);
+}
+
+test('phone: signed-in players’ My games say whose move it is, and the tab counts it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'oware-corr-'));
+  const server = await startServer({ port: await freePort(), db: join(dir, 'games.sqlite3') });
+  const BASE = server.url;
+  const b = await launch();
+  try {
+    const a = await (await b.newContext(phone)).newPage();
+    const pb = await (await b.newContext(phone)).newPage();
+    const errors = [watchErrors(a), watchErrors(pb)];
+    const stamp = Date.now().toString(36).slice(-4);
+    await signUp(a, BASE, `Ama_${stamp}`);
+    await signUp(pb, BASE, `Kofi_${stamp}`);
+    await a.goto(`${BASE}/lobby`);
+    await a.getByLabel('South (bottom)').check();
+    await a.getByLabel('Correspondence (days per move)').check();
+    await a.getByRole('button', { name: 'Create a game' }).click();
+    await a.waitForURL(/\/game\//);
+    const id = a.url().split('/game/')[1];
+    await pb.goto(`${BASE}/lobby`);
+    const row = pb.locator(`.seeks tr[data-id="${id}"]`);
+    await row.waitFor();
+    await row.locator('.join').click();
+    await pb.waitForURL(new RegExp(`/game/${id}`));
+    // Three moves: Kofi (North) to move at ply 3.
+    for (const [page, other, n] of [[a, pb, 1], [pb, a, 2], [a, pb, 3]]) {
+      await until(async () => /Your turn/.test(await page.locator('.status').textContent()), `move ${n}: the mover's turn`);
+      await playFirst(page);
+      await until(async () => (await moveCount(other)) === n, `move ${n} reaches the other`);
+    }
+    for (const [page, words, title] of [[pb, /Your move/, /^\(1\) Your move/], [a, /Their move/, null]]) {
+      await page.goto(`${BASE}/review`);
+      const mine = page.locator('.mine-list tr').first();
+      await mine.waitFor();
+      const text = await mine.innerText();
+      assert.match(text, words, text);
+      assert.match(text, /\(3\)/, `the game at ply 3: ${text}`);
+      if (title) assert.match(await page.title(), title);
+      else assert.doesNotMatch(await page.title(), /Your move/);
+    }
     for (const e of errors) assert.deepEqual(e, []);
   } finally {
     await b.close();

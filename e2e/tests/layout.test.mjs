@@ -146,6 +146,11 @@ test('the French pages hold no English interface string', async () => {
         .filter((s) => s.length >= 4 && !new RegExp(`(^|[^\\p{L}])${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}])`, 'u').test(fr));
     });
     assert.ok(english.length > 150, `English strings found: ${english.length}`);
+    // Every English string has its French (a missing one would show in English).
+    assert.deepEqual(await page.evaluate(async () => {
+      const { STRINGS } = await import('/js/i18n.js');
+      return Object.keys(STRINGS.en).filter((k) => !(k in STRINGS.fr));
+    }), [], 'English keys without French');
     // Whole words only: "Import" must not match "Importer".
     const re = english.map((s) => [s, new RegExp(`(^|[^\\p{L}])${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}])`, 'u')]);
     const check = async (what) => {
@@ -211,6 +216,8 @@ test('the French pages hold no English interface string', async () => {
     await up.locator('[name=password]').fill('un mot de passe');
     await up.locator('button[type=submit]').click();
     await until(async () => (await page.locator('.nav-account').textContent()) === name, 'signed up in French');
+    // The tab no longer says « Connexion ».
+    assert.equal(await page.title(), 'Votre compte · Oware');
     await check('account page, signed in');
     await page.goto(`${BASE}/player/${name}`);
     await page.locator('.ratings-table').waitFor();
@@ -223,6 +230,106 @@ test('the French pages hold no English interface string', async () => {
     await page.locator('.board-list *').first().waitFor();
     await check('leaderboard');
     assert.deepEqual(errors, []);
+  } finally {
+    await b.close();
+  }
+});
+
+/** How many lines an element's text takes (one rectangle a line). */
+const lines = (locator) => locator.evaluate((el) => {
+  const r = document.createRange();
+  r.selectNodeContents(el);
+  return new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top))).size;
+});
+
+/** A finished public online game between two long names, with a move. */
+async function finishedPublicGame() {
+  const post = async (path, body) => (await fetch(`${BASE}/api/v1${path}`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+  })).json();
+  const c = await post('/games', { mode: 'online', side: 'S', public: true, name: 'Nana Akosua Serwaa Boatemaa-Mensah' });
+  const invite = new URL(c.invite_url, BASE).searchParams.get('invite');
+  const j = await post(`/games/${c.id}/join`, { invite, name: 'Kwabena Oteng-Darko Asante-Frimpong' });
+  await post(`/games/${c.id}/moves`, { token: c.tokens.S, move: 'F', ply: 0 });
+  await post(`/games/${c.id}/resign`, { token: j.token });
+  return c.id;
+}
+
+test('phone (360×740): the open games near the top of the lobby, Replay and clocks on one line, presets and the 404 page in words, in English and French', async () => {
+  const b = await launch();
+  try {
+    for (const lang of ['en', 'fr']) {
+      const ctx = await b.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+      const page = await ctx.newPage();
+      const errors = watchErrors(page);
+      await page.goto(`${BASE}/lobby?lang=${lang}`);
+      await page.evaluate((l) => localStorage.setItem('oware.lang', l), lang);
+      await page.locator('.lobby-list *').first().waitFor();
+      // The open games start within the first screen, above the form.
+      const lobby = await page.locator('.lobby-list').evaluate((el) => el.closest('.card').getBoundingClientRect().top + window.scrollY);
+      const form = await page.locator('form.create-online').evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
+      console.log(`# ${lang} lobby: the open games at y = ${Math.round(lobby)}, the form at y = ${Math.round(form)}`);
+      assert.ok(lobby < 740 / 2, `${lang}: the open games start at y = ${lobby}, on a 740-px screen`);
+      assert.ok(lobby < form, `${lang}: the open games come before the form`);
+
+      // A correspondence game waiting for its opponent: the clocks in days on one line.
+      await page.locator('form.create-online [name=otc][value=corr]').check();
+      await page.locator('form.create-online button[type=submit]').tap();
+      await page.waitForURL(/\/game\//);
+      const clock = page.locator('[data-clock="S"]');
+      await until(async () => /\d/.test(await clock.textContent()), 'the clock shown');
+      for (const side of ['S', 'N']) {
+        // (The player lines are drawn again when the game's state comes,
+        // their clocks filled at the next tick.)
+        const c = page.locator(`[data-clock="${side}"]`);
+        const n = await until(async () => (/\d/.test(await c.textContent()) ? lines(c) : 0), `the ${side} clock drawn`);
+        assert.equal(n, 1, `${lang}: the clock "${await c.textContent()}" on one line`);
+      }
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 360, `${lang}: the game page fits`);
+
+      // A finished game in My games: "Replay" on one line, a touch target.
+      await page.goto(`${BASE}/play?mode=hotseat&position=0-0-0-0-0-17-2-1-1-0-0-1-13-13-S`);
+      await page.locator('form.new-game button[type=submit]').tap();
+      await page.waitForURL(/\/game\//);
+      await page.locator('.house[data-house="F"].playable').tap();
+      await page.locator('.result-card').waitFor();
+      await page.goto(`${BASE}/review`);
+      const replay = page.locator('.mine-list a[href^="/review/"]').first();
+      await replay.waitFor();
+      const box = await replay.boundingBox();
+      console.log(`# ${lang} My games: "${await replay.textContent()}" ${Math.round(box.width)}×${Math.round(box.height)} px`);
+      assert.equal(await lines(replay), 1, `${lang}: "${await replay.textContent()}" on one line`);
+      assert.ok(box.width >= 44 && box.height >= 44, `${lang}: the link is ${box.width}×${box.height} px`);
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 360, `${lang}: My games fits`);
+      // The same in the list of past games, beside two long names.
+      const id = await finishedPublicGame();
+      await page.goto(`${BASE}/review`);
+      const pub = page.locator(`.games-list a[href="/review/${id}"]`);
+      await pub.waitFor();
+      const pbox = await pub.boundingBox();
+      console.log(`# ${lang} past games: "${await pub.textContent()}" ${Math.round(pbox.width)}×${Math.round(pbox.height)} px`);
+      assert.equal(await lines(pub), 1, `${lang}: "${await pub.textContent()}" on one line beside long names`);
+      assert.ok(pbox.width >= 44 && pbox.height >= 44, `${lang}: the link is ${pbox.width}×${pbox.height} px`);
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 360, `${lang}: the past games fit`);
+
+      // The clock presets in words for screen readers: "1 minute", not "1 minutes".
+      await page.goto(`${BASE}/play`);
+      const label = (m) => page.locator(`.preset[data-min="${m}"]`).getAttribute('aria-label');
+      assert.equal(await label(1), lang === 'en' ? '1 minute, no increment' : '1 minute, sans incrément');
+      assert.equal(await label(3), lang === 'en' ? '3 minutes plus 2 seconds a move' : '3 minutes plus 2 secondes par coup');
+
+      // A page that does not exist: a 404, in the reader's language, laid out for the phone.
+      const r = await page.goto(`${BASE}/no/such/page`);
+      assert.equal(r.status(), 404);
+      await page.locator('main h1').waitFor();
+      assert.equal(await page.locator('main h1').textContent(), lang === 'en' ? 'Page not found' : 'Page introuvable');
+      assert.equal(await page.title(), lang === 'en' ? 'Page not found · Oware' : 'Page introuvable · Oware');
+      assert.equal(await page.evaluate(() => window.innerWidth), 360, 'the phone keeps its width');
+      assert.equal((await measure(page)).menuBtn, true, 'the phone menu');
+      await shot(page, `phone-404-${lang}`);
+      assert.deepEqual(errors.filter((e) => !/404/.test(e)), []);
+      await ctx.close();
+    }
   } finally {
     await b.close();
   }

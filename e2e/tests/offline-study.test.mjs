@@ -8,14 +8,17 @@
 //   page lists every move with the same wording as an online review;
 // - the lessons answer every move offline, in the rules service's words
 //   (the module runs the same oware_session::lessons::explain): a capture,
-//   a refusal, an agreement to stop and a lost turn, in French.
+//   a refusal, an agreement to stop and a lost turn, in French; and as
+//   well when the browser thinks it is online but the server cannot be
+//   reached (stopped), as games, puzzles and reviews do.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, BASE, shot, until, watchErrors, installed, startComputerGame, playToEnd, readBoard } from '../lib.mjs';
+import { launch, BASE, shot, until, watchErrors, installed, startComputerGame, playToEnd, readBoard, freePort, startServer } from '../lib.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SOLUTIONS = new Map();
@@ -199,6 +202,50 @@ test('offline: the lessons answer every move from the module, in French', async 
     assert.deepEqual(offlineErrors(errors), []);
   } finally {
     await b.close();
+  }
+});
+
+test('the lessons answer every move from the module when the server cannot be reached', async () => {
+  // A server of its own, stopped once the app is installed: the browser
+  // still believes it is online.
+  const dir = mkdtempSync(join(tmpdir(), 'oware-lessons-'));
+  const server = await startServer({ port: await freePort(), db: join(dir, 'games.sqlite3') });
+  const b = await launch();
+  try {
+    const ctx = await b.newContext({ viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true });
+    const page = await ctx.newPage();
+    const errors = watchErrors(page);
+    await installed(page, server.url);
+    await page.evaluate(() => { localStorage.setItem('oware.lang', 'en'); localStorage.setItem('oware.set.animate', '0'); });
+    await server.stop();
+    await page.goto(`${server.url}/learn`);
+    assert.equal(await page.evaluate(() => navigator.onLine), true, 'the browser believes it is online');
+
+    // Every lesson's board is drawn: playable, or a game already over.
+    await until(async () => (await page.locator('.lesson-board').count()) > 0, 'the lessons drawn');
+    const boards = () => page.locator('.lesson-board').evaluateAll((hs) => hs.map((h) => ({
+      playable: !!h.querySelector('.house.playable'), msg: h.querySelector('.msg').textContent,
+    })));
+    await until(async () => (await boards()).every((x) => x.playable || x.msg), 'every lesson board drawn');
+    const drawn = await boards();
+    assert.deepEqual(drawn.filter((x) => !x.playable && !/^Game over/.test(x.msg)), [], 'every board playable or over');
+    assert.ok(drawn.filter((x) => x.playable).length >= drawn.length - 1, `${drawn.length} boards`);
+    assert.equal(await page.getByText('The server cannot be reached').count(), 0);
+    // R5: D captures 3 + 2, in the rules service's words.
+    const r5 = page.locator('#r5');
+    await r5.locator('.house[data-house="D"]').click();
+    await until(async () => (await readBoard(page, '#r5')).S === 22, 'capture in lesson R5');
+    await until(async () => /^Well done! D: /.test(await r5.locator('.msg').textContent()), `R5 feedback: ${await r5.locator('.msg').textContent()}`);
+    // R8: A does not feed North, refused with the reason.
+    const r8 = page.locator('#r8');
+    await r8.scrollIntoViewIfNeeded();
+    await r8.locator('.house[data-house="A"]').click();
+    await until(async () => /feed/.test(await r8.locator('.msg').textContent()), 'the refusal');
+    await shot(page, 'phone-lessons-server-unreachable');
+    assert.deepEqual(offlineErrors(errors), []);
+  } finally {
+    await b.close();
+    await server.stop();
   }
 });
 

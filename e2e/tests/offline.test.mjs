@@ -2,11 +2,16 @@
 // a first visit is measured (the bytes downloaded before the board of a
 // computer game is playable), the service worker takes over and keeps the
 // app and the tables, then with the network cut (Playwright's offline mode)
-// the app's pages load from it.
+// the app's pages load from it. The service worker keeps only the app's
+// own pages as pages: an API answer or a download opened in the browser
+// never becomes the kept page (security finding, docs/SECURITY.md).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, BASE, until, shot } from '../lib.mjs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launch, BASE, until, shot, freePort, startServer, installed, startComputerGame, playFirst, watchErrors } from '../lib.mjs';
 
 const BUDGET = 1.5 * 1024 * 1024;
 
@@ -71,5 +76,81 @@ test('first visit within 1.5 MB, then the app loads from the service worker offl
     await ctx.setOffline(false);
   } finally {
     await b.close();
+  }
+});
+
+test('service worker never caches an API answer or download as a page', async () => {
+  // A server of its own: the shared one limits sign-ups per address.
+  const dir = mkdtempSync(join(tmpdir(), 'oware-sw-'));
+  const server = await startServer({ port: await freePort(), db: join(dir, 'games.sqlite3') });
+  const base = server.url;
+  const b = await launch();
+  try {
+    const ctx = await b.newContext({ viewport: { width: 360, height: 640 }, acceptDownloads: true });
+    const page = await ctx.newPage();
+    const errors = watchErrors(page);
+    const name = `Yaw_${Date.now().toString(36).slice(-5)}`;
+    await page.goto(`${base}/account`);
+    const form = page.locator('.signup-form');
+    await form.locator('[name=username]').fill(name);
+    await form.locator('[name=password]').fill('seeds-and-houses');
+    await form.locator('button[type=submit]').click();
+    await until(async () => (await page.locator('.nav-account').textContent()) === name, 'signed up');
+    await installed(page, base);
+    // A game on the server with a move in it: its record has text.
+    await startComputerGame(page, base, { local: false });
+    const id = page.url().split('/game/')[1];
+    await playFirst(page);
+
+    /** The kept page (`/`) and every kept address. */
+    const kept = () => page.evaluate(async () => {
+      const c = await caches.open('oware-v1');
+      const r = await c.match('/');
+      return {
+        type: r?.headers.get('content-type') || null,
+        disposition: r?.headers.get('content-disposition') || null,
+        text: r ? await r.text() : '',
+        keys: (await c.keys()).map((k) => new URL(k.url).pathname),
+      };
+    });
+    const stillTheApp = async (after) => {
+      const k = await kept();
+      assert.match(k.type || '', /^text\/html/, `the kept page after ${after} is the app's page`);
+      assert.equal(k.disposition, null, `the kept page after ${after} is no download`);
+      assert.ok(k.text.startsWith('<!doctype html>'), `the kept page after ${after}: ${k.text.slice(0, 80)}`);
+      assert.deepEqual(k.keys.filter((p) => p.startsWith('/api/') && p !== '/api/v1/tables'), [], `no API answer kept after ${after}`);
+    };
+
+    // The game's record opened in the browser (shown as text).
+    await page.goto(`${base}/api/v1/games/${id}/ogn`);
+    assert.match(await page.locator('body').innerText(), /\[/, 'the record is shown');
+    await stillTheApp('the OGN record');
+    // The account's export opened in the browser (a download).
+    await page.goto(`${base}/play`);
+    await page.locator('main h1').first().waitFor();
+    const download = page.waitForEvent('download');
+    await page.goto(`${base}/api/v1/account/export`).catch(() => {}); // a download aborts the navigation
+    assert.equal((await download).suggestedFilename(), 'oware-account.json');
+    await stillTheApp('the export');
+
+    // Signed out and offline, the app's pages are the app, never the export.
+    await ctx.clearCookies();
+    await ctx.setOffline(true);
+    let downloaded = null;
+    page.on('download', (d) => { downloaded = d.suggestedFilename(); });
+    for (const path of ['/play', '/']) {
+      await page.goto(`${base}${path}`);
+      await page.locator('main h1').first().waitFor();
+    }
+    assert.equal(downloaded, null, 'nothing downloaded offline');
+    // An API address opened offline is no page of the app.
+    const r = await page.goto(`${base}/api/v1/account/export`).catch((e) => e);
+    assert.ok(r instanceof Error || !r.ok(), 'the export is not answered offline');
+    assert.equal(downloaded, null, 'nothing downloaded offline');
+    await ctx.setOffline(false);
+    assert.deepEqual(errors.filter((e) => !/net::|Failed to fetch|NetworkError|ERR_INTERNET_DISCONNECTED/.test(e)), []);
+  } finally {
+    await b.close();
+    await server.stop();
   }
 });

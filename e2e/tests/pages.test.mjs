@@ -103,3 +103,62 @@ test('main pages render (desktop and phone) and the study page asks the engine',
     await b.close();
   }
 });
+
+test('study: the engine lines are readable on a desktop and a 360-px phone, in English and French, from either engine', async () => {
+  // The server's tables first, so the browser's engine answers as the server would.
+  await until(async () => (await (await fetch(`${BASE}/api/v1/tables`)).json()).server_max_seeds === 12, 'the server has its tables', 60000);
+  const b = await launch();
+  try {
+    const VERDICTS = { en: ['best', 'good', 'inaccuracy', 'mistake', 'blunder'], fr: ['meilleur', 'bon', 'imprécision', 'erreur', 'faute grave'] };
+    for (const [device, opts] of [
+      ['desktop', { viewport: { width: 1280, height: 800 } }],
+      ['phone', { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true }],
+    ]) {
+      for (const [lang, engine] of [['en', 'browser'], ['fr', 'server']]) {
+        const ctx = await b.newContext(opts);
+        // No Web Worker: the server's engine answers.
+        if (engine === 'server') await ctx.addInitScript(() => { window.Worker = undefined; });
+        const page = await ctx.newPage();
+        const errors = watchErrors(page);
+        await page.goto(`${BASE}/study?lang=${lang}`);
+        await page.locator('.ask-btn:not([disabled])').waitFor();
+        await page.locator('.ask-btn').click();
+        await until(async () => (await page.locator('.analysis tbody tr').count()) > 0, 'engine analysis', 60000);
+        assert.equal(await page.locator('.analysis').getAttribute('data-engine'), engine);
+        const m = await page.evaluate(() => {
+          const table = document.querySelector('.analysis table').getBoundingClientRect();
+          const lines = [...document.querySelectorAll('.analysis .pv')].map((el) => {
+            const r = el.getBoundingClientRect();
+            return { text: el.textContent, height: r.height, lineHeight: parseFloat(getComputedStyle(el).lineHeight) || 20 };
+          });
+          return {
+            width: table.width,
+            height: table.height,
+            moves: document.querySelectorAll('.analysis [data-verdict]').length,
+            verdicts: [...document.querySelectorAll('.analysis [data-verdict] .an-verdict')].map((el) => el.textContent),
+            lines,
+            scrollWidth: document.documentElement.scrollWidth,
+            innerWidth: window.innerWidth,
+          };
+        });
+        const what = `${device}, ${lang}, ${engine} engine`;
+        console.log(`# study analysis (${what}): ${m.moves} moves, table ${Math.round(m.width)}×${Math.round(m.height)} px; ${m.lines.map((l) => `"${l.text}" ${Math.round(l.height)} px`).join(', ')}`);
+        assert.ok(m.moves >= 2, `${what}: moves listed`);
+        assert.ok(m.scrollWidth <= m.innerWidth, `${what}: no sideways scroll (${m.scrollWidth} > ${m.innerWidth})`);
+        assert.ok(m.width >= 240, `${what}: the table is ${m.width} px wide`);
+        assert.ok(m.height <= m.moves * 120, `${what}: the table is ${m.height} px tall for ${m.moves} moves`);
+        for (const l of m.lines) {
+          // Moves in pairs: "F f · E e".
+          assert.match(l.text, /^([A-Fa-f]( [A-Fa-f])?( · [A-Fa-f]( [A-Fa-f])?)*)?$/, `${what}: the line reads as moves`);
+          assert.ok(l.height <= 2.5 * l.lineHeight, `${what}: "${l.text}" on ${Math.round(l.height)} px (at most two lines)`);
+        }
+        for (const v of m.verdicts) assert.ok(VERDICTS[lang].includes(v), `${what}: verdict "${v}" in ${lang}`);
+        await shot(page, `study-analysis-${device}-${lang}`);
+        assert.deepEqual(errors, []);
+        await ctx.close();
+      }
+    }
+  } finally {
+    await b.close();
+  }
+});

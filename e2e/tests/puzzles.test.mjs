@@ -2,13 +2,18 @@
 // scrolling, every house is a touch target of at least 44 px; one puzzle
 // solved (its solution read from the shipped file) and one failed, in
 // English and French, the streak kept in the browser; the daily puzzle.
+// "Next puzzle" pressed while the solution is being shown stops it: the
+// board is the new puzzle's, and a tap is judged as the new puzzle. A
+// signed-in player's puzzle rating shows on their account page and their
+// profile, in English and French.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, BASE, shot, until, watchErrors } from '../lib.mjs';
+import { launch, BASE, shot, until, watchErrors, readBoard, freePort, startServer } from '../lib.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // id -> {solution, legal-looking letters of the side to move}
@@ -99,5 +104,96 @@ test('phone: solve one puzzle, fail one, in English and French', async () => {
     assert.deepEqual(errors, []);
   } finally {
     await b.close();
+  }
+});
+
+/** A position string's counts as readBoard gives them. */
+function counts(position) {
+  const f = position.split('-').map(Number);
+  const out = {};
+  [...'ABCDEFabcdef'].forEach((l, i) => { out[l] = f[i]; });
+  out.S = f[12];
+  out.N = f[13];
+  return out;
+}
+
+test('Next puzzle pressed while the solution is shown stops the old line', async () => {
+  const b = await launch();
+  try {
+    const ctx = await b.newContext({ viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true });
+    const page = await ctx.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${BASE}/puzzles?lang=en`);
+    await page.evaluate(() => localStorage.setItem('oware.set.animate', '1'));
+    const p = await current(page);
+    await page.locator(`.puz-board .house[data-house="${p.solution}"]`).click();
+    await page.locator('.puz-msg.puz-solved').waitFor();
+    // The solution's line starts to play, seed by seed...
+    await page.locator('.puz-show').click();
+    await until(() => page.evaluate(() => document.querySelectorAll('.flying-seed').length > 0), 'the solution being shown');
+    // ... and the player moves on.
+    await page.locator('.puz-next').click();
+    await until(async () => Number(await page.locator('.puz-board').getAttribute('data-puzzle')) !== p.id, 'the next puzzle');
+    const q = await current(page);
+    assert.match(await page.locator('.puz-task').textContent(), new RegExp(`Puzzle ${q.id}\\b`));
+    // The board is the new puzzle's, no seed of the old line in flight,
+    // and every highlighted house holds seeds.
+    assert.deepEqual(await readBoard(page, '.puz-board'), counts(q.position));
+    assert.equal(await page.evaluate(() => document.querySelectorAll('.flying-seed').length), 0, 'the old line stopped');
+    const empty = await page.locator('.puz-board .house.playable').evaluateAll((hs) => hs.filter((h) => h.querySelector('.count').textContent === '0').map((h) => h.dataset.house));
+    assert.deepEqual(empty, [], 'no empty house playable');
+    // A tap is judged as the new puzzle.
+    await page.locator(`.puz-board .house[data-house="${q.solution}"]`).click();
+    await page.locator('.puz-msg.puz-solved').waitFor();
+    assert.match(await page.locator('.puz-streak').textContent(), /Streak: 2 solved/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await b.close();
+  }
+});
+
+test('the puzzle rating shows on the account page and the profile, in English and French', async () => {
+  // A server of its own: the shared one limits sign-ups per address.
+  const dir = mkdtempSync(join(tmpdir(), 'oware-puz-'));
+  const server = await startServer({ port: await freePort(), db: join(dir, 'games.sqlite3') });
+  const base = server.url;
+  const b = await launch();
+  try {
+    const ctx = await b.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+    const page = await ctx.newPage();
+    const errors = watchErrors(page);
+    const name = `Efua_${Date.now().toString(36).slice(-5)}`;
+    await page.goto(`${base}/account?lang=en`);
+    const form = page.locator('.signup-form');
+    await form.locator('[name=username]').fill(name);
+    await form.locator('[name=password]').fill('seeds-and-houses');
+    await form.locator('button[type=submit]').click();
+    await until(async () => (await page.locator('.nav-account').textContent()) === name, 'signed up');
+    // Before any puzzle: a dash.
+    await page.goto(`${base}/account`);
+    assert.match(await page.locator('.puzzle-rating').innerText(), /^Puzzles\s+—$/);
+    // One puzzle solved, rated by the server.
+    await page.goto(`${base}/puzzles`);
+    const p = await current(page);
+    await page.locator(`.puz-board .house[data-house="${p.solution}"]`).tap();
+    await page.locator('.puz-msg.puz-solved').waitFor();
+    const mine = (await page.locator('.puz-rating').textContent()).match(/your rating (\d+)/)?.[1];
+    assert.ok(mine, `the page gives the player's rating: ${await page.locator('.puz-rating').textContent()}`);
+    for (const lang of ['en', 'fr']) {
+      await page.evaluate((l) => localStorage.setItem('oware.lang', l), lang);
+      await page.goto(`${base}/account`);
+      const card = await page.locator('.puzzle-rating').innerText();
+      assert.match(card, new RegExp(`^${lang === 'en' ? 'Puzzles' : 'Problèmes'}\\s+${mine}\\?$`), `${lang} account: ${card}`);
+      await page.goto(`${base}/player/${name}`);
+      const row = await page.locator('.ratings-table .puzzle-rating').innerText();
+      assert.match(row, new RegExp(`^${lang === 'en' ? 'Puzzles' : 'Problèmes'}\\s+${mine}\\?`), `${lang} profile: ${row}`);
+      assert.match(row, lang === 'en' ? /tried: 1, solved: 1$/ : /essayés\s: 1, résolus\s: 1$/, `${lang} profile: ${row}`);
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 360, `${lang}: the profile fits the phone`);
+    }
+    await shot(page, 'phone-profile-puzzles-fr');
+    assert.deepEqual(errors, []);
+  } finally {
+    await b.close();
+    await server.stop();
   }
 });

@@ -147,6 +147,21 @@ test('phones: a 4-player arena and a 5-player Swiss with byes, to their ends', a
     await until(async () => (await ama.locator('.standings tbody tr').count()) === 5, 'the Swiss standings shown');
     assert.match(await ama.locator('.tour-status').textContent(), /Terminé/);
     assert.ok((await ama.locator('.tour-games').innerText()).includes('exempt'), 'the byes named in French');
+    // Rounds in words (« Ronde 3 », not « R3 »), every heading on one line.
+    assert.match(await ama.locator('.tour-games').innerText(), /Ronde 3/);
+    assert.doesNotMatch(await ama.locator('.tour-games').innerText(), /\bR\d/);
+    const heads = await ama.locator('.standings th').evaluateAll((ths) => ths.map((th) => {
+      const r = document.createRange();
+      r.selectNodeContents(th);
+      return [th.textContent, new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top))).size];
+    }));
+    assert.deepEqual(heads.filter(([, n]) => n !== 1), [], `headings on one line: ${JSON.stringify(heads)}`);
+    // The break before a round counts down to the second (never "now" 20 s ahead).
+    assert.deepEqual(await ama.evaluate(async () => {
+      const { nextRoundWhen } = await import('/js/pages/tournaments.js');
+      const now = Date.now();
+      return [20, 90, 1].map((s) => nextRoundWhen(new Date(now + s * 1000).toISOString(), now));
+    }), ['dans 20 secondes', 'dans 90 secondes', 'dans 1 seconde']);
     await fits(ama, 'the Swiss standings');
     await shot(ama, 'phone-swiss-standings-fr');
 

@@ -156,11 +156,22 @@ fn is_page(path: &str) -> bool {
 
 /// A static file at its path; `index.html` for the app's pages (such as
 /// `/game/{id}`); a 404 for anything else, so a missing script or style
-/// sheet is reported as missing rather than answered with a page.
+/// sheet is reported as missing rather than answered with a page. A
+/// browser that opens a missing page (it asks for HTML) gets the 404 as
+/// the app's page, which says so in the reader's language.
 pub async fn static_or_index(uri: Uri, request: HeaderMap) -> Response {
     let path = uri.path().trim_start_matches('/');
     if !path.is_empty() && !path.ends_with('/') {
         if let Some(r) = file_response(path, StatusCode::OK, &request) {
+            return r;
+        }
+    }
+    let wants_page = request
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("text/html"));
+    if !is_page(path) && wants_page {
+        if let Some(r) = file_response("index.html", StatusCode::NOT_FOUND, &request) {
             return r;
         }
     }

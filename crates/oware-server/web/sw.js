@@ -8,7 +8,11 @@
 // - The shell and the tables' index: network first (so a new version
 //   arrives at once when online; the files are revalidated by their ETag),
 //   the kept copy when the network fails. A page of the app (/game/…,
-//   /learn, …) falls back to the kept page, which draws it.
+//   /learn, …) falls back to the kept page, which draws it. Only the app's
+//   own page is kept as that page: a navigation to anything else (an API
+//   answer such as a game's record or the account's export, a download, a
+//   file) goes to the network untouched, and an answer that is not the
+//   app's HTML page is never kept (docs/SECURITY.md).
 // - The tables: kept copy first (they change only with their format,
 //   which changes VERSION).
 // - Everything else (the API, the WebSocket) goes to the network untouched:
@@ -96,12 +100,24 @@ self.addEventListener('activate', (event) => {
   })());
 });
 
-/** Network first; the kept copy (or `fallback`'s) when the network fails. */
+/** Whether a path may be one of the app's pages (`/`, `/play`,
+ * `/game/{id}`, …; docs/WEB.md): never the API, the tables or a file
+ * (the app's ids and page names hold no dot). */
+const pagePath = (path) => !path.startsWith('/api/') && !path.startsWith('/tables/') && !path.includes('.');
+
+/** Whether a response is the app's own page: HTML, shown, not downloaded. */
+const isAppPage = (response) => response.ok
+  && /^text\/html(;|$)/.test(response.headers.get('content-type') || '')
+  && !response.headers.has('content-disposition');
+
+/** Network first; the kept copy (or `fallback`'s) when the network fails.
+ * With a `fallback` (the app's page), only the app's page is kept. */
 async function networkFirst(request, fallback) {
   const cache = await caches.open(VERSION);
   try {
     const response = await fetch(request);
-    if (response.ok) await cache.put(fallback || request, response.clone());
+    const keep = fallback ? isAppPage(response) : response.ok;
+    if (keep) await cache.put(fallback || request, response.clone());
     return response;
   } catch (e) {
     const kept = await cache.match(fallback || request, { ignoreSearch: true });
@@ -125,8 +141,9 @@ self.addEventListener('fetch', (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (request.mode === 'navigate') {
-    // Every page of the app is the one page, which draws it.
-    event.respondWith(networkFirst(request, '/'));
+    // Every page of the app is the one page, which draws it; anything
+    // else opened in the browser (an API answer, a download) is not.
+    if (pagePath(url.pathname)) event.respondWith(networkFirst(request, '/'));
     return;
   }
   if (TABLE.test(url.pathname)) { event.respondWith(keptFirst(request)); return; }

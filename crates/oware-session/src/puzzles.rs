@@ -469,13 +469,28 @@ impl Puzzle {
                 .map(|c| c.to_string())
                 .collect::<Vec<_>>()
                 .join(" ");
-            parts.push(match lang {
-                Lang::En => {
+            // A line that takes more for the opponent is the best defence
+            // (a position already lost, or a win that gives seeds back):
+            // said so, or the seeds would seem to speak against the move.
+            parts.push(match (lang, mine < theirs, mine) {
+                (Lang::En, false, _) => {
                     format!("the line {line} takes {mine} for you and {theirs} for your opponent")
                 }
-                Lang::Fr => {
+                (Lang::En, true, 0) => format!(
+                    "the line {line} gives your opponent {theirs} and you nothing, but every other move does worse"
+                ),
+                (Lang::En, true, _) => format!(
+                    "the line {line} gives your opponent {theirs} and you only {mine}, but every other move does worse"
+                ),
+                (Lang::Fr, false, _) => {
                     format!("la suite {line} vous rapporte {mine} et {theirs} à l'adversaire")
                 }
+                (Lang::Fr, true, 0) => format!(
+                    "la suite {line} rapporte {theirs} à l'adversaire et rien pour vous, mais tout autre coup fait pire"
+                ),
+                (Lang::Fr, true, _) => format!(
+                    "la suite {line} rapporte {theirs} à l'adversaire et seulement {mine} pour vous, mais tout autre coup fait pire"
+                ),
             });
         }
         match end {
@@ -1020,6 +1035,37 @@ mod tests {
         let e = Move::from_letter('E').unwrap();
         assert!(matches!(p.attempt(&[e]), Err(AttemptError::Illegal { .. })));
         assert_eq!(p.attempt(&[]), Err(AttemptError::NoMove));
+    }
+
+    /// Regression: "takes 3 for you and 4 for your opponent" read as a
+    /// reason against the solution of a lost position.
+    #[test]
+    fn a_line_that_gives_more_away_is_called_the_best_defence() {
+        let set = shipped();
+        let p = set.get(60).unwrap();
+        assert_eq!(p.line_totals().0, 3);
+        assert_eq!(p.line_totals().1, 4);
+        let en = p.explain(Lang::En);
+        assert!(
+            en.ends_with(
+                "The line b D d E f C gives your opponent 4 and you only 3, but every other move does worse."
+            ),
+            "{en}"
+        );
+        let fr = p.explain(Lang::Fr);
+        assert!(
+            fr.ends_with("La suite b D d E f C rapporte 4 à l'adversaire et seulement 3 pour vous, mais tout autre coup fait pire."),
+            "{fr}"
+        );
+        for p in &set.puzzles {
+            let (mine, theirs, _) = p.line_totals();
+            let text = p.explain(Lang::En);
+            assert!(
+                mine >= theirs || !text.contains(" for you and "),
+                "puzzle {}: {text}",
+                p.id
+            );
+        }
     }
 
     #[test]

@@ -240,8 +240,7 @@ async fn relations_view(hub: &Hub, user: &User) -> Result<RelationsView, ApiErro
             let mut games = Vec::with_capacity(r.following.len());
             for name in &r.following {
                 let playing = match store.account_by_name(name)? {
-                    Some(a) => store
-                        .account_games(&a.id, 20)?
+                    Some(a) => crate::hub::current_games(store.account_games(&a.id, 20)?)
                         .into_iter()
                         .filter(|g| {
                             g.meta.public && g.meta.status() == crate::model::GameStatus::Playing

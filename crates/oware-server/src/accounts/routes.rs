@@ -89,6 +89,32 @@ struct Me {
     /// Echo this in `X-CSRF-Token` on every state-changing request.
     csrf: String,
     ratings: Vec<RatingView>,
+    /// The puzzle rating, once a puzzle was tried signed in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    puzzles: Option<PuzzleRatingView>,
+}
+
+/// A player's puzzle rating and how many puzzles they tried and solved.
+#[derive(Serialize)]
+struct PuzzleRatingView {
+    rating: i32,
+    deviation: i32,
+    provisional: bool,
+    tried: u32,
+    solved: u32,
+}
+
+/// The account's puzzle rating; `None` before its first puzzle.
+async fn puzzle_rating_of(hub: &Hub, account: &str) -> Result<Option<PuzzleRatingView>, ApiError> {
+    let id = account.to_string();
+    let p = hub.read(move |store| store.puzzle_player(&id)).await?;
+    Ok((!p.tried.is_empty()).then(|| PuzzleRatingView {
+        rating: p.rating.rating.round() as i32,
+        deviation: p.rating.deviation.round() as i32,
+        provisional: p.rating.provisional(),
+        tried: p.tried.len() as u32,
+        solved: p.solved,
+    }))
 }
 
 async fn cpu<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, ApiError> {
@@ -139,6 +165,7 @@ async fn start_session(hub: &Hub, account: &AccountRow) -> Result<Response, ApiE
         username: account.username.clone(),
         csrf,
         ratings: ratings_of(hub, &account.id).await?,
+        puzzles: puzzle_rating_of(hub, &account.id).await?,
     };
     let mut res = Json(me).into_response();
     res.headers_mut().insert(
@@ -288,6 +315,7 @@ async fn sign_out(State(hub): State<Arc<Hub>>, user: User) -> Result<Response, A
 async fn me(State(hub): State<Arc<Hub>>, user: User) -> Result<Json<Me>, ApiError> {
     Ok(Json(Me {
         ratings: ratings_of(&hub, &user.id).await?,
+        puzzles: puzzle_rating_of(&hub, &user.id).await?,
         username: user.username,
         csrf: user.csrf,
     }))
@@ -440,18 +468,21 @@ async fn my_games(
     let keys = crate::limits::ClientKeys::of(client, Some(&user));
     limits.check_client(Cost::Read, &keys).await?;
     let games = if filter.is_empty() {
-        hub.read(move |store| store.account_games(&id, MY_GAMES as u32))
-            .await?
+        crate::hub::current_games(
+            hub.read(move |store| store.account_games(&id, MY_GAMES as u32))
+                .await?,
+        )
     } else {
         limits.check_client(Cost::Game, &keys).await?;
         let me = user.id.clone();
         hub.read(move |store| {
-            Ok(store
-                .account_games(&id, SEARCH_DEPTH)?
-                .into_iter()
-                .filter(|g| matches(&filter, g, &me))
-                .take(MY_GAMES)
-                .collect::<Vec<_>>())
+            Ok(
+                crate::hub::current_games(store.account_games(&id, SEARCH_DEPTH)?)
+                    .into_iter()
+                    .filter(|g| matches(&filter, g, &me))
+                    .take(MY_GAMES)
+                    .collect::<Vec<_>>(),
+            )
         })
         .await?
     };
@@ -640,7 +671,8 @@ async fn export(
                 }
             };
             let mut buf = Vec::new();
-            for g in games {
+            // Each game as it stands (its summary row may lag its moves).
+            for g in crate::hub::current_games(games) {
                 if comma {
                     buf.push(b',');
                 }
@@ -683,6 +715,9 @@ struct Profile {
     username: String,
     created_at: String,
     ratings: Vec<RatingView>,
+    /// The puzzle rating, once a puzzle was tried signed in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    puzzles: Option<PuzzleRatingView>,
     history: Vec<HistoryPoint>,
     games: Vec<Summary>,
 }
@@ -704,12 +739,13 @@ async fn profile(
     let (account, history, games) = found.ok_or_else(|| ApiError::not_found("no such player"))?;
     Ok(Json(Profile {
         ratings: ratings_of(&hub, &account.id).await?,
+        puzzles: puzzle_rating_of(&hub, &account.id).await?,
         username: account.username,
         created_at: crate::model::rfc3339(account.created_at),
         history,
         // Others see the finished public games only: a private game's id
         // is the link that opens it, its moves, names and chat.
-        games: games
+        games: crate::hub::current_games(games)
             .into_iter()
             .filter(|g| g.meta.result.is_some() && g.meta.public)
             .map(|g| crate::protocol::views::Summary::of(&g.meta))

@@ -84,6 +84,48 @@ impl Drop for Live {
     }
 }
 
+/// Replays a stored game's plies through the rules and brings its row up
+/// to date with them: a plain move stores only its ply, so the row keeps
+/// the ply, score, result and last change of its last other change.
+fn replay_all(meta: &mut GameMeta, plies: &[StoredPly]) -> Result<Game, LoadError> {
+    let mut game = Game::new(meta.start);
+    for p in plies {
+        replay(&mut game, p)?;
+    }
+    if let Some(o) = meta.result {
+        if game.outcome() != Some(&o) && !game.is_over() {
+            game.set_outcome(o).map_err(|error| LoadError::Rules {
+                index: plies.len(),
+                error,
+            })?;
+        }
+    }
+    meta.result = game.outcome().copied();
+    meta.ply = game.plies().len() as u32;
+    meta.score = stores(game.position());
+    if let Some(last) = plies.last() {
+        meta.updated_at = meta.updated_at.max(last.at);
+    }
+    Ok(game)
+}
+
+/// Stored games as lists show them: each row brought up to date with its
+/// plies (its ply, side to move, score, result and last change), never the
+/// row as a plain move left it. A game that cannot be replayed is logged
+/// and left out, as [`super::Hub::list`] does.
+pub fn current_games(games: Vec<StoredGame>) -> Vec<StoredGame> {
+    games
+        .into_iter()
+        .filter_map(|mut g| match replay_all(&mut g.meta, &g.plies) {
+            Ok(_) => Some(g),
+            Err(e) => {
+                tracing::error!("game {} cannot be replayed: {e}", g.meta.id);
+                None
+            }
+        })
+        .collect()
+}
+
 /// Plays one stored ply.
 fn replay(game: &mut Game, p: &StoredPly) -> Result<(), LoadError> {
     let index = game.plies().len();
@@ -131,26 +173,8 @@ impl Live {
             version,
             due,
         } = stored;
-        let mut game = Game::new(meta.start);
-        let mut clock_at = Vec::with_capacity(plies.len());
-        for p in &plies {
-            replay(&mut game, p)?;
-            clock_at.push(p.clock);
-        }
-        if let Some(o) = meta.result {
-            if game.outcome() != Some(&o) && !game.is_over() {
-                game.set_outcome(o).map_err(|error| LoadError::Rules {
-                    index: plies.len(),
-                    error,
-                })?;
-            }
-        }
-        meta.result = game.outcome().copied();
-        meta.ply = game.plies().len() as u32;
-        meta.score = stores(game.position());
-        if let Some(last) = plies.last() {
-            meta.updated_at = meta.updated_at.max(last.at);
-        }
+        let game = replay_all(&mut meta, &plies)?;
+        let clock_at: Vec<_> = plies.iter().map(|p| p.clock).collect();
         let clock = stored_clock(&meta, &game, &clock_at, due, day);
         Ok(Live {
             meta,

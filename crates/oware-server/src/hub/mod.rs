@@ -41,7 +41,7 @@ use tokio::sync::{broadcast, Mutex};
 
 pub use crate::protocol::incoming::NewGame;
 pub use commands::{Command, Watcher};
-pub use live::Live;
+pub use live::{current_games, Live};
 
 use crate::accounts::AccountOp;
 use crate::config::Config;

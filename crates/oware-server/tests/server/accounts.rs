@@ -502,3 +502,75 @@ async fn a_seek_keeps_out_players_outside_its_rating_range() {
     .await;
     assert_eq!(r.code(), "invalid_request");
 }
+
+/// Regression: "My games" said "Their move" for every game in progress,
+/// since the list read the game's row, which a plain move does not
+/// rewrite (it stores only its ply): ply 0, South to move.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn my_games_carry_the_real_ply_and_side_to_move() {
+    let (_dir, server) = start().await;
+    let addr = server.addr();
+    let ama = sign_up(addr, "Ama", "seeds-and-houses").await;
+    let kofi = sign_up(addr, "Kofi", "houses-and-seeds").await;
+    // A correspondence game played to ply 5 and a 5+3 game to ply 2.
+    let mut games = Vec::new();
+    for (tc, moves) in [
+        (json!({"days_per_move": 3}), &["F", "f", "E", "e", "D"][..]),
+        (
+            json!({"initial_ms": 300_000, "increment_ms": 3_000}),
+            &["C", "c"][..],
+        ),
+    ] {
+        let r = request(
+            addr,
+            &ama,
+            "POST",
+            "/api/v1/games",
+            Some(json!({"mode": "online", "side": "S", "time_control": tc})),
+        )
+        .await;
+        assert_eq!(r.status, 201, "{}", r.body);
+        let id = r.json()["id"].as_str().unwrap().to_string();
+        let south = r.json()["tokens"]["S"].as_str().unwrap().to_string();
+        let invite = invite_of(&r.json());
+        let r = request(
+            addr,
+            &kofi,
+            "POST",
+            &format!("/api/v1/games/{id}/join"),
+            Some(json!({"invite": invite})),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        let north = r.json()["token"].as_str().unwrap().to_string();
+        for (ply, mv) in moves.iter().enumerate() {
+            let token = if ply % 2 == 0 { &south } else { &north };
+            let r = request(
+                addr,
+                &Browser::default(),
+                "POST",
+                &format!("/api/v1/games/{id}/moves"),
+                Some(json!({"token": token, "move": mv, "ply": ply})),
+            )
+            .await;
+            assert_eq!(r.status, 200, "{}", r.body);
+        }
+        games.push((id, moves.len()));
+    }
+    for who in [&ama, &kofi] {
+        let r = request(addr, who, "GET", "/api/v1/account/games", None).await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        let list = r.json()["games"].as_array().unwrap().clone();
+        for (id, plies) in &games {
+            let g = list.iter().find(|g| g["id"] == id.as_str()).unwrap();
+            // The game's own view says the same.
+            let view = request(addr, who, "GET", &format!("/api/v1/games/{id}"), None)
+                .await
+                .json();
+            assert_eq!(g["ply"], *plies, "{g}");
+            assert_eq!(g["to_move"], if plies % 2 == 0 { "S" } else { "N" }, "{g}");
+            assert_eq!(g["to_move"], view["to_move"], "{g}");
+            assert_eq!(g["score"], view["score"], "{g}");
+        }
+    }
+}

@@ -660,6 +660,28 @@ async fn hotseat_agreement_import_lobby_rules_and_pages() {
         assert!(!r.headers.contains("text/html"), "{missing}: {}", r.headers);
         assert!(r.body.contains(missing), "{missing}: {}", r.body);
     }
+    // A browser opening a missing page (it asks for HTML) gets a 404 that
+    // is the app's page, which says so in the reader's language; a missing
+    // script stays a plain 404.
+    let accept = |path: &'static str, accept: &'static str| async move {
+        request_from(
+            [127, 0, 0, 1],
+            addr,
+            "GET",
+            path,
+            "",
+            &[format!("Accept: {accept}")],
+            b"",
+        )
+        .await
+    };
+    let r = accept("/no/such/page", "text/html,application/xhtml+xml,*/*;q=0.8").await;
+    assert_eq!(r.status, 404);
+    assert!(r.headers.contains("text/html"), "{}", r.headers);
+    assert_eq!(r.body, home.body);
+    let r = accept("/js/nonexistent.js", "*/*").await;
+    assert_eq!(r.status, 404);
+    assert!(!r.headers.contains("text/html"), "{}", r.headers);
     for page in [
         "/play",
         "/lobby/",

@@ -155,6 +155,9 @@ async fn a_signed_in_account_and_the_puzzle_are_rated_once() {
     let addr = server.addr();
     let src = [127, 0, 0, 9];
     let b = sign_up_from(src, addr, "solver", "a long enough password").await;
+    // No puzzle tried yet: no puzzle rating on the account or the profile.
+    let me = as_browser(src, addr, &b, "GET", "/api/v1/account", None).await;
+    assert!(me.json().get("puzzles").is_none(), "{}", me.body);
     let r = as_browser(src, addr, &b, "GET", "/api/v1/puzzles/next", None).await;
     assert_eq!(r.status, 200, "{}", r.body);
     let v = r.json();
@@ -197,6 +200,15 @@ async fn a_signed_in_account_and_the_puzzle_are_rated_once() {
     let v = r.json();
     assert_ne!(v["id"].as_u64().unwrap() as u32, id);
     assert_eq!(v["your_rating"].as_i64().unwrap(), mine);
+    // The account and the public profile show the puzzle rating.
+    let me = as_browser(src, addr, &b, "GET", "/api/v1/account", None).await;
+    let profile = get(addr, "/api/v1/players/solver").await;
+    for v in [me.json(), profile.json()] {
+        assert_eq!(v["puzzles"]["rating"].as_i64().unwrap(), mine, "{v}");
+        assert_eq!(v["puzzles"]["tried"], 1, "{v}");
+        assert_eq!(v["puzzles"]["solved"], 0, "{v}");
+        assert_eq!(v["puzzles"]["provisional"], true, "{v}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

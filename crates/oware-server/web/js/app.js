@@ -104,15 +104,27 @@ function render() {
       else a.removeAttribute('aria-current');
     }
     main.replaceChildren();
-    const navLink = nav && document.querySelector(`.nav a[href="${nav}"]`);
-    document.title = navLink ? `${navLink.textContent} · Oware` : 'Oware Abapa';
+    document.title = titleFor(nav);
     if (net && offline()) noNetwork(main);
     else cleanup = mount(main, ...m.slice(1).map(decodeURIComponent));
     break;
   }
   if (!found) {
-    main.innerHTML = `<h1>404</h1><p><a href="/" data-link>Oware</a></p>`;
+    // No page here (the server answers 404 with this page, so the reader
+    // is told in their language, on a page laid out for their screen).
+    for (const a of document.querySelectorAll('.nav a')) a.removeAttribute('aria-current');
+    document.title = `${t('notFound.title')} · Oware`;
+    main.innerHTML = `<h1>${esc(t('notFound.title'))}</h1><p class="lead not-found">${esc(t('notFound.text'))}</p>
+      <p class="row"><a class="btn primary" href="/" data-link>${esc(t('notFound.home'))}</a> <a class="btn" href="/play" data-link>${esc(t('nav.play'))}</a></p>`;
   }
+}
+
+/** The tab's title for a page: its menu link's words, but "Your account"
+ * for the account page once signed in (its link then shows the name). */
+function titleFor(nav) {
+  if (nav === '/account') return `${t(currentUser() ? 'account.title' : 'nav.signin')} · Oware`;
+  const navLink = nav && document.querySelector(`.nav a[href="${nav}"]`);
+  return navLink ? `${navLink.textContent} · Oware` : 'Oware Abapa';
 }
 
 /** An online-only page with the network cut: says so, and what works. */
@@ -155,6 +167,7 @@ onAccountChange((me) => {
   showAccount();
   if (me) syncOfflineGames(true);
   if (started && !/^\/account\/?$/.test(location.pathname)) render();
+  else if (started) document.title = titleFor('/account');
 });
 
 translateShell();

@@ -74,6 +74,10 @@ export class Board {
     this.playable = new Set();
     this.lastMove = null;
     this.animating = false;
+    // Each animation's number: cancelAnimation() moves it on, and an
+    // animation whose number is past stops at its next step.
+    this.animation = 0;
+    this.flying = new Set();
     this.stepMs = opts.stepMs ?? 150;
     this.build();
   }
@@ -120,6 +124,7 @@ export class Board {
     const bottomIdx = bottomSide === 'S' ? [0, 1, 2, 3, 4, 5] : [6, 7, 8, 9, 10, 11];
     const topIdx = (bottomSide === 'S' ? [6, 7, 8, 9, 10, 11] : [0, 1, 2, 3, 4, 5]).reverse();
     bottom.replaceChildren(...bottomIdx.map((i) => this.houses[i]));
+    for (const i of bottomIdx) this.houses[i].tabIndex = 0;
     top.replaceChildren(...topIdx.map((i) => this.houses[i]));
     this.storeEl = {
       [bottomSide]: this.root.querySelector('.store-right'),
@@ -170,6 +175,9 @@ export class Board {
     const l = letterOf(i);
     const playable = this.playable.has(l);
     b.classList.toggle('playable', playable);
+    // The opponent's row (at the top) is no tab stop unless its houses
+    // may be played (two players on one device); arrows still reach it.
+    if (b.parentElement?.classList.contains('row-top')) b.tabIndex = playable ? 0 : -1;
     b.classList.toggle('last-move', this.lastMove === l);
     const owner = t(i < 6 ? 'side.S' : 'side.N');
     b.setAttribute('aria-label', t('board.house', { letter: l, n, owner }) + (playable ? t('board.playable') : ''));
@@ -216,9 +224,13 @@ export class Board {
     let target = null;
     if (e.key === 'ArrowLeft') target = inRow[Math.max(0, k - 1)];
     else if (e.key === 'ArrowRight') target = inRow[Math.min(5, k + 1)];
+    else if (e.key === 'ArrowUp' && rowEl.classList.contains('row-bottom')) target = this.root.querySelector('.row-top').children[k];
+    else if (e.key === 'ArrowDown' && rowEl.classList.contains('row-top')) target = this.root.querySelector('.row-bottom').children[k];
     else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
-      const other = rowEl.classList.contains('row-top') ? this.root.querySelector('.row-bottom') : this.root.querySelector('.row-top');
-      target = other.children[k];
+      // Nothing above the top row or below the bottom one: the page does
+      // not scroll either.
+      e.preventDefault();
+      return;
     } else if (/^[1-6]$/.test(e.key)) {
       const bottom = this.root.querySelector('.row-bottom').children[Number(e.key) - 1];
       bottom.focus();
@@ -248,20 +260,48 @@ export class Board {
 
   markIllegal(letter) { this.houses[indexOf(letter)]?.classList.add('illegal-focus'); }
 
+  /** Stops a running animation at once (its seeds in flight go): the
+   * board then shows whatever it is given next, never the rest of that
+   * move. */
+  cancelAnimation() {
+    this.animation += 1;
+    for (const el of this.flying) el.remove();
+    this.flying.clear();
+    for (const b of this.houses) b.classList.remove('sow-pulse', 'sow-now', 'captured-flash');
+    this.animating = false;
+  }
+
+  /** A seed drawn over the page during an animation. */
+  flyingSeed(className) {
+    const el = document.createElement('div');
+    el.className = className;
+    el.setAttribute('aria-hidden', 'true');
+    document.body.appendChild(el);
+    this.flying.add(el);
+    return el;
+  }
+
   /**
    * Replays a move from the server's trace: empties the house, drops one seed
    * per entry of trace.sown, then flies captured seeds to the mover's store,
-   * and finally shows the server's position after the move.
+   * and finally shows the server's position after the move. Resolves
+   * to false when cancelAnimation() stopped it (the board is then left to
+   * its caller), else true.
    * trace: {move, sown: [letters], captured: [{house, seeds}], after}
    */
   async animate(trace, { instant = false } = {}) {
     const src = indexOf(trace.move);
     const mover = sideOfLetter(trace.move);
+    // One animation at a time: a new one ends the one running.
+    this.cancelAnimation();
     if (instant || this.stepMs === 0 || src < 0) {
       this.lastMove = trace.move;
       this.setPosition(trace.after);
-      return;
+      return true;
     }
+    const mine = this.animation;
+    const stopped = () => mine !== this.animation;
+    const wait = async (ms) => { await sleep(ms); return stopped(); };
     this.animating = true;
     this.clearPreview();
     this.playable = new Set();
@@ -272,36 +312,35 @@ export class Board {
     this.render();
     const step = trace.sown.length > 16 ? Math.max(50, this.stepMs * 0.5) : this.stepMs;
     // One seed "in the hand" travels from house to house and drops a seed in each.
-    const hand = document.createElement('div');
-    hand.className = 'flying-seed hand';
-    hand.setAttribute('aria-hidden', 'true');
+    const hand = this.flyingSeed('flying-seed hand');
     const centre = (el) => { const r = el.getBoundingClientRect(); return [r.left + r.width / 2 - 7, r.top + r.height / 2 - 6]; };
     const [x0, y0] = centre(this.houses[src]);
     hand.style.left = `${x0}px`;
     hand.style.top = `${y0}px`;
     hand.style.transition = `transform ${Math.round(step * 0.8)}ms ease-in-out`;
-    document.body.appendChild(hand);
-    await sleep(step / 2);
+    if (await wait(step / 2)) return false;
     for (const l of trace.sown) {
       const i = indexOf(l);
       const [x, y] = centre(this.houses[i]);
       hand.style.transform = `translate(${x - x0}px, ${y - y0}px)`;
-      await sleep(step * 0.8);
+      if (await wait(step * 0.8)) return false;
       work.houses[i] += 1;
       this.renderHouse(i);
       const b = this.houses[i];
       b.classList.remove('sow-pulse');
       void b.offsetWidth;
       b.classList.add('sow-pulse', 'sow-now');
-      await sleep(step * 0.2);
+      if (await wait(step * 0.2)) return false;
       b.classList.remove('sow-now');
     }
     hand.remove();
+    this.flying.delete(hand);
     for (const c of trace.captured || []) {
       const [house, seeds] = Array.isArray(c) ? c : [c.house, c.seeds];
       const i = indexOf(house);
       this.houses[i].classList.add('captured-flash');
       await this.fly(this.houses[i], this.storeEl[mover], Math.min(seeds, 6));
+      if (stopped()) return false;
       work.houses[i] = 0;
       work.stores[mover] += seeds;
       this.renderHouse(i);
@@ -310,6 +349,7 @@ export class Board {
     }
     this.animating = false;
     this.setPosition(trace.after);
+    return true;
   }
 
   async fly(fromEl, toEl, count) {
@@ -317,11 +357,9 @@ export class Board {
     const b = toEl.getBoundingClientRect();
     const seeds = [];
     for (let k = 0; k < count; k++) {
-      const s = document.createElement('div');
-      s.className = 'flying-seed';
+      const s = this.flyingSeed('flying-seed');
       s.style.left = `${a.left + a.width / 2 - 7 + (k % 3) * 5 - 5}px`;
       s.style.top = `${a.top + a.height / 2 - 6 + Math.floor(k / 3) * 5}px`;
-      document.body.appendChild(s);
       seeds.push(s);
     }
     await sleep(20);
@@ -331,6 +369,6 @@ export class Board {
       s.style.transform = `translate(${dx}px, ${dy}px)`;
     }
     await sleep(500);
-    seeds.forEach((s) => s.remove());
+    for (const s of seeds) { s.remove(); this.flying.delete(s); }
   }
 }

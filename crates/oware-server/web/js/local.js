@@ -29,6 +29,19 @@ export const isLocal = (id) => typeof id === 'string' && id.startsWith(PREFIX);
 /** The browser is offline (as far as it knows). */
 export const offline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
 
+/** The server's answer (`server()`), or this device's (`here()`) when the
+ * browser is offline or the server cannot be reached (an `ApiError` with
+ * the code `network`: the browser may believe it is online). */
+export async function serverOrHere(server, here) {
+  if (offline()) return here();
+  try {
+    return await server();
+  } catch (e) {
+    if (e?.code !== 'network') throw e;
+    return here();
+  }
+}
+
 let dbPromise = null;
 function db() {
   if (!dbPromise) {

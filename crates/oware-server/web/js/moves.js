@@ -36,9 +36,10 @@ export function moveListHtml(plies, caps = [], { current = -1, button = false, d
   return html;
 }
 
-/** An engine line ("eCfF…") as moves grouped in pairs: "e C · f F …". */
+/** An engine line ("eCfF…", or its moves as a list, as the coach sends
+ * them) as moves grouped in pairs: "e C · f F …". */
 export function pvText(pv) {
-  const ms = String(pv || '').replace(/\s+/g, '').split('');
+  const ms = (Array.isArray(pv) ? pv.join('') : String(pv || '')).replace(/\s+/g, '').split('');
   const out = [];
   for (let i = 0; i < ms.length; i += 2) out.push(ms.slice(i, i + 2).join(' '));
   return out.join(' · ');

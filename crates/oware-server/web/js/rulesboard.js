@@ -4,10 +4,10 @@
 // Offline the browser's module answers in the same shape (local.js).
 
 import { api } from './api.js';
-import { offline, localRulesState } from './local.js';
+import { serverOrHere, localRulesState } from './local.js';
 import { Board } from './board.js';
 import { t, tr, sideName, errorText, refusalText } from './i18n.js';
-import { announce, setMsg, settings } from './ui.js';
+import { announce, setMsg, settings, touching } from './ui.js';
 import { previewHandler, coachWarning } from './aids.js';
 
 export function describeTrace(trace, side) {
@@ -77,9 +77,10 @@ export function resultParts(result, viewer = null, names = null) {
  * opts: position, moves, small, orientation, coach (bool, default settings),
  * onChange(state) after each update.
  */
-/** The rules service, or the browser's module when the network is cut. */
-const rulesState = (start, moves) => (offline() ? localRulesState(start, moves) : api.rulesState(start, moves));
-const rulesAgreement = (start, moves) => (offline() ? localRulesState(start, moves, 'agree') : api.rulesAgreement(start, moves));
+/** The rules service, or the browser's module when the network is cut
+ * or the server cannot be reached. */
+const rulesState = (start, moves) => serverOrHere(() => api.rulesState(start, moves), () => localRulesState(start, moves));
+const rulesAgreement = (start, moves) => serverOrHere(() => api.rulesAgreement(start, moves), () => localRulesState(start, moves, 'agree'));
 
 export class RulesBoard {
   constructor(host, opts = {}) {
@@ -99,6 +100,8 @@ export class RulesBoard {
     });
     this.preview = previewHandler(this.board, this.lineEl, () => this.state && { position: this.state.position, previews: this.state.previews, canMove: this.state.status !== 'over' });
     this.ready = this.load(false);
+    // A refusal is already said under the board.
+    this.ready.catch(() => {});
   }
 
   async load(animate) {
@@ -149,7 +152,7 @@ export class RulesBoard {
     if (this.moves !== moves || this.busy) return;
     if (warning) {
       this.pending = letter;
-      setMsg(this.msgEl, `${warning} ${t('coach.confirm', { move: letter })}`, 'warn');
+      setMsg(this.msgEl, `${warning} ${t(touching() ? 'coach.confirmTap' : 'coach.confirm', { move: letter })}`, 'warn');
       return;
     }
     this.pending = null;

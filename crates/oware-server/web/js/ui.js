@@ -22,6 +22,20 @@ export function setMsg(el, text, kind = '') {
   el.textContent = text || '';
 }
 
+// How the player points: the last pointer used, else what the screen is
+// made for (a phone's touch screen), so the page says "tap" or "click";
+// and whether they last used the keyboard or a pointer.
+let lastPointer = null;
+let lastInput = null;
+if (typeof addEventListener === 'function') {
+  addEventListener('pointerdown', (e) => { lastPointer = e.pointerType; lastInput = 'pointer'; }, { capture: true, passive: true });
+  addEventListener('keydown', () => { lastInput = 'keyboard'; }, { capture: true, passive: true });
+}
+export const touching = () => (lastPointer ? lastPointer === 'touch' || lastPointer === 'pen'
+  : typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches);
+/** The player's last input was the keyboard (not a click or a tap). */
+export const usingKeyboard = () => lastInput === 'keyboard';
+
 /** Settings that persist across pages (learning aids, animation). */
 const reducedMotion = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 const DEFAULTS = { preview: true, coach: true, animate: !reducedMotion, orient: true, sound: false, notify: false };

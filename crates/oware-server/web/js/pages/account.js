@@ -87,7 +87,7 @@ function signedIn(main) {
       <ul class="rating-cards">${CLASSES.map((c) => {
         const r = me.ratings?.find((x) => x.class === c);
         return `<li><span class="muted">${esc(t(`class.${c}`))}</span> <strong>${esc(ratingText(r) || '—')}</strong></li>`;
-      }).join('')}</ul>
+      }).join('')}<li class="puzzle-rating"><span class="muted">${esc(t('player.puzzles'))}</span> <strong>${esc(ratingText(me.puzzles) || '—')}</strong></li></ul>
       <div class="row">
         <a class="btn" href="/player/${encodeURIComponent(name)}" data-link>${esc(t('account.profile'))}</a>
         <a class="btn" href="/review" data-link>${esc(t('review.mine'))}</a>

@@ -7,7 +7,7 @@
 import { api, seats, GameSocket, ApiError, CHAT_PAGE } from '../api.js';
 import { Board } from '../board.js';
 import { t, sideName, formatScore, errorText, refusalText, seatName, levelName } from '../i18n.js';
-import { announce, esc, navigate, setMsg, settings } from '../ui.js';
+import { announce, esc, navigate, setMsg, settings, touching, usingKeyboard } from '../ui.js';
 import { previewHandler, coachAnalysis, coachWarning } from '../aids.js';
 import { describeTrace, resultParts } from '../rulesboard.js';
 import { moveListHtml, traceCaptures, ognCaptures } from '../moves.js';
@@ -90,6 +90,12 @@ class GamePage {
     const invite = new URLSearchParams(location.search).get('invite');
     this.layout();
     this.setGame(game);
+    // Started from the new-game form or opened from a link with the
+    // keyboard: it goes on from the player's board, not from the top of
+    // the page. (After a click or a tap the focus stays put: a focused
+    // house would show its preview unasked.)
+    const lost = !document.activeElement || document.activeElement === document.body || document.activeElement === this.main;
+    if (usingKeyboard() && this.mySides().length && game.status !== 'over' && lost) this.board.focusFirst();
     const drawn = sessionStorage.getItem(`oware.drawn.${this.id}`);
     if (drawn) {
       sessionStorage.removeItem(`oware.drawn.${this.id}`);
@@ -916,7 +922,7 @@ class GamePage {
     if (this.game?.ply !== g.ply || this.sending) return;
     if (warning) {
       this.pendingCoach = `${g.ply}${letter}`;
-      const text = `${warning} ${t('coach.confirm', { move: letter })}`;
+      const text = `${warning} ${t(touching() ? 'coach.confirmTap' : 'coach.confirm', { move: letter })}`;
       setMsg(this.msgEl, text, 'warn');
       announce(text);
       return;

@@ -32,9 +32,12 @@ function inRange(range, cls) {
 
 export function mount(main) {
   const me = currentUser();
+  // The open games come first: on a phone they are the top of the page,
+  // not below the whole form.
   main.innerHTML = `
     <h1>${esc(t('online.title'))}</h1>
     <div class="grid2">
+      <section class="card lobby-card"><h2>${esc(t('online.lobby'))}</h2><div class="lobby-list" aria-live="polite"></div><div class="msg lobby-msg"></div></section>
       <form class="card create-online" novalidate>
         <h2>${esc(t('online.create'))}</h2>
         <p class="muted small-print">${esc(t('seek.what'))}</p>
@@ -62,7 +65,6 @@ export function mount(main) {
         <p><button class="btn primary" type="submit">${esc(t('online.create'))}</button></p>
         <div class="msg" role="status"></div>
       </form>
-      <section class="card"><h2>${esc(t('online.lobby'))}</h2><div class="lobby-list" aria-live="polite"></div><div class="msg lobby-msg"></div></section>
     </div>`;
   const form = main.querySelector('form');
   wireTimeControl(form, 'o');

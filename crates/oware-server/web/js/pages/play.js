@@ -10,6 +10,14 @@ import { createLocalGame, offline } from '../local.js';
 /** Common clocks (minutes + seconds of increment), as on other game sites. */
 const PRESETS = [[1, 0], [3, 2], [5, 3], [10, 5], [15, 10], [30, 20]];
 
+/** A preset clock in words, for screen readers: "1 minute, no increment",
+ * "3 minutes plus 2 seconds a move". */
+function presetWords(m, i) {
+  const min = m === 1 ? t('play.presetMin1') : t('play.presetMin', { n: m });
+  if (!i) return t('play.presetBare', { min });
+  return t('play.preset', { min, inc: i === 1 ? t('play.presetInc1') : t('play.presetInc', { n: i }) });
+}
+
 /** Days a move in correspondence games (the server accepts these only). */
 const DAYS = [1, 3, 7, 14];
 
@@ -25,7 +33,7 @@ export function timeControlFields(prefix, { correspondence = false } = {}) {
     <div class="row tc-clock" hidden><input type="number" name="${prefix}min" min="1" max="600" value="5" style="width:5em"> ${esc(t('play.minutes'))}
       + <input type="number" name="${prefix}inc" min="0" max="600" value="3" style="width:5em"> ${esc(t('play.increment'))}</div>
     ${correspondence ? `<div class="row tc-corr" hidden><label>${esc(t('play.daysPerMove'))} <select name="${prefix}days">${DAYS.map((d) => `<option value="${d}"${d === 3 ? ' selected' : ''}>${esc(t(d === 1 ? 'tc.days1' : 'tc.days', { n: d }))}</option>`).join('')}</select></label></div>` : ''}
-    <div class="row presets" role="group" aria-label="${esc(t('play.presets'))}">${PRESETS.map(([m, i]) => `<button type="button" class="btn small preset" data-min="${m}" data-inc="${i}" aria-label="${esc(t('play.preset', { m, i }))}">${m}+${i}</button>`).join('')}</div>
+    <div class="row presets" role="group" aria-label="${esc(t('play.presets'))}">${PRESETS.map(([m, i]) => `<button type="button" class="btn small preset" data-min="${m}" data-inc="${i}" aria-label="${esc(presetWords(m, i))}">${m}+${i}</button>`).join('')}</div>
   </fieldset>`;
 }
 

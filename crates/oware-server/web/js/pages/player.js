@@ -50,7 +50,8 @@ export function mountProfile(main, name) {
         ${CLASSES.map((c) => {
           const r = p.ratings.find((x) => x.class === c);
           return `<tr data-class="${c}"><td>${esc(t(`class.${c}`))}</td><td class="rating-cell"><strong>${esc(ratingText(r) || '—')}</strong>${r ? ` <span class="muted">± ${esc(r.deviation)}</span>` : ''}</td><td>${esc(r?.games ?? 0)}</td></tr>`;
-        }).join('')}</tbody></table>
+        }).join('')}
+        <tr class="puzzle-rating"><td>${esc(t('player.puzzles'))}</td><td class="rating-cell"><strong>${esc(ratingText(p.puzzles) || '—')}</strong>${p.puzzles ? ` <span class="muted">± ${esc(p.puzzles.deviation)}</span>` : ''}</td><td>${p.puzzles ? esc(t('player.puzzlesTried', { tried: p.puzzles.tried, solved: p.puzzles.solved })) : '0'}</td></tr></tbody></table>
         <p class="muted small-print">${esc(t('player.provisional'))}</p>
       </section>
       <section class="card">
@@ -134,7 +135,7 @@ function listGames(el, games, username) {
     const oppName = oppSeat?.account && oppSeat.name ? playerLink(oppSeat.name) : esc(seatName(oppSeat, opp, g.level));
     return `<tr><td>${esc(relTime(g.updated_at))}<br><span class="muted">${esc(g.rated ? t('seek.rated') : t(`mode.${g.mode}`))}</span></td>
       <td>${opp ? `${esc(t('player.vs'))} ${oppName}` : `${esc(seatName(g.seats.S, 'S', g.level))} – ${esc(seatName(g.seats.N, 'N', g.level))}`}<br><span class="muted">${esc(outcome)}${outcome ? ' · ' : ''}${esc(score)}</span></td>
-      <td><a href="/review/${esc(g.id)}" data-link>${esc(t('review.open'))}</a></td></tr>`;
+      <td><a class="replay" href="/review/${esc(g.id)}" data-link>${esc(t('review.open'))}</a></td></tr>`;
   }).join('')}</tbody></table>`;
 }
 

@@ -75,6 +75,9 @@ export function mount(main, which) {
   let alive = true;
   let puzzle = null;
   let done = false;
+  // The solution being shown: moving on (or leaving) stops it.
+  let showing = 0;
+  const stopShowing = () => { showing += 1; board.cancelAnimation(); };
   const local = loadLocal();
   // Where this puzzle comes from: the server, or the module offline.
   let src = offline() ? modulePuzzles : serverPuzzles;
@@ -114,6 +117,7 @@ export function mount(main, which) {
   }
 
   async function load() {
+    stopShowing();
     done = false;
     q('.puz-show').hidden = true;
     q('.puz-next').hidden = true;
@@ -198,16 +202,20 @@ export function mount(main, which) {
 
   // The solution and its line, move by move from the puzzle's position.
   q('.puz-show').addEventListener('click', async () => {
+    stopShowing();
+    const mine = showing;
+    const shown = puzzle;
+    const from = src;
     const line = q('.puz-show').dataset.line || '';
-    board.setPosition(puzzle.position);
+    board.setPosition(shown.position);
     board.setLastMove(null);
     for (let k = 1; k <= Math.min(line.length, 6); k++) {
       // eslint-disable-next-line no-await-in-loop
-      const st = await src.rulesState(puzzle.position, line.slice(0, k)).catch(() => null);
-      if (!st || !alive) return;
+      const st = await from.rulesState(shown.position, line.slice(0, k)).catch(() => null);
+      if (!st || !alive || mine !== showing) return;
       // eslint-disable-next-line no-await-in-loop
-      await board.animate({ ...st.last, after: st.position }, { instant: !settings.get('animate') });
-      if (st.status === 'over') break;
+      if (!(await board.animate({ ...st.last, after: st.position }, { instant: !settings.get('animate') }))) return;
+      if (mine !== showing || st.status === 'over') break;
     }
   });
   q('.puz-next').addEventListener('click', () => {
@@ -215,5 +223,5 @@ export function mount(main, which) {
     else load();
   });
   load();
-  return () => { alive = false; };
+  return () => { alive = false; stopShowing(); };
 }

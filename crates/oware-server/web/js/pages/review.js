@@ -55,7 +55,7 @@ export function mountList(main) {
       listEl.innerHTML = `<table class="list"><tbody>${rows.map((g) => `
         <tr><td>${esc(relTime(g.updated_at))}<br><span class="muted">${esc(t(`mode.${g.mode}`))}</span></td>
         <td>${esc(nameWithRating(g.seats.S, 'S', g.level))} – ${esc(nameWithRating(g.seats.N, 'N', g.level))}<br><span class="muted">${g.rated ? `${esc(t('seek.rated'))} · ` : ''}${g.result ? esc(resultShort(g.result)) : esc(t(`status.${g.status}`))} · ${esc(t(g.ply === 1 ? 'review.plies1' : 'review.plies', { n: g.ply }))}</span></td>
-        <td><a href="/review/${esc(g.id)}" data-link>${esc(t('review.open'))}</a></td></tr>`).join('')}</tbody></table>`;
+        <td><a class="replay" href="/review/${esc(g.id)}" data-link>${esc(t('review.open'))}</a></td></tr>`).join('')}</tbody></table>`;
     } catch (e) { listEl.innerHTML = `<p class="msg bad">${esc(errorText(e))}</p>`; }
   }
   more.addEventListener('click', load);
@@ -154,7 +154,7 @@ function renderMine(el, games, searched) {
     const viewer = g.mode !== 'hotseat' && mine.length === 1 ? mine[0] : null;
     const turn = g.mode === 'online' && g.status === 'playing' && viewer && g.to_move ? (g.to_move === viewer ? 'mine.yourTurn' : 'mine.theirTurn') : null;
     const state = g.status === 'over' ? resultParts(g.result, viewer).head : `${t(`status.${g.status}`)} (${g.ply})${g.time_control ? ` · ${tcText(g.time_control)}` : ''}`;
-    const link = g.status === 'over' ? `<a href="/review/${esc(g.id)}" data-link>${esc(t('review.open'))}</a>` : `<a class="btn small primary" href="/game/${esc(g.id)}" data-link>${esc(t('review.continue'))}</a>`;
+    const link = g.status === 'over' ? `<a class="replay" href="/review/${esc(g.id)}" data-link>${esc(t('review.open'))}</a>` : `<a class="btn small primary" href="/game/${esc(g.id)}" data-link>${esc(t('review.continue'))}</a>`;
     return `<tr class="${g.status === 'over' ? '' : 'ongoing'}"><td>${esc(relTime(g.updated_at))}<br><span class="muted">${esc(t(`mode.${g.mode}`))}${g.local ? ` · ${esc(t('offline.localGame'))}` : ''}</span></td>
       <td>${esc(nameWithRating(g.seats.S, 'S', g.level))} – ${esc(nameWithRating(g.seats.N, 'N', g.level))}<br><span class="muted">${esc(state)}</span>${g.refused ? `<br><span class="msg bad">${esc(t('offline.refused', { why: errorText({ code: g.refused.split('.')[0], reason: g.refused.split('.')[1] }) }))}</span>` : ''}${turn ? ` <span class="pill${turn === 'mine.yourTurn' ? ' your-turn' : ''}">${esc(t(turn))}</span>` : ''}</td><td>${link}</td></tr>`;
   }).join('')}</tbody></table>`;

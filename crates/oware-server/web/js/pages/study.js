@@ -9,7 +9,7 @@ import { esc, navigate, setMsg } from '../ui.js';
 import { RulesBoard, resultParts } from '../rulesboard.js';
 import { pvText } from '../moves.js';
 import { coachAnywhere } from '../engine/client.js';
-import { offline, localRulesState, createLocalGame } from '../local.js';
+import { offline, serverOrHere, localRulesState, createLocalGame } from '../local.js';
 
 const START = '4-4-4-4-4-4-4-4-4-4-4-4-0-0-S';
 
@@ -101,7 +101,7 @@ export function mount(main) {
       return null;
     }
     try {
-      const st = await (offline() ? localRulesState(current()) : api.rulesState(current()));
+      const st = await serverOrHere(() => api.rulesState(current()), () => localRulesState(current()));
       if (mine !== checkSeq) return;
       setMsg(q('.check-msg'), st.status === 'over' ? resultText(st) : `${t('game.toMove', { side: sideName(st.to_move) })}: ${st.legal.join(' ') || '—'}`, st.status === 'over' ? 'warn' : 'ok');
       return st;
@@ -151,7 +151,8 @@ export function mount(main) {
       const r = await coachAnywhere(at, undefined, lang(), undefined, () => api.coach(at, undefined, undefined, lang()));
       out.dataset.engine = r.engine || 'server';
       out.innerHTML = `<p class="muted">${r.depth ? `${esc(t('study.result', { d: r.depth }))} · ` : ''}${esc(t('game.toMove', { side: sideName(r.to_move) }))}</p>
-        <table class="list"><tbody>${r.moves.map((m, i) => `<tr data-verdict="${esc(m.verdict)}"><td><strong>${esc(m.move)}</strong>${i === 0 ? ' ★' : ''}</td><td>${esc(formatScore(m.score))}</td><td>${esc(t(`verdict.${m.verdict}`))}</td><td class="mono pv">${esc(pvText(m.line))}</td></tr>`).join('')}</tbody></table>`;
+        <table class="list"><tbody>${r.moves.map((m, i) => `<tr class="an-move" data-verdict="${esc(m.verdict)}"><td><strong>${esc(m.move)}</strong>${i === 0 ? ' ★' : ''}</td><td><span class="an-score">${esc(formatScore(m.score))}</span> · <span class="an-verdict">${esc(t(`verdict.${m.verdict}`))}</span></td></tr>
+          <tr class="an-line"><td colspan="2" class="mono pv">${pvText(m.line).split(' · ').map((pair) => `<span class="pv-pair">${esc(pair)}</span>`).join(' · ')}</td></tr>`).join('')}</tbody></table>`;
     } catch (e) { out.innerHTML = `<p class="msg bad">${esc(errorText(e))}</p>`; }
   });
   const startGame = async (mode) => {

@@ -6,7 +6,7 @@
 
 import { api } from '../api.js';
 import { currentUser, onAccountChange } from '../account.js';
-import { t, errorText } from '../i18n.js';
+import { t, errorText, lang } from '../i18n.js';
 import { esc, relTime, navigate, setMsg } from '../ui.js';
 import { tcText } from './game.js';
 
@@ -34,6 +34,15 @@ function statusText(x, now = Date.now()) {
     case 'cancelled': return t('tour.cancelled');
     default: return t('tour.finished', { when: relTime(x.ends_at || x.starts_at, now) });
   }
+}
+
+/** When the next Swiss round starts: counted in seconds in its last two
+ * minutes ("in 20 seconds"; the page polls every 2 s), where relTime
+ * would already say "now". */
+export function nextRoundWhen(iso, now = Date.now()) {
+  const s = Math.ceil((new Date(iso).getTime() - now) / 1000);
+  if (s > 0 && s < 120) return new Intl.RelativeTimeFormat(lang(), { numeric: 'auto' }).format(s, 'second');
+  return relTime(iso, now);
 }
 
 /** A points figure: "2", "2½" (Swiss half points). */
@@ -203,7 +212,7 @@ export function mountOne(main, id) {
     document.title = `${v.name} · Oware`;
     q('.tour-line').textContent = `${lineOf(v)}${v.creator ? ` · ${t('tour.by', { name: v.creator })}` : ''}`;
     let status = statusText(v);
-    if (v.status === 'running' && v.kind === 'swiss' && v.next_at) status += ` · ${t('tour.next', { when: relTime(v.next_at) })}`;
+    if (v.status === 'running' && v.kind === 'swiss' && v.next_at) status += ` · ${t('tour.next', { when: nextRoundWhen(v.next_at) })}`;
     q('.tour-status').textContent = `${status} · ${t(v.entrants === 1 ? 'tour.players1' : 'tour.players', { n: v.entrants })}`;
     showYou();
     const swiss = v.kind === 'swiss';
