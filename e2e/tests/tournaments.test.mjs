@@ -33,17 +33,27 @@ const fits = async (page, what) => {
 
 const tournament = (page, id) => page.evaluate(async (id) => (await fetch(`/api/v1/tournaments/${id}`)).json(), id);
 
-/** One look at each player's page: South resigns a fresh game; a finished
- * game leads back to the tournament; a game waiting there is opened. */
+/** One look at each player's page: in a fresh game each side moves once
+ * (a game resigned before that counts for nobody), then South resigns; a
+ * finished game leads back to the tournament; a game waiting there is
+ * opened. */
 async function step(page, name) {
   const url = page.url();
   if (/\/game\//.test(url)) {
     const id = url.split('/game/')[1].split(/[?#/]/)[0];
     const g = await page.evaluate(async (id) => (await fetch(`/api/v1/games/${id}`)).json(), id);
+    const mine = g.seats.S.name === name ? 'S' : g.seats.N.name === name ? 'N' : null;
     if (g.status === 'over') {
       const back = page.locator('.tournament-back');
       if (await back.isVisible()) await back.click();
-    } else if (g.status === 'playing' && g.seats.S.name === name) {
+    } else if (g.status === 'playing' && mine && g.ply < 2 && g.to_move === mine) {
+      const house = page.locator('.house.playable').first();
+      if (await house.isVisible()) {
+        await house.click();
+        await page.waitForTimeout(100);
+        if (/again/.test(await page.locator('.move-msg').textContent())) await house.click();
+      }
+    } else if (g.status === 'playing' && mine === 'S' && g.ply >= 2) {
       const resign = page.locator('.resign-btn');
       if (await resign.isVisible() && await resign.isEnabled()) await resign.click();
     }
