@@ -70,6 +70,19 @@ pub async fn wait_for(
 
 /// `p` resigns their current game (seated through their account).
 pub async fn resign(addr: SocketAddr, p: &Player, game: &str) {
+    let (seated, token) = seated(addr, p, game).await;
+    assert_eq!(seated["game"]["rated"], true, "{}", seated["game"]);
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{game}/resign"),
+        json!({"token": token}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+}
+
+/// `p` takes their seat in `game`: the answer, and their seat token.
+async fn seated(addr: SocketAddr, p: &Player, game: &str) -> (Value, String) {
     let r = call(
         addr,
         p,
@@ -82,14 +95,7 @@ pub async fn resign(addr: SocketAddr, p: &Player, game: &str) {
     let seated = r.json();
     let you = seated["you"].as_str().unwrap().to_string();
     let token = seated["tokens"][&you].as_str().unwrap().to_string();
-    assert_eq!(seated["game"]["rated"], true, "{}", seated["game"]);
-    let r = post(
-        addr,
-        &format!("/api/v1/games/{game}/resign"),
-        json!({"token": token}),
-    )
-    .await;
-    assert_eq!(r.status, 200, "{}", r.body);
+    (seated, token)
 }
 
 pub fn create(kind: &str, extra: Value) -> Value {
@@ -139,19 +145,8 @@ pub async fn play_swiss_round(
 
 /// `p` takes their seat in `game`: their side and seat token.
 pub async fn seat(addr: SocketAddr, p: &Player, game: &str) -> (String, String) {
-    let r = call(
-        addr,
-        p,
-        "POST",
-        &format!("/api/v1/games/{game}/seat"),
-        Some(json!({})),
-    )
-    .await;
-    assert_eq!(r.status, 200, "{}", r.body);
-    let seated = r.json();
-    let you = seated["you"].as_str().unwrap().to_string();
-    let token = seated["tokens"][&you].as_str().unwrap().to_string();
-    (you, token)
+    let (seated, token) = seated(addr, p, game).await;
+    (seated["you"].as_str().unwrap().to_string(), token)
 }
 
 /// `p` plays the first legal move of `game`, at ply `ply`.
