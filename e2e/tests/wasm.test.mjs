@@ -24,6 +24,7 @@ test('the study page analyses in the browser, as the server would', async () => 
     const state = await page.evaluate(async () => {
       const m = await import('/js/engine/client.js');
       const eng = await m.readyEngine();
+      eng.wantTables(); // as the engine's first request or the coach would
       const tables = await eng.tables;
       return { isolated: crossOriginIsolated, version: eng.version, tables, coach: !!(await m.coachEngine()) };
     });

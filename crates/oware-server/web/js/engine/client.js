@@ -35,9 +35,19 @@ class BrowserEngine {
     });
     this.ready.catch(() => {});
     this.tables = new Promise((resolve) => { this.tablesResolve = resolve; });
+    this.tablesAsked = false;
     this.worker.onmessage = (e) => this.receive(e.data);
     this.worker.onerror = (e) => this.fail(e.message || 'the engine worker failed');
     this.worker.postMessage({ type: 'init', flag: this.flag });
+  }
+
+  /** Asks the worker for the endgame tables, once per worker, after its
+   * module is in: at the engine's first request or the coach's first
+   * question, never while a page is still loading (worker.js). */
+  wantTables() {
+    if (this.tablesAsked) return;
+    this.tablesAsked = true;
+    this.ready.then(() => this.worker.postMessage({ type: 'tables' }), () => {});
   }
 
   receive(msg) {
@@ -62,12 +72,15 @@ class BrowserEngine {
   }
 
   restart() {
+    const asked = this.tablesAsked;
     this.worker.terminate();
     this.start();
+    if (asked) this.wantTables();
   }
 
   /** Sends a request; resolves to the module's answer. */
   async request(request, { onInfo } = {}) {
+    this.wantTables();
     await this.ready;
     const id = this.nextId++;
     return new Promise((resolve) => {
@@ -112,6 +125,7 @@ export function browserEngine() {
 export async function coachEngine({ anyTables = false } = {}) {
   const eng = await readyEngine();
   if (!eng) return null;
+  eng.wantTables();
   const t = await eng.tables;
   if (anyTables || !t.reachable) return eng;
   return t.seeds === t.server ? eng : null;

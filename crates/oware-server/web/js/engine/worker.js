@@ -2,11 +2,12 @@
 // thread, so the board never freezes while it thinks.
 //
 // In:  {type: 'init', flag}        flag: Int32Array over a SharedArrayBuffer, or null
+//      {type: 'tables'}            load the server's endgame tables (once)
 //      {type: 'call', id, request} one request of the module's API (docs/WEB.md)
 // Out: {type: 'ready', version} | {type: 'failed', message}
 //      {type: 'tables', seeds, server}  the endgame tables loaded (after
-//                                  ready; seeds: null when none), and how far
-//                                  the server's go
+//                                  ready, once the page asked; seeds: null
+//                                  when none), and how far the server's go
 //      {type: 'info', id, info}    each completed iteration of a search
 //      {type: 'answer', id, answer}
 //
@@ -20,11 +21,13 @@ let engine = null;
 let flag = null;
 let current = 0;
 
-// The server's endgame tables, 0..=n seeds (n at most 12, 2.7 MB), after
-// the module, so the board is playable first. Requests that arrive
-// meanwhile are answered without them; the page waits for this message
-// before it asks for the coach (client.js), whose answers must equal the
-// server's.
+// The server's endgame tables, 0..=n seeds (n at most 12, 2.7 MB), loaded
+// when the page first needs the engine (its first request, or the coach),
+// never while the page is still loading: a first visit spends its bytes on
+// a playable board (e2e/tests/offline.test.mjs measures it). Requests that
+// arrive meanwhile are answered without them; the page waits for this
+// message before it asks for the coach (client.js), whose answers must
+// equal the server's.
 async function loadTables() {
   let server = null;
   let index;
@@ -68,9 +71,12 @@ self.onmessage = async (event) => {
       self.postMessage({ type: 'ready', version: engine.call({ op: 'version' }) });
     } catch (e) {
       self.postMessage({ type: 'failed', message: String(e?.message || e) });
-      return;
     }
-    self.postMessage({ type: 'tables', ...(await loadTables()) });
+    return;
+  }
+  if (msg.type === 'tables') {
+    // The page sends this once, after 'ready' (client.js).
+    if (engine) self.postMessage({ type: 'tables', ...(await loadTables()) });
     return;
   }
   if (msg.type === 'call') {
