@@ -7,10 +7,10 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::model::now_ms;
 pub use crate::model::printable;
 use crate::store::account_rows::{AccountOp, ReportFilter, ReportRow};
 use crate::store::{Store, StoreError, WriteOp};
+use crate::time::Time;
 
 /// Why an operator's command failed.
 #[derive(Debug, thiserror::Error)]
@@ -118,7 +118,12 @@ pub fn render_reports(reports: &[ReportRow], all: bool) -> String {
 }
 
 /// Closes an open report with the operator's note.
-pub async fn close_report(store: &Arc<dyn Store>, id: &str, note: &str) -> Result<(), AdminError> {
+pub async fn close_report(
+    store: &Arc<dyn Store>,
+    time: &Time,
+    id: &str,
+    note: &str,
+) -> Result<(), AdminError> {
     let open = reports(store, false).await?;
     if !open.iter().any(|r| r.id == id) {
         return Err(AdminError::NoReport(id.to_string()));
@@ -128,7 +133,7 @@ pub async fn close_report(store: &Arc<dyn Store>, id: &str, note: &str) -> Resul
         AccountOp::CloseReport {
             id: id.to_string(),
             resolution: note.to_string(),
-            at: now_ms(),
+            at: time.unix_ms(),
         },
     )
     .await
@@ -138,6 +143,7 @@ pub async fn close_report(store: &Arc<dyn Store>, id: &str, note: &str) -> Resul
 /// sessions end; its name stays taken and its games stay.
 pub async fn close_account(
     store: &Arc<dyn Store>,
+    time: &Time,
     name: &str,
     reason: &str,
 ) -> Result<(), AdminError> {
@@ -157,7 +163,7 @@ pub async fn close_account(
     ops.push(WriteOp::Account(AccountOp::Close {
         id: account.id,
         reason: reason.to_string(),
-        at: now_ms(),
+        at: time.unix_ms(),
     }));
     store
         .write(WriteOp::All(ops))

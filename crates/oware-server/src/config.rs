@@ -70,6 +70,9 @@ pub struct Config {
     /// The tournaments the server runs by itself (`oware serve
     /// --tournament-schedule`).
     pub tournament_schedule: Vec<crate::schedule::Scheduled>,
+    /// The server's one clock: the wall clock, or a manual one in tests
+    /// (`time.rs`).
+    pub time: crate::time::Time,
 }
 
 /// Where the server's endgame tables come from.
@@ -111,6 +114,7 @@ impl Default for Config {
             tournament_max_players: 200,
             tournament_max_open: 100,
             tournament_schedule: Vec::new(),
+            time: crate::time::Time::wall(),
         }
     }
 }

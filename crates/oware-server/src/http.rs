@@ -224,7 +224,7 @@ async fn lobby(State(hub): State<Arc<Hub>>) -> Result<Json<LobbyResponse>, ApiEr
 const WATCH_WINDOW: std::time::Duration = std::time::Duration::from_secs(30 * 60);
 
 async fn watch(State(hub): State<Arc<Hub>>) -> Result<Json<WatchResponse>, ApiError> {
-    let since = crate::model::now_ms() - WATCH_WINDOW.as_millis() as i64;
+    let since = hub.now_ms() - WATCH_WINDOW.as_millis() as i64;
     let (games, _) = hub.list(Listing::Playing { since }, 50, 0).await?;
     Ok(Json(WatchResponse {
         featured: featured(&games),

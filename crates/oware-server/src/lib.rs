@@ -39,6 +39,7 @@ pub mod security;
 pub mod state;
 pub mod store;
 pub mod table_routes;
+pub mod time;
 pub mod tournament_routes;
 mod ws;
 
@@ -147,7 +148,11 @@ impl Server {
             std::io::Error::new(e.kind(), format!("cannot listen on {}: {e}", options.addr))
         })?;
         let addr = listener.local_addr()?;
-        let limits = Arc::new(limits::Limiter::new(hub.config().rate_limits, hub.store()));
+        let limits = Arc::new(limits::Limiter::new(
+            hub.config().rate_limits,
+            hub.store(),
+            hub.time().clone(),
+        ));
         let forget = Arc::downgrade(&limits);
         tokio::spawn(async move {
             loop {

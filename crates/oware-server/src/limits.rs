@@ -30,12 +30,16 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::http::HeaderMap;
-use governor::clock::{Clock, DefaultClock};
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use governor::middleware::NoOpMiddleware;
+use governor::state::keyed::DefaultKeyedStateStore;
+use governor::{Quota, RateLimiter};
 
 use crate::config::RateLimits;
 use crate::error::ApiError;
-use crate::model::now_ms;
+use crate::time::Time;
+
+/// A keyed rate limiter on the server's clock.
+type Keyed<K> = RateLimiter<K, DefaultKeyedStateStore<K>, Time, NoOpMiddleware<Instant>>;
 use crate::store::Store;
 
 /// The store's shared counters, when other nodes share it.
@@ -112,17 +116,17 @@ impl ClientKeys {
 /// The server's keyed limiters.
 pub struct Limiter {
     /// The costly requests, by client key (`ip:…`, `account:…`).
-    games: Option<DefaultKeyedRateLimiter<String>>,
-    engine: Option<DefaultKeyedRateLimiter<String>>,
-    sign_in: Option<DefaultKeyedRateLimiter<String>>,
-    sign_up: Option<DefaultKeyedRateLimiter<String>>,
-    reads: Option<DefaultKeyedRateLimiter<String>>,
-    exports: Option<DefaultKeyedRateLimiter<String>>,
+    games: Option<Keyed<String>>,
+    engine: Option<Keyed<String>>,
+    sign_in: Option<Keyed<String>>,
+    sign_up: Option<Keyed<String>>,
+    reads: Option<Keyed<String>>,
+    exports: Option<Keyed<String>>,
     sign_in_failures: Option<SignInGuard>,
     /// WebSocket messages, by client address, whatever the socket.
-    ws: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    ws: Option<Keyed<IpAddr>>,
     /// Chat messages, by client key (address and account).
-    chat: Option<DefaultKeyedRateLimiter<String>>,
+    chat: Option<Keyed<String>>,
     /// Open game sockets, by client address.
     sockets: Option<Arc<SocketCount>>,
     /// Games waiting in the lobby, by client key.
@@ -133,6 +137,8 @@ pub struct Limiter {
     shared: Option<Shared>,
     /// The puzzles whose solution each client has been shown.
     seen: SeenSolutions,
+    /// The server's clock.
+    time: Time,
 }
 
 /// The lobby games (seeks) each client key has open, so that one client
@@ -144,6 +150,7 @@ pub struct OpenSeeks {
     per_account: usize,
     per_address: usize,
     by_key: Mutex<HashMap<String, Vec<(String, Instant)>>>,
+    time: Time,
 }
 
 /// How long a seek stays listed in the lobby without being taken.
@@ -194,7 +201,7 @@ impl OpenSeeks {
     /// The seeks recorded under `client` and still young enough to be
     /// listed: the caller asks the store which of them still wait.
     pub fn recent(&self, client: &ClientKeys) -> Vec<String> {
-        let now = Instant::now();
+        let now = self.time.now();
         let map = self.lock();
         let mut ids: Vec<String> = client
             .0
@@ -213,7 +220,7 @@ impl OpenSeeks {
     /// seeks in `gone` (no longer waiting); `rate_limited` when one of its
     /// keys has `max` seeks open.
     pub fn reserve(&self, client: &ClientKeys, gone: &[String]) -> Result<SeekPlace<'_>, ApiError> {
-        let now = Instant::now();
+        let now = self.time.now();
         let mut map = self.lock();
         for k in &client.0 {
             if let Some(list) = map.get_mut(k) {
@@ -252,7 +259,7 @@ impl OpenSeeks {
 
     /// Forgets keys with nothing recent.
     fn forget_old(&self) {
-        let now = Instant::now();
+        let now = self.time.now();
         let mut map = self.lock();
         map.retain(|_, list| {
             list.retain(|(_, at)| now.duration_since(*at) < SEEK_TTL);
@@ -296,23 +303,24 @@ impl Limiter {
     /// Limiters for `limits`; `None` limits nothing. With a `store` that
     /// other nodes share, the costly requests and wrong passwords are also
     /// counted there.
-    pub fn new(limits: Option<RateLimits>, store: &Arc<dyn Store>) -> Limiter {
+    pub fn new(limits: Option<RateLimits>, store: &Arc<dyn Store>, time: Time) -> Limiter {
         let sharing = store
             .shared_limits()
             .is_some()
             .then(|| Shared(store.clone()));
         let shared = sharing.clone().filter(|_| limits.is_some());
-        let mut limiter = Limiter::local(limits, shared.clone());
+        let mut limiter = Limiter::local(limits, shared.clone(), &time);
         limiter.rates = limits;
         limiter.shared = shared;
         // What a client has seen is remembered with the limits off too:
         // it is a rule of the ratings, not a limit.
-        limiter.seen = SeenSolutions::new(sharing);
+        limiter.seen = SeenSolutions::new(sharing, time);
         limiter
     }
 
-    fn local(limits: Option<RateLimits>, shared: Option<Shared>) -> Limiter {
-        let keyed = |q: Option<Quota>| q.map(RateLimiter::keyed);
+    fn local(limits: Option<RateLimits>, shared: Option<Shared>, time: &Time) -> Limiter {
+        let limiter = |q: Quota| RateLimiter::dashmap_with_clock(q, time.clone());
+        let keyed = |q: Option<Quota>| q.map(limiter);
         match limits {
             None => Limiter {
                 games: None,
@@ -328,17 +336,17 @@ impl Limiter {
                 seeks: None,
                 rates: None,
                 shared: None,
-                seen: SeenSolutions::new(None),
+                seen: SeenSolutions::new(None, time.clone()),
+                time: time.clone(),
             },
             Some(l) => Limiter {
                 games: keyed(quota_per_minute(l.games_per_minute, l.games_burst)),
                 engine: keyed(quota_per_minute(l.engine_per_minute, l.engine_burst)),
                 sign_in: keyed(quota_per_minute(l.sign_in_per_minute, l.sign_in_per_minute)),
-                sign_up: NonZeroU32::new(l.sign_ups_per_hour)
-                    .map(|n| RateLimiter::keyed(Quota::per_hour(n))),
+                sign_up: NonZeroU32::new(l.sign_ups_per_hour).map(|n| limiter(Quota::per_hour(n))),
                 reads: keyed(quota_per_minute(l.reads_per_minute, l.reads_burst)),
                 exports: NonZeroU32::new(l.exports_per_hour).map(|n| {
-                    RateLimiter::keyed(
+                    limiter(
                         Quota::with_period(Duration::from_secs(3_600) / n.get())
                             .expect("a period of at most an hour")
                             .allow_burst(
@@ -346,20 +354,25 @@ impl Limiter {
                             ),
                     )
                 }),
-                sign_in_failures: Some(SignInGuard::new(l.sign_in_failures_per_account, shared)),
+                sign_in_failures: Some(SignInGuard::new(
+                    l.sign_in_failures_per_account,
+                    shared,
+                    time.clone(),
+                )),
                 ws: NonZeroU32::new(l.ws_messages_per_second).map(|r| {
-                    RateLimiter::keyed(
+                    RateLimiter::dashmap_with_clock(
                         Quota::per_second(r)
                             .allow_burst(NonZeroU32::new(l.ws_burst.max(1)).expect("at least 1")),
+                        time.clone(),
                     )
                 }),
-                chat: NonZeroU32::new(l.chat_burst).map(|burst| {
-                    RateLimiter::keyed(Quota::per_second(NonZeroU32::MIN).allow_burst(burst))
-                }),
+                chat: NonZeroU32::new(l.chat_burst)
+                    .map(|burst| limiter(Quota::per_second(NonZeroU32::MIN).allow_burst(burst))),
                 seeks: (l.seeks_per_account > 0).then(|| OpenSeeks {
                     per_account: l.seeks_per_account,
                     per_address: l.seeks_per_address.max(l.seeks_per_account),
                     by_key: Mutex::new(HashMap::new()),
+                    time: time.clone(),
                 }),
                 sockets: (l.sockets_per_client > 0).then(|| {
                     Arc::new(SocketCount {
@@ -369,7 +382,8 @@ impl Limiter {
                 }),
                 rates: None,
                 shared: None,
-                seen: SeenSolutions::new(None),
+                seen: SeenSolutions::new(None, time.clone()),
+                time: time.clone(),
             },
         }
     }
@@ -401,8 +415,9 @@ impl Limiter {
         let Some(shared) = &self.shared else {
             return Ok(());
         };
+        let now = self.time.unix_ms();
         let wait = shared
-            .run(what, move |l| l.take(&key, now_ms(), interval_ms, burst))
+            .run(what, move |l| l.take(&key, now, interval_ms, burst))
             .await
             .flatten();
         match wait {
@@ -437,11 +452,7 @@ impl Limiter {
         };
         for key in &client.0 {
             limiter.check_key(key).map_err(|not_until| {
-                Self::refusal(
-                    cost,
-                    key,
-                    not_until.wait_time_from(DefaultClock::default().now()),
-                )
+                Self::refusal(cost, key, not_until.wait_time_from(self.time.now()))
             })?;
         }
         if let Some(quota) = self.shared_quota(cost) {
@@ -502,7 +513,7 @@ impl Limiter {
             limiter.check_key(key).map_err(|not_until| {
                 ApiError::too_many(
                     "chat messages from you",
-                    not_until.wait_time_from(DefaultClock::default().now()),
+                    not_until.wait_time_from(self.time.now()),
                 )
             })?;
         }
@@ -535,7 +546,7 @@ impl Limiter {
         limiter.check_key(&client.key()).map_err(|not_until| {
             ApiError::too_many(
                 "messages from your address",
-                not_until.wait_time_from(DefaultClock::default().now()),
+                not_until.wait_time_from(self.time.now()),
             )
         })
     }
@@ -594,13 +605,14 @@ impl Limiter {
         }
         // The store's counts (the solutions seen are kept there with the
         // limits off too).
-        let shared = match &self.seen.counts {
-            Counts::Shared(s) => Some(s.clone()),
-            Counts::Local(_) => self.shared.clone(),
+        let shared = match &self.seen.counts.place {
+            Place::Shared(s) => Some(s.clone()),
+            Place::Local(_) => self.shared.clone(),
         };
         if let Some(shared) = shared {
+            let now = self.time.unix_ms();
             tokio::spawn(async move {
-                shared.run("forgetting", |l| l.forget_old(now_ms())).await;
+                shared.run("forgetting", move |l| l.forget_old(now)).await;
             });
         }
     }
@@ -628,22 +640,43 @@ pub struct SignInGuard {
     counts: Counts,
 }
 
-/// Where the guard keeps its counts: in this node's memory, or in the store
-/// that all nodes share.
-enum Counts {
+/// Counts in windows of the server's clock.
+struct Counts {
+    time: Time,
+    place: Place,
+}
+
+/// Where counts are kept: in this node's memory, or in the store that all
+/// nodes share.
+enum Place {
     /// Count and the end of its window (milliseconds), by key.
     Local(Mutex<HashMap<String, (u32, i64)>>),
     Shared(Shared),
 }
 
 impl Counts {
+    fn new(shared: Option<Shared>, time: Time) -> Counts {
+        Counts {
+            time,
+            place: match shared {
+                Some(s) => Place::Shared(s),
+                None => Place::Local(Mutex::new(HashMap::new())),
+            },
+        }
+    }
+
+    /// The time left until `until` (milliseconds since the epoch).
+    fn wait_until(&self, until: i64) -> Duration {
+        Duration::from_millis((until - self.time.unix_ms()).max(0) as u64)
+    }
+
     /// Adds `n` (0 to read) to `key`'s count in its window of `window`:
     /// the count and the window's end.
     async fn count_in(&self, key: String, n: u32, window: Duration) -> (u32, i64) {
-        let now = now_ms();
+        let now = self.time.unix_ms();
         let window = window.as_millis() as i64;
-        match self {
-            Counts::Local(map) => {
+        match &self.place {
+            Place::Local(map) => {
                 let mut map = map.lock().unwrap_or_else(|e| e.into_inner());
                 let live = map.get(&key).copied().filter(|&(_, until)| until > now);
                 match (live, n) {
@@ -657,7 +690,7 @@ impl Counts {
                     }
                 }
             }
-            Counts::Shared(shared) => shared
+            Place::Shared(shared) => shared
                 .run("wrong passwords", move |l| l.count(&key, n, now, window))
                 .await
                 .unwrap_or((0, now)),
@@ -672,8 +705,8 @@ impl Counts {
     /// Forgets this node's counts whose window has passed (the store's
     /// are forgotten by [`Limiter::forget_idle`]).
     fn forget_old(&self) {
-        if let Counts::Local(map) = self {
-            let now = now_ms();
+        if let Place::Local(map) = &self.place {
+            let now = self.time.unix_ms();
             map.lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .retain(|_, &mut (_, until)| until > now);
@@ -681,20 +714,15 @@ impl Counts {
     }
 
     async fn clear(&self, key: String) {
-        match self {
-            Counts::Local(map) => {
+        match &self.place {
+            Place::Local(map) => {
                 map.lock().unwrap_or_else(|e| e.into_inner()).remove(&key);
             }
-            Counts::Shared(shared) => {
+            Place::Shared(shared) => {
                 shared.run("wrong passwords", move |l| l.clear(&key)).await;
             }
         }
     }
-}
-
-/// The time left until `until` (milliseconds since the epoch).
-fn wait_until(until: i64) -> Duration {
-    Duration::from_millis((until - now_ms()).max(0) as u64)
 }
 
 impl SignInGuard {
@@ -707,13 +735,10 @@ impl SignInGuard {
 
     /// A guard whose account-wide ceiling is `account_ceiling` wrong
     /// passwords in the window, counting in the store when `shared`.
-    fn new(account_ceiling: u32, shared: Option<Shared>) -> SignInGuard {
+    fn new(account_ceiling: u32, shared: Option<Shared>, time: Time) -> SignInGuard {
         SignInGuard {
             account_ceiling: account_ceiling.max(Self::PAIR_FAILURES),
-            counts: match shared {
-                Some(s) => Counts::Shared(s),
-                None => Counts::Local(Mutex::new(HashMap::new())),
-            },
+            counts: Counts::new(shared, time),
         }
     }
 
@@ -735,7 +760,7 @@ impl SignInGuard {
         if mine >= Self::PAIR_FAILURES {
             return Err(ApiError::too_many(
                 "wrong passwords for this account from your address",
-                wait_until(until),
+                self.counts.wait_until(until),
             )
             .with_reason("sign_in_pair"));
         }
@@ -743,7 +768,7 @@ impl SignInGuard {
         if all >= self.account_ceiling && mine > 0 {
             return Err(ApiError::too_many(
                 "wrong passwords for this account, and some came from your address",
-                wait_until(until),
+                self.counts.wait_until(until),
             )
             .with_reason("sign_in_account"));
         }
@@ -774,7 +799,7 @@ impl SignInGuard {
         if n >= Self::CONFIRM_FAILURES {
             return Err(ApiError::too_many(
                 "wrong passwords given on your account page",
-                wait_until(until),
+                self.counts.wait_until(until),
             )
             .with_reason("confirm"));
         }
@@ -808,12 +833,9 @@ impl SeenSolutions {
     /// How long a shown solution is remembered for a client.
     pub const MEMORY: Duration = Duration::from_secs(7 * 86_400);
 
-    fn new(shared: Option<Shared>) -> SeenSolutions {
+    fn new(shared: Option<Shared>, time: Time) -> SeenSolutions {
         SeenSolutions {
-            counts: match shared {
-                Some(s) => Counts::Shared(s),
-                None => Counts::Local(Mutex::new(HashMap::new())),
-            },
+            counts: Counts::new(shared, time),
         }
     }
 
@@ -892,6 +914,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_burst_then_refusals_with_a_wait() {
+        let time = Time::manual(0);
         let limiter = Limiter::local(
             Some(RateLimits {
                 games_per_minute: 6,
@@ -899,6 +922,7 @@ mod tests {
                 ..RateLimits::default()
             }),
             None,
+            &time,
         );
         let me = addr("192.0.2.1");
         for _ in 0..3 {
@@ -906,10 +930,16 @@ mod tests {
         }
         let e = limiter.check(Cost::Game, me).await.unwrap_err();
         assert_eq!(e.code, crate::error::ErrorCode::RateLimited);
-        assert!(matches!(e.retry_after, Some(1..=10)), "{e:?}");
+        assert_eq!(e.retry_after, Some(10), "{e:?}");
         // Another client, and another kind of request, are not affected.
         limiter.check(Cost::Game, addr("192.0.2.2")).await.unwrap();
         limiter.check(Cost::Engine, me).await.unwrap();
+        // The server's clock refills the burst, one game every 10 s.
+        time.advance(Duration::from_millis(9_900));
+        assert!(limiter.check(Cost::Game, me).await.is_err());
+        time.advance(Duration::from_millis(100));
+        limiter.check(Cost::Game, me).await.unwrap();
+        assert!(limiter.check(Cost::Game, me).await.is_err());
     }
 
     #[tokio::test]
@@ -921,6 +951,7 @@ mod tests {
                 ..RateLimits::default()
             }),
             None,
+            &Time::manual(0),
         );
         limiter
             .check(Cost::Game, addr("2001:db8:1:2::1"))
@@ -938,7 +969,7 @@ mod tests {
 
     #[tokio::test]
     async fn no_limits_limit_nothing() {
-        let limiter = Limiter::local(None, None);
+        let limiter = Limiter::local(None, None, &Time::manual(0));
         for _ in 0..1000 {
             limiter.check(Cost::Game, addr("127.0.0.1")).await.unwrap();
         }

@@ -431,8 +431,8 @@ mod outcome_serde {
 
 impl GameMeta {
     /// A new game's metadata: a fresh id and invite code (its plain text
-    /// returned beside it, for the creator), created now, no moves, no
-    /// result.
+    /// returned beside it, for the creator), created at `now` (ms since the
+    /// Unix epoch), no moves, no result.
     pub fn new(
         mode: Mode,
         level: Option<u8>,
@@ -440,8 +440,8 @@ impl GameMeta {
         start: Position,
         seats: [Seat; 2],
         time_control: Option<TimeControl>,
+        now: i64,
     ) -> (GameMeta, Secret) {
-        let now = now_ms();
         let invite = Secret::new();
         let meta = GameMeta {
             id: new_id(),
@@ -554,14 +554,6 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
     let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
     (if m <= 2 { y + 1 } else { y }, m, d)
-}
-
-/// Now, in ms since the Unix epoch.
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
 }
 
 #[cfg(test)]

@@ -36,7 +36,6 @@ use crate::error::ApiError;
 use crate::http::JsonBody;
 use crate::hub::Hub;
 use crate::limits::{ClientAddr, ClientKeys, Cost, Limiter};
-use crate::model::now_ms;
 use crate::ratings::Rating;
 use crate::store::puzzles::{start_rating, PuzzleAttempt};
 use crate::store::WriteOp;
@@ -227,7 +226,7 @@ async fn daily(
     let Query(q) = q.map_err(|e| ApiError::invalid_request(format!("query: {e}")))?;
     limits.check(Cost::Engine, client).await?;
     let lang = parse_lang(q.lang.as_deref())?;
-    let (date, n) = day(now_ms());
+    let (date, n) = day(hub.now_ms());
     let p = puzzles::shipped()
         .daily(n)
         .ok_or_else(|| ApiError::not_found("no puzzles"))?;
@@ -337,7 +336,7 @@ async fn attempt(
             solved: judged.solved,
             rated,
             start: f64::from(p.rating),
-            at: now_ms(),
+            at: hub.now_ms(),
         });
         match hub.store().write(op).await {
             Ok(Ok(())) => {}

@@ -61,7 +61,7 @@ fn the_websocket_never_locks_a_game() {
 /// the other routes on top.
 const LAYERS: &[&[&str]] = &[
     &[
-        "error", "config", "model", "security", "listener", "assets", "metrics", "ratings",
+        "error", "time", "config", "model", "security", "listener", "assets", "metrics", "ratings",
         "schedule",
     ],
     &["store"],

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use super::{AccountOp, User};
 use crate::error::ApiError;
 use crate::http::JsonBody;
-use crate::model::{new_id, now_ms};
+use crate::model::new_id;
 use crate::protocol::views::Summary;
 use crate::store::account_rows::ReportRow;
 use crate::store::WriteOp;
@@ -102,7 +102,7 @@ async fn follow(
             follower: user.id.clone(),
             followed: id,
             on: req.on,
-            at: now_ms(),
+            at: hub.now_ms(),
         },
     )
     .await?;
@@ -126,7 +126,7 @@ async fn block(
             );
         }
     }
-    let at = now_ms();
+    let at = hub.now_ms();
     let mut ops = vec![WriteOp::Account(AccountOp::Block {
         blocker: user.id.clone(),
         blocked: id.clone(),
@@ -189,7 +189,7 @@ async fn report(
         hub.summary(g).await?;
     }
     let uid = user.id.clone();
-    let since = now_ms() - 86_400_000;
+    let since = hub.now_ms() - 86_400_000;
     let filed = hub.read(move |store| store.reports_by(&uid, since)).await?;
     if filed >= REPORTS_PER_DAY {
         return Err(ApiError::too_many(
@@ -206,7 +206,7 @@ async fn report(
         game_id: req.game,
         reason,
         details,
-        at: now_ms(),
+        at: hub.now_ms(),
         closed_at: None,
         resolution: None,
         reporter_name: None,

@@ -17,7 +17,7 @@ use super::*;
 use crate::error::ApiError;
 use crate::http::JsonBody;
 use crate::limits::{ClientAddr, Cost};
-use crate::model::{new_id, new_token, now_ms};
+use crate::model::{new_id, new_token};
 use crate::protocol::incoming::{GameFilter, MyGamesQuery};
 use crate::protocol::views::Summary;
 use crate::store::WriteOp;
@@ -148,7 +148,7 @@ async fn ratings_of(hub: &Hub, account: &str) -> Result<Vec<RatingView>, ApiErro
 /// Starts a session for `account`: stored, then sent as the cookie.
 async fn start_session(hub: &Hub, account: &AccountRow) -> Result<Response, ApiError> {
     let (token, token_hash) = new_session_token();
-    let now = now_ms();
+    let now = hub.now_ms();
     let csrf = new_token();
     write(
         hub,
@@ -200,7 +200,7 @@ async fn sign_up(
         id: new_id(),
         username,
         password_hash: hash,
-        created_at: now_ms(),
+        created_at: hub.now_ms(),
     };
     write(&hub, WriteOp::Account(AccountOp::Create(account.clone()))).await?;
     let mut res = start_session(&hub, &account).await?;

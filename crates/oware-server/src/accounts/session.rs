@@ -13,7 +13,6 @@ use axum::response::{IntoResponse, Response};
 
 use super::User;
 use crate::error::ApiError;
-use crate::model::now_ms;
 use crate::Hub;
 
 /// The session cookie's name.
@@ -64,7 +63,7 @@ pub async fn middleware(State(hub): State<Arc<Hub>>, mut req: Request, next: Nex
             Ok(s) => s,
             Err(e) => return e.into_response(),
         };
-        if let Some((session, account)) = session.filter(|(s, _)| s.expires_at > now_ms()) {
+        if let Some((session, account)) = session.filter(|(s, _)| s.expires_at > hub.now_ms()) {
             if !safe(req.method()) {
                 let sent = req.headers().get(CSRF_HEADER).and_then(|v| v.to_str().ok());
                 if sent != Some(session.csrf.as_str()) {

@@ -9,7 +9,6 @@ use oware_core::Side;
 
 use super::{Hub, Slot};
 use crate::error::ApiError;
-use crate::model::now_ms;
 use crate::protocol::ClientOut;
 use crate::store::{ChatPage, WriteOp};
 
@@ -107,7 +106,7 @@ impl Hub {
             side,
             name,
             text,
-            at: now_ms(),
+            at: self.now_ms(),
             account: writer,
         };
         let event = ClientOut::Chat {

@@ -85,13 +85,13 @@ impl Hub {
             .await?;
         let mut out = Vec::with_capacity(games.len());
         // A seek nobody took leaves the lobby after a while.
-        let oldest = now_ms() - crate::limits::SEEK_TTL.as_millis() as i64;
+        let oldest = self.now_ms() - crate::limits::SEEK_TTL.as_millis() as i64;
         for g in games {
             if which == Listing::Lobby && g.meta.created_at < oldest {
                 continue;
             }
             let id = g.meta.id.clone();
-            match Live::from_stored(g, self.config.correspondence_day) {
+            match Live::from_stored(g, &self.config) {
                 Ok(live) => out.push(crate::protocol::views::Summary::of(&live.meta)),
                 Err(e) => tracing::error!("game {id} cannot be replayed: {e}"),
             }
@@ -190,7 +190,7 @@ impl Hub {
         });
         self.commit(&slot, &mut live, |live| {
             live.meta.seats[side.index()] = seat;
-            live.meta.updated_at = now_ms();
+            live.meta.updated_at = self.now_ms();
             let meta = WriteOp::Meta(live.meta.clone());
             Ok(Commit {
                 op: match link {
@@ -405,7 +405,7 @@ impl Hub {
                 Ply::Pass => live.game.pass()?,
             }
             if let Some(clock) = live.clock_mut() {
-                clock.after_ply(side, ply == Ply::Pass, std::time::Instant::now());
+                clock.after_ply(side, ply == Ply::Pass, self.time().now());
             }
             // A move answers any standing offer or take-back request.
             let had_offer = live.meta.offer.take().is_some() | live.meta.takeback.take().is_some();
@@ -542,7 +542,7 @@ impl Hub {
                 let offer = (action == OfferAction::Offer).then_some(side);
                 self.commit(slot, live, |live| {
                     live.meta.offer = offer;
-                    live.meta.updated_at = now_ms();
+                    live.meta.updated_at = self.now_ms();
                     Ok(Commit {
                         op: WriteOp::Meta(live.meta.clone()),
                         announce: vec![Announce::Offer(side, action)],
@@ -619,7 +619,7 @@ impl Hub {
                 let request = (action == OfferAction::Offer).then_some(side);
                 self.commit(slot, live, |live| {
                     live.meta.takeback = request;
-                    live.meta.updated_at = now_ms();
+                    live.meta.updated_at = self.now_ms();
                     Ok(Commit {
                         op: WriteOp::Meta(live.meta.clone()),
                         announce: vec![Announce::Takeback(side, action)],

@@ -24,7 +24,7 @@ impl Hub {
         // at most (50 ms at least), so it never loses on time by thinking.
         let cap = match live.clock().and_then(|c| c.deadline()) {
             Some(deadline) => {
-                let left = deadline.saturating_duration_since(std::time::Instant::now());
+                let left = deadline.saturating_duration_since(self.time().now());
                 (left / 15)
                     .max(Duration::from_millis(50))
                     .min(self.config.engine_move_cap)

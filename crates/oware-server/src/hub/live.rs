@@ -2,19 +2,19 @@
 //! what is not (its timer, its engine search), and the views and events
 //! built from it.
 
-use std::time::Instant;
-
 use axum::extract::ws::Utf8Bytes;
 use oware_core::{Game, Ply, Side};
 use tokio::task::AbortHandle;
 
 use super::clock::Clock;
 use super::Announce;
+use crate::config::Config;
 use crate::error::ApiError;
 use crate::model::*;
 use crate::protocol::views::*;
 use crate::protocol::ClientOut;
 use crate::store::{Due, StoredGame, StoredPly};
+use crate::time::Time;
 
 /// Why a stored game cannot be loaded.
 #[derive(Debug, thiserror::Error)]
@@ -56,6 +56,8 @@ pub struct Live {
     pub(crate) due: Due,
     /// The length of a correspondence day ([`crate::config::Config`]).
     day: std::time::Duration,
+    /// The server's clock.
+    time: Time,
 }
 
 /// What [`Live::restore`] puts back: everything that is stored.
@@ -149,24 +151,26 @@ fn stored_clock(
     clock_at: &[Option<[u64; 2]>],
     due: Due,
     day: std::time::Duration,
+    time: &Time,
 ) -> Option<Clock> {
     let mut clock = meta
         .time_control
         .map(|tc| Clock::with_day(tc, clock_at.last().copied().flatten(), day));
     if let (Some(c), Some(deadline)) = (clock.as_mut(), due.clock) {
         if !game.is_over() && meta.status() == GameStatus::Playing {
-            let left =
-                std::time::Duration::from_millis(deadline.saturating_sub(now_ms()).max(0) as u64);
-            c.resume(game.position().to_move(), Instant::now() + left);
+            c.resume(game.position().to_move(), time.instant_at(deadline));
         }
     }
     clock
 }
 
 impl Live {
-    /// A stored game replayed through the rules; correspondence days last
-    /// `day` ([`crate::config::Config::correspondence_day`]).
-    pub fn from_stored(stored: StoredGame, day: std::time::Duration) -> Result<Live, LoadError> {
+    /// A stored game replayed through the rules, on the server's clock
+    /// (`config.time`; correspondence days last
+    /// [`crate::config::Config::correspondence_day`]).
+    pub fn from_stored(stored: StoredGame, config: &Config) -> Result<Live, LoadError> {
+        let day = config.correspondence_day;
+        let time = config.time.clone();
         let StoredGame {
             mut meta,
             plies,
@@ -175,7 +179,7 @@ impl Live {
         } = stored;
         let game = replay_all(&mut meta, &plies)?;
         let clock_at: Vec<_> = plies.iter().map(|p| p.clock).collect();
-        let clock = stored_clock(&meta, &game, &clock_at, due, day);
+        let clock = stored_clock(&meta, &game, &clock_at, due, day, &time);
         Ok(Live {
             meta,
             game,
@@ -188,6 +192,7 @@ impl Live {
             version,
             due,
             day,
+            time,
         })
     }
 
@@ -206,7 +211,14 @@ impl Live {
         self.meta.ply = self.ply();
         self.meta.score = stores(self.game.position());
         self.meta.updated_at = self.meta.updated_at.max(p.at);
-        self.clock = stored_clock(&self.meta, &self.game, &self.clock_at, due, self.day);
+        self.clock = stored_clock(
+            &self.meta,
+            &self.game,
+            &self.clock_at,
+            due,
+            self.day,
+            &self.time,
+        );
         self.version = version;
         self.due = due;
         Ok(())
@@ -403,7 +415,7 @@ impl Live {
             verified: !self.meta.offline,
             rating_range: self.meta.rating_range,
             accounts_only: self.meta.accounts_only,
-            clock: self.clock.map(|c| c.view(Instant::now())),
+            clock: self.clock.map(|c| c.view(self.time.now())),
             offer: self.meta.offer,
             takeback: self.meta.takeback,
             thinking: self.thinking(),
@@ -422,7 +434,7 @@ impl Live {
         self.meta.ply = self.ply();
         self.meta.score = stores(self.game.position());
         self.meta.result = self.game.outcome().copied();
-        self.meta.updated_at = now_ms();
+        self.meta.updated_at = self.time.unix_ms();
         // Ended before each side's first move: aborted, not rated.
         if self.meta.result.is_some() && self.meta.rated && !self.both_have_moved() {
             self.meta.rated = false;
@@ -497,10 +509,10 @@ impl Live {
     pub(crate) fn announce(&self, a: &Announce, connected: [bool; 2]) -> Option<Utf8Bytes> {
         let ply = self.ply();
         let event = match a {
-            Announce::Ply(i) => self.ply_event(*i, self.clock.map(|c| c.view(Instant::now()))),
+            Announce::Ply(i) => self.ply_event(*i, self.clock.map(|c| c.view(self.time.now()))),
             Announce::Clock => ClientOut::Clock {
                 ply,
-                clock: self.clock?.view(Instant::now()),
+                clock: self.clock?.view(self.time.now()),
             },
             Announce::End => ClientOut::End {
                 ply,

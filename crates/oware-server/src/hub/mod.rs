@@ -47,7 +47,7 @@ use crate::accounts::AccountOp;
 use crate::config::Config;
 use crate::engines::EnginePool;
 use crate::error::ApiError;
-use crate::model::{now_ms, OfferAction};
+use crate::model::OfferAction;
 use crate::store::{Store, StoreError, WriteOp};
 use oware_engine::book::Book;
 use oware_tablebase::background::Loading;
@@ -202,9 +202,8 @@ pub struct Hub {
 /// store's read connections, so the other reads always find one free.
 pub const BULK_READS: usize = 2;
 
-/// Starts or stops the clock as the game's state wants.
-fn run_clock(live: &mut Live) {
-    let now = Instant::now();
+/// Starts or stops the clock as the game's state wants, at `now`.
+fn run_clock(live: &mut Live, now: Instant) {
     let run = live.clock_should_run();
     let to_move = live.to_move();
     if let Some(clock) = live.clock_mut() {
@@ -252,6 +251,16 @@ fn store_err(e: impl std::fmt::Display) -> ApiError {
 }
 
 impl Hub {
+    /// The server's one clock (`config.time`).
+    pub fn time(&self) -> &crate::time::Time {
+        &self.config.time
+    }
+
+    /// Now on the server's clock, in ms since the Unix epoch.
+    pub fn now_ms(&self) -> i64 {
+        self.config.time.unix_ms()
+    }
+
     /// A hub over `store`. Must be called inside a Tokio runtime: it starts
     /// the task that drops idle games from memory every 30 s.
     pub fn new(store: Arc<dyn Store>, config: Config) -> Arc<Hub> {
@@ -359,7 +368,7 @@ impl Hub {
             .read(move |store| store.load(&key))
             .await?
             .ok_or_else(|| ApiError::not_found(format!("no game {id:?}")))?;
-        let live = Live::from_stored(stored, self.config.correspondence_day)
+        let live = Live::from_stored(stored, &self.config)
             .map_err(|e| store_err(format!("game {id}: {e}")))?;
         self.seeks.note(&live);
         let (slot, fresh) = {
@@ -378,7 +387,7 @@ impl Hub {
             let mut live = slot.state.lock().await;
             // With several nodes, the computer's move is left to the node
             // that made it the computer's turn, unless that is overdue.
-            let owner = !self.store.shared() || live.due.at.is_some_and(|at| at <= now_ms());
+            let owner = !self.store.shared() || live.due.at.is_some_and(|at| at <= self.now_ms());
             self.after_change(&slot, &mut live, owner);
         }
         Ok(slot)
@@ -493,7 +502,7 @@ impl Hub {
         }
         // The clock starts or stops now, so that its deadline is stored
         // with the change.
-        run_clock(live);
+        run_clock(live, self.time().now());
         let due = self.due(live);
         let shared = self.store.shared();
         let mut ops = Vec::with_capacity(3);
@@ -554,7 +563,7 @@ impl Hub {
     /// After any change: start or stop the clock, re-arm the game's timer,
     /// and, if `owner`, start the engine if it is the computer's turn.
     fn after_change(self: &Arc<Self>, slot: &Arc<Slot>, live: &mut Live, owner: bool) {
-        run_clock(live);
+        run_clock(live, self.time().now());
         self.arm_timer(slot, live);
         if owner && live.computer_to_move() && !live.thinking() && !live.meta.browser_engine {
             self.start_engine(slot, live);
@@ -570,7 +579,7 @@ impl Hub {
         live.set_timer(deadline.map(|deadline| {
             move |gen| {
                 tokio::spawn(async move {
-                    tokio::time::sleep_until(deadline.into()).await;
+                    hub.time().sleep_until(deadline).await;
                     let mut live = slot2.state.lock().await;
                     if live.timer_fired(gen) {
                         hub.expire_if_due(&slot2, &mut live).await;
@@ -584,7 +593,7 @@ impl Hub {
     /// The side to move's time is up: a lost turn (per-move limit, R13) or
     /// a lost game (clock).
     pub(crate) async fn expire_if_due(self: &Arc<Self>, slot: &Arc<Slot>, live: &mut Live) {
-        let Some(side) = live.clock().and_then(|c| c.expired(Instant::now())) else {
+        let Some(side) = live.clock().and_then(|c| c.expired(self.time().now())) else {
             return;
         };
         if live.game.is_over() {

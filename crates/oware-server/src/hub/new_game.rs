@@ -207,8 +207,15 @@ impl Hub {
             }
         };
         let start = req.position.unwrap_or_else(Position::start);
-        let (mut meta, invite) =
-            GameMeta::new(mode, level, req.public, start, seats, req.time_control);
+        let (mut meta, invite) = GameMeta::new(
+            mode,
+            level,
+            req.public,
+            start,
+            seats,
+            req.time_control,
+            self.now_ms(),
+        );
         meta.rated = req.rated;
         meta.rating_range = req.rating_range;
         meta.accounts_only = req.accounts_only;
@@ -240,7 +247,7 @@ impl Hub {
                 version: 0,
                 due: Default::default(),
             },
-            self.config.correspondence_day,
+            &self.config,
         )
         .map_err(|e| ApiError::invalid_request(format!("the game cannot be played: {e}")))?;
         live.meta.browser_engine = browser_engine;
@@ -351,6 +358,7 @@ impl Hub {
             Position::start(),
             seats,
             old.time_control,
+            self.now_ms(),
         );
         let rid = meta.id.clone();
         let you = if meta.mode == Mode::Hotseat {
@@ -365,7 +373,7 @@ impl Hub {
             .await?;
         self.commit(&slot, &mut live, |live| {
             live.meta.rematch = Some(rid.clone());
-            live.meta.updated_at = now_ms();
+            live.meta.updated_at = self.now_ms();
             Ok(Commit {
                 op: WriteOp::Meta(live.meta.clone()),
                 announce: vec![Announce::Rematch(rid)],
@@ -457,6 +465,7 @@ impl Hub {
             *game.start(),
             [south, north],
             None,
+            self.now_ms(),
         );
         meta.result = game.outcome().copied();
         let plies = game

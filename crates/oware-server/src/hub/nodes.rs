@@ -22,7 +22,6 @@ use axum::extract::ws::Utf8Bytes;
 use serde::{Deserialize, Serialize};
 
 use super::{Announce, Hub, Live, Slot};
-use crate::model::now_ms;
 use crate::store::{Due, Notice, StoredPly};
 
 /// How often a node looks for overdue games.
@@ -163,7 +162,7 @@ impl Hub {
                 .iter()
                 .map(|s| (s.id.clone(), s.connected_here()))
                 .collect(),
-            sent: now_ms(),
+            sent: self.now_ms(),
         })
         .unwrap_or_default();
         // Not awaited: a lost word only ages out.
@@ -173,12 +172,11 @@ impl Hub {
     /// The game's deadlines after a change: the running clock's, and the
     /// computer's reply if it is its turn.
     pub(crate) fn due(&self, live: &Live) -> Due {
-        let now = Instant::now();
-        let now_ms = now_ms();
+        let now_ms = self.now_ms();
         let clock = live
             .clock()
             .and_then(|c| c.deadline())
-            .map(|d| now_ms + d.saturating_duration_since(now).as_millis() as i64);
+            .map(|d| self.time().unix_ms_at(d).max(now_ms));
         // A browser playing the computer's moves has no deadline here.
         let engine = (live.computer_to_move() && !live.meta.browser_engine)
             .then(|| now_ms + (self.config.engine_move_cap + ENGINE_GRACE).as_millis() as i64);
@@ -207,7 +205,7 @@ impl Hub {
             announce: announce.to_vec(),
             ply: ply.cloned(),
             due,
-            sent: now_ms(),
+            sent: self.now_ms(),
         })
         .unwrap_or_default()
     }
@@ -219,7 +217,7 @@ impl Hub {
             game: id.to_string(),
             spectators,
             event: event.as_str().to_string(),
-            sent: now_ms(),
+            sent: self.now_ms(),
         })
         .unwrap_or_default()
     }
@@ -230,7 +228,7 @@ impl Hub {
         if node == self.node {
             return false;
         }
-        self.metrics.notice_lag(now_ms() - sent);
+        self.metrics.notice_lag(self.now_ms() - sent);
         true
     }
 
@@ -367,7 +365,7 @@ impl Hub {
         if stored.version <= live.version {
             return false;
         }
-        let fresh = match Live::from_stored(stored, self.config.correspondence_day) {
+        let fresh = match Live::from_stored(stored, &self.config) {
             Ok(f) => f,
             Err(e) => {
                 tracing::error!("game {}: stored game unreadable: {e}", slot.id);
@@ -443,7 +441,7 @@ impl Hub {
 
     /// Claims the overdue games and acts on them.
     async fn sweep_due(self: &Arc<Self>) {
-        let now = now_ms() - GRACE_MS;
+        let now = self.now_ms() - GRACE_MS;
         let ids = match self
             .read(move |store| store.claim_due(now, CLAIM_MS, 100))
             .await

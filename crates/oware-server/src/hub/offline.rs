@@ -70,8 +70,15 @@ impl Hub {
             return Ok((id, false));
         }
         let (seats, tokens) = seats(&g, user);
-        let (mut meta, invite) =
-            GameMeta::new(g.mode, g.level, false, *g.game.start(), seats, None);
+        let (mut meta, invite) = GameMeta::new(
+            g.mode,
+            g.level,
+            false,
+            *g.game.start(),
+            seats,
+            None,
+            self.now_ms(),
+        );
         meta.id = id.clone();
         meta.result = g.game.outcome().copied();
         // Shown as played offline, unverified, and private: never in a

@@ -21,7 +21,7 @@ use std::time::Duration;
 
 use super::{Announce, Commit, Hub, Live, Slot};
 use crate::error::ApiError;
-use crate::model::{now_ms, GameStatus};
+use crate::model::GameStatus;
 use crate::store::WriteOp;
 
 /// How often a node says which seeks' creators it holds, and looks for
@@ -94,7 +94,7 @@ impl Hub {
             }
         }
         if !seen.is_empty() {
-            let at = now_ms();
+            let at = self.now_ms();
             if let Err(e) = self.write_raw(WriteOp::Seen { ids: seen, at }).await {
                 tracing::warn!("seeks not marked as seen: {e}");
             }
@@ -103,7 +103,7 @@ impl Hub {
 
     /// Cancels the seeks whose creator left or that nobody took in time.
     async fn cancel_stale_seeks(self: &Arc<Self>) {
-        let now = now_ms();
+        let now = self.now_ms();
         let seen_before = now - self.config.seek_grace.as_millis() as i64;
         let created_before = now - crate::limits::SEEK_TTL.as_millis() as i64;
         let Ok(ids) = self
@@ -152,7 +152,7 @@ impl Hub {
         }
         self.commit(slot, live, |live| {
             live.meta.cancelled = true;
-            live.meta.updated_at = now_ms();
+            live.meta.updated_at = self.now_ms();
             Ok(Commit {
                 op: WriteOp::Meta(live.meta.clone()),
                 announce: vec![Announce::State],
@@ -200,7 +200,7 @@ impl Hub {
         self.commit(slot, live, |live| {
             live.meta.cancelled = true;
             live.meta.offer = None;
-            live.meta.updated_at = now_ms();
+            live.meta.updated_at = self.now_ms();
             Ok(Commit {
                 op: WriteOp::Meta(live.meta.clone()),
                 announce: vec![Announce::State],

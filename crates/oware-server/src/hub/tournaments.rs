@@ -40,7 +40,7 @@ use super::{Hub, Live};
 use crate::accounts::ratings::RatingClass;
 use crate::accounts::{AccountOp, User};
 use crate::error::ApiError;
-use crate::model::{new_id, now_ms, GameMeta, Mode, Seat};
+use crate::model::{new_id, GameMeta, Mode, Seat};
 use crate::protocol::incoming::NewTournament;
 use crate::protocol::outgoing::{
     TournamentGameView, TournamentListView, TournamentStandingView, TournamentSummaryView,
@@ -292,7 +292,7 @@ impl Hub {
             loop {
                 tokio::time::sleep(TICK).await;
                 let Some(hub) = weak.upgrade() else { break };
-                let now = now_ms();
+                let now = hub.now_ms();
                 hub.schedule_tournaments(now, &mut announced).await;
                 let ids = match hub
                     .read(move |s| s.claim_tournaments(now, LEASE_MS, CLAIM_PER_TICK))
@@ -336,7 +336,7 @@ impl Hub {
     /// One look at a tournament: start, pair or finish it when due.
     pub(crate) async fn direct(self: &Arc<Self>, id: &str) -> Result<(), ApiError> {
         let t = self.tournament(id).await?;
-        let now = now_ms();
+        let now = self.now_ms();
         match (t.row.status, t.row.kind) {
             (Status::Created, _) if now >= t.row.starts_at => self.start_tournament(t, now).await,
             (Status::Running, Kind::Arena) => self.arena_step(t, now).await,
@@ -570,6 +570,7 @@ impl Hub {
                 Position::start(),
                 seats,
                 Some(t.row.time_control),
+                self.now_ms(),
             );
             meta.rated = t.row.rated;
             meta.tournament = Some(t.row.id.clone());
@@ -581,14 +582,14 @@ impl Hub {
                     version: 0,
                     due: Default::default(),
                 },
-                self.config.correspondence_day,
+                &self.config,
             )
             .map_err(super::store_err)?;
             live.sync_meta();
             // The clock runs from the pairing: its deadline is stored with
             // the game, so a player who never comes loses on time even if
             // this node dies.
-            super::run_clock(&mut live);
+            super::run_clock(&mut live, self.time().now());
             let due = self.due(&live);
             live.due = due;
             ops.push(WriteOp::Create {
@@ -630,7 +631,7 @@ impl Hub {
         req: NewTournament,
         user: &User,
     ) -> Result<TournamentView, ApiError> {
-        let now = now_ms();
+        let now = self.now_ms();
         // (Tests shorten the tournament's minute, start included.)
         let starts_at = now + i64::from(req.starts_in_s) * self.minute_ms() / 60;
         let row = TournamentRow {
@@ -766,7 +767,7 @@ impl Hub {
             account_id: user.id.clone(),
             username: user.username.clone(),
             rating,
-            at: now_ms(),
+            at: self.now_ms(),
         }))
         .await?;
         self.tournament_view(id, Some(user)).await
@@ -812,7 +813,7 @@ impl Hub {
         user: Option<&User>,
     ) -> Result<TournamentView, ApiError> {
         let t = self.tournament(id).await?;
-        let now = now_ms();
+        let now = self.now_ms();
         let me = user.and_then(|u| t.entrants.iter().find(|e| e.account_id == u.id));
         if let Some(me) = me {
             if t.row.status.is_open()

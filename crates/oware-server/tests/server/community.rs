@@ -202,12 +202,17 @@ async fn follow_block_and_report() {
         ("Kofi", "abuse")
     );
     assert_eq!(first.game_id.as_deref(), Some(g2.as_str()));
-    oware_server::admin::close_report(&store, &report, "warned")
+    oware_server::admin::close_report(&store, &oware_server::time::Time::wall(), &report, "warned")
         .await
         .unwrap();
-    assert!(oware_server::admin::close_report(&store, &report, "again")
-        .await
-        .is_err());
+    assert!(oware_server::admin::close_report(
+        &store,
+        &oware_server::time::Time::wall(),
+        &report,
+        "again"
+    )
+    .await
+    .is_err());
     assert_eq!(
         oware_server::admin::reports(&store, false)
             .await
@@ -224,7 +229,7 @@ async fn follow_block_and_report() {
             .as_deref(),
         Some("warned")
     );
-    oware_server::admin::close_account(&store, "kofi", "abuse")
+    oware_server::admin::close_account(&store, &oware_server::time::Time::wall(), "kofi", "abuse")
         .await
         .unwrap();
     // Kofi's session is gone and he cannot sign in again.

@@ -8,7 +8,11 @@ use oware_core::Position;
 use oware_server::accounts::ratings::RatingClass;
 use oware_server::accounts::{AccountOp, AccountRow, RatedGame, SessionRow};
 use oware_server::hub::chat::{ChatMessage, Room};
-use oware_server::model::{now_ms, GameMeta, Mode, Seat};
+use oware_server::model::{GameMeta, Mode, Seat};
+
+fn now_ms() -> i64 {
+    oware_server::time::Time::wall().unix_ms()
+}
 use oware_server::store::{
     ChatPage, Due, Notice, PgStore, SqliteStore, Store, StoreError, StoredPly, WriteOp,
 };
@@ -36,6 +40,7 @@ fn meta() -> GameMeta {
         Position::start(),
         [seat("Ama"), seat("Kofi")],
         None,
+        now_ms(),
     )
     .0
 }

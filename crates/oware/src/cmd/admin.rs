@@ -64,11 +64,23 @@ pub fn run(command: Command) -> anyhow::Result<()> {
                 print!("{}", oware_server::admin::render_reports(&reports, all));
             }
             Action::CloseReport { id, note } => {
-                oware_server::admin::close_report(&store, &id, &note).await?;
+                oware_server::admin::close_report(
+                    &store,
+                    &oware_server::time::Time::wall(),
+                    &id,
+                    &note,
+                )
+                .await?;
                 println!("Report {} closed.", oware_server::admin::printable(&id));
             }
             Action::CloseAccount { name, reason } => {
-                oware_server::admin::close_account(&store, &name, &reason).await?;
+                oware_server::admin::close_account(
+                    &store,
+                    &oware_server::time::Time::wall(),
+                    &name,
+                    &reason,
+                )
+                .await?;
                 println!(
                     "The account {} is closed: it cannot sign in, and its sessions have ended.",
                     oware_server::admin::printable(&name)
