@@ -105,6 +105,17 @@ impl Time {
         }
     }
 
+    /// The machines' own Unix time (ms), for leases between nodes
+    /// ([`crate::store::Lease`]): the system's clock whatever this clock
+    /// is, since a lease bounds how long a node may hold work, and a clock
+    /// standing still in a test must not hold it for ever.
+    pub fn lease_ms(&self) -> i64 {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_millis() as i64)
+            .unwrap_or(0)
+    }
+
     /// The monotonic instant of a Unix time (ms) of this clock (now, for a
     /// time already past).
     pub fn instant_at(&self, unix_ms: i64) -> Instant {

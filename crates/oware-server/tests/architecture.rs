@@ -204,3 +204,66 @@ fn imports_only_run_down_and_make_no_circle() {
         "modules in a circle of imports: {stuck:?}"
     );
 }
+
+/// The server's time is given, never read: every deadline, game clock,
+/// tournament minute, lobby grace, rate-limit window and session expiry is
+/// read from `Config::time` (`src/time.rs`), so tests run them on a manual
+/// clock. Only the machine's own timings read the system, each listed
+/// here with why.
+#[test]
+fn the_server_reads_time_only_from_its_clock() {
+    // (file, reads allowed, what they time): the machine's work, not the
+    // game's time.
+    const MACHINE: &[(&str, usize, &str)] = &[
+        (
+            "time.rs",
+            usize::MAX,
+            "the clock itself, and leases between nodes",
+        ),
+        ("listener.rs", 1, "how long a connection may idle"),
+        (
+            "hub/mod.rs",
+            1,
+            "the store's commit latency, for the metrics",
+        ),
+        ("hub/nodes.rs", 1, "other nodes' heartbeats"),
+        ("hub/clock.rs", 5, "its unit tests' instants"),
+        ("store/sqlite/mod.rs", 1, "the commit latency"),
+        ("store/postgres/mod.rs", 2, "the commit latency"),
+    ];
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut offenders = Vec::new();
+    for f in &files {
+        let rel = f.strip_prefix(&src).unwrap().to_str().unwrap().to_string();
+        let allowed = MACHINE
+            .iter()
+            .find(|(m, _, _)| *m == rel)
+            .map_or(0, |(_, n, _)| *n);
+        let mut reads = Vec::new();
+        let text = std::fs::read_to_string(f).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            for needle in [
+                "Instant::now",
+                "SystemTime::now",
+                "UNIX_EPOCH",
+                "tokio::time::sleep_until",
+                "Utc::now",
+            ] {
+                if code.contains(needle) {
+                    reads.push(format!("{rel}:{}: {}", i + 1, line.trim()));
+                }
+            }
+        }
+        if reads.len() > allowed {
+            offenders.extend(reads);
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "the server reads the system's time outside its clock:\n{}",
+        offenders.join("\n")
+    );
+}

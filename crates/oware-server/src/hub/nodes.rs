@@ -442,8 +442,12 @@ impl Hub {
     /// Claims the overdue games and acts on them.
     async fn sweep_due(self: &Arc<Self>) {
         let now = self.now_ms() - GRACE_MS;
+        let lease = crate::store::Lease {
+            now: self.time().lease_ms(),
+            ms: CLAIM_MS,
+        };
         let ids = match self
-            .read(move |store| store.claim_due(now, CLAIM_MS, 100))
+            .read(move |store| store.claim_due(now, lease, 100))
             .await
         {
             Ok(ids) => ids,

@@ -293,9 +293,13 @@ impl Hub {
                 tokio::time::sleep(TICK).await;
                 let Some(hub) = weak.upgrade() else { break };
                 let now = hub.now_ms();
+                let lease = crate::store::Lease {
+                    now: hub.time().lease_ms(),
+                    ms: LEASE_MS,
+                };
                 hub.schedule_tournaments(now, &mut announced).await;
                 let ids = match hub
-                    .read(move |s| s.claim_tournaments(now, LEASE_MS, CLAIM_PER_TICK))
+                    .read(move |s| s.claim_tournaments(now, lease, CLAIM_PER_TICK))
                     .await
                 {
                     Ok(ids) => ids,

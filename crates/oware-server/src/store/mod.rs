@@ -26,6 +26,18 @@ pub use sqlite::SqliteStore;
 use crate::ratings::{Rating, RatingClass};
 use account_rows::{AccountOp, AccountRow, HistoryPoint, RatingRow, SessionRow};
 pub mod account_rows;
+
+/// A node's hold on a row it works on, so that no other node takes it up
+/// meanwhile: taken at `now` for `ms`, on the machines' own clocks
+/// ([`crate::time::Time::lease_ms`]), not the server's game time: a test's
+/// clock that stands still must not hold a lease for ever.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lease {
+    /// When the lease is taken (ms since the Unix epoch, the machine's).
+    pub now: i64,
+    /// How long it holds.
+    pub ms: i64,
+}
 pub mod chat;
 pub mod limits;
 pub mod puzzles;
@@ -313,10 +325,10 @@ pub trait GameStore: Send + Sync + 'static {
     /// Writes committed and groups (transactions) so far.
     fn stats(&self) -> WriteStats;
     /// Claims up to `limit` games whose deadline (`Due::at`) is at or
-    /// before `now` and that no node claimed in the last `lease_ms`; each is
-    /// claimed for `lease_ms` (PostgreSQL: `FOR UPDATE SKIP LOCKED`, so two
-    /// nodes never claim the same game at once).
-    fn claim_due(&self, now: i64, lease_ms: i64, limit: u32) -> Result<Vec<String>, StoreError>;
+    /// before `now` (the server's clock) and that no node holds a
+    /// [`Lease`] on; each is leased (PostgreSQL: `FOR UPDATE SKIP LOCKED`,
+    /// so two nodes never claim the same game at once).
+    fn claim_due(&self, now: i64, lease: Lease, limit: u32) -> Result<Vec<String>, StoreError>;
     /// Seeks (public games waiting in the lobby) whose creator was last
     /// seen before `seen_before` or that were made before
     /// `created_before`: up to `limit` ids, to be cancelled.

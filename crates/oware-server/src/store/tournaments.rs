@@ -339,7 +339,7 @@ pub trait TournamentStore: Send + Sync + 'static {
     fn claim_tournaments(
         &self,
         now: i64,
-        lease_ms: i64,
+        lease: super::Lease,
         limit: u32,
     ) -> Result<Vec<String>, super::StoreError>;
     /// Every tournament an account has entered, and its state in each

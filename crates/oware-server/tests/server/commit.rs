@@ -11,8 +11,8 @@ use oware_server::accounts::{AccountRow, HistoryPoint, RatingRow, SessionRow};
 use oware_server::hub::{Command, NewGame};
 use oware_server::model::{GameStatus, Mode, OfferAction};
 use oware_server::store::{
-    AccountStore, ChatStore, GameStore, Listing, PuzzleStore, SqliteStore, Store, StoreError,
-    StoredGame, WriteOp, WriteStats,
+    AccountStore, ChatStore, GameStore, Lease, Listing, PuzzleStore, SqliteStore, Store,
+    StoreError, StoredGame, WriteOp, WriteStats,
 };
 use oware_server::{Config, Hub};
 use tokio::sync::oneshot;
@@ -66,8 +66,8 @@ impl GameStore for Flaky {
         self.inner.stats()
     }
 
-    fn claim_due(&self, now: i64, lease_ms: i64, limit: u32) -> Result<Vec<String>, StoreError> {
-        self.inner.claim_due(now, lease_ms, limit)
+    fn claim_due(&self, now: i64, lease: Lease, limit: u32) -> Result<Vec<String>, StoreError> {
+        self.inner.claim_due(now, lease, limit)
     }
 
     fn stale_seeks(&self, seen: i64, created: i64, limit: u32) -> Result<Vec<String>, StoreError> {
@@ -187,10 +187,10 @@ impl oware_server::store::tournaments::TournamentStore for Flaky {
     fn claim_tournaments(
         &self,
         now: i64,
-        lease_ms: i64,
+        lease: Lease,
         limit: u32,
     ) -> Result<Vec<String>, StoreError> {
-        self.inner.claim_tournaments(now, lease_ms, limit)
+        self.inner.claim_tournaments(now, lease, limit)
     }
     fn tournaments_entered(
         &self,

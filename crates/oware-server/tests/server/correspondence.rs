@@ -1,24 +1,28 @@
 //! Correspondence games: days for each move, the time refilled after every
 //! move, and a deadline that holds across restarts (docs/PROTOCOL.md,
-//! "Time controls").
+//! "Time controls"). The server runs on a manual clock, so its days pass
+//! when the test says, to the millisecond.
 
 use std::path::Path;
 use std::time::Duration;
 
+use oware_server::time::Time;
 use oware_server::{Config, Server, ServerOptions};
 use serde_json::json;
 
 use crate::common::*;
 
-/// A server on the database `db` whose correspondence day lasts `day`.
-async fn start_day(db: &Path, day: Duration) -> Server {
+const DAY: Duration = Duration::from_secs(86_400);
+
+/// A server on the database `db`, on the clock `time`.
+async fn start_on(db: &Path, time: &Time) -> Server {
     Server::start(ServerOptions {
         addr: "127.0.0.1:0".parse().unwrap(),
         db: Some(db.to_path_buf()),
         config: Config {
             engine_threads: 1,
             rate_limits: None,
-            correspondence_day: day,
+            time: time.clone(),
             ..Config::default()
         },
         ..ServerOptions::default()
@@ -30,7 +34,8 @@ async fn start_day(db: &Path, day: Duration) -> Server {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn days_per_move_are_checked_and_shown_on_the_clock() {
     let dir = tempfile::tempdir().unwrap();
-    let server = start_day(&dir.path().join("g.sqlite3"), Duration::from_secs(86_400)).await;
+    let time = Time::manual(Time::wall().unix_ms());
+    let server = start_on(&dir.path().join("g.sqlite3"), &time).await;
     let addr = server.addr();
     for (body, reason) in [
         (
@@ -52,13 +57,12 @@ async fn days_per_move_are_checked_and_shown_on_the_clock() {
     let g = get(addr, &format!("/api/v1/games/{id}")).await.json();
     assert_eq!(g["time_control"], json!({"days_per_move": 3}));
     let three_days = 3 * 86_400_000u64;
-    let left = g["clock"]["south_ms"].as_u64().unwrap();
-    assert!(
-        left <= three_days && left > three_days - 60_000,
-        "{}",
-        g["clock"]
-    );
+    assert_eq!(g["clock"]["south_ms"], three_days, "{}", g["clock"]);
     assert_eq!(g["clock"]["running"], "S");
+    // Two days and a half later, South moves with half a day left.
+    time.advance(DAY * 5 / 2);
+    let g = get(addr, &format!("/api/v1/games/{id}")).await.json();
+    assert_eq!(g["clock"]["south_ms"], three_days / 6, "{}", g["clock"]);
     let r = post(
         addr,
         &format!("/api/v1/games/{id}/moves"),
@@ -70,17 +74,16 @@ async fn days_per_move_are_checked_and_shown_on_the_clock() {
     let g = get(addr, &format!("/api/v1/games/{id}")).await.json();
     assert_eq!(g["clock"]["running"], "N");
     assert_eq!(g["clock"]["south_ms"], three_days);
-    assert!(g["clock"]["north_ms"].as_u64().unwrap() > three_days - 60_000);
+    assert_eq!(g["clock"]["north_ms"], three_days);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_move_after_a_restart_and_time_running_out_while_the_server_is_down() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("g.sqlite3");
-    // A "day" of 4 s: the test's whole game runs in seconds.
-    let day = Duration::from_secs(4);
+    let time = Time::manual(Time::wall().unix_ms());
     let (id, north) = {
-        let server = start_day(&db, day).await;
+        let server = start_on(&db, &time).await;
         let (id, south, north) =
             online_game(server.addr(), json!({"time_control": {"days_per_move": 1}})).await;
         let r = post(
@@ -93,15 +96,17 @@ async fn a_move_after_a_restart_and_time_running_out_while_the_server_is_down() 
         server.abort();
         (id, north)
     };
-    // Back up at once: North's turn goes on where it was, and a move is
-    // taken after the restart.
-    let server = start_day(&db, day).await;
+    // Back up an hour later: North's turn goes on where it was, and a
+    // move is taken after the restart.
+    time.advance(Duration::from_secs(3_600));
+    let server = start_on(&db, &time).await;
     let addr = server.addr();
     let g = get(addr, &format!("/api/v1/games/{id}")).await.json();
     assert_eq!(g["status"], "playing");
     assert_eq!(g["clock"]["running"], "N");
-    assert!(
-        g["clock"]["north_ms"].as_u64().unwrap() < 4_000,
+    assert_eq!(
+        g["clock"]["north_ms"].as_u64(),
+        Some(86_400_000 - 3_600_000),
         "{}",
         g["clock"]
     );
@@ -115,8 +120,8 @@ async fn a_move_after_a_restart_and_time_running_out_while_the_server_is_down() 
     server.abort();
     // Down for longer than South's day: the time ran out while no server
     // held the game, and the next server says so on its own.
-    tokio::time::sleep(Duration::from_millis(4_500)).await;
-    let server = start_day(&db, day).await;
+    time.advance(DAY + Duration::from_secs(1));
+    let server = start_on(&db, &time).await;
     let addr = server.addr();
     let mut over = None;
     for _ in 0..100 {
@@ -135,7 +140,7 @@ async fn a_move_after_a_restart_and_time_running_out_while_the_server_is_down() 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn correspondence_has_its_own_rating_list() {
     let dir = tempfile::tempdir().unwrap();
-    let server = start_day(&dir.path().join("g.sqlite3"), Duration::from_secs(86_400)).await;
+    let server = start_on(&dir.path().join("g.sqlite3"), &Time::wall()).await;
     let r = get(server.addr(), "/api/v1/ratings/correspondence").await;
     assert_eq!(r.status, 200, "{}", r.body);
 }

@@ -9,13 +9,13 @@ use oware_server::accounts::ratings::RatingClass;
 use oware_server::accounts::{AccountOp, AccountRow, RatedGame, SessionRow};
 use oware_server::hub::chat::{ChatMessage, Room};
 use oware_server::model::{GameMeta, Mode, Seat};
+use oware_server::store::{
+    ChatPage, Due, Lease, Notice, PgStore, SqliteStore, Store, StoreError, StoredPly, WriteOp,
+};
 
 fn now_ms() -> i64 {
     oware_server::time::Time::wall().unix_ms()
 }
-use oware_server::store::{
-    ChatPage, Due, Notice, PgStore, SqliteStore, Store, StoreError, StoredPly, WriteOp,
-};
 
 async fn write(store: &Arc<dyn Store>, op: WriteOp) -> Result<(), StoreError> {
     store.write(op).await.expect("the writer answers")
@@ -168,18 +168,24 @@ async fn contract(store: Arc<dyn Store>) {
     )
     .await
     .unwrap();
-    let claimed = blocking(&store, move |s| s.claim_due(now, 10_000, 10))
+    let lease = |at: i64| Lease {
+        now: at,
+        ms: 10_000,
+    };
+    let claimed = blocking(&store, move |s| s.claim_due(now, lease(now), 10))
         .await
         .unwrap();
     assert_eq!(claimed, vec![late_id.clone()]);
-    let again = blocking(&store, move |s| s.claim_due(now + 1, 10_000, 10))
+    let again = blocking(&store, move |s| s.claim_due(now + 1, lease(now + 1), 10))
         .await
         .unwrap();
     assert!(
         again.is_empty(),
         "claimed twice within the lease: {again:?}"
     );
-    let after = blocking(&store, move |s| s.claim_due(now + 20_000, 10_000, 10))
+    // The lease runs on the machines' time: once it has passed, the game
+    // is claimed again even though the server's clock stood still.
+    let after = blocking(&store, move |s| s.claim_due(now, lease(now + 20_000), 10))
         .await
         .unwrap();
     assert_eq!(after, vec![late_id.clone()]);
@@ -187,9 +193,11 @@ async fn contract(store: Arc<dyn Store>) {
     write(&store, version(&late_id, 0, Due::default()))
         .await
         .unwrap();
-    let none = blocking(&store, move |s| s.claim_due(now + 60_000, 10_000, 10))
-        .await
-        .unwrap();
+    let none = blocking(&store, move |s| {
+        s.claim_due(now + 60_000, lease(now + 60_000), 10)
+    })
+    .await
+    .unwrap();
     assert!(none.is_empty());
 
     // Accounts: a taken name is a conflict; sessions; a game rated once.

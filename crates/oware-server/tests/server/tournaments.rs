@@ -1,31 +1,34 @@
 //! Tournaments: the routes' refusals, an arena and a Swiss played to their
 //! end by resignations, and a Swiss that goes on after a restart
-//! (docs/PROTOCOL.md, "Tournaments").
+//! (docs/PROTOCOL.md, "Tournaments"). The server runs on a manual clock:
+//! an arena's twenty minutes and a Swiss's three-minute wait pass when the
+//! test moves the clock, not in real time.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use oware_server::time::Time;
 use oware_server::{Config, Server, ServerOptions};
 use serde_json::json;
 
 use crate::common::tournaments::*;
 use crate::common::*;
 
-fn config() -> Config {
+fn config(time: &Time) -> Config {
     Config {
         engine_threads: 1,
         rate_limits: None,
         swiss_break: Duration::from_millis(0),
-        tournament_minute: Duration::from_millis(1000),
+        time: time.clone(),
         ..Config::default()
     }
 }
 
-async fn start_on(db: &Path) -> Server {
+async fn start_on(db: &Path, time: &Time) -> Server {
     Server::start(ServerOptions {
         addr: "127.0.0.1:0".parse().unwrap(),
         db: Some(db.to_path_buf()),
-        config: config(),
+        config: config(time),
         ..ServerOptions::default()
     })
     .await
@@ -34,7 +37,7 @@ async fn start_on(db: &Path) -> Server {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tournament_requests_are_checked_and_refusals_coded() {
-    let (_dir, server) = start_with(config()).await;
+    let (_dir, server) = start_with(config(&manual_clock())).await;
     let addr = server.addr();
     let ps = players(addr, 2).await;
     let r = post(addr, "/api/v1/tournaments", create("arena", json!({}))).await;
@@ -156,10 +159,10 @@ async fn tournament_requests_are_checked_and_refusals_coded() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_arena_pairs_players_again_as_they_finish_and_ends_with_standings() {
-    let (_dir, server) = start_with(config()).await;
+    let time = manual_clock();
+    let (_dir, server) = start_with(config(&time)).await;
     let addr = server.addr();
     let ps = players(addr, 4).await;
-    // Twenty "minutes" of a second each.
     let r = call(
         addr,
         &ps[0],
@@ -207,8 +210,12 @@ async fn an_arena_pairs_players_again_as_they_finish_and_ends_with_standings() {
             played.push(g.clone());
         }
     }
-    // It ends at its time once its last games are over: everyone resigns
-    // whatever game they are still given.
+    // Not over before its time.
+    let v = view(addr, &ps[0], &id).await;
+    assert_eq!(v["status"], "running", "{v:#}");
+    // Its twenty minutes pass: it ends once its last games are over, so
+    // everyone resigns whatever game they are still given.
+    time.advance(Duration::from_secs(20 * 60));
     let until = Instant::now() + Duration::from_secs(40);
     let last = loop {
         let v = view(addr, &ps[0], &id).await;
@@ -228,7 +235,7 @@ async fn an_arena_pairs_players_again_as_they_finish_and_ends_with_standings() {
                 }
             }
         }
-        tokio::time::sleep(Duration::from_millis(200)).await;
+        tokio::time::sleep(Duration::from_millis(100)).await;
     };
     let standings = last["standings"].as_array().unwrap();
     assert_eq!(standings.len(), 4, "{last:#}");
@@ -282,7 +289,8 @@ async fn an_arena_pairs_players_again_as_they_finish_and_ends_with_standings() {
 async fn a_swiss_of_five_plays_three_rounds_with_a_bye_each_and_survives_a_restart() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("t.sqlite3");
-    let server = start_on(&db).await;
+    let time = manual_clock();
+    let server = start_on(&db, &time).await;
     let addr = server.addr();
     let ps = players(addr, 5).await;
     let r = call(
@@ -306,6 +314,10 @@ async fn a_swiss_of_five_plays_three_rounds_with_a_bye_each_and_survives_a_resta
         .await;
         assert_eq!(r.status, 200, "{}", r.body);
     }
+    // Its start, three minutes on.
+    time.advance(Duration::from_secs(179));
+    assert_eq!(view(addr, &ps[0], &id).await["status"], "created");
+    time.advance(Duration::from_secs(1));
     let (g1, b1) = play_swiss_round(addr, &ps, &id, 1).await;
     assert_eq!(
         (g1.len(), b1.len()),
@@ -337,7 +349,7 @@ async fn a_swiss_of_five_plays_three_rounds_with_a_bye_each_and_survives_a_resta
     wait_for(addr, &ps[0], &id, "round 3", |v| v["round"] == 3).await;
     drop(server);
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let server = start_on(&db).await;
+    let server = start_on(&db, &time).await;
     let addr = server.addr();
     let (g3, b3) = play_swiss_round(addr, &ps, &id, 3).await;
     assert_eq!((g3.len(), b3.len()), (2, 1));

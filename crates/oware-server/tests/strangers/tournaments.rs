@@ -3,18 +3,21 @@
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
+use oware_server::time::Time;
 use oware_server::Config;
 use serde_json::{json, Value};
 
 use crate::common::tournaments::*;
 use crate::common::*;
 
-fn config() -> Config {
+/// The server on a manual clock: a tournament's start comes when the
+/// test moves the clock.
+fn config(time: &Time) -> Config {
     Config {
         engine_threads: 1,
         rate_limits: None,
         swiss_break: Duration::from_millis(0),
-        tournament_minute: Duration::from_millis(1000),
+        time: time.clone(),
         ..Config::default()
     }
 }
@@ -68,7 +71,8 @@ fn names(v: &Value) -> Vec<String> {
 /// and the standings show "Deleted player" where their names were.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn finding_1_a_deleted_account_never_freezes_a_swiss() {
-    let (_dir, server) = start_with(config()).await;
+    let time = manual_clock();
+    let (_dir, server) = start_with(config(&time)).await;
     let addr = server.addr();
     let ps = players(addr, 6).await;
     let id = new_tournament(
@@ -80,6 +84,7 @@ async fn finding_1_a_deleted_account_never_freezes_a_swiss() {
     join(addr, &ps[1..], &id).await;
     // Before the start.
     delete_account(addr, &ps[5]).await;
+    time.advance(Duration::from_secs(120));
     let (g1, b1) = play_swiss_round(addr, &ps[..5], &id, 1).await;
     assert_eq!((g1.len(), b1.len()), (2, 1), "five left: two games, a bye");
     // In the middle of round 2: the leaver's game is resigned for them.
@@ -146,7 +151,7 @@ async fn finding_1_a_deleted_account_never_freezes_a_swiss() {
 async fn finding_2_the_director_cannot_be_starved() {
     let (_dir, server) = start_with(Config {
         tournament_max_open: 70,
-        ..config()
+        ..config(&manual_clock())
     })
     .await;
     let addr = server.addr();
@@ -223,7 +228,8 @@ async fn finding_2_the_director_cannot_be_starved() {
 /// set aside.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn finding_3_one_entrants_blocks_never_end_a_swiss() {
-    let (_dir, server) = start_with(config()).await;
+    let time = manual_clock();
+    let (_dir, server) = start_with(config(&time)).await;
     let addr = server.addr();
     let ps = players(addr, 4).await;
     for other in &ps[1..] {
@@ -244,6 +250,7 @@ async fn finding_3_one_entrants_blocks_never_end_a_swiss() {
     )
     .await;
     join(addr, [&ps[0], &ps[2], &ps[3]], &id).await;
+    time.advance(Duration::from_secs(60));
     for round in 1..=3 {
         let (games, byes) = play_swiss_round(addr, &ps, &id, round).await;
         assert_eq!((games.len(), byes.len()), (2, 0), "round {round}");
@@ -265,7 +272,7 @@ async fn finding_3_one_entrants_blocks_never_end_a_swiss() {
 /// join again); a game really played still counts.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn finding_4_arena_points_cannot_be_farmed_with_an_alt() {
-    let (_dir, server) = start_with(config()).await;
+    let (_dir, server) = start_with(config(&manual_clock())).await;
     let addr = server.addr();
     let ps = players(addr, 2).await;
     let (main, alt) = (&ps[0], &ps[1]);
@@ -318,7 +325,7 @@ async fn finding_4_arena_points_cannot_be_farmed_with_an_alt() {
 /// a deleted account leaves "Deleted player" in those places.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn finding_12_the_export_is_whole_and_deletion_leaves_no_name() {
-    let (_dir, server) = start_with(config()).await;
+    let (_dir, server) = start_with(config(&manual_clock())).await;
     let addr = server.addr();
     let ps = players(addr, 3).await;
     let (me, leaver, other) = (&ps[0], &ps[1], &ps[2]);
@@ -383,7 +390,7 @@ async fn finding_12_the_export_is_whole_and_deletion_leaves_no_name() {
 /// follow list. A block now ends following both ways.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn finding_9_a_block_ends_following_both_ways() {
-    let (_dir, server) = start_with(config()).await;
+    let (_dir, server) = start_with(config(&manual_clock())).await;
     let addr = server.addr();
     let ps = players(addr, 2).await;
     for (a, b) in [(&ps[0], &ps[1]), (&ps[1], &ps[0])] {
@@ -423,7 +430,7 @@ async fn finding_9_a_block_ends_following_both_ways() {
 /// reaches the reader, in any room.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn finding_9_a_block_is_not_evaded_by_signing_out() {
-    let (_dir, server) = start_with(config()).await;
+    let (_dir, server) = start_with(config(&manual_clock())).await;
     let addr = server.addr();
     let ps = players(addr, 3).await;
     let (victim, blocked, friend) = (&ps[0], &ps[1], &ps[2]);

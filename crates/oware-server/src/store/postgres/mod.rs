@@ -38,7 +38,7 @@ mod tournaments;
 
 use super::chat::{side_code, side_from_code, ChatMessage, Room};
 use super::{
-    enqueue, meta_json, parse_meta, AccountStore, ChatPage, ChatStore, Due, GameStore, Job,
+    enqueue, meta_json, parse_meta, AccountStore, ChatPage, ChatStore, Due, GameStore, Job, Lease,
     Listing, Notice, PuzzleStore, Store, StoreError, StoredGame, StoredPly, WriteOp, WriteStats,
     MAX_GROUP,
 };
@@ -875,16 +875,16 @@ impl GameStore for PgStore {
         *self.stats.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn claim_due(&self, now: i64, lease_ms: i64, limit: u32) -> Result<Vec<String>, StoreError> {
+    fn claim_due(&self, now: i64, lease: Lease, limit: u32) -> Result<Vec<String>, StoreError> {
         self.block(async {
             let client = self.pool.get().await?;
             let rows = client
                 .query(
                     "UPDATE games SET due_claim = $2 WHERE id IN (
-                        SELECT id FROM games WHERE due_at <= $1 AND coalesce(due_claim, 0) <= $1
+                        SELECT id FROM games WHERE due_at <= $1 AND coalesce(due_claim, 0) <= $4
                         ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
                      RETURNING id",
-                    &[&now, &(now + lease_ms), &(limit as i64)],
+                    &[&now, &(lease.now + lease.ms), &(limit as i64), &lease.now],
                 )
                 .await?;
             Ok(rows.iter().map(|r| r.get(0)).collect())
@@ -1113,12 +1113,12 @@ impl crate::store::tournaments::TournamentStore for PgStore {
     fn claim_tournaments(
         &self,
         now: i64,
-        lease_ms: i64,
+        lease: Lease,
         limit: u32,
     ) -> Result<Vec<String>, StoreError> {
         self.block(async {
             let client = self.pool.get().await?;
-            tournaments::claim(&client, now, lease_ms, limit).await
+            tournaments::claim(&client, now, lease, limit).await
         })
     }
 

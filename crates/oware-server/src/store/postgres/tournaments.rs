@@ -351,7 +351,7 @@ pub(super) async fn tournaments(
 pub(super) async fn claim(
     client: &Client,
     now: i64,
-    lease_ms: i64,
+    lease: crate::store::Lease,
     limit: u32,
 ) -> Result<Vec<String>, StoreError> {
     let rows = client
@@ -359,11 +359,11 @@ pub(super) async fn claim(
             "UPDATE tournaments SET claim = $2 WHERE id IN (
                 SELECT id FROM tournaments
                 WHERE (status = 'running' OR (status = 'created' AND starts_at <= $1))
-                AND coalesce(claim, 0) <= $1
+                AND coalesce(claim, 0) <= $4
                 ORDER BY status = 'running', creator IS NOT NULL, coalesce(claim, 0), starts_at, id
                 LIMIT $3 FOR UPDATE SKIP LOCKED)
              RETURNING id",
-            &[&now, &(now + lease_ms), &i64::from(limit)],
+            &[&now, &(lease.now + lease.ms), &i64::from(limit), &lease.now],
         )
         .await?;
     Ok(rows.iter().map(|r| r.get(0)).collect())

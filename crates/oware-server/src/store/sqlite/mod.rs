@@ -23,7 +23,7 @@ mod tournaments;
 
 use super::chat::{ChatMessage, Room};
 use super::{
-    enqueue, meta_json, parse_meta, AccountStore, ChatPage, ChatStore, Due, GameStore, Job,
+    enqueue, meta_json, parse_meta, AccountStore, ChatPage, ChatStore, Due, GameStore, Job, Lease,
     Listing, PuzzleStore, Store, StoreError, StoredGame, StoredPly, WriteOp, WriteStats, MAX_GROUP,
 };
 use crate::model::{GameMeta, GameStatus};
@@ -488,18 +488,20 @@ impl GameStore for SqliteStore {
         *self.stats.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn claim_due(&self, now: i64, lease_ms: i64, limit: u32) -> Result<Vec<String>, StoreError> {
+    fn claim_due(&self, now: i64, lease: Lease, limit: u32) -> Result<Vec<String>, StoreError> {
         // One node: no other claims to skip, but the lease keeps a game
         // from being taken up again before its timer has acted.
         let conn = self.reader();
         let ids = conn
             .prepare_cached(
                 "UPDATE game_state SET due_claim = ?2 WHERE id IN (
-                    SELECT id FROM game_state WHERE due_at <= ?1 AND coalesce(due_claim, 0) <= ?1
+                    SELECT id FROM game_state WHERE due_at <= ?1 AND coalesce(due_claim, 0) <= ?4
                     ORDER BY due_at LIMIT ?3)
                  RETURNING id",
             )?
-            .query_map(params![now, now + lease_ms, limit], |r| r.get(0))?
+            .query_map(params![now, lease.now + lease.ms, limit, lease.now], |r| {
+                r.get(0)
+            })?
             .collect::<Result<Vec<String>, _>>()?;
         Ok(ids)
     }
@@ -622,10 +624,10 @@ impl crate::store::tournaments::TournamentStore for SqliteStore {
     fn claim_tournaments(
         &self,
         now: i64,
-        lease_ms: i64,
+        lease: Lease,
         limit: u32,
     ) -> Result<Vec<String>, StoreError> {
-        tournaments::claim(&self.reader(), now, lease_ms, limit)
+        tournaments::claim(&self.reader(), now, lease, limit)
     }
 
     fn tournaments_entered(

@@ -335,7 +335,7 @@ pub(super) fn tournaments(
 pub(super) fn claim(
     conn: &Connection,
     now: i64,
-    lease_ms: i64,
+    lease: crate::store::Lease,
     limit: u32,
 ) -> Result<Vec<String>, StoreError> {
     let ids = conn
@@ -343,12 +343,14 @@ pub(super) fn claim(
             "UPDATE tournaments SET claim = ?2 WHERE id IN (
                 SELECT id FROM tournaments
                 WHERE (status = 'running' OR (status = 'created' AND starts_at <= ?1))
-                AND coalesce(claim, 0) <= ?1
+                AND coalesce(claim, 0) <= ?4
                 ORDER BY status = 'running', creator IS NOT NULL, coalesce(claim, 0), starts_at, id
                 LIMIT ?3)
              RETURNING id",
         )?
-        .query_map(params![now, now + lease_ms, limit], |r| r.get(0))?
+        .query_map(params![now, lease.now + lease.ms, limit, lease.now], |r| {
+            r.get(0)
+        })?
         .collect::<Result<Vec<String>, _>>()?;
     Ok(ids)
 }

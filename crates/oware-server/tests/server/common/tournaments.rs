@@ -182,3 +182,9 @@ pub async fn play_and_resign(addr: SocketAddr, ps: &[Player], game: &str) {
     play_first_legal(addr, north, game, 1).await;
     resign(addr, south, game).await;
 }
+
+/// A manual clock for the server, standing at today's date: tournaments'
+/// minutes pass when the test moves it (`Time::advance`).
+pub fn manual_clock() -> oware_server::time::Time {
+    oware_server::time::Time::manual(oware_server::time::Time::wall().unix_ms())
+}
