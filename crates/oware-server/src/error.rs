@@ -38,6 +38,12 @@ macro_rules! codes {
         }
 
         impl ApiError {
+    /// A change the database did not take: said without the database's
+    /// own words, which stay in the server's log.
+    pub fn not_stored() -> ApiError {
+        ApiError::internal("the change could not be stored; nothing was changed")
+    }
+
             $(
                 #[doc = concat!("A `", $code, "` error.")]
                 pub fn $ctor(message: impl Into<String>) -> ApiError {

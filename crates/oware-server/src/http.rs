@@ -133,7 +133,7 @@ fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
 }
 
 async fn health(State(hub): State<Arc<Hub>>) -> Json<Health> {
-    let stats = hub.store().stats();
+    let stats = hub.write_stats();
     Json(Health {
         ok: true,
         games_in_memory: hub.games_in_memory(),

@@ -143,16 +143,16 @@ impl Server {
         };
         let max_connections = options.config.max_connections;
         let idle_timeout = options.config.idle_timeout;
+        let limits = Arc::new(limits::Limiter::new(
+            options.config.rate_limits,
+            &store,
+            options.config.time.clone(),
+        ));
         let hub = Hub::new(store, options.config);
         let listener = listener::bind(options.addr).map_err(|e| {
             std::io::Error::new(e.kind(), format!("cannot listen on {}: {e}", options.addr))
         })?;
         let addr = listener.local_addr()?;
-        let limits = Arc::new(limits::Limiter::new(
-            hub.config().rate_limits,
-            hub.store(),
-            hub.time().clone(),
-        ));
         let forget = Arc::downgrade(&limits);
         tokio::spawn(async move {
             loop {

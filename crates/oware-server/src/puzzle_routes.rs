@@ -338,11 +338,7 @@ async fn attempt(
             start: f64::from(p.rating),
             at: hub.now_ms(),
         });
-        match hub.store().write(op).await {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => return Err(ApiError::internal(format!("store: {e}"))),
-            Err(_) => return Err(ApiError::internal("the writer stopped")),
-        }
+        hub.write_change(op, ApiError::not_stored).await?;
         let after = hub.read(move |store| store.puzzle_player(&account)).await?;
         yours = Some(after.rating.rating.round() as i32);
     }

@@ -68,10 +68,8 @@ async fn other(hub: &Hub, user: &User, name: String) -> Result<(String, String),
 }
 
 async fn write(hub: &Hub, op: AccountOp) -> Result<(), ApiError> {
-    match hub.store().write(WriteOp::Account(op)).await {
-        Ok(r) => r.map_err(|e| ApiError::internal(format!("store: {e}"))),
-        Err(_) => Err(ApiError::internal("the writer stopped")),
-    }
+    hub.write_change(WriteOp::Account(op), ApiError::not_stored)
+        .await
 }
 
 async fn follow(
@@ -145,10 +143,8 @@ async fn block(
             }));
         }
     }
-    match hub.store().write(WriteOp::All(ops)).await {
-        Ok(r) => r.map_err(|e| ApiError::internal(format!("store: {e}")))?,
-        Err(_) => return Err(ApiError::internal("the writer stopped")),
-    }
+    hub.write_change(WriteOp::All(ops), ApiError::not_stored)
+        .await?;
     relations_view(&hub, &user).await.map(Json)
 }
 

@@ -118,22 +118,15 @@ async fn puzzle_rating_of(hub: &Hub, account: &str) -> Result<Option<PuzzleRatin
 }
 
 async fn cpu<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(|e| ApiError::internal(format!("worker: {e}")))
+    tokio::task::spawn_blocking(f).await.map_err(|e| {
+        tracing::error!("a worker thread failed: {e}");
+        ApiError::internal("the server could not finish this request")
+    })
 }
 
 async fn write(hub: &Hub, op: WriteOp) -> Result<(), ApiError> {
-    match hub.store().write(op).await {
-        Ok(r) => r.map_err(|e| {
-            if e.is_conflict() {
-                ApiError::username_taken("this username is taken")
-            } else {
-                ApiError::internal(format!("store: {e}"))
-            }
-        }),
-        Err(_) => Err(ApiError::internal("the writer stopped")),
-    }
+    hub.write_change(op, || ApiError::username_taken("this username is taken"))
+        .await
 }
 
 async fn ratings_of(hub: &Hub, account: &str) -> Result<Vec<RatingView>, ApiError> {

@@ -245,9 +245,12 @@ fn start_tablebases(setup: crate::config::Tablebases) -> Loading {
     })
 }
 
+/// A database failure, logged here and answered in words that name no
+/// table, query or file: no raw database error reaches a client
+/// (`tests/server/commit.rs`).
 fn store_err(e: impl std::fmt::Display) -> ApiError {
     tracing::error!("storage: {}", crate::model::printable(&e.to_string()));
-    ApiError::internal("the game could not be stored; nothing was changed")
+    ApiError::not_stored()
 }
 
 impl Hub {
@@ -316,9 +319,27 @@ impl Hub {
         before - games.len()
     }
 
-    /// The store.
-    pub fn store(&self) -> &Arc<dyn Store> {
-        &self.store
+    /// Stores a change that is not a game's (an account, a follow, a
+    /// block, a report, a puzzle attempt) in the store's next group
+    /// commit. A uniqueness conflict (a name already taken) answers
+    /// `conflict()`; any other failure is logged and answered without the
+    /// database's own words.
+    pub async fn write_change(
+        &self,
+        op: WriteOp,
+        conflict: impl FnOnce() -> ApiError,
+    ) -> Result<(), ApiError> {
+        match self.store.write(op).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) if e.is_conflict() => Err(conflict()),
+            Ok(Err(e)) => Err(store_err(e)),
+            Err(_) => Err(store_err("the writer stopped")),
+        }
+    }
+
+    /// What the store has written so far (for `/healthz`).
+    pub fn write_stats(&self) -> crate::store::WriteStats {
+        self.store.stats()
     }
 
     /// The engine pool.

@@ -260,6 +260,7 @@ async fn a_move_that_cannot_be_stored_is_not_played_nor_announced() {
         .await
         .unwrap_err();
     assert_eq!(e.code.as_str(), "internal");
+    assert!(!e.message.contains("disk full"), "{e:?}");
     let view = hub.view(&seated.id).await.unwrap();
     assert_eq!(view.ply, 0);
     assert_eq!(view.position, oware_core::Position::start());
@@ -335,5 +336,33 @@ async fn a_rematch_link_that_cannot_be_stored_is_not_kept() {
     assert_eq!(
         hub.view(&seated.id).await.unwrap().rematch,
         Some(again.id.clone())
+    );
+}
+
+/// No database error reaches a client in the database's own words: a
+/// change that is not a game's (an account's follow) that the store
+/// refuses is answered `internal` with the server's words; the store's
+/// text stays in the log.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_raw_database_error_reaches_a_client() {
+    let (_dir, store, hub) = hub().await;
+    store.fail_after(0);
+    let e = hub
+        .write_change(
+            WriteOp::Account(oware_server::accounts::AccountOp::Follow {
+                follower: "a".into(),
+                followed: "b".into(),
+                on: true,
+                at: 0,
+            }),
+            oware_server::error::ApiError::not_stored,
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(e.code.as_str(), "internal");
+    assert!(!e.message.contains("disk full"), "{e:?}");
+    assert_eq!(
+        e.message,
+        "the change could not be stored; nothing was changed"
     );
 }

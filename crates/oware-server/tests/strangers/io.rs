@@ -236,9 +236,10 @@ async fn finding_5_slow_headers_from_one_address_cannot_hold_every_connection() 
 /// `name` directly through the hub (the upload route has its own limits,
 /// finding 11's).
 async fn fill_account(server: &oware_server::Server, name: &str, n: usize, plies: usize) {
-    let hub = server.hub().clone();
+    let store = oware_server::admin::open(Some(server.db())).await.unwrap();
     let key = name.to_string();
-    let account = tokio::task::spawn_blocking(move || hub.store().account_by_name(&key))
+    let s = store.clone();
+    let account = tokio::task::spawn_blocking(move || s.account_by_name(&key))
         .await
         .unwrap()
         .unwrap()
