@@ -2,8 +2,9 @@
 // An arena of four players runs to its end, each player sent to their
 // game when paired and back to the tournament after it; then a 3-round
 // Swiss of five, with a bye each round. Games end by South resigning.
-// The server's tournament minute is a second (--tournament-minute-ms), so
-// "starts in 15 min" is 15 s and a 15-minute arena lasts 15 s.
+// The server runs on a manual clock (--manual-clock): the test moves it
+// (POST /api/v1/clock) to each tournament's start and the arena's end, so
+// no minute is waited for in real time and no game clock runs out.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -63,12 +64,13 @@ async function step(page, name) {
   }
 }
 
-/** Plays the tournament on `pages` until it is over. */
-async function playOut(pages, names, id, limitMs) {
+/** Plays the tournament on `pages` until it is over (or until `enough`
+ * says of its state). */
+async function playOut(pages, names, id, limitMs, enough = (v) => v.status === 'finished') {
   const end = Date.now() + limitMs;
   for (;;) {
     const v = await tournament(pages[0], id);
-    if (v.status === 'finished') return v;
+    if (enough(v)) return v;
     assert.ok(Date.now() < end, `the tournament ended in time: ${JSON.stringify(v).slice(0, 600)}`);
     for (let i = 0; i < pages.length; i += 1) {
       try { await step(pages[i], names[i]); } catch (_) { /* the page moved on meanwhile */ }
@@ -83,9 +85,13 @@ test('phones: a 4-player arena and a 5-player Swiss with byes, to their ends', a
   const server = await startServer({
     port: await freePort(),
     db: join(dir, 'games.sqlite3'),
-    args: ['--no-rate-limits', '--tournament-minute-ms', '1000', '--swiss-break-ms', '300'],
+    args: ['--no-rate-limits', '--manual-clock', 'now', '--swiss-break-ms', '0'],
   });
   BASE = server.url;
+  const advance = async (ms) => {
+    const r = await fetch(`${BASE}/api/v1/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: ms }) });
+    assert.equal(r.status, 200, await r.text());
+  };
   const b = await launch();
   try {
     const pages = [];
@@ -115,8 +121,12 @@ test('phones: a 4-player arena and a 5-player Swiss with byes, to their ends', a
       await p.getByRole('button', { name: 'Join' }).click();
       await until(async () => (await p.locator('.tour-you .you-text').textContent()).length > 0, 'joined');
     }
-    // Paired players are sent to their games.
+    // Its start, a minute on: paired players are sent to their games.
+    await advance(60_000);
     await until(async () => /\/game\//.test(pages[1].url()) || /\/game\//.test(pages[0].url()), 'a player sent to their game');
+    // Two rounds of games, then its fifteen minutes are over.
+    await playOut(pages.slice(0, 4), NAMES.slice(0, 4), arena, 90000, (v) => v.games.filter((g) => g.outcome).length >= 4);
+    await advance(15 * 60_000);
     const arenaDone = await playOut(pages.slice(0, 4), NAMES.slice(0, 4), arena, 90000);
     const played = arenaDone.games.filter((g) => g.outcome).length;
     assert.ok(played >= 4, `at least two rounds of games (${played})`);
@@ -144,6 +154,7 @@ test('phones: a 4-player arena and a 5-player Swiss with byes, to their ends', a
       await p.getByRole('button', { name: 'Join' }).click();
       await until(async () => /You are in/.test(await p.locator('.tour-you .you-text').textContent()), 'joined the Swiss');
     }
+    await advance(15 * 60_000);
     const swissDone = await playOut(pages, NAMES, swiss, 120000);
     assert.equal(swissDone.round, 3);
     const byes = swissDone.games.filter((g) => !g.id).map((g) => g.south);

@@ -50,17 +50,10 @@ pub struct Config {
     /// A seek whose creator has had no connection open for this long is
     /// cancelled (a reload reconnects well within it).
     pub seek_grace: Duration,
-    /// How long a correspondence day lasts: a day, shortened only by tests
-    /// (`oware serve --correspondence-day-ms`), so that days run out in
-    /// seconds.
-    pub correspondence_day: Duration,
     /// The pause between a Swiss round's last game and the next round's
     /// pairing, for the players to read the standings (`oware serve
     /// --swiss-break-ms` shortens it for tests).
     pub swiss_break: Duration,
-    /// How long an arena's "minute" lasts: a minute, shortened only by
-    /// tests (`oware serve --tournament-minute-ms`).
-    pub tournament_minute: Duration,
     /// The most entrants a tournament takes.
     pub tournament_max_players: usize,
     /// Open tournaments created by players, all together (the site's own
@@ -108,9 +101,7 @@ impl Default for Config {
             book: true,
             tablebases: None,
             seek_grace: Duration::from_secs(15),
-            correspondence_day: Duration::from_secs(86_400),
             swiss_break: Duration::from_secs(20),
-            tournament_minute: Duration::from_secs(60),
             tournament_max_players: 200,
             tournament_max_open: 100,
             tournament_schedule: Vec::new(),

@@ -116,11 +116,35 @@ pub fn routes() -> Router<crate::state::AppState> {
         .route("/api/v1/games/{id}/chat", get(chat))
         .route("/api/v1/analyze", post(analyze))
         .route("/api/v1/health", get(health))
+        .route("/api/v1/clock", post(move_clock))
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
         .route("/metrics", get(metrics))
         .route("/api/{*rest}", axum::routing::any(api_not_found))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+}
+
+/// Moves a manual clock on (`oware serve --manual-clock`, for tests of
+/// separate processes: the browser's, several nodes'): refused as an
+/// unknown route on a server with the wall clock, and from any address but
+/// the loopback's.
+async fn move_clock(
+    State(hub): State<Arc<Hub>>,
+    parts: axum::http::request::Parts,
+    body: axum::body::Bytes,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let peer = parts
+        .extensions
+        .get::<axum::extract::ConnectInfo<crate::listener::PeerAddr>>()
+        .map(|c| c.0 .0.ip());
+    if !hub.time().is_manual() || !peer.is_some_and(|ip| ip.is_loopback()) {
+        return Err(ApiError::not_found("no API route /api/v1/clock"));
+    }
+    let req: crate::protocol::incoming::MoveClockReq = serde_json::from_slice(&body)
+        .map_err(|e| ApiError::malformed(format!("invalid JSON body: {e}")))?;
+    hub.time()
+        .advance(std::time::Duration::from_millis(req.advance_ms));
+    Ok(Json(serde_json::json!({ "now_ms": hub.now_ms() })))
 }
 
 async fn api_not_found(uri: axum::http::Uri) -> ApiError {

@@ -582,9 +582,12 @@ fn a_tournament_whose_node_is_killed_mid_round_finishes_on_another() {
         return;
     };
     let url = pg.database("tournament");
-    let fast = ["--tournament-minute-ms", "1000", "--swiss-break-ms", "300"];
-    let mut a = Node::start_with(&url, &fast);
-    let b = Node::start_with(&url, &fast);
+    // Both nodes on one manual clock, standing at the same time: the test
+    // moves both to the start (POST /api/v1/clock), and no round waits.
+    let at = oware_server::time::Time::wall().unix_ms().to_string();
+    let manual = ["--manual-clock", at.as_str(), "--swiss-break-ms", "0"];
+    let mut a = Node::start_with(&url, &manual);
+    let b = Node::start_with(&url, &manual);
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
         let names = ["Ama", "Kofi", "Esi", "Yaw"];
@@ -617,6 +620,11 @@ fn a_tournament_whose_node_is_killed_mid_round_finishes_on_another() {
                 None,
             )
             .await;
+            assert_eq!(r.status, 200, "{}", r.body);
+        }
+        // Four minutes on, on both nodes: the Swiss is due.
+        for node in [a.addr, b.addr] {
+            let r = post(node, "/api/v1/clock", json!({"advance_ms": 240_000})).await;
             assert_eq!(r.status, 200, "{}", r.body);
         }
         let view = |node: SocketAddr| {

@@ -21,8 +21,6 @@ pub const DAY: Duration = Duration::from_secs(86_400);
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clock {
     control: TimeControl,
-    /// The length of a correspondence day (a day, save in tests).
-    day: Duration,
     remaining: [u64; 2],
     running: Option<(Side, Instant)>,
 }
@@ -31,15 +29,8 @@ impl Clock {
     /// A stopped clock. `stored` is the time left when the game was last
     /// stored (chess clocks); a per-move clock starts every turn full.
     pub fn new(control: TimeControl, stored: Option<[u64; 2]>) -> Clock {
-        Clock::with_day(control, stored, DAY)
-    }
-
-    /// [`Clock::new`] with correspondence days of length `day` (the
-    /// server's `correspondence_day`, shortened only by tests).
-    pub fn with_day(control: TimeControl, stored: Option<[u64; 2]>, day: Duration) -> Clock {
         let mut clock = Clock {
             control,
-            day,
             remaining: [0; 2],
             running: None,
         };
@@ -55,7 +46,7 @@ impl Clock {
         match self.control {
             TimeControl::PerMove { per_move_ms } => per_move_ms,
             TimeControl::Correspondence { days_per_move } => {
-                self.day.as_millis() as u64 * u64::from(days_per_move)
+                DAY.as_millis() as u64 * u64::from(days_per_move)
             }
             TimeControl::Clock { initial_ms, .. } => initial_ms,
         }
@@ -225,13 +216,6 @@ mod tests {
         c.start(N, t0 + ms(2 * day));
         assert_eq!(c.expired(t0 + ms(5 * day - 1)), None);
         assert_eq!(c.expired(t0 + ms(5 * day)), Some(N));
-        // A shortened day (tests) scales the whole turn.
-        let c = Clock::with_day(
-            TimeControl::Correspondence { days_per_move: 7 },
-            None,
-            Duration::from_millis(100),
-        );
-        assert_eq!(c.view(t0).north_ms, 700);
     }
 
     #[test]

@@ -54,8 +54,6 @@ pub struct Live {
     pub(crate) version: u64,
     /// The deadlines as last stored.
     pub(crate) due: Due,
-    /// The length of a correspondence day ([`crate::config::Config`]).
-    day: std::time::Duration,
     /// The server's clock.
     time: Time,
 }
@@ -150,12 +148,11 @@ fn stored_clock(
     game: &Game,
     clock_at: &[Option<[u64; 2]>],
     due: Due,
-    day: std::time::Duration,
     time: &Time,
 ) -> Option<Clock> {
     let mut clock = meta
         .time_control
-        .map(|tc| Clock::with_day(tc, clock_at.last().copied().flatten(), day));
+        .map(|tc| Clock::new(tc, clock_at.last().copied().flatten()));
     if let (Some(c), Some(deadline)) = (clock.as_mut(), due.clock) {
         if !game.is_over() && meta.status() == GameStatus::Playing {
             c.resume(game.position().to_move(), time.instant_at(deadline));
@@ -166,10 +163,8 @@ fn stored_clock(
 
 impl Live {
     /// A stored game replayed through the rules, on the server's clock
-    /// (`config.time`; correspondence days last
-    /// [`crate::config::Config::correspondence_day`]).
+    /// (`config.time`).
     pub fn from_stored(stored: StoredGame, config: &Config) -> Result<Live, LoadError> {
-        let day = config.correspondence_day;
         let time = config.time.clone();
         let StoredGame {
             mut meta,
@@ -179,7 +174,7 @@ impl Live {
         } = stored;
         let game = replay_all(&mut meta, &plies)?;
         let clock_at: Vec<_> = plies.iter().map(|p| p.clock).collect();
-        let clock = stored_clock(&meta, &game, &clock_at, due, day, &time);
+        let clock = stored_clock(&meta, &game, &clock_at, due, &time);
         Ok(Live {
             meta,
             game,
@@ -191,7 +186,6 @@ impl Live {
             engine_gen: 0,
             version,
             due,
-            day,
             time,
         })
     }
@@ -211,14 +205,7 @@ impl Live {
         self.meta.ply = self.ply();
         self.meta.score = stores(self.game.position());
         self.meta.updated_at = self.meta.updated_at.max(p.at);
-        self.clock = stored_clock(
-            &self.meta,
-            &self.game,
-            &self.clock_at,
-            due,
-            self.day,
-            &self.time,
-        );
+        self.clock = stored_clock(&self.meta, &self.game, &self.clock_at, due, &self.time);
         self.version = version;
         self.due = due;
         Ok(())

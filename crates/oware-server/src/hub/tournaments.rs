@@ -57,6 +57,9 @@ use futures_util::StreamExt;
 pub(crate) const TICK: Duration = Duration::from_secs(1);
 /// How long a claim keeps other nodes off a tournament.
 pub(crate) const LEASE_MS: i64 = 3_000;
+
+/// A minute, in ms.
+const MINUTE_MS: i64 = 60_000;
 /// An arena entrant is paired only if their tournament page said they are
 /// there within this time.
 pub(crate) const PRESENT_MS: i64 = 15_000;
@@ -321,10 +324,6 @@ impl Hub {
                 looks.await;
             }
         });
-    }
-
-    fn minute_ms(&self) -> i64 {
-        self.config.tournament_minute.as_millis() as i64
     }
 
     async fn tournament(&self, id: &str) -> Result<Tournament, ApiError> {
@@ -637,7 +636,7 @@ impl Hub {
     ) -> Result<TournamentView, ApiError> {
         let now = self.now_ms();
         // (Tests shorten the tournament's minute, start included.)
-        let starts_at = now + i64::from(req.starts_in_s) * self.minute_ms() / 60;
+        let starts_at = now + i64::from(req.starts_in_s) * 1_000;
         let row = TournamentRow {
             id: new_id(),
             kind: req.kind,
@@ -648,7 +647,7 @@ impl Hub {
             status: Status::Created,
             starts_at,
             ends_at: (req.kind == Kind::Arena)
-                .then(|| starts_at + i64::from(req.minutes) * self.minute_ms()),
+                .then(|| starts_at + i64::from(req.minutes) * MINUTE_MS),
             rounds: if req.kind == Kind::Swiss {
                 req.rounds
             } else {
@@ -717,7 +716,7 @@ impl Hub {
                 status: Status::Created,
                 starts_at,
                 ends_at: (s.kind == Kind::Arena)
-                    .then(|| starts_at + i64::from(s.length) * self.minute_ms()),
+                    .then(|| starts_at + i64::from(s.length) * MINUTE_MS),
                 rounds: if s.kind == Kind::Swiss { s.length } else { 0 },
                 round: 0,
                 next_at: None,

@@ -133,6 +133,14 @@ pub(crate) fn parse_position(text: &str) -> Result<Position, ApiError> {
     text.parse().map_err(|e| ApiError::position(text, &e))
 }
 
+/// `POST /api/v1/clock` (a manual clock only): `{"advance_ms": n}`.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct MoveClockReq {
+    /// How far to move the clock on, in ms.
+    pub advance_ms: u64,
+}
+
 /// The query of the WebSocket upgrade.
 #[derive(Deserialize, Debug)]
 pub struct WsQuery {

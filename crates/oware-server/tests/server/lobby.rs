@@ -7,6 +7,7 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use oware_server::config::Config;
+use oware_server::time::Time;
 use serde_json::{json, Value};
 
 use crate::common::{get, post, recv_type, send, start_with, ws};
@@ -20,6 +21,15 @@ fn config() -> Config {
         seek_grace: GRACE,
         ..Config::default()
     }
+}
+
+/// Moves the server's manual clock on by `d` and waits until the lobby has
+/// been swept after that: a canary seek, whose creator never connects, is
+/// cancelled. What the sweep left standing it has judged.
+async fn swept_after(time: &Time, addr: SocketAddr, d: Duration) {
+    let (canary, _) = seek(addr).await;
+    time.advance(d);
+    gone_within(addr, &canary, Duration::from_secs(10)).await;
 }
 
 /// A public online game (a seek): its id and the creator's token.
@@ -73,26 +83,32 @@ async fn gone_within(addr: SocketAddr, id: &str, within: Duration) -> Duration {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_seek_is_listed_while_its_creator_is_there() {
-    let (_dir, server) = start_with(config()).await;
+    // On a manual clock: the grace passes when the test says.
+    let time = Time::manual(Time::wall().unix_ms());
+    let (_dir, server) = start_with(Config {
+        time: time.clone(),
+        ..config()
+    })
+    .await;
     let addr = server.addr();
 
-    // Listed while the creator's page is open, for several rounds of the
-    // node's "still there" (every 2 s) and many times the grace.
+    // Listed while the creator's page is open, many times the grace.
     let (id, token) = seek(addr).await;
     let mut creator = ws(addr, &id, Some(&token)).await;
     recv_type(&mut creator, "state").await;
-    tokio::time::sleep(Duration::from_secs(5)).await;
+    swept_after(&time, addr, GRACE * 60).await;
     assert_eq!(listed(addr).await, vec![id.clone()]);
 
     // A reload (close, reconnect at once) keeps it.
     creator.close(None).await.unwrap();
     let mut creator = ws(addr, &id, Some(&token)).await;
     recv_type(&mut creator, "state").await;
-    tokio::time::sleep(Duration::from_secs(4)).await;
+    swept_after(&time, addr, GRACE * 60).await;
     assert_eq!(listed(addr).await, vec![id.clone()]);
 
-    // The creator leaves: the seek goes within the grace and a sweep.
+    // The creator leaves: the seek goes once the grace has passed.
     creator.close(None).await.unwrap();
+    time.advance(GRACE * 2);
     let took = gone_within(addr, &id, Duration::from_secs(8)).await;
     eprintln!("seek gone {took:?} after its creator left");
     assert_eq!(status(addr, &id).await, "cancelled");
@@ -103,6 +119,7 @@ async fn a_seek_is_listed_while_its_creator_is_there() {
 
     // A seek whose creator never connects goes the same way.
     let (never, _) = seek(addr).await;
+    time.advance(GRACE * 2);
     gone_within(addr, &never, Duration::from_secs(8)).await;
 
     // A seek taken before its creator leaves is a game: it stays.
@@ -112,7 +129,7 @@ async fn a_seek_is_listed_while_its_creator_is_there() {
     let j = post(addr, &format!("/api/v1/games/{taken}/join"), json!({})).await;
     assert_eq!(j.status, 200, "{}", j.body);
     creator.close(None).await.unwrap();
-    tokio::time::sleep(GRACE + Duration::from_secs(4)).await;
+    swept_after(&time, addr, GRACE * 60).await;
     assert_eq!(status(addr, &taken).await, "playing");
 }
 

@@ -386,3 +386,45 @@ async fn a_swiss_of_five_plays_three_rounds_with_a_bye_each_and_survives_a_resta
     }
     assert_eq!(last["round"], 3);
 }
+
+/// `POST /api/v1/clock` moves a manual clock (`oware serve
+/// --manual-clock`, for the tests of separate processes) and nothing else:
+/// on the wall clock it is no route at all.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_clock_route_moves_only_a_manual_clock() {
+    let (_dir, server) = start_with(config(&Time::wall())).await;
+    let r = post(server.addr(), "/api/v1/clock", json!({"advance_ms": 1000})).await;
+    assert_eq!(r.status, 404, "{}", r.body);
+
+    let time = Time::manual(1_000_000);
+    let (_dir, server) = start_with(config(&time)).await;
+    let addr = server.addr();
+    let r = post(addr, "/api/v1/clock", json!({"advance_ms": 60_000})).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["now_ms"], 1_060_000);
+    assert_eq!(time.unix_ms(), 1_060_000);
+    let r = post(addr, "/api/v1/clock", json!({"advance_ms": -1})).await;
+    assert_eq!(r.code(), "malformed", "{}", r.body);
+    // A Swiss due in a minute starts when the clock says so.
+    let ps = players(addr, 2).await;
+    let r = call(
+        addr,
+        &ps[0],
+        "POST",
+        "/api/v1/tournaments",
+        Some(create("swiss", json!({"rounds": 1, "starts_in_s": 60}))),
+    )
+    .await;
+    let id = r.json()["id"].as_str().unwrap().to_string();
+    let r = call(
+        addr,
+        &ps[1],
+        "POST",
+        &format!("/api/v1/tournaments/{id}/join"),
+        None,
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    post(addr, "/api/v1/clock", json!({"advance_ms": 60_000})).await;
+    wait_for(addr, &ps[0], &id, "the start", |v| v["status"] == "running").await;
+}

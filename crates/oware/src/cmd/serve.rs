@@ -68,10 +68,6 @@ pub struct ServeArgs {
     /// connection closes (a page reload reconnects well within it).
     #[arg(long, default_value_t = 15, value_parser = clap::value_parser!(u64).range(1..=3600))]
     seek_grace: u64,
-    /// Length of a correspondence "day" in milliseconds, for trying
-    /// correspondence games out and for tests (default: a real day).
-    #[arg(long, hide = true, value_parser = clap::value_parser!(u64).range(100..=86_400_000))]
-    correspondence_day_ms: Option<u64>,
     /// A tournament the server runs by itself, announced an hour ahead:
     /// "arena hourly 3+2 45" (an arena on every hour, 45 minutes, 3 minutes
     /// and 2 seconds a move) or "swiss daily@18 10+5 5" (5 rounds every
@@ -82,9 +78,12 @@ pub struct ServeArgs {
     /// pairing (default 20 s; shorter for tests).
     #[arg(long, hide = true, value_parser = clap::value_parser!(u64).range(0..=600_000))]
     swiss_break_ms: Option<u64>,
-    /// Length of an arena's "minute" in milliseconds, for tests.
-    #[arg(long, hide = true, value_parser = clap::value_parser!(u64).range(100..=60_000))]
-    tournament_minute_ms: Option<u64>,
+    /// For tests of separate processes only: the server's clock stands
+    /// still at this Unix time in milliseconds ("now": the time of the
+    /// start) and moves only when a client on the loopback address asks
+    /// (`POST /api/v1/clock`); several nodes given the same time agree.
+    #[arg(long, hide = true, value_name = "UNIX_MS|now")]
+    manual_clock: Option<String>,
 }
 
 /// Logs to standard error: `info` and above by default, or what `RUST_LOG`
@@ -130,12 +129,16 @@ pub fn run(command: Command) -> anyhow::Result<()> {
             }
             options.config.secure_cookies = args.secure_cookies;
             options.config.seek_grace = std::time::Duration::from_secs(args.seek_grace);
-            if let Some(ms) = args.correspondence_day_ms {
-                options.config.correspondence_day = std::time::Duration::from_millis(ms);
-            }
             options.config.tournament_schedule = args.tournament_schedule;
-            if let Some(ms) = args.tournament_minute_ms {
-                options.config.tournament_minute = std::time::Duration::from_millis(ms);
+            if let Some(at) = &args.manual_clock {
+                let wall = oware_server::time::Time::wall();
+                let at = match at.as_str() {
+                    "now" => wall.unix_ms(),
+                    ms => ms.parse::<i64>().map_err(|_| {
+                        anyhow::anyhow!("--manual-clock: {ms:?} is not a time in ms or \"now\"")
+                    })?,
+                };
+                options.config.time = oware_server::time::Time::manual(at);
             }
             if let Some(ms) = args.swiss_break_ms {
                 options.config.swiss_break = std::time::Duration::from_millis(ms);
