@@ -104,7 +104,15 @@ async fn players_and_spectators_chat_in_their_rooms() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_chat_flood_is_refused() {
-    let (_dir, server) = start_limited().await;
+    // On a manual clock: the burst refills only when the test says.
+    let time = oware_server::time::Time::manual(0);
+    let (_dir, server) = start_with(Config {
+        engine_threads: 1,
+        rate_limits: Some(RateLimits::default()),
+        time: time.clone(),
+        ..Config::default()
+    })
+    .await;
     let addr = server.addr();
     let (id, south, _north) = online_game(addr, json!({})).await;
     let mut s = ws(addr, &id, Some(&south)).await;
@@ -124,8 +132,10 @@ async fn a_chat_flood_is_refused() {
             _ => {}
         }
     }
-    assert!((5..=6).contains(&posted), "{posted} posted");
-    tokio::time::sleep(Duration::from_millis(1100)).await;
+    assert_eq!(posted, 5, "the burst, and not one more");
+    send(&mut s, json!({"type": "chat", "text": "still too soon"})).await;
+    assert_eq!(recv_type(&mut s, "error").await["code"], "rate_limited");
+    time.advance(Duration::from_millis(1_000));
     send(&mut s, json!({"type": "chat", "text": "calm again"})).await;
     assert_eq!(next_chat(&mut s).await["text"], "calm again");
 }
