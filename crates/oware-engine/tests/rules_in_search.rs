@@ -136,15 +136,22 @@ fn stop_from_another_thread_ends_an_unlimited_search() {
     });
     let stop = engine.stop_handle();
     let started = std::time::Instant::now();
+    // The stop is sent once the search reports its first iteration, so it
+    // arrives mid-search (search() resets the handle when it starts: a
+    // stop sent on a timer could come before that and be lost).
+    let (searching, first_iteration) = std::sync::mpsc::channel::<()>();
     let stopper = std::thread::spawn(move || {
-        std::thread::sleep(std::time::Duration::from_millis(100));
+        first_iteration
+            .recv()
+            .expect("the search reports an iteration");
         stop.stop();
     });
-    // search() resets the handle first, so the stop arrives mid-search.
     let r = engine.search(
         &Game::new(Position::start()),
         &Limits::default(),
-        &mut |_| {},
+        &mut |_| {
+            let _ = searching.send(());
+        },
     );
     stopper.join().unwrap();
     assert!(r.best.is_some());
