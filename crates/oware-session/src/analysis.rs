@@ -4,8 +4,9 @@
 //! cannot disagree.
 //!
 //! **Stable answers.** An analysis is a fixed-depth search of every legal
-//! move ([`Budget`]) with a cleared transposition table, on one thread and
-//! without the opening book: for a given position, history since the last
+//! move ([`Budget`]) with a cleared transposition table of a fixed size
+//! ([`oware_engine::ANALYSIS_HASH_MB`]), on one thread and without the
+//! opening book (the engine's one analysis, `Engine::analyze_to_depth`): for a given position, history since the last
 //! capture, depth and tables, the engine returns the same values, so asking
 //! twice answers the same (`tests/coach.rs` checks it). [`AnalysisCache`]
 //! keeps recent analyses, keyed by exactly that, so a second ask is also
@@ -206,9 +207,11 @@ pub struct Analysis {
 
 impl Analysis {
     /// Analyses `game`'s position with `budget`, stopped by `stop`. The
-    /// engine's table is cleared first, so the answer depends only on the
-    /// position, its history since the last capture, the budget and the
-    /// engine's tables.
+    /// engine analyses in a cleared table of a fixed size
+    /// ([`oware_engine::ANALYSIS_HASH_MB`]), so the answer depends only on
+    /// the position, its history since the last capture, the budget and
+    /// the engine's tables, and is the one `oware analyze --depth`, the
+    /// server's `POST /api/v1/analyze` and Python's `Engine.analyze` give.
     pub fn run(
         engine: &mut Engine,
         game: &Game,
@@ -218,7 +221,9 @@ impl Analysis {
         if game.is_over() || game.legal_moves().is_empty() {
             return Err(AnalysisError::GameOver);
         }
-        engine.new_game();
+        // The engine's one analysis (`Engine::analyze_to_depth`): its own
+        // cleared table of a fixed size, one thread, so the answer is the
+        // command line's, the server's and the browser's.
         let (found, depth) = engine.analyze_to_depth(game, &budget.limits(), stop, &mut |_| {});
         if stop.is_stopped() || found.len() != game.legal_moves().len() {
             return Err(AnalysisError::Stopped);

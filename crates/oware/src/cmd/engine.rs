@@ -385,10 +385,6 @@ pub struct AnalyzeArgs {
     #[arg(long, allow_hyphen_values = true,
           value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: Option<u32>,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64,
-          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=16384))]
-    pub hash: usize,
     #[command(flatten)]
     pub tables: TableArgs,
     /// Evaluate with the linear evaluation instead of the neural network
@@ -491,8 +487,11 @@ fn analyze(args: AnalyzeArgs) -> Result<()> {
             ),
         ));
     }
+    // An analysis searches in a table of its own (ANALYSIS_HASH_MB, cleared),
+    // so the engine's table size does not change the answer: the server,
+    // the browser and Python give the same one with the same tables.
     let mut engine = Engine::new(EngineOptions {
-        hash_mb: args.hash,
+        hash_mb: oware_engine::ANALYSIS_HASH_MB,
         tablebase_dir: None,
     });
     match args.tables.choose() {
