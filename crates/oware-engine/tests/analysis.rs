@@ -30,7 +30,11 @@ fn analyses_ignore_the_table_size_the_threads_and_earlier_searches() {
     let mut others = [fresh(1), fresh(16), fresh(64)];
     others[2].set_threads(2);
     for e in &mut others {
-        e.search(&Game::new(Position::start()), &Limits::depth(10), &mut |_| {});
+        e.search(
+            &Game::new(Position::start()),
+            &Limits::depth(10),
+            &mut |_| {},
+        );
     }
     for game in &games {
         let want = answer(&mut reference, game, 10);

@@ -167,7 +167,10 @@ fn post(addr: SocketAddr, path: &str, body: &Value) -> Value {
     s.read_to_string(&mut text).unwrap();
     let (head, rest) = text.split_once("\r\n\r\n").unwrap();
     assert!(head.starts_with("HTTP/1.1 200"), "{path} {body}: {text}");
-    let json = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+    let json = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
         dechunk(rest)
     } else {
         rest.to_string()
@@ -212,11 +215,22 @@ fn request(case: &Case) -> Value {
 fn server_analyze(addr: SocketAddr, case: &Case) -> Answer {
     let mut body = request(case);
     body["depth"] = json!(DEPTH);
-    post(addr, "/api/v1/analyze", &body)["moves"]
+    let v = post(addr, "/api/v1/analyze", &body);
+    // The search ends early when every move is proven (the tables'
+    // positions), never deeper than asked.
+    let depth = v["depth"].as_u64().unwrap();
+    assert!((1..=u64::from(DEPTH)).contains(&depth), "{v}");
+    assert_eq!(v["tables"].as_u64(), Some(TABLE_SEEDS as u64), "{v}");
+    v["moves"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|m| (letter(&m["move"]), m["score"]["cp"].as_i64().unwrap() as i32))
+        .map(|m| {
+            (
+                letter(&m["move"]),
+                m["score"]["cp"].as_i64().unwrap() as i32,
+            )
+        })
         .collect()
 }
 
@@ -227,7 +241,12 @@ fn server_coach(addr: SocketAddr, case: &Case) -> Answer {
         .as_array()
         .unwrap()
         .iter()
-        .map(|m| (letter(&m["move"]), m["score"]["cp"].as_i64().unwrap() as i32))
+        .map(|m| {
+            (
+                letter(&m["move"]),
+                m["score"]["cp"].as_i64().unwrap() as i32,
+            )
+        })
         .collect();
     assert_eq!(letter(&v["best"]), moves[0].0, "the hint is the first move");
     moves
@@ -247,7 +266,12 @@ fn module(state: &mut oware_wasm::api::State, case: &Case) -> Answer {
         .as_array()
         .unwrap()
         .iter()
-        .map(|m| (letter(&m["move"]), m["score"]["cp"].as_i64().unwrap() as i32))
+        .map(|m| {
+            (
+                letter(&m["move"]),
+                m["score"]["cp"].as_i64().unwrap() as i32,
+            )
+        })
         .collect()
 }
 
@@ -273,7 +297,12 @@ fn one_answer_everywhere() {
     let dir = tempfile::tempdir().unwrap();
     let tables = dir.path().join("tables");
     let built = Command::new(env!("CARGO_BIN_EXE_oware"))
-        .args(["tablebase", "build", "--max-seeds", &TABLE_SEEDS.to_string()])
+        .args([
+            "tablebase",
+            "build",
+            "--max-seeds",
+            &TABLE_SEEDS.to_string(),
+        ])
         .arg("--dir")
         .arg(&tables)
         .output()
@@ -322,7 +351,10 @@ fn one_answer_everywhere() {
         wasm.add_table(std::fs::read(file).unwrap());
     }
     let installed = wasm.handle(r#"{"op":"tables"}"#, &mut |_| {});
-    assert!(installed.contains(&format!("\"max_seeds\":{TABLE_SEEDS}")), "{installed}");
+    assert!(
+        installed.contains(&format!("\"max_seeds\":{TABLE_SEEDS}")),
+        "{installed}"
+    );
 
     // Engines unlike the others: the terminal game's table (32 MiB, its
     // analyses kept in a cache), Python's default (64 MiB) on two threads
