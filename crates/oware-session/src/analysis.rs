@@ -30,9 +30,15 @@
 //! | mistake | 2.5 to below 5.0 |
 //! | blunder | 5.0 or more |
 //!
+//! One exception: a move proven lost (by the tables or the search) while
+//! the best move is not is at least a mistake, whatever its loss on the
+//! scale (an estimate of −20 seeds counts −11.2, a loss −12: 0.8 would read
+//! "good"). Where the tables reach, a table win is therefore always "best"
+//! (it has the scale's top value) and a table loss never "good".
+//!
 //! The coach warns only from "mistake" up. Since the verdict is a monotone
-//! function of the loss, no move called best or good is ever valued below a
-//! move called a mistake, and the hint's move (the first of the analysis)
+//! function of the loss (the exception only raises the lowest values), no
+//! move called best or good is ever valued below a move called a mistake, and the hint's move (the first of the analysis)
 //! is always "best". Throwing away a table win for a draw loses 12: a
 //! blunder. The thresholds were calibrated by the warning rate in games
 //! between levels (docs/ENGINE.md, "The coach").
@@ -293,6 +299,11 @@ impl Analysis {
         let loss = (best.points() - value.points()).max(0.0);
         let verdict = if mv == best.mv {
             Verdict::Best
+        } else if value.kind.is_proven_loss() && !best.kind.is_proven_loss() {
+            // A lost game (by the tables or the search) where the best
+            // move is not lost throws the game away, however lost the best
+            // move's estimate looks: never "good", always warned about.
+            Verdict::of_loss(loss).max(Verdict::Mistake)
         } else {
             Verdict::of_loss(loss)
         };
