@@ -85,3 +85,54 @@ fn five_hundred_positions_of_games_between_levels() {
     let distinct: std::collections::HashSet<_> = p.iter().map(|e| e.pos.to_string()).collect();
     assert_eq!(distinct.len(), 500);
 }
+
+/// `oware puzzle recheck`: the tables alone re-check a puzzle's claim; a
+/// puzzle whose solution is not the only win, or whose lead in seeds is
+/// smaller than claimed, is refused.
+#[test]
+fn the_tables_recheck_puzzle_claims() {
+    use oware_session::puzzles::PuzzleSet;
+    use oware_tools::puzzles::recheck;
+    let tables = Tablebase::build_in_memory(15).unwrap();
+    let file =
+        |rows: &str| PuzzleSet::parse(&format!("# check-depth 10\n# tables 14\n{rows}\n")).unwrap();
+    // The issue's puzzle 163: B wins 28-20, but A wins too (25-23 or
+    // 26-22), so "every other throws the game away" is false.
+    let r = recheck(
+        &file("1 1-4-0-0-0-9-0-1-0-0-0-0-16-17-S B d14 13.0 quiet 950"),
+        &tables,
+    );
+    assert_eq!((r.holds, r.failures.len()), (0, 1), "{r:?}");
+    assert!(r.failures[0].1.contains("A 25-23 to 26-22"), "{r:?}");
+    // Its true claim: B is worth at least 2 seeds more than any other move.
+    let r = recheck(
+        &file("1 1-4-0-0-0-9-0-1-0-0-0-0-16-17-S B d14 2.0 quiet 950"),
+        &tables,
+    );
+    assert_eq!((r.holds, r.failures.len()), (1, 0), "{r:?}");
+    // Beyond the tables: not judged.
+    let r = recheck(
+        &file("1 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S F d14 3.0 quiet 950"),
+        &tables,
+    );
+    assert_eq!((r.holds, r.not_covered), (0, 1), "{r:?}");
+}
+
+/// The shipped set no longer holds the puzzles issue 36 found false.
+#[test]
+fn the_issue_puzzles_are_gone() {
+    let set = oware_session::puzzles::shipped();
+    for pos in [
+        "2-0-9-0-1-1-1-2-2-1-2-2-12-13-S",
+        "1-4-0-0-0-9-0-1-0-0-0-0-16-17-S",
+        "2-1-0-0-11-0-0-1-0-0-0-0-16-17-S",
+        "0-2-1-0-11-0-0-0-1-0-0-0-16-17-S",
+        "0-0-1-2-0-1-2-3-2-3-0-2-19-13-N",
+        "0-0-1-2-0-1-2-3-0-4-1-2-19-13-S",
+    ] {
+        assert!(
+            set.puzzles.iter().all(|p| p.position.to_string() != pos),
+            "{pos}"
+        );
+    }
+}

@@ -23,6 +23,7 @@ pub const ENGLISH_ONLY: &[&str] = &[
     "puzzle build",
     "puzzle check",
     "puzzle reline",
+    "puzzle recheck",
     "tablebase bench",
 ];
 

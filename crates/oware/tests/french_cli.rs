@@ -352,6 +352,7 @@ const ENGLISH_ONLY: &[&str] = &[
     "puzzle build",
     "puzzle check",
     "puzzle reline",
+    "puzzle recheck",
     "tablebase bench",
 ];
 
