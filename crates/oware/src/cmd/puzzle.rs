@@ -57,8 +57,8 @@ pub enum PuzzleAction {
         file: PathBuf,
     },
     /// Re-check every puzzle against the endgame tables alone (no engine
-    /// search): where the tables value every move exactly, the puzzle's
-    /// claim must hold in seeds of the game (docs/PUZZLES.md,
+    /// search): where the tables cover a position, the puzzle's claim must
+    /// hold in seeds of the game (docs/PUZZLES.md,
     /// "Independent re-check").
     #[command(after_help = "Examples:
   oware puzzle recheck --tables tablebases
