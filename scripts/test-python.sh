@@ -28,6 +28,10 @@ export PATH="$VENV/bin:$PATH"
 (cd /tmp && "$PY" -m mypy.stubtest oware._oware \
     --allowlist "$OLDPWD/python/stubtest-allowlist.txt")
 "$PY" -m mypy --ignore-missing-imports --no-error-summary -p oware
+# The command line that Python's Engine.analyze is compared with
+# (python/tests/test_one_answer.py: one answer everywhere, issue 36).
+cargo build --profile ci --locked -q -p oware --bin oware
+export OWARE_BIN="${CARGO_TARGET_DIR:-$PWD/target}/ci/oware"
 # From the repository root, so `import oware` is the installed package;
 # docs/PYTHON.md's examples run as doctests.
 "$VENV/bin/pytest" -q -p no:cacheprovider python/tests docs/PYTHON.md \

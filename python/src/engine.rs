@@ -313,6 +313,10 @@ impl PyEngine {
     }
 
     /// The value and principal variation of every legal move, best first.
+    /// An analysis searches in a table of its own (16 MiB, cleared first),
+    /// so with `depth` or `nodes` it gives the values and order of `oware
+    /// analyze`, the server and the browser with the same tables, whatever
+    /// `hash_mb` and what the engine searched before.
     #[pyo3(signature = (game, *, depth=None, movetime=None, nodes=None))]
     fn analyze(
         &self,

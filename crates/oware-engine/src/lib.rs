@@ -40,6 +40,19 @@ use oware_core::{Game, Move};
 pub use search::{Score, SearchInfo};
 pub use tablebase::TablebaseError;
 
+/// The transposition table of every analysis, in MiB.
+///
+/// An analysis ([`Engine::analyze`] and its variants) searches with a table
+/// of this size, cleared first, on one thread, whatever the engine's own
+/// [`hash_mb`](EngineOptions::hash_mb), threads and earlier searches: the
+/// same position, history since the last capture, limits (a depth or a
+/// node count) and tables give the same values and move order in every
+/// front end (the command line, the server, the browser's module, the
+/// terminal game and Python). 16 MiB is the server's and the browser's
+/// default table, so an engine of that size analyses in its own table
+/// (cleared) and needs no second one.
+pub const ANALYSIS_HASH_MB: usize = 16;
+
 /// Engine settings that persist between searches.
 #[derive(Clone, Debug)]
 pub struct EngineOptions {
@@ -291,6 +304,10 @@ pub struct Engine {
     tables: Option<Arc<tablebase::Tablebase>>,
     tablebase_error: Option<String>,
     book: Option<Arc<book::Book>>,
+    // The searcher of analyses when the engine's own table is not of
+    // `ANALYSIS_HASH_MB` (built at the first analysis; dropped when the
+    // evaluation or the tables change, so it is rebuilt with them).
+    analyst: Option<search::Searcher>,
     // Tables still being loaded or built in the background; installed by
     // the first search that starts after they are ready.
     #[cfg(feature = "tablebase")]
@@ -312,6 +329,7 @@ impl Engine {
             tables: None,
             tablebase_error: None,
             book: None,
+            analyst: None,
             #[cfg(feature = "tablebase")]
             pending_tables: None,
         };
@@ -415,6 +433,7 @@ impl Engine {
         self.tables = tables.clone();
         self.searcher
             .set_oracle(tables.map(|t| Box::new(t) as Box<dyn search::Oracle>));
+        self.analyst = None;
         self.rebuild_helpers();
     }
 
@@ -561,6 +580,7 @@ impl Engine {
     /// Replaces the evaluation weights (for tuning and experiments).
     pub fn set_weights(&mut self, weights: eval::Weights) {
         self.searcher.set_weights(weights);
+        self.analyst = None;
         self.rebuild_helpers();
     }
 
@@ -569,6 +589,7 @@ impl Engine {
     /// Levels 1-8's glance at a move they do not read keeps the weights.
     pub fn set_network(&mut self, net: Option<Arc<nn::Network>>) {
         self.searcher.set_network(net);
+        self.analyst = None;
         self.rebuild_helpers();
     }
 
@@ -651,6 +672,12 @@ impl Engine {
     }
 
     /// The value and principal variation of every legal move, best first.
+    ///
+    /// Every analysis starts from nothing: a table of [`ANALYSIS_HASH_MB`],
+    /// cleared, and fresh move-ordering statistics, on one thread, so with a
+    /// depth or node limit the answer depends only on the position, its
+    /// history since the last capture, the limits and the tables (not on
+    /// the engine's hash size, its threads or what it searched before).
     pub fn analyze(&mut self, game: &Game, limits: &Limits) -> Vec<MoveAnalysis> {
         self.stop.reset();
         let stop = self.stop.clone();
@@ -680,6 +707,28 @@ impl Engine {
         info: &mut dyn FnMut(&SearchInfo),
     ) -> (Vec<MoveAnalysis>, u32) {
         self.install_pending_tables();
-        self.searcher.analyze(game, limits, control, info)
+        let searcher = self.analysis_searcher();
+        searcher.clear();
+        searcher.analyze(game, limits, control, info)
+    }
+
+    // The searcher analyses run on: the engine's own when its table has
+    // the analyses' size, else one of that size kept for them.
+    fn analysis_searcher(&mut self) -> &mut search::Searcher {
+        if self.options.hash_mb == ANALYSIS_HASH_MB {
+            return &mut self.searcher;
+        }
+        let (main, tables) = (&self.searcher, &self.tables);
+        self.analyst.get_or_insert_with(|| {
+            let mut s = search::Searcher::new(ANALYSIS_HASH_MB);
+            s.set_weights(main.weights());
+            s.set_network(main.network().cloned());
+            s.set_oracle(
+                tables
+                    .clone()
+                    .map(|t| Box::new(t) as Box<dyn search::Oracle>),
+            );
+            s
+        })
     }
 }

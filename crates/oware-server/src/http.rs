@@ -493,9 +493,8 @@ async fn analyze(
     limiter.check(Cost::Engine, client).await?;
     let keys = ClientKeys::of(client, user.as_ref());
     let pos = *game.position();
-    let moves = hub
-        .analyze(game, limits, &keys)
-        .await?
+    let (moves, depth, tables) = hub.analyze(game, limits, &keys).await?;
+    let moves = moves
         .into_iter()
         .map(|a| MoveValue {
             mv: a.mv,
@@ -506,6 +505,8 @@ async fn analyze(
     Ok(Json(AnalyzeResponse {
         position: pos,
         to_move: pos.to_move(),
+        depth,
+        tables,
         moves,
     }))
 }

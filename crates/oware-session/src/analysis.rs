@@ -4,8 +4,9 @@
 //! cannot disagree.
 //!
 //! **Stable answers.** An analysis is a fixed-depth search of every legal
-//! move ([`Budget`]) with a cleared transposition table, on one thread and
-//! without the opening book: for a given position, history since the last
+//! move ([`Budget`]) with a cleared transposition table of a fixed size
+//! ([`oware_engine::ANALYSIS_HASH_MB`]), on one thread and without the
+//! opening book (the engine's one analysis, `Engine::analyze_to_depth`): for a given position, history since the last
 //! capture, depth and tables, the engine returns the same values, so asking
 //! twice answers the same (`tests/coach.rs` checks it). [`AnalysisCache`]
 //! keeps recent analyses, keyed by exactly that, so a second ask is also
@@ -29,9 +30,15 @@
 //! | mistake | 2.5 to below 5.0 |
 //! | blunder | 5.0 or more |
 //!
+//! One exception: a move proven lost (by the tables or the search) while
+//! the best move is not is at least a mistake, whatever its loss on the
+//! scale (an estimate of −20 seeds counts −11.2, a loss −12: 0.8 would read
+//! "good"). Where the tables reach, a table win is therefore always "best"
+//! (it has the scale's top value) and a table loss never "good".
+//!
 //! The coach warns only from "mistake" up. Since the verdict is a monotone
-//! function of the loss, no move called best or good is ever valued below a
-//! move called a mistake, and the hint's move (the first of the analysis)
+//! function of the loss (the exception only raises the lowest values), no
+//! move called best or good is ever valued below a move called a mistake, and the hint's move (the first of the analysis)
 //! is always "best". Throwing away a table win for a draw loses 12: a
 //! blunder. The thresholds were calibrated by the warning rate in games
 //! between levels (docs/ENGINE.md, "The coach").
@@ -206,9 +213,11 @@ pub struct Analysis {
 
 impl Analysis {
     /// Analyses `game`'s position with `budget`, stopped by `stop`. The
-    /// engine's table is cleared first, so the answer depends only on the
-    /// position, its history since the last capture, the budget and the
-    /// engine's tables.
+    /// engine analyses in a cleared table of a fixed size
+    /// ([`oware_engine::ANALYSIS_HASH_MB`]), so the answer depends only on
+    /// the position, its history since the last capture, the budget and
+    /// the engine's tables, and is the one `oware analyze --depth`, the
+    /// server's `POST /api/v1/analyze` and Python's `Engine.analyze` give.
     pub fn run(
         engine: &mut Engine,
         game: &Game,
@@ -218,7 +227,9 @@ impl Analysis {
         if game.is_over() || game.legal_moves().is_empty() {
             return Err(AnalysisError::GameOver);
         }
-        engine.new_game();
+        // The engine's one analysis (`Engine::analyze_to_depth`): its own
+        // cleared table of a fixed size, one thread, so the answer is the
+        // command line's, the server's and the browser's.
         let (found, depth) = engine.analyze_to_depth(game, &budget.limits(), stop, &mut |_| {});
         if stop.is_stopped() || found.len() != game.legal_moves().len() {
             return Err(AnalysisError::Stopped);
@@ -288,6 +299,11 @@ impl Analysis {
         let loss = (best.points() - value.points()).max(0.0);
         let verdict = if mv == best.mv {
             Verdict::Best
+        } else if value.kind.is_proven_loss() && !best.kind.is_proven_loss() {
+            // A lost game (by the tables or the search) where the best
+            // move is not lost throws the game away, however lost the best
+            // move's estimate looks: never "good", always warned about.
+            Verdict::of_loss(loss).max(Verdict::Mistake)
         } else {
             Verdict::of_loss(loss)
         };

@@ -42,6 +42,13 @@ pub enum ScoreKind {
     Draw,
 }
 
+impl ScoreKind {
+    /// True for a loss proven by the search or by the tables.
+    pub fn is_proven_loss(self) -> bool {
+        matches!(self, ScoreKind::Loss { .. } | ScoreKind::TablebaseLoss)
+    }
+}
+
 /// Estimates closer to 0 than this many seeds read "about even".
 const EVEN: f64 = 0.25;
 

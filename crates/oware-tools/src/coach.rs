@@ -245,3 +245,164 @@ pub fn format(config: &Config, report: &Report) -> String {
     ));
     out
 }
+
+/// The coach judged by the endgame tables' exact values (`oware tune
+/// coach-check`, issue 36): positions of the accuracy sets drawn from
+/// games between the engine's levels, each analysed by the coach as the
+/// start of a game, every verdict compared with what the move does to the
+/// game's result under perfect play.
+#[derive(Clone, Debug, Default)]
+pub struct TableCheck {
+    /// Positions judged.
+    pub positions: usize,
+    /// Positions where the coach's best move keeps the tables' result
+    /// (best or good by the tables: on the coach's decided scale a move
+    /// that keeps a win, a draw or a loss loses nothing).
+    pub best_keeps_result: usize,
+    /// Positions where the coach's best move keeps the tables' exact value
+    /// (every seed).
+    pub best_keeps_value: usize,
+    /// Legal moves judged.
+    pub moves: usize,
+    /// Moves the coach warns about (mistake or blunder).
+    pub warned: usize,
+    /// Moves that change the game's result (a win to a draw or a loss, a
+    /// draw to a loss), by the tables.
+    pub throws: usize,
+    /// Of those, the moves the coach warns about.
+    pub throws_warned: usize,
+    /// Moves the tables win, called a mistake or a blunder.
+    pub win_called_mistake: Vec<String>,
+    /// Moves the tables lose, where another move does not lose, called
+    /// best or good.
+    pub loss_called_good: Vec<String>,
+    /// Positions where the coach's best move changes the result.
+    pub misses: Vec<String>,
+    /// Time spent.
+    pub elapsed: Duration,
+}
+
+/// Analyses each of `entries` with `engine` (its tables are the coach's)
+/// at `budget` and compares the coach's verdicts with the entries' exact
+/// values; `progress` is called after each position.
+pub fn check_against_tables(
+    entries: &[crate::accuracy::Entry],
+    engine: &mut Engine,
+    budget: Budget,
+    progress: &mut dyn FnMut(&TableCheck),
+) -> TableCheck {
+    let started = Instant::now();
+    let stop = StopHandle::default();
+    let mut out = TableCheck::default();
+    for entry in entries {
+        let game = Game::new(entry.pos);
+        let Ok(a) = oware_session::Analysis::run(engine, &game, budget, &stop) else {
+            continue;
+        };
+        out.positions += 1;
+        let best = a.best().mv;
+        let result = entry.result_of(entry.value);
+        if entry.keeps_result(best) == Some(true) {
+            out.best_keeps_result += 1;
+        } else {
+            out.misses.push(format!("{} {}", entry.pos, best.letter()));
+        }
+        if entry.loss(best) == Some(0) {
+            out.best_keeps_value += 1;
+        }
+        for j in a.judgements() {
+            let Some(&(_, v)) = entry.moves.iter().find(|(m, _)| *m == j.mv) else {
+                continue;
+            };
+            out.moves += 1;
+            let warned = j.verdict.is_warning();
+            out.warned += usize::from(warned);
+            let r = entry.result_of(v);
+            if r != result {
+                out.throws += 1;
+                out.throws_warned += usize::from(warned);
+            }
+            let said = || format!("{} {}: {}", entry.pos, j.mv.letter(), j.verdict.code());
+            if r == 1 && warned {
+                out.win_called_mistake.push(said());
+            }
+            if r == -1 && result > -1 && j.verdict <= Verdict::Good {
+                out.loss_called_good.push(said());
+            }
+        }
+        out.elapsed = started.elapsed();
+        progress(&out);
+    }
+    out
+}
+
+/// The report of [`check_against_tables`] in words.
+pub fn format_table_check(c: &TableCheck, tables: u8, budget: Budget) -> String {
+    let pct = |n: usize, of: usize| 100.0 * n as f64 / of.max(1) as f64;
+    let mut s = format!(
+        "coach at depth {}, tables of {tables} seeds, {} positions, {:.1} s\n",
+        budget.depth,
+        c.positions,
+        c.elapsed.as_secs_f64()
+    );
+    s += &format!(
+        "best move keeps the tables' result (best or good): {} ({:.1} %)\n",
+        c.best_keeps_result,
+        pct(c.best_keeps_result, c.positions)
+    );
+    s += &format!(
+        "best move keeps the exact value: {} ({:.1} %)\n",
+        c.best_keeps_value,
+        pct(c.best_keeps_value, c.positions)
+    );
+    s += &format!(
+        "moves judged {}, warned {} ({:.1} %, one in {:.1})\n",
+        c.moves,
+        c.warned,
+        pct(c.warned, c.moves),
+        c.moves as f64 / c.warned.max(1) as f64
+    );
+    s += &format!(
+        "moves that change the result {}, warned {} ({:.1} %)\n",
+        c.throws,
+        c.throws_warned,
+        pct(c.throws_warned, c.throws)
+    );
+    s += &format!(
+        "table wins called a mistake: {}; table losses called good: {}\n",
+        c.win_called_mistake.len(),
+        c.loss_called_good.len()
+    );
+    for line in c.win_called_mistake.iter().chain(&c.loss_called_good) {
+        s += &format!("  {line}\n");
+    }
+    s += &format!("best moves that change the result: {}\n", c.misses.len());
+    for line in &c.misses {
+        s += &format!("  {line}\n");
+    }
+    s
+}
+
+/// Positions of the shipped accuracy sets that come from games between
+/// the engine's levels, newest set first, each position once, at most `n`.
+pub fn level_game_positions(n: usize) -> Vec<crate::accuracy::Entry> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for version in (1..=crate::accuracy::LATEST).rev() {
+        let Some(text) = crate::accuracy::shipped(version) else {
+            continue;
+        };
+        let Ok(entries) = crate::accuracy::read(text) else {
+            continue;
+        };
+        for e in entries {
+            if out.len() < n
+                && e.source == crate::accuracy::Source::Levels
+                && seen.insert(e.pos.to_string())
+            {
+                out.push(e);
+            }
+        }
+    }
+    out
+}

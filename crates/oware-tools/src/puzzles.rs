@@ -567,3 +567,118 @@ mod tests {
         assert_eq!(set.to_text(&[]), again.to_text(&[]));
     }
 }
+
+/// What [`recheck`] found.
+#[derive(Clone, Debug, Default)]
+pub struct Recheck {
+    /// Puzzles whose claim the tables' bounds prove.
+    pub holds: usize,
+    /// Puzzles the tables cover whose claim their bounds neither prove nor
+    /// contradict (a value that depends on repetitions): id and why.
+    pub undecided: Vec<(u32, String)>,
+    /// Puzzles beyond the tables (more seeds on the board).
+    pub not_covered: usize,
+    /// The puzzles whose claim the tables contradict: id and why, with
+    /// every move's final totals under perfect play in real seeds.
+    pub failures: Vec<(u32, String)>,
+}
+
+/// Re-checks every puzzle of `set` against `tables` alone, independently
+/// of the engine's search and of the coach's scale (issue 36): where the
+/// tables cover the position, the claim the puzzle's text makes must hold
+/// in seeds of the game under perfect play, for every value within the
+/// tables' bounds (a bound pair that is not exact depends on repetitions):
+///
+/// - `tw` ("the only move that wins"): the solution wins and every other
+///   move draws or loses;
+/// - `td` ("the only move that saves the game"): the solution draws and
+///   every other move loses;
+/// - a search proof with a margin of 12 or more ("every other throws the
+///   game away"): every other move ends in a worse result;
+/// - a search proof with a smaller margin ("worth at least m seeds more
+///   than any other move"): the solution's final total is at least `m`
+///   seeds above every other move's.
+///
+/// A claim every value within the bounds confirms holds; one that no
+/// value within them allows fails; the others are undecided.
+pub fn recheck(set: &PuzzleSet, tables: &oware_engine::tablebase::Tablebase) -> Recheck {
+    let mut out = Recheck::default();
+    for p in &set.puzzles {
+        let Some(moves) = oware_engine::tablebase::move_values(tables, &p.position) else {
+            out.not_covered += 1;
+            continue;
+        };
+        let pos = p.position;
+        let me = pos.to_move();
+        let board = i32::from(pos.seeds_on_board());
+        let (mine, theirs) = (
+            i32::from(pos.store(me)),
+            i32::from(pos.store(me.opponent())),
+        );
+        // The mover's result (1 win, 0 draw, -1 loss) with `v` seeds of the board.
+        let result = |v: u8| (mine + i32::from(v) - 24).signum();
+        let Some(sol) = moves.iter().find(|m| m.mv == p.solution) else {
+            out.failures
+                .push((p.id, format!("{pos}: the solution is not a legal move")));
+            continue;
+        };
+        let others: Vec<_> = moves.iter().filter(|m| m.mv != p.solution).collect();
+        let (proved, refuted) = match p.proof {
+            Proof::TablesWin => (
+                result(sol.lower) == 1 && others.iter().all(|m| result(m.upper) < 1),
+                result(sol.upper) < 1 || others.iter().any(|m| result(m.lower) == 1),
+            ),
+            Proof::TablesDraw => (
+                result(sol.lower) == 0
+                    && result(sol.upper) == 0
+                    && others.iter().all(|m| result(m.upper) < 0),
+                result(sol.upper) < 0 || others.iter().any(|m| result(m.lower) >= 0),
+            ),
+            Proof::Search { .. } if p.margin >= 12.0 => (
+                others.iter().all(|m| result(m.upper) < result(sol.lower)),
+                others.iter().any(|m| result(m.lower) >= result(sol.upper)),
+            ),
+            Proof::Search { .. } => {
+                let high = others.iter().map(|m| m.upper).max().unwrap_or(0);
+                let low = others.iter().map(|m| m.lower).max().unwrap_or(0);
+                (
+                    f64::from(sol.lower) - f64::from(high) >= p.margin - 1e-9,
+                    f64::from(sol.upper) - f64::from(low) < p.margin - 1e-9,
+                )
+            }
+        };
+        if proved {
+            out.holds += 1;
+            continue;
+        }
+        let total = |v: u8| mine + i32::from(v);
+        let finals: Vec<String> = moves
+            .iter()
+            .map(|m| {
+                let (lo, hi) = (total(m.lower), total(m.upper));
+                let opp = |t: i32| theirs + board - (t - mine);
+                if lo == hi {
+                    format!("{} {lo}-{}", m.mv.letter(), opp(lo))
+                } else {
+                    format!("{} {lo}-{} to {hi}-{}", m.mv.letter(), opp(lo), opp(hi))
+                }
+            })
+            .collect();
+        let claim = match p.proof {
+            Proof::TablesWin => "tw".to_string(),
+            Proof::TablesDraw => "td".to_string(),
+            Proof::Search { depth } => format!("d{depth} {:.1}", p.margin),
+        };
+        let why = format!(
+            "{pos} {} ({claim}): {}",
+            p.solution.letter(),
+            finals.join(", ")
+        );
+        if refuted {
+            out.failures.push((p.id, why));
+        } else {
+            out.undecided.push((p.id, why));
+        }
+    }
+    out
+}

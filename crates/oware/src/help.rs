@@ -23,6 +23,7 @@ pub const ENGLISH_ONLY: &[&str] = &[
     "puzzle build",
     "puzzle check",
     "puzzle reline",
+    "puzzle recheck",
     "tablebase bench",
 ];
 
@@ -372,6 +373,10 @@ const FRENCH: &[(&str, &str)] = &[
     (
         "Re-verify every puzzle of a file at its check depth",
         "Revérifier chaque problème d'un fichier (outil de développement, en anglais)",
+    ),
+    (
+        "Re-check every puzzle against the endgame tables alone (no engine search): where the tables cover a position, the puzzle's claim must hold in seeds of the game (docs/PUZZLES.md, \"Independent re-check\")",
+        "Revérifier chaque problème par les seules tables de finales, en graines de la partie (outil de développement, en anglais)",
     ),
     (
         "Re-make a file's table-proved lines as the tables' play after the solution and every puzzle's themes from its line, and drop the search-proved puzzles this build's engine no longer proves (docs/PUZZLES.md)",

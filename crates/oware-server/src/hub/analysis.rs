@@ -216,18 +216,23 @@ impl Hub {
         })
     }
 
-    /// Values of every legal move of a position.
+    /// Values of every legal move of a position (the engine's one analysis,
+    /// as `oware analyze` runs it), with the depth completed and the seeds
+    /// the tables covered.
     pub async fn analyze(
         self: &Arc<Self>,
         game: Game,
         limits: Limits,
         client: &ClientKeys,
-    ) -> Result<Vec<MoveAnalysis>, ApiError> {
+    ) -> Result<(Vec<MoveAnalysis>, u32, u8), ApiError> {
         self.engines
             .run_study(
                 client,
                 self.config.engine_request_cap,
-                move |engine, stop| engine.analyze_with(&game, &limits, stop, &mut |_| {}),
+                move |engine, stop| {
+                    let (moves, depth) = engine.analyze_to_depth(&game, &limits, stop, &mut |_| {});
+                    (moves, depth, engine.tablebase_seeds())
+                },
             )
             .await
     }

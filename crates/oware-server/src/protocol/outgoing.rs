@@ -274,6 +274,13 @@ pub struct AnalyzeResponse {
     pub position: Position,
     /// Its side to move.
     pub to_move: Side,
+    /// The depth every value is exact at (the last iteration completed:
+    /// below the asked depth only when the request cap cut it).
+    pub depth: u32,
+    /// The seeds the server's endgame tables covered (0 without tables):
+    /// `oware analyze --depth D --tablebases DIR` with tables of as many
+    /// seeds gives the same values in the same order.
+    pub tables: u8,
     /// Every legal move, best first.
     pub moves: Vec<MoveValue>,
 }

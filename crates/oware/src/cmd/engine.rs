@@ -175,6 +175,27 @@ pub enum TuneAction {
         #[arg(long)]
         out: std::path::PathBuf,
     },
+    /// The coach judged by the endgame tables: positions of the accuracy
+    /// sets from games between levels, each analysed by the coach with the
+    /// tables in `--tables`; how often its best move keeps the tables'
+    /// result, how often it warns, and its verdicts against the tables'
+    /// (docs/ENGINE.md, "The coach against the tables").
+    #[command(after_help = "Examples:
+  oware tune coach-check --tables tablebases
+  oware tune coach-check --tables tb12 --depth 14 --positions 500")]
+    CoachCheck {
+        /// Directory of the coach's tables (the server's, or the 12 seeds
+        /// the browser holds).
+        #[arg(long)]
+        tables: std::path::PathBuf,
+        /// The coach's depth.
+        #[arg(long, default_value_t = oware_session::Budget::COACH.depth,
+              value_parser = clap::value_parser!(u32).range(1..=30))]
+        depth: u32,
+        /// Positions (the sets hold 600 from games between levels).
+        #[arg(long, default_value_t = 500)]
+        positions: usize,
+    },
     /// Re-read every value of an accuracy set from the tables in `--tables`.
     AccuracyCheck {
         /// Directory of the tables.
@@ -385,10 +406,6 @@ pub struct AnalyzeArgs {
     #[arg(long, allow_hyphen_values = true,
           value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: Option<u32>,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64,
-          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=16384))]
-    pub hash: usize,
     #[command(flatten)]
     pub tables: TableArgs,
     /// Evaluate with the linear evaluation instead of the neural network
@@ -491,8 +508,11 @@ fn analyze(args: AnalyzeArgs) -> Result<()> {
             ),
         ));
     }
+    // An analysis searches in a table of its own (ANALYSIS_HASH_MB, cleared),
+    // so the engine's table size does not change the answer: the server,
+    // the browser and Python give the same one with the same tables.
     let mut engine = Engine::new(EngineOptions {
-        hash_mb: args.hash,
+        hash_mb: oware_engine::ANALYSIS_HASH_MB,
         tablebase_dir: None,
     });
     match args.tables.choose() {
@@ -1223,6 +1243,31 @@ fn tune(action: TuneAction) -> Result<()> {
                 out.display(),
                 accuracy::checksum(text.as_bytes())
             );
+        }
+        TuneAction::CoachCheck {
+            tables,
+            depth,
+            positions,
+        } => {
+            use oware_tools::coach;
+            let mut engine = Engine::new(EngineOptions {
+                hash_mb: oware_engine::ANALYSIS_HASH_MB,
+                tablebase_dir: None,
+            });
+            let seeds = engine.set_tablebase_dir(Some(tables))?;
+            let entries = coach::level_game_positions(positions);
+            let budget = oware_session::Budget::depth(depth);
+            let report = coach::check_against_tables(&entries, &mut engine, budget, &mut |c| {
+                if c.positions % 50 == 0 {
+                    eprintln!(
+                        "{} positions, best keeps the result {}, {:.0} s",
+                        c.positions,
+                        c.best_keeps_result,
+                        c.elapsed.as_secs_f64()
+                    );
+                }
+            });
+            print!("{}", coach::format_table_check(&report, seeds, budget));
         }
         TuneAction::AccuracyCheck {
             tables,

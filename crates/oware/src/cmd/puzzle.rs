@@ -56,6 +56,20 @@ pub enum PuzzleAction {
         /// The puzzle file.
         file: PathBuf,
     },
+    /// Re-check every puzzle against the endgame tables alone (no engine
+    /// search): where the tables cover a position, the puzzle's claim must
+    /// hold in seeds of the game (docs/PUZZLES.md,
+    /// "Independent re-check").
+    #[command(after_help = "Examples:
+  oware puzzle recheck --tables tablebases
+  oware puzzle recheck --tables tablebases my-puzzles.txt")]
+    Recheck {
+        /// Directory of the tables (the server's: 20 seeds).
+        #[arg(long)]
+        tables: PathBuf,
+        /// The puzzle file (default: the shipped set).
+        file: Option<PathBuf>,
+    },
     /// Re-make a file's table-proved lines as the tables' play after the
     /// solution and every puzzle's themes from its line, and drop the
     /// search-proved puzzles this build's engine no longer proves
@@ -113,6 +127,7 @@ pub fn run(c: Command) -> Result<()> {
             Some(PuzzleAction::Build(a)) => build(a),
             Some(PuzzleAction::Check { file }) => check(file),
             Some(PuzzleAction::Reline { file, out }) => reline(file, out),
+            Some(PuzzleAction::Recheck { tables, file }) => recheck(tables, file),
             None => play(p),
         },
     }
@@ -227,6 +242,38 @@ fn build(a: BuildArgs) -> Result<()> {
         .with_context(|| format!("cannot write {}", a.out.display()))?;
     println!("{}", oware_tools::puzzles::format(&report));
     println!("wrote {} puzzles to {}", set.puzzles.len(), a.out.display());
+    Ok(())
+}
+
+fn recheck(tables: PathBuf, file: Option<PathBuf>) -> Result<()> {
+    let set = match &file {
+        Some(f) => PuzzleSet::parse(
+            &std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?,
+        )?,
+        None => oware_session::puzzles::shipped().clone(),
+    };
+    let tb = oware_engine::tablebase::open(&tables)?;
+    let r = oware_tools::puzzles::recheck(&set, &tb);
+    for (id, why) in &r.failures {
+        println!("puzzle {id} does not hold: {why}");
+    }
+    for (id, why) in &r.undecided {
+        println!("puzzle {id} undecided: {why}");
+    }
+    println!(
+        "{} puzzles: {} within the tables up to {} seeds, of which {} hold, {} do not and {} \
+         depend on repetitions; {} beyond the tables",
+        set.puzzles.len(),
+        r.holds + r.failures.len() + r.undecided.len(),
+        tb.max_seeds().unwrap_or(0),
+        r.holds,
+        r.failures.len(),
+        r.undecided.len(),
+        r.not_covered
+    );
+    if !r.failures.is_empty() {
+        anyhow::bail!("{} puzzles do not hold", r.failures.len());
+    }
     Ok(())
 }
 
