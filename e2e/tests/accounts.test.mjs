@@ -285,6 +285,9 @@ test('the account’s games reach a new device; the new pages on a 360×640 phon
         .filter((x) => !x.closest('.board-wrap'));
       return {
         scrollWidth: document.documentElement.scrollWidth, width: window.innerWidth,
+        // What sticks out, to name it when the page is too wide.
+        wide: [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 361)
+          .slice(-3).map((e) => `${e.tagName}.${e.className}: ${e.textContent.trim().slice(0, 40)} (${Math.round(e.getBoundingClientRect().right)})`),
         smallButtons: small('main .btn, main button, main td a', 44), smallInputs: small('main input:not([type=checkbox]):not([type=radio]):not([hidden])', 44),
         minFont: Math.min(...texts.map((x) => parseFloat(getComputedStyle(x).fontSize))),
         smallText: texts.filter((x) => parseFloat(getComputedStyle(x).fontSize) < 16).map((x) => `${x.tagName}.${x.className}: ${x.textContent.trim().slice(0, 30)}`).slice(0, 4), inputFont: Math.min(...[...document.querySelectorAll('main input:not([type=checkbox]):not([type=radio])')].filter(visible).map((x) => parseFloat(getComputedStyle(x).fontSize)), 99),
@@ -295,7 +298,7 @@ test('the account’s games reach a new device; the new pages on a 360×640 phon
       const m = await measure();
       report.push(`phone ${what}: ${JSON.stringify(m)}`);
       // (A phone widens its layout viewport when a page is too wide.)
-      assert.ok(m.scrollWidth <= 360 && m.width === 360, `${what} scrolls sideways (${m.scrollWidth}, viewport ${m.width})`);
+      assert.ok(m.scrollWidth <= 360 && m.width === 360, `${what} scrolls sideways (${m.scrollWidth}, viewport ${m.width}): ${JSON.stringify(m.wide)}`);
       assert.deepEqual(m.smallButtons, [], `${what}: buttons under 44 px`);
       assert.deepEqual(m.smallInputs, [], `${what}: inputs under 44 px`);
       assert.ok(m.inputFont >= 16, `${what}: inputs with ${m.inputFont} px text`);
