@@ -221,6 +221,12 @@ fn server_analyze(addr: SocketAddr, case: &Case) -> Answer {
     let depth = v["depth"].as_u64().unwrap();
     assert!((1..=u64::from(DEPTH)).contains(&depth), "{v}");
     assert_eq!(v["tables"].as_u64(), Some(TABLE_SEEDS as u64), "{v}");
+    moves_of(&v)
+}
+
+/// The moves of an analysis answer in JSON (the server's or the module's),
+/// in its order, with their values.
+fn moves_of(v: &Value) -> Answer {
     v["moves"]
         .as_array()
         .unwrap()
@@ -237,17 +243,7 @@ fn server_analyze(addr: SocketAddr, case: &Case) -> Answer {
 /// The server's coach (and so the game page's hint: its best move).
 fn server_coach(addr: SocketAddr, case: &Case) -> Answer {
     let v = post(addr, "/api/v1/coach", &request(case));
-    let moves: Answer = v["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| {
-            (
-                letter(&m["move"]),
-                m["score"]["cp"].as_i64().unwrap() as i32,
-            )
-        })
-        .collect();
+    let moves = moves_of(&v);
     assert_eq!(letter(&v["best"]), moves[0].0, "the hint is the first move");
     moves
 }
@@ -262,17 +258,7 @@ fn module(state: &mut oware_wasm::api::State, case: &Case) -> Answer {
     let text = state.handle(&req.to_string(), &mut |_| {});
     let v: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["ok"], true, "{text}");
-    v["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| {
-            (
-                letter(&m["move"]),
-                m["score"]["cp"].as_i64().unwrap() as i32,
-            )
-        })
-        .collect()
+    moves_of(&v)
 }
 
 fn session(a: &Analysis) -> Answer {
