@@ -2,23 +2,14 @@
 //! verdicts and the analysis board, so they never disagree, and asking
 //! twice answers the same.
 
+mod common;
+use common::Rng;
+
 use std::sync::Arc;
 
 use oware_core::{Game, Move, Position};
 use oware_engine::{tablebase, Engine, EngineOptions, StopHandle};
 use oware_session::{Analysis, Budget, Lang, ScoreKind, Session, Verdict};
-
-/// A small deterministic generator (xorshift64*), so a failure reproduces.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
-    }
-}
 
 fn engine() -> Engine {
     Engine::new(EngineOptions {

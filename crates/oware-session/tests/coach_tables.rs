@@ -5,6 +5,9 @@
 //! depth 14 with the browser's 12-seed tables got wrong, are judged right
 //! with tables of 16 seeds (the server holds 20).
 
+mod common;
+use common::Rng;
+
 use std::sync::Arc;
 
 use oware_core::{Game, Move, Position};
@@ -29,18 +32,6 @@ fn verdicts(a: &Analysis) -> Vec<(char, Verdict, ScoreKind)> {
         .iter()
         .map(|j| (j.mv.letter(), j.verdict, j.value.kind))
         .collect()
-}
-
-/// A small deterministic generator (xorshift64*), so a failure reproduces.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
-    }
 }
 
 #[test]

@@ -2,21 +2,12 @@
 //! playouts, the engine's recommended move is never one the coach warns
 //! about (issue 10, item 3), while other moves that give a capture are.
 
+mod common;
+use common::Rng;
+
 use oware_core::{Game, Position};
 use oware_engine::{Engine, EngineOptions, Limits};
 use oware_session::{coach, Session};
-
-/// A small deterministic generator (xorshift64*), so a failure reproduces.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
-    }
-}
 
 #[test]
 fn the_hints_move_is_never_warned_about() {
