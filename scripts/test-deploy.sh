@@ -9,9 +9,8 @@
 # (scripts/install-test-deps).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-profile="${OWARE_TEST_PROFILE:-ci}"
-cargo build --profile "$profile" --locked -q -p oware
-oware="$PWD/target/$profile/oware"
+. scripts/oware-bin.sh
+oware_bin
 doc=docs/DEPLOY.md
 work="$(mktemp -d /tmp/oware-deploy.XXXXXX)"
 pids=()

@@ -12,11 +12,14 @@ if ! command -v mpirun >/dev/null 2>&1; then
 fi
 # Counts up to 10 are built whole by rank 0; 11 and up are split.
 N="${OWARE_MPI_TEST_SEEDS:-13}"
-profile="${OWARE_TEST_PROFILE:-ci}"
-cargo build --profile "$profile" --locked -q -p oware --features mpi
-# The code behind the feature, which the workspace-wide clippy does not see.
-cargo clippy --locked -q -p oware --features mpi --all-targets -- -D warnings
-BIN="$PWD/target/$profile/oware"
+. scripts/oware-bin.sh
+if [ -z "${OWARE_TEST_BIN:-}" ]; then
+    # Run on its own: the code behind the feature, which scripts/test-all
+    # lints with the workspace (it builds and lints with `oware/mpi`).
+    cargo clippy --locked -q -p oware --features mpi --all-targets -- -D warnings
+fi
+oware_bin --features mpi
+BIN=$oware
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 # Root may run mpirun only when told so; 3 ranks on 2 cores oversubscribe.

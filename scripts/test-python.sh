@@ -30,8 +30,9 @@ export PATH="$VENV/bin:$PATH"
 "$PY" -m mypy --ignore-missing-imports --no-error-summary -p oware
 # The command line that Python's Engine.analyze is compared with
 # (python/tests/test_one_answer.py: one answer everywhere, issue 36).
-cargo build --profile ci --locked -q -p oware --bin oware
-export OWARE_BIN="${CARGO_TARGET_DIR:-$PWD/target}/ci/oware"
+. scripts/oware-bin.sh
+oware_bin
+export OWARE_BIN=$oware
 # From the repository root, so `import oware` is the installed package;
 # docs/PYTHON.md's examples run as doctests.
 "$VENV/bin/pytest" -q -p no:cacheprovider python/tests docs/PYTHON.md \

@@ -10,11 +10,9 @@ cd "$(dirname "$0")/.."
 
 scripts/build-wasm.sh --check
 
-# The same build profile as the workspace tests in scripts/test-all, so the
-# binary is already built there.
-profile="${OWARE_TEST_PROFILE:-ci}"
-cargo build --profile "$profile" --locked -p oware
-target_dir=$(cargo metadata --format-version 1 --no-deps | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).target_directory))')
+# The binary of the workspace's tests (scripts/oware-bin.sh).
+. scripts/oware-bin.sh
+oware_bin
 
 cd e2e
-OWARE_BIN="$target_dir/$profile/oware" node --test --test-concurrency=1 --test-timeout=120000 wasm/*.test.mjs
+OWARE_BIN="$oware" node --test --test-concurrency=1 --test-timeout=120000 wasm/*.test.mjs

@@ -12,12 +12,9 @@ if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
 fi
 [ -d e2e/node_modules/playwright-core ] || (cd e2e && npm ci --no-audit --no-fund)
 
-# The same build profile as the workspace tests in scripts/test-all, so the
-# binary is already built there.
-profile="${OWARE_TEST_PROFILE:-ci}"
-cargo build --profile "$profile" --locked -p oware
-target_dir=$(cargo metadata --format-version 1 --no-deps | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).target_directory))')
-oware="$target_dir/$profile/oware"
+# The binary of the workspace's tests (scripts/oware-bin.sh).
+. scripts/oware-bin.sh
+oware_bin
 
 tmp=$(mktemp -d)
 port=$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')

@@ -1,17 +1,16 @@
 # Shared by the terminal end-to-end tests (scripts/test-tui.sh,
 # scripts/test-puzzle-tui.sh): the real binary in a pseudo-terminal (a tmux
 # pane), driven with keys, its screen read back. Source it after setting
-# SESSION (the pane's session name); it builds the binary ($BIN) in the
-# test profile, starts a private tmux server (kept alive by an idle
+# SESSION (the pane's session name); it sets the binary ($BIN, scripts/oware-bin.sh), starts a private tmux server (kept alive by an idle
 # session, so killing one test session never races with the server
 # shutting down) and removes it on exit, with $WORK.
 #
 # Not a test itself (scripts/test-all runs scripts/test-*.sh).
 
-# The same build profile as the workspace tests in scripts/test-all.
-profile="${OWARE_TEST_PROFILE:-ci}"
-cargo build --profile "$profile" --locked -q -p oware
-BIN="$PWD/target/$profile/oware"
+# The binary of the workspace's tests (scripts/oware-bin.sh).
+. scripts/oware-bin.sh
+oware_bin
+BIN=$oware
 WORK="$(mktemp -d)"
 SOCKET="$SESSION-$$"
 tm() { tmux -u -L "$SOCKET" "$@"; }

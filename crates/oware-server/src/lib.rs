@@ -229,9 +229,13 @@ impl Server {
         self.task.await.map_err(std::io::Error::other)?
     }
 
-    /// Stops listening (open connections are dropped with the runtime).
+    /// Stops as if the process had died: no more connections are taken
+    /// (open ones are dropped with the runtime), and the hub writes nothing
+    /// more ([`Hub::halt`]), so the tasks left running in this process
+    /// cannot touch a database that the next server opens.
     pub fn abort(&self) {
         self.task.abort();
+        self.hub.halt();
     }
 }
 

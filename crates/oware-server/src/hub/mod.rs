@@ -194,6 +194,8 @@ pub struct Hub {
     node: u64,
     metrics: crate::metrics::Metrics,
     stopping: tokio::sync::watch::Sender<bool>,
+    /// Set by [`Hub::halt`]: nothing more is written.
+    halted: std::sync::atomic::AtomicBool,
     /// Bulk reads ([`Hub::read_bulk`]) running at once.
     bulk_reads: tokio::sync::Semaphore,
 }
@@ -287,6 +289,7 @@ impl Hub {
             node: rand::random(),
             metrics: crate::metrics::Metrics::default(),
             stopping: tokio::sync::watch::channel(false).0,
+            halted: std::sync::atomic::AtomicBool::new(false),
             bulk_reads: tokio::sync::Semaphore::new(BULK_READS),
         });
         hub.start_node_tasks();
@@ -329,11 +332,10 @@ impl Hub {
         op: WriteOp,
         conflict: impl FnOnce() -> ApiError,
     ) -> Result<(), ApiError> {
-        match self.store.write(op).await {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) if e.is_conflict() => Err(conflict()),
-            Ok(Err(e)) => Err(store_err(e)),
-            Err(_) => Err(store_err("the writer stopped")),
+        match self.write_raw(op).await {
+            Ok(()) => Ok(()),
+            Err(e) if e.is_conflict() => Err(conflict()),
+            Err(e) => Err(store_err(e)),
         }
     }
 
@@ -358,6 +360,16 @@ impl Hub {
     pub fn stop_gracefully(&self) {
         self.metrics.drain();
         self.stopping.send_replace(true);
+    }
+
+    /// Stops the node as if its process had died: a graceful stop, and from
+    /// now on every write is refused ([`StoreError::Closed`]), so a game
+    /// timer, an engine or a tournament task still running in this process
+    /// cannot write over what another node (or the next server on the same
+    /// database) stores. For tests that restart a server in one process.
+    pub fn halt(&self) {
+        self.halted.store(true, std::sync::atomic::Ordering::SeqCst);
+        self.stop_gracefully();
     }
 
     /// Changes to `true` when the node is being stopped.
@@ -476,6 +488,9 @@ impl Hub {
     }
 
     async fn write_raw(&self, op: WriteOp) -> Result<(), StoreError> {
+        if self.halted.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err(StoreError::Closed);
+        }
         let started = Instant::now();
         let result = match self.store.write(op).await {
             Ok(r) => r,
