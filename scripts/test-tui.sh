@@ -241,7 +241,7 @@ unset COLS ROWS
 
 # 5. A panic restores the terminal too. The panic key is a test hook that
 # only builds with debug assertions have (the `ci` profile; not `release`).
-if [ "$profile" = release ]; then
+if [ "${OWARE_TEST_PROFILE:-ci}" = release ]; then
     finish "tui-e2e (panic test skipped: release build has no hook)"
     exit
 fi

@@ -13,6 +13,7 @@ mod coach;
 mod commit;
 mod community;
 mod correspondence;
+mod differential;
 mod game_search;
 mod lesson_routes;
 mod limits;
