@@ -20,6 +20,7 @@
 //! so no client can keep a core busy beyond the cap or after leaving. A
 //! request dropped while it waits in the queue gives its place back.
 
+use crate::error::Reason;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -209,13 +210,13 @@ impl EnginePool {
                 "you already have an analysis running and one waiting; \
                  wait for them to finish, or stop one",
             )
-            .with_reason("engine_in_use"));
+            .with_reason(Reason::EngineInUse));
         }
         if self.study.load(Ordering::SeqCst) >= self.max_waiting {
             return Err(ApiError::busy(
                 "the engine is busy with other players' requests; try again shortly",
             )
-            .with_reason("engine_queue_full"));
+            .with_reason(Reason::EngineQueueFull));
         }
         self.study.fetch_add(1, Ordering::SeqCst);
         for k in &client.0 {

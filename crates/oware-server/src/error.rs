@@ -79,6 +79,110 @@ codes! {
     Internal => "internal", INTERNAL_SERVER_ERROR, internal;
 }
 
+macro_rules! reasons {
+    ($($variant:ident => $text:literal,)*) => {
+        /// The detail of a refusal that the server decides (a name taken,
+        /// a tournament full, a limit reached): sent as `reason` next to
+        /// the code, translated by clients as `err.<code>.<reason>`. Every
+        /// one has words in the web client, in English and French
+        /// (`tests/server/vocabulary.rs`, over [`Reason::ALL`]). The rules
+        /// core's details (an empty house, a bad count) keep the core's
+        /// own codes ([`ApiError::illegal`], [`ApiError::position`]).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Reason {
+            $(
+                #[doc = concat!("`", $text, "`")]
+                $variant,
+            )*
+        }
+
+        impl Reason {
+            /// Every reason.
+            pub const ALL: &'static [Reason] = &[$(Reason::$variant),*];
+
+            /// The reason as sent.
+            pub const fn as_str(self) -> &'static str {
+                match self { $(Reason::$variant => $text,)* }
+            }
+        }
+    };
+}
+
+reasons! {
+    AccountClosed => "account_closed",
+    AccountsOnly => "accounts_only",
+    BadClientId => "bad_client_id",
+    BadDate => "bad_date",
+    BadEnd => "bad_end",
+    BadLevel => "bad_level",
+    BadMode => "bad_mode",
+    BadSide => "bad_side",
+    Blocked => "blocked",
+    Cancelled => "cancelled",
+    Characters => "characters",
+    ChatFull => "chat_full",
+    Confirm => "confirm",
+    Connections => "connections",
+    CorrespondenceDays => "correspondence_days",
+    CorrespondenceOnlineOnly => "correspondence_online_only",
+    Empty => "empty",
+    Engine => "engine",
+    EngineInUse => "engine_in_use",
+    EngineQueueFull => "engine_queue_full",
+    Exports => "exports",
+    GameInProgress => "game_in_progress",
+    NameReserved => "name_reserved",
+    NoRequest => "no_request",
+    NotFinished => "not_finished",
+    NotInTournament => "not_in_tournament",
+    NotOnline => "not_online",
+    NotWaiting => "not_waiting",
+    NotYourGame => "not_your_game",
+    NotYours => "not_yours",
+    OutOfRange => "out_of_range",
+    PasswordIsUsername => "password_is_username",
+    PasswordLength => "password_length",
+    Rated => "rated",
+    RatedNeedsClock => "rated_needs_clock",
+    RatingRange => "rating_range",
+    Reads => "reads",
+    ReportReason => "report_reason",
+    Reports => "reports",
+    SamePlayer => "same_player",
+    SeeksAccount => "seeks_account",
+    SeeksAddress => "seeks_address",
+    Yourself => "self",
+    SignInAccount => "sign_in_account",
+    SignInPair => "sign_in_pair",
+    Sockets => "sockets",
+    SpectatorsSignIn => "spectators_sign_in",
+    TooLate => "too_late",
+    TooLong => "too_long",
+    TooMany => "too_many",
+    TooManyTournaments => "too_many_tournaments",
+    TournamentClock => "tournament_clock",
+    TournamentFull => "tournament_full",
+    TournamentGame => "tournament_game",
+    TournamentKind => "tournament_kind",
+    TournamentLeft => "tournament_left",
+    TournamentLength => "tournament_length",
+    TournamentName => "tournament_name",
+    TournamentOver => "tournament_over",
+    TournamentRounds => "tournament_rounds",
+    TournamentStart => "tournament_start",
+    TournamentStarted => "tournament_started",
+    TournamentsFull => "tournaments_full",
+    UsernameCharacters => "username_characters",
+    UsernameLength => "username_length",
+    UsernameReserved => "username_reserved",
+}
+
+impl std::fmt::Display for Reason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 impl std::fmt::Display for ErrorCode {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
@@ -127,12 +231,19 @@ impl ApiError {
     /// The refusal when a block stands between two players
     /// (`accounts::community`).
     pub fn blocked() -> ApiError {
-        ApiError::not_allowed("one of you has blocked the other").with_reason("blocked")
+        ApiError::not_allowed("one of you has blocked the other").with_reason(Reason::Blocked)
     }
 
-    /// The same error with the core's detail code.
-    pub fn with_reason(mut self, reason: &'static str) -> ApiError {
-        self.reason = Some(reason);
+    /// The same error with the server's detail.
+    pub fn with_reason(mut self, reason: Reason) -> ApiError {
+        self.reason = Some(reason.as_str());
+        self
+    }
+
+    /// The same error with the rules core's (or the session's) detail
+    /// code, as the core names it.
+    pub(crate) fn with_core_reason(mut self, code: &'static str) -> ApiError {
+        self.reason = Some(code);
         self
     }
 
@@ -145,24 +256,25 @@ impl ApiError {
     pub fn illegal(mv: oware_core::Move, reason: IllegalMove) -> ApiError {
         let mut e =
             ApiError::illegal_move(format!("illegal move {mv}: {reason} ({})", reason.rule()))
-                .with_reason(reason.code());
+                .with_core_reason(reason.code());
         e.rule = Some(reason.rule());
         e
     }
 
     /// A position string that does not parse.
     pub fn position(text: &str, e: &ParsePositionError) -> ApiError {
-        ApiError::invalid_position(format!("position {text:?}: {e}")).with_reason(e.code())
+        ApiError::invalid_position(format!("position {text:?}: {e}")).with_core_reason(e.code())
     }
 
     /// Text that is not a move or a move list.
     pub fn moves(what: &str, text: &str, e: &ParseMoveError) -> ApiError {
-        ApiError::invalid_move(format!("{what} {text:?}: {e}")).with_reason(e.code())
+        ApiError::invalid_move(format!("{what} {text:?}: {e}")).with_core_reason(e.code())
     }
 
     /// An OGN record that cannot be read, with where and why.
     pub fn record(e: &oware_core::OgnError) -> ApiError {
-        let mut err = ApiError::invalid_request(format!("OGN: {e}")).with_reason(e.kind.code());
+        let mut err =
+            ApiError::invalid_request(format!("OGN: {e}")).with_core_reason(e.kind.code());
         err.at = Some((e.line, e.column));
         if let oware_core::OgnErrorKind::Move(GameError::Illegal { reason, .. }) = e.kind {
             err.rule = Some(reason.rule());
@@ -221,14 +333,15 @@ impl<'a> From<&'a ApiError> for ErrorBody<'a> {
 impl From<GameError> for ApiError {
     fn from(e: GameError) -> ApiError {
         match e {
-            GameError::Over => ApiError::game_over("the game is over").with_reason(e.code()),
+            GameError::Over => ApiError::game_over("the game is over").with_core_reason(e.code()),
             GameError::Illegal {
                 mv,
                 reason: IllegalMove::GameOver,
-            } => ApiError::game_over(format!("move {mv}: the game is over")).with_reason(e.code()),
+            } => ApiError::game_over(format!("move {mv}: the game is over"))
+                .with_core_reason(e.code()),
             GameError::Illegal { mv, reason } => ApiError::illegal(mv, reason),
             GameError::NothingToUndo => {
-                ApiError::not_allowed("there is no move to undo").with_reason(e.code())
+                ApiError::not_allowed("there is no move to undo").with_core_reason(e.code())
             }
         }
     }

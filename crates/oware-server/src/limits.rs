@@ -23,6 +23,7 @@
 //! let it rotate addresses). Behind a reverse proxy the address comes from
 //! `X-Forwarded-For`, when the configuration trusts it.
 
+use crate::error::Reason;
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
@@ -238,9 +239,9 @@ impl OpenSeeks {
                     "{whose} {max} games waiting in the lobby already; wait for a player or let one lapse"
                 ))
                 .with_reason(if k.starts_with("account:") {
-                    "seeks_account"
+                    Reason::SeeksAccount
                 } else {
-                    "seeks_address"
+                    Reason::SeeksAddress
                 }));
             }
         }
@@ -469,8 +470,8 @@ impl Limiter {
     fn refusal(cost: Cost, key: &str, wait: Duration) -> ApiError {
         let e = ApiError::too_many(Self::what(cost, key), wait);
         match cost {
-            Cost::Read => e.with_reason("reads"),
-            Cost::Export => e.with_reason("exports"),
+            Cost::Read => e.with_reason(Reason::Reads),
+            Cost::Export => e.with_reason(Reason::Exports),
             _ => e,
         }
     }
@@ -565,7 +566,7 @@ impl Limiter {
                 "too many open game connections from your address (at most {}); close some tabs",
                 count.max
             ))
-            .with_reason("sockets"));
+            .with_reason(Reason::Sockets));
         }
         *n += 1;
         drop(open);
@@ -762,7 +763,7 @@ impl SignInGuard {
                 "wrong passwords for this account from your address",
                 self.counts.wait_until(until),
             )
-            .with_reason("sign_in_pair"));
+            .with_reason(Reason::SignInPair));
         }
         let (all, _) = self.counts.count(Self::account_key(key), 0).await;
         if all >= self.account_ceiling && mine > 0 {
@@ -770,7 +771,7 @@ impl SignInGuard {
                 "wrong passwords for this account, and some came from your address",
                 self.counts.wait_until(until),
             )
-            .with_reason("sign_in_account"));
+            .with_reason(Reason::SignInAccount));
         }
         Ok(())
     }
@@ -801,7 +802,7 @@ impl SignInGuard {
                 "wrong passwords given on your account page",
                 self.counts.wait_until(until),
             )
-            .with_reason("confirm"));
+            .with_reason(Reason::Confirm));
         }
         Ok(())
     }

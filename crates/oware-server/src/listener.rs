@@ -13,6 +13,7 @@
 //! [`Limited::per_address`] connections (issue 33, finding 5): past it, a
 //! new connection is answered `rate_limited` (`connections`) and closed.
 
+use crate::error::Reason;
 use std::collections::HashMap;
 use std::io;
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
@@ -212,7 +213,7 @@ fn refuse(stream: &TcpStream, max: usize) {
     let body = crate::error::ApiError::rate_limited(format!(
         "too many open connections from your address (at most {max}); close some tabs"
     ))
-    .with_reason("connections")
+    .with_reason(Reason::Connections)
     .body()
     .to_string();
     let answer = format!(

@@ -25,6 +25,7 @@
 //!   game between two people at one device, South's linked as for a
 //!   hot-seat game created online).
 
+use crate::error::Reason;
 use std::sync::Arc;
 
 use axum::extract::State;
@@ -75,7 +76,7 @@ pub struct OfflineGameReq {
     pub end: Option<String>,
 }
 
-fn refuse(reason: &'static str, message: impl Into<String>) -> ApiError {
+fn refuse(reason: Reason, message: impl Into<String>) -> ApiError {
     ApiError::invalid_request(message).with_reason(reason)
 }
 
@@ -83,7 +84,7 @@ fn side_of(s: &str) -> Result<Side, ApiError> {
     match s {
         "S" => Ok(Side::South),
         "N" => Ok(Side::North),
-        _ => Err(refuse("bad_side", format!("side: S or N, not {s:?}"))),
+        _ => Err(refuse(Reason::BadSide, format!("side: S or N, not {s:?}"))),
     }
 }
 
@@ -94,7 +95,7 @@ impl OfflineGameReq {
         let id = &self.client_id;
         if id.len() != 24 || !id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
             return Err(refuse(
-                "bad_client_id",
+                Reason::BadClientId,
                 "client_id: 24 lowercase hex digits",
             ));
         }
@@ -102,24 +103,24 @@ impl OfflineGameReq {
             ("computer", Some(l)) if (1..=10).contains(&l) => (Mode::Computer, Some(l)),
             ("computer", l) => {
                 return Err(refuse(
-                    "bad_level",
+                    Reason::BadLevel,
                     format!("level: 1 to 10 for a computer game, not {l:?}"),
                 ))
             }
             ("hotseat", None) => (Mode::Hotseat, None),
             ("hotseat", Some(_)) => {
-                return Err(refuse("bad_level", "level: only for computer games"))
+                return Err(refuse(Reason::BadLevel, "level: only for computer games"))
             }
             (m, _) => {
                 return Err(refuse(
-                    "bad_mode",
+                    Reason::BadMode,
                     format!("mode: computer or hotseat, not {m:?}"),
                 ))
             }
         };
         let side = match (mode, self.side.as_deref()) {
             (Mode::Computer, Some(s)) => side_of(s)?,
-            (Mode::Computer, None) => return Err(refuse("bad_side", "side: S or N")),
+            (Mode::Computer, None) => return Err(refuse(Reason::BadSide, "side: S or N")),
             (_, _) => Side::South,
         };
         let start = match self.position.as_deref() {
@@ -130,7 +131,7 @@ impl OfflineGameReq {
             .map_err(|e| ApiError::moves("moves", &self.moves, &e))?;
         if plies.len() > MAX_PLIES {
             return Err(refuse(
-                "too_long",
+                Reason::TooLong,
                 format!("moves: at most {MAX_PLIES} plies"),
             ));
         }
@@ -146,15 +147,15 @@ impl OfflineGameReq {
                 "resign N" => game.resign(Side::North).map(|_| ()),
                 _ => {
                     return Err(refuse(
-                        "bad_end",
+                        Reason::BadEnd,
                         format!("end: agree, resign S or resign N, not {end:?}"),
                     ))
                 }
             };
-            done.map_err(|e| refuse("bad_end", format!("end {end:?}: {e}")))?;
+            done.map_err(|e| refuse(Reason::BadEnd, format!("end {end:?}: {e}")))?;
         }
         if !game.is_over() {
-            return Err(refuse("not_finished", "only finished games are kept"));
+            return Err(refuse(Reason::NotFinished, "only finished games are kept"));
         }
         Ok(OfflineGame {
             id: format!("dev{id}"),

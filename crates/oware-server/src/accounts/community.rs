@@ -10,6 +10,7 @@
 //!   [`REPORTS_PER_DAY`] a day per account, counted in the database so
 //!   the limit holds across nodes.
 
+use crate::error::Reason;
 use std::sync::Arc;
 
 use axum::extract::{Path, State};
@@ -62,7 +63,9 @@ async fn other(hub: &Hub, user: &User, name: String) -> Result<(String, String),
         .await?
         .ok_or_else(|| ApiError::not_found("no such player"))?;
     if account.id == user.id {
-        return Err(ApiError::invalid_request("that is your own account").with_reason("self"));
+        return Err(
+            ApiError::invalid_request("that is your own account").with_reason(Reason::Yourself)
+        );
     }
     Ok((account.id, account.username))
 }
@@ -87,7 +90,7 @@ async fn follow(
         if r.following.len() >= MAX_RELATIONS {
             return Err(
                 ApiError::not_allowed("you follow as many players as one may")
-                    .with_reason("too_many"),
+                    .with_reason(Reason::TooMany),
             );
         }
         if blocked {
@@ -120,7 +123,7 @@ async fn block(
         if r.blocked.len() >= MAX_RELATIONS {
             return Err(
                 ApiError::not_allowed("you block as many players as one may")
-                    .with_reason("too_many"),
+                    .with_reason(Reason::TooMany),
             );
         }
     }
@@ -174,7 +177,7 @@ async fn report(
         .filter(|r| REASONS.contains(&r.as_str()))
         .ok_or_else(|| {
             ApiError::invalid_request("reason: one of cheating, abuse, other")
-                .with_reason("report_reason")
+                .with_reason(Reason::ReportReason)
         })?;
     let details = req.details.trim().to_string();
     if details.chars().count() > DETAILS_MAX {
@@ -192,7 +195,7 @@ async fn report(
             "reports from your account",
             std::time::Duration::from_secs(3_600),
         )
-        .with_reason("reports"));
+        .with_reason(Reason::Reports));
     }
     let row = ReportRow {
         id: new_id(),

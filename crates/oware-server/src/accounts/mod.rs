@@ -8,6 +8,7 @@ pub mod community;
 pub mod routes;
 pub mod session;
 
+use crate::error::Reason;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
 use sha2::{Digest, Sha256};
@@ -57,11 +58,11 @@ const RESERVED: &[&str] = &[
 /// Checks a new username: 3 to 20 characters, ASCII letters, digits, `_`
 /// and `-`, starting with a letter, not a reserved name.
 pub fn check_username(name: &str) -> Result<(), ApiError> {
-    let bad = |reason: &'static str, text: &str| {
+    let bad = |reason: Reason, text: &str| {
         Err(ApiError::invalid_request(format!("username: {text}")).with_reason(reason))
     };
     if !(3..=20).contains(&name.chars().count()) {
-        return bad("username_length", "3 to 20 characters");
+        return bad(Reason::UsernameLength, "3 to 20 characters");
     }
     if !name
         .chars()
@@ -69,12 +70,12 @@ pub fn check_username(name: &str) -> Result<(), ApiError> {
         || !name.starts_with(|c: char| c.is_ascii_alphabetic())
     {
         return bad(
-            "username_characters",
+            Reason::UsernameCharacters,
             "letters, digits, _ and - only, starting with a letter",
         );
     }
     if RESERVED.contains(&username_key(name).as_str()) {
-        return bad("username_reserved", "this name is reserved");
+        return bad(Reason::UsernameReserved, "this name is reserved");
     }
     Ok(())
 }
@@ -84,12 +85,12 @@ pub fn check_password(password: &str, username: &str) -> Result<(), ApiError> {
     let n = password.chars().count();
     if !(8..=128).contains(&n) {
         return Err(ApiError::invalid_request("password: 8 to 128 characters")
-            .with_reason("password_length"));
+            .with_reason(Reason::PasswordLength));
     }
     if username_key(password) == username_key(username) {
         return Err(
             ApiError::invalid_request("password: must not be the username")
-                .with_reason("password_is_username"),
+                .with_reason(Reason::PasswordIsUsername),
         );
     }
     Ok(())

@@ -2,6 +2,7 @@
 //! out, the signed-in player's own page (password, deletion, games), public
 //! profiles and leaderboards.
 
+use crate::error::Reason;
 use std::sync::Arc;
 
 use axum::extract::{Path, Query, State};
@@ -288,7 +289,7 @@ async fn sign_in(
     if hub.read(move |store| store.account_closed(&id)).await? {
         return Err(
             ApiError::not_allowed("this account was closed by the site's operator")
-                .with_reason("account_closed"),
+                .with_reason(Reason::AccountClosed),
         );
     }
     start_session(&hub, &account).await

@@ -3,6 +3,7 @@
 //! stops when its client goes away, within the client's engine budget
 //! (`engines.rs`); reviews are computed once per content and kept.
 
+use crate::error::Reason;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, LazyLock, Mutex};
 
@@ -179,7 +180,7 @@ impl Hub {
                     return Err(ApiError::not_allowed(
                         "an online game is reviewed once it is over",
                     )
-                    .with_reason("game_in_progress"));
+                    .with_reason(Reason::GameInProgress));
                 }
                 live.seat(token)?;
             }

@@ -3,6 +3,7 @@
 //! whisper them moves). A message is checked, stored with the game, and
 //! only then sent. Clients show it as text, never as HTML.
 
+use crate::error::Reason;
 use std::sync::Arc;
 
 use oware_core::Side;
@@ -26,7 +27,9 @@ pub use crate::store::chat::{ChatMessage, Room};
 pub fn check_text(text: &str) -> Result<String, ApiError> {
     let text = text.trim();
     if text.is_empty() {
-        return Err(ApiError::invalid_request("chat: the message is empty").with_reason("empty"));
+        return Err(
+            ApiError::invalid_request("chat: the message is empty").with_reason(Reason::Empty)
+        );
     }
     if text.chars().count() > MAX_CHARS {
         return Err(ApiError::too_large(format!(
@@ -40,7 +43,7 @@ pub fn check_text(text: &str) -> Result<String, ApiError> {
         return Err(ApiError::invalid_request(
             "chat: no control, direction or invisible characters",
         )
-        .with_reason("characters"));
+        .with_reason(Reason::Characters));
     }
     Ok(text.to_string())
 }
@@ -76,7 +79,7 @@ impl Hub {
                     return Err(ApiError::not_allowed(
                         "sign in to chat with the other spectators while the game is played",
                     )
-                    .with_reason("spectators_sign_in"))
+                    .with_reason(Reason::SpectatorsSignIn))
                 }
             };
             let accounts = live.meta.seats.clone().map(|s| s.account);
@@ -123,7 +126,7 @@ impl Hub {
             return Err(ApiError::not_allowed(format!(
                 "this game's chat is full ({MAX_KEPT} messages)"
             ))
-            .with_reason("chat_full"));
+            .with_reason(Reason::ChatFull));
         }
         let spectators = message.room == Room::Spectators;
         let op = if self.store.shared() {

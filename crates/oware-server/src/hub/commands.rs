@@ -2,6 +2,7 @@
 //! rematch, import and watch. Each stored change goes through
 //! [`Hub::commit`].
 
+use crate::error::Reason;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
@@ -162,7 +163,7 @@ impl Hub {
             {
                 return Err(
                     ApiError::not_allowed("a rated game needs two different players")
-                        .with_reason("same_player"),
+                        .with_reason(Reason::SamePlayer),
                 );
             }
             let class = RatingClass::of(live.meta.time_control);
@@ -173,7 +174,7 @@ impl Hub {
                         "this game is for players rated {} to {}; you are rated {}",
                         range.min, range.max, rating.rating
                     ))
-                    .with_reason("out_of_range"));
+                    .with_reason(Reason::OutOfRange));
                 }
             }
             seat.rating = Some(rating);
@@ -309,7 +310,7 @@ impl Hub {
             return Err(ApiError::not_allowed(
                 "only untimed computer games take the computer's moves from the browser",
             )
-            .with_reason("engine"));
+            .with_reason(Reason::Engine));
         }
         Ok(())
     }
@@ -466,7 +467,7 @@ impl Hub {
         let whose = (live.meta.mode != Mode::Hotseat).then_some(side);
         self.commit(slot, live, |live| {
             let taken = oware_session::take_back(&mut live.game, whose)
-                .map_err(|e| ApiError::not_allowed(e.to_string()).with_reason(e.code()))?;
+                .map_err(|e| ApiError::not_allowed(e.to_string()).with_core_reason(e.code()))?;
             let from = live.ply();
             live.truncate_clock(from as usize);
             live.meta.offer = None;
@@ -569,13 +570,13 @@ impl Hub {
         if live.meta.mode != Mode::Online {
             return Err(
                 ApiError::not_allowed("take-back requests are for online games; use undo")
-                    .with_reason("not_online"),
+                    .with_reason(Reason::NotOnline),
             );
         }
         if live.meta.rated {
             return Err(
                 ApiError::not_allowed("moves cannot be taken back in rated games")
-                    .with_reason("rated"),
+                    .with_reason(Reason::Rated),
             );
         }
         if live.game.is_over() || live.meta.status() != GameStatus::Playing {
@@ -587,8 +588,9 @@ impl Hub {
             OfferAction::Accept | OfferAction::Offer if asked == Some(side.opponent()) => {
                 let asker = side.opponent();
                 self.commit(slot, live, |live| {
-                    oware_session::take_back(&mut live.game, Some(asker))
-                        .map_err(|e| ApiError::not_allowed(e.to_string()).with_reason(e.code()))?;
+                    oware_session::take_back(&mut live.game, Some(asker)).map_err(|e| {
+                        ApiError::not_allowed(e.to_string()).with_core_reason(e.code())
+                    })?;
                     let from = live.ply();
                     live.truncate_clock(from as usize);
                     live.meta.takeback = None;
@@ -607,14 +609,15 @@ impl Hub {
             }
             OfferAction::Accept | OfferAction::Decline if asked != Some(side.opponent()) => Err(
                 ApiError::not_allowed("there is no take-back request from the opponent to answer")
-                    .with_reason("no_request"),
+                    .with_reason(Reason::NoRequest),
             ),
             OfferAction::Offer if asked == Some(side) => Ok(()),
             _ => {
                 if action == OfferAction::Offer {
                     // Something of this side's to take back.
-                    oware_session::plan_take_back(&live.game, Some(side))
-                        .map_err(|e| ApiError::not_allowed(e.to_string()).with_reason(e.code()))?;
+                    oware_session::plan_take_back(&live.game, Some(side)).map_err(|e| {
+                        ApiError::not_allowed(e.to_string()).with_core_reason(e.code())
+                    })?;
                 }
                 let request = (action == OfferAction::Offer).then_some(side);
                 self.commit(slot, live, |live| {

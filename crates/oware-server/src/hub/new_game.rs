@@ -1,6 +1,7 @@
 //! New games: created from a request, imported from an OGN record, or a
 //! rematch of a finished game; and the names players give themselves.
 
+use crate::error::Reason;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -67,7 +68,7 @@ impl Hub {
             ApiError::invalid_request(format!(
                 "name: {name:?} belongs to the site or to an account; choose another, or sign in"
             ))
-            .with_reason("name_reserved")
+            .with_reason(Reason::NameReserved)
         };
         if is_site_name(name) {
             return Err(taken());
@@ -102,7 +103,7 @@ impl Hub {
             return Err(ApiError::invalid_request(
                 "accounts_only: an online game created by a signed-in player",
             )
-            .with_reason("accounts_only"));
+            .with_reason(Reason::AccountsOnly));
         }
         // A rated game always has a deadline, so a player who leaves loses
         // on time instead of holding the result off for ever.
@@ -110,7 +111,7 @@ impl Hub {
             return Err(ApiError::invalid_request(
                 "rated: a rated game needs a time control (a clock or a limit per move)",
             )
-            .with_reason("rated_needs_clock"));
+            .with_reason(Reason::RatedNeedsClock));
         }
         let level = match mode {
             Mode::Computer => Some(req.level.unwrap_or(3)),
@@ -134,13 +135,13 @@ impl Hub {
                         return Err(ApiError::invalid_request(
                             "time_control: correspondence is for online games",
                         )
-                        .with_reason("correspondence_online_only"));
+                        .with_reason(Reason::CorrespondenceOnlineOnly));
                     }
                     if !TimeControl::CORRESPONDENCE_DAYS.contains(&days_per_move) {
                         return Err(ApiError::invalid_request(
                             "time_control: days_per_move must be 1, 3, 7 or 14",
                         )
-                        .with_reason("correspondence_days"));
+                        .with_reason(Reason::CorrespondenceDays));
                     }
                     true
                 }
@@ -310,7 +311,7 @@ impl Hub {
             return Err(ApiError::not_allowed(
                 "a tournament game has no rematch: the tournament pairs you again",
             )
-            .with_reason("tournament_game"));
+            .with_reason(Reason::TournamentGame));
         }
         let new_side = side.opponent();
         if let [Some(a), Some(b)] = live.meta.seats.clone().map(|s| s.account) {
@@ -423,7 +424,7 @@ impl Hub {
         let Some(&you) = sides.first() else {
             return Err(
                 ApiError::not_allowed("your account holds no seat in this game")
-                    .with_reason("not_your_game"),
+                    .with_reason(Reason::NotYourGame),
             );
         };
         if live.meta.mode == Mode::Hotseat {

@@ -1,6 +1,7 @@
 //! Games played offline on a device, stored in an account
 //! (`offline_routes.rs`): once, whatever the number of uploads.
 
+use crate::error::Reason;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -123,7 +124,7 @@ impl Hub {
                 } else {
                     Err(
                         ApiError::not_allowed("this game id belongs to another account")
-                            .with_reason("not_yours"),
+                            .with_reason(Reason::NotYours),
                     )
                 }
             }

@@ -15,6 +15,7 @@
 //! A cancelled seek is [`GameStatus::Cancelled`]: listed nowhere, and every
 //! command on it is refused (`game_over`, reason `cancelled`).
 
+use crate::error::Reason;
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
@@ -148,7 +149,7 @@ impl Hub {
             return Err(ApiError::not_allowed(
                 "only a game still waiting for its opponent can be cancelled",
             )
-            .with_reason("not_waiting"));
+            .with_reason(Reason::NotWaiting));
         }
         self.commit(slot, live, |live| {
             live.meta.cancelled = true;
@@ -175,9 +176,8 @@ impl Hub {
         live: &mut Live,
     ) -> Result<(), ApiError> {
         if live.meta.mode != crate::model::Mode::Online {
-            return Err(
-                ApiError::not_allowed("only online games can be aborted").with_reason("not_online")
-            );
+            return Err(ApiError::not_allowed("only online games can be aborted")
+                .with_reason(Reason::NotOnline));
         }
         if live.meta.tournament.is_some() {
             // An absent opponent loses on time; a player who cannot play
@@ -185,7 +185,7 @@ impl Hub {
             return Err(ApiError::not_allowed(
                 "a tournament game cannot be aborted; resign instead",
             )
-            .with_reason("tournament_game"));
+            .with_reason(Reason::TournamentGame));
         }
         match live.meta.status() {
             GameStatus::Waiting => return self.cancel_seek(slot, live).await,
@@ -194,7 +194,7 @@ impl Hub {
                 return Err(ApiError::not_allowed(
                     "a game can be aborted only before each side has moved; resign instead",
                 )
-                .with_reason("too_late"))
+                .with_reason(Reason::TooLate))
             }
         }
         self.commit(slot, live, |live| {
@@ -213,5 +213,5 @@ impl Hub {
 
 /// The refusal for any command on a cancelled seek.
 pub(crate) fn cancelled() -> ApiError {
-    ApiError::game_over("this game was called off before it started").with_reason("cancelled")
+    ApiError::game_over("this game was called off before it started").with_reason(Reason::Cancelled)
 }

@@ -29,6 +29,7 @@
 //! (Swiss) in the same transaction, so absent players are not paired again
 //! until they come back.
 
+use crate::error::Reason;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
@@ -678,7 +679,7 @@ impl Hub {
                 return Err(ApiError::not_allowed(format!(
                     "you already have {cap} tournaments to play; wait until one is over"
                 ))
-                .with_reason("too_many_tournaments"))
+                .with_reason(Reason::TooManyTournaments))
             }
             Err(StoreError::Full {
                 what: Cap::OpenTournaments,
@@ -688,7 +689,7 @@ impl Hub {
                     "players have {cap} tournaments open, as many as this server runs; \
                      join one, or wait until one is over"
                 ))
-                .with_reason("tournaments_full"))
+                .with_reason(Reason::TournamentsFull))
             }
             Err(e) => return Err(super::store_err(e)),
         }
@@ -741,27 +742,25 @@ impl Hub {
     pub async fn join_tournament(&self, id: &str, user: &User) -> Result<TournamentView, ApiError> {
         let t = self.tournament(id).await?;
         if !t.row.status.is_open() {
-            return Err(
-                ApiError::not_allowed("this tournament is over").with_reason("tournament_over")
-            );
+            return Err(ApiError::not_allowed("this tournament is over")
+                .with_reason(Reason::TournamentOver));
         }
         let me = t.entrants.iter().find(|e| e.account_id == user.id);
         if me.is_some_and(|e| e.state == EntrantState::Left) {
             return Err(ApiError::not_allowed(
                 "you left this tournament; you cannot join it again",
             )
-            .with_reason("tournament_left"));
+            .with_reason(Reason::TournamentLeft));
         }
         if me.is_none() && t.row.kind == Kind::Swiss && t.row.status == Status::Running {
             return Err(ApiError::not_allowed(
                 "this Swiss tournament has started; it takes no new players",
             )
-            .with_reason("tournament_started"));
+            .with_reason(Reason::TournamentStarted));
         }
         if me.is_none() && t.entrants.len() >= self.config.tournament_max_players {
-            return Err(
-                ApiError::not_allowed("this tournament is full").with_reason("tournament_full")
-            );
+            return Err(ApiError::not_allowed("this tournament is full")
+                .with_reason(Reason::TournamentFull));
         }
         let class = RatingClass::of(Some(t.row.time_control));
         let rating = self.seat_rating(&user.id, class).await?.rating;
@@ -787,17 +786,15 @@ impl Hub {
         let t = self.tournament(id).await?;
         let Some(me) = t.entrants.iter().find(|e| e.account_id == user.id) else {
             return Err(ApiError::not_allowed("you have not joined this tournament")
-                .with_reason("not_in_tournament"));
+                .with_reason(Reason::NotInTournament));
         };
         if !t.row.status.is_open() {
-            return Err(
-                ApiError::not_allowed("this tournament is over").with_reason("tournament_over")
-            );
+            return Err(ApiError::not_allowed("this tournament is over")
+                .with_reason(Reason::TournamentOver));
         }
         if me.state == EntrantState::Left {
-            return Err(
-                ApiError::not_allowed("you left this tournament").with_reason("tournament_left")
-            );
+            return Err(ApiError::not_allowed("you left this tournament")
+                .with_reason(Reason::TournamentLeft));
         }
         self.write(WriteOp::Tournament(TournamentOp::State {
             tournament_id: id.to_string(),

@@ -3,6 +3,7 @@
 //! that does not parse is refused here with its code; past this module the
 //! server sees only moves, sides, actions and limits, never raw text.
 
+use crate::error::Reason;
 use std::time::Duration;
 
 use oware_core::{Game, Move, Position, Side};
@@ -110,7 +111,7 @@ impl ClientIn {
 
 fn parse_move(text: Option<&str>) -> Result<Move, ApiError> {
     let text = text.ok_or_else(|| {
-        ApiError::invalid_move("move: required (a letter A-F or a-f)").with_reason("empty")
+        ApiError::invalid_move("move: required (a letter A-F or a-f)").with_reason(Reason::Empty)
     })?;
     text.parse().map_err(|e| ApiError::moves("move", text, &e))
 }
@@ -245,7 +246,7 @@ impl CreateReq {
             return Err(ApiError::invalid_request(
                 "engine: the browser plays the computer's moves only in untimed computer games",
             )
-            .with_reason("engine"));
+            .with_reason(Reason::Engine));
         }
         Ok(NewGame {
             mode,
@@ -264,7 +265,7 @@ impl CreateReq {
                     return Err(ApiError::invalid_request(
                         "rating_range: only rated games have one",
                     )
-                    .with_reason("rating_range"));
+                    .with_reason(Reason::RatingRange));
                 }
                 Some(r) if r.min <= r.max && (0..=4000).contains(&r.min) && r.max <= 4000 => {
                     Some(r)
@@ -273,7 +274,7 @@ impl CreateReq {
                     return Err(ApiError::invalid_request(
                         "rating_range: min <= max, both in 0..4000",
                     )
-                    .with_reason("rating_range"))
+                    .with_reason(Reason::RatingRange))
                 }
             },
         })
@@ -374,7 +375,7 @@ impl EngineReq {
         match self.engine.as_deref() {
             None => Err(
                 ApiError::invalid_request("engine: required (browser or server)")
-                    .with_reason("engine"),
+                    .with_reason(Reason::Engine),
             ),
             e => Ok((self.token, parse_engine(e)?)),
         }
@@ -389,7 +390,7 @@ fn parse_engine(text: Option<&str>) -> Result<bool, ApiError> {
         Some(other) => Err(ApiError::invalid_request(format!(
             "engine: {other:?} is not browser or server"
         ))
-        .with_reason("engine")),
+        .with_reason(Reason::Engine)),
     }
 }
 
@@ -547,21 +548,20 @@ impl CreateTournamentReq {
     /// The tournament asked for.
     pub fn parse(self) -> Result<NewTournament, ApiError> {
         use crate::store::tournaments::Kind;
-        let bad =
-            |m: String, reason: &'static str| ApiError::invalid_request(m).with_reason(reason);
+        let bad = |m: String, reason: Reason| ApiError::invalid_request(m).with_reason(reason);
         let kind = match self.kind.as_deref() {
             Some("arena") => Kind::Arena,
             Some("swiss") => Kind::Swiss,
             Some(other) => {
                 return Err(bad(
                     format!("kind: {other:?} is not arena or swiss"),
-                    "tournament_kind",
+                    Reason::TournamentKind,
                 ))
             }
             None => {
                 return Err(bad(
                     "kind: required (arena or swiss)".into(),
-                    "tournament_kind",
+                    Reason::TournamentKind,
                 ))
             }
         };
@@ -574,7 +574,7 @@ impl CreateTournamentReq {
         {
             return Err(bad(
                 "name: 1 to 40 characters, no control or invisible characters".into(),
-                "tournament_name",
+                Reason::TournamentName,
             ));
         }
         let time_control = match self.time_control {
@@ -588,14 +588,14 @@ impl CreateTournamentReq {
         .ok_or_else(|| {
             bad(
                 "time_control: a clock, {\"initial_ms\", \"increment_ms\"}, from 30 s to 60 min with at most 60 s added per move".into(),
-                "tournament_clock",
+                Reason::TournamentClock,
             )
         })?;
         let starts_in_s = self.starts_in_s.unwrap_or(60);
         if starts_in_s > 7 * 86_400 {
             return Err(bad(
                 format!("starts_in_s: {starts_in_s} is more than 7 days"),
-                "tournament_start",
+                Reason::TournamentStart,
             ));
         }
         let (minutes, rounds) = match kind {
@@ -604,7 +604,7 @@ impl CreateTournamentReq {
                 if !(1..=720).contains(&m) {
                     return Err(bad(
                         format!("minutes: {m} is not in 1..720"),
-                        "tournament_length",
+                        Reason::TournamentLength,
                     ));
                 }
                 (m, 0)
@@ -614,7 +614,7 @@ impl CreateTournamentReq {
                 if !(1..=15).contains(&r) {
                     return Err(bad(
                         format!("rounds: {r} is not in 1..15"),
-                        "tournament_rounds",
+                        Reason::TournamentRounds,
                     ));
                 }
                 (0, r)
@@ -682,7 +682,7 @@ impl GameFilter {
 fn parse_day(field: &str, text: &str) -> Result<i64, ApiError> {
     let bad = || {
         ApiError::invalid_request(format!("{field}: {text:?} is not a date YYYY-MM-DD"))
-            .with_reason("bad_date")
+            .with_reason(Reason::BadDate)
     };
     let mut parts = text.split('-');
     let (Some(y), Some(m), Some(d), None) =
@@ -766,7 +766,9 @@ impl MyGamesQuery {
         let to = day("to", self.to)?.map(|d| d + 86_400_000 - 1);
         if let (Some(f), Some(t)) = (from, to) {
             if f > t {
-                return Err(ApiError::invalid_request("from: after to").with_reason("bad_date"));
+                return Err(
+                    ApiError::invalid_request("from: after to").with_reason(Reason::BadDate)
+                );
             }
         }
         Ok(GameFilter {

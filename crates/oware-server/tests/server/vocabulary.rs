@@ -1,5 +1,5 @@
-//! One refusal vocabulary: every reason code the server gives a refusal
-//! (`ApiError::with_reason`) and every reason the rules core gives an
+//! One refusal vocabulary: every reason the server gives a refusal
+//! (`oware_server::error::Reason`) and every reason the rules core gives an
 //! illegal move has words in the web client, in English and in French, so
 //! no client is left with the server's English (docs/PROTOCOL.md,
 //! "Errors").
@@ -31,28 +31,16 @@ fn tables() -> (String, String) {
 
 #[test]
 fn every_refusal_reason_has_words_in_both_languages() {
-    let mut files = Vec::new();
-    rust_files(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
-        &mut files,
-    );
-    let mut reasons = std::collections::BTreeSet::new();
-    for f in &files {
-        let text = std::fs::read_to_string(f).unwrap();
-        for part in text.split("with_reason(\"").skip(1) {
-            let reason = part.split('"').next().unwrap();
-            assert!(
-                !reason.is_empty() && reason.chars().all(|c| c.is_ascii_lowercase() || c == '_'),
-                "{}: a reason is a snake_case word: {reason:?}",
-                f.display()
-            );
-            reasons.insert(reason.to_string());
-        }
-    }
-    assert!(reasons.len() >= 40, "found only {reasons:?}");
+    // The reasons are a type (`oware_server::error::Reason`): a refusal
+    // cannot carry a reason that is not in this list.
     let (en, fr) = tables();
     let mut missing = Vec::new();
-    for r in &reasons {
+    for r in oware_server::error::Reason::ALL {
+        let r = r.as_str();
+        assert!(
+            !r.is_empty() && r.chars().all(|c| c.is_ascii_lowercase() || c == '_'),
+            "a reason is a snake_case word: {r:?}"
+        );
         for (lang, table) in [("en", &en), ("fr", &fr)] {
             if !table.contains(&format!(".{r}': ")) {
                 missing.push(format!("{lang}: err.<code>.{r}"));
@@ -60,6 +48,32 @@ fn every_refusal_reason_has_words_in_both_languages() {
         }
     }
     assert!(missing.is_empty(), "refusals without words: {missing:#?}");
+}
+
+/// No refusal names its reason as a bare string: `with_reason` takes a
+/// [`oware_server::error::Reason`], and only the error module passes the
+/// rules core's own codes on.
+#[test]
+fn refusal_reasons_are_typed() {
+    let mut files = Vec::new();
+    rust_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut files,
+    );
+    let mut stray = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let name = f.file_name().unwrap().to_string_lossy();
+        for (i, line) in text.lines().enumerate() {
+            if line.contains("with_core_reason(") && name != "error.rs" && name != "commands.rs" {
+                stray.push(format!("{}:{}: {line}", f.display(), i + 1));
+            }
+        }
+    }
+    assert!(
+        stray.is_empty(),
+        "the core's codes are passed on only by error.rs and commands.rs (the session's errors): {stray:#?}"
+    );
 }
 
 #[test]
