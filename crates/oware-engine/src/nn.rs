@@ -133,44 +133,29 @@ pub enum NetError {
 pub fn active_inputs(pos: &Position) -> [u16; ACTIVE] {
     let me = pos.to_move();
     let opp = me.opponent();
-    // The houses read once, by index: on wasm32 a house read at a
-    // position known only at run time is a 128-bit shift, which is a call
-    // to the compiler's runtime there (and an array index natively too).
-    let setup = pos.setup();
     let mut out = [0u16; ACTIVE];
     let mut k = 0;
     for side in [me, opp] {
         for h in side.houses() {
-            let n = (setup.houses[h.index()] as usize).min(HOUSE_BUCKETS - 1);
+            let n = (pos.seeds(h) as usize).min(HOUSE_BUCKETS - 1);
             out[k] = (k * HOUSE_BUCKETS + n) as u16;
             k += 1;
         }
     }
-    let [mine, theirs] = [setup.stores[me.index()], setup.stores[opp.index()]];
-    out[12] = (STORES_AT + (mine as usize).min(STORE_BUCKETS - 1)) as u16;
-    out[13] = (STORES_AT + STORE_BUCKETS + (theirs as usize).min(STORE_BUCKETS - 1)) as u16;
+    out[12] = (STORES_AT + (pos.store(me) as usize).min(STORE_BUCKETS - 1)) as u16;
+    out[13] = (STORES_AT + STORE_BUCKETS + (pos.store(opp) as usize).min(STORE_BUCKETS - 1)) as u16;
     out[14] = (THREAT_AT + (threat(pos, opp) as usize).min(THREAT_BUCKETS - 1)) as u16;
     out
-}
-
-// A side's store, with the side known at compile time in each arm (see
-// `active_inputs`).
-#[inline(always)]
-fn store_of(pos: &Position, side: Side) -> u8 {
-    match side {
-        Side::South => pos.store(Side::South),
-        Side::North => pos.store(Side::North),
-    }
 }
 
 // The most the opponent could capture if it were their move.
 fn threat(pos: &Position, opp: Side) -> u8 {
     let theirs = pos.with_side_to_move(opp);
-    let before = store_of(&theirs, opp);
+    let before = theirs.store(opp);
     theirs
         .legal_moves()
         .into_iter()
-        .map(|mv| store_of(&theirs.play_unchecked(mv), opp) - before)
+        .map(|mv| theirs.play_unchecked(mv).store(opp) - before)
         .max()
         .unwrap_or(0)
 }
