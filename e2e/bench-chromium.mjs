@@ -13,8 +13,11 @@
 // positions: time to depth D on the fixed positions of
 // wasm/depth.mjs, native against each build (as wasm/time-to-depth.mjs
 // does in Node).
+// BENCH_MODULE=/path/to/other.wasm adds a third build, served to the page
+// by the browser context (an older module, to compare in the same minutes).
 
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { launch, BASE } from './lib.mjs';
 import { timeToDepth } from './wasm/depth.mjs';
 
@@ -24,9 +27,15 @@ const depth = Number(depthArg || 12);
 const rounds = Number(roundsArg || 3);
 const mode = modeArg || 'bench';
 const BUILDS = [['simd', '/wasm/oware.wasm'], ['plain', '/wasm/oware-plain.wasm']];
+const extra = process.env.BENCH_MODULE;
+if (extra) BUILDS.push(['other', '/wasm/bench-other.wasm']);
 
 const b = await launch();
 try {
+  if (extra) {
+    const body = readFileSync(extra);
+    await b.context.route('**/wasm/bench-other.wasm', (route) => route.fulfill({ body, contentType: 'application/wasm' }));
+  }
   const page = await b.context.newPage();
   await page.goto(`${BASE}/study`);
   const info = await page.evaluate(async (builds) => {
