@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
-# Builds the WebAssembly module of crates/oware-wasm into
-# crates/oware-server/web/wasm/oware.wasm, reproducibly: the same sources
-# give the same bytes, on any machine with the toolchain below.
+# Builds the WebAssembly modules of crates/oware-wasm into
+# crates/oware-server/web/wasm/, reproducibly: the same sources give the
+# same bytes, on any machine with the toolchain below. Two builds of the
+# same code:
 #
-#   scripts/build-wasm.sh            build and copy it into web/wasm/
-#   scripts/build-wasm.sh --check    build and fail unless it equals the
-#                                    checked-in module, byte for byte
+#   oware.wasm        with WebAssembly SIMD (simd128): the network's
+#                     inference in 128-bit vectors (oware-engine's nn.rs),
+#                     for every browser that validates SIMD (Chrome 91,
+#                     Firefox 89, Safari 16.4 and later; Node 16.4+)
+#   oware-plain.wasm  without it, for the others; the worker loads only
+#                     the one the browser can run (js/engine/wasm.js,
+#                     `moduleUrl`)
+#
+#   scripts/build-wasm.sh            build both and copy them into web/wasm/
+#   scripts/build-wasm.sh --check    build both and fail unless each equals
+#                                    the checked-in one, byte for byte
 #
 # The toolchain comes from Debian (scripts/install-test-deps installs it):
 # rustc-web and cargo-web (Rust 1.96 in /usr/bin), rust-web-src (the
@@ -15,7 +24,10 @@
 # -Zbuild-std is a nightly option; RUSTC_BOOTSTRAP=1 lets this stable
 # compiler accept it. The paths of this checkout, of the registry and of
 # the standard library's source are remapped so they do not end up in the
-# module. docs/WEB.md, "The engine in the browser", says more.
+# module. Each build has its own target directory (target/wasm,
+# target/wasm-simd: the standard library is built with each one's target
+# features), so a second run rebuilds neither. docs/WEB.md, "The engine in
+# the browser", says more.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -41,31 +53,40 @@ if [ ! -d "$sysroot/lib/rustlib/src/rust/library" ]; then
     exit 1
 fi
 
-target_dir=$root/target/wasm
 cargo_home=${CARGO_HOME:-$HOME/.cargo}
 export RUSTC
 export RUSTC_BOOTSTRAP=1
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=/usr/bin/wasm-ld
-export CARGO_TARGET_DIR=$target_dir
 export CARGO_INCREMENTAL=0
 export SOURCE_DATE_EPOCH=0
-export RUSTFLAGS="--remap-path-prefix=$root=/oware --remap-path-prefix=$cargo_home=/cargo --remap-path-prefix=$sysroot/lib/rustlib/src/rust=/rust -C target-feature=+bulk-memory,+mutable-globals,+sign-ext,+nontrapping-fptoint"
 unset RUSTC_WRAPPER RUSTC_WORKSPACE_WRAPPER CARGO_BUILD_RUSTFLAGS
+remap="--remap-path-prefix=$root=/oware --remap-path-prefix=$cargo_home=/cargo --remap-path-prefix=$sysroot/lib/rustlib/src/rust=/rust"
+features="+bulk-memory,+mutable-globals,+sign-ext,+nontrapping-fptoint"
 
-"$CARGO" build --locked --quiet -p oware-wasm --profile wasm \
-    --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort
-
-built=$target_dir/wasm32-unknown-unknown/wasm/oware_wasm.wasm
-dest=crates/oware-server/web/wasm/oware.wasm
-size=$(stat -c %s "$built")
-if [ $check -eq 1 ]; then
-    if cmp -s "$built" "$dest"; then
-        echo "build-wasm: $dest is the fresh build, byte for byte ($size bytes, sha256 $(sha256sum "$built" | cut -c1-16))"
+failed=0
+# build NAME TARGET_DIR EXTRA_FEATURES
+build() {
+    local name=$1 target_dir=$2 extra=$3
+    CARGO_TARGET_DIR=$target_dir RUSTFLAGS="$remap -C target-feature=$features$extra" \
+        "$CARGO" build --locked --quiet -p oware-wasm --profile wasm \
+        --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort
+    local built=$target_dir/wasm32-unknown-unknown/wasm/oware_wasm.wasm
+    local dest=crates/oware-server/web/wasm/$name
+    local size
+    size=$(stat -c %s "$built")
+    if [ $check -eq 1 ]; then
+        if cmp -s "$built" "$dest"; then
+            echo "build-wasm: $dest is the fresh build, byte for byte ($size bytes, sha256 $(sha256sum "$built" | cut -c1-16))"
+        else
+            echo "build-wasm: $dest differs from a fresh build ($size bytes, was $(stat -c %s "$dest" 2>/dev/null || echo missing)); run scripts/build-wasm.sh and commit it" >&2
+            failed=1
+        fi
     else
-        echo "build-wasm: $dest differs from a fresh build ($size bytes, was $(stat -c %s "$dest" 2>/dev/null || echo missing)); run scripts/build-wasm.sh and commit it" >&2
-        exit 1
+        cp "$built" "$dest"
+        echo "build-wasm: $dest, $size bytes, sha256 $(sha256sum "$dest" | cut -c1-16)"
     fi
-else
-    cp "$built" "$dest"
-    echo "build-wasm: $dest, $size bytes, sha256 $(sha256sum "$dest" | cut -c1-16)"
-fi
+}
+
+build oware-plain.wasm "$root/target/wasm" ""
+build oware.wasm "$root/target/wasm-simd" ",+simd128"
+exit $failed

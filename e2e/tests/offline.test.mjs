@@ -74,6 +74,8 @@ test('first visit within 1.5 MB, then the app loads from the service worker offl
       return keys.includes('/tables/oware-tb-12.otb') && keys.includes('/wasm/oware.wasm') ? keys : null;
     }), 'the shell and the 12-seed tables kept', 60000);
     console.log(`# kept by the service worker: ${kept.length} files`);
+    // Of the module's two builds, only the one this browser loads (SIMD).
+    assert.ok(!kept.includes('/wasm/oware-plain.wasm'), 'the plain build is not kept where SIMD runs');
 
     // Offline: the pages load from the service worker, still cross-origin isolated.
     await ctx.setOffline(true);

@@ -4,12 +4,15 @@ import { fileURLToPath } from 'node:url';
 import { OwareWasm } from '../../crates/oware-server/web/js/engine/wasm.js';
 
 export const root = fileURLToPath(new URL('../../', import.meta.url));
+// The two builds (scripts/build-wasm.sh): with SIMD, which Node runs, and
+// the plain one for browsers without SIMD.
 export const modulePath = `${root}crates/oware-server/web/wasm/oware.wasm`;
-export const moduleBytes = () => readFileSync(modulePath);
+export const plainModulePath = `${root}crates/oware-server/web/wasm/oware-plain.wasm`;
+export const moduleBytes = (path = modulePath) => readFileSync(path);
 
-/** A fresh instance of the checked-in module. */
-export function engine(options) {
-  return OwareWasm.instantiate(moduleBytes(), options);
+/** A fresh instance of the checked-in module (the SIMD build unless `path`). */
+export function engine(options, path = modulePath) {
+  return OwareWasm.instantiate(moduleBytes(path), options);
 }
 
 /** The core's data files: blocks of `key value` lines, `#` comments. */

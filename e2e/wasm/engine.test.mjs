@@ -12,24 +12,102 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { engine, modulePath } from './common.mjs';
+import { engine, modulePath, moduleBytes, plainModulePath, root } from './common.mjs';
+import { SIMD_PROBE, hasSimd, moduleUrl } from '../../crates/oware-server/web/js/engine/wasm.js';
 
 const bin = process.env.OWARE_BIN;
 const native = (...args) => execFileSync(bin, args, { encoding: 'utf8' });
 
-test('the bench signature is the native one', { skip: !bin && 'OWARE_BIN is not set' }, async () => {
+test('the bench signature is the native one, in both builds', { skip: !bin && 'OWARE_BIN is not set' }, async () => {
   const depth = 10;
   const hash = 16;
   const out = native('bench', '--depth', String(depth), '--hash', String(hash));
   const nativeNodes = Number(out.match(/signature (\d+)/)[1]);
   const nativeNps = Number(out.match(/(\d+) nodes\/s/)[1]);
-  const e = await engine();
-  const r = e.call({ op: 'bench', depth, hash_mb: hash });
-  assert.equal(r.ok, true, JSON.stringify(r));
-  assert.equal(r.positions, 16);
-  assert.equal(r.nodes, nativeNodes, 'the same searches, node for node');
-  const nps = Math.round(r.nodes / (r.elapsed_ms / 1000));
-  console.log(`# bench depth ${depth}: signature ${r.nodes}; WebAssembly in Node ${process.version} ${nps} nodes/s (${r.elapsed_ms.toFixed(0)} ms), native ${nativeNps} nodes/s: ${(nps / nativeNps).toFixed(2)}x`);
+  for (const [name, path] of [['SIMD', modulePath], ['plain', plainModulePath]]) {
+    const e = await engine({}, path);
+    const r = e.call({ op: 'bench', depth, hash_mb: hash });
+    assert.equal(r.ok, true, JSON.stringify(r));
+    assert.equal(r.positions, 16);
+    assert.equal(r.nodes, nativeNodes, `the same searches, node for node (${name})`);
+    const nps = Math.round(r.nodes / (r.elapsed_ms / 1000));
+    console.log(`# bench depth ${depth}: signature ${r.nodes}; WebAssembly (${name}) in Node ${process.version} ${nps} nodes/s (${r.elapsed_ms.toFixed(0)} ms), native ${nativeNps} nodes/s: ${(nps / nativeNps).toFixed(2)}x`);
+  }
+});
+
+// The target features a module was linked with (wasm-ld's
+// `target_features` custom section: a prefix byte, `+` for used, and a
+// name per feature).
+function targetFeatures(bytes) {
+  let at = 8;
+  const leb = () => {
+    let v = 0;
+    let shift = 0;
+    for (;;) {
+      const b = bytes[at++];
+      v += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+      if (b < 0x80) return v;
+    }
+  };
+  const text = (n) => new TextDecoder().decode(bytes.subarray(at, (at += n)));
+  while (at < bytes.length) {
+    const id = bytes[at++];
+    const size = leb();
+    const end = at + size;
+    if (id === 0 && text(leb()) === 'target_features') {
+      const features = [];
+      for (let n = leb(); n > 0; n -= 1) {
+        const prefix = String.fromCharCode(bytes[at++]);
+        features.push(prefix + text(leb()));
+      }
+      return features;
+    }
+    at = end;
+  }
+  return null;
+}
+
+test('the SIMD build uses SIMD, the plain one does not, and each gives the same values', async () => {
+  const simd = targetFeatures(moduleBytes(modulePath));
+  const plain = targetFeatures(moduleBytes(plainModulePath));
+  assert.ok(simd.includes('+simd128'), `${simd}`);
+  assert.ok(!plain.some((f) => f.includes('simd')), `${plain}`);
+  assert.deepEqual(simd.filter((f) => f !== '+simd128'), plain, 'otherwise the same features');
+  // The network's value of each position (its score at depth 1, before
+  // any search) is the same in the two builds.
+  const [a, b] = [await engine({}, modulePath), await engine({}, plainModulePath)];
+  const positions = ['start', '6-6-1-6-6-1-0-7-7-1-1-6-0-0-S', '3-0-7-7-2-1-0-8-8-1-1-6-2-2-N', '0-9-0-2-3-2-0-1-5-4-1-0-11-10-S'];
+  for (const start of positions) {
+    for (const depth of [1, 2, 7]) {
+      const ra = a.call({ op: 'search', game: { start }, depth, new_game: true });
+      const rb = b.call({ op: 'search', game: { start }, depth, new_game: true });
+      assert.equal(ra.ok, true, JSON.stringify(ra));
+      assert.deepEqual({ ...ra, elapsed_ms: 0 }, { ...rb, elapsed_ms: 0 }, `${start} depth ${depth}`);
+    }
+  }
+});
+
+test('the page loads the SIMD build where SIMD validates, the plain one elsewhere', () => {
+  assert.equal(hasSimd(), true, 'Node 20 runs WebAssembly SIMD');
+  assert.equal(moduleUrl(), '/wasm/oware.wasm');
+  assert.equal(moduleUrl(() => false), '/wasm/oware-plain.wasm');
+  assert.equal(moduleUrl(() => { throw new Error('no SIMD opcodes'); }), '/wasm/oware-plain.wasm');
+  // The probe is a valid module only with SIMD: its one SIMD instruction
+  // changed to an unknown one is refused.
+  const broken = SIMD_PROBE.slice();
+  broken[SIMD_PROBE.indexOf(0xfd) + 1] = 0x7f;
+  assert.equal(WebAssembly.validate(broken), false);
+  // The service worker's copy of the probe and of the two addresses (it
+  // keeps the build the page loads).
+  const sw = readFileSync(`${root}crates/oware-server/web/sw.js`, 'utf8');
+  const bytes = (src) => src.match(/SIMD_PROBE = new Uint8Array\(\[([^\]]*)\]/)[1]
+    .replace(/\/\/[^\n]*/g, '').split(',').map((x) => x.trim()).filter(Boolean).map(Number);
+  const wasmJs = readFileSync(`${root}crates/oware-server/web/js/engine/wasm.js`, 'utf8');
+  assert.deepEqual(bytes(sw), [...SIMD_PROBE]);
+  assert.deepEqual(bytes(wasmJs), [...SIMD_PROBE]);
+  assert.match(sw, /const SIMD_MODULE = '\/wasm\/oware\.wasm';/);
+  assert.match(sw, /const PLAIN_MODULE = '\/wasm\/oware-plain\.wasm';/);
 });
 
 test('tables from bytes answer, and a damaged table is refused', { skip: !bin && 'OWARE_BIN is not set' }, async () => {

@@ -192,7 +192,18 @@ const fn build_sow_tables() -> ([[u128; 64]; 12], [[u8; 64]; 12]) {
 
 #[inline(always)]
 const fn byte(bits: u128, i: usize) -> u8 {
-    (bits >> (8 * i)) as u8
+    // On wasm32 (the browser's engine) a 128-bit shift by an amount known
+    // only at run time is a call into the compiler's runtime; there the
+    // byte is read as an array element, one load. Natively the shift is a
+    // few instructions in registers.
+    #[cfg(target_arch = "wasm32")]
+    {
+        bits.to_le_bytes()[i & 15]
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        (bits >> (8 * i)) as u8
+    }
 }
 
 /// A valid position: 48 seeds in all, and the player to move.
@@ -297,7 +308,14 @@ impl Position {
     /// Seeds captured by a side.
     #[inline]
     pub fn store(&self, side: Side) -> u8 {
-        (self.bits >> STORE_SHIFT[side.index()]) as u8
+        #[cfg(target_arch = "wasm32")]
+        {
+            byte(self.bits, STORE_SHIFT[side.index()] as usize / 8)
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            (self.bits >> STORE_SHIFT[side.index()]) as u8
+        }
     }
 
     /// Seeds in a side's row.

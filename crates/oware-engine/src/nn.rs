@@ -311,25 +311,103 @@ impl Network {
     #[inline]
     pub fn evaluate(&self, pos: &Position) -> i32 {
         let active = active_inputs(pos);
+        let mut linear = self.b2 as i64;
+        for &i in &active {
+            linear += self.lin[i as usize] as i64;
+        }
+        let out = linear * Q1 as i64 + self.hidden_sum(&active);
+        // Round to the nearest centi-seed.
+        let unit = (Q1 * Q2) as i64;
+        ((out + unit / 2).div_euclid(unit) as i32).clamp(-LIMIT, LIMIT)
+    }
+
+    /// The hidden layer's part of the output, before rounding: the sum
+    /// over the units of `clamp(b1 + Σ w1[i], 0, Q1) × w2`, exactly (the
+    /// accumulators are `i32`, the products `i64`, as in
+    /// [`hidden_sum_portable`](Self::hidden_sum_portable), so every build
+    /// gives the same value and the searches the same nodes).
+    #[inline]
+    fn hidden_sum(&self, active: &[u16; ACTIVE]) -> i64 {
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        {
+            self.hidden_sum_simd128(active)
+        }
+        #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+        {
+            self.hidden_sum_portable(active)
+        }
+    }
+
+    /// [`hidden_sum`](Self::hidden_sum) in plain Rust (natively the
+    /// compiler puts it in the CPU's vector units by itself).
+    #[cfg_attr(
+        all(target_arch = "wasm32", target_feature = "simd128"),
+        allow(dead_code)
+    )]
+    #[inline]
+    fn hidden_sum_portable(&self, active: &[u16; ACTIVE]) -> i64 {
         let mut acc = [0i32; HIDDEN];
         for (a, &b) in acc.iter_mut().zip(&self.b1) {
             *a = b as i32;
         }
-        let mut linear = self.b2 as i64;
-        for &i in &active {
+        for &i in active {
             let row = &self.w1[i as usize];
             for (a, &w) in acc.iter_mut().zip(row) {
                 *a += w as i32;
             }
-            linear += self.lin[i as usize] as i64;
         }
-        let mut out = linear * Q1 as i64;
+        let mut out = 0i64;
         for (&a, &w) in acc.iter().zip(&self.w2) {
             out += a.clamp(0, Q1) as i64 * w as i64;
         }
-        // Round to the nearest centi-seed.
-        let unit = (Q1 * Q2) as i64;
-        ((out + unit / 2).div_euclid(unit) as i32).clamp(-LIMIT, LIMIT)
+        out
+    }
+
+    /// [`hidden_sum`](Self::hidden_sum) in WebAssembly's 128-bit vectors:
+    /// each row of eight `i16` weights widened to two vectors of four
+    /// `i32` and added to eight accumulators of four units; clamped with
+    /// `i32x4` minimum and maximum; multiplied by the output weights into
+    /// `i64` lanes (`i64x2.extmul`, exact).
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    #[inline]
+    fn hidden_sum_simd128(&self, active: &[u16; ACTIVE]) -> i64 {
+        use core::arch::wasm32::*;
+        const V: usize = HIDDEN / 4;
+        // Eight i16 from a row, as one vector (one v128.load).
+        #[inline(always)]
+        fn i16s(w: &[i16]) -> v128 {
+            let w: &[i16; 8] = w.try_into().expect("8 lanes");
+            i16x8(w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7])
+        }
+        #[inline(always)]
+        fn i32s(w: &[i32]) -> v128 {
+            let w: &[i32; 4] = w.try_into().expect("4 lanes");
+            i32x4(w[0], w[1], w[2], w[3])
+        }
+        let mut acc = [i32x4_splat(0); V];
+        for (k, pair) in acc.chunks_exact_mut(2).enumerate() {
+            let b = i16s(&self.b1[8 * k..8 * k + 8]);
+            pair[0] = i32x4_extend_low_i16x8(b);
+            pair[1] = i32x4_extend_high_i16x8(b);
+        }
+        for &i in active {
+            let row = &self.w1[i as usize];
+            for (k, pair) in acc.chunks_exact_mut(2).enumerate() {
+                let w = i16s(&row[8 * k..8 * k + 8]);
+                pair[0] = i32x4_add(pair[0], i32x4_extend_low_i16x8(w));
+                pair[1] = i32x4_add(pair[1], i32x4_extend_high_i16x8(w));
+            }
+        }
+        let zero = i32x4_splat(0);
+        let top = i32x4_splat(Q1);
+        let mut sum = i64x2_splat(0);
+        for (k, &a) in acc.iter().enumerate() {
+            let a = i32x4_min(i32x4_max(a, zero), top);
+            let w = i32s(&self.w2[4 * k..4 * k + 4]);
+            sum = i64x2_add(sum, i64x2_extmul_low_i32x4(a, w));
+            sum = i64x2_add(sum, i64x2_extmul_high_i32x4(a, w));
+        }
+        i64x2_extract_lane::<0>(sum) + i64x2_extract_lane::<1>(sum)
     }
 
     /// The same network evaluated in floating point from its integer

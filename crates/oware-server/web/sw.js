@@ -2,7 +2,8 @@
 // installable").
 //
 // - At install it keeps the app shell (SHELL: the page, its style sheet,
-//   every script, the WebAssembly module, the lessons, the icons), and then,
+//   every script, the WebAssembly module this browser runs (of the SIMD
+//   and the plain build), the lessons, the icons), and then,
 //   without holding the install up, the endgame tables the server offers the
 //   browser (GET /api/v1/tables: up to 12 seeds, 2.7 MB).
 // - The shell and the tables' index: network first (so a new version
@@ -18,8 +19,8 @@
 // - Everything else (the API, the WebSocket) goes to the network untouched:
 //   games, accounts and tokens are never kept here.
 //
-// Budget: the shell is about 1 MB (the module 0.6 MB of it) and the tables
-// 2.7 MB, so a device keeps about 3.7 MB. `tests/server/pwa.rs` checks that
+// Budget: the shell is about 1.25 MB (the module 0.87 MB of it) and the
+// tables 2.7 MB, so a device keeps about 4 MB. `tests/server/pwa.rs` checks that
 // SHELL names every file of web/ the app needs and nothing the server lacks.
 
 const VERSION = 'oware-v1';
@@ -34,6 +35,7 @@ const SHELL = [
   '/icons/icon-512.png',
   '/data/lessons.json',
   '/wasm/oware.wasm',
+  '/wasm/oware-plain.wasm',
   '/js/account.js',
   '/js/aids.js',
   '/js/api.js',
@@ -64,6 +66,31 @@ const SHELL = [
   '/js/ui.js',
 ];
 
+// The engine's two builds (js/engine/wasm.js): the install keeps only the
+// one this browser loads, the SIMD one where `WebAssembly.validate` accepts
+// this probe (a copy of wasm.js's SIMD_PROBE: a service worker is not a
+// module here; e2e/wasm/engine.test.mjs checks the two are equal).
+const SIMD_MODULE = '/wasm/oware.wasm';
+const PLAIN_MODULE = '/wasm/oware-plain.wasm';
+const SIMD_PROBE = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+  0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b,
+  0x03, 0x02, 0x01, 0x00,
+  0x0a, 0x16, 0x01, 0x14, 0x00, 0xfd, 0x0c,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x0b,
+]);
+function moduleUrl() {
+  try {
+    return WebAssembly.validate(SIMD_PROBE) ? SIMD_MODULE : PLAIN_MODULE;
+  } catch (e) {
+    return PLAIN_MODULE;
+  }
+}
+// Whether the install keeps this file of SHELL: of the two builds, only
+// the one this browser loads (neither without WebAssembly).
+const keepAtInstall = (path) => (path !== SIMD_MODULE && path !== PLAIN_MODULE)
+  || (typeof WebAssembly === 'object' && path === moduleUrl());
+
 const TABLES_INDEX = '/api/v1/tables';
 const TABLE = /^\/tables\/oware-tb-\d\d\.otb$/;
 
@@ -86,7 +113,7 @@ self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(VERSION);
     // From the HTTP cache when the page has just fetched a file.
-    await cache.addAll(SHELL);
+    await cache.addAll(SHELL.filter(keepAtInstall));
     // The tables after the shell, without holding the install up.
     keepTables(cache).catch(() => {});
     await self.skipWaiting();

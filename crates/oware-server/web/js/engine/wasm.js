@@ -13,6 +13,39 @@
 // those checks instead. `onInfo` receives each completed iteration of a
 // search as an object.
 
+// The engine comes in two builds of the same code (scripts/build-wasm.sh):
+// `oware.wasm` with WebAssembly SIMD (the network's inference in 128-bit
+// vectors) and `oware-plain.wasm` without, for browsers that cannot run
+// SIMD (Safari before 16.4, Chrome before 91, Firefox before 89). Both
+// search the same nodes and answer the same; the SIMD one is faster.
+export const SIMD_MODULE = '/wasm/oware.wasm';
+export const PLAIN_MODULE = '/wasm/oware-plain.wasm';
+
+// The smallest module that uses SIMD: one function `() -> v128` returning
+// `v128.const 0`. A browser without SIMD refuses it. (sw.js holds a copy,
+// to keep the same build; e2e/wasm/engine.test.mjs checks they are equal.)
+export const SIMD_PROBE = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version 1
+  0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b, // types: () -> v128
+  0x03, 0x02, 0x01, 0x00, // one function of type 0
+  0x0a, 0x16, 0x01, 0x14, 0x00, 0xfd, 0x0c, // code: no locals, v128.const
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x0b, // 16 zero bytes, end
+]);
+
+/** Whether this WebAssembly engine runs SIMD (`validate` for tests). */
+export function hasSimd(validate = (bytes) => WebAssembly.validate(bytes)) {
+  try {
+    return validate(SIMD_PROBE) === true;
+  } catch (e) {
+    return false;
+  }
+}
+
+/** The address of the build this browser should load. */
+export function moduleUrl(validate) {
+  return hasSimd(validate) ? SIMD_MODULE : PLAIN_MODULE;
+}
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 

@@ -2,9 +2,11 @@
 // thread, so the board never freezes while it thinks.
 //
 // In:  {type: 'init', flag}        flag: Int32Array over a SharedArrayBuffer, or null
+//                                  (and `module`, a build's address, to load that one)
 //      {type: 'tables'}            load the server's endgame tables (once)
 //      {type: 'call', id, request} one request of the module's API (docs/WEB.md)
-// Out: {type: 'ready', version} | {type: 'failed', message}
+// Out: {type: 'ready', version, module} | {type: 'failed', message}
+//                                  (module: the build's address)
 //      {type: 'tables', seeds, server}  the endgame tables loaded (after
 //                                  ready, once the page asked; seeds: null
 //                                  when none), and how far the server's go
@@ -15,7 +17,7 @@
 // the search reads it every 1,024 nodes (`should_stop`), so it stops within
 // a few milliseconds. Without shared memory (a page that is not
 // cross-origin isolated) the page terminates the worker instead (client.js).
-import { OwareWasm } from './wasm.js';
+import { OwareWasm, moduleUrl } from './wasm.js';
 
 let engine = null;
 let flag = null;
@@ -59,8 +61,11 @@ self.onmessage = async (event) => {
   if (msg.type === 'init') {
     flag = msg.flag || null;
     try {
-      const response = await fetch('/wasm/oware.wasm');
-      if (!response.ok) throw new Error(`/wasm/oware.wasm: HTTP ${response.status}`);
+      // The SIMD build where the browser runs SIMD, else the plain one
+      // (`msg.module` names one: the measurements of e2e/bench-chromium.mjs).
+      const url = msg.module || moduleUrl();
+      const response = await fetch(url);
+      if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
       const bytes = await response.arrayBuffer();
       engine = await OwareWasm.instantiate(bytes, {
         // The flag holds the id of the request to stop, so a stop meant
@@ -68,7 +73,7 @@ self.onmessage = async (event) => {
         shouldStop: () => flag !== null && Atomics.load(flag, 0) === current,
         onInfo: (info) => self.postMessage({ type: 'info', id: current, info }),
       });
-      self.postMessage({ type: 'ready', version: engine.call({ op: 'version' }) });
+      self.postMessage({ type: 'ready', version: engine.call({ op: 'version' }), module: url });
     } catch (e) {
       self.postMessage({ type: 'failed', message: String(e?.message || e) });
     }
