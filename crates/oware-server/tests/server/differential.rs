@@ -243,17 +243,12 @@ async fn script(run: &mut Run) {
         None,
     )
     .await;
+    // A spectator's socket hears the end: the clock moves past Eve's day.
+    let mut watcher = ws(run.addr, &slow, None).await;
+    recv_type(&mut watcher, "state").await;
     run.time.advance(Duration::from_secs(86_400 + 60));
-    let mut ended = Value::Null;
-    for _ in 0..200 {
-        let g = get(run.addr, &format!("/api/v1/games/{slow}")).await.json();
-        if g["status"] == "over" {
-            ended = g;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-    assert_eq!(ended["result"]["reason"], "time", "{ended}");
+    let end = recv_type(&mut watcher, "end").await;
+    assert_eq!(end["result"]["reason"], "time", "{end}");
     run.call(
         "correspondence game, lost on time",
         nobody,
