@@ -25,6 +25,9 @@ const AMA: [u8; 4] = [127, 0, 2, 1];
 const KOFI: [u8; 4] = [127, 0, 2, 2];
 const EVE: [u8; 4] = [127, 0, 2, 3];
 
+/// Who asks: a source address and a browser.
+type Player<'a> = (&'a [u8; 4], &'a Browser);
+
 /// One answer: what was asked, the status, the body.
 type Answer = (String, u16, Value);
 
@@ -43,7 +46,7 @@ impl Run {
     async fn call(
         &mut self,
         what: &str,
-        (src, b): (&[u8; 4], &Browser),
+        (src, b): Player<'_>,
         method: &str,
         path: &str,
         body: Option<Value>,
@@ -117,6 +120,45 @@ async fn sign_up(run: &mut Run, src: &[u8; 4], name: &str) -> Browser {
     b
 }
 
+/// A rated public game created by `south` and joined by `north`, its
+/// random strings named: its id and both seat tokens.
+async fn rated_game(
+    run: &mut Run,
+    what: &str,
+    (south, north): (Player<'_>, Player<'_>),
+    time_control: Value,
+) -> (String, String, String) {
+    let c = run
+        .call(
+            &format!("{what} created"),
+            south,
+            "POST",
+            "/api/v1/games",
+            Some(
+                json!({"mode": "online", "rated": true, "public": true, "side": "S",
+                        "time_control": time_control}),
+            ),
+        )
+        .await;
+    let id = c["id"].as_str().unwrap().to_string();
+    run.name("game", &id);
+    run.name_invite(&c);
+    let s = c["tokens"]["S"].as_str().unwrap().to_string();
+    run.name("token", &s);
+    let j = run
+        .call(
+            &format!("{what} joined"),
+            north,
+            "POST",
+            &format!("/api/v1/games/{id}/join"),
+            Some(json!({})),
+        )
+        .await;
+    let n = j["token"].as_str().unwrap().to_string();
+    run.name("token", &n);
+    (id, s, n)
+}
+
 /// The script, the same for both stores.
 async fn script(run: &mut Run) {
     let anon = Browser::default();
@@ -127,34 +169,13 @@ async fn script(run: &mut Run) {
     let nobody = (&[127, 0, 2, 9], &anon);
 
     // A rated game, Ama against Kofi, won by Kofi: both ratings move.
-    let c = run
-        .call(
-            "rated game created",
-            ama,
-            "POST",
-            "/api/v1/games",
-            Some(
-                json!({"mode": "online", "rated": true, "public": true, "side": "S",
-                        "time_control": {"initial_ms": 600_000, "increment_ms": 5_000}}),
-            ),
-        )
-        .await;
-    let rated = c["id"].as_str().unwrap().to_string();
-    run.name("game", &rated);
-    run.name_invite(&c);
-    let ama_token = c["tokens"]["S"].as_str().unwrap().to_string();
-    run.name("token", &ama_token);
-    let j = run
-        .call(
-            "rated game joined",
-            kofi,
-            "POST",
-            &format!("/api/v1/games/{rated}/join"),
-            Some(json!({})),
-        )
-        .await;
-    let kofi_token = j["token"].as_str().unwrap().to_string();
-    run.name("token", &kofi_token);
+    let (rated, ama_token, kofi_token) = rated_game(
+        run,
+        "rated game",
+        (ama, kofi),
+        json!({"initial_ms": 600_000, "increment_ms": 5_000}),
+    )
+    .await;
     for (ply, (mv, token, who)) in [
         ("F", &ama_token, ama),
         ("f", &kofi_token, kofi),
@@ -199,34 +220,13 @@ async fn script(run: &mut Run) {
     .await;
 
     // A correspondence game, Kofi against Eve, lost on time by Eve.
-    let c = run
-        .call(
-            "correspondence game created",
-            kofi,
-            "POST",
-            "/api/v1/games",
-            Some(
-                json!({"mode": "online", "rated": true, "public": true, "side": "S",
-                        "time_control": {"days_per_move": 1}}),
-            ),
-        )
-        .await;
-    let slow = c["id"].as_str().unwrap().to_string();
-    run.name("game", &slow);
-    run.name_invite(&c);
-    let kofi_slow = c["tokens"]["S"].as_str().unwrap().to_string();
-    run.name("token", &kofi_slow);
-    let j = run
-        .call(
-            "correspondence game joined",
-            eve,
-            "POST",
-            &format!("/api/v1/games/{slow}/join"),
-            Some(json!({})),
-        )
-        .await;
-    let eve_slow = j["token"].as_str().unwrap().to_string();
-    run.name("token", &eve_slow);
+    let (slow, kofi_slow, _) = rated_game(
+        run,
+        "correspondence game",
+        (kofi, eve),
+        json!({"days_per_move": 1}),
+    )
+    .await;
     run.call(
         "correspondence move",
         kofi,
