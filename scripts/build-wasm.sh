@@ -12,9 +12,22 @@
 #                     the one the browser can run (js/engine/wasm.js,
 #                     `moduleUrl`)
 #
-#   scripts/build-wasm.sh            build both and copy them into web/wasm/
+#   scripts/build-wasm.sh            build both, copy them into web/wasm/
+#                                    and write the list of what they were
+#                                    built from (below)
 #   scripts/build-wasm.sh --check    build both and fail unless each equals
-#                                    the checked-in one, byte for byte
+#                                    the checked-in one, byte for byte, and
+#                                    the list is current
+#   scripts/build-wasm.sh --sources  fail unless the list is current: a
+#                                    quick check, without building (what
+#                                    scripts/test-wasm.sh runs by default)
+#
+# The list, crates/oware-wasm/module-sources.sha256, holds the compiler's
+# version and the SHA-256 of every file the modules are built from: the
+# workspace's Cargo.toml and Cargo.lock, this script, and every file of
+# oware-wasm and of the workspace crates it depends on (found with `cargo
+# metadata`), but their tests, benchmarks and examples. A change to any of
+# them without a new build makes `--sources` fail and name the file.
 #
 # The toolchain comes from Debian (scripts/install-test-deps installs it):
 # rustc-web and cargo-web (Rust 1.96 in /usr/bin), rust-web-src (the
@@ -33,10 +46,12 @@ cd "$(dirname "$0")/.."
 root=$PWD
 
 check=0
+sources_only=0
 case "${1:-}" in
     --check) check=1 ;;
+    --sources) sources_only=1 ;;
     "") ;;
-    *) echo "usage: scripts/build-wasm.sh [--check]" >&2; exit 2 ;;
+    *) echo "usage: scripts/build-wasm.sh [--check | --sources]" >&2; exit 2 ;;
 esac
 
 CARGO=/usr/bin/cargo
@@ -50,6 +65,48 @@ done
 sysroot=$("$RUSTC" --print sysroot)
 if [ ! -d "$sysroot/lib/rustlib/src/rust/library" ]; then
     echo "build-wasm: the standard library's source is missing ($sysroot/lib/rustlib/src/rust); install rust-web-src" >&2
+    exit 1
+fi
+
+list=crates/oware-wasm/module-sources.sha256
+
+# The list of what the modules are built from, on standard output.
+sources() {
+    echo "# $("$RUSTC" --version)"
+    echo "# scripts/build-wasm.sh writes this file; scripts/build-wasm.sh --sources checks it"
+    local crates
+    crates=$(cargo metadata --format-version 1 --locked --no-deps | python3 -c '
+import json, os, sys
+meta = json.load(sys.stdin)
+by_name = {p["name"]: p for p in meta["packages"]}
+seen, todo = set(), ["oware-wasm"]
+while todo:
+    name = todo.pop()
+    if name in seen:
+        continue
+    seen.add(name)
+    for dep in by_name[name]["dependencies"]:
+        if dep.get("path") and dep["kind"] in (None, "build"):
+            todo.append(dep["name"])
+root = os.getcwd() + "/"
+for name in sorted(seen):
+    print(os.path.dirname(by_name[name]["manifest_path"]).removeprefix(root))')
+    {
+        printf '%s\n' Cargo.toml Cargo.lock scripts/build-wasm.sh
+        # shellcheck disable=SC2086
+        find $crates -type f \
+            -not -path '*/tests/*' -not -path '*/benches/*' -not -path '*/examples/*' \
+            -not -path "$list"
+    } | LC_ALL=C sort | xargs sha256sum
+}
+
+if [ $sources_only -eq 1 ]; then
+    if diff <(sources) "$list" >/dev/null 2>&1; then
+        echo "build-wasm: web/wasm's modules are built from the current sources ($list, $(grep -vc '^#' "$list") files)"
+        exit 0
+    fi
+    echo "build-wasm: web/wasm's modules are not built from the current sources; run scripts/build-wasm.sh and commit the modules and $list. What changed (< now, > at the last build):" >&2
+    diff <(sources) "$list" >&2 || true
     exit 1
 fi
 
@@ -95,4 +152,13 @@ build oware.wasm "$root/target/wasm-simd" ",+simd128" &
 simd=$!
 wait "$plain" || failed=1
 wait "$simd" || failed=1
+if [ $check -eq 1 ]; then
+    if ! diff <(sources) "$list" >&2; then
+        echo "build-wasm: $list is out of date (< now, > in the file); run scripts/build-wasm.sh and commit it" >&2
+        failed=1
+    fi
+elif [ $failed -eq 0 ]; then
+    sources >"$list"
+    echo "build-wasm: $list, $(grep -vc '^#' "$list") files"
+fi
 exit $failed
