@@ -23,11 +23,12 @@
 #                                    scripts/test-wasm.sh runs by default)
 #
 # The list, crates/oware-wasm/module-sources.sha256, holds the compiler's
-# version and the SHA-256 of every file the modules are built from: the
-# workspace's Cargo.toml and Cargo.lock, this script, and every file of
-# oware-wasm and of the workspace crates it depends on (found with `cargo
-# metadata`), but their tests, benchmarks and examples. A change to any of
-# them without a new build makes `--sources` fail and name the file.
+# version and the SHA-256 of everything the modules are built from: the
+# workspace's Cargo.toml (but its profiles other than release and wasm),
+# the registry crates they use (`cargo tree`), this script, and every file
+# of oware-wasm and of the workspace crates it depends on (found with
+# `cargo metadata`), but their tests, benchmarks and examples. A change to
+# any of them without a new build makes `--sources` fail and name it.
 #
 # The toolchain comes from Debian (scripts/install-test-deps installs it):
 # rustc-web and cargo-web (Rust 1.96 in /usr/bin), rust-web-src (the
@@ -91,13 +92,22 @@ while todo:
 root = os.getcwd() + "/"
 for name in sorted(seen):
     print(os.path.dirname(by_name[name]["manifest_path"]).removeprefix(root))')
-    {
-        printf '%s\n' Cargo.toml Cargo.lock scripts/build-wasm.sh
-        # shellcheck disable=SC2086
-        find $crates -type f \
-            -not -path '*/tests/*' -not -path '*/benches/*' -not -path '*/examples/*' \
-            -not -path "$list"
-    } | LC_ALL=C sort | xargs sha256sum
+    # The workspace's manifest without the profiles the build does not
+    # use, and the versions of the registry's crates in the build (not the
+    # whole lock file): a change elsewhere (the test profile, a server
+    # dependency) leaves the modules as they are.
+    python3 -c '
+import json, sys, tomllib
+with open("Cargo.toml", "rb") as f:
+    manifest = tomllib.load(f)
+manifest["profile"] = {k: v for k, v in manifest.get("profile", {}).items() if k in ("release", "wasm")}
+sys.stdout.write(json.dumps(manifest, sort_keys=True))' | sha256sum | sed 's|-$|Cargo.toml (but the profiles other than release and wasm)|'
+    cargo tree --locked -q -p oware-wasm --target wasm32-unknown-unknown -e normal,build --prefix none \
+        | sed -e "s| (\*)$||" -e "s| (/[^)]*)$| (path)|" | LC_ALL=C sort -u | sha256sum | sed 's|-$|Cargo.lock (the crates of `cargo tree -p oware-wasm`)|'
+    # shellcheck disable=SC2086
+    find scripts/build-wasm.sh $crates -type f \
+        -not -path '*/tests/*' -not -path '*/benches/*' -not -path '*/examples/*' \
+        -not -path "$list" | LC_ALL=C sort | xargs sha256sum
 }
 
 if [ $sources_only -eq 1 ]; then
