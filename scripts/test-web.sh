@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Browser end-to-end tests: builds `oware`, starts `oware serve` on a free
 # loopback port with a temporary database, runs e2e/tests/*.test.mjs with
-# node's test runner (playwright-core driving /usr/bin/chromium), then stops
-# the server. Exits non-zero when a test fails. Screenshots land in
+# node's test runner (playwright-core driving /usr/bin/chromium), two files
+# at a time (E2E_CONCURRENCY; each test file its own browser, its own
+# accounts and games), then stops the server. Exits non-zero when a test fails. Screenshots land in
 # e2e/screenshots/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,7 +42,7 @@ const end = Date.now() + 20000;
 status=0
 # OWARE_BIN lets a test start servers of its own (one it restarts).
 # E2E_TESTS picks some of the tests (e.g. "tests/lobby.test.mjs"); all by default.
-(cd e2e && OWARE_URL="$url" OWARE_BIN="$oware" node --test --test-concurrency=1 --test-timeout=180000 ${E2E_TESTS:-tests/*.test.mjs}) || status=$?
+(cd e2e && OWARE_URL="$url" OWARE_BIN="$oware" node --test --test-concurrency=${E2E_CONCURRENCY:-2} --test-timeout=180000 ${E2E_TESTS:-tests/*.test.mjs}) || status=$?
 if [ "$status" -ne 0 ]; then
     echo "== server log (last 40 lines)" >&2
     tail -n 40 "$tmp/server.log" >&2
