@@ -67,9 +67,12 @@ impl Hub {
     /// Starts the task that keeps the lobby true (see the module's notes).
     pub(crate) fn start_seek_task(self: &Arc<Self>) {
         let weak = Arc::downgrade(self);
+        // On the server's clock: a test's manual clock runs the rounds when
+        // it is moved, not every 2 s of the machine's time.
+        let time = self.time().clone();
         tokio::spawn(async move {
             loop {
-                tokio::time::sleep(SEEN_EVERY).await;
+                time.sleep(SEEN_EVERY).await;
                 let Some(hub) = weak.upgrade() else { break };
                 hub.seeks_seen().await;
                 hub.cancel_stale_seeks().await;

@@ -29,7 +29,7 @@ fn config() -> Config {
 async fn swept_after(time: &Time, addr: SocketAddr, d: Duration) {
     let (canary, _) = seek(addr).await;
     time.advance(d);
-    gone_within(addr, &canary, Duration::from_secs(10)).await;
+    gone_within(addr, &canary, Duration::from_secs(10), Some(time)).await;
 }
 
 /// A public online game (a seek): its id and the creator's token.
@@ -68,15 +68,29 @@ async fn status(addr: SocketAddr, id: &str) -> Value {
 }
 
 /// Waits (polling, up to `within`) until `id` has left the lobby of
-/// `addr`; returns how long that took.
-async fn gone_within(addr: SocketAddr, id: &str, within: Duration) -> Duration {
+/// `addr`; returns how long that took. With a manual `clock`, each poll
+/// also moves it on by the lobby task's round (2 s): the task sleeps on
+/// the server's clock, and a round that was running when the test moved
+/// the clock waits for the next move.
+async fn gone_within(
+    addr: SocketAddr,
+    id: &str,
+    within: Duration,
+    clock: Option<&Time>,
+) -> Duration {
     let started = Instant::now();
     while listed(addr).await.contains(&id.to_string()) {
         assert!(
             started.elapsed() < within,
             "seek {id} still listed after {within:?}"
         );
-        tokio::time::sleep(Duration::from_millis(200)).await;
+        match clock {
+            Some(time) => {
+                time.advance(Duration::from_secs(2));
+                tokio::task::yield_now().await;
+            }
+            None => tokio::time::sleep(Duration::from_millis(200)).await,
+        }
     }
     started.elapsed()
 }
@@ -109,7 +123,7 @@ async fn a_seek_is_listed_while_its_creator_is_there() {
     // The creator leaves: the seek goes once the grace has passed.
     creator.close(None).await.unwrap();
     time.advance(GRACE * 2);
-    let took = gone_within(addr, &id, Duration::from_secs(8)).await;
+    let took = gone_within(addr, &id, Duration::from_secs(8), Some(&time)).await;
     eprintln!("seek gone {took:?} after its creator left");
     assert_eq!(status(addr, &id).await, "cancelled");
     // Nobody can join it now, and its creator cannot play on it.
@@ -120,7 +134,7 @@ async fn a_seek_is_listed_while_its_creator_is_there() {
     // A seek whose creator never connects goes the same way.
     let (never, _) = seek(addr).await;
     time.advance(GRACE * 2);
-    gone_within(addr, &never, Duration::from_secs(8)).await;
+    gone_within(addr, &never, Duration::from_secs(8), Some(&time)).await;
 
     // A seek taken before its creator leaves is a game: it stays.
     let (taken, token) = seek(addr).await;
@@ -221,7 +235,7 @@ async fn the_lobby_stays_true_across_two_nodes_on_postgresql() {
     tokio::time::sleep(grace + Duration::from_secs(3)).await;
     assert_eq!(listed(b).await, vec![id.clone()]);
     creator.close(None).await.unwrap();
-    gone_within(b, &id, grace + Duration::from_secs(10)).await;
+    gone_within(b, &id, grace + Duration::from_secs(10), None).await;
     assert!(listed(a).await.is_empty());
     assert_eq!(status(b, &id).await, "cancelled");
 }
