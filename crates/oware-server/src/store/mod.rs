@@ -26,6 +26,9 @@ pub use sqlite::SqliteStore;
 use crate::ratings::{Rating, RatingClass};
 use account_rows::{AccountOp, AccountRow, HistoryPoint, RatingRow, SessionRow};
 pub mod account_rows;
+mod accounts;
+mod games;
+pub(crate) mod sql;
 
 /// A node's hold on a row it works on, so that no other node takes it up
 /// meanwhile: taken at `now` for `ms`, on the machines' own clocks
@@ -85,6 +88,15 @@ pub enum StoreError {
         /// The version the writer had.
         expected: u64,
     },
+    /// A stored column did not read as the type expected (a schema the
+    /// program does not match).
+    #[error("column {column}: expected {expected}")]
+    Column {
+        /// The column's place in its query, from 0.
+        column: usize,
+        /// What it should have held.
+        expected: &'static str,
+    },
     /// The writer has stopped.
     #[error("the database writer has stopped")]
     Closed,
@@ -112,29 +124,6 @@ pub enum StoreError {
         /// The cap.
         cap: u32,
     },
-}
-
-/// The caps of [`tournaments::TournamentOp::Caps`], from the counts read
-/// in its transaction (both stores).
-pub(crate) fn check_caps(
-    mine: u32,
-    all: u32,
-    per_creator: u32,
-    open: u32,
-) -> Result<(), StoreError> {
-    if mine >= per_creator {
-        return Err(StoreError::Full {
-            what: Cap::TournamentsOfCreator,
-            cap: per_creator,
-        });
-    }
-    if all >= open {
-        return Err(StoreError::Full {
-            what: Cap::OpenTournaments,
-            cap: open,
-        });
-    }
-    Ok(())
 }
 
 /// What a [`StoreError::Full`] refers to.
