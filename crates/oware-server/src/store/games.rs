@@ -7,8 +7,7 @@ use super::{
 };
 use crate::model::{GameMeta, GameStatus};
 
-/// Applies one leaf of a write (not a [`WriteOp::All`]: see
-/// [`super::sql::leaves`]).
+/// Applies a write; a [`WriteOp::All`] stops at its first failure.
 pub(crate) async fn apply(db: &impl Db, op: &WriteOp) -> Result<(), StoreError> {
     match op {
         WriteOp::Create { meta, plies, due } => {
@@ -49,7 +48,6 @@ pub(crate) async fn apply(db: &impl Db, op: &WriteOp) -> Result<(), StoreError> 
         WriteOp::Tournament(t) => super::tournaments::apply(db, t).await?,
         WriteOp::Notify(payload) => db.notify(payload).await?,
         WriteOp::All(ops) => {
-            // Flattened by the writers; kept correct if one is not.
             for op in ops {
                 Box::pin(apply(db, op)).await?;
             }

@@ -10,6 +10,22 @@
 //! move acknowledged to a client is durable. Both run the same contract
 //! tests (`tests/server/store_contract.rs`).
 //!
+//! Every write and read is written once, for both: `games.rs`,
+//! `accounts.rs` (with the rating of a game and what a deleted account
+//! leaves), `chat.rs`, `puzzles.rs` (the first attempt rates both) and
+//! `tournaments.rs` (caps, entrants, claims) hold `async` functions over
+//! `sql::Db`, a connection that can execute a statement, query rows and
+//! notify other nodes. A rusqlite connection implements it (its futures
+//! are ready at once and polled once) and so does a tokio-postgres client
+//! or transaction. Statements are one text with `$n` placeholders, which
+//! SQLite binds by name; rows come back as driver-free fields, mapped to
+//! the row types once; the few statements the two databases write
+//! differently (row locks, `SKIP LOCKED` claims, a game's version row,
+//! lists) are each store's `sql::Dialect`. The dialect folders keep
+//! what only they can: schemas, connections, writers and the listener.
+//! Why this and not sqlx or an ORM: no new dependency or build step, and
+//! the trait is small enough to read in one sitting.
+//!
 //! Every change of a game carries the game's version as its writer saw it
 //! ([`WriteOp::Version`]): a write made from an out-of-date copy is refused
 //! ([`StoreError::Stale`]), so two nodes can never store different moves at

@@ -10,7 +10,7 @@
 //! functions generic over [`Db`]: PostgreSQL awaits them, SQLite polls them
 //! once (its calls never wait).
 
-use super::{StoreError, WriteOp};
+use super::StoreError;
 
 /// A statement's parameter.
 #[derive(Clone, Copy, Debug)]
@@ -270,14 +270,6 @@ pub(crate) struct Dialect {
     pub seen: &'static str,
     /// Marks entrants seen (`$1` tournament, `$2` accounts, `$3` when).
     pub seen_entrants: &'static str,
-}
-
-/// Every leaf of a write, in order ([`WriteOp::All`] flattened).
-pub(crate) fn leaves<'a>(op: &'a WriteOp, out: &mut Vec<&'a WriteOp>) {
-    match op {
-        WriteOp::All(ops) => ops.iter().for_each(|o| leaves(o, out)),
-        other => out.push(other),
-    }
 }
 
 /// The reads of [`super::Store`] for a store with a method

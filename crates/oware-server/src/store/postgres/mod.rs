@@ -11,13 +11,13 @@
 //!   (with `synchronous_commit = on`, after the WAL is flushed). Writes
 //!   that may fail on their own (a username taken, a rating) and any group
 //!   that fails run alone, each in its own transaction.
-//! - Reads: the [`Store`] trait's reads are blocking (the hub calls them on
+//! - Reads: the [`super::Store`] trait's reads are blocking (the hub calls them on
 //!   blocking threads), so they run the query on the runtime they were
 //!   opened in and wait.
 //! - Events between nodes: [`WriteOp::Notify`] is `pg_notify('oware', …)`
 //!   inside the write's transaction, so a message goes out if and only if
 //!   its change commits, in commit order. One connection per node
-//!   `LISTEN`s ([`Store::subscribe`]); when it is lost it reconnects and
+//!   `LISTEN`s ([`super::GameStore::subscribe`]); when it is lost it reconnects and
 //!   says [`Notice::Resync`].
 //! - Migrations: numbered steps in `oware_schema`, applied under an
 //!   advisory lock so that nodes starting together do not race.
@@ -34,7 +34,7 @@ use tokio_postgres::{AsyncMessage, NoTls, Row};
 
 mod schema;
 
-use super::sql::{leaves, store_reads, Db, Dialect, Field, SqlRow, Value};
+use super::sql::{args, store_reads, Db, Dialect, Field, SqlRow, Value};
 use super::{
     enqueue, games, Due, Job, Notice, StoreError, StoredPly, WriteOp, WriteStats, MAX_GROUP,
 };
@@ -170,7 +170,7 @@ static DIALECT: Dialect = Dialect {
 };
 
 /// A pooled connection or a transaction as a [`Db`].
-pub(super) struct Pg<'a, C>(&'a C);
+struct Pg<'a, C>(&'a C);
 
 impl<C: GenericClient> Db for Pg<'_, C> {
     fn dialect(&self) -> &'static Dialect {
@@ -192,8 +192,8 @@ impl<C: GenericClient> Db for Pg<'_, C> {
     }
 
     async fn notify(&self, payload: &str) -> Result<(), StoreError> {
-        let sql = "SELECT pg_notify('oware', $1)";
-        self.execute(sql, &[Value::Text(payload)]).await.map(drop)
+        let sql = "SELECT pg_notify($1, $2)";
+        self.execute(sql, args![CHANNEL, payload]).await.map(drop)
     }
 }
 
@@ -246,6 +246,14 @@ fn row(r: &Row) -> Result<SqlRow, StoreError> {
         fields.push(field.unwrap_or(Field::Null));
     }
     Ok(SqlRow(fields))
+}
+
+/// Every leaf of a write, in order ([`WriteOp::All`] flattened).
+fn leaves<'a>(op: &'a WriteOp, out: &mut Vec<&'a WriteOp>) {
+    match op {
+        WriteOp::All(ops) => ops.iter().for_each(|o| leaves(o, out)),
+        other => out.push(other),
+    }
 }
 
 /// Whether a write can share a transaction with others: nothing in it
@@ -409,9 +417,11 @@ async fn commit_group(
         })
         .collect();
     if !notices.is_empty() {
-        let stmt = tx.prepare_cached("SELECT pg_notify('oware', $1)").await?;
-        let texts: Vec<[&(dyn tokio_postgres::types::ToSql + Sync); 1]> =
-            notices.iter().map(|(_, text)| [*text as _]).collect();
+        let stmt = tx.prepare_cached("SELECT pg_notify($1, $2)").await?;
+        let texts: Vec<[&(dyn ToSql + Sync); 2]> = notices
+            .iter()
+            .map(|(_, text)| [&CHANNEL as _, *text as _])
+            .collect();
         let sent = futures_util::future::join_all(texts.iter().map(|t| tx.query(&stmt, t))).await;
         for ((i, _), r) in notices.iter().zip(sent) {
             r?;
@@ -422,21 +432,13 @@ async fn commit_group(
         if results[i].is_some() {
             continue;
         }
-        let mut ops = Vec::new();
-        leaves(op, &mut ops);
-        let mut result = Ok(());
-        for leaf in ops {
-            match games::apply(&Pg(&tx), leaf).await {
-                Ok(()) => {}
-                // First in its write, and it changed nothing: skip the rest.
-                Err(e @ StoreError::Stale { .. }) => {
-                    result = Err(e);
-                    break;
-                }
-                Err(e) => return Err(e),
-            }
-        }
-        results[i] = Some(result);
+        results[i] = Some(match games::apply(&Pg(&tx), op).await {
+            Ok(()) => Ok(()),
+            // First in its write, and it changed nothing: the rest of the
+            // write was skipped, the group goes on.
+            Err(e @ StoreError::Stale { .. }) => Err(e),
+            Err(e) => return Err(e),
+        });
     }
     tx.commit().await?;
     Ok(results.into_iter().map(|r| r.unwrap_or(Ok(()))).collect())
@@ -455,13 +457,9 @@ async fn commit_alone(pool: Pool, (op, reply): Job, stats: Arc<Mutex<WriteStats>
 }
 
 async fn commit(pool: &Pool, op: &WriteOp) -> Result<(), StoreError> {
-    let mut ops = Vec::new();
-    leaves(op, &mut ops);
     let mut client = pool.get().await?;
     let tx = client.transaction().await?;
-    for op in ops {
-        games::apply(&Pg(&tx), op).await?;
-    }
+    games::apply(&Pg(&tx), op).await?;
     tx.commit().await?;
     Ok(())
 }
