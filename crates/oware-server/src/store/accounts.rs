@@ -4,14 +4,14 @@
 
 use super::account_rows::{
     username_key, AccountOp, AccountRow, HistoryPoint, RatedGame, RatingRow, Relations,
-    ReportFilter, ReportRow, SessionRow,
+    ReportFilter, ReportRow, SessionRow, NAME_RESERVED_MS,
 };
 use super::sql::{args, Db, SqlRow, Value};
 use super::StoreError;
 use crate::ratings::{rate, Rating, RatingClass, Score};
 
-/// What deleting an account removes or anonymises, in order; its games
-/// stay (their seats are anonymised by the hub).
+/// What deleting an account removes or anonymises, in order, once its name
+/// is reserved; its games stay (their seats are anonymised by the hub).
 const DELETE: &[&str] = &[
     "DELETE FROM sessions WHERE account_id = $1",
     "DELETE FROM ratings WHERE account_id = $1",
@@ -32,6 +32,15 @@ pub(crate) async fn apply(db: &impl Db, op: &AccountOp) -> Result<(), StoreError
     let (sql, args): (&str, &[_]) = match op {
         AccountOp::Create(a) => {
             let key = username_key(&a.username);
+            let released = db
+                .query_opt(
+                    "SELECT 1 FROM released_names WHERE username_key = $1 AND until > $2",
+                    args![&key, a.created_at],
+                )
+                .await?;
+            if released.is_some() {
+                return Err(StoreError::NameReserved);
+            }
             db.execute(
                 "INSERT INTO accounts (id, username, username_key, password_hash, created_at)
                  VALUES ($1, $2, $3, $4, $5)",
@@ -44,7 +53,14 @@ pub(crate) async fn apply(db: &impl Db, op: &AccountOp) -> Result<(), StoreError
             "UPDATE accounts SET password_hash = $2 WHERE id = $1",
             args![id, hash],
         ),
-        AccountOp::Delete { id } => {
+        AccountOp::Delete { id, at } => {
+            db.execute(
+                "INSERT INTO released_names (username_key, until)
+                 SELECT username_key, $2 FROM accounts WHERE id = $1
+                 ON CONFLICT (username_key) DO UPDATE SET until = excluded.until",
+                args![id, at + NAME_RESERVED_MS],
+            )
+            .await?;
             for sql in DELETE {
                 db.execute(sql, args![id]).await?;
             }

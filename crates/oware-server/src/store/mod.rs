@@ -113,6 +113,10 @@ pub enum StoreError {
         /// What it should have held.
         expected: &'static str,
     },
+    /// The name belonged to an account deleted less than
+    /// [`account_rows::NAME_RESERVED_MS`] ago (a conflict, as a name taken).
+    #[error("this name belonged to a deleted account")]
+    NameReserved,
     /// The writer has stopped.
     #[error("the database writer has stopped")]
     Closed,
@@ -163,6 +167,7 @@ impl StoreError {
             StoreError::Pg(e) => {
                 e.code() == Some(&tokio_postgres::error::SqlState::UNIQUE_VIOLATION)
             }
+            StoreError::NameReserved => true,
             _ => false,
         }
     }

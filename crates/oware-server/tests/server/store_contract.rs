@@ -230,7 +230,10 @@ async fn contract(store: Arc<dyn Store>) {
     .unwrap();
     write(
         &store,
-        WriteOp::Account(AccountOp::Delete { id: "a9".into() }),
+        WriteOp::Account(AccountOp::Delete {
+            id: "a9".into(),
+            at: now,
+        }),
     )
     .await
     .unwrap();
@@ -248,6 +251,29 @@ async fn contract(store: Arc<dyn Store>) {
     write(&store, WriteOp::Account(AccountOp::Create(later)))
         .await
         .expect("free again after 30 days");
+    // The 30 days run on the server's clock, the one the deletion was
+    // stamped with.
+    write(
+        &store,
+        WriteOp::Account(AccountOp::Create(account("a12", "Yaa"))),
+    )
+    .await
+    .unwrap();
+    write(
+        &store,
+        WriteOp::Account(AccountOp::Delete {
+            id: "a12".into(),
+            at: now - 31 * 86_400_000,
+        }),
+    )
+    .await
+    .unwrap();
+    write(
+        &store,
+        WriteOp::Account(AccountOp::Create(account("a13", "yaa"))),
+    )
+    .await
+    .expect("released 31 days ago by the server's clock");
     write(
         &store,
         WriteOp::Account(AccountOp::CreateSession(SessionRow {
@@ -533,9 +559,15 @@ async fn community(store: &Arc<dyn Store>) {
     .unwrap();
     assert_eq!((by_c2.len(), by_c1.len()), (1, 0));
     // A deleted account leaves no follows or blocks behind.
-    write(store, op(AccountOp::Delete { id: "c2".into() }))
-        .await
-        .unwrap();
+    write(
+        store,
+        op(AccountOp::Delete {
+            id: "c2".into(),
+            at: now_ms(),
+        }),
+    )
+    .await
+    .unwrap();
     let r = blocking(store, |s| s.relations("c1")).await.unwrap();
     assert!(r.blocked.is_empty());
 }
@@ -601,9 +633,15 @@ async fn puzzles(store: &Arc<dyn Store>) {
         .unwrap();
     assert_eq!((nobody.rating.rating, nobody.tried.len()), (1500.0, 0));
     // A deleted account takes its puzzle rating and attempts with it.
-    write(store, WriteOp::Account(AccountOp::Delete { id: who }))
-        .await
-        .unwrap();
+    write(
+        store,
+        WriteOp::Account(AccountOp::Delete {
+            id: who,
+            at: now_ms(),
+        }),
+    )
+    .await
+    .unwrap();
     let gone = blocking(store, |s| s.puzzle_player("p1")).await.unwrap();
     assert_eq!((gone.rating.games, gone.tried.len()), (0, 0));
 }
@@ -766,7 +804,10 @@ async fn tournaments(store: &Arc<dyn Store>) {
     write(store, t(start)).await.unwrap();
     write(
         store,
-        WriteOp::Account(AccountOp::Delete { id: "t-y".into() }),
+        WriteOp::Account(AccountOp::Delete {
+            id: "t-y".into(),
+            at: now,
+        }),
     )
     .await
     .unwrap();

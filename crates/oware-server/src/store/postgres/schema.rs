@@ -225,4 +225,12 @@ CREATE TABLE tournament_games (
 ",
     // 9: a chat message's writer's account, so a block hides it.
     "ALTER TABLE chat ADD COLUMN account TEXT;",
+    // 10: a deleted account's name is reserved by the store's shared code,
+    // on the server's clock (`store/accounts.rs`), not by triggers.
+    "
+DROP TRIGGER accounts_release ON accounts;
+DROP TRIGGER accounts_reserved ON accounts;
+DROP FUNCTION oware_release_name();
+DROP FUNCTION oware_reserved_name();
+",
 ];

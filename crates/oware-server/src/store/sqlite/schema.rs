@@ -254,4 +254,12 @@ CREATE TABLE tournament_games (
 ",
     // 13: a chat message's writer's account, so a block hides it.
     "ALTER TABLE chat ADD COLUMN account TEXT;",
+    // 14: what a deleted account leaves, and its name's reservation on the
+    // server's clock, are the shared code's (`store/accounts.rs`), not
+    // triggers'.
+    "
+DROP TRIGGER accounts_release;
+DROP TRIGGER accounts_reserved;
+DROP TRIGGER accounts_puzzles;
+",
 ];
