@@ -278,152 +278,203 @@ pub(crate) struct Dialect {
 /// its own way).
 macro_rules! store_reads {
     ($store:ty { $($game_items:item)* }) => {
-        impl $crate::store::GameStore for $store {
-            $($game_items)*
+        const _: () = {
+            use $crate::ratings::{Rating, RatingClass};
+            use $crate::store::account_rows::{
+                AccountRow, HistoryPoint, RatingRow, Relations, ReportFilter, ReportRow, SessionRow,
+            };
+            use $crate::store::chat::{ChatMessage, Room};
+            use $crate::store::puzzles::PuzzlePlayer;
+            use $crate::store::sql::Db;
+            use $crate::store::tournaments::{
+                Entered, Tournament, TournamentStore, TournamentSummary,
+            };
+            use $crate::store::{
+                accounts, chat, games, puzzles, tournaments, AccountStore, ChatPage, ChatStore,
+                GameStore, Lease, Listing, PuzzleStore, Store, StoreError, StoredGame,
+            };
 
-            fn load(&self, id: &str) -> Result<Option<$crate::store::StoredGame>, $crate::store::StoreError> {
-                self.read(async |db| $crate::store::games::load(db, id).await)
+            impl GameStore for $store {
+                $($game_items)*
+
+                fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+                    self.read(async |db| games::load(db, id).await)
+                }
+
+                fn version(&self, id: &str) -> Result<Option<u64>, StoreError> {
+                    self.read(async |db| games::version(db, id).await)
+                }
+
+                fn list(
+                    &self,
+                    which: Listing,
+                    limit: u32,
+                    offset: u32,
+                ) -> Result<(Vec<StoredGame>, u64), StoreError> {
+                    self.read(async |db| games::list(db, which, limit, offset).await)
+                }
+
+                fn claim_due(
+                    &self,
+                    now: i64,
+                    lease: Lease,
+                    limit: u32,
+                ) -> Result<Vec<String>, StoreError> {
+                    self.read(async |db| games::claim_due(db, now, lease, limit).await)
+                }
+
+                fn stale_seeks(
+                    &self,
+                    seen_before: i64,
+                    created_before: i64,
+                    limit: u32,
+                ) -> Result<Vec<String>, StoreError> {
+                    self.read(async |db| {
+                        games::stale_seeks(db, seen_before, created_before, limit).await
+                    })
+                }
+
+                fn ping(&self) -> Result<(), StoreError> {
+                    self.read(async |db| Db::query(db, "SELECT 1", &[]).await.map(drop))
+                }
             }
 
-            fn version(&self, id: &str) -> Result<Option<u64>, $crate::store::StoreError> {
-                self.read(async |db| $crate::store::games::version(db, id).await)
+            impl AccountStore for $store {
+                fn account_by_name(&self, name: &str) -> Result<Option<AccountRow>, StoreError> {
+                    self.read(async |db| accounts::account_by_name(db, name).await)
+                }
+
+                fn session(
+                    &self,
+                    token_hash: &[u8],
+                ) -> Result<Option<(SessionRow, AccountRow)>, StoreError> {
+                    self.read(async |db| accounts::session(db, token_hash).await)
+                }
+
+                fn ratings(&self, account_id: &str) -> Result<Vec<RatingRow>, StoreError> {
+                    self.read(async |db| accounts::ratings(db, account_id).await)
+                }
+
+                fn rating_history(
+                    &self,
+                    account_id: &str,
+                ) -> Result<Vec<HistoryPoint>, StoreError> {
+                    self.read(async |db| accounts::history(db, account_id).await)
+                }
+
+                fn leaderboard(
+                    &self,
+                    class: RatingClass,
+                    limit: u32,
+                    provisional: bool,
+                ) -> Result<Vec<(String, Rating)>, StoreError> {
+                    self.read(async |db| accounts::leaderboard(db, class, limit, provisional).await)
+                }
+
+                fn account_games(
+                    &self,
+                    account_id: &str,
+                    limit: u32,
+                ) -> Result<Vec<StoredGame>, StoreError> {
+                    self.read(async |db| {
+                        let mut out = Vec::new();
+                        for id in accounts::game_ids(db, account_id, limit).await? {
+                            out.extend(games::load(db, &id).await?);
+                        }
+                        Ok(out)
+                    })
+                }
+
+                fn account_game_ids(
+                    &self,
+                    account_id: &str,
+                    limit: u32,
+                ) -> Result<Vec<String>, StoreError> {
+                    self.read(async |db| accounts::game_ids(db, account_id, limit).await)
+                }
+
+                fn relations(&self, account_id: &str) -> Result<Relations, StoreError> {
+                    self.read(async |db| accounts::relations(db, account_id).await)
+                }
+
+                fn blocked_between(&self, a: &str, b: &str) -> Result<bool, StoreError> {
+                    self.read(async |db| accounts::blocked_between(db, a, b).await)
+                }
+
+                fn reports(&self, filter: ReportFilter) -> Result<Vec<ReportRow>, StoreError> {
+                    self.read(async |db| accounts::reports(db, &filter).await)
+                }
+
+                fn reports_by(&self, reporter: &str, since: i64) -> Result<u32, StoreError> {
+                    self.read(async |db| accounts::reports_by(db, reporter, since).await)
+                }
+
+                fn account_closed(&self, account_id: &str) -> Result<bool, StoreError> {
+                    self.read(async |db| accounts::account_closed(db, account_id).await)
+                }
             }
 
-            fn list(
-                &self,
-                which: $crate::store::Listing,
-                limit: u32,
-                offset: u32,
-            ) -> Result<(Vec<$crate::store::StoredGame>, u64), $crate::store::StoreError> {
-                self.read(async |db| $crate::store::games::list(db, which, limit, offset).await)
+            impl ChatStore for $store {
+                fn chat(
+                    &self,
+                    game_id: &str,
+                    spectators: bool,
+                    page: ChatPage,
+                ) -> Result<Vec<ChatMessage>, StoreError> {
+                    self.read(async |db| chat::history(db, game_id, spectators, page).await)
+                }
+
+                fn chat_count(&self, game_id: &str, room: Room) -> Result<u64, StoreError> {
+                    self.read(async |db| chat::count(db, game_id, room).await)
+                }
             }
 
-            fn claim_due(&self, now: i64, lease: $crate::store::Lease, limit: u32) -> Result<Vec<String>, $crate::store::StoreError> {
-                self.read(async |db| $crate::store::games::claim_due(db, now, lease, limit).await)
+            impl PuzzleStore for $store {
+                fn puzzle_ratings(&self) -> Result<Vec<(u32, Rating)>, StoreError> {
+                    self.read(async |db| puzzles::ratings(db).await)
+                }
+
+                fn puzzle_player(&self, account_id: &str) -> Result<PuzzlePlayer, StoreError> {
+                    self.read(async |db| puzzles::player(db, account_id).await)
+                }
             }
 
-            fn stale_seeks(
-                &self,
-                seen_before: i64,
-                created_before: i64,
-                limit: u32,
-            ) -> Result<Vec<String>, $crate::store::StoreError> {
-                self.read(async |db| $crate::store::games::stale_seeks(db, seen_before, created_before, limit).await)
+            impl TournamentStore for $store {
+                fn tournament(&self, id: &str) -> Result<Option<Tournament>, StoreError> {
+                    self.read(async |db| tournaments::tournament(db, id).await)
+                }
+
+                fn tournaments(&self, finished: u32) -> Result<Vec<TournamentSummary>, StoreError> {
+                    self.read(async |db| tournaments::tournaments(db, finished).await)
+                }
+
+                fn claim_tournaments(
+                    &self,
+                    now: i64,
+                    lease: Lease,
+                    limit: u32,
+                ) -> Result<Vec<String>, StoreError> {
+                    self.read(async |db| tournaments::claim(db, now, lease, limit).await)
+                }
+
+                fn tournaments_entered(
+                    &self,
+                    account_id: &str,
+                ) -> Result<Vec<Entered>, StoreError> {
+                    self.read(async |db| tournaments::entered(db, account_id).await)
+                }
+
+                fn tournaments_of(&self, account_id: &str) -> Result<Vec<String>, StoreError> {
+                    self.read(async |db| tournaments::of(db, account_id).await)
+                }
+
+                fn tournament_blocks(&self, id: &str) -> Result<Vec<(String, String)>, StoreError> {
+                    self.read(async |db| tournaments::blocks(db, id).await)
+                }
             }
 
-            fn ping(&self) -> Result<(), $crate::store::StoreError> {
-                self.read(async |db| $crate::store::sql::Db::query(db, "SELECT 1", &[]).await.map(drop))
-            }
-        }
-
-        impl $crate::store::AccountStore for $store {
-            fn account_by_name(&self, name: &str) -> Result<Option<$crate::store::account_rows::AccountRow>, $crate::store::StoreError> {
-                self.read(async |db| $crate::store::accounts::account_by_name(db, name).await)
-            }
-
-            fn session(&self, token_hash: &[u8]) -> Result<Option<($crate::store::account_rows::SessionRow, $crate::store::account_rows::AccountRow)>, $crate::store::StoreError> {
-                self.read(async |db| $crate::store::accounts::session(db, token_hash).await)
-            }
-
-            fn ratings(&self, account_id: &str) -> Result<Vec<$crate::store::account_rows::RatingRow>, $crate::store::StoreError> {
-                self.read(async |db| $crate::store::accounts::ratings(db, account_id).await)
-            }
-
-            fn rating_history(&self, account_id: &str) -> Result<Vec<$crate::store::account_rows::HistoryPoint>, $crate::store::StoreError> {
-                self.read(async |db| $crate::store::accounts::history(db, account_id).await)
-            }
-
-            fn leaderboard(
-                &self,
-                class: $crate::ratings::RatingClass,
-                limit: u32,
-                provisional: bool,
-            ) -> Result<Vec<(String, $crate::ratings::Rating)>, $crate::store::StoreError> {
-                self.read(async |db| $crate::store::accounts::leaderboard(db, class, limit, provisional).await)
-            }
-
-            fn account_games(&self, account_id: &str, limit: u32) -> Result<Vec<$crate::store::StoredGame>, $crate::store::StoreError> {
-                self.read(async |db| {
-                    let mut out = Vec::new();
-                    for id in $crate::store::accounts::game_ids(db, account_id, limit).await? {
-                        out.extend($crate::store::games::load(db, &id).await?);
-                    }
-                    Ok(out)
-                })
-            }
-
-            fn account_game_ids(&self, account_id: &str, limit: u32) -> Result<Vec<String>, $crate::store::StoreError> {
-                self.read(async |db| $crate::store::accounts::game_ids(db, account_id, limit).await)
-            }
-
-            fn relations(&self, account_id: &str) -> Result<$crate::store::account_rows::Relations, $crate::store::StoreError> {
-                self.read(async |db| $crate::store::accounts::relations(db, account_id).await)
-            }
-
-            fn blocked_between(&self, a: &str, b: &str) -> Result<bool, $crate::store::StoreError> {
-                self.read(async |db| $crate::store::accounts::blocked_between(db, a, b).await)
-            }
-
-            fn reports(&self, filter: $crate::store::account_rows::ReportFilter) -> Result<Vec<$crate::store::account_rows::ReportRow>, $crate::store::StoreError> {
-                self.read(async |db| $crate::store::accounts::reports(db, &filter).await)
-            }
-
-            fn reports_by(&self, reporter: &str, since: i64) -> Result<u32, $crate::store::StoreError> {
-                self.read(async |db| $crate::store::accounts::reports_by(db, reporter, since).await)
-            }
-
-            fn account_closed(&self, account_id: &str) -> Result<bool, $crate::store::StoreError> {
-                self.read(async |db| $crate::store::accounts::account_closed(db, account_id).await)
-            }
-        }
-
-        impl $crate::store::ChatStore for $store {
-            fn chat(&self, game_id: &str, spectators: bool, page: $crate::store::ChatPage) -> Result<Vec<$crate::store::chat::ChatMessage>, $crate::store::StoreError> {
-                self.read(async |db| $crate::store::chat::history(db, game_id, spectators, page).await)
-            }
-
-            fn chat_count(&self, game_id: &str, room: $crate::store::chat::Room) -> Result<u64, $crate::store::StoreError> {
-                self.read(async |db| $crate::store::chat::count(db, game_id, room).await)
-            }
-        }
-
-        impl $crate::store::PuzzleStore for $store {
-            fn puzzle_ratings(&self) -> Result<Vec<(u32, $crate::ratings::Rating)>, $crate::store::StoreError> {
-                self.read(async |db| $crate::store::puzzles::ratings(db).await)
-            }
-
-            fn puzzle_player(&self, account_id: &str) -> Result<$crate::store::puzzles::PuzzlePlayer, $crate::store::StoreError> {
-                self.read(async |db| $crate::store::puzzles::player(db, account_id).await)
-            }
-        }
-
-        impl $crate::store::tournaments::TournamentStore for $store {
-            fn tournament(&self, id: &str) -> Result<Option<$crate::store::tournaments::Tournament>, $crate::store::StoreError> {
-                self.read(async |db| $crate::store::tournaments::tournament(db, id).await)
-            }
-
-            fn tournaments(&self, finished: u32) -> Result<Vec<$crate::store::tournaments::TournamentSummary>, $crate::store::StoreError> {
-                self.read(async |db| $crate::store::tournaments::tournaments(db, finished).await)
-            }
-
-            fn claim_tournaments(&self, now: i64, lease: $crate::store::Lease, limit: u32) -> Result<Vec<String>, $crate::store::StoreError> {
-                self.read(async |db| $crate::store::tournaments::claim(db, now, lease, limit).await)
-            }
-
-            fn tournaments_entered(&self, account_id: &str) -> Result<Vec<$crate::store::tournaments::Entered>, $crate::store::StoreError> {
-                self.read(async |db| $crate::store::tournaments::entered(db, account_id).await)
-            }
-
-            fn tournaments_of(&self, account_id: &str) -> Result<Vec<String>, $crate::store::StoreError> {
-                self.read(async |db| $crate::store::tournaments::of(db, account_id).await)
-            }
-
-            fn tournament_blocks(&self, id: &str) -> Result<Vec<(String, String)>, $crate::store::StoreError> {
-                self.read(async |db| $crate::store::tournaments::blocks(db, id).await)
-            }
-        }
-
-        impl $crate::store::Store for $store {}
+            impl Store for $store {}
+        };
     };
 }
 pub(crate) use store_reads;
