@@ -1,5 +1,6 @@
-//! Games in SQL, once for both stores: the leaves of a [`WriteOp`], a
-//! game's rows, listings, deadlines and seeks (`sql.rs` says how).
+//! Games in SQL, once for both stores: every [`WriteOp`] (each area's to
+//! its module), a game's rows, listings, deadlines and seeks (`sql.rs`
+//! says how).
 
 use super::sql::{args, Db};
 use super::{
