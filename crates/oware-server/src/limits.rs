@@ -41,6 +41,7 @@ use crate::time::Time;
 
 /// A keyed rate limiter on the server's clock.
 type Keyed<K> = RateLimiter<K, DefaultKeyedStateStore<K>, Time, NoOpMiddleware<Instant>>;
+use crate::store::limits::add_in_window;
 use crate::store::Store;
 
 /// The store's shared counters, when other nodes share it.
@@ -680,16 +681,11 @@ impl Counts {
             Place::Local(map) => {
                 let mut map = map.lock().unwrap_or_else(|e| e.into_inner());
                 let live = map.get(&key).copied().filter(|&(_, until)| until > now);
-                match (live, n) {
-                    (None, 0) => (0, now),
-                    (None, n) => *map.entry(key).insert_entry((n, now + window)).get(),
-                    (Some(c), 0) => c,
-                    (Some((c, until)), n) => {
-                        let v = (c.saturating_add(n), until);
-                        map.insert(key, v);
-                        v
-                    }
+                let counted = add_in_window(live, n, now, window);
+                if n > 0 {
+                    map.insert(key, counted);
                 }
+                counted
             }
             Place::Shared(shared) => shared
                 .run("wrong passwords", move |l| l.count(&key, n, now, window))

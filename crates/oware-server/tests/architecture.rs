@@ -42,6 +42,46 @@ fn no_store_module_imports_the_hub() {
 /// The WebSocket only parses and limits: every command goes through the
 /// hub's one entry (`Hub::apply`), and the socket never takes a game's
 /// lock itself, so there is no second path that could skip a check.
+/// The two stores' folders only run SQL and map rows: every rule of
+/// storage (ratings, puzzle attempts, caps, the deletion cascade, what a
+/// row means) is written once, in the shared `src/store/*.rs`, so the
+/// folders name no rule's module and stay small.
+#[test]
+fn the_store_dialects_run_sql_and_keep_no_rule() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/store");
+    let mut files = Vec::new();
+    rust_files(&root.join("sqlite"), &mut files);
+    rust_files(&root.join("postgres"), &mut files);
+    assert!(files.len() >= 2, "found only {files:?}");
+    let mut lines = 0;
+    let mut offenders = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        lines += text.lines().count();
+        for (i, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            for rule in [
+                "ratings::",
+                "Score::",
+                "username_key(",
+                "Cap::",
+                "parse_meta(",
+                "Status::",
+            ] {
+                if code.contains(rule) {
+                    offenders.push(format!("{}:{}: {}", f.display(), i + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "a store's dialect folder keeps a rule:\n{}",
+        offenders.join("\n")
+    );
+    assert!(lines <= 2_600, "the dialect folders have {lines} lines");
+}
+
 #[test]
 fn the_websocket_never_locks_a_game() {
     let ws = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ws.rs");

@@ -384,7 +384,11 @@ async fn delete(
     for g in games {
         hub.anonymise(&g.meta.id, &user.id).await?;
     }
-    write(&hub, WriteOp::Account(AccountOp::Delete { id: user.id })).await?;
+    let delete = AccountOp::Delete {
+        id: user.id,
+        at: hub.now_ms(),
+    };
+    write(&hub, WriteOp::Account(delete)).await?;
     Ok(signed_out(&hub))
 }
 

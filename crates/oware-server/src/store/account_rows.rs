@@ -140,10 +140,13 @@ pub enum AccountOp {
         hash: String,
     },
     /// Deletes the account, its sessions and ratings; its games stay (their
-    /// seats are anonymised separately).
+    /// seats are anonymised separately). Its name stays reserved for
+    /// [`NAME_RESERVED_MS`] from `at`.
     Delete {
         /// The account.
         id: String,
+        /// When, ms since the epoch.
+        at: i64,
     },
     /// A new session.
     CreateSession(SessionRow),
@@ -212,6 +215,11 @@ pub enum AccountOp {
         at: i64,
     },
 }
+
+/// How long a deleted account's name stays reserved (30 days), so nobody
+/// takes it over with its old chat lines and games: a new account of that
+/// name is refused as if the name were taken.
+pub const NAME_RESERVED_MS: i64 = 30 * 86_400_000;
 
 /// The key a username is unique by (case-insensitive).
 pub fn username_key(name: &str) -> String {

@@ -6,6 +6,19 @@
 
 use super::StoreError;
 
+/// A count after `n` more (0 to read it) at `now`, from the count and end
+/// of its window if that window is still open: the count and the window's
+/// end. A window of `window` ms starts at the first count after the last
+/// one ended. The one rule of counted windows, for a node's own counts
+/// (`crate::limits`) and for the ones all nodes share.
+pub fn add_in_window(live: Option<(u32, i64)>, n: u32, now: i64, window: i64) -> (u32, i64) {
+    match live {
+        Some((count, until)) => (count.saturating_add(n), until),
+        None if n == 0 => (0, now),
+        None => (n, now + window),
+    }
+}
+
 /// Rate-limit state shared by every node.
 pub trait SharedLimits: Send + Sync {
     /// One request against the rate `key` allows: one every `interval_ms`
@@ -94,36 +107,35 @@ impl SharedLimits for super::PgStore {
         now_ms: i64,
         window_ms: i64,
     ) -> Result<(u32, i64), StoreError> {
-        let n = n as i32;
         self.block(async {
-            let client = self.pool.get().await?;
+            let mut client = self.pool.get().await?;
+            let live = |row: Option<tokio_postgres::Row>| {
+                row.map(|r| (r.get::<_, i32>(0).max(0) as u32, r.get::<_, i64>(1)))
+                    .filter(|&(_, until)| until > now_ms)
+            };
+            let read = "SELECT count, until FROM limit_counts WHERE key = $1";
             if n == 0 {
-                let row = client
-                    .query_opt(
-                        "SELECT count, until FROM limit_counts WHERE key = $1 AND until > $2",
-                        &[&key, &now_ms],
-                    )
-                    .await?;
-                return Ok(row.map_or((0, now_ms), |r| {
-                    (r.get::<_, i32>(0).max(0) as u32, r.get(1))
-                }));
+                let row = client.query_opt(read, &[&key]).await?;
+                return Ok(add_in_window(live(row), 0, now_ms, window_ms));
             }
-            let stmt = client
-                .prepare_cached(
-                    "INSERT INTO limit_counts AS c (key, count, until)
-                     VALUES ($1::TEXT, $2::INTEGER, $3::BIGINT + $4::BIGINT)
-                     ON CONFLICT (key) DO UPDATE SET
-                       count = CASE WHEN c.until <= $3::BIGINT THEN $2::INTEGER
-                                    ELSE c.count + $2::INTEGER END,
-                       until = CASE WHEN c.until <= $3::BIGINT THEN $3::BIGINT + $4::BIGINT
-                                    ELSE c.until END
-                     RETURNING count, until",
-                )
-                .await?;
-            let row = client
-                .query_one(&stmt, &[&key, &n, &now_ms, &window_ms])
-                .await?;
-            Ok((row.get::<_, i32>(0).max(0) as u32, row.get(1)))
+            // The row is made if missing and locked before it is read, so
+            // two nodes counting at once add up.
+            let tx = client.transaction().await?;
+            tx.execute(
+                "INSERT INTO limit_counts (key, count, until) VALUES ($1, 0, 0)
+                 ON CONFLICT DO NOTHING",
+                &[&key],
+            )
+            .await?;
+            let row = tx.query_opt(&format!("{read} FOR UPDATE"), &[&key]).await?;
+            let (count, until) = add_in_window(live(row), n, now_ms, window_ms);
+            tx.execute(
+                "UPDATE limit_counts SET count = $2, until = $3 WHERE key = $1",
+                &[&key, &(count.min(i32::MAX as u32) as i32), &until],
+            )
+            .await?;
+            tx.commit().await?;
+            Ok((count, until))
         })
     }
 
@@ -148,5 +160,19 @@ impl SharedLimits for super::PgStore {
                 .await?;
             Ok(())
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::add_in_window as add;
+
+    #[test]
+    fn a_window_starts_at_its_first_count_and_adds_up_until_it_ends() {
+        assert_eq!(add(None, 0, 100, 50), (0, 100), "nothing counted");
+        assert_eq!(add(None, 2, 100, 50), (2, 150), "a new window");
+        assert_eq!(add(Some((2, 150)), 0, 120, 50), (2, 150), "read");
+        assert_eq!(add(Some((2, 150)), 3, 120, 50), (5, 150), "same window");
+        assert_eq!(add(Some((u32::MAX, 150)), 1, 120, 50), (u32::MAX, 150));
     }
 }

@@ -10,6 +10,22 @@
 //! move acknowledged to a client is durable. Both run the same contract
 //! tests (`tests/server/store_contract.rs`).
 //!
+//! Every write and read is written once, for both: `games.rs`,
+//! `accounts.rs` (with the rating of a game and what a deleted account
+//! leaves), `chat.rs`, `puzzles.rs` (the first attempt rates both) and
+//! `tournaments.rs` (caps, entrants, claims) hold `async` functions over
+//! `sql::Db`, a connection that can execute a statement, query rows and
+//! notify other nodes. A rusqlite connection implements it (its futures
+//! are ready at once and polled once) and so does a tokio-postgres client
+//! or transaction. Statements are one text with `$n` placeholders, which
+//! SQLite binds by name; rows come back as driver-free fields, mapped to
+//! the row types once; the few statements the two databases write
+//! differently (row locks, `SKIP LOCKED` claims, a game's version row,
+//! lists) are each store's `sql::Dialect`. The dialect folders keep
+//! what only they can: schemas, connections, writers and the listener.
+//! Why this and not sqlx or an ORM: no new dependency or build step, and
+//! the trait is small enough to read in one sitting.
+//!
 //! Every change of a game carries the game's version as its writer saw it
 //! ([`WriteOp::Version`]): a write made from an out-of-date copy is refused
 //! ([`StoreError::Stale`]), so two nodes can never store different moves at
@@ -26,6 +42,9 @@ pub use sqlite::SqliteStore;
 use crate::ratings::{Rating, RatingClass};
 use account_rows::{AccountOp, AccountRow, HistoryPoint, RatingRow, SessionRow};
 pub mod account_rows;
+mod accounts;
+mod games;
+pub(crate) mod sql;
 
 /// A node's hold on a row it works on, so that no other node takes it up
 /// meanwhile: taken at `now` for `ms`, on the machines' own clocks
@@ -85,6 +104,19 @@ pub enum StoreError {
         /// The version the writer had.
         expected: u64,
     },
+    /// A stored column did not read as the type expected (a schema the
+    /// program does not match).
+    #[error("column {column}: expected {expected}")]
+    Column {
+        /// The column's place in its query, from 0.
+        column: usize,
+        /// What it should have held.
+        expected: &'static str,
+    },
+    /// The name belonged to an account deleted less than
+    /// [`account_rows::NAME_RESERVED_MS`] ago (a conflict, as a name taken).
+    #[error("this name belonged to a deleted account")]
+    NameReserved,
     /// The writer has stopped.
     #[error("the database writer has stopped")]
     Closed,
@@ -114,29 +146,6 @@ pub enum StoreError {
     },
 }
 
-/// The caps of [`tournaments::TournamentOp::Caps`], from the counts read
-/// in its transaction (both stores).
-pub(crate) fn check_caps(
-    mine: u32,
-    all: u32,
-    per_creator: u32,
-    open: u32,
-) -> Result<(), StoreError> {
-    if mine >= per_creator {
-        return Err(StoreError::Full {
-            what: Cap::TournamentsOfCreator,
-            cap: per_creator,
-        });
-    }
-    if all >= open {
-        return Err(StoreError::Full {
-            what: Cap::OpenTournaments,
-            cap: open,
-        });
-    }
-    Ok(())
-}
-
 /// What a [`StoreError::Full`] refers to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Cap {
@@ -158,6 +167,7 @@ impl StoreError {
             StoreError::Pg(e) => {
                 e.code() == Some(&tokio_postgres::error::SqlState::UNIQUE_VIOLATION)
             }
+            StoreError::NameReserved => true,
             _ => false,
         }
     }

@@ -1,5 +1,5 @@
-//! Tournaments as stored: the row types both stores read and write, and
-//! the writes ([`TournamentOp`]). The pairings and standings are
+//! Tournaments as stored: the row types, the writes ([`TournamentOp`]) and
+//! their SQL for both stores. The pairings and standings are
 //! `oware_tournament`'s; what runs a tournament is `hub/tournaments.rs`.
 //!
 //! Three tables: `tournaments` (one row each, with a version checked by
@@ -10,6 +10,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::sql::{args, Db, SqlRow};
+use super::{Lease, StoreError};
 use crate::model::TimeControl;
 pub use oware_tournament::Outcome;
 
@@ -352,51 +354,8 @@ pub trait TournamentStore: Send + Sync + 'static {
     fn tournament_blocks(&self, id: &str) -> Result<Vec<(String, String)>, super::StoreError>;
 }
 
-/// A row as read, before its text columns are parsed (both stores).
-pub(crate) struct RawRow {
-    pub id: String,
-    pub kind: String,
-    pub name: String,
-    pub creator: Option<String>,
-    pub time_control: String,
-    pub rated: bool,
-    pub status: String,
-    pub starts_at: i64,
-    pub ends_at: Option<i64>,
-    pub rounds: i64,
-    pub round: i64,
-    pub next_at: Option<i64>,
-    pub version: i64,
-    pub created_at: i64,
-    pub schedule_key: Option<String>,
-}
-
-impl RawRow {
-    pub(crate) fn parse(self) -> Result<TournamentRow, super::StoreError> {
-        let id = self.id;
-        Ok(TournamentRow {
-            kind: Kind::parse(&self.kind).ok_or_else(|| corrupt(&id, "kind"))?,
-            status: Status::parse(&self.status).ok_or_else(|| corrupt(&id, "status"))?,
-            time_control: serde_json::from_str(&self.time_control)
-                .map_err(|_| corrupt(&id, "time control"))?,
-            name: self.name,
-            creator: self.creator,
-            rated: self.rated,
-            starts_at: self.starts_at,
-            ends_at: self.ends_at,
-            rounds: self.rounds.max(0) as u32,
-            round: self.round.max(0) as u32,
-            next_at: self.next_at,
-            version: self.version.max(0) as u64,
-            created_at: self.created_at,
-            schedule_key: self.schedule_key,
-            id,
-        })
-    }
-}
-
 /// The stored text of an outcome.
-pub(crate) fn outcome_str(o: Outcome) -> &'static str {
+fn outcome_str(o: Outcome) -> &'static str {
     match o {
         Outcome::SouthWon => "south_won",
         Outcome::NorthWon => "north_won",
@@ -406,7 +365,7 @@ pub(crate) fn outcome_str(o: Outcome) -> &'static str {
 }
 
 /// An outcome from its stored text.
-pub(crate) fn parse_outcome(s: &str) -> Option<Outcome> {
+fn parse_outcome(s: &str) -> Option<Outcome> {
     match s {
         "south_won" => Some(Outcome::SouthWon),
         "north_won" => Some(Outcome::NorthWon),
@@ -416,13 +375,367 @@ pub(crate) fn parse_outcome(s: &str) -> Option<Outcome> {
     }
 }
 
-pub(crate) fn tc_json(row: &TournamentRow) -> String {
-    serde_json::to_string(&row.time_control).unwrap_or_default()
-}
-
 fn corrupt(id: &str, what: &str) -> super::StoreError {
     super::StoreError::Corrupt {
         id: id.to_string(),
         message: format!("tournament: {what}"),
     }
+}
+
+const COLUMNS: &str = "id, kind, name, creator, time_control, rated, status, starts_at, ends_at, \
+                       rounds, round, next_at, version, created_at, schedule_key";
+
+fn tournament_row(r: &SqlRow) -> Result<TournamentRow, StoreError> {
+    let id: String = r.get(0)?;
+    Ok(TournamentRow {
+        kind: Kind::parse(&r.get::<String>(1)?).ok_or_else(|| corrupt(&id, "kind"))?,
+        name: r.get(2)?,
+        creator: r.get(3)?,
+        time_control: serde_json::from_str(&r.get::<String>(4)?)
+            .map_err(|_| corrupt(&id, "time control"))?,
+        rated: r.get(5)?,
+        status: Status::parse(&r.get::<String>(6)?).ok_or_else(|| corrupt(&id, "status"))?,
+        starts_at: r.get(7)?,
+        ends_at: r.get(8)?,
+        rounds: r.get(9)?,
+        round: r.get(10)?,
+        next_at: r.get(11)?,
+        version: r.get(12)?,
+        created_at: r.get(13)?,
+        schedule_key: r.get(14)?,
+        id,
+    })
+}
+
+/// Applies one change.
+pub(crate) async fn apply(db: &impl Db, op: &TournamentOp) -> Result<(), StoreError> {
+    match op {
+        TournamentOp::Create(t) => {
+            let tc = serde_json::to_string(&t.time_control).unwrap_or_default();
+            db.execute(
+                &format!(
+                    "INSERT INTO tournaments ({COLUMNS})
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 0, $13, $14)
+                     ON CONFLICT (schedule_key) DO NOTHING"
+                ),
+                args![
+                    &t.id,
+                    t.kind.as_str(),
+                    &t.name,
+                    &t.creator,
+                    &tc,
+                    t.rated,
+                    t.status.as_str(),
+                    t.starts_at,
+                    t.ends_at,
+                    t.rounds,
+                    t.round,
+                    t.next_at,
+                    t.created_at,
+                    &t.schedule_key
+                ],
+            )
+            .await?;
+        }
+        TournamentOp::Update { row, expected } => {
+            let n = db
+                .execute(
+                    "UPDATE tournaments SET status = $3, ends_at = $4, round = $5, next_at = $6,
+                     version = version + 1 WHERE id = $1 AND version = $2",
+                    args![
+                        &row.id,
+                        *expected as i64,
+                        row.status.as_str(),
+                        row.ends_at,
+                        row.round,
+                        row.next_at
+                    ],
+                )
+                .await?;
+            if n == 0 {
+                return Err(StoreError::Stale {
+                    id: row.id.clone(),
+                    expected: *expected,
+                });
+            }
+        }
+        TournamentOp::Caps {
+            creator,
+            per_creator,
+            open,
+        } => {
+            // One creation at a time across nodes, so the count below
+            // stays true until this transaction commits.
+            if let Some(lock) = db.dialect().caps_lock {
+                db.execute(lock, &[]).await?;
+            }
+            let row = db
+                .query_one(
+                    "SELECT count(*) FILTER (WHERE creator = $1), count(*) FROM tournaments
+                     WHERE status IN ('created', 'running') AND creator IS NOT NULL",
+                    args![creator],
+                )
+                .await?;
+            check_caps(row.get(0)?, row.get(1)?, *per_creator, *open)?;
+        }
+        TournamentOp::Join {
+            tournament_id,
+            account_id,
+            username,
+            rating,
+            at,
+        } => {
+            // The tournament's row is locked first, so two nodes adding
+            // entrants at once number them one after the other.
+            let lock = db.dialect().for_update;
+            db.query(
+                &format!("SELECT 1 FROM tournaments WHERE id = $1{lock}"),
+                args![tournament_id],
+            )
+            .await?;
+            db.execute(
+                "INSERT INTO tournament_players
+                 (tournament_id, idx, account_id, username, rating, state, joined_at, seen_at)
+                 VALUES ($1, (SELECT coalesce(max(idx) + 1, 0) FROM tournament_players
+                              WHERE tournament_id = $1), $2, $3, $4, 'active', $5, $5)
+                 ON CONFLICT (tournament_id, account_id)
+                 DO UPDATE SET state = 'active', seen_at = excluded.seen_at",
+                args![tournament_id, account_id, username, *rating, *at],
+            )
+            .await?;
+        }
+        TournamentOp::State {
+            tournament_id,
+            account_id,
+            state,
+        } => {
+            db.execute(
+                "UPDATE tournament_players SET state = $3
+                 WHERE tournament_id = $1 AND account_id = $2",
+                args![tournament_id, account_id, state.as_str()],
+            )
+            .await?;
+        }
+        TournamentOp::Seen {
+            tournament_id,
+            account_ids,
+            at,
+        } => {
+            db.execute(
+                db.dialect().seen_entrants,
+                args![tournament_id, account_ids.as_slice(), *at],
+            )
+            .await?;
+        }
+        TournamentOp::Pair {
+            tournament_id,
+            pairing: p,
+        } => {
+            db.execute(
+                "INSERT INTO tournament_games
+                 (tournament_id, game_id, round, south, north, outcome, at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                args![
+                    tournament_id,
+                    &p.game_id,
+                    p.round,
+                    p.south,
+                    p.north,
+                    p.outcome.map(outcome_str),
+                    p.at
+                ],
+            )
+            .await?;
+        }
+        TournamentOp::Outcome {
+            tournament_id,
+            game_id,
+            outcome,
+        } => {
+            db.execute(
+                "UPDATE tournament_games SET outcome = $3
+                 WHERE tournament_id = $1 AND game_id = $2",
+                args![tournament_id, game_id, outcome_str(*outcome)],
+            )
+            .await?;
+        }
+    }
+    Ok(())
+}
+
+/// The caps of [`TournamentOp::Caps`], from the counts read in its
+/// transaction.
+fn check_caps(mine: u32, all: u32, per_creator: u32, open: u32) -> Result<(), StoreError> {
+    if mine >= per_creator {
+        return Err(StoreError::Full {
+            what: super::Cap::TournamentsOfCreator,
+            cap: per_creator,
+        });
+    }
+    if all >= open {
+        return Err(StoreError::Full {
+            what: super::Cap::OpenTournaments,
+            cap: open,
+        });
+    }
+    Ok(())
+}
+
+/// One tournament, whole.
+pub(crate) async fn tournament(db: &impl Db, id: &str) -> Result<Option<Tournament>, StoreError> {
+    let sql = format!("SELECT {COLUMNS} FROM tournaments WHERE id = $1");
+    let Some(row) = db.query_opt(&sql, args![id]).await? else {
+        return Ok(None);
+    };
+    let mut entrants = Vec::new();
+    for r in db
+        .query(
+            "SELECT idx, account_id, username, rating, state, joined_at, seen_at
+             FROM tournament_players WHERE tournament_id = $1 ORDER BY idx",
+            args![id],
+        )
+        .await?
+    {
+        let state = r.get::<String>(4)?;
+        entrants.push(EntrantRow {
+            idx: r.get(0)?,
+            account_id: r.get(1)?,
+            username: r.get(2)?,
+            rating: r.get(3)?,
+            state: EntrantState::parse(&state).ok_or_else(|| corrupt(id, "entrant state"))?,
+            joined_at: r.get(5)?,
+            seen_at: r.get(6)?,
+        });
+    }
+    let mut pairings = Vec::new();
+    for r in db
+        .query(
+            "SELECT game_id, round, south, north, outcome, at FROM tournament_games
+             WHERE tournament_id = $1 ORDER BY at, round, game_id",
+            args![id],
+        )
+        .await?
+    {
+        let outcome = match r.get::<Option<String>>(4)? {
+            None => None,
+            Some(o) => Some(parse_outcome(&o).ok_or_else(|| corrupt(id, "outcome"))?),
+        };
+        pairings.push(PairingRow {
+            game_id: r.get(0)?,
+            round: r.get(1)?,
+            south: r.get(2)?,
+            north: r.get(3)?,
+            outcome,
+            at: r.get(5)?,
+        });
+    }
+    Ok(Some(Tournament {
+        row: tournament_row(&row)?,
+        entrants,
+        pairings,
+    }))
+}
+
+/// The open tournaments (running first, then by start), then the latest
+/// `finished` others.
+pub(crate) async fn tournaments(
+    db: &impl Db,
+    finished: u32,
+) -> Result<Vec<TournamentSummary>, StoreError> {
+    let select = format!(
+        "SELECT {COLUMNS}, (SELECT count(*) FROM tournament_players p WHERE p.tournament_id = t.id)
+         FROM tournaments t"
+    );
+    let open = db
+        .query(
+            &format!(
+                "{select} WHERE status IN ('created', 'running')
+                 ORDER BY status = 'created', starts_at, id"
+            ),
+            &[],
+        )
+        .await?;
+    let done = db
+        .query(
+            &format!(
+                "{select} WHERE status IN ('finished', 'cancelled')
+                 ORDER BY coalesce(ends_at, starts_at) DESC, id LIMIT $1"
+            ),
+            args![finished],
+        )
+        .await?;
+    open.iter()
+        .chain(&done)
+        .map(|r| {
+            Ok(TournamentSummary {
+                row: tournament_row(r)?,
+                entrants: r.get(15)?,
+            })
+        })
+        .collect()
+}
+
+/// Claims the tournaments that need a look, fairly (see
+/// [`TournamentStore::claim_tournaments`]), skipping those another node
+/// holds.
+pub(crate) async fn claim(
+    db: &impl Db,
+    now: i64,
+    lease: Lease,
+    limit: u32,
+) -> Result<Vec<String>, StoreError> {
+    let sql = format!(
+        "UPDATE tournaments SET claim = $2 WHERE id IN (
+            SELECT id FROM tournaments
+            WHERE (status = 'running' OR (status = 'created' AND starts_at <= $1))
+            AND coalesce(claim, 0) <= $4
+            ORDER BY status = 'running', creator IS NOT NULL, coalesce(claim, 0), starts_at, id
+            LIMIT $3{})
+         RETURNING id",
+        db.dialect().skip_locked
+    );
+    db.column(&sql, args![now, lease.now + lease.ms, limit, lease.now])
+        .await
+}
+
+/// Every tournament an account entered.
+pub(crate) async fn entered(db: &impl Db, account_id: &str) -> Result<Vec<Entered>, StoreError> {
+    db.query(
+        "SELECT t.id, t.name, t.kind, t.status, t.starts_at, p.state
+         FROM tournament_players p JOIN tournaments t ON t.id = p.tournament_id
+         WHERE p.account_id = $1 ORDER BY t.starts_at, t.id",
+        args![account_id],
+    )
+    .await?
+    .iter()
+    .map(|r| {
+        let (kind, status, state): (String, String, String) = (r.get(2)?, r.get(3)?, r.get(5)?);
+        Entered::parse(r.get(0)?, r.get(1)?, &kind, &status, r.get(4)?, &state)
+    })
+    .collect()
+}
+
+/// The open tournaments an account is in.
+pub(crate) async fn of(db: &impl Db, account_id: &str) -> Result<Vec<String>, StoreError> {
+    db.column(
+        "SELECT t.id FROM tournaments t JOIN tournament_players p ON p.tournament_id = t.id
+         WHERE p.account_id = $1 AND p.state != 'left' AND t.status IN ('created', 'running')
+         ORDER BY t.starts_at",
+        args![account_id],
+    )
+    .await
+}
+
+/// The blocks between entrants.
+pub(crate) async fn blocks(db: &impl Db, id: &str) -> Result<Vec<(String, String)>, StoreError> {
+    db.query(
+        "SELECT b.blocker, b.blocked FROM blocks b
+         JOIN tournament_players p ON p.tournament_id = $1 AND p.account_id = b.blocker
+         JOIN tournament_players q ON q.tournament_id = $1 AND q.account_id = b.blocked",
+        args![id],
+    )
+    .await?
+    .iter()
+    .map(|r| Ok((r.get(0)?, r.get(1)?)))
+    .collect()
 }

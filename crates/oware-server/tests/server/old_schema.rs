@@ -9,9 +9,8 @@ pub fn back_to_first_schema(conn: &rusqlite::Connection) {
         "DROP TABLE tournament_games; DROP TABLE tournament_players; DROP TABLE tournaments;
          DROP TABLE follows; DROP TABLE blocks; DROP TABLE reports; DROP TABLE closed_accounts;
          DROP INDEX games_seen; ALTER TABLE games DROP COLUMN seen_at;
-         DROP TRIGGER accounts_puzzles; DROP TABLE puzzle_attempts; DROP TABLE puzzle_players;
-         DROP TABLE puzzle_ratings;
-         DROP TRIGGER accounts_release; DROP TRIGGER accounts_reserved; DROP TABLE released_names;
+         DROP TABLE puzzle_attempts; DROP TABLE puzzle_players; DROP TABLE puzzle_ratings;
+         DROP TABLE released_names;
          DROP TABLE game_state;
          DROP INDEX games_public; ALTER TABLE games DROP COLUMN public;
          DROP TABLE account_games; DROP TABLE rating_history; DROP TABLE ratings;

@@ -10,7 +10,8 @@ use oware_server::accounts::{AccountOp, AccountRow, RatedGame, SessionRow};
 use oware_server::hub::chat::{ChatMessage, Room};
 use oware_server::model::{GameMeta, Mode, Seat};
 use oware_server::store::{
-    ChatPage, Due, Lease, Notice, PgStore, SqliteStore, Store, StoreError, StoredPly, WriteOp,
+    ChatPage, Due, Lease, Listing, Notice, PgStore, SqliteStore, Store, StoreError, StoredPly,
+    WriteOp,
 };
 
 fn now_ms() -> i64 {
@@ -229,7 +230,10 @@ async fn contract(store: Arc<dyn Store>) {
     .unwrap();
     write(
         &store,
-        WriteOp::Account(AccountOp::Delete { id: "a9".into() }),
+        WriteOp::Account(AccountOp::Delete {
+            id: "a9".into(),
+            at: now,
+        }),
     )
     .await
     .unwrap();
@@ -247,6 +251,29 @@ async fn contract(store: Arc<dyn Store>) {
     write(&store, WriteOp::Account(AccountOp::Create(later)))
         .await
         .expect("free again after 30 days");
+    // The 30 days run on the server's clock, the one the deletion was
+    // stamped with.
+    write(
+        &store,
+        WriteOp::Account(AccountOp::Create(account("a12", "Yaa"))),
+    )
+    .await
+    .unwrap();
+    write(
+        &store,
+        WriteOp::Account(AccountOp::Delete {
+            id: "a12".into(),
+            at: now - 31 * 86_400_000,
+        }),
+    )
+    .await
+    .unwrap();
+    write(
+        &store,
+        WriteOp::Account(AccountOp::Create(account("a13", "yaa"))),
+    )
+    .await
+    .expect("released 31 days ago by the server's clock");
     write(
         &store,
         WriteOp::Account(AccountOp::CreateSession(SessionRow {
@@ -354,6 +381,8 @@ async fn contract(store: Arc<dyn Store>) {
     puzzles(&store).await;
     community(&store).await;
     browser_engine(&store).await;
+    lobby(&store).await;
+    tournaments(&store).await;
     blocking(&store, |s| s.ping()).await.unwrap();
 }
 
@@ -530,9 +559,15 @@ async fn community(store: &Arc<dyn Store>) {
     .unwrap();
     assert_eq!((by_c2.len(), by_c1.len()), (1, 0));
     // A deleted account leaves no follows or blocks behind.
-    write(store, op(AccountOp::Delete { id: "c2".into() }))
-        .await
-        .unwrap();
+    write(
+        store,
+        op(AccountOp::Delete {
+            id: "c2".into(),
+            at: now_ms(),
+        }),
+    )
+    .await
+    .unwrap();
     let r = blocking(store, |s| s.relations("c1")).await.unwrap();
     assert!(r.blocked.is_empty());
 }
@@ -598,11 +633,203 @@ async fn puzzles(store: &Arc<dyn Store>) {
         .unwrap();
     assert_eq!((nobody.rating.rating, nobody.tried.len()), (1500.0, 0));
     // A deleted account takes its puzzle rating and attempts with it.
-    write(store, WriteOp::Account(AccountOp::Delete { id: who }))
-        .await
-        .unwrap();
+    write(
+        store,
+        WriteOp::Account(AccountOp::Delete {
+            id: who,
+            at: now_ms(),
+        }),
+    )
+    .await
+    .unwrap();
     let gone = blocking(store, |s| s.puzzle_player("p1")).await.unwrap();
     assert_eq!((gone.rating.games, gone.tried.len()), (0, 0));
+}
+
+/// Seeks: listed in the lobby; one whose creator is seen stays, one not
+/// seen goes stale. Every listing counts what it lists.
+async fn lobby(store: &Arc<dyn Store>) {
+    let now = now_ms();
+    let seek = || {
+        let mut m = meta();
+        m.seats[1].token_hash = None;
+        m.created_at = now - 10_000;
+        m
+    };
+    let (seen, unseen) = (seek(), seek());
+    let ids = [seen.id.clone(), unseen.id.clone()];
+    for meta in [seen, unseen] {
+        let create = WriteOp::Create {
+            meta,
+            plies: vec![],
+            due: Due::default(),
+        };
+        write(store, create).await.unwrap();
+    }
+    let (lobby, total) = blocking(store, |s| s.list(Listing::Lobby, 100, 0))
+        .await
+        .unwrap();
+    assert_eq!(total, lobby.len() as u64);
+    for id in &ids {
+        assert!(lobby.iter().any(|g| &g.meta.id == id), "{id} not listed");
+    }
+    let seen = WriteOp::Seen {
+        ids: vec![ids[0].clone()],
+        at: now,
+    };
+    write(store, seen).await.unwrap();
+    let stale = blocking(store, move |s| {
+        s.stale_seeks(now - 5_000, now - 60_000, 100)
+    })
+    .await
+    .unwrap();
+    assert!(
+        stale.contains(&ids[1]) && !stale.contains(&ids[0]),
+        "{stale:?}"
+    );
+    for which in [
+        Listing::Public,
+        Listing::Playing {
+            since: now - 60_000,
+        },
+        Listing::Playing {
+            since: now + 60_000,
+        },
+    ] {
+        let (games, total) = blocking(store, move |s| s.list(which, 1_000, 0))
+            .await
+            .unwrap();
+        assert_eq!(total, games.len() as u64, "{which:?}");
+    }
+    let (page, total) = blocking(store, |s| s.list(Listing::Lobby, 1, 1))
+        .await
+        .unwrap();
+    assert_eq!((page.len(), total), (1, lobby.len() as u64));
+    assert_eq!(page[0].meta.id, lobby[1].meta.id);
+}
+
+/// Tournaments: the creators' caps, entrants numbered as they join (and
+/// again as they come back), the latest sighting kept, versions checked,
+/// and a deleted account's place anonymised.
+async fn tournaments(store: &Arc<dyn Store>) {
+    use oware_server::model::TimeControl;
+    use oware_server::store::tournaments::TournamentRow;
+    use oware_server::store::tournaments::{EntrantState, Kind, Status, TournamentOp};
+    use oware_server::store::Cap;
+    let now = now_ms();
+    let row = |id: &str| TournamentRow {
+        id: id.to_string(),
+        kind: Kind::Arena,
+        name: "Harmattan".to_string(),
+        creator: Some("t-maker".to_string()),
+        time_control: TimeControl::Clock {
+            initial_ms: 60_000,
+            increment_ms: 0,
+        },
+        rated: false,
+        status: Status::Created,
+        starts_at: now,
+        ends_at: Some(now + 3_600_000),
+        rounds: 0,
+        round: 0,
+        next_at: None,
+        version: 0,
+        created_at: now,
+        schedule_key: None,
+    };
+    let t = |op| WriteOp::Tournament(op);
+    let create = |id: &str| {
+        WriteOp::All(vec![
+            t(TournamentOp::Caps {
+                creator: "t-maker".into(),
+                per_creator: 1,
+                open: 100,
+            }),
+            t(TournamentOp::Create(row(id))),
+        ])
+    };
+    write(store, create("t-one")).await.unwrap();
+    let full = write(store, create("t-two")).await.unwrap_err();
+    assert!(
+        matches!(
+            full,
+            StoreError::Full {
+                what: Cap::TournamentsOfCreator,
+                cap: 1
+            }
+        ),
+        "{full}"
+    );
+    let join = |who: &str, at: i64| {
+        t(TournamentOp::Join {
+            tournament_id: "t-one".into(),
+            account_id: who.into(),
+            username: who.to_uppercase(),
+            rating: 1500,
+            at,
+        })
+    };
+    write(store, join("t-x", now)).await.unwrap();
+    write(store, join("t-y", now)).await.unwrap();
+    let leave = t(TournamentOp::State {
+        tournament_id: "t-one".into(),
+        account_id: "t-x".into(),
+        state: EntrantState::Left,
+    });
+    write(store, leave).await.unwrap();
+    write(store, join("t-x", now + 1_000)).await.unwrap();
+    let seen = |who: &[&str], at: i64| {
+        t(TournamentOp::Seen {
+            tournament_id: "t-one".into(),
+            account_ids: who.iter().map(|w| w.to_string()).collect(),
+            at,
+        })
+    };
+    write(store, seen(&["t-x", "t-y"], now + 5_000))
+        .await
+        .unwrap();
+    write(store, seen(&["t-y"], now + 2_000)).await.unwrap();
+    let stale = t(TournamentOp::Update {
+        row: row("t-one"),
+        expected: 3,
+    });
+    assert!(write(store, stale).await.unwrap_err().is_stale());
+    let start = TournamentOp::Update {
+        row: TournamentRow {
+            status: Status::Running,
+            ..row("t-one")
+        },
+        expected: 0,
+    };
+    write(store, t(start)).await.unwrap();
+    write(
+        store,
+        WriteOp::Account(AccountOp::Delete {
+            id: "t-y".into(),
+            at: now,
+        }),
+    )
+    .await
+    .unwrap();
+    let got = blocking(store, |s| s.tournament("t-one"))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((got.row.version, got.row.status), (1, Status::Running));
+    let entrants: Vec<_> = got
+        .entrants
+        .iter()
+        .map(|e| (e.idx, e.username.as_str(), e.state, e.seen_at))
+        .collect();
+    assert_eq!(
+        entrants,
+        [
+            (0, "T-X", EntrantState::Active, now + 5_000),
+            (1, "Deleted player", EntrantState::Left, now + 5_000),
+        ]
+    );
+    let of = blocking(store, |s| s.tournaments_of("t-x")).await.unwrap();
+    assert_eq!(of, ["t-one"]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -11,13 +11,13 @@
 //!   (with `synchronous_commit = on`, after the WAL is flushed). Writes
 //!   that may fail on their own (a username taken, a rating) and any group
 //!   that fails run alone, each in its own transaction.
-//! - Reads: the [`Store`] trait's reads are blocking (the hub calls them on
+//! - Reads: the [`super::Store`] trait's reads are blocking (the hub calls them on
 //!   blocking threads), so they run the query on the runtime they were
 //!   opened in and wait.
 //! - Events between nodes: [`WriteOp::Notify`] is `pg_notify('oware', …)`
 //!   inside the write's transaction, so a message goes out if and only if
 //!   its change commits, in commit order. One connection per node
-//!   `LISTEN`s ([`Store::subscribe`]); when it is lost it reconnects and
+//!   `LISTEN`s ([`super::GameStore::subscribe`]); when it is lost it reconnects and
 //!   says [`Notice::Resync`].
 //! - Migrations: numbered steps in `oware_schema`, applied under an
 //!   advisory lock so that nodes starting together do not race.
@@ -25,189 +25,27 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Transaction};
+use deadpool_postgres::{Client, GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod};
 use futures_util::StreamExt;
 use tokio::runtime::Handle;
 use tokio::sync::{mpsc, oneshot};
+use tokio_postgres::types::{ToSql, Type};
 use tokio_postgres::{AsyncMessage, NoTls, Row};
 
-mod accounts;
-mod community;
-mod puzzles;
-mod tournaments;
+mod schema;
 
-use super::chat::{side_code, side_from_code, ChatMessage, Room};
+use super::sql::{args, store_reads, Db, Dialect, Field, SqlRow, Value};
 use super::{
-    enqueue, meta_json, parse_meta, AccountStore, ChatPage, ChatStore, Due, GameStore, Job, Lease,
-    Listing, Notice, PuzzleStore, Store, StoreError, StoredGame, StoredPly, WriteOp, WriteStats,
-    MAX_GROUP,
+    enqueue, games, Due, Job, Notice, StoreError, StoredPly, WriteOp, WriteStats, MAX_GROUP,
 };
-use crate::model::{GameMeta, GameStatus};
-use crate::ratings::{Rating, RatingClass};
 use crate::store::account_rows::AccountOp;
-use crate::store::account_rows::{AccountRow, HistoryPoint, RatingRow, SessionRow};
+use schema::MIGRATIONS;
 
 /// The channel every node listens on.
 const CHANNEL: &str = "oware";
 
-/// The schema, one step per version; steps are only ever appended.
-const MIGRATIONS: &[&str] = &[
-    "
-CREATE TABLE games (
-    id TEXT PRIMARY KEY,
-    created_at BIGINT NOT NULL,
-    updated_at BIGINT NOT NULL,
-    status TEXT NOT NULL,
-    lobby BOOLEAN NOT NULL,
-    public BOOLEAN NOT NULL,
-    meta TEXT NOT NULL,
-    version BIGINT NOT NULL DEFAULT 0,
-    clock_due BIGINT,
-    due_at BIGINT,
-    due_claim BIGINT
-);
-CREATE INDEX games_updated ON games(updated_at);
-CREATE INDEX games_lobby ON games(lobby, created_at);
-CREATE INDEX games_public ON games(public, status, created_at);
-CREATE INDEX games_due ON games(due_at) WHERE due_at IS NOT NULL;
-CREATE TABLE plies (
-    game_id TEXT NOT NULL,
-    ply INTEGER NOT NULL,
-    mv TEXT NOT NULL,
-    clock_s BIGINT,
-    clock_n BIGINT,
-    at BIGINT NOT NULL,
-    PRIMARY KEY (game_id, ply)
-);
-CREATE TABLE accounts (
-    id TEXT PRIMARY KEY,
-    username TEXT NOT NULL,
-    username_key TEXT NOT NULL UNIQUE,
-    password_hash TEXT NOT NULL,
-    created_at BIGINT NOT NULL
-);
-CREATE TABLE sessions (
-    token_hash BYTEA PRIMARY KEY,
-    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-    csrf TEXT NOT NULL,
-    created_at BIGINT NOT NULL,
-    expires_at BIGINT NOT NULL
-);
-CREATE INDEX sessions_account ON sessions(account_id);
-CREATE TABLE ratings (
-    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-    class TEXT NOT NULL,
-    rating DOUBLE PRECISION NOT NULL,
-    deviation DOUBLE PRECISION NOT NULL,
-    volatility DOUBLE PRECISION NOT NULL,
-    games BIGINT NOT NULL,
-    PRIMARY KEY (account_id, class)
-);
-CREATE INDEX ratings_board ON ratings(class, rating);
-CREATE TABLE rating_history (
-    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-    class TEXT NOT NULL,
-    game_id TEXT NOT NULL,
-    rating DOUBLE PRECISION NOT NULL,
-    deviation DOUBLE PRECISION NOT NULL,
-    at BIGINT NOT NULL,
-    PRIMARY KEY (account_id, game_id)
-);
-CREATE TABLE account_games (
-    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-    game_id TEXT NOT NULL,
-    PRIMARY KEY (account_id, game_id)
-);
-CREATE TABLE chat (
-    id BIGSERIAL PRIMARY KEY,
-    game_id TEXT NOT NULL,
-    room TEXT NOT NULL,
-    side TEXT,
-    name TEXT NOT NULL,
-    text TEXT NOT NULL,
-    at BIGINT NOT NULL
-);
-CREATE INDEX chat_game ON chat(game_id, id);
-",
-    "
--- A deleted account's name stays reserved for 30 days, so nobody takes it
--- over with its old chat lines and games.
-CREATE TABLE released_names (
-    username_key TEXT PRIMARY KEY,
-    until BIGINT NOT NULL
-);
-CREATE FUNCTION oware_release_name() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    INSERT INTO released_names (username_key, until)
-    VALUES (OLD.username_key, (extract(epoch FROM now()) * 1000)::bigint + 2592000000)
-    ON CONFLICT (username_key) DO UPDATE SET until = excluded.until;
-    RETURN OLD;
-END $$;
-CREATE TRIGGER accounts_release AFTER DELETE ON accounts
-    FOR EACH ROW EXECUTE FUNCTION oware_release_name();
-CREATE FUNCTION oware_reserved_name() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    IF EXISTS (SELECT 1 FROM released_names
-               WHERE username_key = NEW.username_key AND until > NEW.created_at) THEN
-        RAISE EXCEPTION 'this name belonged to a deleted account'
-            USING ERRCODE = 'unique_violation';
-    END IF;
-    RETURN NEW;
-END $$;
-CREATE TRIGGER accounts_reserved BEFORE INSERT ON accounts
-    FOR EACH ROW EXECUTE FUNCTION oware_reserved_name();
-",
-    // 3: seat tokens and invite codes hashed at rest; the rows are
-    // rewritten in Rust (`rehash_secrets`).
-    "SELECT 1",
-    // 4: the rate limits every node shares.
-    super::limits::PG_MIGRATION,
-    // 5: puzzle ratings (accounts' and puzzles') and attempts.
-    puzzles::MIGRATION,
-    // 6: when a seek's creator was last seen connected.
-    "
-ALTER TABLE games ADD COLUMN seen_at BIGINT;
-UPDATE games SET seen_at = updated_at WHERE lobby;
-CREATE INDEX games_seen ON games(seen_at) WHERE lobby;
-",
-    // 7: follows, blocks, reports and accounts closed by an operator.
-    community::MIGRATION,
-    // 8: tournaments, their entrants and pairings.
-    tournaments::MIGRATION,
-    // 9: a chat message's writer's account, so a block hides it.
-    "ALTER TABLE chat ADD COLUMN account TEXT;",
-];
-
-/// The step whose rows [`rehash_secrets`] rewrites.
+/// The step whose rows [`games::rehash_secrets`] rewrites.
 const REHASH_STEP: usize = 3;
-
-/// Rewrites the metadata that older versions stored with plain seat tokens
-/// and invite codes (its fields `"invite"` and `"token"`) with their hashes.
-async fn rehash_secrets(tx: &Transaction<'_>) -> Result<(), StoreError> {
-    let rows = tx
-        .query(
-            "SELECT id, meta FROM games WHERE meta LIKE '%\"invite\":%'",
-            &[],
-        )
-        .await?;
-    for row in &rows {
-        let id: String = row.get(0);
-        let json: String = row.get(1);
-        let meta = parse_meta(&id, &json)?;
-        tx.execute(
-            "UPDATE games SET meta = $1 WHERE id = $2",
-            &[&meta_json(&meta)?, &id],
-        )
-        .await?;
-    }
-    if !rows.is_empty() {
-        tracing::info!(
-            "hashed the seat tokens and invite codes of {} games",
-            rows.len()
-        );
-    }
-    Ok(())
-}
 
 /// PostgreSQL storage shared by any number of nodes.
 pub struct PgStore {
@@ -276,7 +114,7 @@ impl PgStore {
         for (i, step) in MIGRATIONS.iter().enumerate().skip(found as usize) {
             tx.batch_execute(step).await?;
             if i + 1 == REHASH_STEP {
-                rehash_secrets(&tx).await?;
+                games::rehash_secrets(&Pg(&tx)).await?;
             }
             tracing::info!("postgresql schema now at version {}", i + 1);
         }
@@ -296,66 +134,118 @@ impl PgStore {
         self.runtime.block_on(f)
     }
 
-    async fn load_async(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
-        let client = self.pool.get().await?;
-        load_with(&client, id).await
-    }
-
-    async fn load_many(&self, ids: Vec<String>) -> Result<Vec<StoredGame>, StoreError> {
-        let client = self.pool.get().await?;
-        let mut games = Vec::with_capacity(ids.len());
-        for id in ids {
-            games.extend(load_with(&client, &id).await?);
-        }
-        Ok(games)
+    /// Runs a read on a pooled connection and waits for it (from a
+    /// blocking thread).
+    fn read<R>(
+        &self,
+        f: impl AsyncFnOnce(&Pg<'_, Client>) -> Result<R, StoreError>,
+    ) -> Result<R, StoreError> {
+        self.block(async {
+            let client = self.pool.get().await?;
+            f(&Pg(&client)).await
+        })
     }
 }
 
-async fn load_with(
-    client: &deadpool_postgres::Client,
-    id: &str,
-) -> Result<Option<StoredGame>, StoreError> {
-    let row = client
-        .query_opt(
-            &client
-                .prepare_cached("SELECT meta, version, clock_due, due_at FROM games WHERE id = $1")
-                .await?,
-            &[&id],
-        )
-        .await?;
-    let Some(row) = row else { return Ok(None) };
-    let meta = parse_meta(id, row.get(0))?;
-    let version: i64 = row.get(1);
-    let plies = client
-        .query(
-            &client
-                .prepare_cached(
-                    "SELECT mv, clock_s, clock_n, at FROM plies WHERE game_id = $1 ORDER BY ply",
-                )
-                .await?,
-            &[&id],
-        )
-        .await?
-        .iter()
-        .map(|r| {
-            let s: Option<i64> = r.get(1);
-            let n: Option<i64> = r.get(2);
-            StoredPly {
-                text: r.get(0),
-                clock: s.zip(n).map(|(s, n)| [s.max(0) as u64, n.max(0) as u64]),
-                at: r.get(3),
+/// This store's SQL where it differs from SQLite's (`store/sql.rs`): row
+/// locks, claims that skip the rows another node holds, a game's version
+/// and deadlines in its row, arrays.
+static DIALECT: Dialect = Dialect {
+    for_update: " FOR UPDATE",
+    skip_locked: " FOR UPDATE SKIP LOCKED",
+    greatest: "greatest",
+    caps_lock: Some("SELECT pg_advisory_xact_lock(hashtext('oware: tournament caps'))"),
+    load: "SELECT meta, version, clock_due, due_at FROM games WHERE id = $1",
+    version: "SELECT version FROM games WHERE id = $1",
+    next_version: "UPDATE games SET version = version + 1, clock_due = $3, due_at = $4,
+                   due_claim = NULL WHERE id = $1 AND version = $2",
+    set_due: "UPDATE games SET clock_due = $2, due_at = $3, due_claim = NULL WHERE id = $1",
+    claim_due: "UPDATE games SET due_claim = $2 WHERE id IN (
+                    SELECT id FROM games WHERE due_at <= $1 AND coalesce(due_claim, 0) <= $4
+                    ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+                RETURNING id",
+    seen: "UPDATE games SET seen_at = $2 WHERE id = ANY($1) AND lobby",
+    seen_entrants: "UPDATE tournament_players SET seen_at = greatest(seen_at, $3)
+                    WHERE tournament_id = $1 AND account_id = ANY($2)",
+};
+
+/// A pooled connection or a transaction as a [`Db`].
+struct Pg<'a, C>(&'a C);
+
+impl<C: GenericClient> Db for Pg<'_, C> {
+    fn dialect(&self) -> &'static Dialect {
+        &DIALECT
+    }
+
+    async fn execute(&self, sql: &str, args: &[Value<'_>]) -> Result<u64, StoreError> {
+        let stmt = self.0.prepare_cached(sql).await?;
+        let values = typed(args, stmt.params());
+        let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v.as_ref() as _).collect();
+        Ok(self.0.execute(&stmt, &refs).await?)
+    }
+
+    async fn query(&self, sql: &str, args: &[Value<'_>]) -> Result<Vec<SqlRow>, StoreError> {
+        let stmt = self.0.prepare_cached(sql).await?;
+        let values = typed(args, stmt.params());
+        let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v.as_ref() as _).collect();
+        self.0.query(&stmt, &refs).await?.iter().map(row).collect()
+    }
+
+    async fn notify(&self, payload: &str) -> Result<(), StoreError> {
+        let sql = "SELECT pg_notify($1, $2)";
+        self.execute(sql, args![CHANNEL, payload]).await.map(drop)
+    }
+}
+
+/// The parameters as the types the statement takes (an integer is an
+/// `INTEGER` or a `BIGINT` as its column is; a `NULL` has its column's
+/// type).
+fn typed<'a>(args: &[Value<'a>], types: &[Type]) -> Vec<Box<dyn ToSql + Sync + Send + 'a>> {
+    args.iter()
+        .zip(types)
+        .map(|(v, ty)| -> Box<dyn ToSql + Sync + Send + 'a> {
+            match *v {
+                Value::Int(i) if *ty == Type::INT4 => Box::new(i as i32),
+                Value::Int(i) => Box::new(i),
+                Value::Real(f) => Box::new(f),
+                Value::Bool(b) => Box::new(b),
+                Value::Text(t) => Box::new(t),
+                Value::Bytes(b) => Box::new(b),
+                Value::List(l) => Box::new(l),
+                Value::Null if *ty == Type::INT4 => Box::new(None::<i32>),
+                Value::Null if *ty == Type::INT8 => Box::new(None::<i64>),
+                Value::Null if *ty == Type::FLOAT8 => Box::new(None::<f64>),
+                Value::Null if *ty == Type::BOOL => Box::new(None::<bool>),
+                Value::Null if *ty == Type::BYTEA => Box::new(None::<&[u8]>),
+                Value::Null => Box::new(None::<&str>),
             }
         })
-        .collect();
-    Ok(Some(StoredGame {
-        meta,
-        plies,
-        version: version.max(0) as u64,
-        due: Due {
-            clock: row.get(2),
-            at: row.get(3),
-        },
-    }))
+        .collect()
+}
+
+/// A row's fields, by their columns' types.
+fn row(r: &Row) -> Result<SqlRow, StoreError> {
+    let mut fields = Vec::with_capacity(r.len());
+    for (i, column) in r.columns().iter().enumerate() {
+        let ty = column.type_();
+        let field = if *ty == Type::INT8 {
+            r.try_get::<_, Option<i64>>(i)?.map(Field::Int)
+        } else if *ty == Type::INT4 {
+            r.try_get::<_, Option<i32>>(i)?
+                .map(|v| Field::Int(v.into()))
+        } else if *ty == Type::BOOL {
+            r.try_get::<_, Option<bool>>(i)?
+                .map(|v| Field::Int(v.into()))
+        } else if *ty == Type::FLOAT8 {
+            r.try_get::<_, Option<f64>>(i)?.map(Field::Real)
+        } else if *ty == Type::BYTEA {
+            r.try_get::<_, Option<Vec<u8>>>(i)?.map(Field::Bytes)
+        } else {
+            r.try_get::<_, Option<String>>(i)?.map(Field::Text)
+        };
+        fields.push(field.unwrap_or(Field::Null));
+    }
+    Ok(SqlRow(fields))
 }
 
 /// Every leaf of a write, in order ([`WriteOp::All`] flattened).
@@ -527,9 +417,11 @@ async fn commit_group(
         })
         .collect();
     if !notices.is_empty() {
-        let stmt = tx.prepare_cached("SELECT pg_notify('oware', $1)").await?;
-        let texts: Vec<[&(dyn tokio_postgres::types::ToSql + Sync); 1]> =
-            notices.iter().map(|(_, text)| [*text as _]).collect();
+        let stmt = tx.prepare_cached("SELECT pg_notify($1, $2)").await?;
+        let texts: Vec<[&(dyn ToSql + Sync); 2]> = notices
+            .iter()
+            .map(|(_, text)| [&CHANNEL as _, *text as _])
+            .collect();
         let sent = futures_util::future::join_all(texts.iter().map(|t| tx.query(&stmt, t))).await;
         for ((i, _), r) in notices.iter().zip(sent) {
             r?;
@@ -540,21 +432,13 @@ async fn commit_group(
         if results[i].is_some() {
             continue;
         }
-        let mut ops = Vec::new();
-        leaves(op, &mut ops);
-        let mut result = Ok(());
-        for leaf in ops {
-            match apply(&tx, leaf).await {
-                Ok(()) => {}
-                // First in its write, and it changed nothing: skip the rest.
-                Err(e @ StoreError::Stale { .. }) => {
-                    result = Err(e);
-                    break;
-                }
-                Err(e) => return Err(e),
-            }
-        }
-        results[i] = Some(result);
+        results[i] = Some(match games::apply(&Pg(&tx), op).await {
+            Ok(()) => Ok(()),
+            // First in its write, and it changed nothing: the rest of the
+            // write was skipped, the group goes on.
+            Err(e @ StoreError::Stale { .. }) => Err(e),
+            Err(e) => return Err(e),
+        });
     }
     tx.commit().await?;
     Ok(results.into_iter().map(|r| r.unwrap_or(Ok(()))).collect())
@@ -573,188 +457,11 @@ async fn commit_alone(pool: Pool, (op, reply): Job, stats: Arc<Mutex<WriteStats>
 }
 
 async fn commit(pool: &Pool, op: &WriteOp) -> Result<(), StoreError> {
-    let mut ops = Vec::new();
-    leaves(op, &mut ops);
     let mut client = pool.get().await?;
     let tx = client.transaction().await?;
-    for op in ops {
-        apply(&tx, op).await?;
-    }
+    games::apply(&Pg(&tx), op).await?;
     tx.commit().await?;
     Ok(())
-}
-
-async fn upsert_meta(tx: &Transaction<'_>, meta: &GameMeta) -> Result<(), StoreError> {
-    let json = meta_json(meta)?;
-    let status = meta.status();
-    let lobby = meta.public && status == GameStatus::Waiting;
-    let stmt = tx
-        .prepare_cached(
-            "INSERT INTO games (id, created_at, updated_at, status, lobby, public, meta, seen_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $2)
-             ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at,
-             status = excluded.status, lobby = excluded.lobby, public = excluded.public,
-             meta = excluded.meta",
-        )
-        .await?;
-    tx.execute(
-        &stmt,
-        &[
-            &meta.id,
-            &meta.created_at,
-            &meta.updated_at,
-            &status.as_str(),
-            &lobby,
-            &meta.public,
-            &json,
-        ],
-    )
-    .await?;
-    Ok(())
-}
-
-async fn insert_ply(
-    tx: &Transaction<'_>,
-    id: &str,
-    index: u32,
-    ply: &StoredPly,
-) -> Result<(), StoreError> {
-    let stmt = tx
-        .prepare_cached(
-            "INSERT INTO plies (game_id, ply, mv, clock_s, clock_n, at) VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .await?;
-    tx.execute(
-        &stmt,
-        &[
-            &id,
-            &(index as i32),
-            &ply.text,
-            &ply.clock.map(|c| c[0] as i64),
-            &ply.clock.map(|c| c[1] as i64),
-            &ply.at,
-        ],
-    )
-    .await?;
-    Ok(())
-}
-
-async fn set_due(
-    tx: &Transaction<'_>,
-    id: &str,
-    expected: Option<u64>,
-    due: Due,
-) -> Result<(), StoreError> {
-    let changed = match expected {
-        Some(v) => {
-            let stmt = tx
-                .prepare_cached(
-                    "UPDATE games SET version = version + 1, clock_due = $3, due_at = $4,
-                     due_claim = NULL WHERE id = $1 AND version = $2",
-                )
-                .await?;
-            tx.execute(&stmt, &[&id, &(v as i64), &due.clock, &due.at])
-                .await?
-        }
-        None => {
-            let stmt = tx
-                .prepare_cached(
-                    "UPDATE games SET clock_due = $2, due_at = $3, due_claim = NULL WHERE id = $1",
-                )
-                .await?;
-            tx.execute(&stmt, &[&id, &due.clock, &due.at]).await?
-        }
-    };
-    match (changed, expected) {
-        (0, Some(expected)) => Err(StoreError::Stale {
-            id: id.to_string(),
-            expected,
-        }),
-        _ => Ok(()),
-    }
-}
-
-async fn apply(tx: &Transaction<'_>, op: &WriteOp) -> Result<(), StoreError> {
-    match op {
-        WriteOp::Create { meta, plies, due } => {
-            upsert_meta(tx, meta).await?;
-            for (i, p) in plies.iter().enumerate() {
-                insert_ply(tx, &meta.id, i as u32, p).await?;
-            }
-            set_due(tx, &meta.id, None, *due).await?;
-        }
-        WriteOp::Ply {
-            id,
-            meta,
-            index,
-            ply,
-        } => {
-            insert_ply(tx, id, *index, ply).await?;
-            if let Some(meta) = meta {
-                upsert_meta(tx, meta).await?;
-            }
-        }
-        WriteOp::Truncate { meta, from } => {
-            let stmt = tx
-                .prepare_cached("DELETE FROM plies WHERE game_id = $1 AND ply >= $2")
-                .await?;
-            tx.execute(&stmt, &[&meta.id, &(*from as i32)]).await?;
-            upsert_meta(tx, meta).await?;
-        }
-        WriteOp::Meta(meta) => upsert_meta(tx, meta).await?,
-        WriteOp::Version { id, expected, due } => set_due(tx, id, *expected, *due).await?,
-        WriteOp::Account(op) => accounts::apply(tx, op).await?,
-        WriteOp::PuzzleAttempt(a) => puzzles::attempt(tx, a).await?,
-        WriteOp::Tournament(t) => tournaments::apply(tx, t).await?,
-        WriteOp::Seen { ids, at } => {
-            let stmt = tx
-                .prepare_cached("UPDATE games SET seen_at = $2 WHERE id = ANY($1) AND lobby")
-                .await?;
-            tx.execute(&stmt, &[ids, at]).await?;
-        }
-        WriteOp::Chat(m) => {
-            let stmt = tx
-                .prepare_cached(
-                    "INSERT INTO chat (game_id, room, side, name, text, at, account)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                )
-                .await?;
-            tx.execute(
-                &stmt,
-                &[
-                    &m.game_id,
-                    &m.room.as_str(),
-                    &m.side.map(side_code),
-                    &m.name,
-                    &m.text,
-                    &m.at,
-                    &m.account,
-                ],
-            )
-            .await?;
-        }
-        WriteOp::Notify(payload) => {
-            let stmt = tx.prepare_cached("SELECT pg_notify($1, $2)").await?;
-            tx.execute(&stmt, &[&CHANNEL, payload]).await?;
-        }
-        WriteOp::All(_) => unreachable!("flattened by leaves()"),
-    }
-    Ok(())
-}
-
-fn chat_row(game_id: &str, r: &Row) -> ChatMessage {
-    let room: String = r.get(0);
-    let side: Option<String> = r.get(1);
-    ChatMessage {
-        id: Some(r.get(5)),
-        game_id: game_id.to_string(),
-        room: Room::from_stored(&room),
-        side: side_from_code(side.as_deref()),
-        name: r.get(2),
-        text: r.get(3),
-        at: r.get(4),
-        account: r.get(6),
-    }
 }
 
 /// Keeps one connection listening on [`CHANNEL`], reconnecting when it is
@@ -806,116 +513,13 @@ async fn listen(config: tokio_postgres::Config, out: mpsc::UnboundedSender<Notic
     }
 }
 
-impl GameStore for PgStore {
+store_reads!(PgStore {
     fn write(&self, op: WriteOp) -> oneshot::Receiver<Result<(), StoreError>> {
         enqueue(&self.queue, op)
     }
 
-    fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
-        self.block(self.load_async(id))
-    }
-
-    fn version(&self, id: &str) -> Result<Option<u64>, StoreError> {
-        self.block(async {
-            let client = self.pool.get().await?;
-            let stmt = client
-                .prepare_cached("SELECT version FROM games WHERE id = $1")
-                .await?;
-            let v: Option<i64> = client.query_opt(&stmt, &[&id]).await?.map(|r| r.get(0));
-            Ok(v.map(|v| v.max(0) as u64))
-        })
-    }
-
-    fn list(
-        &self,
-        which: Listing,
-        limit: u32,
-        offset: u32,
-    ) -> Result<(Vec<StoredGame>, u64), StoreError> {
-        // Every listing takes the oldest change (only `Playing` uses it).
-        let (count_sql, list_sql, since) = match which {
-            Listing::Public => (
-                "SELECT COUNT(*) FROM games WHERE public AND status = 'over' AND $1::bigint IS NOT NULL",
-                "SELECT id FROM games WHERE public AND status = 'over' AND $3::bigint IS NOT NULL
-                 ORDER BY created_at DESC, id LIMIT $1 OFFSET $2",
-                0i64,
-            ),
-            Listing::Lobby => (
-                "SELECT COUNT(*) FROM games WHERE lobby AND $1::bigint IS NOT NULL",
-                "SELECT id FROM games WHERE lobby AND $3::bigint IS NOT NULL
-                 ORDER BY created_at DESC, id LIMIT $1 OFFSET $2",
-                0i64,
-            ),
-            Listing::Playing { since } => (
-                // A plain move stores only its ply: the last change is
-                // the newer of the game's row and its last ply.
-                "SELECT COUNT(*) FROM games g WHERE public AND status = 'playing'
-                 AND GREATEST(updated_at, coalesce((SELECT max(at) FROM plies p WHERE p.game_id = g.id), 0)) >= $1",
-                "SELECT id FROM (SELECT id, GREATEST(updated_at, coalesce((SELECT max(at) FROM plies p WHERE p.game_id = g.id), 0)) AS last
-                 FROM games g WHERE public AND status = 'playing') t WHERE last >= $3
-                 ORDER BY last DESC, id LIMIT $1 OFFSET $2",
-                since,
-            ),
-        };
-        self.block(async {
-            let client = self.pool.get().await?;
-            let total: i64 = client.query_one(count_sql, &[&since]).await?.get(0);
-            let ids: Vec<String> = client
-                .query(list_sql, &[&(limit as i64), &(offset as i64), &since])
-                .await?
-                .iter()
-                .map(|r| r.get(0))
-                .collect();
-            drop(client);
-            Ok((self.load_many(ids).await?, total.max(0) as u64))
-        })
-    }
-
     fn stats(&self) -> WriteStats {
         *self.stats.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn claim_due(&self, now: i64, lease: Lease, limit: u32) -> Result<Vec<String>, StoreError> {
-        self.block(async {
-            let client = self.pool.get().await?;
-            let rows = client
-                .query(
-                    "UPDATE games SET due_claim = $2 WHERE id IN (
-                        SELECT id FROM games WHERE due_at <= $1 AND coalesce(due_claim, 0) <= $4
-                        ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-                     RETURNING id",
-                    &[&now, &(lease.now + lease.ms), &(limit as i64), &lease.now],
-                )
-                .await?;
-            Ok(rows.iter().map(|r| r.get(0)).collect())
-        })
-    }
-
-    fn stale_seeks(
-        &self,
-        seen_before: i64,
-        created_before: i64,
-        limit: u32,
-    ) -> Result<Vec<String>, StoreError> {
-        self.block(async {
-            let client = self.pool.get().await?;
-            let rows = client
-                .query(
-                    "SELECT id FROM games WHERE lobby
-                     AND (coalesce(seen_at, 0) < $1 OR created_at < $2) LIMIT $3",
-                    &[&seen_before, &created_before, &(limit as i64)],
-                )
-                .await?;
-            Ok(rows.iter().map(|r| r.get(0)).collect())
-        })
-    }
-
-    fn ping(&self) -> Result<(), StoreError> {
-        self.block(async {
-            let client = self.pool.get().await?;
-            client.query_one("SELECT 1", &[]).await?;
-            Ok(())
-        })
     }
 
     fn shared(&self) -> bool {
@@ -931,220 +535,4 @@ impl GameStore for PgStore {
     fn shared_limits(&self) -> Option<&dyn super::limits::SharedLimits> {
         Some(self)
     }
-}
-
-impl AccountStore for PgStore {
-    fn account_by_name(&self, name: &str) -> Result<Option<AccountRow>, StoreError> {
-        self.block(async {
-            let client = self.pool.get().await?;
-            accounts::account_by_name(&client, name).await
-        })
-    }
-
-    fn session(&self, token_hash: &[u8]) -> Result<Option<(SessionRow, AccountRow)>, StoreError> {
-        self.block(async {
-            let client = self.pool.get().await?;
-            accounts::session(&client, token_hash).await
-        })
-    }
-
-    fn ratings(&self, account_id: &str) -> Result<Vec<RatingRow>, StoreError> {
-        self.block(async {
-            let client = self.pool.get().await?;
-            accounts::ratings(&client, account_id).await
-        })
-    }
-
-    fn rating_history(&self, account_id: &str) -> Result<Vec<HistoryPoint>, StoreError> {
-        self.block(async {
-            let client = self.pool.get().await?;
-            accounts::history(&client, account_id).await
-        })
-    }
-
-    fn leaderboard(
-        &self,
-        class: RatingClass,
-        limit: u32,
-        provisional: bool,
-    ) -> Result<Vec<(String, Rating)>, StoreError> {
-        self.block(async {
-            let client = self.pool.get().await?;
-            accounts::leaderboard(&client, class, limit, provisional).await
-        })
-    }
-
-    fn account_games(&self, account_id: &str, limit: u32) -> Result<Vec<StoredGame>, StoreError> {
-        self.block(async {
-            let ids = {
-                let client = self.pool.get().await?;
-                accounts::game_ids(&client, account_id, limit).await?
-            };
-            self.load_many(ids).await
-        })
-    }
-
-    fn account_game_ids(&self, account_id: &str, limit: u32) -> Result<Vec<String>, StoreError> {
-        self.block(async {
-            let client = self.pool.get().await?;
-            accounts::game_ids(&client, account_id, limit).await
-        })
-    }
-
-    fn relations(
-        &self,
-        account_id: &str,
-    ) -> Result<crate::store::account_rows::Relations, StoreError> {
-        self.block(async {
-            let client = self.pool.get().await?;
-            community::relations(&client, account_id).await
-        })
-    }
-
-    fn blocked_between(&self, a: &str, b: &str) -> Result<bool, StoreError> {
-        self.block(async {
-            let client = self.pool.get().await?;
-            community::blocked_between(&client, a, b).await
-        })
-    }
-
-    fn reports(
-        &self,
-        filter: crate::store::account_rows::ReportFilter,
-    ) -> Result<Vec<crate::store::account_rows::ReportRow>, StoreError> {
-        self.block(async {
-            let client = self.pool.get().await?;
-            community::reports(&client, &filter).await
-        })
-    }
-
-    fn reports_by(&self, reporter: &str, since: i64) -> Result<u32, StoreError> {
-        self.block(async {
-            let client = self.pool.get().await?;
-            community::reports_by(&client, reporter, since).await
-        })
-    }
-
-    fn account_closed(&self, account_id: &str) -> Result<bool, StoreError> {
-        self.block(async {
-            let client = self.pool.get().await?;
-            community::account_closed(&client, account_id).await
-        })
-    }
-}
-
-impl ChatStore for PgStore {
-    fn chat(
-        &self,
-        game_id: &str,
-        spectators: bool,
-        page: ChatPage,
-    ) -> Result<Vec<ChatMessage>, StoreError> {
-        self.block(async {
-            let client = self.pool.get().await?;
-            let before = page.before.unwrap_or(i64::MAX);
-            let limit = i64::from(page.limit);
-            let rows = client
-                .query(
-                    "SELECT room, side, name, text, at, id, account FROM chat
-                     WHERE game_id = $1 AND (room = 'players' OR $2) AND id < $3
-                     ORDER BY id DESC LIMIT $4",
-                    &[&game_id, &spectators, &before, &limit],
-                )
-                .await?;
-            Ok(rows.iter().rev().map(|r| chat_row(game_id, r)).collect())
-        })
-    }
-
-    fn chat_count(&self, game_id: &str, room: Room) -> Result<u64, StoreError> {
-        self.block(async {
-            let client = self.pool.get().await?;
-            let row = client
-                .query_one(
-                    "SELECT COUNT(*) FROM chat WHERE game_id = $1 AND room = $2",
-                    &[&game_id, &room.as_str()],
-                )
-                .await?;
-            Ok(row.get::<_, i64>(0) as u64)
-        })
-    }
-}
-
-impl PuzzleStore for PgStore {
-    fn puzzle_ratings(&self) -> Result<Vec<(u32, Rating)>, StoreError> {
-        self.block(async {
-            let client = self.pool.get().await?;
-            puzzles::ratings(&client).await
-        })
-    }
-
-    fn puzzle_player(
-        &self,
-        account_id: &str,
-    ) -> Result<crate::store::puzzles::PuzzlePlayer, StoreError> {
-        self.block(async {
-            let client = self.pool.get().await?;
-            puzzles::player(&client, account_id).await
-        })
-    }
-}
-
-impl crate::store::tournaments::TournamentStore for PgStore {
-    fn tournament(
-        &self,
-        id: &str,
-    ) -> Result<Option<crate::store::tournaments::Tournament>, StoreError> {
-        self.block(async {
-            let client = self.pool.get().await?;
-            tournaments::tournament(&client, id).await
-        })
-    }
-
-    fn tournaments(
-        &self,
-        finished: u32,
-    ) -> Result<Vec<crate::store::tournaments::TournamentSummary>, StoreError> {
-        self.block(async {
-            let client = self.pool.get().await?;
-            tournaments::tournaments(&client, finished).await
-        })
-    }
-
-    fn claim_tournaments(
-        &self,
-        now: i64,
-        lease: Lease,
-        limit: u32,
-    ) -> Result<Vec<String>, StoreError> {
-        self.block(async {
-            let client = self.pool.get().await?;
-            tournaments::claim(&client, now, lease, limit).await
-        })
-    }
-
-    fn tournaments_entered(
-        &self,
-        account_id: &str,
-    ) -> Result<Vec<crate::store::tournaments::Entered>, StoreError> {
-        self.block(async {
-            let client = self.pool.get().await?;
-            tournaments::entered(&client, account_id).await
-        })
-    }
-
-    fn tournaments_of(&self, account_id: &str) -> Result<Vec<String>, StoreError> {
-        self.block(async {
-            let client = self.pool.get().await?;
-            tournaments::of(&client, account_id).await
-        })
-    }
-
-    fn tournament_blocks(&self, id: &str) -> Result<Vec<(String, String)>, StoreError> {
-        self.block(async {
-            let client = self.pool.get().await?;
-            tournaments::blocks(&client, id).await
-        })
-    }
-}
-
-impl Store for PgStore {}
+});
