@@ -14,34 +14,19 @@ use axum::{Json, Router};
 use oware_core::{Game, Move, Position, Side};
 use oware_session::analysis::Judgement;
 use oware_session::Lang;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::error::ApiError;
 use crate::http::JsonBody;
 use crate::hub::Hub;
 use crate::limits::ClientKeys;
 use crate::limits::{ClientAddr, Cost};
-use crate::protocol::incoming::GameReq;
+use crate::protocol::incoming::CoachReq;
 use crate::protocol::views::ScoreView;
 
 /// The routes of this module.
 pub fn routes() -> Router<crate::state::AppState> {
     Router::new().route("/api/v1/coach", post(coach))
-}
-
-/// The request.
-#[derive(Deserialize, Debug)]
-pub struct CoachReq {
-    #[serde(flatten)]
-    game: GameReq,
-    /// The move to judge (all moves are judged in `moves` anyway).
-    #[serde(rename = "move")]
-    mv: Option<String>,
-    /// `en` (default) or `fr`.
-    lang: Option<String>,
-    /// The computer's side (`N` or `S`), so texts say "you" and "the
-    /// computer"; absent between two people.
-    computer: Option<String>,
 }
 
 /// The parsed request.

@@ -19,14 +19,14 @@ use axum::routing::post;
 use axum::{Json, Router};
 use oware_core::{Move, Ply, Position, Side};
 use oware_session::{mistakes, Lang};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::accounts::session::MaybeUser;
 use crate::error::ApiError;
 use crate::http::JsonBody;
 use crate::hub::Hub;
 use crate::limits::{ClientAddr, ClientKeys, Cost, Limiter};
-use crate::protocol::incoming::GameReq;
+use crate::protocol::incoming::MistakesReq;
 
 /// The routes of this module.
 pub fn routes() -> Router<crate::state::AppState> {
@@ -35,20 +35,6 @@ pub fn routes() -> Router<crate::state::AppState> {
 
 /// The most moves of one side judged in one request.
 const MAX_MOVES: usize = 150;
-
-/// The request.
-#[derive(Deserialize, Debug)]
-pub struct MistakesReq {
-    #[serde(flatten)]
-    game: GameReq,
-    /// `S` or `N`: whose moves.
-    side: String,
-    /// `en` (default) or `fr`.
-    lang: Option<String>,
-    /// The computer's side (`N` or `S`), so texts say "you" and "the
-    /// computer"; absent between two people.
-    computer: Option<String>,
-}
 
 /// One mistake, as an exercise.
 #[derive(Serialize, Debug)]

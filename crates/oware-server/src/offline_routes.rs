@@ -26,6 +26,7 @@
 //!   hot-seat game created online).
 
 use crate::error::Reason;
+use crate::protocol::incoming::OfflineGameReq;
 use std::sync::Arc;
 
 use axum::extract::State;
@@ -33,7 +34,7 @@ use axum::http::StatusCode;
 use axum::routing::post;
 use axum::{Json, Router};
 use oware_core::{Game, Position, Side};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::accounts::User;
 use crate::error::ApiError;
@@ -50,31 +51,6 @@ pub fn routes() -> Router<crate::state::AppState> {
 
 /// The most plies an uploaded game may have.
 pub const MAX_PLIES: usize = 1_000;
-
-/// The request, as sent.
-#[derive(Deserialize, Debug)]
-#[serde(deny_unknown_fields)]
-pub struct OfflineGameReq {
-    /// The device's id of the game: 24 hex digits.
-    pub client_id: String,
-    /// `computer` or `hotseat`.
-    pub mode: String,
-    /// The computer's level (1–10), computer games only.
-    #[serde(default)]
-    pub level: Option<u8>,
-    /// The player's side against the computer (`S` or `N`).
-    #[serde(default)]
-    pub side: Option<String>,
-    /// The start position (the usual start when absent).
-    #[serde(default)]
-    pub position: Option<String>,
-    /// The plies played (`"FfA"`).
-    #[serde(default)]
-    pub moves: String,
-    /// How it ended off the board, if it did: `agree`, `resign S`, `resign N`.
-    #[serde(default)]
-    pub end: Option<String>,
-}
 
 fn refuse(reason: Reason, message: impl Into<String>) -> ApiError {
     ApiError::invalid_request(message).with_reason(reason)

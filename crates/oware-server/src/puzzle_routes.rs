@@ -29,13 +29,14 @@ use axum::{Json, Router};
 use oware_core::{Move, Position, Side};
 use oware_session::puzzles::{self, Puzzle};
 use oware_session::Lang;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::accounts::session::MaybeUser;
 use crate::error::ApiError;
 use crate::http::JsonBody;
 use crate::hub::Hub;
 use crate::limits::{ClientAddr, ClientKeys, Cost, Limiter};
+use crate::protocol::incoming::{AttemptReq, LangQuery, NextQuery};
 use crate::ratings::Rating;
 use crate::store::puzzles::{start_rating, PuzzleAttempt};
 use crate::store::WriteOp;
@@ -135,14 +136,6 @@ async fn rating_of(hub: &Hub, id: u32) -> Result<Rating, ApiError> {
         .unwrap_or_default())
 }
 
-/// `next`'s query.
-#[derive(Deserialize, Debug)]
-pub struct NextQuery {
-    rating: Option<f64>,
-    skip: Option<String>,
-    lang: Option<String>,
-}
-
 async fn next(
     State(hub): State<Arc<Hub>>,
     State(limits): State<Arc<Limiter>>,
@@ -211,12 +204,6 @@ fn day(ms: i64) -> (String, i64) {
     (format!("{y:04}-{m:02}-{d:02}"), days)
 }
 
-/// `daily`'s and `one`'s query.
-#[derive(Deserialize, Debug)]
-pub struct LangQuery {
-    lang: Option<String>,
-}
-
 async fn daily(
     State(hub): State<Arc<Hub>>,
     State(limits): State<Arc<Limiter>>,
@@ -247,15 +234,6 @@ async fn one(
     let lang = parse_lang(q.lang.as_deref())?;
     let p = puzzle(&id)?;
     Ok(Json(view(p, rating_of(&hub, p.id).await?, lang)))
-}
-
-/// An attempt.
-#[derive(Deserialize, Debug)]
-pub struct AttemptReq {
-    /// The moves played, as letters; the first is judged.
-    moves: Vec<String>,
-    /// `en` (default) or `fr`.
-    lang: Option<String>,
 }
 
 /// The answer to an attempt.

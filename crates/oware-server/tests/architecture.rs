@@ -307,3 +307,42 @@ fn the_server_reads_time_only_from_its_clock() {
         offenders.join("\n")
     );
 }
+
+/// What clients send is typed in `protocol/` (docs/PROTOCOL.md): no route
+/// handler, socket or account module declares a request shape of its own
+/// (`#[derive(Deserialize)]`), so every request body and query has one
+/// definition, beside the socket's messages.
+#[test]
+fn requests_are_typed_in_the_protocol_module() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let edge = |f: &Path| {
+        let rel = f
+            .strip_prefix(&src)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        rel.ends_with("_routes.rs")
+            || rel.starts_with("accounts/")
+            || ["http.rs", "ws.rs", "admin.rs"].contains(&rel.as_str())
+    };
+    let mut checked = 0;
+    let mut offenders = Vec::new();
+    for f in files.iter().filter(|f| edge(f)) {
+        checked += 1;
+        let text = std::fs::read_to_string(f).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            if code.contains("#[derive(") && code.contains("Deserialize") {
+                offenders.push(format!("{}:{}: {}", f.display(), i + 1, line.trim()));
+            }
+        }
+    }
+    assert!(checked >= 10, "found only {checked} route files");
+    assert!(
+        offenders.is_empty(),
+        "request types outside protocol/:\n{}",
+        offenders.join("\n")
+    );
+}

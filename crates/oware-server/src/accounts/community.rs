@@ -11,12 +11,13 @@
 //!   the limit holds across nodes.
 
 use crate::error::Reason;
+use crate::protocol::incoming::{ReportRequest, Switch};
 use std::sync::Arc;
 
 use axum::extract::{Path, State};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::{AccountOp, User};
 use crate::error::ApiError;
@@ -43,17 +44,6 @@ pub fn routes() -> Router<crate::state::AppState> {
         .route("/api/v1/players/{name}/block", post(block))
         .route("/api/v1/players/{name}/report", post(report))
         .route("/api/v1/account/relations", get(relations))
-}
-
-/// `{"on": true|false}` (default true).
-#[derive(Deserialize)]
-struct Switch {
-    #[serde(default = "yes")]
-    on: bool,
-}
-
-fn yes() -> bool {
-    true
 }
 
 /// The other player's account id, refusing oneself.
@@ -149,15 +139,6 @@ async fn block(
     hub.write_change(WriteOp::All(ops), ApiError::not_stored)
         .await?;
     relations_view(&hub, &user).await.map(Json)
-}
-
-/// `{"reason": "cheating"|"abuse"|"other", "details": "...", "game": id?}`.
-#[derive(Deserialize)]
-struct ReportRequest {
-    reason: Option<String>,
-    #[serde(default)]
-    details: String,
-    game: Option<String>,
 }
 
 #[derive(Serialize)]

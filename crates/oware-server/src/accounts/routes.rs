@@ -3,6 +3,7 @@
 //! profiles and leaderboards.
 
 use crate::error::Reason;
+use crate::protocol::incoming::{BoardQuery, Credentials, Deletion, PasswordChange};
 use std::sync::Arc;
 
 use axum::extract::{Path, Query, State};
@@ -10,7 +11,7 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::ratings::{Rating, RatingClass};
 use super::session::{set_cookie, SESSION_MS};
@@ -37,13 +38,6 @@ pub fn routes() -> Router<crate::state::AppState> {
         .route("/api/v1/account", get(me))
         .route("/api/v1/players/{name}", get(profile))
         .route("/api/v1/ratings/{class}", get(leaderboard))
-}
-
-/// `{"username", "password"}`.
-#[derive(Deserialize)]
-struct Credentials {
-    username: Option<String>,
-    password: Option<String>,
 }
 
 impl Credentials {
@@ -315,12 +309,6 @@ async fn me(State(hub): State<Arc<Hub>>, user: User) -> Result<Json<Me>, ApiErro
     }))
 }
 
-#[derive(Deserialize)]
-struct PasswordChange {
-    old_password: Option<String>,
-    new_password: Option<String>,
-}
-
 async fn change_password(
     State(hub): State<Arc<Hub>>,
     State(limits): State<Arc<crate::limits::Limiter>>,
@@ -351,11 +339,6 @@ async fn change_password(
     )
     .await?;
     Ok(StatusCode::NO_CONTENT)
-}
-
-#[derive(Deserialize)]
-struct Deletion {
-    password: Option<String>,
 }
 
 async fn delete(
@@ -749,14 +732,6 @@ async fn profile(
             .map(|g| crate::protocol::views::Summary::of(&g.meta))
             .collect(),
     }))
-}
-
-#[derive(Deserialize)]
-struct BoardQuery {
-    limit: Option<u32>,
-    /// Also list provisional ratings, after the established ones.
-    #[serde(default)]
-    provisional: bool,
 }
 
 #[derive(Serialize)]

@@ -905,3 +905,151 @@ pub struct NewGame {
     /// Kept to signed-in accounts (joining, the spectators' room).
     pub accounts_only: bool,
 }
+
+// The bodies and queries of the HTTP routes outside the game API, each
+// parsed by its route's extractor (`JsonBody`, `Query`) before the handler
+// runs; the handlers check the values (a language, a side, a letter) and
+// refuse with a reason.
+
+/// `POST /api/v1/mistakes`: the moves of one side judged
+/// (`mistakes_routes.rs`).
+#[derive(Deserialize, Debug)]
+pub struct MistakesReq {
+    /// The game: a start position and its moves.
+    #[serde(flatten)]
+    pub game: GameReq,
+    /// `S` or `N`: whose moves.
+    pub side: String,
+    /// `en` (default) or `fr`.
+    pub lang: Option<String>,
+    /// The computer's side (`N` or `S`), so texts say "you" and "the
+    /// computer"; absent between two people.
+    pub computer: Option<String>,
+}
+
+/// `POST /api/v1/coach`: a move judged (`coach_routes.rs`).
+#[derive(Deserialize, Debug)]
+pub struct CoachReq {
+    /// The game: a start position and its moves.
+    #[serde(flatten)]
+    pub game: GameReq,
+    /// The move to judge (all moves are judged in `moves` anyway).
+    #[serde(rename = "move")]
+    pub mv: Option<String>,
+    /// `en` (default) or `fr`.
+    pub lang: Option<String>,
+    /// The computer's side (`N` or `S`), so texts say "you" and "the
+    /// computer"; absent between two people.
+    pub computer: Option<String>,
+}
+
+/// `GET /api/v1/puzzles/next`'s query (`puzzle_routes.rs`).
+#[derive(Deserialize, Debug)]
+pub struct NextQuery {
+    /// The solver's puzzle rating, for a guest (an account's is stored).
+    pub rating: Option<f64>,
+    /// Puzzles not to give again, by number, comma-separated (the one on
+    /// the screen, those just seen).
+    pub skip: Option<String>,
+    /// `en` (default) or `fr`.
+    pub lang: Option<String>,
+}
+
+/// The daily puzzle's and one puzzle's query (`puzzle_routes.rs`).
+#[derive(Deserialize, Debug)]
+pub struct LangQuery {
+    /// `en` (default) or `fr`.
+    pub lang: Option<String>,
+}
+
+/// A puzzle attempt (`puzzle_routes.rs`).
+#[derive(Deserialize, Debug)]
+pub struct AttemptReq {
+    /// The moves played, as letters; the first is judged.
+    pub moves: Vec<String>,
+    /// `en` (default) or `fr`.
+    pub lang: Option<String>,
+}
+
+/// Signing up or in: `{"username", "password"}` (`accounts/routes.rs`).
+#[derive(Deserialize)]
+pub struct Credentials {
+    /// The account's name.
+    pub username: Option<String>,
+    /// Its password, in the clear over the connection, hashed at once.
+    pub password: Option<String>,
+}
+
+/// A new password (`accounts/routes.rs`).
+#[derive(Deserialize)]
+pub struct PasswordChange {
+    /// The password now, to prove it is the owner.
+    pub old_password: Option<String>,
+    /// The password wanted.
+    pub new_password: Option<String>,
+}
+
+/// An account's deletion (`accounts/routes.rs`).
+#[derive(Deserialize)]
+pub struct Deletion {
+    /// The password, to prove it is the owner.
+    pub password: Option<String>,
+}
+
+/// A leaderboard's query (`accounts/routes.rs`).
+#[derive(Deserialize)]
+pub struct BoardQuery {
+    /// How many players (capped by the route).
+    pub limit: Option<u32>,
+    /// Also list provisional ratings, after the established ones.
+    #[serde(default)]
+    pub provisional: bool,
+}
+
+/// Following or blocking, or undoing it: `{"on": true|false}` (default
+/// true) (`accounts/community.rs`).
+#[derive(Deserialize)]
+pub struct Switch {
+    /// On (follow, block) or off (unfollow, unblock).
+    #[serde(default = "yes")]
+    pub on: bool,
+}
+
+/// A report: `{"reason": "cheating"|"abuse"|"other", "details": "...",
+/// "game": id?}` (`accounts/community.rs`).
+#[derive(Deserialize)]
+pub struct ReportRequest {
+    /// `cheating`, `abuse` or `other`.
+    pub reason: Option<String>,
+    /// The reporter's words (capped by the route).
+    #[serde(default)]
+    pub details: String,
+    /// The game it is about, if one.
+    pub game: Option<String>,
+}
+
+/// A game played offline, sent when the network returns, as sent
+/// (`offline_routes.rs`).
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct OfflineGameReq {
+    /// The device's id of the game: 24 hex digits.
+    pub client_id: String,
+    /// `computer` or `hotseat`.
+    pub mode: String,
+    /// The computer's level (1–10), computer games only.
+    #[serde(default)]
+    pub level: Option<u8>,
+    /// The player's side against the computer (`S` or `N`).
+    #[serde(default)]
+    pub side: Option<String>,
+    /// The start position (the usual start when absent).
+    #[serde(default)]
+    pub position: Option<String>,
+    /// The plies played (`"FfA"`).
+    #[serde(default)]
+    pub moves: String,
+    /// How it ended off the board, if it did: `agree`, `resign S`, `resign N`.
+    #[serde(default)]
+    pub end: Option<String>,
+}

@@ -251,7 +251,7 @@ async fn fill_account(server: &oware_server::Server, name: &str, n: usize, plies
         token_hash: Vec::new(),
     };
     for i in 0..n {
-        let req = oware_server::offline_routes::OfflineGameReq {
+        let req = oware_server::protocol::incoming::OfflineGameReq {
             client_id: format!("{i:024x}"),
             mode: "hotseat".into(),
             level: None,
