@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # Builds the Python package (python/, maturin + PyO3, release profile but no
-# LTO) into a
-# virtual environment with the packages its tests use (pytest, numpy,
+# LTO) into a virtual environment with the packages its tests use (pytest, numpy,
 # open-spiel, pettingzoo, gymnasium, mypy), checks the type stubs against
 # the compiled module, and runs pytest. The environment is kept under
 # target/python-venv and reused; only the package is rebuilt.

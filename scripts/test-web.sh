@@ -3,7 +3,8 @@
 # loopback port with a temporary database, runs e2e/tests/*.test.mjs with
 # node's test runner (playwright-core driving /usr/bin/chromium), two files
 # at a time (E2E_CONCURRENCY; each test file its own browser, its own
-# accounts and games), then stops the server. Exits non-zero when a test fails. Screenshots land in
+# accounts and games), then stops the server. Exits non-zero when a test
+# fails. Screenshots land in
 # e2e/screenshots/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
