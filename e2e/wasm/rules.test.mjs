@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { engine, readCases, root } from './common.mjs';
 
 const data = `${root}crates/oware-core/tests/data/`;
-// IllegalMove variants as the data names them, and the module's codes.
+// IllegalMove variants as the data names them, and the core's codes.
 const CODES = { GameOver: 'game_over', NotYourHouse: 'not_your_house', EmptyHouse: 'empty_house', MustFeed: 'must_feed' };
 
 test('every rule and worked example holds in the browser engine', async () => {
@@ -20,7 +20,7 @@ test('every rule and worked example holds in the browser engine', async () => {
     for (const text of c.all('invalid')) {
       const r = e.call({ op: 'position', text });
       assert.equal(r.ok, false, `${id}: ${text} should be refused`);
-      assert.equal(r.code, 'bad_position', `${id}: ${text}`);
+      assert.equal(r.code, 'invalid_position', `${id}: ${text}`);
       checked++;
     }
     const pos = c.get('pos');
@@ -36,23 +36,23 @@ test('every rule and worked example holds in the browser engine', async () => {
     const after = c.get('after');
     if (after) assert.equal(r.position, after, `${id}: position after the moves`);
     const captured = c.get('captured');
-    if (captured) assert.equal(String(r.last.captured_seeds), captured, `${id}: captured`);
+    if (captured) assert.equal(String(r.last.captured.reduce((a, [, n]) => a + n, 0)), captured, `${id}: captured`);
     const sown = c.get('sown');
-    if (sown) assert.equal(r.last.sown, sown, `${id}: houses sown`);
+    if (sown) assert.equal(r.last.sown.join(''), sown, `${id}: houses sown`);
     const legal = c.get('legal');
-    if (legal) assert.equal(r.legal, legal === '-' ? '' : legal, `${id}: legal moves`);
+    if (legal) assert.equal(r.legal.join(''), legal === '-' ? '' : legal, `${id}: legal moves`);
     illegal.forEach(([m, why], i) => {
       assert.equal(r.checks[i].legal, false, `${id}: ${m} should be illegal`);
       assert.equal(r.checks[i].code, CODES[why], `${id}: ${m}`);
     });
     const toMove = c.get('to-move');
     if (toMove) assert.equal(r.to_move, toMove, `${id}: side to move`);
-    if (c.get('ongoing') !== undefined) assert.equal(r.over, false, `${id}: should go on`);
+    if (c.get('ongoing') !== undefined) assert.equal(r.status, 'playing', `${id}: should go on`);
     const fin = c.get('final');
     if (fin) {
-      assert.ok(r.outcome, `${id}: should be over`);
-      const o = r.outcome;
-      assert.equal(`${o.totals[0]}-${o.totals[1]} ${o.reason} ${o.winner}`, fin, `${id}: outcome`);
+      assert.ok(r.result, `${id}: should be over`);
+      const o = r.result;
+      assert.equal(`${o.totals.south}-${o.totals.north} ${o.reason} ${o.winner}`, fin, `${id}: outcome`);
     }
     const overAt = c.get('over-at');
     if (overAt) assert.equal(r.over_at, Number(overAt), `${id}: ended at ply`);
@@ -87,30 +87,31 @@ test('perft vectors match, and perft 10 is timed', async () => {
   console.log(`# perft 10 from the start: ${r.nodes} in ${ms.toFixed(0)} ms in Node ${process.version}`);
 });
 
-test('bad requests are refused with a code, not a crash', async () => {
+test('bad requests are refused with the server\'s codes, not a crash', async () => {
   const e = await engine();
+  // code.reason, as the web client's words are keyed (err.<code>.<reason>).
   const cases = [
-    [{ op: 'fly' }, 'bad_request'],
-    [{ op: 'perft', position: 'start' }, 'bad_request'],
-    [{ op: 'perft', position: '1-2-3', depth: 2 }, 'bad_position'],
-    [{ op: 'perft', position: 'start', depth: 40 }, 'too_deep'],
-    [{ op: 'replay', game: { moves: 'Fz' } }, 'bad_moves'],
-    [{ op: 'replay', game: { moves: 'FF' } }, 'illegal_move'],
-    [{ op: 'replay', game: { moves: 'F' }, action: 'dance' }, 'bad_action'],
+    [{ op: 'fly' }, 'malformed'],
+    [{ op: 'perft', position: 'start' }, 'malformed'],
+    [{ op: 'perft', position: '1-2-3', depth: 2 }, 'invalid_position.field_count'],
+    [{ op: 'perft', position: 'start', depth: 40 }, 'invalid_request.too_deep'],
+    [{ op: 'replay', game: { moves: 'Fz' } }, 'invalid_move.bad_letter'],
+    [{ op: 'replay', game: { moves: 'FF' } }, 'illegal_move.not_your_house'],
+    [{ op: 'replay', game: { moves: 'F' }, action: 'dance' }, 'invalid_request.bad_action'],
     [{ op: 'search', game: { start: '0-0-0-0-0-0-0-0-0-0-0-0-24-24-S' }, depth: 3 }, 'game_over'],
-    [{ op: 'tables' }, 'no_tables'],
+    [{ op: 'tables' }, 'invalid_request.no_tables'],
   ];
   for (const [req, code] of cases) {
     const r = e.call(req);
     assert.equal(r.ok, false, JSON.stringify(req));
-    assert.equal(r.code, code, `${JSON.stringify(req)}: ${r.message}`);
+    assert.equal(r.reason ? `${r.code}.${r.reason}` : r.code, code, `${JSON.stringify(req)}: ${r.message}`);
     assert.ok(r.message.length > 0);
   }
   // Still answers after the refusals.
-  assert.equal(e.call({ op: 'replay', game: { moves: 'F' } }).legal, 'abcdef');
+  assert.deepEqual(e.call({ op: 'replay', game: { moves: 'F' } }).legal, [...'abcdef']);
   // Not UTF-8.
   e.write(new Uint8Array([0xff, 0xfe]));
   const len = e.exports.oware_call();
   const text = new TextDecoder().decode(new Uint8Array(e.exports.memory.buffer, e.exports.oware_output(), len));
-  assert.equal(JSON.parse(text).code, 'bad_request');
+  assert.equal(JSON.parse(text).code, 'malformed');
 });

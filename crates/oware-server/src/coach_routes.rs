@@ -11,7 +11,7 @@ use std::sync::Arc;
 use axum::extract::State;
 use axum::routing::post;
 use axum::{Json, Router};
-use oware_core::{Game, Move, Position, Side};
+use oware_core::{Move, Position, Side};
 use oware_session::analysis::Judgement;
 use oware_session::Lang;
 use serde::Serialize;
@@ -27,59 +27,6 @@ use crate::protocol::views::ScoreView;
 /// The routes of this module.
 pub fn routes() -> Router<crate::state::AppState> {
     Router::new().route("/api/v1/coach", post(coach))
-}
-
-/// The parsed request.
-struct Coach {
-    game: Game,
-    mv: Option<Move>,
-    lang: Lang,
-    computer: Option<Side>,
-}
-
-impl CoachReq {
-    fn parse(self) -> Result<Coach, ApiError> {
-        let game = self.game.parse()?;
-        let lang = match self.lang.as_deref() {
-            None => Lang::En,
-            Some(l) => Lang::parse(l).ok_or_else(|| {
-                ApiError::invalid_request(format!("lang: expected en or fr, not {l:?}"))
-            })?,
-        };
-        let computer = match self.computer.as_deref() {
-            None => None,
-            Some("N" | "n" | "north") => Some(Side::North),
-            Some("S" | "s" | "south") => Some(Side::South),
-            Some(c) => {
-                return Err(ApiError::invalid_request(format!(
-                    "computer: expected N or S, not {c:?}"
-                )))
-            }
-        };
-        let mv = match self.mv.as_deref() {
-            None => None,
-            Some(m) => {
-                let mv = Move::from_letter(m.chars().next().unwrap_or(' '))
-                    .filter(|_| m.chars().count() == 1)
-                    .ok_or_else(|| {
-                        ApiError::invalid_move(format!("move: expected a house letter, not {m:?}"))
-                    })?;
-                if game.is_over() {
-                    return Err(ApiError::game_over("the game is over"));
-                }
-                if let Err(reason) = game.position().check(mv) {
-                    return Err(ApiError::illegal(mv, reason));
-                }
-                Some(mv)
-            }
-        };
-        Ok(Coach {
-            game,
-            mv,
-            lang,
-            computer,
-        })
-    }
 }
 
 /// One move judged.

@@ -8,33 +8,19 @@
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use oware_core::{GameError, IllegalMove, ParseMoveError, ParsePositionError};
+use oware_session::wire;
 use serde::Serialize;
 
+/// The kind of a refusal: one definition with the browser's module
+/// (`oware_session::wire::Code`), so a page maps the server's refusals and
+/// the module's with one function.
+pub use oware_session::wire::Code as ErrorCode;
+
 macro_rules! codes {
-    ($($variant:ident => $code:literal, $status:ident, $ctor:ident;)*) => {
-        /// The kind of a refusal: stable, machine-readable, translated by clients.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-        #[serde(rename_all = "snake_case")]
-        pub enum ErrorCode {
-            $(
-                #[doc = concat!("`", $code, "`")]
-                $variant,
-            )*
-        }
-
-        impl ErrorCode {
-            /// Every code, in the order of docs/PROTOCOL.md.
-            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant),*];
-
-            /// The code as sent.
-            pub const fn as_str(self) -> &'static str {
-                match self { $(ErrorCode::$variant => $code,)* }
-            }
-
-            /// The HTTP status that carries it.
-            pub const fn status(self) -> StatusCode {
-                match self { $(ErrorCode::$variant => StatusCode::$status,)* }
-            }
+    ($($variant:ident => $status:ident, $ctor:ident;)*) => {
+        /// The HTTP status that carries a refusal of kind `code`.
+        pub const fn status_of(code: ErrorCode) -> StatusCode {
+            match code { $(ErrorCode::$variant => StatusCode::$status,)* }
         }
 
         impl ApiError {
@@ -45,7 +31,7 @@ macro_rules! codes {
     }
 
             $(
-                #[doc = concat!("A `", $code, "` error.")]
+                #[doc = concat!("A `", stringify!($ctor), "` error.")]
                 pub fn $ctor(message: impl Into<String>) -> ApiError {
                     ApiError::new(ErrorCode::$variant, message)
                 }
@@ -55,28 +41,29 @@ macro_rules! codes {
 }
 
 codes! {
-    Malformed => "malformed", BAD_REQUEST, malformed;
-    InvalidRequest => "invalid_request", BAD_REQUEST, invalid_request;
-    InvalidPosition => "invalid_position", BAD_REQUEST, invalid_position;
-    InvalidMove => "invalid_move", BAD_REQUEST, invalid_move;
-    IllegalMove => "illegal_move", CONFLICT, illegal_move;
-    NotYourTurn => "not_your_turn", CONFLICT, not_your_turn;
-    StalePly => "stale_ply", CONFLICT, stale_ply;
-    GameOver => "game_over", CONFLICT, game_over;
-    SeatTaken => "seat_taken", CONFLICT, seat_taken;
-    NotAllowed => "not_allowed", CONFLICT, not_allowed;
-    MissingToken => "missing_token", UNAUTHORIZED, missing_token;
-    NotSignedIn => "not_signed_in", UNAUTHORIZED, not_signed_in;
-    BadCredentials => "bad_credentials", UNAUTHORIZED, bad_credentials;
-    UsernameTaken => "username_taken", CONFLICT, username_taken;
-    BadCsrf => "bad_csrf", FORBIDDEN, bad_csrf;
-    BadToken => "bad_token", FORBIDDEN, bad_token;
-    BadOrigin => "bad_origin", FORBIDDEN, bad_origin;
-    NotFound => "not_found", NOT_FOUND, not_found;
-    TooLarge => "too_large", PAYLOAD_TOO_LARGE, too_large;
-    RateLimited => "rate_limited", TOO_MANY_REQUESTS, rate_limited;
-    Busy => "busy", SERVICE_UNAVAILABLE, busy;
-    Internal => "internal", INTERNAL_SERVER_ERROR, internal;
+    Malformed => BAD_REQUEST, malformed;
+    InvalidRequest => BAD_REQUEST, invalid_request;
+    InvalidPosition => BAD_REQUEST, invalid_position;
+    InvalidMove => BAD_REQUEST, invalid_move;
+    IllegalMove => CONFLICT, illegal_move;
+    NotYourTurn => CONFLICT, not_your_turn;
+    StalePly => CONFLICT, stale_ply;
+    GameOver => CONFLICT, game_over;
+    SeatTaken => CONFLICT, seat_taken;
+    NotAllowed => CONFLICT, not_allowed;
+    MissingToken => UNAUTHORIZED, missing_token;
+    NotSignedIn => UNAUTHORIZED, not_signed_in;
+    BadCredentials => UNAUTHORIZED, bad_credentials;
+    UsernameTaken => CONFLICT, username_taken;
+    BadCsrf => FORBIDDEN, bad_csrf;
+    BadToken => FORBIDDEN, bad_token;
+    BadOrigin => FORBIDDEN, bad_origin;
+    NotFound => NOT_FOUND, not_found;
+    TooLarge => PAYLOAD_TOO_LARGE, too_large;
+    RateLimited => TOO_MANY_REQUESTS, rate_limited;
+    Busy => SERVICE_UNAVAILABLE, busy;
+    Internal => INTERNAL_SERVER_ERROR, internal;
+    Stopped => CONFLICT, stopped;
 }
 
 macro_rules! reasons {
@@ -183,12 +170,6 @@ impl std::fmt::Display for Reason {
     }
 }
 
-impl std::fmt::Display for ErrorCode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
 /// A refused request: a stable code, a message for people, and what the
 /// rules say about it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -249,37 +230,27 @@ impl ApiError {
 
     /// The HTTP status.
     pub fn status(&self) -> StatusCode {
-        self.code.status()
+        status_of(self.code)
     }
 
     /// An illegal move, naming the rule that forbids it.
     pub fn illegal(mv: oware_core::Move, reason: IllegalMove) -> ApiError {
-        let mut e =
-            ApiError::illegal_move(format!("illegal move {mv}: {reason} ({})", reason.rule()))
-                .with_core_reason(reason.code());
-        e.rule = Some(reason.rule());
-        e
+        wire::Refusal::illegal(mv, reason).into()
     }
 
     /// A position string that does not parse.
     pub fn position(text: &str, e: &ParsePositionError) -> ApiError {
-        ApiError::invalid_position(format!("position {text:?}: {e}")).with_core_reason(e.code())
+        wire::Refusal::position(text, e).into()
     }
 
     /// Text that is not a move or a move list.
     pub fn moves(what: &str, text: &str, e: &ParseMoveError) -> ApiError {
-        ApiError::invalid_move(format!("{what} {text:?}: {e}")).with_core_reason(e.code())
+        wire::Refusal::moves(what, text, e).into()
     }
 
     /// An OGN record that cannot be read, with where and why.
     pub fn record(e: &oware_core::OgnError) -> ApiError {
-        let mut err =
-            ApiError::invalid_request(format!("OGN: {e}")).with_core_reason(e.kind.code());
-        err.at = Some((e.line, e.column));
-        if let oware_core::OgnErrorKind::Move(GameError::Illegal { reason, .. }) = e.kind {
-            err.rule = Some(reason.rule());
-        }
-        err
+        wire::Refusal::record(e).into()
     }
 
     /// Too many requests from one client.
@@ -332,17 +303,19 @@ impl<'a> From<&'a ApiError> for ErrorBody<'a> {
 
 impl From<GameError> for ApiError {
     fn from(e: GameError) -> ApiError {
-        match e {
-            GameError::Over => ApiError::game_over("the game is over").with_core_reason(e.code()),
-            GameError::Illegal {
-                mv,
-                reason: IllegalMove::GameOver,
-            } => ApiError::game_over(format!("move {mv}: the game is over"))
-                .with_core_reason(e.code()),
-            GameError::Illegal { mv, reason } => ApiError::illegal(mv, reason),
-            GameError::NothingToUndo => {
-                ApiError::not_allowed("there is no move to undo").with_core_reason(e.code())
-            }
+        wire::Refusal::from(e).into()
+    }
+}
+
+impl From<wire::Refusal> for ApiError {
+    fn from(r: wire::Refusal) -> ApiError {
+        ApiError {
+            code: r.code,
+            message: r.message,
+            rule: r.rule,
+            reason: r.reason,
+            retry_after: None,
+            at: r.line.zip(r.column),
         }
     }
 }
@@ -384,7 +357,7 @@ mod tests {
                 serde_json::Value::from(c.as_str())
             );
         }
-        assert_eq!(ErrorCode::RateLimited.status().as_u16(), 429);
+        assert_eq!(status_of(ErrorCode::RateLimited).as_u16(), 429);
     }
 
     #[test]

@@ -172,8 +172,8 @@ async fn health(State(hub): State<Arc<Hub>>) -> Json<Health> {
 
 async fn rules_state(
     JsonBody(req): JsonBody<GameReq>,
-) -> Result<Json<crate::rules::RulesState>, ApiError> {
-    Ok(Json(crate::rules::state(&req.parse()?)))
+) -> Result<Json<oware_session::wire::RulesState>, ApiError> {
+    Ok(Json(oware_session::wire::state(&req.parse()?)))
 }
 
 async fn create(
@@ -311,7 +311,7 @@ async fn play(
     };
     let game = hub.apply_to(&id, body.token.as_deref(), command).await?;
     Ok(Json(MoveResponse {
-        ply: game.ply,
+        ply: game.play.ply,
         game,
     }))
 }

@@ -17,8 +17,8 @@ pub fn routes() -> Router<crate::state::AppState> {
 
 async fn agreement(
     JsonBody(req): JsonBody<GameReq>,
-) -> Result<Json<crate::rules::RulesState>, ApiError> {
+) -> Result<Json<oware_session::wire::RulesState>, ApiError> {
     let mut game = req.parse()?;
     game.agree_to_stop().map_err(ApiError::from)?;
-    Ok(Json(crate::rules::state(&game)))
+    Ok(Json(oware_session::wire::state(&game)))
 }

@@ -33,7 +33,6 @@ pub mod offline_routes;
 pub mod protocol;
 pub mod puzzle_routes;
 pub mod ratings;
-pub mod rules;
 pub mod schedule;
 pub mod security;
 pub mod state;

@@ -18,7 +18,7 @@ use axum::extract::State;
 use axum::routing::post;
 use axum::{Json, Router};
 use oware_core::{Move, Ply, Position, Side};
-use oware_session::{mistakes, Lang};
+use oware_session::mistakes;
 use serde::Serialize;
 
 use crate::accounts::session::MaybeUser;
@@ -66,16 +66,6 @@ pub struct MistakesResponse {
     pub exercises: Vec<Exercise>,
 }
 
-fn parse_side(s: &str, what: &str) -> Result<Side, ApiError> {
-    match s {
-        "S" | "s" | "south" => Ok(Side::South),
-        "N" | "n" | "north" => Ok(Side::North),
-        _ => Err(ApiError::invalid_request(format!(
-            "{what}: expected N or S, not {s:?}"
-        ))),
-    }
-}
-
 fn plies_text(plies: &[Ply]) -> String {
     plies
         .iter()
@@ -93,19 +83,12 @@ async fn mistakes(
     MaybeUser(user): MaybeUser,
     JsonBody(req): JsonBody<MistakesReq>,
 ) -> Result<Json<MistakesResponse>, ApiError> {
-    let game = req.game.parse()?;
-    let side = parse_side(&req.side, "side")?;
-    let lang = match req.lang.as_deref() {
-        None => Lang::En,
-        Some(l) => Lang::parse(l).ok_or_else(|| {
-            ApiError::invalid_request(format!("lang: expected en or fr, not {l:?}"))
-        })?,
-    };
-    let computer = req
-        .computer
-        .as_deref()
-        .map(|c| parse_side(c, "computer"))
-        .transpose()?;
+    let crate::protocol::incoming::Mistakes {
+        game,
+        side,
+        lang,
+        computer,
+    } = req.parse()?;
     limits.check(Cost::Engine, client).await?;
     let keys = ClientKeys::of(client, user.as_ref());
     let candidates = mistakes::candidates(&game, side, MAX_MOVES);

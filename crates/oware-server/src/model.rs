@@ -1,7 +1,7 @@
 //! What the server keeps about a game besides its moves (persisted as JSON
 //! in the store), and the small values both the store and the wire use.
 
-use oware_core::{Outcome, Ply, Position, Side};
+use oware_core::{Outcome, Position, Side};
 
 use serde::{Deserialize, Serialize};
 
@@ -80,43 +80,7 @@ impl std::str::FromStr for OfferAction {
     }
 }
 
-/// A ply as sent: its move letter, or `-` for a turn lost to the
-/// per-move limit (R13).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct PlyText(pub Ply);
-
-impl std::fmt::Display for PlyText {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.0 {
-            Ply::Move(m) => write!(f, "{m}"),
-            Ply::Pass => f.write_str("-"),
-        }
-    }
-}
-
-impl Serialize for PlyText {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for PlyText {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<PlyText, D::Error> {
-        let text = String::deserialize(d)?;
-        parse_ply(&text)
-            .map(PlyText)
-            .ok_or_else(|| serde::de::Error::custom(format!("{text:?} is not a ply")))
-    }
-}
-
-/// A stored ply's text back to a ply.
-pub fn parse_ply(text: &str) -> Option<Ply> {
-    if text == "-" || text == "--" {
-        Some(Ply::Pass)
-    } else {
-        text.parse().ok().map(Ply::Move)
-    }
-}
+pub use oware_session::wire::{parse_ply, PlyText};
 
 fn random_string(len: usize, alphabet: &[u8]) -> String {
     use rand::Rng;
@@ -517,10 +481,7 @@ impl GameMeta {
     }
 }
 
-/// The seeds in South's and North's stores.
-pub fn stores(pos: &Position) -> [u8; 2] {
-    [pos.store(Side::South), pos.store(Side::North)]
-}
+pub use oware_session::wire::stores;
 
 /// Milliseconds since the epoch as an RFC 3339 UTC string.
 pub fn rfc3339(ms: i64) -> String {

@@ -92,15 +92,6 @@ fn view(p: &Puzzle, rating: Rating, lang: Lang) -> PuzzleView {
     }
 }
 
-fn parse_lang(lang: Option<&str>) -> Result<Lang, ApiError> {
-    match lang {
-        None => Ok(Lang::En),
-        Some(l) => Lang::parse(l).ok_or_else(|| {
-            ApiError::invalid_request(format!("lang: expected en or fr, not {l:?}"))
-        }),
-    }
-}
-
 fn puzzle(id: &str) -> Result<&'static Puzzle, ApiError> {
     id.parse::<u32>()
         .ok()
@@ -145,20 +136,7 @@ async fn next(
 ) -> Result<Json<PuzzleView>, ApiError> {
     let Query(q) = q.map_err(|e| ApiError::invalid_request(format!("query: {e}")))?;
     limits.check(Cost::Engine, client).await?;
-    let lang = parse_lang(q.lang.as_deref())?;
-    let mut skip: Vec<u32> = Vec::new();
-    if let Some(s) = q.skip.as_deref().filter(|s| !s.is_empty()) {
-        for part in s.split(',') {
-            skip.push(part.trim().parse().map_err(|_| {
-                ApiError::invalid_request(format!("skip: expected puzzle numbers, not {part:?}"))
-            })?);
-        }
-        if skip.len() > MAX_SKIP {
-            return Err(ApiError::invalid_request(format!(
-                "skip: at most {MAX_SKIP} puzzles"
-            )));
-        }
-    }
+    let (lang, mut skip) = q.parse(MAX_SKIP)?;
     let (target, yours) = match &user {
         Some(u) => {
             let id = u.id.clone();
@@ -212,7 +190,7 @@ async fn daily(
 ) -> Result<Json<PuzzleView>, ApiError> {
     let Query(q) = q.map_err(|e| ApiError::invalid_request(format!("query: {e}")))?;
     limits.check(Cost::Engine, client).await?;
-    let lang = parse_lang(q.lang.as_deref())?;
+    let lang = q.lang()?;
     let (date, n) = day(hub.now_ms());
     let p = puzzles::shipped()
         .daily(n)
@@ -231,7 +209,7 @@ async fn one(
 ) -> Result<Json<PuzzleView>, ApiError> {
     let Query(q) = q.map_err(|e| ApiError::invalid_request(format!("query: {e}")))?;
     limits.check(Cost::Engine, client).await?;
-    let lang = parse_lang(q.lang.as_deref())?;
+    let lang = q.lang()?;
     let p = puzzle(&id)?;
     Ok(Json(view(p, rating_of(&hub, p.id).await?, lang)))
 }
@@ -278,20 +256,10 @@ async fn attempt(
     JsonBody(req): JsonBody<AttemptReq>,
 ) -> Result<Json<AttemptResponse>, ApiError> {
     let p = puzzle(&id)?;
-    let lang = parse_lang(req.lang.as_deref())?;
-    let mut moves = Vec::new();
-    for m in &req.moves {
-        let mv = Move::from_letter(m.chars().next().unwrap_or(' '))
-            .filter(|_| m.chars().count() == 1)
-            .ok_or_else(|| {
-                ApiError::invalid_move(format!("moves: expected house letters, not {m:?}"))
-            })?;
-        moves.push(mv);
-    }
-    let judged = p.attempt(&moves).map_err(|e| match e {
-        puzzles::AttemptError::NoMove => ApiError::invalid_request("moves: no move was given"),
-        puzzles::AttemptError::Illegal { mv, reason } => ApiError::illegal(mv, reason),
-    })?;
+    let (moves, lang) = req.parse()?;
+    let judged = p
+        .attempt(&moves)
+        .map_err(|e| ApiError::from(oware_session::wire::Refusal::from(e)))?;
     limits.check(Cost::Engine, client).await?;
     let keys = ClientKeys::of(client, user.as_ref());
     let mut rated = false;

@@ -32,6 +32,8 @@
 //! - [`puzzles`]: the shipped puzzles (one move clearly better than every
 //!   other), their themes from the core's trace, attempts judged in words,
 //!   and the one test that finds and re-verifies a puzzle.
+//! - [`wire`]: the words the web server and the browser module share: refusal
+//!   codes and the rules' view of a game.
 //! - [`words`]: sentences every front end shows (moves played, the end of a
 //!   game), and [`Lang`], [`Player`].
 //!
@@ -70,6 +72,7 @@ pub mod review;
 pub mod score;
 pub mod session;
 pub mod takeback;
+pub mod wire;
 pub mod words;
 
 pub use analysis::{Analysis, AnalysisCache, AnalysisError, Budget, Judgement, MoveValue, Verdict};

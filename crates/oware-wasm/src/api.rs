@@ -7,13 +7,14 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use oware_core::{parse_plies, perft, Game, House, IllegalMove, Move, MoveTrace, Position, Side};
+use oware_core::{parse_plies, perft, Game, IllegalMove, Move, Position, Side};
 use oware_engine::book::Book;
 use oware_engine::tablebase::Tablebase;
 use oware_engine::{bench, Engine, EngineOptions, Level, Limits, Score, SearchInfo, StopHandle};
 use oware_session::analysis::{Analysis, AnalysisError, Budget};
 use oware_session::puzzles::{self, Puzzle};
 use oware_session::review::{self, ReviewedPly};
+use oware_session::wire::{self, Code};
 use oware_session::{Lang, ScoreKind, TakeBackPlan};
 use serde::{Deserialize, Serialize};
 
@@ -222,41 +223,12 @@ pub enum Request {
     },
 }
 
-/// A refusal: a stable code and what went wrong.
-#[derive(Serialize, Debug)]
-pub struct Refusal {
-    ok: bool,
-    /// Stable code: `bad_request`, `bad_position`, `bad_moves`,
-    /// `illegal_move`, `game_over`, `stopped`, `damaged_table`,
-    /// `no_tables`, `bad_action`, `too_deep`, `nothing_to_take_back`, `no_move_of_yours`,
-    /// `not_found`, `bad_record`.
-    pub code: &'static str,
-    /// In English.
-    pub message: String,
-    /// The detail code of a `bad_record` (the core's `OgnErrorKind::code`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<&'static str>,
-    /// Where in the record: line, from 1.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line: Option<usize>,
-    /// Column, from 1.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub column: Option<usize>,
-    /// The rule an illegal move of the record breaks.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rule: Option<&'static str>,
-}
+/// A refusal: the server's refusal object (`oware_session::wire`), one
+/// code list and one shape for both.
+pub type Refusal = wire::Refusal;
 
-fn refuse(code: &'static str, message: impl Into<String>) -> Refusal {
-    Refusal {
-        ok: false,
-        code,
-        message: message.into(),
-        reason: None,
-        line: None,
-        column: None,
-        rule: None,
-    }
+fn refuse(code: Code, message: impl Into<String>) -> Refusal {
+    Refusal::new(code, message)
 }
 
 #[derive(Serialize)]
@@ -305,12 +277,15 @@ impl State {
     /// iteration of a search or analysis, as JSON.
     pub fn handle(&mut self, request: &str, report: &mut dyn FnMut(&str)) -> String {
         let answer = match serde_json::from_str::<Request>(request) {
-            Err(e) => Err(refuse("bad_request", e.to_string())),
+            Err(e) => Err(refuse(Code::Malformed, e.to_string())),
             Ok(r) => self.answer(r, report),
         };
         match answer {
             Ok(text) => text,
-            Err(refusal) => to_json(&refusal),
+            Err(refusal) => to_json(&Answer {
+                ok: false,
+                body: refusal,
+            }),
         }
     }
 
@@ -372,22 +347,9 @@ impl State {
                 })
             }
             Request::ReadOgn { text } => {
-                let record = oware_core::ogn::Record::parse(&text).map_err(|e| {
-                    let rule = match e.kind {
-                        oware_core::ogn::OgnErrorKind::Move(oware_core::GameError::Illegal {
-                            reason,
-                            ..
-                        }) => Some(reason.rule()),
-                        _ => None,
-                    };
-                    Refusal {
-                        reason: Some(e.kind.code()),
-                        line: Some(e.line),
-                        column: Some(e.column),
-                        rule,
-                        ..refuse("bad_record", format!("OGN: {e}"))
-                    }
-                })?;
+                let record =
+                    oware_core::ogn::Record::parse(&text).map_err(|e| Refusal::record(&e))?;
+
                 ok(read_ogn(&record))
             }
             Request::TakeBack { game, action, side } => {
@@ -405,15 +367,16 @@ impl State {
                         reopen: false,
                         plies: n,
                     }),
-                    Err(e) => return Err(refuse(e.code(), e.to_string())),
+                    Err(e) => return Err(e.into()),
                 }
             }
             Request::Perft { position: p, depth } => {
                 if depth > MAX_PERFT_DEPTH {
                     return Err(refuse(
-                        "too_deep",
+                        Code::InvalidRequest,
                         format!("perft depth {depth}: at most {MAX_PERFT_DEPTH}"),
-                    ));
+                    )
+                    .with_reason("too_deep"));
                 }
                 let pos = position(&p)?;
                 ok(PerftView {
@@ -431,7 +394,7 @@ impl State {
             } => {
                 let game = build_game(&game)?;
                 if game.is_over() || game.legal_moves().is_empty() {
-                    return Err(refuse("game_over", "the game is over"));
+                    return Err(refuse(Code::GameOver, "the game is over"));
                 }
                 let mut limits = match level {
                     Some(n) => Limits::level(Level::new(n)),
@@ -484,8 +447,8 @@ impl State {
                 let stop = self.stop.clone();
                 let a =
                     Analysis::run(&mut self.engine, &game, budget, &stop).map_err(|e| match e {
-                        AnalysisError::GameOver => refuse(e.code(), "the game is over"),
-                        AnalysisError::Stopped => refuse(e.code(), "the analysis was stopped"),
+                        AnalysisError::GameOver => refuse(Code::GameOver, "the game is over"),
+                        AnalysisError::Stopped => refuse(Code::Stopped, "the analysis was stopped"),
                     })?;
                 ok(analysis_view(&a, lang, computer))
             }
@@ -503,10 +466,12 @@ impl State {
             Request::Tables => {
                 let files = std::mem::take(&mut self.pending_tables);
                 if files.is_empty() {
-                    return Err(refuse("no_tables", "no table file was added"));
+                    return Err(refuse(Code::InvalidRequest, "no table file was added")
+                        .with_reason("no_tables"));
                 }
-                let tb = Tablebase::from_bytes(files)
-                    .map_err(|e| refuse("damaged_table", e.to_string()))?;
+                let tb = Tablebase::from_bytes(files).map_err(|e| {
+                    refuse(Code::InvalidRequest, e.to_string()).with_reason("damaged_table")
+                })?;
                 let max = tb.max_seeds();
                 self.engine.set_tablebase(Some(Arc::new(tb)));
                 ok(TablesView { max_seeds: max })
@@ -520,15 +485,16 @@ impl State {
             Request::Review { game, movetime_ms } => {
                 if !(10..=2000).contains(&movetime_ms) {
                     return Err(refuse(
-                        "bad_request",
+                        Code::InvalidRequest,
                         format!("movetime_ms: expected 10 to 2000, not {movetime_ms}"),
-                    ));
+                    )
+                    .with_reason("out_of_range"));
                 }
                 let game = build_game(&game)?;
                 self.stop.reset();
                 let stop = self.stop.clone();
                 let plies = review::review_game(&mut self.engine, &stop, &game, movetime_ms)
-                    .ok_or_else(|| refuse("stopped", "the review was stopped"))?;
+                    .ok_or_else(|| refuse(Code::Stopped, "the review was stopped"))?;
                 ok(ReviewView {
                     plies: plies.iter().map(ReviewPlyView::from).collect(),
                 })
@@ -542,14 +508,15 @@ impl State {
                 let lang = lang_of(lang.as_deref())?;
                 if !(100.0..=3500.0).contains(&rating) {
                     return Err(refuse(
-                        "bad_request",
+                        Code::InvalidRequest,
                         format!("rating: expected 100 to 3500, not {rating}"),
-                    ));
+                    )
+                    .with_reason("out_of_range"));
                 }
                 let set = puzzles::shipped();
                 let near = set.nearest(&[], rating, &skip);
                 if near.is_empty() {
-                    return Err(refuse("not_found", "no puzzles"));
+                    return Err(refuse(Code::NotFound, "no puzzles"));
                 }
                 let i = near[(seed % near.len() as u64) as usize];
                 ok(puzzle_view(&set.puzzles[i], lang))
@@ -558,7 +525,7 @@ impl State {
                 let lang = lang_of(lang.as_deref())?;
                 let p = puzzles::shipped()
                     .daily(day)
-                    .ok_or_else(|| refuse("not_found", "no puzzles"))?;
+                    .ok_or_else(|| refuse(Code::NotFound, "no puzzles"))?;
                 ok(puzzle_view(p, lang))
             }
             Request::Puzzle { id, lang } => {
@@ -570,15 +537,9 @@ impl State {
                 let p = shipped_puzzle(id)?;
                 let moves = moves
                     .iter()
-                    .map(|m| {
-                        m.parse::<Move>()
-                            .map_err(|e| refuse("bad_moves", format!("{m:?}: {e}")))
-                    })
+                    .map(|m| m.parse::<Move>().map_err(|e| Refusal::moves("move", m, &e)))
                     .collect::<Result<Vec<Move>, Refusal>>()?;
-                let judged = p.attempt(&moves).map_err(|e| match e {
-                    puzzles::AttemptError::NoMove => refuse("bad_moves", e.to_string()),
-                    puzzles::AttemptError::Illegal { .. } => refuse("illegal_move", e.to_string()),
-                })?;
+                let judged = p.attempt(&moves).map_err(Refusal::from)?;
                 ok(AttemptView {
                     id: p.id,
                     solved: judged.solved,
@@ -597,18 +558,20 @@ impl State {
 }
 
 fn lang_of(lang: Option<&str>) -> Result<Lang, Refusal> {
-    match lang {
-        None => Ok(Lang::En),
-        Some(l) => {
-            Lang::parse(l).ok_or_else(|| refuse("bad_request", format!("language {l:?}: en or fr")))
-        }
-    }
+    wire::lang(lang)
+}
+
+/// A ply of a game the rules refuse: the refusal, saying which ply.
+fn at_ply(i: usize, e: oware_core::GameError) -> Refusal {
+    let mut r = Refusal::from(e);
+    r.message = format!("ply {}: {}", i + 1, r.message);
+    r
 }
 
 fn shipped_puzzle(id: u32) -> Result<&'static Puzzle, Refusal> {
     puzzles::shipped()
         .get(id)
-        .ok_or_else(|| refuse("not_found", format!("no puzzle {id}")))
+        .ok_or_else(|| refuse(Code::NotFound, format!("no puzzle {id}")))
 }
 
 /// A review, as the server's `ReviewResponse` (without the game's id).
@@ -706,18 +669,16 @@ fn to_json<T: Serialize>(v: &T) -> String {
 }
 
 fn position(text: &str) -> Result<Position, Refusal> {
-    if text == "start" {
-        return Ok(Position::start());
-    }
-    text.parse::<Position>()
-        .map_err(|e| refuse("bad_position", format!("{text:?}: {e}")))
+    wire::position(text)
 }
 
 fn side_of(s: &str) -> Result<Side, Refusal> {
     let mut chars = s.chars();
     match (chars.next().and_then(Side::from_letter), chars.next()) {
         (Some(side), None) => Ok(side),
-        _ => Err(refuse("bad_request", format!("side {s:?}: S or N"))),
+        _ => {
+            Err(refuse(Code::InvalidRequest, format!("side {s:?}: S or N")).with_reason("bad_side"))
+        }
     }
 }
 
@@ -730,10 +691,8 @@ fn side_letter(s: Side) -> char {
 
 fn build_game(spec: &GameSpec) -> Result<Game, Refusal> {
     let start = position(spec.start.as_deref().unwrap_or("start"))?;
-    let plies = parse_plies(&spec.moves)
-        .map_err(|e| refuse("bad_moves", format!("{:?}: {e}", spec.moves)))?;
-    Game::from_plies(start, &plies)
-        .map_err(|(i, e)| refuse("illegal_move", format!("ply {}: {e}", i + 1)))
+    let plies = parse_plies(&spec.moves).map_err(|e| Refusal::moves("moves", &spec.moves, &e))?;
+    Game::from_plies(start, &plies).map_err(|(i, e)| at_ply(i, e))
 }
 
 /// A record's game as the device keeps one: the start, the plies (`-`
@@ -913,39 +872,6 @@ fn info_json(i: &SearchInfo) -> String {
 }
 
 #[derive(Serialize)]
-struct TraceView {
-    #[serde(rename = "move")]
-    mv: char,
-    sown: String,
-    last: char,
-    captured: Vec<(char, u8)>,
-    captured_seeds: u8,
-    grand_slam: bool,
-}
-
-impl From<&MoveTrace> for TraceView {
-    fn from(t: &MoveTrace) -> TraceView {
-        TraceView {
-            mv: t.mv.letter(),
-            sown: t.sown.iter().map(|h: &House| h.letter()).collect(),
-            last: t.last.letter(),
-            captured: t.captured.iter().map(|&(h, n)| (h.letter(), n)).collect(),
-            captured_seeds: t.captured_seeds(),
-            grand_slam: t.grand_slam,
-        }
-    }
-}
-
-#[derive(Serialize)]
-struct OutcomeView {
-    totals: [u8; 2],
-    reason: &'static str,
-    /// The rule that ended the game, if a rule did (as the server's result).
-    rule: Option<&'static str>,
-    winner: &'static str,
-}
-
-#[derive(Serialize)]
 struct CheckView {
     #[serde(rename = "move")]
     mv: String,
@@ -954,33 +880,17 @@ struct CheckView {
     code: Option<&'static str>,
 }
 
+/// A game replayed: the server's rules state (`POST /api/v1/rules/state`,
+/// from the same definition), with the ply at which the game ended and
+/// the legality of any moves asked about.
 #[derive(Serialize)]
 struct ReplayView {
-    position: String,
-    to_move: char,
-    legal: String,
-    plies: usize,
-    over: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    outcome: Option<OutcomeView>,
+    #[serde(flatten)]
+    state: wire::RulesState,
     /// The ply at which the game ended, if it ended by a ply.
     #[serde(skip_serializing_if = "Option::is_none")]
     over_at: Option<usize>,
-    /// The last move's trace (for animation).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    last: Option<TraceView>,
-    /// What the last ply did and why, when it was a move: the words of the
-    /// server's `rules/state` (`oware_session::lessons::explain`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    explained: Option<TextsView>,
     checks: Vec<CheckView>,
-}
-
-/// A text in English and French.
-#[derive(Serialize)]
-struct TextsView {
-    en: String,
-    fr: String,
 }
 
 /// Applies an action after the plies: `agree`, `pass`, `resign S|N`,
@@ -994,35 +904,30 @@ fn apply_action(game: &mut Game, action: &str) -> Result<(), Refusal> {
         (Some("time"), Some(s), None) => game.lose_on_time(side_of(s)?).map(|_| ()),
         _ => {
             return Err(refuse(
-                "bad_action",
+                Code::InvalidRequest,
                 format!("action {action:?}: agree, pass, resign S|N or time S|N"),
-            ))
+            )
+            .with_reason("bad_action"))
         }
     };
-    done.map_err(|e| refuse("bad_action", format!("{action}: {e}")))
+    done.map_err(|e| {
+        let mut r = Refusal::from(e);
+        r.message = format!("{action}: {}", r.message);
+        r
+    })
 }
 
 fn replay(spec: &GameSpec, action: Option<&str>, check: &[String]) -> Result<ReplayView, Refusal> {
     let start = position(spec.start.as_deref().unwrap_or("start"))?;
-    let plies = parse_plies(&spec.moves)
-        .map_err(|e| refuse("bad_moves", format!("{:?}: {e}", spec.moves)))?;
+    let plies = parse_plies(&spec.moves).map_err(|e| Refusal::moves("moves", &spec.moves, &e))?;
     let mut game = Game::new(start);
     let mut over_at = game.is_over().then_some(0);
-    let mut last = None;
-    // The trace of the last ply when it is a move: what the lessons explain.
-    let mut last_ply_trace = None;
     for (i, &ply) in plies.iter().enumerate() {
         let played = match ply {
-            oware_core::Ply::Move(mv) => game.play_traced(mv).map(Some),
-            oware_core::Ply::Pass => game.pass().map(|()| None),
+            oware_core::Ply::Move(mv) => game.play(mv).map(|_| ()),
+            oware_core::Ply::Pass => game.pass(),
         };
-        match played {
-            Ok(t) => {
-                last = t.as_ref().map(TraceView::from).or(last);
-                last_ply_trace = t;
-            }
-            Err(e) => return Err(refuse("illegal_move", format!("ply {}: {e}", i + 1))),
-        }
+        played.map_err(|e| at_ply(i, e))?;
         if game.is_over() && over_at.is_none() {
             over_at = Some(i + 1);
         }
@@ -1035,7 +940,7 @@ fn replay(spec: &GameSpec, action: Option<&str>, check: &[String]) -> Result<Rep
     for text in check {
         let mv: Move = text
             .parse()
-            .map_err(|e| refuse("bad_moves", format!("{text:?}: {e}")))?;
+            .map_err(|e| Refusal::moves("check", text, &e))?;
         let result = if game.is_over() {
             Err(IllegalMove::GameOver)
         } else {
@@ -1048,23 +953,8 @@ fn replay(spec: &GameSpec, action: Option<&str>, check: &[String]) -> Result<Rep
         });
     }
     Ok(ReplayView {
-        position: pos.to_string(),
-        to_move: side_letter(pos.to_move()),
-        legal: game.legal_moves().letters(),
-        plies: game.plies().len(),
-        over: game.is_over(),
-        outcome: game.outcome().map(|o| OutcomeView {
-            totals: o.totals,
-            reason: o.reason.as_str(),
-            rule: o.reason.rule(),
-            winner: o.winner_str(),
-        }),
+        state: wire::state(&game),
         over_at,
-        last,
-        explained: last_ply_trace.map(|t| TextsView {
-            en: oware_session::lessons::explain(&t, Lang::En),
-            fr: oware_session::lessons::explain(&t, Lang::Fr),
-        }),
         checks,
     })
 }

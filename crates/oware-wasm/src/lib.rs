@@ -64,7 +64,7 @@ pub extern "C" fn oware_call() -> usize {
     let answer = match String::from_utf8(request) {
         Ok(text) => with_state(|s| s.handle(&text, &mut host::report)),
         Err(_) => {
-            r#"{"ok":false,"code":"bad_request","message":"the request is not UTF-8"}"#.to_string()
+            r#"{"ok":false,"code":"malformed","message":"the request is not UTF-8"}"#.to_string()
         }
     };
     OUTPUT.with(|b| {

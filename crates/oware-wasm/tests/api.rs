@@ -12,6 +12,16 @@ fn ask(state: &mut State, request: &str) -> Value {
     serde_json::from_str(&text).unwrap()
 }
 
+/// A refusal's code, and its detail after a dot when it has one (the web
+/// client's `err.<code>.<reason>` key).
+fn code_of(r: &Value) -> String {
+    assert_eq!(r["ok"], false, "{r}");
+    match r["reason"].as_str() {
+        Some(reason) => format!("{}.{reason}", r["code"].as_str().unwrap()),
+        None => r["code"].as_str().unwrap().to_string(),
+    }
+}
+
 #[test]
 fn a_search_counts_the_nodes_of_the_engine_itself() {
     let position = "0-2-0-1-3-0-1-0-2-0-3-2-17-17-S";
@@ -35,21 +45,24 @@ fn a_search_counts_the_nodes_of_the_engine_itself() {
 fn refusals_carry_codes_and_the_state_goes_on() {
     let mut state = State::new();
     for (request, code) in [
-        ("not json", "bad_request"),
+        ("not json", "malformed"),
         (
             r#"{"op":"perft","position":"start","depth":99}"#,
-            "too_deep",
+            "invalid_request.too_deep",
         ),
-        (r#"{"op":"replay","game":{"moves":"FA"}}"#, "illegal_move"),
-        (r#"{"op":"tables"}"#, "no_tables"),
+        (
+            r#"{"op":"replay","game":{"moves":"FA"}}"#,
+            "illegal_move.not_your_house",
+        ),
+        (r#"{"op":"tables"}"#, "invalid_request.no_tables"),
     ] {
         let r = ask(&mut state, request);
         assert_eq!(r["ok"], false, "{request}");
-        assert_eq!(r["code"], code, "{request}: {r}");
+        assert_eq!(code_of(&r), code, "{request}: {r}");
     }
     state.add_table(vec![0; 10]);
     let r = ask(&mut state, r#"{"op":"tables"}"#);
-    assert_eq!(r["code"], "damaged_table", "{r}");
+    assert_eq!(code_of(&r), "invalid_request.damaged_table", "{r}");
     let r = ask(&mut state, r#"{"op":"perft","position":"start","depth":4}"#);
     assert_eq!(r["nodes"], 1_014, "the perft vector of the start");
 }
@@ -81,27 +94,27 @@ fn a_take_back_is_planned_by_the_session_layer() {
     for (request, code) in [
         (
             r#"{"op":"take_back","game":{"moves":""}}"#,
-            "nothing_to_take_back",
+            "not_allowed.nothing_to_take_back",
         ),
         (
             r#"{"op":"take_back","game":{"moves":"F"},"side":"N"}"#,
-            "no_move_of_yours",
+            "not_allowed.no_move_of_yours",
         ),
         (
             r#"{"op":"take_back","game":{"moves":"F"},"side":"X"}"#,
-            "bad_request",
+            "invalid_request.bad_side",
         ),
     ] {
         let r = ask(&mut state, request);
-        assert_eq!(r["code"], code, "{request}: {r}");
+        assert_eq!(code_of(&r), code, "{request}: {r}");
     }
     // The result names the rule that ended the game, as the server's does.
     let r = ask(
         &mut state,
         r#"{"op":"replay","game":{"moves":"Ff"},"action":"agree"}"#,
     );
-    assert_eq!(r["outcome"]["rule"], "R12", "{r}");
-    assert_eq!(r["outcome"]["reason"], "agreement", "{r}");
+    assert_eq!(r["result"]["rule"], "R12", "{r}");
+    assert_eq!(r["result"]["reason"], "agreement", "{r}");
 }
 
 #[test]
@@ -171,11 +184,21 @@ fn puzzles_offline_are_the_shipped_set_judged_and_worded_by_the_session_layer() 
     }
     for (request, code) in [
         (r#"{"op":"puzzle","id":999999}"#, "not_found"),
-        (r#"{"op":"puzzle_next","rating":9000}"#, "bad_request"),
-        (r#"{"op":"puzzle","id":1,"lang":"de"}"#, "bad_request"),
-        (r#"{"op":"puzzle_attempt","id":1,"moves":[]}"#, "bad_moves"),
+        (
+            r#"{"op":"puzzle_next","rating":9000}"#,
+            "invalid_request.out_of_range",
+        ),
+        (r#"{"op":"puzzle","id":1,"lang":"de"}"#, "invalid_request"),
+        (
+            r#"{"op":"puzzle_attempt","id":1,"moves":[]}"#,
+            "invalid_request",
+        ),
+        (
+            r#"{"op":"puzzle_attempt","id":1,"moves":["Z"]}"#,
+            "invalid_move.bad_letter",
+        ),
     ] {
-        assert_eq!(ask(&mut state, request)["code"], code, "{request}");
+        assert_eq!(code_of(&ask(&mut state, request)), code, "{request}");
     }
 }
 
@@ -206,7 +229,7 @@ fn a_review_offline_is_the_session_layers_review() {
         &mut state,
         r#"{"op":"review","game":{"moves":"F"},"movetime_ms":5}"#,
     );
-    assert_eq!(r["code"], "bad_request", "{r}");
+    assert_eq!(code_of(&r), "invalid_request.out_of_range", "{r}");
 }
 
 #[test]
@@ -233,14 +256,17 @@ fn a_game_on_the_device_is_written_as_ogn_by_the_core_and_reads_back() {
     assert_eq!(o.winner_str(), "S");
     // A bad game or action is refused with its code, as elsewhere.
     for (request, code) in [
-        (r#"{"op":"ogn","game":{"moves":"FA"}}"#, "illegal_move"),
+        (
+            r#"{"op":"ogn","game":{"moves":"FA"}}"#,
+            "illegal_move.not_your_house",
+        ),
         (
             r#"{"op":"ogn","game":{"moves":"F"},"action":"fly"}"#,
-            "bad_action",
+            "invalid_request.bad_action",
         ),
     ] {
         let r = ask(&mut state, request);
-        assert_eq!(r["code"], code, "{request}: {r}");
+        assert_eq!(code_of(&r), code, "{request}: {r}");
     }
 }
 
@@ -281,7 +307,7 @@ fn an_ogn_record_is_read_by_the_core_for_the_device_and_refused_with_its_place()
         &serde_json::json!({ "op": "read_ogn", "text": "[South \"A\"]\n\n1. F A\n" }).to_string(),
     );
     assert_eq!(r["ok"], false, "{r}");
-    assert_eq!(r["code"], "bad_record", "{r}");
+    assert_eq!(r["code"], "invalid_request", "{r}");
     assert_eq!(r["line"], 3, "{r}");
     assert!(r["reason"].is_string(), "{r}");
     assert!(r["rule"].is_string(), "{r}");
@@ -290,7 +316,7 @@ fn an_ogn_record_is_read_by_the_core_for_the_device_and_refused_with_its_place()
         &mut state,
         &serde_json::json!({ "op": "read_ogn", "text": "[South \"A\"\n" }).to_string(),
     );
-    assert_eq!(r["code"], "bad_record", "{r}");
+    assert_eq!(r["code"], "invalid_request", "{r}");
     assert_eq!(r["line"], 1, "{r}");
     assert_eq!(r["rule"], Value::Null, "{r}");
 }

@@ -374,8 +374,6 @@ impl Live {
     /// The view sent to clients.
     pub fn view(&self, connected: [bool; 2]) -> GameView {
         let game = &self.game;
-        let pos = game.position();
-        let n = game.plies().len();
         GameView {
             id: self.meta.id.clone(),
             mode: self.meta.mode,
@@ -386,15 +384,7 @@ impl Live {
             created_at: rfc3339(self.meta.created_at),
             updated_at: rfc3339(self.meta.updated_at),
             seats: seats_view(&self.meta.seats, connected),
-            start: *game.start(),
-            plies: game.plies().iter().map(|&p| PlyText(p)).collect(),
-            ply: n as u32,
-            position: *pos,
-            to_move: pos.to_move(),
-            legal: game.legal_moves().into_iter().collect(),
-            score: Totals::from(stores(pos)),
-            last: n.checked_sub(1).and_then(|i| trace_of(game, i)),
-            result: game.outcome().map(ResultView::from),
+            play: oware_session::wire::play(game),
             time_control: self.meta.time_control,
             rated: self.meta.rated,
             aborted: self.meta.aborted,
@@ -475,7 +465,7 @@ impl Live {
     pub fn state_event(&self, connected: [bool; 2], you: Option<Option<Side>>) -> Utf8Bytes {
         let view = self.view(connected);
         ClientOut::State {
-            ply: view.ply,
+            ply: view.play.ply,
             game: &view,
             you,
         }

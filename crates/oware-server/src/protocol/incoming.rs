@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use oware_core::{Game, Move, Position, Side};
 use oware_engine::Limits;
+use oware_session::Lang;
 use serde::Deserialize;
 
 use crate::error::ApiError;
@@ -131,7 +132,7 @@ fn parse_action(text: Option<&str>) -> Result<OfferAction, ApiError> {
 }
 
 pub(crate) fn parse_position(text: &str) -> Result<Position, ApiError> {
-    text.parse().map_err(|e| ApiError::position(text, &e))
+    Ok(oware_session::wire::position(text)?)
 }
 
 /// `POST /api/v1/clock` (a manual clock only): `{"advance_ms": n}`.
@@ -907,9 +908,34 @@ pub struct NewGame {
 }
 
 // The bodies and queries of the HTTP routes outside the game API, each
-// parsed by its route's extractor (`JsonBody`, `Query`) before the handler
-// runs; the handlers check the values (a language, a side, a letter) and
-// refuse with a reason.
+// read by its route's extractor (`JsonBody`, `Query`), then parsed here
+// into typed values (a language, a side, moves) before the handler runs.
+
+/// A language field: absent is English (`oware_session::wire::lang`, the
+/// browser module's too).
+pub fn parse_lang(lang: Option<&str>) -> Result<Lang, ApiError> {
+    Ok(oware_session::wire::lang(lang)?)
+}
+
+/// A side field (`what` names it): `S`/`s`/`south` or `N`/`n`/`north`.
+pub fn parse_side(s: &str, what: &str) -> Result<Side, ApiError> {
+    match s {
+        "S" | "s" | "south" => Ok(Side::South),
+        "N" | "n" | "north" => Ok(Side::North),
+        _ => Err(ApiError::invalid_request(format!(
+            "{what}: expected N or S, not {s:?}"
+        ))),
+    }
+}
+
+/// One house letter (`what` names the field).
+fn parse_letter(m: &str, what: &str) -> Result<Move, ApiError> {
+    Move::from_letter(m.chars().next().unwrap_or(' '))
+        .filter(|_| m.chars().count() == 1)
+        .ok_or_else(|| {
+            ApiError::invalid_move(format!("{what}: expected a house letter, not {m:?}"))
+        })
+}
 
 /// `POST /api/v1/mistakes`: the moves of one side judged
 /// (`mistakes_routes.rs`).
@@ -925,6 +951,34 @@ pub struct MistakesReq {
     /// The computer's side (`N` or `S`), so texts say "you" and "the
     /// computer"; absent between two people.
     pub computer: Option<String>,
+}
+
+/// [`MistakesReq`], parsed.
+pub struct Mistakes {
+    /// The game.
+    pub game: Game,
+    /// Whose moves.
+    pub side: Side,
+    /// The language of the texts.
+    pub lang: Lang,
+    /// The computer's side, if one played.
+    pub computer: Option<Side>,
+}
+
+impl MistakesReq {
+    /// The typed request, or the refusal of its first bad field.
+    pub fn parse(self) -> Result<Mistakes, ApiError> {
+        Ok(Mistakes {
+            game: self.game.parse()?,
+            side: parse_side(&self.side, "side")?,
+            lang: parse_lang(self.lang.as_deref())?,
+            computer: self
+                .computer
+                .as_deref()
+                .map(|c| parse_side(c, "computer"))
+                .transpose()?,
+        })
+    }
 }
 
 /// `POST /api/v1/coach`: a move judged (`coach_routes.rs`).
@@ -943,6 +997,50 @@ pub struct CoachReq {
     pub computer: Option<String>,
 }
 
+/// [`CoachReq`], parsed: the move, when given, is legal in the game.
+pub struct Coach {
+    /// The game.
+    pub game: Game,
+    /// The move to judge.
+    pub mv: Option<Move>,
+    /// The language of the texts.
+    pub lang: Lang,
+    /// The computer's side, if one plays.
+    pub computer: Option<Side>,
+}
+
+impl CoachReq {
+    /// The typed request, or the refusal of its first bad field.
+    pub fn parse(self) -> Result<Coach, ApiError> {
+        let game = self.game.parse()?;
+        let lang = parse_lang(self.lang.as_deref())?;
+        let computer = self
+            .computer
+            .as_deref()
+            .map(|c| parse_side(c, "computer"))
+            .transpose()?;
+        let mv = match self.mv.as_deref() {
+            None => None,
+            Some(m) => {
+                let mv = parse_letter(m, "move")?;
+                if game.is_over() {
+                    return Err(ApiError::game_over("the game is over"));
+                }
+                if let Err(reason) = game.position().check(mv) {
+                    return Err(ApiError::illegal(mv, reason));
+                }
+                Some(mv)
+            }
+        };
+        Ok(Coach {
+            game,
+            mv,
+            lang,
+            computer,
+        })
+    }
+}
+
 /// `GET /api/v1/puzzles/next`'s query (`puzzle_routes.rs`).
 #[derive(Deserialize, Debug)]
 pub struct NextQuery {
@@ -953,6 +1051,29 @@ pub struct NextQuery {
     pub skip: Option<String>,
     /// `en` (default) or `fr`.
     pub lang: Option<String>,
+}
+
+impl NextQuery {
+    /// The language and the puzzles to skip (at most `max_skip`).
+    pub fn parse(&self, max_skip: usize) -> Result<(Lang, Vec<u32>), ApiError> {
+        let lang = parse_lang(self.lang.as_deref())?;
+        let mut skip: Vec<u32> = Vec::new();
+        if let Some(s) = self.skip.as_deref().filter(|s| !s.is_empty()) {
+            for part in s.split(',') {
+                skip.push(part.trim().parse().map_err(|_| {
+                    ApiError::invalid_request(format!(
+                        "skip: expected puzzle numbers, not {part:?}"
+                    ))
+                })?);
+            }
+            if skip.len() > max_skip {
+                return Err(ApiError::invalid_request(format!(
+                    "skip: at most {max_skip} puzzles"
+                )));
+            }
+        }
+        Ok((lang, skip))
+    }
 }
 
 /// The daily puzzle's and one puzzle's query (`puzzle_routes.rs`).
@@ -969,6 +1090,26 @@ pub struct AttemptReq {
     pub moves: Vec<String>,
     /// `en` (default) or `fr`.
     pub lang: Option<String>,
+}
+
+impl LangQuery {
+    /// The language.
+    pub fn lang(&self) -> Result<Lang, ApiError> {
+        parse_lang(self.lang.as_deref())
+    }
+}
+
+impl AttemptReq {
+    /// The moves (house letters) and the language.
+    pub fn parse(&self) -> Result<(Vec<Move>, Lang), ApiError> {
+        let lang = parse_lang(self.lang.as_deref())?;
+        let moves = self
+            .moves
+            .iter()
+            .map(|m| parse_letter(m, "moves"))
+            .collect::<Result<Vec<Move>, ApiError>>()?;
+        Ok((moves, lang))
+    }
 }
 
 /// Signing up or in: `{"username", "password"}` (`accounts/routes.rs`).

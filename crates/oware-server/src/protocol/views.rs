@@ -1,7 +1,7 @@
 //! The JSON views of games sent to clients (docs/PROTOCOL.md): never a
 //! seat token, always what the rules core says about the position.
 
-use oware_core::{Game, House, Move, MoveTrace, Outcome, Ply, Position, Side};
+use oware_core::{Ply, Side};
 use oware_session::ScoreKind;
 use serde::{Deserialize, Serialize};
 
@@ -10,52 +10,10 @@ use crate::model::{
     TimeControl,
 };
 
-/// `{"south": n, "north": n}`.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct Totals {
-    /// South's figure.
-    pub south: u8,
-    /// North's figure.
-    pub north: u8,
-}
-
-impl From<[u8; 2]> for Totals {
-    fn from(t: [u8; 2]) -> Totals {
-        Totals {
-            south: t[0],
-            north: t[1],
-        }
-    }
-}
-
 pub use crate::model::stores;
-
-/// A game's result on the wire.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct ResultView {
-    /// Reason id.
-    pub reason: String,
-    /// Rule id, when a rule ended the game.
-    pub rule: Option<String>,
-    /// `S`, `N` or `draw`.
-    pub winner: String,
-    /// Final totals.
-    pub totals: Totals,
-    /// The reason in words.
-    pub text: String,
-}
-
-impl From<&Outcome> for ResultView {
-    fn from(o: &Outcome) -> ResultView {
-        ResultView {
-            reason: o.reason.as_str().to_string(),
-            rule: o.reason.rule().map(str::to_string),
-            winner: o.winner_str().to_string(),
-            totals: Totals::from(o.totals),
-            text: o.reason.to_string(),
-        }
-    }
-}
+/// The rules' part of the views: one definition with the browser's module
+/// (`oware_session::wire`).
+pub use oware_session::wire::{trace_of, Play, ResultView, Totals, TraceView};
 
 /// One seat on the wire (never the token).
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -99,45 +57,6 @@ pub fn seats_view(seats: &[Seat; 2], connected: [bool; 2]) -> SeatsView {
     SeatsView {
         south: one(0),
         north: one(1),
-    }
-}
-
-/// What a move did, for animation.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct TraceView {
-    /// The move.
-    #[serde(rename = "move")]
-    pub mv: Move,
-    /// Houses that received a seed, in order.
-    pub sown: Vec<House>,
-    /// Where the last seed fell.
-    pub last: House,
-    /// Houses captured from, last house first, with their seeds.
-    pub captured: Vec<(House, u8)>,
-    /// The capture was cancelled because it would take every seed (R7).
-    pub grand_slam: bool,
-}
-
-impl From<&MoveTrace> for TraceView {
-    fn from(t: &MoveTrace) -> TraceView {
-        TraceView {
-            mv: t.mv,
-            sown: t.sown.clone(),
-            last: t.last,
-            captured: t.captured.clone(),
-            grand_slam: t.grand_slam,
-        }
-    }
-}
-
-/// The trace of ply `i` of `game`, if it was a move.
-pub fn trace_of(game: &Game, i: usize) -> Option<TraceView> {
-    match game.plies().get(i)? {
-        Ply::Move(mv) => game.positions()[i]
-            .trace(*mv)
-            .ok()
-            .map(|t| TraceView::from(&t)),
-        Ply::Pass => None,
     }
 }
 
@@ -211,24 +130,10 @@ pub struct GameView {
     pub updated_at: String,
     /// Seats.
     pub seats: SeatsView,
-    /// Start position.
-    pub start: Position,
-    /// Every ply.
-    pub plies: Vec<PlyText>,
-    /// Number of plies.
-    pub ply: u32,
-    /// Current position.
-    pub position: Position,
-    /// Side to move.
-    pub to_move: Side,
-    /// Legal moves (empty once over).
-    pub legal: Vec<Move>,
-    /// Stores.
-    pub score: Totals,
-    /// Trace of the last ply, if it was a move.
-    pub last: Option<TraceView>,
-    /// The result once over.
-    pub result: Option<ResultView>,
+    /// The game as the rules see it (start, plies, captures, position,
+    /// side to move, legal moves, stores, last trace, result), flattened.
+    #[serde(flatten)]
+    pub play: Play,
     /// Time control.
     pub time_control: Option<TimeControl>,
     /// Rated.

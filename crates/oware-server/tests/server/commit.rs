@@ -262,8 +262,8 @@ async fn a_move_that_cannot_be_stored_is_not_played_nor_announced() {
     assert_eq!(e.code.as_str(), "internal");
     assert!(!e.message.contains("disk full"), "{e:?}");
     let view = hub.view(&seated.id).await.unwrap();
-    assert_eq!(view.ply, 0);
-    assert_eq!(view.position, oware_core::Position::start());
+    assert_eq!(view.play.ply, 0);
+    assert_eq!(view.play.position, oware_core::Position::start());
     assert!(watcher.events.try_recv().is_err(), "nothing announced");
     store.heal();
     hub.apply_to(
@@ -276,7 +276,7 @@ async fn a_move_that_cannot_be_stored_is_not_played_nor_announced() {
     )
     .await
     .unwrap();
-    assert_eq!(hub.view(&seated.id).await.unwrap().ply, 1);
+    assert_eq!(hub.view(&seated.id).await.unwrap().play.ply, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -313,7 +313,7 @@ async fn a_decline_that_cannot_be_stored_leaves_the_offer() {
         .is_err());
     let view = hub.view(&seated.id).await.unwrap();
     assert_eq!(view.status, GameStatus::Playing);
-    assert!(view.result.is_none());
+    assert!(view.play.result.is_none());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -10,6 +10,16 @@ export class ApiError extends Error {
   }
 }
 
+/** A refusal as an ApiError: the server's `error` object (with the HTTP
+ * status) or the browser module's `{ok: false}` answer (status 0). Both
+ * come from one definition (oware_session::wire::Refusal): the same
+ * `code`, `reason`, `rule`, and `line`/`column` for a record's error. */
+export function refusal(err, status = 0) {
+  const e = new ApiError(status, err.code, err.message || err.code, err.rule, err.reason);
+  if (err.line) { e.line = err.line; e.column = err.column || null; }
+  return e;
+}
+
 // The signed-in session's CSRF token: every state-changing request carries
 // it (X-CSRF-Token) once it is known; the session cookie itself is HttpOnly.
 let csrf = null;
@@ -52,12 +62,10 @@ async function call1(method, path, body, { text = false, empty = false } = {}) {
   if (!res.ok) {
     let err = null;
     try { err = (await res.json()).error; } catch (_) { /* not JSON */ }
-    const e = new ApiError(res.status, err?.code || 'http', err?.message || `HTTP ${res.status}`, err?.rule, err?.reason);
+    const e = refusal(err || { code: 'http', message: `HTTP ${res.status}` }, res.status);
     // How long a rate limit lasts (seconds), to say it in words.
     const wait = Number(res.headers.get('Retry-After'));
     if (Number.isFinite(wait) && wait > 0) e.retryAfter = wait;
-    // Where in the text sent (an OGN record) the error is.
-    if (err?.line) { e.line = err.line; e.column = err.column || null; }
     throw e;
   }
   if (empty || res.status === 204) return null;

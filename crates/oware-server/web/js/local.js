@@ -15,9 +15,8 @@
 // ("FfA") and `action` what ended the game off the board (`agree`,
 // `resign S`), as the module's `replay` takes them.
 
-import { api, ApiError } from './api.js';
+import { api, ApiError, refusal } from './api.js';
 import { readyEngine } from './engine/client.js';
-import { traceCaptures } from './moves.js';
 
 const PREFIX = 'local-';
 const DB = 'oware';
@@ -87,11 +86,10 @@ async function engine() {
 
 async function ask(request) {
   const r = await (await engine()).request(request);
-  if (!r.ok) throw new ApiError(400, r.code === 'illegal_move' ? 'illegal_move' : 'invalid_request', r.message);
+  if (!r.ok) throw refusal(r);
   return r;
 }
 
-const LETTERS = 'ABCDEFabcdef'.split('');
 const now = () => new Date().toISOString();
 
 /** A new id: random, so two devices never make the same one (it is also
@@ -102,50 +100,18 @@ function newId() {
   return PREFIX + [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** An outcome of the module's replay as the server's result view. */
-const resultView = (o) => (o ? {
-  reason: o.reason,
-  rule: o.rule ?? null,
-  winner: o.winner,
-  totals: { south: o.totals[0], north: o.totals[1] },
-  text: o.reason,
-} : null);
-
-/** A position after moves, as POST /api/v1/rules/state answers it
- * (position, side to move, legal moves, the last move's trace, the
- * result), from the module's replay: the rules core without the server. */
-export async function localRulesState(start, moves = '', action = undefined) {
-  const game = { start: start || 'start', moves };
-  const r = await ask({ op: 'replay', game, action, check: LETTERS });
-  const stores = r.position.split('-');
-  return {
-    position: r.position,
-    to_move: r.to_move,
-    ply: r.plies,
-    legal: r.over ? [] : r.legal.split(''),
-    moves,
-    score: { south: Number(stores[12]), north: Number(stores[13]) },
-    last: r.last ? { ...r.last, sown: [...r.last.sown] } : null,
-    explained: r.explained || null,
-    previews: await previewsOf(game, r),
-    status: r.over ? 'over' : 'playing',
-    result: resultView(r.outcome),
-  };
+/** The module's answer to a replay without its own extras: the rules
+ * state, as POST /api/v1/rules/state answers it (one definition,
+ * oware_session::wire::RulesState; tests/one_vocabulary.rs). */
+function rulesStateOf(r) {
+  const { ok: _ok, over_at: _overAt, checks: _checks, ...state } = r;
+  return state;
 }
 
-/** Each house of the side to move, as rules/state previews it: legal or
- * why not, where its last seed lands and what it takes (the core's trace
- * of it, from the module). r is the module's replay of game with
- * `check: LETTERS`. */
-async function previewsOf(game, r) {
-  const previews = [];
-  for (const c of r.checks) {
-    if (!c.legal) { previews.push({ move: c.move, legal: false, refusal: { code: c.code } }); continue; }
-    // eslint-disable-next-line no-await-in-loop
-    const after = await ask({ op: 'replay', game: { start: game.start, moves: game.moves + c.move } });
-    previews.push({ move: c.move, legal: true, refusal: null, last_house: after.last?.last, captures: after.last?.captured_seeds || 0 });
-  }
-  return previews;
+/** A position after moves, as POST /api/v1/rules/state answers it, from
+ * the module: the rules core without the server. */
+export async function localRulesState(start, moves = '', action = undefined) {
+  return rulesStateOf(await ask({ op: 'replay', game: { start: start || 'start', moves }, action }));
 }
 
 /** The engine's review of a game kept here (`GET /games/{id}/review`'s
@@ -195,26 +161,14 @@ export function ognDownload(link, makeText) {
   return link;
 }
 
-/** The game as the server's game view, from the module's replay. */
+/** The game as the server's game view: the module's rules state (the
+ * fields the server's view carries, from the same definition) and this
+ * device's record of who plays. */
 async function view(rec) {
-  const game = { start: rec.start, moves: rec.moves };
-  const r = await ask({ op: 'replay', game, action: rec.action || undefined, check: LETTERS });
-  const plies = rec.moves.split('');
-  // Seeds captured by each ply (the move list's marks): each prefix's last trace.
-  const caps = [];
-  for (let i = 1; i <= plies.length; i += 1) {
-    if (plies[i - 1] === '-') { caps.push(0); continue; }
-    // eslint-disable-next-line no-await-in-loop
-    const p = i === plies.length ? r : await ask({ op: 'replay', game: { start: rec.start, moves: rec.moves.slice(0, i) } });
-    caps.push(traceCaptures(p.last ? { ...p.last, sown: [...p.last.sown] } : null));
-  }
-  // Each legal move's end (where its last seed lands, what it captures):
-  // the core's trace of it, for the hover preview.
-  const previews = await previewsOf(game, r);
-  const stores = r.position.split('-');
-  const seat = (side) => seatOf(rec, side);
-  const outcome = r.outcome;
+  const state = rulesStateOf(await ask({ op: 'replay', game: { start: rec.start, moves: rec.moves }, action: rec.action || undefined }));
+  const { moves: _moves, explained: _explained, ...play } = state;
   return {
+    ...play,
     id: rec.id,
     local: true,
     // Why the account refused it, if it did (`code.reason`).
@@ -225,31 +179,17 @@ async function view(rec) {
     mode: rec.mode,
     level: rec.mode === 'computer' ? rec.level : null,
     level_name: null,
-    status: r.over ? 'over' : 'playing',
     public: false,
     created_at: rec.created_at,
     updated_at: rec.updated_at,
-    seats: { S: seat('S'), N: seat('N') },
-    start: rec.start,
-    plies,
-    ply: plies.length,
-    position: r.position,
-    to_move: r.to_move,
-    legal: r.over ? [] : r.legal.split(''),
-    score: { south: Number(stores[12]), north: Number(stores[13]) },
-    last: plies.length && r.last ? { ...r.last, sown: [...r.last.sown] } : null,
-    result: resultView(outcome),
+    seats: { S: seatOf(rec, 'S'), N: seatOf(rec, 'N') },
     time_control: null,
     rated: false,
     clock: null,
-    offer: r.over ? null : rec.offer || null,
+    offer: state.status === 'over' ? null : rec.offer || null,
     thinking: false,
     engine: 'browser',
     rematch: null,
-    caps,
-    // Each move's legality where the game stands ({move, legal, refusal}),
-    // for the page's refusals before a move is sent.
-    previews,
   };
 }
 
@@ -282,9 +222,7 @@ const sideOfToken = (token) => (token === 'local-S' ? 'S' : token === 'local-N' 
  * ({id, you, tokens, game}); timed games need the server. */
 export async function createLocalGame(opts) {
   if (opts.time_control) throw new ApiError(400, 'offline_timed', 'timed games need the network');
-  const pos = await ask({ op: 'position', text: opts.position || 'start' }).catch((e) => {
-    throw new ApiError(400, 'invalid_position', e.message);
-  });
+  const pos = await ask({ op: 'position', text: opts.position || 'start' });
   let human = null;
   if (opts.mode === 'computer') {
     human = opts.side === 'N' ? 'N' : opts.side === 'random' ? (Math.random() < 0.5 ? 'S' : 'N') : 'S';
@@ -318,12 +256,7 @@ export async function createLocalGame(opts) {
  * exactly as the server refuses it. Resolves to {id, tokens, game}. An
  * imported record is not sent to the account: it was not played here. */
 export async function importLocalOgn(text) {
-  const r = await (await engine()).request({ op: 'read_ogn', text });
-  if (!r.ok) {
-    const e = new ApiError(400, r.code === 'bad_record' ? 'invalid_request' : r.code, r.message, r.rule, r.reason);
-    if (r.line) { e.line = r.line; e.column = r.column || null; }
-    throw e;
-  }
+  const r = await ask({ op: 'read_ogn', text });
   const names = {};
   if (r.south) names.S = r.south;
   if (r.north) names.N = r.north;
@@ -351,9 +284,8 @@ async function play(id, token, move, ply) {
   const g = await view(rec);
   if (g.status !== 'playing') throw new ApiError(409, 'game_over', 'the game is over');
   if (ply !== undefined && ply !== g.ply) throw new ApiError(409, 'stale_ply', 'the game moved on');
-  const check = g.previews.find((p) => p.move === move);
-  if (!check) throw new ApiError(400, 'invalid_request', `no move ${move}`);
-  if (!check.legal) throw new ApiError(400, 'illegal_move', `illegal move ${move}`, null, check.refusal.code);
+  // The module judges the move as the server does (code, detail, rule).
+  await ask({ op: 'replay', game: { start: rec.start, moves: rec.moves + move } });
   rec.moves += move;
   rec.offer = null;
   return { game: await save(rec) };
@@ -367,13 +299,12 @@ export const localApi = {
   computerMove: play,
   async undo(id) {
     const rec = await load(id);
-    const r = await (await engine()).request({
+    const r = await ask({
       op: 'take_back',
       game: { start: rec.start, moves: rec.moves },
       action: rec.action || undefined,
       side: rec.mode === 'computer' ? rec.human : undefined,
     });
-    if (!r.ok) throw new ApiError(400, 'not_allowed', r.message, null, r.code);
     if (r.reopen) rec.action = null;
     else rec.moves = rec.moves.slice(0, rec.moves.length - r.plies);
     rec.offer = null;

@@ -10,7 +10,7 @@ import { t, sideName, formatScore, errorText, refusalText, seatName, levelName }
 import { announce, esc, navigate, setMsg, settings, touching, usingKeyboard } from '../ui.js';
 import { previewHandler, coachAnalysis, coachWarning } from '../aids.js';
 import { describeTrace, resultParts } from '../rulesboard.js';
-import { moveListHtml, traceCaptures, ognCaptures } from '../moves.js';
+import { moveListHtml, traceCaptures } from '../moves.js';
 import { sound, celebrate } from '../sound.js';
 import { browserEngine, readyEngine } from '../engine/client.js';
 import { isLocal, localApi, localTokens, createLocalGame, localOgn, ognDownload } from '../local.js';
@@ -217,25 +217,9 @@ class GamePage {
   }
 
   /** Keeps this.caps (seeds captured by each ply) in step with the game:
-   * from the move's trace when one ply was added, else from the OGN
-   * record's capture marks. */
+   * the game view's own list (the server's and the module's alike). */
   syncCaps(game) {
-    const n = game.plies.length;
-    // A local game carries its own marks.
-    if (game.caps) { this.caps = game.caps.slice(); return; }
-    if (this.caps.length === n) return;
-    if (this.caps.length === n - 1 && (game.last || game.plies[n - 1] === '-')) {
-      this.caps.push(game.plies[n - 1] === '-' ? 0 : traceCaptures(game.last));
-      return;
-    }
-    this.caps = this.caps.slice(0, n);
-    if (!n || this.caps.length === n) return;
-    const want = n;
-    api.ogn(this.id).then((text) => {
-      if (this.destroyed || this.game.plies.length !== want) return;
-      this.caps = ognCaptures(text).slice(0, want);
-      this.renderMoves();
-    }).catch(() => {});
+    this.caps = (game.captures || []).slice();
   }
 
   /** The side this browser plays in a computer or online game (for "You
@@ -853,6 +837,7 @@ class GamePage {
     if (ev.trace) await this.animateTrace(ev.trace, ev.position);
     else this.board.setPosition(ev.position);
     if (this.caps.length === g.plies.length) this.caps.push(traceCaptures(ev.trace));
+    g.captures = this.caps.slice();
     g.plies = [...g.plies, ev.move];
     g.ply = ev.ply;
     g.position = ev.position;

@@ -12,7 +12,7 @@
 // then; the streak and the rating here are kept in this browser
 // (docs/WEB.md, "Offline and installable").
 
-import { api, ApiError } from '../api.js';
+import { api, ApiError, refusal } from '../api.js';
 import { Board } from '../board.js';
 import { t, lang, sideName, errorText } from '../i18n.js';
 import { esc, setMsg, announce, settings, navigate } from '../ui.js';
@@ -25,7 +25,7 @@ async function fromModule(request) {
   const eng = await readyEngine();
   if (!eng) throw new ApiError(0, 'network', 'network');
   const r = await eng.request(request);
-  if (!r.ok) throw new ApiError(r.code === 'not_found' ? 404 : 400, r.code === 'not_found' ? 'not_found' : 'invalid_request', r.message);
+  if (!r.ok) throw refusal(r);
   const { ok, ...body } = r;
   return body;
 }

@@ -6,7 +6,7 @@ import { Board } from '../board.js';
 import { t, sideName, formatScore, seatName, errorText } from '../i18n.js';
 import { esc, navigate, setMsg, relTime, announce, settings } from '../ui.js';
 import { resultText, describeTrace, resultParts, resultShort } from '../rulesboard.js';
-import { moveListHtml, moveNumber, pvText, ognCaptures } from '../moves.js';
+import { moveListHtml, moveNumber, pvText } from '../moves.js';
 import { accountReady, syncMyGames } from '../account.js';
 import { localApi, localStore, localTokens, isLocal, localRulesState, localReview, localOgn, ognDownload, importLocalOgn, offline } from '../local.js';
 import { nameWithRating } from './lobby.js';
@@ -221,7 +221,8 @@ export function mountGame(main, id) {
     };
     let k = n;
     let evals = null;
-    let caps = [];
+    // Seeds taken by each ply: the game view's (server or module alike).
+    let caps = game.captures || [];
     async function show(target, animate) {
       target = Math.max(0, Math.min(n, target));
       const st = await stateAt(target);
@@ -291,7 +292,6 @@ export function mountGame(main, id) {
     cleanupFns.push(() => document.removeEventListener('keydown', keys));
     await show(n);
     if (local) {
-      caps = game.caps || [];
       renderMoves();
       // The record is written on this device, by the module.
       ognDownload(q('.ogn-local'), async () => {
@@ -302,8 +302,6 @@ export function mountGame(main, id) {
     } else api.ogn(id).then((text) => {
       if (!alive) return;
       q('.ogn-text').value = text;
-      caps = ognCaptures(text);
-      renderMoves();
     }).catch(() => {});
     try {
       const mine = seats.get(id);
