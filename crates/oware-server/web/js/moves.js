@@ -44,26 +44,3 @@ export function pvText(pv) {
   for (let i = 0; i < ms.length; i += 2) out.push(ms.slice(i, i + 2).join(' '));
   return out.join(' · ');
 }
-
-/** The capture marks of an OGN record's main line, one entry per ply
- * (0 where nothing was captured). */
-export function ognCaptures(text) {
-  const body = String(text || '')
-    .split('\n').filter((l) => !l.trim().startsWith('[')).join('\n')
-    .replace(/\{[^}]*\}/g, ' ')
-    .replace(/;[^\n]*/g, ' ');
-  // Drop variations (nested parentheses).
-  let flat = '';
-  let depth = 0;
-  for (const c of body) {
-    if (c === '(') depth += 1;
-    else if (c === ')') depth = Math.max(0, depth - 1);
-    else if (depth === 0) flat += c;
-  }
-  const caps = [];
-  for (const tok of flat.split(/\s+/)) {
-    const m = tok.replace(/^\d+\.+/, '').match(/^([A-Fa-f]|--)(?:\+(\d+))?[!?]*$/);
-    if (m) caps.push(m[2] ? Number(m[2]) : 0);
-  }
-  return caps;
-}
