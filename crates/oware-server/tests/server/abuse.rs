@@ -7,7 +7,8 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use crate::common::*;
-use oware_server::Config;
+use oware_server::engines::{EnginePool, Lane};
+use oware_server::{Config, Server};
 use serde_json::json;
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
@@ -18,6 +19,19 @@ fn one_engine() -> Config {
         engine_queue: 2,
         engine_move_cap: Duration::from_millis(300),
         ..Config::default()
+    }
+}
+
+/// Waits until the engines are as `what` says (`holds`), at most 10 s: the
+/// event a test needs before it acts, not a pause.
+async fn until_engines(server: &Server, what: &str, holds: impl Fn(&EnginePool) -> bool) {
+    let t = Instant::now();
+    while !holds(server.hub().engines()) {
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "{what}: not within 10 s"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
     }
 }
 
@@ -46,7 +60,10 @@ async fn an_abandoned_deep_analysis_stops_and_frees_the_engine() {
     let (_dir, server) = start_with(one_engine()).await;
     let addr = server.addr();
     let conn = send_and_hold(addr, "/api/v1/analyze", json!({"depth": 40})).await;
-    tokio::time::sleep(Duration::from_millis(400)).await;
+    until_engines(&server, "the deep analysis runs", |e| {
+        e.running_in(Lane::Study) == 1
+    })
+    .await;
     drop(conn);
     // Without cancellation the single engine would stay on depth 40 until
     // the 10 s cap; with it the next request gets the engine at once.
@@ -85,15 +102,24 @@ async fn requests_abandoned_in_the_queue_give_their_place_back() {
     // abandoned there (more than the queue holds, several times over).
     let holder =
         tokio::spawn(async move { post(addr, "/api/v1/analyze", json!({"depth": 40})).await });
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    for _ in 0..4 {
+    until_engines(&server, "the holder runs", |e| {
+        e.running_in(Lane::Study) == 1
+    })
+    .await;
+    for round in 0..4 {
         let mut conns = Vec::new();
         for _ in 0..3 {
             conns.push(send_and_hold(addr, "/api/v1/analyze", json!({"movetime_ms": 50})).await);
         }
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        // This client's places are taken (the holder running, one
+        // request waiting; the others are refused as busy) ...
+        until_engines(&server, "the queue fills", |e| e.queued() == 2).await;
         drop(conns);
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        // ... and abandoned requests leave it: only the holder is left.
+        until_engines(&server, &format!("round {round}: the queue empties"), |e| {
+            e.queued() == 1
+        })
+        .await;
     }
     assert_eq!(holder.await.unwrap().status, 200);
     // Every place was given back: requests are served, not refused as busy.
@@ -140,7 +166,10 @@ async fn a_review_is_computed_once_per_game_and_stops_when_abandoned() {
     )
     .await
     .unwrap();
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    until_engines(&server, "the review runs", |e| {
+        e.running_in(Lane::Study) == 1
+    })
+    .await;
     drop(s);
     let (status, took) = quick_analysis(addr).await;
     assert_eq!(status, 200);

@@ -297,7 +297,25 @@ async fn limits_hold_across_two_nodes_on_postgresql() {
         let s = if i % 2 == 0 { &mut on_a } else { &mut on_b };
         send(s, json!({"type": "chat", "text": format!("line {i}")})).await;
     }
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // Each line is answered on its own socket: posted (the chat event)
+    // or refused (`rate_limited`). Wait for all six answers.
+    for (s, mine) in [
+        (&mut on_a, ["line 0", "line 2", "line 4"]),
+        (&mut on_b, ["line 1", "line 3", "line 5"]),
+    ] {
+        let mut answered = 0;
+        while answered < 3 {
+            let m = recv(s).await;
+            match m["type"].as_str() {
+                Some("chat") if mine.contains(&m["text"].as_str().unwrap_or("")) => answered += 1,
+                Some("error") => {
+                    assert_eq!(m["code"], "rate_limited", "{m}");
+                    answered += 1;
+                }
+                _ => {}
+            }
+        }
+    }
     let history = get(
         a,
         &format!("/api/v1/games/{id}/chat?token={south}&limit=100"),

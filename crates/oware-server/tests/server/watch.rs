@@ -31,9 +31,13 @@ fn ids(watch: &Value) -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn games_being_played_are_listed_and_the_best_rated_is_featured() {
+    // On a manual clock: "the most recently moved" is the clock's order,
+    // moved on by the test between the moves.
+    let time = oware_server::time::Time::manual(oware_server::time::Time::wall().unix_ms());
     let (_dir, server) = start_with(oware_server::Config {
         engine_threads: 1,
         rate_limits: None,
+        time: time.clone(),
         ..Default::default()
     })
     .await;
@@ -64,7 +68,7 @@ async fn games_being_played_are_listed_and_the_best_rated_is_featured() {
     .await;
     assert_eq!(r.status, 200, "{}", r.body);
     play(addr, &first, &s1, "F", 0).await;
-    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    time.advance(std::time::Duration::from_secs(1));
     play(addr, &second, &s2, "F", 0).await;
     play(addr, &second, &n2, "f", 1).await;
 
@@ -105,7 +109,7 @@ async fn games_being_played_are_listed_and_the_best_rated_is_featured() {
     .await;
     assert_eq!(r.status, 200, "{}", r.body);
     play(addr, &rated, &south, "F", 0).await;
-    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    time.advance(std::time::Duration::from_secs(1));
     play(addr, &second, &s2, "A", 2).await;
     let w = get(addr, "/api/v1/watch").await.json();
     assert_eq!(ids(&w), vec![second.clone(), rated.clone(), first], "{w}");
