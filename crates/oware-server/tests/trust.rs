@@ -114,9 +114,10 @@ async fn finding_1_computer_replies_stay_quick_under_an_analysis_flood() {
         }));
     }
     // Let the flood fill the engine first.
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    let queued = server.hub().engines().queued();
-    assert!(queued >= 2, "the flood holds {queued} study requests");
+    until_engines(&server, "the flood holds two study requests", |e| {
+        e.queued() >= 2
+    })
+    .await;
 
     let c = post(
         addr,
@@ -187,7 +188,10 @@ async fn finding_1_one_client_has_a_bounded_engine_budget() {
             })
         })
         .collect();
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    until_engines(&server, "the hog's two requests are in", |e| {
+        e.queued() == 2
+    })
+    .await;
     let t = Instant::now();
     let third = post_as(hog, addr, "/api/v1/analyze", json!({"movetime_ms": 50})).await;
     assert_eq!(third.status, 503, "{}", third.body);

@@ -7,8 +7,8 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use crate::common::*;
-use oware_server::engines::{EnginePool, Lane};
-use oware_server::{Config, Server};
+use oware_server::engines::Lane;
+use oware_server::Config;
 use serde_json::json;
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
@@ -19,19 +19,6 @@ fn one_engine() -> Config {
         engine_queue: 2,
         engine_move_cap: Duration::from_millis(300),
         ..Config::default()
-    }
-}
-
-/// Waits until the engines are as `what` says (`holds`), at most 10 s: the
-/// event a test needs before it acts, not a pause.
-async fn until_engines(server: &Server, what: &str, holds: impl Fn(&EnginePool) -> bool) {
-    let t = Instant::now();
-    while !holds(server.hub().engines()) {
-        assert!(
-            t.elapsed() < Duration::from_secs(10),
-            "{what}: not within 10 s"
-        );
-        tokio::time::sleep(Duration::from_millis(5)).await;
     }
 }
 

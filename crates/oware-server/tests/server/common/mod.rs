@@ -451,3 +451,20 @@ pub fn invite_of(created: &Value) -> String {
         .unwrap()
         .to_string()
 }
+
+/// Waits until the engines are as `what` says (`holds`), at most 10 s: the
+/// event a test needs before it acts, not a pause.
+pub async fn until_engines(
+    server: &Server,
+    what: &str,
+    holds: impl Fn(&oware_server::engines::EnginePool) -> bool,
+) {
+    let t = std::time::Instant::now();
+    while !holds(server.hub().engines()) {
+        assert!(
+            t.elapsed() < std::time::Duration::from_secs(10),
+            "{what}: not within 10 s"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+}
