@@ -65,7 +65,8 @@ async function step(page, name) {
 }
 
 /** Plays the tournament on `pages` until it is over (or until `enough`
- * says of its state). */
+ * says of its state), moving the server's manual clock a second per look:
+ * the director's rounds run on the server's clock. */
 async function playOut(pages, names, id, limitMs, enough = (v) => v.status === 'finished') {
   const end = Date.now() + limitMs;
   for (;;) {
@@ -76,6 +77,7 @@ async function playOut(pages, names, id, limitMs, enough = (v) => v.status === '
       try { await step(pages[i], names[i]); } catch (_) { /* the page moved on meanwhile */ }
     }
     await sleep(250);
+    await fetch(`${BASE}/api/v1/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: 1000 }) });
   }
 }
 
@@ -123,7 +125,8 @@ test('phones: a 4-player arena and a 5-player Swiss with byes, to their ends', a
     }
     // Its start, a minute on: paired players are sent to their games.
     await advance(60_000);
-    await until(async () => /\/game\//.test(pages[1].url()) || /\/game\//.test(pages[0].url()), 'a player sent to their game');
+    // The director's next ticks (a second each) pair the players.
+    await until(async () => { await advance(1000); return /\/game\//.test(pages[1].url()) || /\/game\//.test(pages[0].url()); }, 'a player sent to their game');
     // Two rounds of games, then its fifteen minutes are over.
     await playOut(pages.slice(0, 4), NAMES.slice(0, 4), arena, 90000, (v) => v.games.filter((g) => g.outcome).length >= 4);
     await advance(15 * 60_000);

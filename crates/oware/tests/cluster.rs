@@ -582,10 +582,12 @@ fn a_tournament_whose_node_is_killed_mid_round_finishes_on_another() {
         return;
     };
     let url = pg.database("tournament");
-    // Both nodes on one manual clock, standing at the same time: the test
-    // moves both to the start (POST /api/v1/clock), and no round waits.
+    // Both nodes on manual clocks, standing at the same time: the test
+    // moves both to the start (POST /api/v1/clock), then moves the node it
+    // watches a second per look, so the director's ticks and the Swiss's
+    // breaks between rounds pass in virtual time.
     let at = oware_server::time::Time::wall().unix_ms().to_string();
-    let manual = ["--manual-clock", at.as_str(), "--swiss-break-ms", "0"];
+    let manual = ["--manual-clock", at.as_str()];
     let mut a = Node::start_with(&url, &manual);
     let b = Node::start_with(&url, &manual);
     let rt = tokio::runtime::Runtime::new().unwrap();
@@ -648,7 +650,7 @@ fn a_tournament_whose_node_is_killed_mid_round_finishes_on_another() {
                     started.elapsed() < Duration::from_secs(30),
                     "round {round}: {v:#}"
                 );
-                tokio::time::sleep(Duration::from_millis(150)).await;
+                tick(node).await;
             }
         };
         let resign_round = |node: SocketAddr, v: Value, round: u64| {
@@ -705,7 +707,7 @@ fn a_tournament_whose_node_is_killed_mid_round_finishes_on_another() {
                 started.elapsed() < Duration::from_secs(30),
                 "not finished: {v:#}"
             );
-            tokio::time::sleep(Duration::from_millis(200)).await;
+            tick(b.addr).await;
         };
         // Each round paired once: every player in exactly one game of it.
         let games = last["games"].as_array().unwrap();
@@ -737,4 +739,12 @@ fn a_tournament_whose_node_is_killed_mid_round_finishes_on_another() {
             assert_eq!(s["score"].as_f64().unwrap(), wins as f64, "{s}");
         }
     });
+}
+
+/// Moves a node's manual clock on by one tick of the tournaments' director
+/// (1 s) and gives its look a moment to run.
+async fn tick(node: SocketAddr) {
+    let r = post(node, "/api/v1/clock", json!({"advance_ms": 1000})).await;
+    assert_eq!(r.status, 200, "a manual clock: {}", r.body);
+    tokio::time::sleep(Duration::from_millis(20)).await;
 }

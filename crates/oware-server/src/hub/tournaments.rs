@@ -290,11 +290,15 @@ impl Hub {
     /// Starts the director (see the module's notes).
     pub(crate) fn start_tournament_task(self: &Arc<Self>) {
         let weak = Arc::downgrade(self);
+        // The director's minutes are the server's: a manual clock runs a
+        // round when it is moved (the tests of a 20-minute arena and a
+        // Swiss run in virtual time).
+        let time = self.time().clone();
         tokio::spawn(async move {
             // The schedule's slots this node has created (or seen created).
             let mut announced = std::collections::HashSet::new();
             loop {
-                tokio::time::sleep(TICK).await;
+                time.sleep(TICK).await;
                 let Some(hub) = weak.upgrade() else { break };
                 let now = hub.now_ms();
                 let lease = crate::store::Lease {
@@ -320,6 +324,10 @@ impl Hub {
                                     tracing::warn!("tournament {id}: {e}");
                                 }
                             }
+                            // The look is over: the next tick may look again
+                            // (the lease only covers a node dying mid-look).
+                            let key = id.clone();
+                            let _ = hub.read(move |s| s.release_tournament(&key, lease)).await;
                         }
                     });
                 looks.await;

@@ -457,6 +457,10 @@ macro_rules! store_reads {
                     self.read(async |db| tournaments::claim(db, now, lease, limit).await)
                 }
 
+                fn release_tournament(&self, id: &str, lease: Lease) -> Result<(), StoreError> {
+                    self.read(async |db| tournaments::release(db, id, lease).await)
+                }
+
                 fn tournaments_entered(
                     &self,
                     account_id: &str,

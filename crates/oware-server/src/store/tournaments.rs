@@ -344,6 +344,10 @@ pub trait TournamentStore: Send + Sync + 'static {
         lease: super::Lease,
         limit: u32,
     ) -> Result<Vec<String>, super::StoreError>;
+    /// Gives back a tournament claimed with `lease` (its look is over), so
+    /// the next tick of any node may look again; a claim since taken by
+    /// another node is left alone.
+    fn release_tournament(&self, id: &str, lease: super::Lease) -> Result<(), super::StoreError>;
     /// Every tournament an account has entered, and its state in each
     /// (its data export).
     fn tournaments_entered(&self, account_id: &str) -> Result<Vec<Entered>, super::StoreError>;
@@ -696,6 +700,16 @@ pub(crate) async fn claim(
     );
     db.column(&sql, args![now, lease.now + lease.ms, limit, lease.now])
         .await
+}
+
+/// See [`TournamentStore::release_tournament`].
+pub(crate) async fn release(db: &impl Db, id: &str, lease: Lease) -> Result<(), StoreError> {
+    db.execute(
+        "UPDATE tournaments SET claim = NULL WHERE id = $1 AND claim = $2",
+        args![id, lease.now + lease.ms],
+    )
+    .await?;
+    Ok(())
 }
 
 /// Every tournament an account entered.

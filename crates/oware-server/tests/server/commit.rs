@@ -192,6 +192,9 @@ impl oware_server::store::tournaments::TournamentStore for Flaky {
     ) -> Result<Vec<String>, StoreError> {
         self.inner.claim_tournaments(now, lease, limit)
     }
+    fn release_tournament(&self, id: &str, lease: Lease) -> Result<(), StoreError> {
+        self.inner.release_tournament(id, lease)
+    }
     fn tournaments_entered(
         &self,
         account_id: &str,

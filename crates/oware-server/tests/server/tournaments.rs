@@ -18,7 +18,6 @@ fn config(time: &Time) -> Config {
     Config {
         engine_threads: 1,
         rate_limits: None,
-        swiss_break: Duration::from_millis(0),
         time: time.clone(),
         ..Config::default()
     }
@@ -235,7 +234,7 @@ async fn an_arena_pairs_players_again_as_they_finish_and_ends_with_standings() {
                 }
             }
         }
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        tick(addr).await;
     };
     let standings = last["standings"].as_array().unwrap();
     assert_eq!(standings.len(), 4, "{last:#}");

@@ -16,7 +16,6 @@ fn config(time: &Time) -> Config {
     Config {
         engine_threads: 1,
         rate_limits: None,
-        swiss_break: Duration::from_millis(0),
         time: time.clone(),
         ..Config::default()
     }

@@ -49,7 +49,9 @@ pub async fn view(addr: SocketAddr, p: &Player, id: &str) -> Value {
     r.json()
 }
 
-/// Waits (asking as `p`, which marks them present) until `done` holds.
+/// Waits (asking as `p`, which marks them present) until `done` holds,
+/// moving the server's manual clock on by a director's tick between two
+/// looks (`POST /api/v1/clock`), so its rounds run in virtual time.
 pub async fn wait_for(
     addr: SocketAddr,
     p: &Player,
@@ -64,7 +66,7 @@ pub async fn wait_for(
             return v;
         }
         assert!(Instant::now() < until, "waited for {what}: {v:#}");
-        tokio::time::sleep(Duration::from_millis(150)).await;
+        tick(addr).await;
     }
 }
 
@@ -187,4 +189,12 @@ pub async fn play_and_resign(addr: SocketAddr, ps: &[Player], game: &str) {
 /// minutes pass when the test moves it (`Time::advance`).
 pub fn manual_clock() -> oware_server::time::Time {
     oware_server::time::Time::manual(oware_server::time::Time::wall().unix_ms())
+}
+
+/// Moves the server's manual clock on by one tick of the tournaments'
+/// director (1 s) and gives its round a moment to run.
+pub async fn tick(addr: SocketAddr) {
+    let r = post(addr, "/api/v1/clock", json!({"advance_ms": 1000})).await;
+    assert_eq!(r.status, 200, "a manual clock: {}", r.body);
+    tokio::time::sleep(Duration::from_millis(20)).await;
 }
