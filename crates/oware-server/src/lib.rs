@@ -29,6 +29,7 @@ pub mod listener;
 pub mod metrics;
 pub mod mistakes_routes;
 pub mod model;
+pub mod notification_routes;
 pub mod offline_routes;
 pub mod protocol;
 pub mod puzzle_routes;
@@ -101,6 +102,7 @@ pub fn app(state: state::AppState) -> Router {
         .merge(offline_routes::routes())
         .merge(table_routes::routes())
         .merge(tournament_routes::routes())
+        .merge(notification_routes::routes())
         .layer(axum::middleware::from_fn_with_state(
             hub.clone(),
             accounts::session::middleware,

@@ -122,6 +122,7 @@ const LAYERS: &[&[&str]] = &[
         "offline_routes",
         "table_routes",
         "tournament_routes",
+        "notification_routes",
         "state",
         "lib",
     ],

@@ -87,6 +87,8 @@ struct Me {
     /// The puzzle rating, once a puzzle was tried signed in.
     #[serde(skip_serializing_if = "Option::is_none")]
     puzzles: Option<PuzzleRatingView>,
+    /// Unread notifications.
+    unread: u32,
 }
 
 /// A player's puzzle rating and how many puzzles they tried and solved.
@@ -154,6 +156,7 @@ async fn start_session(hub: &Hub, account: &AccountRow) -> Result<Response, ApiE
         csrf,
         ratings: ratings_of(hub, &account.id).await?,
         puzzles: puzzle_rating_of(hub, &account.id).await?,
+        unread: hub.unread(&account.id).await?,
     };
     let mut res = Json(me).into_response();
     res.headers_mut().insert(
@@ -304,6 +307,7 @@ async fn me(State(hub): State<Arc<Hub>>, user: User) -> Result<Json<Me>, ApiErro
     Ok(Json(Me {
         ratings: ratings_of(&hub, &user.id).await?,
         puzzles: puzzle_rating_of(&hub, &user.id).await?,
+        unread: hub.unread(&user.id).await?,
         username: user.username,
         csrf: user.csrf,
     }))
@@ -701,6 +705,8 @@ struct Profile {
     puzzles: Option<PuzzleRatingView>,
     history: Vec<HistoryPoint>,
     games: Vec<Summary>,
+    /// An account socket of theirs is open (on any node).
+    online: bool,
 }
 
 async fn profile(
@@ -721,6 +727,7 @@ async fn profile(
     Ok(Json(Profile {
         ratings: ratings_of(&hub, &account.id).await?,
         puzzles: puzzle_rating_of(&hub, &account.id).await?,
+        online: hub.online(&account.id),
         username: account.username,
         created_at: crate::model::rfc3339(account.created_at),
         history,

@@ -26,6 +26,7 @@ mod engine;
 mod live;
 mod new_game;
 mod nodes;
+mod notifications;
 pub mod offline;
 mod seeks;
 mod tournaments;
@@ -42,6 +43,7 @@ use tokio::sync::{broadcast, Mutex};
 pub use crate::protocol::incoming::NewGame;
 pub use commands::{Command, Watcher};
 pub use live::{current_games, Live};
+pub use notifications::{AccountLink, READ_IDS};
 
 use crate::accounts::AccountOp;
 use crate::config::Config;
@@ -189,6 +191,7 @@ pub struct Hub {
     reviews: StdMutex<analysis::ReviewCache>,
     seeks: seeks::Seeks,
     presence: tournaments::Presence,
+    online: notifications::Online,
     config: Config,
     /// This process's id among the nodes sharing the store.
     node: u64,
@@ -285,6 +288,7 @@ impl Hub {
             reviews: StdMutex::new(analysis::ReviewCache::default()),
             seeks: seeks::Seeks::default(),
             presence: tournaments::Presence::default(),
+            online: notifications::Online::default(),
             config,
             node: rand::random(),
             metrics: crate::metrics::Metrics::default(),
@@ -586,6 +590,7 @@ impl Hub {
             .any(|a| matches!(a, Announce::Ply(_)))
         {
             self.metrics.moved();
+            self.after_ply(live);
         }
         self.after_change(slot, live, true);
         for a in commit.announce {

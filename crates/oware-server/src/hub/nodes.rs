@@ -74,6 +74,22 @@ pub(crate) enum NodeNotice {
     },
     /// Node `node` has just opened game `game`: who is connected where?
     WhoIsThere { node: u64, game: String },
+    /// An event for an account's sockets (a notification, its unread
+    /// count).
+    Account {
+        node: u64,
+        account: String,
+        event: String,
+        sent: i64,
+    },
+    /// These accounts have (`on`) or no longer have a socket open on node
+    /// `node`.
+    Online {
+        node: u64,
+        accounts: Vec<String>,
+        on: bool,
+        sent: i64,
+    },
     /// A chat event for the game's players' room, or its spectators'.
     Chat {
         node: u64,
@@ -133,6 +149,10 @@ impl Hub {
                     for chunk in games.chunks(100) {
                         hub.publish_presence(chunk);
                     }
+                    // Account ids of 10 letters: about 13 bytes each.
+                    for chunk in hub.online_here().chunks(400) {
+                        hub.publish_online(chunk, true);
+                    }
                 }
             });
         }
@@ -166,6 +186,35 @@ impl Hub {
         })
         .unwrap_or_default();
         // Not awaited: a lost word only ages out.
+        drop(self.store.write(crate::store::WriteOp::Notify(notice)));
+    }
+
+    /// Tells the other nodes that these accounts have (`on`) or no longer
+    /// have a socket open here.
+    pub(crate) fn publish_online(&self, accounts: &[String], on: bool) {
+        if !self.store.shared() || accounts.is_empty() {
+            return;
+        }
+        let notice = serde_json::to_string(&NodeNotice::Online {
+            node: self.node,
+            accounts: accounts.to_vec(),
+            on,
+            sent: self.now_ms(),
+        })
+        .unwrap_or_default();
+        // Not awaited: a lost word only ages out.
+        drop(self.store.write(crate::store::WriteOp::Notify(notice)));
+    }
+
+    /// Sends an event to an account's sockets on the other nodes.
+    pub(crate) fn publish_account(&self, account: &str, event: &Utf8Bytes) {
+        let notice = serde_json::to_string(&NodeNotice::Account {
+            node: self.node,
+            account: account.to_string(),
+            event: event.as_str().to_string(),
+            sent: self.now_ms(),
+        })
+        .unwrap_or_default();
         drop(self.store.write(crate::store::WriteOp::Notify(notice)));
     }
 
@@ -242,6 +291,9 @@ impl Hub {
                 return;
             }
         };
+        // When a word from another node was heard (the machine's time: it
+        // ages out whatever the server's clock says).
+        let heard = Instant::now();
         match notice {
             NodeNotice::Game {
                 node,
@@ -302,7 +354,7 @@ impl Hub {
                     slot.remote
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
-                        .insert(node, (seats, Instant::now()));
+                        .insert(node, (seats, heard));
                     if slot.connected() != before {
                         tokio::spawn(async move {
                             let live = slot.state.lock().await;
@@ -319,6 +371,26 @@ impl Hub {
                     if slot.connected_here().iter().any(|c| *c) {
                         self.publish_presence(&[slot]);
                     }
+                }
+            }
+            NodeNotice::Account {
+                node,
+                account,
+                event,
+                sent,
+            } => {
+                if self.foreign(node, sent) {
+                    self.deliver_here(&account, Utf8Bytes::from(event));
+                }
+            }
+            NodeNotice::Online {
+                node,
+                accounts,
+                on,
+                sent,
+            } => {
+                if self.foreign(node, sent) {
+                    self.remote_online(node, accounts, on, heard);
                 }
             }
             NodeNotice::Chat {

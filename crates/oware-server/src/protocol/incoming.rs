@@ -1194,3 +1194,81 @@ pub struct OfflineGameReq {
     #[serde(default)]
     pub end: Option<String>,
 }
+
+/// `GET /notifications`: a page, newest first.
+#[derive(Deserialize, Debug, Default)]
+pub struct NotificationsQuery {
+    /// Only notifications older than this one (its `id`).
+    pub before: Option<String>,
+    /// At most this many (1..=100, 20 by default).
+    pub limit: Option<u32>,
+}
+
+impl NotificationsQuery {
+    /// The page's size.
+    pub fn limit(&self) -> Result<u32, ApiError> {
+        let limit = self.limit.unwrap_or(20);
+        if !(1..=100).contains(&limit) {
+            return Err(ApiError::invalid_request(format!(
+                "limit: {limit} is not in 1..100"
+            )));
+        }
+        Ok(limit)
+    }
+}
+
+/// `POST /notifications/read`: `{"ids": [...]}` or `{"all": true}`.
+#[derive(Deserialize, Debug, Default)]
+pub struct MarkRead {
+    /// The notifications seen.
+    pub ids: Option<Vec<String>>,
+    /// All of them.
+    #[serde(default)]
+    pub all: bool,
+}
+
+impl MarkRead {
+    /// Which to mark read: `None` for all of them.
+    pub fn ids(self, most: usize) -> Result<Option<Vec<String>>, ApiError> {
+        match (self.ids, self.all) {
+            (None, true) => Ok(None),
+            (Some(ids), false) if !ids.is_empty() && ids.len() <= most => Ok(Some(ids)),
+            (Some(ids), false) if ids.len() > most => {
+                Err(ApiError::too_large(format!("ids: at most {most} at once")))
+            }
+            _ => Err(ApiError::invalid_request(
+                "give either ids (a non-empty list) or \"all\": true",
+            )),
+        }
+    }
+}
+
+/// A message on an account's socket (`GET /account/ws`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AccountIn {
+    /// Keep-alive.
+    Ping,
+}
+
+/// The JSON shape of an account socket's message.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+enum RawAccountIn {
+    Ping {},
+}
+
+impl AccountIn {
+    /// Reads a message; too long or unknown ones are refused.
+    pub fn parse(text: &str) -> Result<AccountIn, ApiError> {
+        if text.len() > MESSAGE_LIMIT {
+            return Err(ApiError::too_large(format!(
+                "messages are limited to {MESSAGE_LIMIT} bytes"
+            )));
+        }
+        let raw: RawAccountIn = serde_json::from_str(text)
+            .map_err(|e| ApiError::malformed(format!("invalid message: {e}")))?;
+        Ok(match raw {
+            RawAccountIn::Ping {} => AccountIn::Ping,
+        })
+    }
+}

@@ -425,3 +425,44 @@ pub struct TournamentView {
     /// The caller, when signed in and an entrant.
     pub you: Option<YouInTournament>,
 }
+
+/// An event on an account's socket (`GET /account/ws`).
+#[derive(Serialize, Debug)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum AccountOut<'a> {
+    /// A new notification, and the unread count with it.
+    Notification {
+        /// The notification.
+        notification: &'a crate::store::notifications::Notification,
+        /// Unread notifications now.
+        unread: u32,
+    },
+    /// The unread count changed (notifications read elsewhere).
+    Unread {
+        /// Unread notifications now.
+        unread: u32,
+    },
+    /// The answer to a ping.
+    Pong,
+    /// A message refused.
+    Error {
+        /// Why.
+        error: ErrorBody<'a>,
+    },
+}
+
+impl AccountOut<'_> {
+    /// As a WebSocket text payload.
+    pub fn to_text(&self) -> Utf8Bytes {
+        Utf8Bytes::from(serde_json::to_string(self).expect("events serialize"))
+    }
+}
+
+/// `GET /notifications`.
+#[derive(Serialize, Debug)]
+pub struct NotificationsPage {
+    /// Newest first.
+    pub items: Vec<crate::store::notifications::Notification>,
+    /// Unread notifications.
+    pub unread: u32,
+}

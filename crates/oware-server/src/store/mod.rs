@@ -59,6 +59,7 @@ pub struct Lease {
 }
 pub mod chat;
 pub mod limits;
+pub mod notifications;
 pub mod puzzles;
 pub mod tournaments;
 
@@ -279,6 +280,8 @@ pub enum WriteOp {
     PuzzleAttempt(puzzles::PuzzleAttempt),
     /// A change to tournaments (`store/tournaments.rs`).
     Tournament(tournaments::TournamentOp),
+    /// A change to notifications (`store/notifications.rs`).
+    Notification(notifications::NotificationOp),
     /// A message to every node sharing the store, sent when (and only if)
     /// the transaction holding it commits (PostgreSQL `NOTIFY`; nothing
     /// for a store no other node shares).
@@ -439,7 +442,12 @@ pub trait PuzzleStore: Send + Sync + 'static {
 /// Where games, accounts, chat, puzzle ratings and tournaments are kept: the stores in
 /// one database, so a game's end and its ratings commit together.
 pub trait Store:
-    GameStore + AccountStore + ChatStore + PuzzleStore + tournaments::TournamentStore
+    GameStore
+    + AccountStore
+    + ChatStore
+    + PuzzleStore
+    + tournaments::TournamentStore
+    + notifications::NotificationStore
 {
 }
 

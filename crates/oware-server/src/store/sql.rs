@@ -284,6 +284,7 @@ macro_rules! store_reads {
                 AccountRow, HistoryPoint, RatingRow, Relations, ReportFilter, ReportRow, SessionRow,
             };
             use $crate::store::chat::{ChatMessage, Room};
+            use $crate::store::notifications::{self, Notification, NotificationStore};
             use $crate::store::puzzles::PuzzlePlayer;
             use $crate::store::sql::Db;
             use $crate::store::tournaments::{
@@ -474,6 +475,25 @@ macro_rules! store_reads {
 
                 fn tournament_blocks(&self, id: &str) -> Result<Vec<(String, String)>, StoreError> {
                     self.read(async |db| tournaments::blocks(db, id).await)
+                }
+            }
+
+            impl NotificationStore for $store {
+                fn notifications(
+                    &self,
+                    account: &str,
+                    before: Option<&str>,
+                    limit: u32,
+                ) -> Result<Vec<Notification>, StoreError> {
+                    self.read(async |db| notifications::page(db, account, before, limit).await)
+                }
+
+                fn notification(&self, id: &str) -> Result<Option<Notification>, StoreError> {
+                    self.read(async |db| notifications::one(db, id).await)
+                }
+
+                fn unread_notifications(&self, account: &str) -> Result<u32, StoreError> {
+                    self.read(async |db| notifications::unread(db, account).await)
                 }
             }
 

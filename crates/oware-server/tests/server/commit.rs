@@ -209,6 +209,26 @@ impl oware_server::store::tournaments::TournamentStore for Flaky {
     }
 }
 
+impl oware_server::store::notifications::NotificationStore for Flaky {
+    fn notifications(
+        &self,
+        account: &str,
+        before: Option<&str>,
+        limit: u32,
+    ) -> Result<Vec<oware_server::store::notifications::Notification>, StoreError> {
+        self.inner.notifications(account, before, limit)
+    }
+    fn notification(
+        &self,
+        id: &str,
+    ) -> Result<Option<oware_server::store::notifications::Notification>, StoreError> {
+        self.inner.notification(id)
+    }
+    fn unread_notifications(&self, account: &str) -> Result<u32, StoreError> {
+        self.inner.unread_notifications(account)
+    }
+}
+
 impl Store for Flaky {}
 
 async fn hub() -> (tempfile::TempDir, Arc<Flaky>, Arc<Hub>) {

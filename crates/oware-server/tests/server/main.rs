@@ -19,6 +19,7 @@ mod lesson_routes;
 mod limits;
 mod lobby;
 mod mistakes;
+mod notifications;
 mod offline_games;
 mod old_schema;
 mod play_together;

@@ -233,4 +233,21 @@ DROP TRIGGER accounts_reserved ON accounts;
 DROP FUNCTION oware_release_name();
 DROP FUNCTION oware_reserved_name();
 ",
+    // 11: an account's notifications (`store/notifications.rs`).
+    "
+CREATE TABLE notifications (
+    seq BIGSERIAL PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    account_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    at BIGINT NOT NULL,
+    is_read BOOLEAN NOT NULL,
+    game_id TEXT,
+    from_name TEXT,
+    from_account TEXT,
+    tournament_id TEXT,
+    detail TEXT
+);
+CREATE INDEX notifications_account ON notifications(account_id, seq);
+",
 ];

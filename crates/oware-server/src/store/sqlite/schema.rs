@@ -262,4 +262,21 @@ DROP TRIGGER accounts_release;
 DROP TRIGGER accounts_reserved;
 DROP TRIGGER accounts_puzzles;
 ",
+    // 15: an account's notifications (`store/notifications.rs`).
+    "
+CREATE TABLE notifications (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    account_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    is_read INTEGER NOT NULL,
+    game_id TEXT,
+    from_name TEXT,
+    from_account TEXT,
+    tournament_id TEXT,
+    detail TEXT
+);
+CREATE INDEX notifications_account ON notifications(account_id, seq);
+",
 ];

@@ -1,0 +1,323 @@
+//! Notifications and who is online (docs/PROTOCOL.md, "Notifications").
+//!
+//! A notification is stored first (`store/notifications.rs` keeps the
+//! rules: one unread "your turn" per game, the newest hundred, nothing
+//! between players who block one another), read back, and only then sent
+//! live to the account's open account sockets: on this node directly, on
+//! the others by a [`super::nodes::NodeNotice::Account`] notice. The same
+//! sockets say who is online: an account is online while one of its
+//! sockets is open on some node (the others are told when that changes,
+//! and again every 30 s).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex as StdMutex};
+use std::time::Instant;
+
+use axum::extract::ws::Utf8Bytes;
+use tokio::sync::broadcast;
+
+use super::{Hub, Live};
+use crate::error::ApiError;
+use crate::model::{new_id, SeatKind, TimeControl};
+use crate::protocol::outgoing::AccountOut;
+use crate::store::notifications::{Kind, Notification, NotificationOp};
+use crate::store::WriteOp;
+
+/// The account sockets open on this node, and the accounts other nodes
+/// say are online.
+#[derive(Default)]
+pub(crate) struct Online {
+    here: StdMutex<HashMap<String, Link>>,
+    /// Accounts online on other nodes: by account, the nodes and when
+    /// each last said so.
+    remote: StdMutex<HashMap<String, HashMap<u64, Instant>>>,
+}
+
+struct Link {
+    events: broadcast::Sender<Utf8Bytes>,
+    sockets: usize,
+}
+
+/// An account socket's hold on its account's events; dropping it counts
+/// the socket closed.
+pub struct AccountLink {
+    hub: Arc<Hub>,
+    account: String,
+    /// The account's live events.
+    pub events: broadcast::Receiver<Utf8Bytes>,
+}
+
+impl Drop for AccountLink {
+    fn drop(&mut self) {
+        let gone = {
+            let mut here = self
+                .hub
+                .online
+                .here
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            match here.get_mut(&self.account) {
+                Some(link) if link.sockets > 1 => {
+                    link.sockets -= 1;
+                    false
+                }
+                Some(_) => {
+                    here.remove(&self.account);
+                    true
+                }
+                None => false,
+            }
+        };
+        if gone {
+            self.hub.publish_online(&[self.account.clone()], false);
+        }
+    }
+}
+
+/// The most notifications marked read by id in one request.
+pub const READ_IDS: usize = 100;
+
+impl Hub {
+    /// Opens an account socket's link: its events, and the account online.
+    pub fn link_account(self: &Arc<Self>, account: &str) -> AccountLink {
+        let (events, first) = {
+            let mut here = self.online.here.lock().unwrap_or_else(|e| e.into_inner());
+            let link = here.entry(account.to_string()).or_insert_with(|| Link {
+                events: broadcast::channel(16).0,
+                sockets: 0,
+            });
+            link.sockets += 1;
+            (link.events.subscribe(), link.sockets == 1)
+        };
+        if first {
+            self.publish_online(&[account.to_string()], true);
+        }
+        AccountLink {
+            hub: self.clone(),
+            account: account.to_string(),
+            events,
+        }
+    }
+
+    /// Whether an account has a socket open here or, as last told within
+    /// [`super::nodes::PRESENCE_TTL`], on another node.
+    pub fn online(&self, account: &str) -> bool {
+        if self
+            .online
+            .here
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains_key(account)
+        {
+            return true;
+        }
+        self.online
+            .remote
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(account)
+            .is_some_and(|nodes| {
+                nodes
+                    .values()
+                    .any(|at| at.elapsed() < super::nodes::PRESENCE_TTL)
+            })
+    }
+
+    /// How many accounts are online, on every node.
+    pub fn online_count(&self) -> usize {
+        let here = self.online.here.lock().unwrap_or_else(|e| e.into_inner());
+        let remote = self.online.remote.lock().unwrap_or_else(|e| e.into_inner());
+        let elsewhere = remote
+            .iter()
+            .filter(|(account, nodes)| {
+                !here.contains_key(*account)
+                    && nodes
+                        .values()
+                        .any(|at| at.elapsed() < super::nodes::PRESENCE_TTL)
+            })
+            .count();
+        here.len() + elsewhere
+    }
+
+    /// The accounts with a socket open here.
+    pub(crate) fn online_here(&self) -> Vec<String> {
+        self.online
+            .here
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .keys()
+            .cloned()
+            .collect()
+    }
+
+    /// Another node says these accounts are (or are no longer) online there.
+    pub(crate) fn remote_online(&self, node: u64, accounts: Vec<String>, on: bool, heard: Instant) {
+        let mut remote = self.online.remote.lock().unwrap_or_else(|e| e.into_inner());
+        for account in accounts {
+            if on {
+                remote.entry(account).or_default().insert(node, heard);
+            } else if let Some(nodes) = remote.get_mut(&account) {
+                nodes.remove(&node);
+                if nodes.is_empty() {
+                    remote.remove(&account);
+                }
+            }
+        }
+    }
+
+    /// Sends an account's sockets on this node an event.
+    pub(crate) fn deliver_here(&self, account: &str, event: Utf8Bytes) {
+        if let Some(link) = self
+            .online
+            .here
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(account)
+        {
+            // No receiver is fine: the socket is closing.
+            let _ = link.events.send(event);
+        }
+    }
+
+    /// Sends an account's sockets on every node an event.
+    pub(crate) fn deliver(&self, account: &str, event: Utf8Bytes) {
+        if self.store.shared() {
+            self.publish_account(account, &event);
+        }
+        self.deliver_here(account, event);
+    }
+
+    /// Stores a notification and, once stored (the store may refuse it
+    /// quietly: a block, an unread one for the same game), tells the
+    /// account live. Returns whether it was stored.
+    pub async fn notify(&self, n: Notification) -> Result<bool, ApiError> {
+        let id = n.id.clone();
+        let account = n.account.clone();
+        self.write(WriteOp::Notification(NotificationOp::Add(n)))
+            .await?;
+        let Some(stored) = self.read(move |store| store.notification(&id)).await? else {
+            return Ok(false);
+        };
+        if stored.account != account {
+            return Ok(false);
+        }
+        let unread = self.unread(&account).await?;
+        self.deliver(
+            &account,
+            AccountOut::Notification {
+                notification: &stored,
+                unread,
+            }
+            .to_text(),
+        );
+        Ok(true)
+    }
+
+    /// A new notification for `account`, at the server's now.
+    pub fn notification(&self, account: &str, kind: Kind) -> Notification {
+        Notification {
+            id: new_id(),
+            account: account.to_string(),
+            kind,
+            at: self.now_ms(),
+            read: false,
+            game: None,
+            from: None,
+            from_account: None,
+            tournament: None,
+            detail: None,
+        }
+    }
+
+    /// An account's unread notifications.
+    pub async fn unread(&self, account: &str) -> Result<u32, ApiError> {
+        let account = account.to_string();
+        self.read(move |store| store.unread_notifications(&account))
+            .await
+    }
+
+    /// A page of an account's notifications, newest first.
+    pub async fn notifications(
+        &self,
+        account: &str,
+        before: Option<String>,
+        limit: u32,
+    ) -> Result<Vec<Notification>, ApiError> {
+        let account = account.to_string();
+        self.read(move |store| store.notifications(&account, before.as_deref(), limit))
+            .await
+    }
+
+    /// Marks some or all of an account's notifications read; the account's
+    /// sockets get the new unread count. Returns it.
+    pub async fn mark_read(
+        &self,
+        account: &str,
+        ids: Option<Vec<String>>,
+    ) -> Result<u32, ApiError> {
+        self.write(WriteOp::Notification(NotificationOp::Read {
+            account: account.to_string(),
+            ids,
+        }))
+        .await?;
+        let unread = self.unread(account).await?;
+        self.deliver(account, AccountOut::Unread { unread }.to_text());
+        Ok(unread)
+    }
+
+    /// After a ply stored in a correspondence game between people: the
+    /// mover's "your turn" for it is read, and the player to move, if
+    /// signed in, is told (at most one unread per game: the store's rule).
+    /// Run in its own task: the move does not wait for it.
+    pub(crate) fn after_ply(self: &Arc<Self>, live: &Live) {
+        let correspondence = matches!(
+            live.meta.time_control,
+            Some(TimeControl::Correspondence { .. })
+        );
+        if !correspondence || live.game.plies().is_empty() {
+            return;
+        }
+        let seats = &live.meta.seats;
+        if seats.iter().any(|s| s.kind != SeatKind::Human) {
+            return;
+        }
+        let to_move = live.to_move();
+        let mover = &seats[to_move.opponent().index()];
+        let waiting = &seats[to_move.index()];
+        let mut n = None;
+        if !live.game.is_over() {
+            if let Some(account) = &waiting.account {
+                let mut note = self.notification(account, Kind::YourTurn);
+                note.game = Some(live.meta.id.clone());
+                note.from = Some(mover.name.clone());
+                note.from_account = mover.account.clone();
+                n = Some(note);
+            }
+        }
+        let read = mover
+            .account
+            .clone()
+            .map(|account| (account, live.meta.id.clone()));
+        let hub = self.clone();
+        // The player to move first: once the mover's count comes, the
+        // other's notification is stored and sent (tests wait for that).
+        tokio::spawn(async move {
+            if let Some(n) = n {
+                if let Err(e) = hub.notify(n).await {
+                    tracing::warn!("a your-turn notification was not stored: {e:?}");
+                }
+            }
+            if let Some((account, game)) = read {
+                let op = NotificationOp::ReadGame {
+                    account: account.clone(),
+                    game,
+                };
+                if hub.write(WriteOp::Notification(op)).await.is_ok() {
+                    if let Ok(unread) = hub.unread(&account).await {
+                        hub.deliver(&account, AccountOut::Unread { unread }.to_text());
+                    }
+                }
+            }
+        });
+    }
+}

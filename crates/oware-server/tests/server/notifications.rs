@@ -1,0 +1,383 @@
+//! Notifications and who is online (docs/PROTOCOL.md, "Notifications"):
+//! a correspondence move tells the player to move, live on their account
+//! socket and in the unread count; notifications are paged, marked read,
+//! bounded, never sent between players who block one another, and go
+//! with a deleted account. Attacked as a stranger: no session, another
+//! account's ids, garbage on the socket. On a manual clock; every wait is
+//! for an event, with a time-out.
+
+use std::net::SocketAddr;
+
+use futures_util::SinkExt;
+use oware_server::store::notifications::{Kind, KEEP};
+use oware_server::time::Time;
+use oware_server::Config;
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::common::*;
+
+const AMA: [u8; 4] = [127, 0, 0, 2];
+const KOFI: [u8; 4] = [127, 0, 0, 3];
+const ESI: [u8; 4] = [127, 0, 0, 4];
+
+/// An account socket opened by `b` (its session cookie); `None` when the
+/// server refuses the upgrade.
+pub async fn account_ws(addr: SocketAddr, b: &Browser) -> Result<Ws, String> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut req = format!("ws://{addr}/api/v1/account/ws")
+        .into_client_request()
+        .unwrap();
+    if let Some(c) = &b.cookie {
+        req.headers_mut()
+            .insert("cookie", format!("oware_session={c}").parse().unwrap());
+    }
+    match tokio_tungstenite::connect_async(req).await {
+        Ok((ws, _)) => Ok(ws),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+async fn call(src: [u8; 4], addr: SocketAddr, b: &Browser, path: &str, body: Value) -> Resp {
+    as_browser(src, addr, b, "POST", path, Some(body)).await
+}
+
+async fn unread(src: [u8; 4], addr: SocketAddr, b: &Browser) -> u64 {
+    let r = as_browser(src, addr, b, "GET", "/api/v1/account", None).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    r.json()["unread"].as_u64().expect("unread in /account")
+}
+
+async fn online(addr: SocketAddr, name: &str) -> bool {
+    let r = get(addr, &format!("/api/v1/players/{name}")).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    r.json()["online"].as_bool().expect("online in a profile")
+}
+
+/// A correspondence game, `a` South and `b` North: id and both tokens.
+async fn correspondence(
+    addr: SocketAddr,
+    (sa, a): ([u8; 4], &Browser),
+    (sb, b): ([u8; 4], &Browser),
+) -> (String, String, String) {
+    let r = call(
+        sa,
+        addr,
+        a,
+        "/api/v1/games",
+        json!({"mode": "online", "public": true, "side": "S",
+               "time_control": {"days_per_move": 3}}),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.json()["id"].as_str().unwrap().to_string();
+    let south = r.json()["tokens"]["S"].as_str().unwrap().to_string();
+    let j = call(sb, addr, b, &format!("/api/v1/games/{id}/join"), json!({})).await;
+    assert_eq!(j.status, 200, "{}", j.body);
+    (id, south, j.json()["token"].as_str().unwrap().to_string())
+}
+
+/// Plays the first legal move of the side `token` holds, at ply `ply`.
+async fn play(addr: SocketAddr, id: &str, token: &str, ply: u64) {
+    let g = get(addr, &format!("/api/v1/games/{id}")).await.json();
+    let mv = legal(&g)[0].clone();
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{id}/moves"),
+        json!({"token": token, "move": mv, "ply": ply}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_correspondence_move_notifies_the_player_to_move_live_and_once() {
+    let time = Time::manual(Time::wall().unix_ms());
+    let (_dir, server) = start_with(Config {
+        engine_threads: 1,
+        rate_limits: None,
+        time: time.clone(),
+        ..Config::default()
+    })
+    .await;
+    let addr = server.addr();
+    let ama = sign_up_from(AMA, addr, "Ama", "seeds-and-houses").await;
+    let kofi = sign_up_from(KOFI, addr, "Kofi", "houses-and-seeds").await;
+
+    // Strangers: no session, no notifications and no socket.
+    let r = get_as(ESI, addr, "/api/v1/notifications").await;
+    assert_eq!(r.status, 401, "{}", r.body);
+    assert!(account_ws(addr, &Browser::default()).await.is_err());
+
+    // Online while an account socket is open; the socket opens with the count.
+    assert!(!online(addr, "Kofi").await);
+    let mut kofi_ws = account_ws(addr, &kofi).await.unwrap();
+    assert_eq!(
+        recv(&mut kofi_ws).await,
+        json!({"type": "unread", "unread": 0})
+    );
+    assert!(online(addr, "kofi").await);
+    let mut ama_ws = account_ws(addr, &ama).await.unwrap();
+    assert_eq!(recv_type(&mut ama_ws, "unread").await["unread"], 0);
+
+    // Ama moves: Kofi is told, live and in his count.
+    let (id, south, north) = correspondence(addr, (AMA, &ama), (KOFI, &kofi)).await;
+    play(addr, &id, &south, 0).await;
+    let n = recv_type(&mut kofi_ws, "notification").await;
+    assert_eq!(n["unread"], 1, "{n}");
+    let note = &n["notification"];
+    assert_eq!(
+        (&note["kind"], &note["game"], &note["from"], &note["read"]),
+        (
+            &json!("your_turn"),
+            &json!(id),
+            &json!("Ama"),
+            &json!(false)
+        )
+    );
+    assert!(note.get("account").is_none() && note.get("from_account").is_none());
+    let first = note["id"].as_str().unwrap().to_string();
+    assert_eq!(unread(KOFI, addr, &kofi).await, 1);
+    // Ama's own move reads hers (none) and sends her count.
+    assert_eq!(recv_type(&mut ama_ws, "unread").await["unread"], 0);
+
+    // Kofi moves: his "your turn" is read, Ama is told.
+    time.advance(std::time::Duration::from_secs(3600));
+    play(addr, &id, &north, 1).await;
+    assert_eq!(recv_type(&mut ama_ws, "notification").await["unread"], 1);
+    assert_eq!(recv_type(&mut kofi_ws, "unread").await["unread"], 0);
+    let list = as_browser(KOFI, addr, &kofi, "GET", "/api/v1/notifications", None).await;
+    assert_eq!(list.json()["unread"], 0, "{}", list.body);
+    assert_eq!(list.json()["items"][0]["id"], json!(first));
+    assert_eq!(list.json()["items"][0]["read"], true);
+
+    // At most one unread "your turn" per game: a second for the same game,
+    // while the first is unread, is not stored.
+    let hub = server.hub();
+    let ama_id = account_id(&server, "Ama").await;
+    let mut again = hub.notification(&ama_id, Kind::YourTurn);
+    again.game = Some(id.clone());
+    assert!(!hub.notify(again).await.unwrap());
+    assert_eq!(unread(AMA, addr, &ama).await, 1);
+
+    // Marking read: someone else's ids change nothing; garbage is refused.
+    let amas = as_browser(AMA, addr, &ama, "GET", "/api/v1/notifications", None).await;
+    let amas_id = amas.json()["items"][0]["id"].as_str().unwrap().to_string();
+    let r = call(
+        KOFI,
+        addr,
+        &kofi,
+        "/api/v1/notifications/read",
+        json!({"ids": [amas_id]}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(unread(AMA, addr, &ama).await, 1);
+    for body in [
+        json!({}),
+        json!({"ids": []}),
+        json!({"ids": ["a"], "all": true}),
+        json!({"ids": "all"}),
+        json!({"ids": vec!["x"; 101]}),
+    ] {
+        let r = call(AMA, addr, &ama, "/api/v1/notifications/read", body.clone()).await;
+        assert!(matches!(r.status, 400 | 413 | 422), "{body}: {}", r.body);
+    }
+    let r = call(
+        AMA,
+        addr,
+        &ama,
+        "/api/v1/notifications/read",
+        json!({"ids": [amas_id]}),
+    )
+    .await;
+    assert_eq!(r.json(), json!({"unread": 0}));
+    assert_eq!(recv_type(&mut ama_ws, "unread").await["unread"], 0);
+
+    // Bounded: the newest hundred are kept; pages run newest first.
+    for i in 0..KEEP + 5 {
+        let mut n = hub.notification(&ama_id, Kind::TournamentStarting);
+        n.tournament = Some(format!("t{i}"));
+        assert!(hub.notify(n).await.unwrap());
+    }
+    assert_eq!(unread(AMA, addr, &ama).await, u64::from(KEEP));
+    let page = as_browser(
+        AMA,
+        addr,
+        &ama,
+        "GET",
+        "/api/v1/notifications?limit=2",
+        None,
+    )
+    .await;
+    let items = page.json()["items"].as_array().unwrap().clone();
+    assert_eq!(items[0]["tournament"], format!("t{}", KEEP + 4));
+    assert_eq!(items[1]["tournament"], format!("t{}", KEEP + 3));
+    let before = items[1]["id"].as_str().unwrap();
+    let next = as_browser(
+        AMA,
+        addr,
+        &ama,
+        "GET",
+        &format!("/api/v1/notifications?limit=2&before={before}"),
+        None,
+    )
+    .await;
+    assert_eq!(
+        next.json()["items"][0]["tournament"],
+        format!("t{}", KEEP + 2)
+    );
+    let r = as_browser(
+        AMA,
+        addr,
+        &ama,
+        "GET",
+        "/api/v1/notifications?limit=500",
+        None,
+    )
+    .await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    let r = call(
+        AMA,
+        addr,
+        &ama,
+        "/api/v1/notifications/read",
+        json!({"all": true}),
+    )
+    .await;
+    assert_eq!(r.json(), json!({"unread": 0}));
+
+    // Garbage on the account socket: refused, and the socket stays.
+    for bad in ["not json", "{\"type\":\"move\"}", &"x".repeat(5000)] {
+        send_text(&mut kofi_ws, bad).await;
+        assert_eq!(recv_type(&mut kofi_ws, "error").await["type"], "error");
+    }
+    kofi_ws
+        .send(Message::Binary(vec![1, 2, 3].into()))
+        .await
+        .unwrap();
+    recv_type(&mut kofi_ws, "error").await;
+    send(&mut kofi_ws, json!({"type": "ping"})).await;
+    recv_type(&mut kofi_ws, "pong").await;
+
+    // A block in the middle of the game: Kofi blocks Ama, and her moves no
+    // longer tell him. (Ama's own count comes after Kofi's notification
+    // would have been stored.)
+    drop(ama_ws);
+    let mut ama_ws = account_ws(addr, &ama).await.unwrap();
+    recv_type(&mut ama_ws, "unread").await;
+    let r = call(KOFI, addr, &kofi, "/api/v1/players/Ama/block", json!({})).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    play(addr, &id, &south, 2).await;
+    recv_type(&mut ama_ws, "unread").await;
+    assert_eq!(unread(KOFI, addr, &kofi).await, 0);
+
+    // Closed sockets: offline.
+    drop(kofi_ws);
+    until(|| async { !online(addr, "Kofi").await }, "Kofi offline").await;
+
+    // A deleted account's notifications go with it.
+    let esi = sign_up_from(ESI, addr, "Esi", "a-long-password").await;
+    let esi_id = account_id(&server, "Esi").await;
+    let n = hub.notification(&esi_id, Kind::Challenge);
+    let nid = n.id.clone();
+    assert!(hub.notify(n).await.unwrap());
+    let r = call(
+        ESI,
+        addr,
+        &esi,
+        "/api/v1/account/delete",
+        json!({"password": "a-long-password"}),
+    )
+    .await;
+    assert!(r.status < 300, "{}", r.body);
+    let gone = hub
+        .read(move |store| store.notification(&nid))
+        .await
+        .unwrap();
+    assert!(gone.is_none());
+    // And nothing is stored for an account that is no more.
+    assert!(!hub
+        .notify(hub.notification(&esi_id, Kind::Challenge))
+        .await
+        .unwrap());
+}
+
+/// The id of the account named `name`.
+pub async fn account_id(server: &oware_server::Server, name: &'static str) -> String {
+    server
+        .hub()
+        .read(move |store| store.account_by_name(name))
+        .await
+        .unwrap()
+        .expect("the account")
+        .id
+}
+
+pub async fn send_text(ws: &mut Ws, text: &str) {
+    ws.send(Message::Text(text.to_string().into()))
+        .await
+        .unwrap();
+}
+
+/// Waits (5 s at most) for `holds` to come true: polled, not a pause.
+pub async fn until<F, Fut>(holds: F, what: &str)
+where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let t = std::time::Instant::now();
+    while !holds().await {
+        assert!(t.elapsed().as_secs() < 5, "{what}: not within 5 s");
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+}
+
+/// Across two nodes on PostgreSQL: a move on one node tells the player
+/// whose socket is on the other, and each node sees the other's players
+/// online.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn notifications_and_presence_cross_nodes_on_postgresql() {
+    let Some(cluster) = crate::common::pg::Cluster::start() else {
+        return;
+    };
+    let url = cluster.database("notifications");
+    let node = || async {
+        oware_server::Server::start(oware_server::ServerOptions {
+            addr: "127.0.0.1:0".parse().unwrap(),
+            postgres: Some(url.clone()),
+            config: Config {
+                engine_threads: 1,
+                rate_limits: None,
+                ..Config::default()
+            },
+            ..oware_server::ServerOptions::default()
+        })
+        .await
+        .expect("node starts")
+    };
+    let (a, b) = (node().await, node().await);
+    let (a, b) = (a.addr(), b.addr());
+    let ama = sign_up_from(AMA, a, "Ama", "seeds-and-houses").await;
+    let kofi = sign_up_from(KOFI, b, "Kofi", "houses-and-seeds").await;
+    let mut kofi_ws = account_ws(b, &kofi).await.unwrap();
+    recv_type(&mut kofi_ws, "unread").await;
+    until(
+        || async { online(a, "Kofi").await },
+        "Kofi online on node a",
+    )
+    .await;
+    let (id, south, _) = correspondence(a, (AMA, &ama), (KOFI, &kofi)).await;
+    play(a, &id, &south, 0).await;
+    let n = recv_type(&mut kofi_ws, "notification").await;
+    assert_eq!(n["notification"]["kind"], "your_turn");
+    assert_eq!(n["unread"], 1);
+    assert_eq!(unread(KOFI, b, &kofi).await, 1);
+    assert_eq!(unread(KOFI, a, &kofi).await, 1);
+    drop(kofi_ws);
+    until(
+        || async { !online(a, "Kofi").await },
+        "Kofi offline on node a",
+    )
+    .await;
+}
