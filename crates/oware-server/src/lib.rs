@@ -17,6 +17,7 @@
 pub mod accounts;
 pub mod admin;
 pub mod assets;
+pub mod challenge_routes;
 pub mod coach_routes;
 pub mod config;
 pub mod engines;
@@ -103,6 +104,7 @@ pub fn app(state: state::AppState) -> Router {
         .merge(table_routes::routes())
         .merge(tournament_routes::routes())
         .merge(notification_routes::routes())
+        .merge(challenge_routes::routes())
         .layer(axum::middleware::from_fn_with_state(
             hub.clone(),
             accounts::session::middleware,

@@ -123,6 +123,7 @@ const LAYERS: &[&[&str]] = &[
         "table_routes",
         "tournament_routes",
         "notification_routes",
+        "challenge_routes",
         "state",
         "lib",
     ],

@@ -19,6 +19,7 @@
 //! All rules are calls into `oware-core`.
 
 mod analysis;
+mod challenges;
 pub mod chat;
 pub mod clock;
 mod commands;
@@ -41,6 +42,7 @@ use oware_core::Side;
 use tokio::sync::{broadcast, Mutex};
 
 pub use crate::protocol::incoming::NewGame;
+pub use challenges::{CHALLENGE_MS, OPEN_CHALLENGES};
 pub use commands::{Command, Watcher};
 pub use live::{current_games, Live};
 pub use notifications::{AccountLink, READ_IDS};

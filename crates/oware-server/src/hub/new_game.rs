@@ -57,6 +57,40 @@ pub fn is_site_name(name: &str) -> bool {
     SITE.contains(&key.as_str()) || key.starts_with("computer") || key.starts_with("engine")
 }
 
+/// Refuses a time control out of range, or correspondence for a game
+/// not played online.
+pub(super) fn check_time_control(tc: TimeControl, mode: Mode) -> Result<(), ApiError> {
+    let ok = |ms: u64| (1_000..=86_400_000).contains(&ms);
+    let valid = match tc {
+        TimeControl::PerMove { per_move_ms } => ok(per_move_ms),
+        TimeControl::Clock {
+            initial_ms,
+            increment_ms,
+        } => ok(initial_ms) && increment_ms <= 3_600_000,
+        TimeControl::Correspondence { days_per_move } => {
+            if mode != Mode::Online {
+                return Err(ApiError::invalid_request(
+                    "time_control: correspondence is for online games",
+                )
+                .with_reason(Reason::CorrespondenceOnlineOnly));
+            }
+            if !TimeControl::CORRESPONDENCE_DAYS.contains(&days_per_move) {
+                return Err(ApiError::invalid_request(
+                    "time_control: days_per_move must be 1, 3, 7 or 14",
+                )
+                .with_reason(Reason::CorrespondenceDays));
+            }
+            true
+        }
+    };
+    if !valid {
+        return Err(ApiError::invalid_request(
+            "time_control: times must be between 1 s and 24 h",
+        ));
+    }
+    Ok(())
+}
+
 impl Hub {
     /// Refuses a display name (of a player not signed in) that passes for
     /// the site, the computer, or an account.
@@ -123,34 +157,7 @@ impl Hub {
             )));
         }
         if let Some(tc) = req.time_control {
-            let ok = |ms: u64| (1_000..=86_400_000).contains(&ms);
-            let valid = match tc {
-                TimeControl::PerMove { per_move_ms } => ok(per_move_ms),
-                TimeControl::Clock {
-                    initial_ms,
-                    increment_ms,
-                } => ok(initial_ms) && increment_ms <= 3_600_000,
-                TimeControl::Correspondence { days_per_move } => {
-                    if mode != Mode::Online {
-                        return Err(ApiError::invalid_request(
-                            "time_control: correspondence is for online games",
-                        )
-                        .with_reason(Reason::CorrespondenceOnlineOnly));
-                    }
-                    if !TimeControl::CORRESPONDENCE_DAYS.contains(&days_per_move) {
-                        return Err(ApiError::invalid_request(
-                            "time_control: days_per_move must be 1, 3, 7 or 14",
-                        )
-                        .with_reason(Reason::CorrespondenceDays));
-                    }
-                    true
-                }
-            };
-            if !valid {
-                return Err(ApiError::invalid_request(
-                    "time_control: times must be between 1 s and 24 h",
-                ));
-            }
+            check_time_control(tc, mode)?;
         }
         if req.public && mode != Mode::Online {
             return Err(ApiError::invalid_request(

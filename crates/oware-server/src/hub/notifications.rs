@@ -226,6 +226,7 @@ impl Hub {
             from_account: None,
             tournament: None,
             detail: None,
+            challenge: None,
         }
     }
 

@@ -1272,3 +1272,49 @@ impl AccountIn {
         })
     }
 }
+
+/// `POST /players/{name}/challenge`.
+#[derive(Deserialize, Debug)]
+pub struct ChallengeReq {
+    time_control: Option<serde_json::Value>,
+    #[serde(default)]
+    rated: bool,
+    side: Option<String>,
+}
+
+/// A challenge as asked for, parsed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NewChallenge {
+    /// The game's time control (`None`: untimed).
+    pub time_control: Option<TimeControl>,
+    /// Rated.
+    pub rated: bool,
+    /// The challenger's side (`None`: drawn by lot).
+    pub side: Option<Side>,
+}
+
+impl ChallengeReq {
+    /// The challenge asked for (the time control's ranges are the hub's).
+    pub fn parse(self) -> Result<NewChallenge, ApiError> {
+        // The new game's own parsing, so both read the same.
+        let game = CreateReq {
+            mode: Some("online".into()),
+            level: None,
+            side: self.side,
+            name: None,
+            time_control: self.time_control,
+            position: None,
+            public: true,
+            rated: self.rated,
+            rating_range: None,
+            accounts_only: false,
+            engine: None,
+        }
+        .parse()?;
+        Ok(NewChallenge {
+            time_control: game.time_control,
+            rated: game.rated,
+            side: game.side,
+        })
+    }
+}

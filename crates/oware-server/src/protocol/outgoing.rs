@@ -442,6 +442,11 @@ pub enum AccountOut<'a> {
         /// Unread notifications now.
         unread: u32,
     },
+    /// A challenge made, received or answered (its `status` says which).
+    Challenge {
+        /// The challenge.
+        challenge: &'a crate::store::challenges::Challenge,
+    },
     /// The answer to a ping.
     Pong,
     /// A message refused.

@@ -21,6 +21,7 @@ const DELETE: &[&str] = &[
     "DELETE FROM puzzle_attempts WHERE account_id = $1",
     "DELETE FROM follows WHERE follower = $1 OR followed = $1",
     "DELETE FROM notifications WHERE account_id = $1",
+    "DELETE FROM challenges WHERE from_account = $1 OR to_account = $1",
     "DELETE FROM blocks WHERE blocker = $1 OR blocked = $1",
     "UPDATE tournament_players SET username = 'Deleted player', state = 'left'
      WHERE account_id = $1",

@@ -48,6 +48,7 @@ pub(crate) async fn apply(db: &impl Db, op: &WriteOp) -> Result<(), StoreError> 
         WriteOp::PuzzleAttempt(a) => super::puzzles::attempt(db, a).await?,
         WriteOp::Tournament(t) => super::tournaments::apply(db, t).await?,
         WriteOp::Notification(n) => super::notifications::apply(db, n).await?,
+        WriteOp::Challenge(c) => super::challenges::apply(db, c).await?,
         WriteOp::Notify(payload) => db.notify(payload).await?,
         WriteOp::All(ops) => {
             for op in ops {

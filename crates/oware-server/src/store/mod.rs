@@ -57,6 +57,7 @@ pub struct Lease {
     /// How long it holds.
     pub ms: i64,
 }
+pub mod challenges;
 pub mod chat;
 pub mod limits;
 pub mod notifications;
@@ -118,6 +119,11 @@ pub enum StoreError {
     /// [`account_rows::NAME_RESERVED_MS`] ago (a conflict, as a name taken).
     #[error("this name belonged to a deleted account")]
     NameReserved,
+    /// The row a write was to change is no longer as it expected (a
+    /// challenge answered, withdrawn or expired meanwhile); nothing was
+    /// written.
+    #[error("{0} is no longer open")]
+    Gone(String),
     /// The writer has stopped.
     #[error("the database writer has stopped")]
     Closed,
@@ -156,6 +162,9 @@ pub enum Cap {
     /// Open tournaments created by players, all together.
     #[error("open tournaments created by players")]
     OpenTournaments,
+    /// Open challenges made by one account.
+    #[error("open challenges of one challenger")]
+    OpenChallenges,
 }
 
 impl StoreError {
@@ -282,6 +291,8 @@ pub enum WriteOp {
     Tournament(tournaments::TournamentOp),
     /// A change to notifications (`store/notifications.rs`).
     Notification(notifications::NotificationOp),
+    /// A change to challenges (`store/challenges.rs`).
+    Challenge(challenges::ChallengeOp),
     /// A message to every node sharing the store, sent when (and only if)
     /// the transaction holding it commits (PostgreSQL `NOTIFY`; nothing
     /// for a store no other node shares).
@@ -448,6 +459,7 @@ pub trait Store:
     + PuzzleStore
     + tournaments::TournamentStore
     + notifications::NotificationStore
+    + challenges::ChallengeStore
 {
 }
 

@@ -76,6 +76,9 @@ pub struct Notification {
     /// The tournament, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tournament: Option<String>,
+    /// The challenge, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub challenge: Option<String>,
     /// A word more for its kind (a challenge's `received`, `accepted`,
     /// `declined`; its id).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -117,8 +120,8 @@ pub(crate) async fn apply(db: &impl Db, op: &NotificationOp) -> Result<(), Store
             db.execute(
                 "INSERT INTO notifications
                  (id, account_id, kind, at, is_read, game_id, from_name, from_account,
-                  tournament_id, detail)
-                 SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10
+                  tournament_id, detail, challenge_id)
+                 SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11
                  WHERE EXISTS (SELECT 1 FROM accounts WHERE id = $2)
                  AND NOT EXISTS (SELECT 1 FROM blocks
                      WHERE (blocker = $2 AND blocked = $8) OR (blocker = $8 AND blocked = $2))
@@ -135,7 +138,8 @@ pub(crate) async fn apply(db: &impl Db, op: &NotificationOp) -> Result<(), Store
                     &n.from,
                     &n.from_account,
                     &n.tournament,
-                    &n.detail
+                    &n.detail,
+                    &n.challenge
                 ],
             )
             .await?;
@@ -180,7 +184,7 @@ pub(crate) async fn apply(db: &impl Db, op: &NotificationOp) -> Result<(), Store
 }
 
 const COLUMNS: &str = "id, account_id, kind, at, is_read, game_id, from_name, from_account,
-                       tournament_id, detail";
+                       tournament_id, detail, challenge_id";
 
 fn from_row(r: &SqlRow) -> Result<Option<Notification>, StoreError> {
     let Some(kind) = Kind::from_stored(&r.get::<String>(2)?) else {
@@ -197,6 +201,7 @@ fn from_row(r: &SqlRow) -> Result<Option<Notification>, StoreError> {
         from_account: r.get(7)?,
         tournament: r.get(8)?,
         detail: r.get(9)?,
+        challenge: r.get(10)?,
     }))
 }
 

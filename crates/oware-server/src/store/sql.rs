@@ -284,6 +284,7 @@ macro_rules! store_reads {
                 AccountRow, HistoryPoint, RatingRow, Relations, ReportFilter, ReportRow, SessionRow,
             };
             use $crate::store::chat::{ChatMessage, Room};
+            use $crate::store::challenges::{self, Challenge, ChallengeStore};
             use $crate::store::notifications::{self, Notification, NotificationStore};
             use $crate::store::puzzles::PuzzlePlayer;
             use $crate::store::sql::Db;
@@ -494,6 +495,20 @@ macro_rules! store_reads {
 
                 fn unread_notifications(&self, account: &str) -> Result<u32, StoreError> {
                     self.read(async |db| notifications::unread(db, account).await)
+                }
+            }
+
+            impl ChallengeStore for $store {
+                fn challenge(&self, id: &str, now: i64) -> Result<Option<Challenge>, StoreError> {
+                    self.read(async |db| challenges::one(db, id, now).await)
+                }
+
+                fn open_challenges(
+                    &self,
+                    account: &str,
+                    now: i64,
+                ) -> Result<Vec<Challenge>, StoreError> {
+                    self.read(async |db| challenges::open_of(db, account, now).await)
                 }
             }
 

@@ -229,6 +229,23 @@ impl oware_server::store::notifications::NotificationStore for Flaky {
     }
 }
 
+impl oware_server::store::challenges::ChallengeStore for Flaky {
+    fn challenge(
+        &self,
+        id: &str,
+        now: i64,
+    ) -> Result<Option<oware_server::store::challenges::Challenge>, StoreError> {
+        self.inner.challenge(id, now)
+    }
+    fn open_challenges(
+        &self,
+        account: &str,
+        now: i64,
+    ) -> Result<Vec<oware_server::store::challenges::Challenge>, StoreError> {
+        self.inner.open_challenges(account, now)
+    }
+}
+
 impl Store for Flaky {}
 
 async fn hub() -> (tempfile::TempDir, Arc<Flaky>, Arc<Hub>) {

@@ -8,6 +8,7 @@ mod common;
 mod abuse;
 mod accounts;
 mod api;
+mod challenges;
 mod chat;
 mod coach;
 mod commit;

@@ -275,8 +275,25 @@ CREATE TABLE notifications (
     from_name TEXT,
     from_account TEXT,
     tournament_id TEXT,
-    detail TEXT
+    detail TEXT,
+    challenge_id TEXT
 );
 CREATE INDEX notifications_account ON notifications(account_id, seq);
+CREATE TABLE challenges (
+    id TEXT PRIMARY KEY,
+    from_account TEXT NOT NULL,
+    from_name TEXT NOT NULL,
+    to_account TEXT NOT NULL,
+    to_name TEXT NOT NULL,
+    time_control TEXT,
+    rated INTEGER NOT NULL,
+    side TEXT,
+    status TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    game_id TEXT
+);
+CREATE INDEX challenges_from ON challenges(from_account, status);
+CREATE INDEX challenges_to ON challenges(to_account, status);
 ",
 ];
