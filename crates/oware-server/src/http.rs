@@ -240,7 +240,10 @@ async fn list(
 
 async fn lobby(State(hub): State<Arc<Hub>>) -> Result<Json<LobbyResponse>, ApiError> {
     let (games, _) = hub.list(Listing::Lobby, 100, 0).await?;
-    Ok(Json(LobbyResponse { games }))
+    Ok(Json(LobbyResponse {
+        games,
+        online: hub.online_count(),
+    }))
 }
 
 /// How recent a game's last move must be for it to be listed as being

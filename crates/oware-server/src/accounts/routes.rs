@@ -707,6 +707,9 @@ struct Profile {
     games: Vec<Summary>,
     /// An account socket of theirs is open (on any node).
     online: bool,
+    /// The public game they are playing now, if any (the latest begun).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    playing: Option<String>,
 }
 
 async fn profile(
@@ -724,7 +727,18 @@ async fn profile(
         })
         .await?;
     let (account, history, games) = found.ok_or_else(|| ApiError::not_found("no such player"))?;
+    let games = crate::hub::current_games(games);
+    let playing = games
+        .iter()
+        .filter(|g| {
+            g.meta.public
+                && g.meta.result.is_none()
+                && g.meta.status() == crate::model::GameStatus::Playing
+        })
+        .max_by_key(|g| g.meta.created_at)
+        .map(|g| g.meta.id.clone());
     Ok(Json(Profile {
+        playing,
         ratings: ratings_of(&hub, &account.id).await?,
         puzzles: puzzle_rating_of(&hub, &account.id).await?,
         online: hub.online(&account.id),
@@ -733,7 +747,7 @@ async fn profile(
         history,
         // Others see the finished public games only: a private game's id
         // is the link that opens it, its moves, names and chat.
-        games: crate::hub::current_games(games)
+        games: games
             .into_iter()
             .filter(|g| g.meta.result.is_some() && g.meta.public)
             .map(|g| crate::protocol::views::Summary::of(&g.meta))

@@ -202,6 +202,8 @@ pub struct ListResponse {
 pub struct LobbyResponse {
     /// Games waiting for an opponent.
     pub games: Vec<Summary>,
+    /// Players with the site open (an account socket), on every node.
+    pub online: usize,
 }
 
 /// `GET /watch`.

@@ -199,6 +199,14 @@ async fn a_challenge_is_received_live_and_accepted_once_into_a_game_for_both() {
     assert_eq!(g["rated"], true);
     assert_eq!(g["seats"]["S"]["name"], "Ama", "{g}");
     assert_eq!(g["seats"]["N"]["name"], "Kofi", "{g}");
+    // Presence: both are online and playing it; the lobby counts them.
+    let p = get(addr, "/api/v1/players/Kofi").await.json();
+    assert_eq!(
+        (&p["online"], &p["playing"]),
+        (&json!(true), &json!(game)),
+        "{p}"
+    );
+    assert_eq!(get(addr, "/api/v1/lobby").await.json()["online"], 2);
     for (src, b, side) in [(AMA, &ama, "S"), (KOFI, &kofi, "N")] {
         let s = call(
             src,

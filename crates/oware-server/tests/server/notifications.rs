@@ -374,6 +374,21 @@ async fn notifications_and_presence_cross_nodes_on_postgresql() {
     assert_eq!(n["unread"], 1);
     assert_eq!(unread(KOFI, b, &kofi).await, 1);
     assert_eq!(unread(KOFI, a, &kofi).await, 1);
+    // A challenge made on node a reaches Kofi's socket on node b; the cap
+    // of open challenges holds across both nodes.
+    for (i, node) in [a, b, a].into_iter().enumerate() {
+        let r = call(AMA, node, &ama, "/api/v1/players/Kofi/challenge", json!({})).await;
+        assert_eq!(r.status, 201, "{}", r.body);
+        let c = recv_type(&mut kofi_ws, "challenge").await;
+        assert_eq!(c["challenge"]["id"], r.json()["id"], "challenge {i}");
+    }
+    let r = call(AMA, b, &ama, "/api/v1/players/Kofi/challenge", json!({})).await;
+    assert_eq!(
+        r.json()["error"]["reason"],
+        "too_many_challenges",
+        "{}",
+        r.body
+    );
     drop(kofi_ws);
     until(
         || async { !online(a, "Kofi").await },
