@@ -1,7 +1,8 @@
 //! SQLite and PostgreSQL answer the same: one scripted run of the site
 //! (accounts, a rated game, a correspondence game lost on time, follows,
 //! blocks and reports, puzzle attempts, an arena joined and left, a Swiss
-//! played to its end, game search, an export, an account deleted) is played against a server on each store,
+//! played to its end, notifications, a challenge accepted, game search, an
+//! export, an account deleted) is played against a server on each store,
 //! on manual clocks that start at the same instant and move the same way,
 //! and every answer is compared field by field. Only what is random by
 //! design (game ids, seat tokens, session and CSRF tokens) is named
@@ -243,6 +244,25 @@ async fn script(run: &mut Run) {
         None,
     )
     .await;
+    // Eve is told it is her move (stored just after the move; waited for
+    // unrecorded), and her notifications say so.
+    for _ in 0..500 {
+        let r = as_browser(EVE, run.addr, &eve_b, "GET", "/api/v1/account", None).await;
+        if r.json()["unread"] == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let n = run
+        .call(
+            "Eve's notifications",
+            eve,
+            "GET",
+            "/api/v1/notifications",
+            None,
+        )
+        .await;
+    run.name("notification", n["items"][0]["id"].as_str().unwrap());
     // A spectator's socket hears the end: the clock moves past Eve's day.
     let mut watcher = ws(run.addr, &slow, None).await;
     recv_type(&mut watcher, "state").await;
@@ -481,6 +501,76 @@ async fn script(run: &mut Run) {
     run.call("fast ratings", nobody, "GET", "/api/v1/ratings/fast", None)
         .await;
 
+    // A challenge: Kofi cannot challenge Eve (he blocked her); Ama
+    // challenges Kofi, who accepts; Ama is told and reads it.
+    run.call(
+        "Kofi challenges Eve, blocked",
+        kofi,
+        "POST",
+        "/api/v1/players/Eve/challenge",
+        Some(json!({})),
+    )
+    .await;
+    let c = run
+        .call(
+            "Ama challenges Kofi",
+            ama,
+            "POST",
+            "/api/v1/players/Kofi/challenge",
+            Some(json!({"side": "S"})),
+        )
+        .await;
+    let challenge = c["id"].as_str().unwrap().to_string();
+    run.name("challenge", &challenge);
+    let n = run
+        .call(
+            "Kofi's notifications",
+            kofi,
+            "GET",
+            "/api/v1/notifications",
+            None,
+        )
+        .await;
+    run.name("notification", n["items"][0]["id"].as_str().unwrap());
+    run.call("Kofi's challenges", kofi, "GET", "/api/v1/challenges", None)
+        .await;
+    let a = run
+        .call(
+            "Kofi accepts",
+            kofi,
+            "POST",
+            &format!("/api/v1/challenges/{challenge}/accept"),
+            Some(json!({})),
+        )
+        .await;
+    run.name("game", a["game"].as_str().unwrap());
+    run.call(
+        "Kofi accepts again",
+        kofi,
+        "POST",
+        &format!("/api/v1/challenges/{challenge}/accept"),
+        Some(json!({})),
+    )
+    .await;
+    let n = run
+        .call(
+            "Ama's notifications",
+            ama,
+            "GET",
+            "/api/v1/notifications",
+            None,
+        )
+        .await;
+    run.name("notification", n["items"][0]["id"].as_str().unwrap());
+    run.call(
+        "Ama reads them",
+        ama,
+        "POST",
+        "/api/v1/notifications/read",
+        Some(json!({"all": true})),
+    )
+    .await;
+
     // What everyone sees of the players.
     for name in ["Ama", "Kofi", "Eve"] {
         run.call(
@@ -659,6 +749,10 @@ async fn sqlite_and_postgresql_answer_the_same() {
         ("Eve reports Kofi", 201),
         ("Kofi's attempt at the puzzle", 200),
         ("arena created", 200),
+        ("Kofi challenges Eve, blocked", 409),
+        ("Ama challenges Kofi", 201),
+        ("Kofi accepts", 200),
+        ("Kofi accepts again", 409),
         ("Eve deletes her account", 204),
         ("Eve's profile after", 404),
     ] {

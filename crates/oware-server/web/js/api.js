@@ -146,6 +146,13 @@ export const api = {
   follow: (name, on) => call('POST', `/players/${encodeURIComponent(name)}/follow`, { on }),
   block: (name, on) => call('POST', `/players/${encodeURIComponent(name)}/block`, { on }),
   report: (name, reason, details) => call('POST', `/players/${encodeURIComponent(name)}/report`, { reason, details }),
+  notifications: (before, limit = 20) => call('GET', `/notifications?limit=${limit}${before ? `&before=${encodeURIComponent(before)}` : ''}`),
+  markRead: (body) => call('POST', '/notifications/read', body),
+  challenge: (name, body) => call('POST', `/players/${encodeURIComponent(name)}/challenge`, body),
+  challenges: () => call('GET', '/challenges'),
+  acceptChallenge: (id) => call('POST', `/challenges/${encodeURIComponent(id)}/accept`, {}),
+  declineChallenge: (id) => call('POST', `/challenges/${encodeURIComponent(id)}/decline`, {}),
+  cancelChallenge: (id) => call('POST', `/challenges/${encodeURIComponent(id)}/cancel`, {}),
   ratings: (cls, limit = 50) => call('GET', `/ratings/${encodeURIComponent(cls)}?limit=${limit}&provisional=true`),
 };
 

@@ -18,6 +18,8 @@ import * as accountPage from './pages/account.js';
 import * as player from './pages/player.js';
 import * as watch from './pages/watch.js';
 import * as tournaments from './pages/tournaments.js';
+import * as notifications from './pages/notifications.js';
+import { startInbox, watchTitle, paintInbox } from './inbox.js';
 import { accountReady, currentUser, onAccountChange, reloadAccount, syncMyGames } from './account.js';
 
 // Pages that need the server (online games, the lobby, accounts, watching,
@@ -45,6 +47,7 @@ const routes = [
   [/^\/account\/?$/, accountPage.mount, '/account', NET],
   [/^\/player\/([^/]+)\/?$/, player.mountProfile, '', NET],
   [/^\/ratings\/?$/, player.mountRatings, '/ratings', NET],
+  [/^\/notifications\/?$/, notifications.mount, '/notifications', NET],
 ];
 
 const main = document.getElementById('main');
@@ -73,6 +76,7 @@ function showAccount() {
   btn.querySelector('.menu-user').hidden = !me;
   btn.classList.toggle('signed-in', !!me);
   btn.setAttribute('aria-label', me ? `${t('nav.menu')} (${me.username})` : t('nav.menu'));
+  paintInbox();
 }
 
 // The phone's folded menu: a button opens it; following a link closes it.
@@ -122,6 +126,7 @@ function render() {
 /** The tab's title for a page: its menu link's words, but "Your account"
  * for the account page once signed in (its link then shows the name). */
 function titleFor(nav) {
+  if (nav === '/notifications') return `${t('inbox.title')} · Oware`;
   if (nav === '/account') return `${t(currentUser() ? 'account.title' : 'nav.signin')} · Oware`;
   const navLink = nav && document.querySelector(`.nav a[href="${nav}"]`);
   return navLink ? `${navLink.textContent} · Oware` : 'Oware Abapa';
@@ -165,12 +170,15 @@ onLangChange(() => { translateShell(); render(); });
 let started = false;
 onAccountChange((me) => {
   showAccount();
+  startInbox(me);
   if (me) syncOfflineGames(true);
   if (started && !/^\/account\/?$/.test(location.pathname)) render();
   else if (started) document.title = titleFor('/account');
 });
 
 translateShell();
+watchTitle();
+accountReady.then((me) => startInbox(me)).catch(() => {});
 // The first page waits (briefly) to know who is signed in, so it shows the
 // right seats and names; a signed-in player's seats come from the account.
 Promise.race([accountReady.then((me) => (me ? syncMyGames() : null)), new Promise((r) => setTimeout(r, 1500))])

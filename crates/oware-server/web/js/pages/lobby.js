@@ -37,7 +37,7 @@ export function mount(main) {
   main.innerHTML = `
     <h1>${esc(t('online.title'))}</h1>
     <div class="grid2">
-      <section class="card lobby-card"><h2>${esc(t('online.lobby'))}</h2><div class="lobby-list" aria-live="polite"></div><div class="msg lobby-msg"></div></section>
+      <section class="card lobby-card"><h2>${esc(t('online.lobby'))}</h2><p class="muted online-count" aria-live="polite"></p><div class="lobby-list" aria-live="polite"></div><div class="msg lobby-msg"></div></section>
       <form class="card create-online" novalidate>
         <h2>${esc(t('online.create'))}</h2>
         <p class="muted small-print">${esc(t('seek.what'))}</p>
@@ -128,8 +128,9 @@ export function mount(main) {
   let last = '';
   async function refresh() {
     try {
-      const { games } = await api.lobby();
+      const { games, online } = await api.lobby();
       if (!alive) return;
+      if (online != null) main.querySelector('.online-count').textContent = t(online === 1 ? 'online.players1' : 'online.players', { n: online });
       let html;
       if (!games.length) html = `<p class="muted">${esc(t('online.empty'))}</p>`;
       else {

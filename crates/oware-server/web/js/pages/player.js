@@ -5,6 +5,7 @@ import { api } from '../api.js';
 import { t, errorText, seatName } from '../i18n.js';
 import { esc, relTime } from '../ui.js';
 import { ratingText, currentUser } from '../account.js';
+import { onInbox } from '../inbox.js';
 import { CLASSES } from './account.js';
 import { resultShort } from '../rulesboard.js';
 
@@ -17,6 +18,7 @@ export const playerLink = (name) => `<a href="/player/${encodeURIComponent(name)
 
 export function mountProfile(main, name) {
   let alive = true;
+  let offInbox = null;
   main.innerHTML = `<p class="muted">…</p>`;
   (async () => {
     let p;
@@ -31,10 +33,23 @@ export function mountProfile(main, name) {
     main.innerHTML = `
       <h1 class="player-name"></h1>
       <p class="muted">${esc(t('player.since', { when: relTime(p.created_at) }))}${me ? ` · <a href="/account" data-link>${esc(t('account.settings'))}</a>` : ''}</p>
+      <p class="presence"><span class="dot${p.online ? ' on' : ''}" aria-hidden="true"></span> ${esc(t(p.online ? 'player.online' : 'player.offline'))}${p.playing ? ` · <a href="/game/${encodeURIComponent(p.playing)}" data-link class="playing-link">${esc(t('player.playingNow'))}</a>` : ''}</p>
       ${currentUser() && !me ? `<section class="card relate-card">
-        <div class="row"><button class="btn follow-btn" type="button" aria-pressed="false"></button>
+        <div class="row"><button class="btn primary challenge-btn" type="button" aria-expanded="false">${esc(t('challenge.button'))}</button>
+        <button class="btn follow-btn" type="button" aria-pressed="false"></button>
         <button class="btn block-btn" type="button" aria-pressed="false"></button>
         <button class="btn report-btn" type="button" aria-expanded="false">${esc(t('player.report'))}</button></div>
+        <form class="challenge-form" hidden novalidate>
+          <label>${esc(t('challenge.time'))} <select name="tc">
+            ${TCS.map(([k], i) => `<option value="${i}">${esc(tcOption(k))}</option>`).join('')}
+          </select></label>
+          <label>${esc(t('challenge.side'))} <select name="side">
+            <option value="">${esc(t('challenge.sideRandom'))}</option><option value="S">${esc(t('side.S'))}</option><option value="N">${esc(t('side.N'))}</option>
+          </select></label>
+          <label class="choice"><input type="checkbox" name="rated"> ${esc(t('challenge.ratedBox'))}</label>
+          <p class="row"><button class="btn primary" type="submit">${esc(t('challenge.send'))}</button>
+          <button class="btn chl-withdraw" type="button" hidden>${esc(t('challenge.withdraw'))}</button></p>
+        </form>
         <form class="report-form" hidden novalidate>
           <fieldset><legend>${esc(t('player.reportWhy'))}</legend>
             ${['cheating', 'abuse', 'other'].map((r, i) => `<label class="choice"><input type="radio" name="reason" value="${r}"${i === 0 ? ' checked' : ''}> ${esc(t(`player.reason.${r}`))}</label>`).join('')}
@@ -65,10 +80,72 @@ export function mountProfile(main, name) {
     // The name as text: whatever the server sends is never markup.
     main.querySelector('.player-name').textContent = p.username;
     drawHistory(main.querySelector('.history-graph'), p.history || []);
-    if (currentUser() && !me) wireRelations(main, p.username, () => alive);
+    if (currentUser() && !me) {
+      wireRelations(main, p.username, () => alive);
+      offInbox = wireChallenge(main, p.username, () => alive);
+    }
     listGames(main.querySelector('.player-games'), p.games || [], p.username);
   })();
-  return () => { alive = false; };
+  return () => { alive = false; offInbox?.(); };
+}
+
+// The time controls a challenge offers: a clock, limits per move, days.
+const TCS = [
+  ['5+3', { initial_ms: 300000, increment_ms: 3000 }],
+  ['10+5', { initial_ms: 600000, increment_ms: 5000 }],
+  ['3+2', { initial_ms: 180000, increment_ms: 2000 }],
+  ['30s', { per_move_ms: 30000 }],
+  ['3d', { days_per_move: 3 }],
+  ['none', null],
+];
+const tcOption = (k) => {
+  const tc = TCS.find(([key]) => key === k)[1];
+  if (!tc) return t('play.none');
+  if (tc.per_move_ms) return t('tc.permove', { s: tc.per_move_ms / 1000 });
+  if (tc.days_per_move) return t('tc.days', { n: tc.days_per_move });
+  return t('tc.clock', { m: tc.initial_ms / 60000, i: tc.increment_ms / 1000 });
+};
+
+/** The "Challenge" button and form on another player's profile; the
+ * answer comes live (inbox.js takes the challenger to the game when it is
+ * accepted). Returns the function that stops listening. */
+function wireChallenge(main, username, alive) {
+  const q = (s) => main.querySelector(s);
+  const form = q('.challenge-form');
+  const msg = q('.relate-msg');
+  const withdraw = q('.chl-withdraw');
+  let sent = null;
+  const say = (text, kind) => { msg.textContent = text; msg.className = `msg relate-msg ${kind}`; };
+  q('.challenge-btn').addEventListener('click', () => {
+    form.hidden = !form.hidden;
+    q('.challenge-btn').setAttribute('aria-expanded', String(!form.hidden));
+    if (!form.hidden) form.tc.focus();
+  });
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const tc = TCS[Number(form.tc.value)][1];
+    const body = { time_control: tc || undefined, rated: form.rated.checked && !!tc, side: form.side.value || undefined };
+    try {
+      const r = await api.challenge(username, body);
+      if (!alive()) return;
+      sent = r.id;
+      withdraw.hidden = false;
+      say(t('challenge.sent', { name: username }), 'ok');
+    } catch (err) { if (alive()) say(errorText(err), 'bad'); }
+  });
+  withdraw.addEventListener('click', async () => {
+    if (!sent) return;
+    try { await api.cancelChallenge(sent); } catch (err) { say(errorText(err), 'bad'); return; }
+    sent = null;
+    withdraw.hidden = true;
+    say(t('challenge.withdrawn'), 'ok');
+  });
+  return onInbox((m) => {
+    const c = m.type === 'challenge' && m.challenge;
+    if (!c || c.id !== sent || !alive()) return;
+    if (c.status === 'declined') { say(t('challenge.declined', { name: username }), 'bad'); withdraw.hidden = true; sent = null; }
+    if (c.status === 'accepted') say(t('challenge.accepted', { name: username }), 'ok');
+  });
 }
 
 /** Follow, block and report buttons on another player's profile. */
