@@ -23,6 +23,7 @@ pub struct Metrics {
     taken_over: AtomicU64,
     director_ticks: AtomicU64,
     director_done_at: AtomicI64,
+    lobby_done_at: AtomicI64,
     draining: AtomicBool,
 }
 
@@ -64,6 +65,18 @@ impl Metrics {
     /// clock to T, then waits until this reaches T.
     pub fn director_done_at(&self) -> i64 {
         self.director_done_at.load(Relaxed)
+    }
+
+    /// The lobby's round begun at `at` (the server's Unix ms) is done: the
+    /// seeks seen here marked, the stale ones cancelled.
+    pub(crate) fn lobby_swept(&self, at: i64) {
+        self.lobby_done_at.fetch_max(at, Relaxed);
+    }
+
+    /// When (the server's Unix ms) the last finished round of the lobby
+    /// began (as [`Metrics::director_done_at`]).
+    pub fn lobby_done_at(&self) -> i64 {
+        self.lobby_done_at.load(Relaxed)
     }
 
     /// An overdue game was claimed and acted on.
