@@ -138,6 +138,15 @@ impl Hub {
         }
     }
 
+    /// Sends a word to the other nodes, not awaited (a lost word only ages
+    /// out); nothing once the node is halted ([`Hub::halt`]), which speaks
+    /// for it no more than it writes.
+    fn tell_nodes(&self, notice: String) {
+        if !self.halted() {
+            drop(self.store.write(crate::store::WriteOp::Notify(notice)));
+        }
+    }
+
     /// Asks the other nodes which seats of a game just opened here are
     /// connected to them.
     pub(crate) fn ask_presence(&self, id: &str) {
@@ -147,7 +156,7 @@ impl Hub {
                 game: id.to_string(),
             })
             .unwrap_or_default();
-            drop(self.store.write(crate::store::WriteOp::Notify(notice)));
+            self.tell_nodes(notice);
         }
     }
 
@@ -166,7 +175,7 @@ impl Hub {
         })
         .unwrap_or_default();
         // Not awaited: a lost word only ages out.
-        drop(self.store.write(crate::store::WriteOp::Notify(notice)));
+        self.tell_nodes(notice);
     }
 
     /// The game's deadlines after a change: the running clock's, and the
