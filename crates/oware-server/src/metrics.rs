@@ -21,6 +21,9 @@ pub struct Metrics {
     notice_lag_ms: AtomicU64,
     notice_lag_max_ms: AtomicI64,
     taken_over: AtomicU64,
+    director_ticks: AtomicU64,
+    director_done_at: AtomicI64,
+    lobby_done_at: AtomicI64,
     draining: AtomicBool,
 }
 
@@ -48,6 +51,32 @@ impl Metrics {
         self.notices.fetch_add(1, Relaxed);
         self.notice_lag_ms.fetch_add(lag_ms.max(0) as u64, Relaxed);
         self.notice_lag_max_ms.fetch_max(lag_ms, Relaxed);
+    }
+
+    /// The tournaments' director finished the tick it began at `at` (the
+    /// server's Unix ms): its looks are done.
+    pub(crate) fn director_ticked(&self, at: i64) {
+        self.director_ticks.fetch_add(1, Relaxed);
+        self.director_done_at.fetch_max(at, Relaxed);
+    }
+
+    /// When (the server's Unix ms) the last finished tick of the
+    /// tournaments' director began: a test on a manual clock moves the
+    /// clock to T, then waits until this reaches T.
+    pub fn director_done_at(&self) -> i64 {
+        self.director_done_at.load(Relaxed)
+    }
+
+    /// The lobby's round begun at `at` (the server's Unix ms) is done: the
+    /// seeks seen here marked, the stale ones cancelled.
+    pub(crate) fn lobby_swept(&self, at: i64) {
+        self.lobby_done_at.fetch_max(at, Relaxed);
+    }
+
+    /// When (the server's Unix ms) the last finished round of the lobby
+    /// began (as [`Metrics::director_done_at`]).
+    pub fn lobby_done_at(&self) -> i64 {
+        self.lobby_done_at.load(Relaxed)
     }
 
     /// An overdue game was claimed and acted on.
@@ -137,6 +166,12 @@ impl Metrics {
             "counter",
             "Overdue games (clocks, computer replies) this node claimed.",
             m.taken_over.load(Relaxed).to_string(),
+        );
+        metric(
+            "oware_director_ticks_total",
+            "counter",
+            "Ticks of the tournaments' director this node finished (a second of the server's clock each).",
+            m.director_ticks.load(Relaxed).to_string(),
         );
         let _ = writeln!(
             out,

@@ -12,7 +12,7 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use common::*;
-use futures_util::SinkExt;
+use futures_util::{SinkExt, StreamExt};
 use oware_core::{Game, Position, Record};
 use oware_server::{Config, RateLimits};
 use serde_json::json;
@@ -595,7 +595,31 @@ async fn finding_5_limits_are_per_client() {
             s.send(Message::Text(text.into())).await.unwrap();
         }
     }
-    tokio::time::sleep(Duration::from_millis(800)).await;
+    // Every line is answered on its own socket: posted (its chat event)
+    // or refused (`rate_limited`). Wait for the 48 answers.
+    for (i, s) in sockets.iter_mut().enumerate() {
+        let mine = format!("spam {i}.");
+        let mut answered = 0;
+        while answered < 4 {
+            let msg = tokio::time::timeout(Duration::from_secs(15), s.next())
+                .await
+                .expect("an answer within 15 s")
+                .expect("the socket open")
+                .expect("no socket error");
+            let Message::Text(text) = msg else { continue };
+            let m: serde_json::Value = serde_json::from_str(&text).unwrap();
+            match m["type"].as_str() {
+                Some("chat") if m["text"].as_str().is_some_and(|t| t.starts_with(&mine)) => {
+                    answered += 1
+                }
+                Some("error") => {
+                    assert_eq!(m["code"], "rate_limited", "{m}");
+                    answered += 1;
+                }
+                _ => {}
+            }
+        }
+    }
     let elapsed = t.elapsed().as_secs() as usize;
     let history = get(
         addr,

@@ -378,6 +378,11 @@ impl Hub {
         self.stop_gracefully();
     }
 
+    /// Whether [`Hub::halt`] was called.
+    pub(crate) fn halted(&self) -> bool {
+        self.halted.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
     /// Changes to `true` when the node is being stopped.
     pub(crate) fn stopping(&self) -> tokio::sync::watch::Receiver<bool> {
         self.stopping.subscribe()
@@ -494,7 +499,7 @@ impl Hub {
     }
 
     async fn write_raw(&self, op: WriteOp) -> Result<(), StoreError> {
-        if self.halted.load(std::sync::atomic::Ordering::SeqCst) {
+        if self.halted() {
             return Err(StoreError::Closed);
         }
         let started = Instant::now();

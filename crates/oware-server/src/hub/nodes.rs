@@ -158,6 +158,15 @@ impl Hub {
         }
     }
 
+    /// Sends a word to the other nodes, not awaited (a lost word only ages
+    /// out); nothing once the node is halted ([`Hub::halt`]), which speaks
+    /// for it no more than it writes.
+    fn tell_nodes(&self, notice: String) {
+        if !self.halted() {
+            drop(self.store.write(crate::store::WriteOp::Notify(notice)));
+        }
+    }
+
     /// Asks the other nodes which seats of a game just opened here are
     /// connected to them.
     pub(crate) fn ask_presence(&self, id: &str) {
@@ -167,7 +176,7 @@ impl Hub {
                 game: id.to_string(),
             })
             .unwrap_or_default();
-            drop(self.store.write(crate::store::WriteOp::Notify(notice)));
+            self.tell_nodes(notice);
         }
     }
 
@@ -186,7 +195,7 @@ impl Hub {
         })
         .unwrap_or_default();
         // Not awaited: a lost word only ages out.
-        drop(self.store.write(crate::store::WriteOp::Notify(notice)));
+        self.tell_nodes(notice);
     }
 
     /// Tells the other nodes that these accounts have (`on`) or no longer

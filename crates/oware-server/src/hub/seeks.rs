@@ -71,11 +71,17 @@ impl Hub {
         // it is moved, not every 2 s of the machine's time.
         let time = self.time().clone();
         tokio::spawn(async move {
+            let mut next = time.now() + SEEN_EVERY;
             loop {
-                time.sleep(SEEN_EVERY).await;
+                // A round SEEN_EVERY after the last one began: at once when
+                // the clock moved on further meanwhile.
+                time.sleep_until(next).await;
+                next = time.now() + SEEN_EVERY;
                 let Some(hub) = weak.upgrade() else { break };
+                let at = hub.now_ms();
                 hub.seeks_seen().await;
                 hub.cancel_stale_seeks().await;
+                hub.metrics().lobby_swept(at);
             }
         });
     }

@@ -297,8 +297,12 @@ impl Hub {
         tokio::spawn(async move {
             // The schedule's slots this node has created (or seen created).
             let mut announced = std::collections::HashSet::new();
+            let mut next = time.now() + TICK;
             loop {
-                time.sleep(TICK).await;
+                // A tick a second after the last one began: at once when the
+                // clock moved on further meanwhile.
+                time.sleep_until(next).await;
+                next = time.now() + TICK;
                 let Some(hub) = weak.upgrade() else { break };
                 let now = hub.now_ms();
                 let lease = crate::store::Lease {
@@ -311,7 +315,10 @@ impl Hub {
                     .await
                 {
                     Ok(ids) => ids,
-                    Err(_) => continue,
+                    Err(_) => {
+                        hub.metrics().director_ticked(now);
+                        continue;
+                    }
                 };
                 // Several looks at once: one slow tournament (a large
                 // Swiss being paired) holds up no other.
@@ -331,6 +338,7 @@ impl Hub {
                         }
                     });
                 looks.await;
+                hub.metrics().director_ticked(now);
             }
         });
     }

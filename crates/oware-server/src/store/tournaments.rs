@@ -345,8 +345,9 @@ pub trait TournamentStore: Send + Sync + 'static {
         limit: u32,
     ) -> Result<Vec<String>, super::StoreError>;
     /// Gives back a tournament claimed with `lease` (its look is over), so
-    /// the next tick of any node may look again; a claim since taken by
-    /// another node is left alone.
+    /// the next tick of any node may look again, the claim keeping when
+    /// that look began (claims go to the look longest ago first); a claim
+    /// since taken by another node is left alone.
     fn release_tournament(&self, id: &str, lease: super::Lease) -> Result<(), super::StoreError>;
     /// Every tournament an account has entered, and its state in each
     /// (its data export).
@@ -704,9 +705,11 @@ pub(crate) async fn claim(
 
 /// See [`TournamentStore::release_tournament`].
 pub(crate) async fn release(db: &impl Db, id: &str, lease: Lease) -> Result<(), StoreError> {
+    // The claim goes back to when the look began: claimable again at
+    // once, and still ordering the claims by the look longest ago.
     db.execute(
-        "UPDATE tournaments SET claim = NULL WHERE id = $1 AND claim = $2",
-        args![id, lease.now + lease.ms],
+        "UPDATE tournaments SET claim = $3 WHERE id = $1 AND claim = $2",
+        args![id, lease.now + lease.ms, lease.now],
     )
     .await?;
     Ok(())

@@ -695,7 +695,6 @@ async fn hotseat_agreement_import_lobby_rules_and_pages() {
         assert_eq!(r.status, 200, "{page}");
         assert_eq!(r.body, home.body, "{page}");
     }
-    tokio::time::sleep(Duration::from_millis(10)).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -144,3 +144,46 @@ async fn correspondence_has_its_own_rating_list() {
     let r = get(server.addr(), "/api/v1/ratings/correspondence").await;
     assert_eq!(r.status, 200, "{}", r.body);
 }
+
+/// A 14-day correspondence game played over weeks of virtual time: each
+/// side moves with most of its fortnight gone, and North's flag falls
+/// fourteen days after South's last move, to the millisecond (the game's
+/// own timer, on the server's clock).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fourteen_day_game_runs_its_weeks_in_virtual_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let time = Time::manual(Time::wall().unix_ms());
+    let server = start_on(&dir.path().join("g.sqlite3"), &time).await;
+    let addr = server.addr();
+    let (id, south, north) =
+        online_game(addr, json!({"time_control": {"days_per_move": 14}})).await;
+    let mut s = ws(addr, &id, Some(&south)).await;
+    recv_type(&mut s, "state").await;
+    let fortnight = 14 * 86_400_000u64;
+    for (ply, (token, mv)) in [(&south, "F"), (&north, "f"), (&south, "E"), (&north, "e")]
+        .into_iter()
+        .enumerate()
+    {
+        time.advance(DAY * 13);
+        let r = post(
+            addr,
+            &format!("/api/v1/games/{id}/moves"),
+            json!({"token": token, "move": mv, "ply": ply}),
+        )
+        .await;
+        assert_eq!(r.status, 200, "ply {ply}: {}", r.body);
+        let g = r.json()["game"].clone();
+        assert_eq!(g["clock"]["south_ms"], fortnight, "{}", g["clock"]);
+        assert_eq!(g["clock"]["north_ms"], fortnight, "{}", g["clock"]);
+    }
+    // South to move: a millisecond short of the fortnight, still playing.
+    time.advance(DAY * 14 - Duration::from_millis(1));
+    let g = get(addr, &format!("/api/v1/games/{id}")).await.json();
+    assert_eq!(g["status"], "playing", "{g}");
+    assert_eq!(g["clock"]["south_ms"], 1, "{}", g["clock"]);
+    // The last millisecond: the flag falls, and the socket says so.
+    time.advance(Duration::from_millis(1));
+    let end = recv_type(&mut s, "end").await;
+    assert_eq!(end["result"]["reason"], "time", "{end}");
+    assert_eq!(end["result"]["winner"], "N", "{end}");
+}

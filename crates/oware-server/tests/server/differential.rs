@@ -37,6 +37,7 @@ type Answer = (String, u16, Value);
 /// be listed in either order by either store, which is no difference).
 struct Run {
     addr: SocketAddr,
+    hub: std::sync::Arc<oware_server::Hub>,
     time: Time,
     answers: Vec<Answer>,
     /// Random strings and the names they get, in order of appearance.
@@ -62,6 +63,36 @@ impl Run {
         self.answers.push((what.to_string(), r.status, v.clone()));
         self.time.advance(Duration::from_secs(1));
         v
+    }
+
+    /// Looks at tournament `id` (as `p`) until `done` holds, moving the
+    /// clock a second at a time and waiting for the director's tick at
+    /// each second to be over before looking: the same ticks at the same
+    /// times on both stores.
+    async fn ticked_until(
+        &self,
+        p: &tournaments::Player,
+        id: &str,
+        what: &str,
+        done: impl Fn(&Value) -> bool,
+    ) -> Value {
+        for _ in 0..120 {
+            let at = self.time.unix_ms();
+            let started = std::time::Instant::now();
+            while self.hub.metrics().director_done_at() < at {
+                assert!(
+                    started.elapsed() < Duration::from_secs(20),
+                    "{what}: the director's tick at {at} did not end"
+                );
+                tokio::time::sleep(Duration::from_millis(2)).await;
+            }
+            let v = tournaments::view(self.addr, p, id).await;
+            if done(&v) {
+                return v;
+            }
+            self.time.advance(Duration::from_secs(1));
+        }
+        panic!("{what}: not within 120 ticks");
     }
 
     /// `random` is named `<kind N>` in every answer.
@@ -449,10 +480,11 @@ async fn script(run: &mut Run) {
     for round in 1..=2 {
         // The round's games in a fixed order (by South's name), each
         // played a second apart, so both runs name and end them alike.
-        let v = tournaments::wait_for(run.addr, &ps[0], &swiss, "the round's pairings", |v| {
-            v["round"].as_u64() == Some(round)
-        })
-        .await;
+        let v = run
+            .ticked_until(&ps[0], &swiss, "the round's pairings", |v| {
+                v["round"].as_u64() == Some(round)
+            })
+            .await;
         let mut pairings: Vec<Value> = v["games"]
             .as_array()
             .unwrap()
@@ -469,10 +501,8 @@ async fn script(run: &mut Run) {
             }
         }
     }
-    tournaments::wait_for(run.addr, &ps[0], &swiss, "the end", |v| {
-        v["status"] == "finished"
-    })
-    .await;
+    run.ticked_until(&ps[0], &swiss, "the end", |v| v["status"] == "finished")
+        .await;
     run.call(
         "the Swiss, finished",
         nobody,
@@ -708,6 +738,7 @@ async fn run_on(db: Option<std::path::PathBuf>, postgres: Option<String>) -> Vec
     .expect("server starts");
     let mut run = Run {
         addr: server.addr(),
+        hub: server.hub().clone(),
         time,
         answers: Vec::new(),
         names: Vec::new(),

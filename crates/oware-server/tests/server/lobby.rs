@@ -213,12 +213,17 @@ async fn the_lobby_stays_true_across_two_nodes_on_postgresql() {
     // delays, as the default 15 s does. One node needs no such margin (it
     // knows its own connections), so the other tests keep 1 s.
     let grace = Duration::from_secs(5);
+    // Both nodes on one manual clock, moved a round (2 s) at a time; after
+    // each move the test waits until both nodes' rounds for that time are
+    // done, so A's "seen" mark and B's sweep of each round are both in.
+    let time = Time::manual(Time::wall().unix_ms());
     let node = || async {
         oware_server::Server::start(oware_server::ServerOptions {
             addr: "127.0.0.1:0".parse().unwrap(),
             postgres: Some(url.clone()),
             config: Config {
                 seek_grace: grace,
+                time: time.clone(),
                 ..config()
             },
             ..oware_server::ServerOptions::default()
@@ -226,16 +231,38 @@ async fn the_lobby_stays_true_across_two_nodes_on_postgresql() {
         .await
         .expect("node starts")
     };
-    let (a, b) = (node().await, node().await);
-    let (a, b) = (a.addr(), b.addr());
+    let (node_a, node_b) = (node().await, node().await);
+    let (a, b) = (node_a.addr(), node_b.addr());
+    let round = || async {
+        time.advance(Duration::from_secs(2));
+        let at = time.unix_ms();
+        let started = Instant::now();
+        for n in [&node_a, &node_b] {
+            while n.hub().metrics().lobby_done_at() < at {
+                assert!(
+                    started.elapsed() < Duration::from_secs(20),
+                    "a lobby round did not end"
+                );
+                tokio::time::sleep(Duration::from_millis(2)).await;
+            }
+        }
+    };
     let (id, token) = seek(a).await;
     let mut creator = ws(a, &id, Some(&token)).await;
     recv_type(&mut creator, "state").await;
-    // Several of B's sweeps, and longer than the grace.
-    tokio::time::sleep(grace + Duration::from_secs(3)).await;
+    // Four rounds of both nodes, longer than the grace: still listed.
+    for _ in 0..4 {
+        round().await;
+    }
     assert_eq!(listed(b).await, vec![id.clone()]);
     creator.close(None).await.unwrap();
-    gone_within(b, &id, grace + Duration::from_secs(10), None).await;
+    // Gone within the grace and two rounds.
+    let mut rounds = 0;
+    while listed(b).await.contains(&id) {
+        assert!(rounds <= 5, "seek {id} still listed after {rounds} rounds");
+        round().await;
+        rounds += 1;
+    }
     assert!(listed(a).await.is_empty());
     assert_eq!(status(b, &id).await, "cancelled");
 }

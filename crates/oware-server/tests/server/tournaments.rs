@@ -157,7 +157,7 @@ async fn tournament_requests_are_checked_and_refusals_coded() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_arena_pairs_players_again_as_they_finish_and_ends_with_standings() {
+async fn an_hour_long_arena_pairs_players_again_as_they_finish_and_ends_with_standings() {
     let time = manual_clock();
     let (_dir, server) = start_with(config(&time)).await;
     let addr = server.addr();
@@ -167,7 +167,7 @@ async fn an_arena_pairs_players_again_as_they_finish_and_ends_with_standings() {
         &ps[0],
         "POST",
         "/api/v1/tournaments",
-        Some(create("arena", json!({"minutes": 20}))),
+        Some(create("arena", json!({"minutes": 60}))),
     )
     .await;
     assert_eq!(r.status, 200, "{}", r.body);
@@ -212,9 +212,9 @@ async fn an_arena_pairs_players_again_as_they_finish_and_ends_with_standings() {
     // Not over before its time.
     let v = view(addr, &ps[0], &id).await;
     assert_eq!(v["status"], "running", "{v:#}");
-    // Its twenty minutes pass: it ends once its last games are over, so
-    // everyone resigns whatever game they are still given.
-    time.advance(Duration::from_secs(20 * 60));
+    // Its hour passes (in virtual time): it ends once its last games are
+    // over, so everyone resigns whatever game they are still given.
+    time.advance(Duration::from_secs(60 * 60));
     let until = Instant::now() + Duration::from_secs(40);
     let last = loop {
         let v = view(addr, &ps[0], &id).await;
@@ -384,6 +384,65 @@ async fn a_swiss_of_five_plays_three_rounds_with_a_bye_each_and_survives_a_resta
         );
     }
     assert_eq!(last["round"], 3);
+}
+
+/// A five-round Swiss of eight, its breaks between rounds (20 s each) and
+/// the director's ticks all in virtual time: every round four games, no
+/// two players meeting twice, twenty points in all.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_five_round_swiss_of_eight_runs_in_virtual_time() {
+    let time = manual_clock();
+    let (_dir, server) = start_with(config(&time)).await;
+    let addr = server.addr();
+    let ps = players(addr, 8).await;
+    let r = call(
+        addr,
+        &ps[0],
+        "POST",
+        "/api/v1/tournaments",
+        Some(create("swiss", json!({"rounds": 5, "starts_in_s": 60}))),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let id = r.json()["id"].as_str().unwrap().to_string();
+    for p in &ps[1..] {
+        let r = call(
+            addr,
+            p,
+            "POST",
+            &format!("/api/v1/tournaments/{id}/join"),
+            None,
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    time.advance(Duration::from_secs(60));
+    for round in 1..=5 {
+        let (games, byes) = play_swiss_round(addr, &ps, &id, round).await;
+        assert_eq!((games.len(), byes.len()), (4, 0), "round {round}");
+    }
+    let last = wait_for(addr, &ps[0], &id, "the end", |v| v["status"] == "finished").await;
+    let mut meetings: Vec<(String, String)> = last["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            let (a, b) = (g["south"].as_str().unwrap(), g["north"].as_str().unwrap());
+            (a.min(b).to_string(), a.max(b).to_string())
+        })
+        .collect();
+    assert_eq!(meetings.len(), 20, "{last:#}");
+    meetings.sort();
+    meetings.dedup();
+    assert_eq!(meetings.len(), 20, "no rematch: {last:#}");
+    let total: f64 = last["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["score"].as_f64().unwrap())
+        .sum();
+    assert_eq!(total, 20.0, "{last:#}");
+    assert_eq!(last["round"], 5);
 }
 
 /// `POST /api/v1/clock` moves a manual clock (`oware serve

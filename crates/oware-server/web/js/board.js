@@ -166,6 +166,10 @@ export class Board {
 
   setLastMove(letter) { this.lastMove = letter; this.render(); }
 
+  /** The house chosen in advance to be played when its turn comes (a
+   * premove), marked on the board; null for none. */
+  setPremove(letter) { this.premove = letter; this.render(); }
+
   renderHouse(i) {
     const b = this.houses[i];
     const n = this.pos.houses[i];
@@ -179,8 +183,9 @@ export class Board {
     // may be played (two players on one device); arrows still reach it.
     if (b.parentElement?.classList.contains('row-top')) b.tabIndex = playable ? 0 : -1;
     b.classList.toggle('last-move', this.lastMove === l);
+    b.classList.toggle('premove', this.premove === l);
     const owner = t(i < 6 ? 'side.S' : 'side.N');
-    b.setAttribute('aria-label', t('board.house', { letter: l, n, owner }) + (playable ? t('board.playable') : ''));
+    b.setAttribute('aria-label', t('board.house', { letter: l, n, owner }) + (playable ? t('board.playable') : '') + (this.premove === l ? t('board.premove') : ''));
   }
 
   renderStore(side) {

@@ -46,6 +46,7 @@ class GamePage {
 
   destroy() {
     this.destroyed = true;
+    this.offKeys?.();
     document.title = this.baseTitle;
     for (const c of document.querySelectorAll('.celebrate')) c.remove();
     this.ws?.close();
@@ -156,6 +157,7 @@ class GamePage {
             <button class="btn resign-btn" type="button">${esc(t('game.resign'))}</button>
             <button class="btn abort-btn" type="button">${esc(t('game.abort'))}</button>
             <button class="btn takeback-btn" type="button">${esc(t('game.takeback'))}</button>
+            <button class="btn premove-cancel" type="button" hidden>${esc(t('premove.cancel'))}</button>
           </div>
           <div class="end-box"></div>
           <p class="flip-row" hidden><button class="btn small flip-btn" type="button">${esc(t('board.flip'))}</button></p>
@@ -203,6 +205,11 @@ class GamePage {
     q('.takeback-btn').addEventListener('click', () => this.takeback('offer'));
     q('.flip-btn').addEventListener('click', () => { this.flipped = !this.flipped; this.orient(); });
     q('.offer-btn').addEventListener('click', () => this.agreement('offer'));
+    q('.premove-cancel').addEventListener('click', () => this.setPremove(null));
+    // Escape cancels a premove.
+    const onEscape = (e) => { if (e.key === 'Escape' && this.premove) this.setPremove(null); };
+    document.addEventListener('keydown', onEscape);
+    this.offKeys = () => document.removeEventListener('keydown', onEscape);
   }
 
   // ---- state --------------------------------------------------------------
@@ -255,6 +262,7 @@ class GamePage {
     this.renderPanel();
     this.previews = [];
     this.computerTurn();
+    if (this.premove) queueMicrotask(() => this.firePremove());
     if (this.canMove()) {
       // Start the coach's analysis now, so a click is judged at once.
       if (this.coachOn()) coachAnalysis(...this.coachArgs());
@@ -886,7 +894,14 @@ class GamePage {
     this.lineEl.textContent = '';
     if (g.status !== 'playing') { setMsg(this.msgEl, g.status === 'over' ? t('game.over') : t('game.waiting'), 'bad'); return; }
     if (!this.mySides().length) { setMsg(this.msgEl, t('refuse.spectator'), 'bad'); return; }
-    if (!this.tokens[g.to_move] || g.thinking) { setMsg(this.msgEl, t('refuse.notYours'), 'bad'); announce(t('refuse.notYours')); return; }
+    if (!this.tokens[g.to_move] || g.thinking) {
+      // One of my houses while the opponent thinks: a premove, played as
+      // soon as the turn comes (the same house again cancels it).
+      if (this.canPremove(letter)) { this.setPremove(this.premove === letter ? null : letter); return; }
+      setMsg(this.msgEl, t('refuse.notYours'), 'bad');
+      announce(t('refuse.notYours'));
+      return;
+    }
     const p = this.previews.find((x) => x.move === letter);
     if (p && !p.legal) {
       const text = refusalText(p.refusal);
@@ -923,6 +938,51 @@ class GamePage {
     } finally {
       this.sending = false;
     }
+  }
+
+  /** May `letter` be chosen now as a premove: a game in play against
+   * someone else (a person or the computer), the opponent to move, and
+   * the house one of mine? */
+  canPremove(letter) {
+    const g = this.game;
+    const mine = this.mySides();
+    if (!g || g.status !== 'playing' || g.mode === 'hotseat' || mine.length !== 1) return false;
+    if (this.tokens[g.to_move] && !g.thinking) return false;
+    return (letter === letter.toUpperCase() ? 'S' : 'N') === mine[0];
+  }
+
+  /** Chooses (or with null, cancels) the premove, and says so. */
+  setPremove(letter) {
+    const was = this.premove;
+    this.premove = letter || null;
+    this.board.setPremove(this.premove);
+    const cancel = this.main.querySelector('.premove-cancel');
+    if (cancel) cancel.hidden = !this.premove;
+    const text = this.premove ? t('premove.set', { move: this.premove }) : was ? t('premove.cancelled', { move: was }) : '';
+    if (text) { setMsg(this.msgEl, text, this.premove ? 'ok' : ''); announce(text); }
+  }
+
+  /** Plays the premove once the turn is mine: if it is legal then, it is
+   * sent at once (no coach question: it was chosen on purpose); if not, it
+   * is dropped and the player told why. */
+  firePremove() {
+    const letter = this.premove;
+    const g = this.game;
+    if (!letter || !g) return;
+    if (g.status !== 'playing') { this.premove = null; this.board.setPremove(null); return; }
+    if (!this.canMove() || this.sending) return;
+    this.premove = null;
+    this.board.setPremove(null);
+    const cancel = this.main.querySelector('.premove-cancel');
+    if (cancel) cancel.hidden = true;
+    if (!(g.legal || []).includes(letter)) {
+      const text = t('premove.illegal', { move: letter });
+      setMsg(this.msgEl, text, 'warn');
+      announce(text);
+      return;
+    }
+    this.pendingCoach = `${g.ply}${letter}`;
+    this.onPlay(letter);
   }
 
   showError(e, letter) {
