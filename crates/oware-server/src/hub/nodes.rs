@@ -211,8 +211,7 @@ impl Hub {
             sent: self.now_ms(),
         })
         .unwrap_or_default();
-        // Not awaited: a lost word only ages out.
-        drop(self.store.write(crate::store::WriteOp::Notify(notice)));
+        self.tell_nodes(notice);
     }
 
     /// Sends an event to an account's sockets on the other nodes.
@@ -224,7 +223,7 @@ impl Hub {
             sent: self.now_ms(),
         })
         .unwrap_or_default();
-        drop(self.store.write(crate::store::WriteOp::Notify(notice)));
+        self.tell_nodes(notice);
     }
 
     /// The game's deadlines after a change: the running clock's, and the
