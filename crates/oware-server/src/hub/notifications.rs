@@ -69,7 +69,8 @@ impl Drop for AccountLink {
             }
         };
         if gone {
-            self.hub.publish_online(&[self.account.clone()], false);
+            self.hub
+                .publish_online(std::slice::from_ref(&self.account), false);
         }
     }
 }
