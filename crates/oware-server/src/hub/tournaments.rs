@@ -30,6 +30,7 @@
 //! until they come back.
 
 use crate::error::Reason;
+use crate::store::notifications::Kind as NoteKind;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
@@ -387,7 +388,22 @@ impl Hub {
             row.next_at = Some(now);
         }
         tracing::info!("tournament {} started", row.id);
-        self.update(&t, row, Vec::new()).await
+        let id = row.id.clone();
+        self.update(&t, row, Vec::new()).await?;
+        // Its entrants are told (once stored: a node that lost the race
+        // to start it tells nobody).
+        for e in t
+            .entrants
+            .iter()
+            .filter(|e| e.state == EntrantState::Active)
+        {
+            let mut n = self.notification(&e.account_id, NoteKind::TournamentStarting);
+            n.tournament = Some(id.clone());
+            if let Err(e) = self.notify(n).await {
+                tracing::warn!("tournament {id}: a start notification was not stored: {e:?}");
+            }
+        }
+        Ok(())
     }
 
     async fn arena_step(self: &Arc<Self>, t: Tournament, now: i64) -> Result<(), ApiError> {

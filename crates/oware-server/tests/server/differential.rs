@@ -293,7 +293,9 @@ async fn script(run: &mut Run) {
             None,
         )
         .await;
-    run.name("notification", n["items"][0]["id"].as_str().unwrap());
+    for item in n["items"].as_array().unwrap() {
+        run.name("notification", item["id"].as_str().unwrap());
+    }
     // A spectator's socket hears the end: the clock moves past Eve's day.
     let mut watcher = ws(run.addr, &slow, None).await;
     recv_type(&mut watcher, "state").await;
@@ -561,7 +563,9 @@ async fn script(run: &mut Run) {
             None,
         )
         .await;
-    run.name("notification", n["items"][0]["id"].as_str().unwrap());
+    for item in n["items"].as_array().unwrap() {
+        run.name("notification", item["id"].as_str().unwrap());
+    }
     run.call("Kofi's challenges", kofi, "GET", "/api/v1/challenges", None)
         .await;
     let a = run
@@ -591,7 +595,9 @@ async fn script(run: &mut Run) {
             None,
         )
         .await;
-    run.name("notification", n["items"][0]["id"].as_str().unwrap());
+    for item in n["items"].as_array().unwrap() {
+        run.name("notification", item["id"].as_str().unwrap());
+    }
     run.call(
         "Ama reads them",
         ama,

@@ -396,3 +396,64 @@ async fn notifications_and_presence_cross_nodes_on_postgresql() {
     )
     .await;
 }
+
+/// A tournament's start tells each of its entrants, live and stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_starting_tells_its_entrants() {
+    use crate::common::tournaments::{call as t_call, create, players, view, wait_for};
+    let time = Time::manual(Time::wall().unix_ms());
+    let (_dir, server) = start_with(Config {
+        engine_threads: 1,
+        rate_limits: None,
+        time: time.clone(),
+        ..Config::default()
+    })
+    .await;
+    let addr = server.addr();
+    let ps = players(addr, 2).await;
+    let mut ws1 = account_ws(addr, &ps[1].b).await.unwrap();
+    recv_type(&mut ws1, "unread").await;
+    let r = t_call(
+        addr,
+        &ps[0],
+        "POST",
+        "/api/v1/tournaments",
+        Some(create("arena", json!({"minutes": 20, "starts_in_s": 60}))),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let id = r.json()["id"].as_str().unwrap().to_string();
+    let r = t_call(
+        addr,
+        &ps[1],
+        "POST",
+        &format!("/api/v1/tournaments/{id}/join"),
+        None,
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(view(addr, &ps[0], &id).await["status"], "created");
+    time.advance(std::time::Duration::from_secs(59));
+    wait_for(addr, &ps[1], &id, "the arena running", |v| {
+        v["status"] == "running"
+    })
+    .await;
+    let n = recv_type(&mut ws1, "notification").await;
+    assert_eq!(n["notification"]["kind"], "tournament_starting", "{n}");
+    assert_eq!(n["notification"]["tournament"], json!(id));
+    let list = as_browser(
+        ps[0].src,
+        addr,
+        &ps[0].b,
+        "GET",
+        "/api/v1/notifications",
+        None,
+    )
+    .await;
+    assert_eq!(
+        list.json()["items"][0]["tournament"],
+        json!(id),
+        "{}",
+        list.body
+    );
+}
