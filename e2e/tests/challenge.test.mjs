@@ -19,6 +19,14 @@ const KOFI = { name: `Kojo_${stamp}`, password: 'houses-and-seeds' };
 
 let BASE;
 
+// The Badging API, recorded: headless Chromium shows no app icon.
+const BADGE = () => {
+  window.__badge = [];
+  navigator.setAppBadge = (n) => { window.__badge.push(n); return Promise.resolve(); };
+  navigator.clearAppBadge = () => { window.__badge.push(0); return Promise.resolve(); };
+};
+const badge = (page) => page.evaluate(() => window.__badge.at(-1));
+
 async function signUp(page, who) {
   await page.goto(`${BASE}/account`);
   const form = page.locator('.signup-form');
@@ -41,7 +49,9 @@ test('a challenge sent, received live in French on a phone, accepted: the game s
   const b = await launch();
   try {
     const a = await (await b.newContext()).newPage();
-    const k = await (await b.newContext(phone)).newPage();
+    const kctx = await b.newContext(phone);
+    await kctx.addInitScript(BADGE);
+    const k = await kctx.newPage();
     const errors = [watchErrors(a), watchErrors(k)];
     await signUp(a, AMA);
     await signUp(k, KOFI);
@@ -74,6 +84,7 @@ test('a challenge sent, received live in French on a phone, accepted: the game s
     assert.match(await prompt.innerText(), /vous jouez Nord/);
     await until(async () => (await count(k).textContent()) === '1', 'Kojo’s count: 1');
     await until(async () => /^\(1\) /.test(await k.title()), 'Kojo’s title: (1) …');
+    await until(async () => (await badge(k)) === 1, 'the app’s badge: 1');
     // Measured on the phone: the prompt inside the screen, its buttons big
     // enough to tap, no horizontal scroll.
     const box = await prompt.boundingBox();
@@ -115,6 +126,8 @@ test('a challenge sent, received live in French on a phone, accepted: the game s
     await until(async () => new RegExp(`${AMA.name} vous a défié`).test(await k.locator('.inbox-list').innerText()), 'the French notification');
     assert.equal(await k.locator('h1').textContent(), 'Notifications');
     await until(async () => await count(k).isHidden(), 'Kojo’s count gone once seen');
+    await until(async () => (await badge(k)) === 0, 'the app’s badge cleared');
+    assert.doesNotMatch(await k.title(), /^\(\d+\)/);
     await noScroll(k, 'the notifications page');
     const item = await k.locator('.inbox-item').first().boundingBox();
     assert.ok(item.width <= 360 && item.height >= 30, `a notification's row: ${item.width}×${item.height}`);

@@ -36,13 +36,18 @@ export function tcWords(tc) {
 
 // ---- the count: bell, title, app badge -----------------------------------
 
-let titleGuard = false;
+// The title a page set, and the one this module made of it: a title that
+// is not ours is a page's new one. A page that counts in its title itself
+// ("(2) Your move", My games) keeps its own count.
+let pageTitle = null;
+let ourTitle = null;
 function applyTitle() {
-  if (titleGuard) return;
   const cur = document.title;
-  const base = cur.replace(/^\(\d+\+?\) /, '');
-  const want = unread > 0 ? `(${unread > 99 ? '99+' : unread}) ${base}` : base;
-  if (cur !== want) { titleGuard = true; document.title = want; titleGuard = false; }
+  if (cur !== ourTitle) pageTitle = cur;
+  const own = /^\(\d+\+?\) /.test(pageTitle);
+  const want = unread > 0 && !own ? `(${unread > 99 ? '99+' : unread}) ${pageTitle}` : pageTitle;
+  ourTitle = want;
+  if (cur !== want) document.title = want;
 }
 
 /** Draws the count again (after a change of language or account). */
