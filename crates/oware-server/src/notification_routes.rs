@@ -50,8 +50,8 @@ async fn read(
     user: User,
     JsonBody(req): JsonBody<MarkRead>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let ids = req.ids(crate::hub::READ_IDS)?;
-    let unread = hub.mark_read(&user.id, ids).await?;
+    let which = req.which(crate::hub::READ_IDS)?;
+    let unread = hub.mark_read(&user.id, which).await?;
     Ok(Json(serde_json::json!({ "unread": unread })))
 }
 

@@ -19,6 +19,7 @@ use tokio::sync::broadcast;
 use super::{Hub, Live};
 use crate::error::ApiError;
 use crate::model::{new_id, SeatKind, TimeControl};
+use crate::protocol::incoming::ReadWhich;
 use crate::protocol::outgoing::AccountOut;
 use crate::store::notifications::{Kind, Notification, NotificationOp};
 use crate::store::WriteOp;
@@ -252,16 +253,23 @@ impl Hub {
 
     /// Marks some or all of an account's notifications read; the account's
     /// sockets get the new unread count. Returns it.
-    pub async fn mark_read(
-        &self,
-        account: &str,
-        ids: Option<Vec<String>>,
-    ) -> Result<u32, ApiError> {
-        self.write(WriteOp::Notification(NotificationOp::Read {
-            account: account.to_string(),
-            ids,
-        }))
-        .await?;
+    pub async fn mark_read(&self, account: &str, which: ReadWhich) -> Result<u32, ApiError> {
+        let account_id = account.to_string();
+        let op = match which {
+            ReadWhich::All => NotificationOp::Read {
+                account: account_id,
+                ids: None,
+            },
+            ReadWhich::Ids(ids) => NotificationOp::Read {
+                account: account_id,
+                ids: Some(ids),
+            },
+            ReadWhich::Game(game) => NotificationOp::ReadGame {
+                account: account_id,
+                game,
+            },
+        };
+        self.write(WriteOp::Notification(op)).await?;
         let unread = self.unread(account).await?;
         self.deliver(account, AccountOut::Unread { unread }.to_text());
         Ok(unread)

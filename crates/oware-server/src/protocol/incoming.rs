@@ -1217,7 +1217,8 @@ impl NotificationsQuery {
     }
 }
 
-/// `POST /notifications/read`: `{"ids": [...]}` or `{"all": true}`.
+/// `POST /notifications/read`: `{"ids": [...]}`, `{"all": true}` or
+/// `{"game": id}`.
 #[derive(Deserialize, Debug, Default)]
 pub struct MarkRead {
     /// The notifications seen.
@@ -1225,19 +1226,35 @@ pub struct MarkRead {
     /// All of them.
     #[serde(default)]
     pub all: bool,
+    /// The "your turn" of a game (its page was seen).
+    pub game: Option<String>,
+}
+
+/// Which notifications a [`MarkRead`] marks read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReadWhich {
+    /// These.
+    Ids(Vec<String>),
+    /// All of them.
+    All,
+    /// The unread "your turn" of this game.
+    Game(String),
 }
 
 impl MarkRead {
-    /// Which to mark read: `None` for all of them.
-    pub fn ids(self, most: usize) -> Result<Option<Vec<String>>, ApiError> {
-        match (self.ids, self.all) {
-            (None, true) => Ok(None),
-            (Some(ids), false) if !ids.is_empty() && ids.len() <= most => Ok(Some(ids)),
-            (Some(ids), false) if ids.len() > most => {
+    /// Which to mark read (at most `most` ids).
+    pub fn which(self, most: usize) -> Result<ReadWhich, ApiError> {
+        match (self.ids, self.all, self.game) {
+            (None, true, None) => Ok(ReadWhich::All),
+            (None, false, Some(g)) if !g.is_empty() && g.len() <= 64 => Ok(ReadWhich::Game(g)),
+            (Some(ids), false, None) if !ids.is_empty() && ids.len() <= most => {
+                Ok(ReadWhich::Ids(ids))
+            }
+            (Some(ids), false, None) if ids.len() > most => {
                 Err(ApiError::too_large(format!("ids: at most {most} at once")))
             }
             _ => Err(ApiError::invalid_request(
-                "give either ids (a non-empty list) or \"all\": true",
+                "give one of ids (a non-empty list), \"all\": true or a game",
             )),
         }
     }

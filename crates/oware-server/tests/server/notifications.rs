@@ -146,17 +146,52 @@ async fn a_correspondence_move_notifies_the_player_to_move_live_and_once() {
     play(addr, &id, &north, 1).await;
     assert_eq!(recv_type(&mut ama_ws, "notification").await["unread"], 1);
     assert_eq!(recv_type(&mut kofi_ws, "unread").await["unread"], 0);
+    // Seeing the game's page reads its "your turn" (another game's, or
+    // another account's, is left alone).
+    let r = call(
+        AMA,
+        addr,
+        &ama,
+        "/api/v1/notifications/read",
+        json!({"game": "nosuchgame"}),
+    )
+    .await;
+    assert_eq!(r.json(), json!({"unread": 1}), "{}", r.body);
+    let r = call(
+        KOFI,
+        addr,
+        &kofi,
+        "/api/v1/notifications/read",
+        json!({"game": id}),
+    )
+    .await;
+    assert_eq!(r.json(), json!({"unread": 0}), "{}", r.body);
+    assert_eq!(unread(AMA, addr, &ama).await, 1);
+    assert_eq!(recv_type(&mut ama_ws, "unread").await["unread"], 1);
+    let r = call(
+        AMA,
+        addr,
+        &ama,
+        "/api/v1/notifications/read",
+        json!({"game": id}),
+    )
+    .await;
+    assert_eq!(r.json(), json!({"unread": 0}), "{}", r.body);
+    assert_eq!(recv_type(&mut ama_ws, "unread").await["unread"], 0);
     let list = as_browser(KOFI, addr, &kofi, "GET", "/api/v1/notifications", None).await;
     assert_eq!(list.json()["unread"], 0, "{}", list.body);
     assert_eq!(list.json()["items"][0]["id"], json!(first));
     assert_eq!(list.json()["items"][0]["read"], true);
 
-    // At most one unread "your turn" per game: a second for the same game,
-    // while the first is unread, is not stored.
+    // At most one unread "your turn" per game: once read, a new one is
+    // stored; a second for the same game, while that is unread, is not.
     let hub = server.hub();
     let ama_id = account_id(&server, "Ama").await;
     let mut again = hub.notification(&ama_id, Kind::YourTurn);
     again.game = Some(id.clone());
+    assert!(hub.notify(again.clone()).await.unwrap());
+    assert_eq!(recv_type(&mut ama_ws, "notification").await["unread"], 1);
+    again.id = "another-id".into();
     assert!(!hub.notify(again).await.unwrap());
     assert_eq!(unread(AMA, addr, &ama).await, 1);
 

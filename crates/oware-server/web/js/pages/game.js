@@ -15,6 +15,7 @@ import { sound, celebrate } from '../sound.js';
 import { browserEngine, readyEngine } from '../engine/client.js';
 import { isLocal, localApi, localTokens, createLocalGame, localOgn, ognDownload } from '../local.js';
 import { accountReady, currentUser, syncMyGames, ratingText, refreshRatings, ratingClass, myRating } from '../account.js';
+import { unreadCount, readDone } from '../inbox.js';
 
 const other = (s) => (s === 'S' ? 'N' : 'S');
 
@@ -87,6 +88,10 @@ class GamePage {
         } catch (_) { /* watch it instead */ }
       }
       if (this.destroyed) return;
+    }
+    // Seen: this game's "your move" notification is read.
+    if (!this.local && currentUser() && this.mySides().length && unreadCount() > 0) {
+      api.markRead({ game: this.id }).then((r) => readDone(r.unread)).catch(() => {});
     }
     const invite = new URLSearchParams(location.search).get('invite');
     this.layout();
