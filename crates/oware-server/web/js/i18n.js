@@ -10,7 +10,7 @@ const STRINGS = {
     'side.S': 'South', 'side.N': 'North',
     'board.aria': 'Oware board: {top} at the top, {bottom} at the bottom',
     'board.house': 'House {letter} of {owner}, {n} seeds',
-    'board.playable': ', can be played', 'board.premove': ', chosen to play next', 'premove.set': 'Premove: {move}, played as soon as it is your turn. Choose it again to cancel.', 'premove.cancelled': 'Premove {move} cancelled.', 'premove.illegal': 'Premove {move} cannot be played now; choose your move.', 'premove.cancel': 'Cancel premove',
+    'board.playable': ', can be played', 'cond.title': 'Prepared replies', 'cond.help': 'While your opponent thinks, choose a reply to the moves they may play: the server plays it the moment that move comes.', 'cond.if': 'If {move}:', 'cond.none': 'no reply', 'cond.save': 'Save the replies', 'cond.saved': 'Replies saved ({n}).', 'cond.cleared': 'No reply prepared.', 'board.premove': ', chosen to play next', 'premove.set': 'Premove: {move}, played as soon as it is your turn. Choose it again to cancel.', 'premove.cancelled': 'Premove {move} cancelled.', 'premove.illegal': 'Premove {move} cannot be played now; choose your move.', 'premove.cancel': 'Cancel premove',
     'board.store': "{side}'s store, {n} seeds captured",
     // Home
     'home.title': 'Oware Abapa, the game of sowing and capturing',
@@ -301,7 +301,7 @@ const STRINGS = {
     'side.S': 'Sud', 'side.N': 'Nord',
     'board.aria': 'Plateau d’awalé : {top} en haut, {bottom} en bas',
     'board.house': 'Case {letter} de {owner}, {n} graines',
-    'board.playable': ', jouable', 'board.premove': ', choisie pour le coup suivant', 'premove.set': 'Coup anticipé : {move}, joué dès que ce sera votre tour. Choisissez-le de nouveau pour l’annuler.', 'premove.cancelled': 'Coup anticipé {move} annulé.', 'premove.illegal': 'Le coup anticipé {move} n’est pas jouable maintenant ; choisissez votre coup.', 'premove.cancel': 'Annuler le coup anticipé',
+    'board.playable': ', jouable', 'cond.title': 'Réponses préparées', 'cond.help': 'Pendant que votre adversaire réfléchit, choisissez une réponse aux coups qu’il peut jouer : le serveur la joue dès que ce coup arrive.', 'cond.if': 'Si {move} :', 'cond.none': 'pas de réponse', 'cond.save': 'Enregistrer les réponses', 'cond.saved': 'Réponses enregistrées ({n}).', 'cond.cleared': 'Aucune réponse préparée.', 'board.premove': ', choisie pour le coup suivant', 'premove.set': 'Coup anticipé : {move}, joué dès que ce sera votre tour. Choisissez-le de nouveau pour l’annuler.', 'premove.cancelled': 'Coup anticipé {move} annulé.', 'premove.illegal': 'Le coup anticipé {move} n’est pas jouable maintenant ; choisissez votre coup.', 'premove.cancel': 'Annuler le coup anticipé',
     'board.store': 'Grenier de {side}, {n} graines capturées',
     'home.title': 'L’awalé Abapa, le jeu des semailles et des prises',
     'home.lead': 'Jouez au grand jeu de semailles d’Afrique de l’Ouest contre un moteur solide, à deux sur le même écran ou en ligne, et apprenez les règles pas à pas.',
