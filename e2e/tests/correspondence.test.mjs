@@ -84,6 +84,27 @@ test('phone: a correspondence game goes on after a server restart', async () => 
     // Ama's page reconnects by itself and sees the move.
     await until(async () => (await moveCount(a)) === 2, 'the move after the restart reaches Ama', 30000);
     await until(async () => /Your turn/.test(await a.locator('.status').textContent()), 'Ama to move again');
+
+    // Ama moves, then prepares a reply to each move Kofi may play: the
+    // server plays hers the moment his comes (conditional moves).
+    await playFirst(a);
+    await until(async () => (await moveCount(pb)) === 3, 'Ama’s third move reaches Kofi');
+    const card = a.locator('.cond-card');
+    await until(() => card.isVisible(), 'the prepared replies card');
+    const selects = card.locator('select');
+    const n = await selects.count();
+    assert.ok(n >= 1, 'one choice per move Kofi may play');
+    for (let i = 0; i < n; i += 1) {
+      const values = await selects.nth(i).locator('option').evaluateAll((os) => os.map((o) => o.value).filter(Boolean));
+      await selects.nth(i).selectOption(values[0]);
+    }
+    await card.getByRole('button', { name: 'Save the replies' }).click();
+    await until(async () => new RegExp(`Replies saved \\(${n}\\)`).test(await card.locator('.cond-msg').textContent()), 'the replies saved');
+    const fits = await a.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(fits <= 360, `the card fits the phone (${fits} px)`);
+    await playFirst(pb);
+    await until(async () => (await moveCount(a)) === 5 && (await moveCount(pb)) === 5, 'Kofi’s move and Ama’s prepared reply on both pages');
+    await until(async () => /Your turn/.test(await pb.locator('.status').textContent()), 'Kofi to move after the reply');
     for (const e of errors) assert.deepEqual(e, []);
   } finally {
     await b.close();

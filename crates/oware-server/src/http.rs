@@ -107,6 +107,10 @@ pub fn routes() -> Router<crate::state::AppState> {
         .route("/api/v1/games/{id}/abort", post(abort))
         .route("/api/v1/games/{id}/takeback", post(takeback))
         .route("/api/v1/games/{id}/agreement", post(agreement))
+        .route(
+            "/api/v1/games/{id}/conditional",
+            post(conditional).get(conditional_get),
+        )
         .route("/api/v1/games/{id}/hint", post(hint))
         .route("/api/v1/games/{id}/rematch", post(rematch))
         .route("/api/v1/games/{id}/seat", post(claim_seats))
@@ -381,6 +385,31 @@ async fn agreement(
 ) -> Result<Json<GameResponse>, ApiError> {
     let (token, action) = req.parse()?;
     seat_command(&hub, &id, token, Command::Agreement(action)).await
+}
+
+async fn conditional(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<ConditionalReq>,
+) -> Result<Json<crate::protocol::views::Prepared>, ApiError> {
+    let (token, ply, replies) = req.parse()?;
+    let slot = hub.slot(&id).await?;
+    let command = Command::Conditional { ply, replies };
+    let live = hub.apply(&slot, token.as_deref(), command).await?;
+    Ok(Json(crate::protocol::views::Prepared::of(
+        &live.meta,
+        live.seat(token.as_deref())?,
+    )))
+}
+
+/// The replies the seat prepared: only to that seat.
+async fn conditional_get(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    q: Result<Query<SeatQuery>, QueryRejection>,
+) -> Result<Json<crate::protocol::views::Prepared>, ApiError> {
+    let q = query(q)?;
+    hub.prepared(&id, q.token.as_deref()).await.map(Json)
 }
 
 async fn takeback(

@@ -1,7 +1,7 @@
 //! What the server keeps about a game besides its moves (persisted as JSON
 //! in the store), and the small values both the store and the wire use.
 
-use oware_core::{Outcome, Position, Side};
+use oware_core::{Move, Outcome, Position, Side};
 
 use serde::{Deserialize, Serialize};
 
@@ -349,6 +349,10 @@ pub struct GameMeta {
     /// shown as played offline and not verified, and kept private.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub offline: bool,
+    /// Replies a correspondence player prepared while the opponent is to
+    /// move (conditional moves): never sent to anyone but that player.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conditional: Option<Conditional>,
     /// Number of plies (kept here for listings).
     pub ply: u32,
     /// Stores (kept here for listings).
@@ -393,6 +397,18 @@ mod outcome_serde {
     }
 }
 
+/// Conditional moves: for each move the opponent may play at ply `ply`,
+/// the reply `side` has prepared, played the moment that move comes.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Conditional {
+    /// Who prepared them.
+    pub side: Side,
+    /// The ply the opponent's move is expected at.
+    pub ply: u32,
+    /// (the opponent's move, the reply).
+    pub replies: Vec<(Move, Move)>,
+}
+
 impl GameMeta {
     /// A new game's metadata: a fresh id and invite code (its plain text
     /// returned beside it, for the creator), created at `now` (ms since the
@@ -431,6 +447,7 @@ impl GameMeta {
             tournament_kind: None,
             browser_engine: false,
             offline: false,
+            conditional: None,
             ply: 0,
             score: stores(&start),
         };

@@ -21,7 +21,7 @@ use crate::protocol::Seated;
 use crate::store::{Listing, StoredPly, WriteOp};
 
 /// What a seat does to a game in progress ([`Hub::apply`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
     /// A move, with the number of plies already played.
     Move {
@@ -57,6 +57,15 @@ pub enum Command {
     /// Ask to take one's last move back (online), or answer the
     /// opponent's request.
     Takeback(OfferAction),
+    /// Prepare replies (correspondence, the opponent to move at `ply`):
+    /// for each expected move of the opponent, the reply to play at once.
+    /// None clears them.
+    Conditional {
+        /// Plies played (the opponent's move comes next).
+        ply: u32,
+        /// (the opponent's move, the reply).
+        replies: Vec<(Move, Move)>,
+    },
 }
 
 impl Hub {
@@ -248,8 +257,23 @@ impl Hub {
                 self.abort(slot, &mut live).await
             }
             Command::Takeback(action) => self.takeback(slot, &mut live, token, action).await,
+            Command::Conditional { ply, replies } => {
+                self.prepare(slot, &mut live, token, ply, replies).await
+            }
         }?;
         Ok(live)
+    }
+
+    /// The replies the seat `token` holds has prepared in game `id`.
+    pub async fn prepared(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+    ) -> Result<crate::protocol::views::Prepared, ApiError> {
+        let slot = self.slot(id).await?;
+        let live = self.lock_fresh(&slot).await;
+        let side = live.seat(token)?;
+        Ok(crate::protocol::views::Prepared::of(&live.meta, side))
     }
 
     /// [`Hub::apply`] on game `id`, answered with the game's view.
@@ -299,7 +323,94 @@ impl Hub {
         if mv.side() != side {
             return Err(ApiError::illegal(mv, oware_core::IllegalMove::NotYourHouse));
         }
-        self.commit_ply(slot, live, Ply::Move(mv)).await
+        // The opponent's reply to this move, if they prepared one.
+        let prepared = live
+            .meta
+            .conditional
+            .as_ref()
+            .filter(|c| c.side != side && c.ply == ply)
+            .and_then(|c| c.replies.iter().find(|(m, _)| *m == mv))
+            .map(|&(_, reply)| reply);
+        self.commit_ply(slot, live, Ply::Move(mv)).await?;
+        if let Some(reply) = prepared {
+            if !live.game.is_over() && live.to_move() != side {
+                // Checked legal when prepared, against this very position.
+                if let Err(e) = self.commit_ply(slot, live, Ply::Move(reply)).await {
+                    tracing::warn!(
+                        "game {}: prepared reply {reply} not played: {e}",
+                        live.meta.id
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores the replies the seat prepares for the opponent's next move
+    /// (correspondence games; each checked against the rules in the
+    /// position after that move), or clears them.
+    async fn prepare(
+        self: &Arc<Self>,
+        slot: &Arc<Slot>,
+        live: &mut Live,
+        token: Option<&str>,
+        ply: u32,
+        replies: Vec<(Move, Move)>,
+    ) -> Result<(), ApiError> {
+        let side = live.seat(token)?;
+        if !matches!(
+            live.meta.time_control,
+            Some(TimeControl::Correspondence { .. })
+        ) {
+            return Err(
+                ApiError::not_allowed("replies are prepared in correspondence games")
+                    .with_reason(Reason::NotCorrespondence),
+            );
+        }
+        if live.game.is_over() {
+            return Err(ApiError::game_over("the game is over"));
+        }
+        if ply != live.ply() {
+            return Err(ApiError::stale_ply(format!(
+                "ply {ply} given, but {} plies have been played",
+                live.ply()
+            )));
+        }
+        if live.meta.status() != GameStatus::Playing || side == live.to_move() {
+            return Err(ApiError::not_allowed(
+                "replies are prepared while the opponent is to move",
+            )
+            .with_reason(Reason::YourTurn));
+        }
+        for &(expected, reply) in &replies {
+            let mut after = live.game.clone();
+            after.play(expected)?;
+            if after.is_over() {
+                return Err(ApiError::game_over(format!(
+                    "the game is over after {expected}"
+                )));
+            }
+            if reply.side() != side {
+                return Err(ApiError::illegal(
+                    reply,
+                    oware_core::IllegalMove::NotYourHouse,
+                ));
+            }
+            after
+                .position()
+                .check(reply)
+                .map_err(|r| ApiError::illegal(reply, r))?;
+        }
+        let conditional = (!replies.is_empty()).then_some(Conditional { side, ply, replies });
+        self.commit(slot, live, |live| {
+            live.meta.conditional = conditional;
+            Ok(Commit {
+                op: WriteOp::Meta(live.meta.clone()),
+                announce: Vec::new(),
+                new_position: false,
+            })
+        })
+        .await
     }
 
     /// The player's browser engine may play the computer's moves: an
@@ -408,8 +519,11 @@ impl Hub {
             if let Some(clock) = live.clock_mut() {
                 clock.after_ply(side, ply == Ply::Pass, self.time().now());
             }
-            // A move answers any standing offer or take-back request.
-            let had_offer = live.meta.offer.take().is_some() | live.meta.takeback.take().is_some();
+            // A move answers any standing offer or take-back request, and
+            // ends the prepared replies (played or not).
+            let had_offer = live.meta.offer.take().is_some()
+                | live.meta.takeback.take().is_some()
+                | live.meta.conditional.take().is_some();
             live.sync_meta();
             live.push_clock();
             let index = live.ply() - 1;

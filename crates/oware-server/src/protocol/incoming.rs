@@ -416,6 +416,44 @@ impl AgreementReq {
     }
 }
 
+/// `POST /games/{id}/conditional`: replies prepared in a correspondence
+/// game while the opponent is to move, `{"token", "ply", "replies":
+/// {"f": "A", "e": "B"}}` (the opponent's move → the reply); empty clears.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct ConditionalReq {
+    token: Option<String>,
+    ply: u32,
+    #[serde(default)]
+    replies: std::collections::BTreeMap<String, String>,
+}
+
+impl ConditionalReq {
+    /// The seat token, the ply and the (expected move, reply) pairs.
+    #[allow(clippy::type_complexity)]
+    pub fn parse(self) -> Result<(Option<String>, u32, Vec<(Move, Move)>), ApiError> {
+        // One reply for each of the opponent's six houses at most.
+        if self.replies.len() > 6 {
+            return Err(ApiError::invalid_request("replies: at most six"));
+        }
+        let mut replies = Vec::new();
+        for (expected, reply) in &self.replies {
+            replies.push((
+                parse_letter(expected, "replies")?,
+                parse_letter(reply, "replies")?,
+            ));
+        }
+        Ok((self.token, self.ply, replies))
+    }
+}
+
+/// `GET /games/{id}/conditional?token=`.
+#[derive(Deserialize, Debug)]
+pub struct SeatQuery {
+    /// Seat token.
+    pub token: Option<String>,
+}
+
 /// `POST /games/{id}/hint`.
 #[derive(Deserialize, Debug)]
 pub struct HintReq {
@@ -930,11 +968,7 @@ pub fn parse_side(s: &str, what: &str) -> Result<Side, ApiError> {
 
 /// One house letter (`what` names the field).
 fn parse_letter(m: &str, what: &str) -> Result<Move, ApiError> {
-    Move::from_letter(m.chars().next().unwrap_or(' '))
-        .filter(|_| m.chars().count() == 1)
-        .ok_or_else(|| {
-            ApiError::invalid_move(format!("{what}: expected a house letter, not {m:?}"))
-        })
+    m.parse().map_err(|e| ApiError::moves(what, m, &e))
 }
 
 /// `POST /api/v1/mistakes`: the moves of one side judged

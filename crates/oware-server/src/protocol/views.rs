@@ -272,3 +272,33 @@ impl Summary {
         }
     }
 }
+
+/// A seat's prepared replies (`/games/{id}/conditional`): sent to that seat
+/// only.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Prepared {
+    /// The ply the opponent's move is expected at (none prepared: null).
+    pub ply: Option<u32>,
+    /// The opponent's move → the reply.
+    pub replies: std::collections::BTreeMap<String, String>,
+}
+
+impl Prepared {
+    /// What `side` prepared in the game of `meta`.
+    pub fn of(meta: &crate::model::GameMeta, side: Side) -> Prepared {
+        match meta.conditional.as_ref().filter(|c| c.side == side) {
+            Some(c) => Prepared {
+                ply: Some(c.ply),
+                replies: c
+                    .replies
+                    .iter()
+                    .map(|(m, r)| (m.to_string(), r.to_string()))
+                    .collect(),
+            },
+            None => Prepared {
+                ply: None,
+                replies: Default::default(),
+            },
+        }
+    }
+}

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use oware_server::time::Time;
 use oware_server::{Config, Server, ServerOptions};
-use serde_json::json;
+use serde_json::{json, Value};
 
 use crate::common::*;
 
@@ -186,4 +186,156 @@ async fn a_fourteen_day_game_runs_its_weeks_in_virtual_time() {
     let end = recv_type(&mut s, "end").await;
     assert_eq!(end["result"]["reason"], "time", "{end}");
     assert_eq!(end["result"]["winner"], "N", "{end}");
+}
+
+/// Conditional moves (issue 35): while the opponent is to move, a player
+/// prepares a reply for each move they expect; the one that comes is
+/// answered at once, the others are forgotten. Nobody else reads them,
+/// and every bad preparation is refused with its code.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn prepared_replies_are_played_at_once_and_kept_private() {
+    let dir = tempfile::tempdir().unwrap();
+    let time = Time::manual(Time::wall().unix_ms());
+    let server = start_on(&dir.path().join("g.sqlite3"), &time).await;
+    let addr = server.addr();
+    let (id, south, north) = online_game(addr, json!({"time_control": {"days_per_move": 3}})).await;
+    let prepare = |token: &str, ply: u32, replies: Value| {
+        let token = token.to_string();
+        let id = id.clone();
+        async move {
+            post(
+                addr,
+                &format!("/api/v1/games/{id}/conditional"),
+                json!({"token": token, "ply": ply, "replies": replies}),
+            )
+            .await
+        }
+    };
+    let mv = |token: &str, letter: &str, ply: u32| {
+        let body = json!({"token": token, "move": letter, "ply": ply});
+        let path = format!("/api/v1/games/{id}/moves");
+        async move { post(addr, &path, body).await }
+    };
+    // Not while it is your own turn.
+    let r = prepare(&south, 0, json!({"f": "A"})).await;
+    assert_eq!(
+        (r.code(), r.json()["error"]["reason"].clone()),
+        ("not_allowed".into(), json!("your_turn")),
+        "{}",
+        r.body
+    );
+    assert_eq!(mv(&south, "F", 0).await.status, 200);
+
+    // North to move: South prepares A against f, B against e.
+    for (replies, code, reason) in [
+        (json!({"A": "B"}), "illegal_move", "not_your_house"),
+        (json!({"f": "f"}), "illegal_move", "not_your_house"),
+        (json!({"f": "Z"}), "invalid_move", "bad_letter"),
+    ] {
+        let r = prepare(&south, 1, replies.clone()).await;
+        assert_eq!(r.code(), code, "{replies}: {}", r.body);
+        assert_eq!(r.json()["error"]["reason"], reason, "{replies}: {}", r.body);
+    }
+    let r = prepare(&south, 0, json!({"f": "A"})).await;
+    assert_eq!(r.code(), "stale_ply", "{}", r.body);
+    let r = prepare(&south, 1, json!({"f": "A", "e": "B"})).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json(), json!({"ply": 1, "replies": {"e": "B", "f": "A"}}));
+    // Only South reads them: North and the game's public view see nothing.
+    let own = get(
+        addr,
+        &format!("/api/v1/games/{id}/conditional?token={south}"),
+    )
+    .await;
+    assert_eq!(
+        own.json(),
+        json!({"ply": 1, "replies": {"e": "B", "f": "A"}})
+    );
+    let theirs = get(
+        addr,
+        &format!("/api/v1/games/{id}/conditional?token={north}"),
+    )
+    .await;
+    assert_eq!(
+        theirs.json(),
+        json!({"ply": null, "replies": {}}),
+        "{}",
+        theirs.body
+    );
+    let nobody = get(addr, &format!("/api/v1/games/{id}/conditional")).await;
+    assert_eq!(nobody.code(), "missing_token", "{}", nobody.body);
+    let public = get(addr, &format!("/api/v1/games/{id}")).await;
+    assert!(
+        !public.body.contains("conditional") && !public.body.contains("replies"),
+        "{}",
+        public.body
+    );
+
+    // North plays f: South's A follows at once, in the same answer.
+    let r = mv(&north, "f", 1).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(
+        r.json()["game"]["plies"],
+        json!(["F", "f", "A"]),
+        "{}",
+        r.body
+    );
+    assert_eq!(r.json()["game"]["to_move"], "N");
+    let own = get(
+        addr,
+        &format!("/api/v1/games/{id}/conditional?token={south}"),
+    )
+    .await;
+    assert_eq!(own.json()["ply"], Value::Null, "played replies are gone");
+
+    // A move nobody prepared for: nothing is played, the replies go.
+    assert_eq!(prepare(&south, 3, json!({"e": "B"})).await.status, 200);
+    let r = mv(&north, "d", 3).await;
+    assert_eq!(
+        r.json()["game"]["plies"],
+        json!(["F", "f", "A", "d"]),
+        "{}",
+        r.body
+    );
+    let own = get(
+        addr,
+        &format!("/api/v1/games/{id}/conditional?token={south}"),
+    )
+    .await;
+    assert_eq!(own.json()["ply"], Value::Null);
+
+    // Across a restart, prepared replies hold (stored with the game).
+    assert_eq!(mv(&south, "B", 4).await.status, 200);
+    assert_eq!(prepare(&south, 5, json!({"e": "C"})).await.status, 200);
+    drop(server);
+    let server = start_on(&dir.path().join("g.sqlite3"), &time).await;
+    let addr2 = server.addr();
+    let r = post(
+        addr2,
+        &format!("/api/v1/games/{id}/moves"),
+        json!({"token": north, "move": "e", "ply": 5}),
+    )
+    .await;
+    assert_eq!(r.json()["game"]["plies"][6], "C", "{}", r.body);
+
+    // Not in a game without days per move.
+    let (other, s2, _) = online_game(addr2, json!({})).await;
+    post(
+        addr2,
+        &format!("/api/v1/games/{other}/moves"),
+        json!({"token": s2, "move": "F", "ply": 0}),
+    )
+    .await;
+    let r = post(
+        addr2,
+        &format!("/api/v1/games/{other}/conditional"),
+        json!({"token": s2, "ply": 1, "replies": {"f": "A"}}),
+    )
+    .await;
+    assert_eq!(
+        r.json()["error"]["reason"],
+        "not_correspondence",
+        "{}",
+        r.body
+    );
 }

@@ -100,6 +100,8 @@ export const api = {
   undo: (id, token) => call('POST', `/games/${encodeURIComponent(id)}/undo`, { token }),
   resign: (id, token) => call('POST', `/games/${encodeURIComponent(id)}/resign`, { token }),
   takeback: (id, token, action) => call('POST', `/games/${encodeURIComponent(id)}/takeback`, { token, action }),
+  conditional: (id, token, ply, replies) => call('POST', `/games/${encodeURIComponent(id)}/conditional`, { token, ply, replies }),
+  prepared: (id, token) => call('GET', `/games/${encodeURIComponent(id)}/conditional?token=${encodeURIComponent(token)}`),
   abort: (id, token) => call('POST', `/games/${encodeURIComponent(id)}/abort`, { token }),
   cancel: (id, token) => call('POST', `/games/${encodeURIComponent(id)}/cancel`, { token }),
   agreement: (id, token, action) => call('POST', `/games/${encodeURIComponent(id)}/agreement`, { token, action }),

@@ -171,6 +171,7 @@ class GamePage {
           <div class="card status-card"><div class="status" aria-live="polite"></div><div class="muted mode-line"></div></div>
           <div class="card join-card" hidden></div>
           <div class="card links-card" hidden></div>
+          <div class="card cond-card" hidden></div>
           <div class="card chat-card" hidden></div>
           <div class="card"><h2>${esc(t('game.moves'))}</h2><div class="moves-list"></div></div>
           <div class="card toggles"><h2>${esc(t('game.aids'))}</h2>
@@ -394,6 +395,7 @@ class GamePage {
     q('.status').textContent = status;
     q('.mode-line').textContent = `${t(`mode.${g.mode}`)}${this.local ? ` · ${t('offline.localGame')}` : ''}${g.rated ? ` · ${t('seek.rated')}` : ''}${g.aborted ? ` · ${t('game.abortedShort')}` : ''}${g.level ? ` · ${t('play.level')} ${levelName(g.level)}` : ''}${g.time_control ? ` · ${tcText(g.time_control)}` : ''}`;
     this.renderMoves();
+    this.renderPrepared();
     const myTurn = g.status === 'playing' && g.mode !== 'hotseat' && this.canMove();
     document.title = myTurn ? `● ${t('game.titleTurn')} · Oware` : this.baseTitle;
     // Controls
@@ -943,6 +945,51 @@ class GamePage {
     } finally {
       this.sending = false;
     }
+  }
+
+  /** Correspondence, the opponent to move: a reply prepared for each of
+   * their moves (conditional moves), played by the server the moment that
+   * move comes. The choices are each move's legal replies, from the rules
+   * service; what is stored is read back from the server. */
+  async renderPrepared() {
+    const g = this.game;
+    const card = this.main.querySelector('.cond-card');
+    const mine = this.mySides();
+    const show = !this.local && g.status === 'playing' && !!g.time_control?.days_per_move
+      && mine.length === 1 && g.to_move !== mine[0];
+    if (!show) { card.hidden = true; this.preparedFor = null; return; }
+    const key = `${g.ply}`;
+    if (this.preparedFor === key) return;
+    this.preparedFor = key;
+    const token = this.tokens[mine[0]];
+    let stored = { ply: null, replies: {} };
+    const choices = [];
+    try {
+      stored = await api.prepared(this.id, token);
+      for (const theirs of g.legal) {
+        // eslint-disable-next-line no-await-in-loop
+        const after = await api.rulesState(g.start, g.plies.filter((m) => m !== '-').join('') + theirs);
+        if (after.status === 'playing') choices.push([theirs, after.legal]);
+      }
+    } catch (e) { this.preparedFor = null; return; }
+    if (this.game?.ply !== g.ply || this.destroyed) return;
+    const chosen = stored.ply === g.ply ? stored.replies : {};
+    card.innerHTML = `<h2>${esc(t('cond.title'))}</h2><p class="muted">${esc(t('cond.help'))}</p>
+      <form class="cond-form">${choices.map(([theirs, replies]) => `<label class="cond-row">${esc(t('cond.if', { move: theirs }))}
+        <select name="${esc(theirs)}"><option value="">${esc(t('cond.none'))}</option>${replies.map((r) => `<option value="${esc(r)}"${chosen[theirs] === r ? ' selected' : ''}>${esc(r)}</option>`).join('')}</select></label>`).join('')}
+      <button class="btn small" type="submit">${esc(t('cond.save'))}</button><div class="msg cond-msg" role="status"></div></form>`;
+    card.hidden = false;
+    card.querySelector('.cond-form').addEventListener('submit', async (ev) => {
+      ev.preventDefault();
+      const replies = {};
+      for (const sel of card.querySelectorAll('select')) if (sel.value) replies[sel.name] = sel.value;
+      const out = card.querySelector('.cond-msg');
+      try {
+        const r = await api.conditional(this.id, token, g.ply, replies);
+        const n = Object.keys(r.replies).length;
+        setMsg(out, n ? t('cond.saved', { n }) : t('cond.cleared'), 'ok');
+      } catch (e) { setMsg(out, errorText(e), 'bad'); }
+    });
   }
 
   /** May `letter` be chosen now as a premove: a game in play against
