@@ -233,7 +233,8 @@ DROP TRIGGER accounts_reserved ON accounts;
 DROP FUNCTION oware_release_name();
 DROP FUNCTION oware_reserved_name();
 ",
-    // 11: an account's notifications (`store/notifications.rs`).
+    // 11: an account's notifications and challenges
+    // (`store/notifications.rs`, `store/challenges.rs`).
     "
 CREATE TABLE notifications (
     seq BIGSERIAL PRIMARY KEY,

@@ -262,7 +262,8 @@ DROP TRIGGER accounts_release;
 DROP TRIGGER accounts_reserved;
 DROP TRIGGER accounts_puzzles;
 ",
-    // 15: an account's notifications (`store/notifications.rs`).
+    // 15: an account's notifications and challenges
+    // (`store/notifications.rs`, `store/challenges.rs`).
     "
 CREATE TABLE notifications (
     seq INTEGER PRIMARY KEY,
