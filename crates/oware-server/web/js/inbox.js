@@ -128,6 +128,10 @@ function showPrompt(c) {
   el.querySelector('.chl-accept').addEventListener('click', () => act(true));
   el.querySelector('.chl-decline').addEventListener('click', () => act(false));
   box.append(el);
+  // Unanswered, it lapses on the server after ten minutes: the prompt goes
+  // then too (an answer after that is refused in words anyway).
+  const left = Date.parse(c.expires_at) - Date.now();
+  if (left > 0 && left <= 15 * 60000) setTimeout(() => el.remove(), left);
   announce(`${c.from} ${t('challenge.challengesYou')}`);
 }
 
