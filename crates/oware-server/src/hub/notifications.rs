@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex as StdMutex};
 use std::time::Instant;
 
 use axum::extract::ws::Utf8Bytes;
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, mpsc};
 
 use super::{Hub, Live};
 use crate::error::ApiError;
@@ -32,6 +32,46 @@ pub(crate) struct Online {
     /// Accounts online on other nodes: by account, the nodes and when
     /// each last said so.
     remote: StdMutex<HashMap<String, HashMap<u64, Instant>>>,
+    /// The queue of "your turn" work, in the order of the plies (its task
+    /// started on first use).
+    turns: StdMutex<Option<mpsc::UnboundedSender<Turn>>>,
+}
+
+/// After a ply: the notification for the player to move, and the mover's
+/// account and game whose "your turn" is read.
+struct Turn {
+    notify: Option<Notification>,
+    read: Option<(String, String)>,
+}
+
+/// The sender of [`Online::turns`].
+struct TurnSender(mpsc::UnboundedSender<Turn>);
+
+impl TurnSender {
+    fn send_turn(&self, turn: Turn) {
+        // Closed only when the hub is gone.
+        let _ = self.0.send(turn);
+    }
+}
+
+impl Online {
+    /// The turns' queue, its task started on first use.
+    fn turns_queue(&self, hub: &Arc<Hub>) -> TurnSender {
+        let mut q = self.turns.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(tx) = q.as_ref().filter(|tx| !tx.is_closed()) {
+            return TurnSender(tx.clone());
+        }
+        let (tx, mut rx) = mpsc::unbounded_channel::<Turn>();
+        let weak = Arc::downgrade(hub);
+        tokio::spawn(async move {
+            while let Some(turn) = rx.recv().await {
+                let Some(hub) = weak.upgrade() else { break };
+                hub.take_turn(turn).await;
+            }
+        });
+        *q = Some(tx.clone());
+        TurnSender(tx)
+    }
 }
 
 struct Link {
@@ -278,7 +318,9 @@ impl Hub {
     /// After a ply stored in a correspondence game between people: the
     /// mover's "your turn" for it is read, and the player to move, if
     /// signed in, is told (at most one unread per game: the store's rule).
-    /// Run in its own task: the move does not wait for it.
+    /// Done by one task per node, in the order the plies were stored (a
+    /// conditional reply's ply right after the move it answers must not
+    /// be told before it); the move does not wait for it.
     pub(crate) fn after_ply(self: &Arc<Self>, live: &Live) {
         let correspondence = matches!(
             live.meta.time_control,
@@ -308,26 +350,32 @@ impl Hub {
             .account
             .clone()
             .map(|account| (account, live.meta.id.clone()));
-        let hub = self.clone();
-        // The player to move first: once the mover's count comes, the
-        // other's notification is stored and sent (tests wait for that).
-        tokio::spawn(async move {
-            if let Some(n) = n {
-                if let Err(e) = hub.notify(n).await {
-                    tracing::warn!("a your-turn notification was not stored: {e:?}");
+        if n.is_some() || read.is_some() {
+            self.online
+                .turns_queue(self)
+                .send_turn(Turn { notify: n, read });
+        }
+    }
+
+    /// One ply's notifications: the player to move told first, then the
+    /// mover's "your turn" read (once the mover's count comes, the other's
+    /// notification is stored and sent: tests wait for that).
+    async fn take_turn(&self, turn: Turn) {
+        if let Some(n) = turn.notify {
+            if let Err(e) = self.notify(n).await {
+                tracing::warn!("a your-turn notification was not stored: {e:?}");
+            }
+        }
+        if let Some((account, game)) = turn.read {
+            let op = NotificationOp::ReadGame {
+                account: account.clone(),
+                game,
+            };
+            if self.write(WriteOp::Notification(op)).await.is_ok() {
+                if let Ok(unread) = self.unread(&account).await {
+                    self.deliver(&account, AccountOut::Unread { unread }.to_text());
                 }
             }
-            if let Some((account, game)) = read {
-                let op = NotificationOp::ReadGame {
-                    account: account.clone(),
-                    game,
-                };
-                if hub.write(WriteOp::Notification(op)).await.is_ok() {
-                    if let Ok(unread) = hub.unread(&account).await {
-                        hub.deliver(&account, AccountOut::Unread { unread }.to_text());
-                    }
-                }
-            }
-        });
+        }
     }
 }

@@ -492,3 +492,66 @@ async fn a_tournament_starting_tells_its_entrants() {
         list.body
     );
 }
+
+/// A prepared reply (a conditional move) is played in the same request as
+/// the move it answers: the turn's notifications follow the plies in
+/// order, so the player whose move it is in the end is the one told.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_prepared_reply_leaves_the_your_turn_with_the_right_player() {
+    let time = Time::manual(Time::wall().unix_ms());
+    let (_dir, server) = start_with(Config {
+        engine_threads: 1,
+        rate_limits: None,
+        time: time.clone(),
+        ..Config::default()
+    })
+    .await;
+    let addr = server.addr();
+    let ama = sign_up_from(AMA, addr, "Ama", "seeds-and-houses").await;
+    let kofi = sign_up_from(KOFI, addr, "Kofi", "houses-and-seeds").await;
+    let mut kofi_ws = account_ws(addr, &kofi).await.unwrap();
+    recv_type(&mut kofi_ws, "unread").await;
+    let (id, south, north) = correspondence(addr, (AMA, &ama), (KOFI, &kofi)).await;
+    play(addr, &id, &south, 0).await;
+    play(addr, &id, &north, 1).await;
+    // Kofi prepares a reply to Ama's first legal move at ply 2.
+    let g = get(addr, &format!("/api/v1/games/{id}")).await.json();
+    let expected = legal(&g)[0].clone();
+    let mut prepared = false;
+    for reply in ["a", "b", "c", "d", "e", "f"] {
+        let r = post(
+            addr,
+            &format!("/api/v1/games/{id}/conditional"),
+            json!({"token": north, "ply": 2, "replies": {expected.clone(): reply}}),
+        )
+        .await;
+        if r.status == 200 {
+            prepared = true;
+            break;
+        }
+    }
+    assert!(prepared, "a legal reply to {expected}");
+    let mut ama_ws = account_ws(addr, &ama).await.unwrap();
+    recv_type(&mut ama_ws, "unread").await;
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{id}/moves"),
+        json!({"token": south, "move": expected, "ply": 2}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let g = get(addr, &format!("/api/v1/games/{id}")).await.json();
+    assert_eq!(g["ply"], 4, "the reply was played: {g}");
+    // Ama is told it is her move; then Kofi's "your turn" for the move
+    // he answered is read.
+    let n = recv_type(&mut ama_ws, "notification").await;
+    assert_eq!(n["notification"]["kind"], "your_turn");
+    loop {
+        let u = recv_type(&mut kofi_ws, "unread").await;
+        if u["unread"] == 0 && unread(KOFI, addr, &kofi).await == 0 {
+            break;
+        }
+    }
+    assert_eq!(unread(AMA, addr, &ama).await, 1);
+    assert_eq!(unread(KOFI, addr, &kofi).await, 0);
+}
