@@ -31,8 +31,13 @@ use crate::{Lang, ScoreKind};
 /// coach's scale (the coach's "mistake" threshold).
 pub const MIN_MARGIN: f64 = crate::analysis::Verdict::INACCURACY;
 
-/// Plies of the expected line an explanation names.
+/// Plies of the expected line an explanation names at least.
 const LINE_WORDS: usize = 6;
+
+/// Plies of the expected line an explanation names at most: past
+/// [`LINE_WORDS`], it goes on to the solver's next capture within these
+/// (the capture the line leads to: puzzle 832's E taking 12 at ply 7).
+const LINE_WORDS_MAX: usize = 12;
 
 /// The most plies of a table-proved puzzle's line ([`table_line`]): the
 /// solution and the tables' best play after it. Long enough for a line to
@@ -569,7 +574,7 @@ impl Puzzle {
         }
         let (mine, theirs, end) = self.line_totals();
         if self.line.len() > 1 && mine + theirs > 0 {
-            let shown = &self.line[..self.line.len().min(LINE_WORDS)];
+            let shown = &self.line[..self.shown_plies()];
             let line = format_moves(shown)
                 .chars()
                 .map(|c| c.to_string())
@@ -716,6 +721,29 @@ impl Puzzle {
         }
     }
 
+    /// The plies of the expected line the explanation names: the first
+    /// [`LINE_WORDS`], and on to the solver's next capture if it comes
+    /// within [`LINE_WORDS_MAX`] (so the capture the line leads to is not
+    /// left out), or the whole line when it is shorter.
+    pub fn shown_plies(&self) -> usize {
+        let me = self.to_move();
+        let mut g = Game::new(self.position);
+        let mut n = self.line.len().min(LINE_WORDS);
+        for (i, &mv) in self.line.iter().enumerate().take(LINE_WORDS_MAX) {
+            if g.is_over() {
+                n = n.min(i);
+                break;
+            }
+            let side = g.position().to_move();
+            let Ok(took) = g.play(mv) else { break };
+            if i >= LINE_WORDS && side == me && took > 0 {
+                n = i + 1;
+                break;
+            }
+        }
+        n
+    }
+
     /// Seeds the solver and the opponent capture in the first plies of the
     /// expected line that the explanation names, and how those plies end
     /// the game, if they do.
@@ -723,7 +751,7 @@ impl Puzzle {
         let me = self.to_move();
         let mut g = Game::new(self.position);
         let (mut mine, mut theirs) = (0u32, 0u32);
-        for &mv in self.line.iter().take(LINE_WORDS) {
+        for &mv in self.line.iter().take(self.shown_plies()) {
             let side = g.position().to_move();
             let Ok(took) = g.play(mv) else { break };
             if side == me {
