@@ -505,7 +505,10 @@ impl Puzzle {
         let proof = Proof::from_code(f[3])
             .ok_or_else(|| format!("proof: expected tw, td or d<depth>, not {:?}", f[3]))?;
         let (claim, margin) = Claim::parse_field(f[4]).ok_or_else(|| {
-            format!("claim: expected tw<n>, td<n>, ts<n>, sw, sl, e or a number, not {:?}", f[4])
+            format!(
+                "claim: expected tw<n>, td<n>, ts<n>, sw, sl, e or a number, not {:?}",
+                f[4]
+            )
         })?;
         let mut themes = Vec::new();
         for t in f[5].split(',') {

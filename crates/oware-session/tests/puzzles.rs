@@ -87,7 +87,11 @@ fn the_set_covers_the_themes_and_both_proofs() {
         assert!(!en.contains("worth at least"), "puzzle {}: {en}", p.id);
         if p.claim == Claim::TablesSeeds {
             assert!(p.margin >= 2.0, "puzzle {}", p.id);
-            assert!(en.contains(&format!("at least {} seeds more", p.margin)), "puzzle {}: {en}", p.id);
+            assert!(
+                en.contains(&format!("at least {} seeds more", p.margin)),
+                "puzzle {}: {en}",
+                p.id
+            );
         }
     }
     assert!(set.puzzles.iter().any(|p| p.proof.by_tables()));
