@@ -685,9 +685,11 @@ pub fn derive_claim(
     let lead = |a: &Analysis| {
         let best = a.best();
         let second = a.moves.iter().find(|v| v.mv != best.mv);
-        (best.mv == p.solution)
-            .then(|| second.map_or(f64::INFINITY, |s| best.points() - s.points()))
-            .unwrap_or(f64::NEG_INFINITY)
+        if best.mv == p.solution {
+            second.map_or(f64::INFINITY, |s| best.points() - s.points())
+        } else {
+            f64::NEG_INFINITY
+        }
     };
     let shallow =
         Analysis::run(engine, &game, Budget::depth(d1), &stop).map_err(|e| e.to_string())?;
