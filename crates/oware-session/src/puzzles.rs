@@ -626,7 +626,12 @@ impl Puzzle {
                 Lang::En => "; ",
                 Lang::Fr => "\u{a0}; ",
             });
-            if let Some(first) = why.get(..1) {
+            // A sentence starts with a capital, but a move's letter keeps
+            // its case (a North move is a small letter: "a captures 3").
+            if let Some(first) = why
+                .get(..1)
+                .filter(|_| !why.starts_with(self.solution.letter()))
+            {
                 why = first.to_uppercase() + &why[1..];
             }
             format!("{verdict} {why}.")
@@ -1272,6 +1277,27 @@ mod tests {
             assert!(
                 mine >= theirs || !text.contains(" for you and "),
                 "puzzle {}: {text}",
+                p.id
+            );
+        }
+    }
+
+    /// A North solution's letter keeps its case where it starts a
+    /// sentence ("f captures 3", not "F captures 3").
+    #[test]
+    fn a_north_move_keeps_its_small_letter() {
+        for p in shipped()
+            .puzzles
+            .iter()
+            .filter(|p| p.to_move() == Side::North)
+        {
+            let s = p.solution.letter();
+            let en = p.explain(Lang::En);
+            let upper = s.to_ascii_uppercase();
+            assert!(
+                !en.contains(&format!(". {upper} captures"))
+                    && !en.contains(&format!(". {upper} would take")),
+                "puzzle {}: {en}",
                 p.id
             );
         }
