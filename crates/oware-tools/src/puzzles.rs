@@ -21,7 +21,8 @@ use oware_core::{Game, Position, Record, Setup, Side};
 use oware_engine::levels::SplitMix;
 use oware_engine::{Engine, EngineOptions, Level, Limits, StopHandle};
 use oware_session::analysis::{Analysis, Budget};
-use oware_session::puzzles::{self, Proof, Puzzle, PuzzleSet, Theme};
+use oware_session::puzzles::{self, Claim, Proof, Puzzle, PuzzleSet, Theme, CLAIM_DEPTHS};
+use oware_session::ScoreKind;
 
 use crate::arena::Opening;
 
@@ -336,6 +337,9 @@ pub fn build(config: &Config, progress: &mut dyn FnMut(&Report)) -> (PuzzleSet, 
             solution: deep.solution,
             line,
             proof: deep.proof,
+            // The builder's margin is the coach's; `oware puzzle recheck
+            // --write` derives the claim in seeds of the game.
+            claim: puzzles::Claim::Legacy,
             margin: (deep.margin * 10.0).floor() / 10.0,
             themes,
             rating,
@@ -414,7 +418,7 @@ pub fn build(config: &Config, progress: &mut dyn FnMut(&Report)) -> (PuzzleSet, 
 /// What [`reline`] made of a set.
 #[derive(Debug)]
 pub struct Relined {
-    /// The set kept, ids renumbered 1, 2, 3, ….
+    /// The set kept, ids kept (a dropped puzzle leaves a gap).
     pub set: PuzzleSet,
     /// Table-proved puzzles dropped: their tables' line ends the game
     /// against their proof.
@@ -431,8 +435,8 @@ pub struct Relined {
 /// whose line ends the game against its proof is dropped. Every
 /// search-proved puzzle is verified again at the set's check depth by
 /// this build's engine, as the shipped set's test does, and dropped when
-/// it no longer holds; those kept keep their lines. The ids are
-/// renumbered 1, 2, 3, …. For a file built before table lines were the
+/// it no longer holds; those kept keep their lines. The ids are kept (the
+/// server keeps ratings and attempts by them). For a file built before table lines were the
 /// tables' play, or searched by an earlier network (`oware puzzle
 /// reline`).
 pub fn reline(set: &PuzzleSet) -> Relined {
@@ -461,7 +465,6 @@ pub fn reline(set: &PuzzleSet) -> Relined {
             continue;
         }
         q.themes = puzzles::themes(q.position, &q.line, puzzles::covers(&judge, q.position));
-        q.id = out.len() as u32 + 1;
         out.push(q);
     }
     Relined {
@@ -541,7 +544,10 @@ mod tests {
     }
 
     /// A small build finds feeding and grand-slam puzzles from the shaped
-    /// positions, each kept with its theme.
+    /// positions, each kept with its theme, and the same seed writes the
+    /// same set. Since issue 36 a grand slam must be the solution or in
+    /// the line's first plies ([`puzzles::SLAM_PLIES`]), which few shaped
+    /// positions give: 3,000 are examined for it (the builder's default).
     #[test]
     fn small_build_finds_rare_themes() {
         let config = Config {
@@ -555,39 +561,254 @@ mod tests {
         };
         let (set, report) = build(&config, &mut |_| {});
         assert_eq!(report.themed, 4);
-        for theme in [Theme::Feeding, Theme::GrandSlam] {
-            let n = set
-                .puzzles
+        let count = |set: &PuzzleSet, theme: Theme| {
+            set.puzzles
                 .iter()
                 .filter(|p| p.themes.contains(&theme))
-                .count();
-            assert!(n >= 2, "{theme:?}: {n}");
-        }
+                .count()
+        };
+        assert!(count(&set, Theme::Feeding) >= 2);
         let (again, _) = build(&config, &mut |_| {});
         assert_eq!(set.to_text(&[]), again.to_text(&[]));
+        let (slams, _) = build(
+            &Config {
+                themed_tries: 3000,
+                ..config
+            },
+            &mut |_| {},
+        );
+        assert!(count(&slams, Theme::GrandSlam) >= 2);
+        for p in slams
+            .puzzles
+            .iter()
+            .filter(|p| p.themes.contains(&Theme::GrandSlam))
+        {
+            let mut g = Game::new(p.position);
+            let slam = p.line.iter().take(puzzles::SLAM_PLIES).any(|&m| {
+                let s = g.position().trace(m).is_ok_and(|t| t.grand_slam);
+                let _ = g.play(m);
+                s
+            });
+            assert!(slam, "{}", p.to_line());
+        }
     }
 }
 
 /// What [`recheck`] found.
 #[derive(Clone, Debug, Default)]
 pub struct Recheck {
-    /// Puzzles whose claim the tables' bounds prove.
+    /// Puzzles whose claim holds.
     pub holds: usize,
+    /// Of those, within the tables.
+    pub holds_tables: usize,
     /// Puzzles the tables cover whose claim their bounds neither prove nor
     /// contradict (a value that depends on repetitions): id and why.
     pub undecided: Vec<(u32, String)>,
     /// Puzzles beyond the tables (more seeds on the board).
     pub not_covered: usize,
-    /// The puzzles whose claim the tables contradict: id and why, with
-    /// every move's final totals under perfect play in real seeds.
+    /// Puzzles beyond the tables whose claim was checked by search (none
+    /// for a legacy file: its claims are checked against the tables only).
+    pub searched: usize,
+    /// The puzzles whose claim does not hold: id and why.
     pub failures: Vec<(u32, String)>,
+    /// Every puzzle's claim derived again (`None`: nothing holds), in the
+    /// set's order.
+    pub derived: Vec<Option<(Claim, f64)>>,
 }
 
-/// Re-checks every puzzle of `set` against `tables` alone, independently
-/// of the engine's search and of the coach's scale (issue 36): where the
-/// tables cover the position, the claim the puzzle's text makes must hold
-/// in seeds of the game under perfect play, for every value within the
-/// tables' bounds (a bound pair that is not exact depends on repetitions):
+/// The least lead, in the solver's final seeds, that a [`Claim::TablesSeeds`]
+/// puzzle must prove: a lead of 1 seed is no clear choice.
+pub const MIN_SEEDS: u8 = 2;
+
+/// The strongest claim that holds for puzzle `p` (issue 36), or `None`:
+///
+/// - within `tables`, from every move's final seeds under perfect play,
+///   for every value within the tables' bounds: `tw` the solution wins and
+///   no other move does, `td` it draws and every other loses, `ts` it ends
+///   with at least [`MIN_SEEDS`] more seeds than any other move; the
+///   margin is the least lead in the solver's final seeds;
+/// - beyond them, from `engine`'s analysis (which must hold the same
+///   tables) at the deeper of [`CLAIM_DEPTHS`]: `sw` when its values are
+///   decided, the solution a proven win and every other move a proven
+///   loss; `sl` when every other move is a proven loss and the solution
+///   is not; else `e` when the solution leads every other move by the
+///   coach's margin at both depths.
+pub fn derive_claim(
+    p: &Puzzle,
+    tables: &oware_engine::tablebase::Tablebase,
+    engine: &mut Engine,
+) -> Result<(Claim, f64), String> {
+    let pos = p.position;
+    if let Some(moves) = oware_engine::tablebase::move_values(tables, &pos) {
+        let me = pos.to_move();
+        let mine = i32::from(pos.store(me));
+        let result = |v: u8| (mine + i32::from(v) - 24).signum();
+        let sol = moves
+            .iter()
+            .find(|m| m.mv == p.solution)
+            .ok_or("the solution is not a legal move")?;
+        let others: Vec<_> = moves.iter().filter(|m| m.mv != p.solution).collect();
+        let high = others.iter().map(|m| i32::from(m.upper)).max().unwrap_or(0);
+        let lead = f64::from(i32::from(sol.lower) - high);
+        if result(sol.lower) == 1 && others.iter().all(|m| result(m.upper) < 1) {
+            return Ok((Claim::TablesWin, lead.max(1.0)));
+        }
+        if result(sol.lower) == 0
+            && result(sol.upper) == 0
+            && others.iter().all(|m| result(m.upper) < 0)
+        {
+            return Ok((Claim::TablesDraw, lead.max(1.0)));
+        }
+        if lead >= f64::from(MIN_SEEDS) {
+            return Ok((Claim::TablesSeeds, lead));
+        }
+        return Err(format!("the tables give a lead of {lead} seeds at most"));
+    }
+    let game = Game::new(pos);
+    let stop = StopHandle::default();
+    let [d1, d2] = CLAIM_DEPTHS;
+    let deep = Analysis::run(engine, &game, Budget::depth(d2), &stop).map_err(|e| e.to_string())?;
+    let kind = |m: oware_core::Move| deep.moves.iter().find(|v| v.mv == m).map(|v| v.kind);
+    let sol = kind(p.solution).ok_or("the solution is not a legal move")?;
+    let lost = |k: ScoreKind| k.is_proven_loss();
+    let others_lost = deep
+        .moves
+        .iter()
+        .filter(|v| v.mv != p.solution)
+        .all(|v| lost(v.kind));
+    if others_lost && matches!(sol, ScoreKind::Win { .. } | ScoreKind::TablebaseWin) {
+        return Ok((Claim::SearchWin, 2.0));
+    }
+    if others_lost && !lost(sol) {
+        return Ok((Claim::OthersLose, 0.0));
+    }
+    let lead = |a: &Analysis| {
+        let best = a.best();
+        let second = a.moves.iter().find(|v| v.mv != best.mv);
+        if best.mv == p.solution {
+            second.map_or(f64::INFINITY, |s| best.points() - s.points())
+        } else {
+            f64::NEG_INFINITY
+        }
+    };
+    let shallow =
+        Analysis::run(engine, &game, Budget::depth(d1), &stop).map_err(|e| e.to_string())?;
+    let (l1, l2) = (lead(&shallow), lead(&deep));
+    if l1 >= puzzles::MIN_MARGIN && l2 >= puzzles::MIN_MARGIN {
+        return Ok((Claim::Engine, 0.0));
+    }
+    let best = |a: &Analysis| a.best().mv.letter();
+    Err(format!(
+        "the engine's best is {} at depth {d1} (lead {l1:.1}) and {} at depth {d2} (lead {l2:.1})",
+        best(&shallow),
+        best(&deep)
+    ))
+}
+
+/// Re-checks every puzzle of `set`, independently of the build (issue
+/// 36). A puzzle with a claim ([`Claim`]) holds when [`derive_claim`],
+/// with `tables` (and an engine holding them, searching beyond them),
+/// derives the same kind of claim with at least its margin. A legacy
+/// file's puzzles (margins on the coach's scale) are checked against the
+/// tables alone, as their texts read ([`recheck_legacy`]). `progress` is
+/// called after each puzzle with the count done.
+pub fn recheck(
+    set: &PuzzleSet,
+    tables: &Arc<oware_engine::tablebase::Tablebase>,
+    progress: &mut dyn FnMut(usize),
+) -> Recheck {
+    let mut out = Recheck::default();
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: 16,
+        tablebase_dir: None,
+    });
+    engine.set_tablebase(Some(tables.clone()));
+    for (i, p) in set.puzzles.iter().enumerate() {
+        let covered = oware_engine::tablebase::move_values(tables, &p.position).is_some();
+        out.derived.push(derive_claim(p, tables, &mut engine).ok());
+        if !covered {
+            out.not_covered += 1;
+        }
+        if p.claim == Claim::Legacy {
+            match recheck_legacy(p, tables) {
+                None => {}
+                Some(Ok(())) => {
+                    out.holds += 1;
+                    out.holds_tables += 1;
+                }
+                Some(Err((true, why))) => out.failures.push((p.id, why)),
+                Some(Err((false, why))) => out.undecided.push((p.id, why)),
+            }
+        } else {
+            if !covered {
+                out.searched += 1;
+            }
+            match out.derived[i] {
+                Some((c, m)) if c == p.claim && m + 1e-9 >= p.margin => {
+                    out.holds += 1;
+                    out.holds_tables += usize::from(covered);
+                }
+                Some((c, m)) => out.failures.push((
+                    p.id,
+                    format!(
+                        "{}: claims {}, derived {}",
+                        p.position,
+                        p.claim.field(p.margin),
+                        c.field(m)
+                    ),
+                )),
+                None => {
+                    let why = derive_claim(p, tables, &mut engine)
+                        .err()
+                        .unwrap_or_default();
+                    out.failures.push((
+                        p.id,
+                        format!("{}: claims {}, {why}", p.position, p.claim.field(p.margin)),
+                    ));
+                }
+            }
+        }
+        progress(i + 1);
+    }
+    out
+}
+
+/// `set` with every puzzle's claim the one derived ([`Recheck::derived`])
+/// and its themes read again, the puzzles whose claim nothing proves left
+/// out (ids kept: a removed puzzle leaves a gap). Returns the set and the
+/// ids removed.
+pub fn with_derived_claims(
+    set: &PuzzleSet,
+    derived: &[Option<(Claim, f64)>],
+) -> (PuzzleSet, Vec<u32>) {
+    let covered = |p: &Puzzle| set.tables > 0 && p.position.seeds_on_board() <= set.tables;
+    let mut removed = Vec::new();
+    let mut puzzles = Vec::new();
+    for (p, d) in set.puzzles.iter().zip(derived) {
+        let Some((claim, margin)) = *d else {
+            removed.push(p.id);
+            continue;
+        };
+        let mut q = p.clone();
+        q.claim = claim;
+        q.margin = margin;
+        q.themes = puzzles::themes(q.position, &q.line, covered(&q));
+        puzzles.push(q);
+    }
+    (
+        PuzzleSet {
+            check_depth: set.check_depth,
+            tables: set.tables,
+            puzzles,
+        },
+        removed,
+    )
+}
+
+/// A legacy puzzle (its margin on the coach's scale) re-checked against
+/// `tables` alone, as its text reads: `None` beyond the tables; `Ok` when
+/// the tables' bounds prove it; `Err((refuted, why))` otherwise, `refuted`
+/// when no value within the bounds allows it.
 ///
 /// - `tw` ("the only move that wins"): the solution wins and every other
 ///   move draws or loses;
@@ -598,87 +819,75 @@ pub struct Recheck {
 /// - a search proof with a smaller margin ("worth at least m seeds more
 ///   than any other move"): the solution's final total is at least `m`
 ///   seeds above every other move's.
-///
-/// A claim every value within the bounds confirms holds; one that no
-/// value within them allows fails; the others are undecided.
-pub fn recheck(set: &PuzzleSet, tables: &oware_engine::tablebase::Tablebase) -> Recheck {
-    let mut out = Recheck::default();
-    for p in &set.puzzles {
-        let Some(moves) = oware_engine::tablebase::move_values(tables, &p.position) else {
-            out.not_covered += 1;
-            continue;
-        };
-        let pos = p.position;
-        let me = pos.to_move();
-        let board = i32::from(pos.seeds_on_board());
-        let (mine, theirs) = (
-            i32::from(pos.store(me)),
-            i32::from(pos.store(me.opponent())),
-        );
-        // The mover's result (1 win, 0 draw, -1 loss) with `v` seeds of the board.
-        let result = |v: u8| (mine + i32::from(v) - 24).signum();
-        let Some(sol) = moves.iter().find(|m| m.mv == p.solution) else {
-            out.failures
-                .push((p.id, format!("{pos}: the solution is not a legal move")));
-            continue;
-        };
-        let others: Vec<_> = moves.iter().filter(|m| m.mv != p.solution).collect();
-        let (proved, refuted) = match p.proof {
-            Proof::TablesWin => (
-                result(sol.lower) == 1 && others.iter().all(|m| result(m.upper) < 1),
-                result(sol.upper) < 1 || others.iter().any(|m| result(m.lower) == 1),
-            ),
-            Proof::TablesDraw => (
-                result(sol.lower) == 0
-                    && result(sol.upper) == 0
-                    && others.iter().all(|m| result(m.upper) < 0),
-                result(sol.upper) < 0 || others.iter().any(|m| result(m.lower) >= 0),
-            ),
-            Proof::Search { .. } if p.margin >= 12.0 => (
-                others.iter().all(|m| result(m.upper) < result(sol.lower)),
-                others.iter().any(|m| result(m.lower) >= result(sol.upper)),
-            ),
-            Proof::Search { .. } => {
-                let high = others.iter().map(|m| m.upper).max().unwrap_or(0);
-                let low = others.iter().map(|m| m.lower).max().unwrap_or(0);
-                (
-                    f64::from(sol.lower) - f64::from(high) >= p.margin - 1e-9,
-                    f64::from(sol.upper) - f64::from(low) < p.margin - 1e-9,
-                )
-            }
-        };
-        if proved {
-            out.holds += 1;
-            continue;
+pub fn recheck_legacy(
+    p: &Puzzle,
+    tables: &oware_engine::tablebase::Tablebase,
+) -> Option<Result<(), (bool, String)>> {
+    let moves = oware_engine::tablebase::move_values(tables, &p.position)?;
+    let pos = p.position;
+    let me = pos.to_move();
+    let board = i32::from(pos.seeds_on_board());
+    let (mine, theirs) = (
+        i32::from(pos.store(me)),
+        i32::from(pos.store(me.opponent())),
+    );
+    let result = |v: u8| (mine + i32::from(v) - 24).signum();
+    let Some(sol) = moves.iter().find(|m| m.mv == p.solution) else {
+        return Some(Err((
+            true,
+            format!("{pos}: the solution is not a legal move"),
+        )));
+    };
+    let others: Vec<_> = moves.iter().filter(|m| m.mv != p.solution).collect();
+    let (proved, refuted) = match p.proof {
+        Proof::TablesWin => (
+            result(sol.lower) == 1 && others.iter().all(|m| result(m.upper) < 1),
+            result(sol.upper) < 1 || others.iter().any(|m| result(m.lower) == 1),
+        ),
+        Proof::TablesDraw => (
+            result(sol.lower) == 0
+                && result(sol.upper) == 0
+                && others.iter().all(|m| result(m.upper) < 0),
+            result(sol.upper) < 0 || others.iter().any(|m| result(m.lower) >= 0),
+        ),
+        Proof::Search { .. } if p.margin >= 12.0 => (
+            others.iter().all(|m| result(m.upper) < result(sol.lower)),
+            others.iter().any(|m| result(m.lower) >= result(sol.upper)),
+        ),
+        Proof::Search { .. } => {
+            let high = others.iter().map(|m| m.upper).max().unwrap_or(0);
+            let low = others.iter().map(|m| m.lower).max().unwrap_or(0);
+            (
+                f64::from(sol.lower) - f64::from(high) >= p.margin - 1e-9,
+                f64::from(sol.upper) - f64::from(low) < p.margin - 1e-9,
+            )
         }
-        let total = |v: u8| mine + i32::from(v);
-        let finals: Vec<String> = moves
-            .iter()
-            .map(|m| {
-                let (lo, hi) = (total(m.lower), total(m.upper));
-                let opp = |t: i32| theirs + board - (t - mine);
-                if lo == hi {
-                    format!("{} {lo}-{}", m.mv.letter(), opp(lo))
-                } else {
-                    format!("{} {lo}-{} to {hi}-{}", m.mv.letter(), opp(lo), opp(hi))
-                }
-            })
-            .collect();
-        let claim = match p.proof {
-            Proof::TablesWin => "tw".to_string(),
-            Proof::TablesDraw => "td".to_string(),
-            Proof::Search { depth } => format!("d{depth} {:.1}", p.margin),
-        };
-        let why = format!(
-            "{pos} {} ({claim}): {}",
-            p.solution.letter(),
-            finals.join(", ")
-        );
-        if refuted {
-            out.failures.push((p.id, why));
-        } else {
-            out.undecided.push((p.id, why));
-        }
+    };
+    if proved {
+        return Some(Ok(()));
     }
-    out
+    let total = |v: u8| mine + i32::from(v);
+    let finals: Vec<String> = moves
+        .iter()
+        .map(|m| {
+            let (lo, hi) = (total(m.lower), total(m.upper));
+            let opp = |t: i32| theirs + board - (t - mine);
+            if lo == hi {
+                format!("{} {lo}-{}", m.mv.letter(), opp(lo))
+            } else {
+                format!("{} {lo}-{} to {hi}-{}", m.mv.letter(), opp(lo), opp(hi))
+            }
+        })
+        .collect();
+    let claim = match p.proof {
+        Proof::TablesWin => "tw".to_string(),
+        Proof::TablesDraw => "td".to_string(),
+        Proof::Search { depth } => format!("d{depth} {:.1}", p.margin),
+    };
+    let why = format!(
+        "{pos} {} ({claim}): {}",
+        p.solution.letter(),
+        finals.join(", ")
+    );
+    Some(Err((refuted, why)))
 }

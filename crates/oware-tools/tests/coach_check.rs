@@ -88,34 +88,45 @@ fn five_hundred_positions_of_games_between_levels() {
 
 /// `oware puzzle recheck`: the tables alone re-check a puzzle's claim; a
 /// puzzle whose solution is not the only win, or whose lead in seeds is
-/// smaller than claimed, is refused.
+/// smaller than claimed, is refused; the claim derived again is the one
+/// the tables prove, in seeds of the game; beyond the tables a search
+/// checks it.
 #[test]
 fn the_tables_recheck_puzzle_claims() {
-    use oware_session::puzzles::PuzzleSet;
+    use oware_session::puzzles::{Claim, PuzzleSet};
     use oware_tools::puzzles::recheck;
-    let tables = Tablebase::build_in_memory(15).unwrap();
+    let tables = std::sync::Arc::new(Tablebase::build_in_memory(15).unwrap());
     let file =
         |rows: &str| PuzzleSet::parse(&format!("# check-depth 10\n# tables 14\n{rows}\n")).unwrap();
-    // The issue's puzzle 163: B wins 28-20, but A wins too (25-23 or
-    // 26-22), so "every other throws the game away" is false.
-    let r = recheck(
-        &file("1 1-4-0-0-0-9-0-1-0-0-0-0-16-17-S B d14 13.0 quiet 950"),
-        &tables,
-    );
+    let run = |rows: &str| recheck(&file(rows), &tables, &mut |_| {});
+    // The issue's puzzle 163 as it was (a legacy claim, on the coach's
+    // scale): B wins 28-20, but A wins too (25-23 or 26-22), so "every
+    // other throws the game away" is false.
+    let r = run("1 1-4-0-0-0-9-0-1-0-0-0-0-16-17-S B d14 13.0 quiet 950");
     assert_eq!((r.holds, r.failures.len()), (0, 1), "{r:?}");
     assert!(r.failures[0].1.contains("A 25-23 to 26-22"), "{r:?}");
-    // Its true claim: B is worth at least 2 seeds more than any other move.
-    let r = recheck(
-        &file("1 1-4-0-0-0-9-0-1-0-0-0-0-16-17-S B d14 2.0 quiet 950"),
-        &tables,
-    );
+    // What the tables do prove: B ends with at least 2 seeds more.
+    assert_eq!(r.derived, vec![Some((Claim::TablesSeeds, 2.0))]);
+    let r = run("1 1-4-0-0-0-9-0-1-0-0-0-0-16-17-S B d14 2.0 quiet 950");
     assert_eq!((r.holds, r.failures.len()), (1, 0), "{r:?}");
-    // Beyond the tables: not judged.
-    let r = recheck(
-        &file("1 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S F d14 3.0 quiet 950"),
-        &tables,
-    );
-    assert_eq!((r.holds, r.not_covered), (0, 1), "{r:?}");
+    // The claims in seeds of the game: ts2 holds, ts3 and tw2 do not.
+    let r = run("1 1-4-0-0-0-9-0-1-0-0-0-0-16-17-S B d14 ts2 quiet 950");
+    assert_eq!((r.holds, r.failures.len()), (1, 0), "{r:?}");
+    for wrong in ["ts3", "tw2"] {
+        let r = run(&format!(
+            "1 1-4-0-0-0-9-0-1-0-0-0-0-16-17-S B d14 {wrong} quiet 950"
+        ));
+        assert_eq!((r.holds, r.failures.len()), (0, 1), "{wrong}: {r:?}");
+        assert!(r.failures[0].1.contains("derived ts2"), "{r:?}");
+    }
+    // Beyond the tables a legacy claim is not judged; a claim is searched:
+    // in the opening position no move is the engine's clear choice.
+    let r = run("1 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S F d14 3.0 quiet 950");
+    assert_eq!((r.holds, r.not_covered, r.searched), (0, 1, 0), "{r:?}");
+    let r = run("1 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S F d14 e quiet 950");
+    assert_eq!((r.holds, r.searched, r.failures.len()), (0, 1, 1), "{r:?}");
+    assert!(r.failures[0].1.contains("the engine's best is"), "{r:?}");
+    assert_eq!(r.derived, vec![None]);
 }
 
 /// The shipped set no longer holds the puzzles issue 36 found false.

@@ -31,6 +31,9 @@ use ratatui::{Frame, Terminal};
 
 use crate::ui::{wrap_items, wrapped_rows};
 
+/// The most presses of "Show me" a lesson's whole line takes.
+pub const SHOW_PRESSES: usize = 5;
+
 /// What the tutor shows.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum View {
@@ -170,18 +173,28 @@ impl Tutor {
         self.fix_cursor();
     }
 
-    /// "Show me": plays the next move of what the lesson asks for (from
-    /// its start again when the board has left that line).
+    /// "Show me": plays the next moves of what the lesson asks for (from
+    /// its start again when the board has left that line): one move for a
+    /// short line, more for a long one, so that the whole line takes at
+    /// most [`SHOW_PRESSES`] presses (R11's 25 plies: 5 a press).
     pub fn show_next(&mut self) {
-        let want = self.lesson().expected();
+        let want = self.lesson().expected().to_vec();
         let played: Vec<Move> = self.game.moves().collect();
         let on_line = want.starts_with(&played) && self.game.plies().len() == played.len();
         if !on_line {
             self.reset();
         }
+        let step = want.len().div_ceil(SHOW_PRESSES).max(1);
         let n = self.game.moves().count();
         match want.get(n) {
-            Some(&mv) if !self.game.is_over() => self.play_as(mv, true),
+            Some(_) if !self.game.is_over() => {
+                for &mv in want.iter().skip(n).take(step) {
+                    if self.game.is_over() {
+                        break;
+                    }
+                    self.play_as(mv, true);
+                }
+            }
             _ => self.feedback = Some(Feedback::NothingToShow),
         }
     }
@@ -644,6 +657,33 @@ mod tests {
 
     fn last_said(t: &Tutor) -> String {
         t.said().last().map(|(_, s)| s.clone()).unwrap_or_default()
+    }
+
+    /// R11's line is 25 plies: "Show me" plays it in at most
+    /// [`SHOW_PRESSES`] presses, to its end by repetition.
+    #[test]
+    fn show_me_plays_a_long_line_in_a_few_presses() {
+        let mut t = Tutor::new(Lang::En, Some("R11"));
+        t.on_key(code(KeyCode::Tab));
+        assert_eq!(t.view, View::Board);
+        let want = t.lesson().expected().len();
+        assert!(want >= 20, "R11's line is {want} plies");
+        let mut presses = 0;
+        while !t.game.is_over() && presses < 30 {
+            t.on_key(key('s'));
+            presses += 1;
+        }
+        assert!(presses <= SHOW_PRESSES, "{presses} presses");
+        assert_eq!(
+            t.game.outcome().map(|o| o.reason),
+            Some(oware_core::EndReason::Repetition)
+        );
+        assert_eq!(t.game.moves().count(), want);
+        // A one-move line is still one move a press.
+        let mut t = Tutor::new(Lang::En, Some("R8"));
+        t.on_key(code(KeyCode::Tab));
+        t.on_key(key('s'));
+        assert_eq!(t.game.moves().count(), 1);
     }
 
     #[test]

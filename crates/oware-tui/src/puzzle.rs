@@ -321,7 +321,7 @@ pub fn draw(frame: &mut Frame, t: &Trainer) {
         .title(format!(" {} ", t.title()));
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let board = board_lines(t);
+    let board = board_lines(t, inner.width);
     let board_h = board.len() as u16;
     frame.render_widget(
         Paragraph::new(board),
@@ -360,9 +360,16 @@ pub fn draw(frame: &mut Frame, t: &Trainer) {
     );
 }
 
+/// The widest row: six houses and the longest store words ("South
+/// captured 48", "Nord · grenier 48").
+const ROW_WITH_STORE: u16 = 56;
+
 /// The board with the solver's row at the bottom; a row with its store
-/// fits in 56 columns (a 60-column window).
-fn board_lines(t: &Trainer) -> Vec<Line<'static>> {
+/// fits in 56 columns (a 60-column window). Narrower (`width` below
+/// [`ROW_WITH_STORE`], down to the trainer's 44), each store goes on a
+/// line of its own, above the top row and below the bottom one, so no
+/// count is cut.
+fn board_lines(t: &Trainer, width: u16) -> Vec<Line<'static>> {
     let (pos, last) = t.shown();
     let bottom = t.puzzle().to_move();
     let top = bottom.opponent();
@@ -399,6 +406,15 @@ fn board_lines(t: &Trainer) -> Vec<Line<'static>> {
         }
         Line::from(spans)
     };
+    let wide = width >= ROW_WITH_STORE;
+    let store_words = |side: Side| -> String {
+        let who = oware_session::Player::of(side, None).inner(t.lang);
+        // The play screen's words: "captured", "grenier".
+        match t.lang {
+            Lang::En => format!(" {who} captured {}", pos.store(side)),
+            Lang::Fr => format!(" {who} · grenier {}", pos.store(side)),
+        }
+    };
     let counts = |hs: &[House], side: Side| -> Line<'static> {
         let mut spans = vec![Span::raw(" ")];
         for &h in hs {
@@ -407,22 +423,25 @@ fn board_lines(t: &Trainer) -> Vec<Line<'static>> {
                 Style::new().add_modifier(Modifier::BOLD),
             ));
         }
-        let who = oware_session::Player::of(side, None).inner(t.lang);
-        // The play screen's words: "captured", "grenier".
-        let store = match t.lang {
-            Lang::En => format!(" {who} captured {}", pos.store(side)),
-            Lang::Fr => format!(" {who} · grenier {}", pos.store(side)),
-        };
-        spans.push(Span::raw(store));
+        if wide {
+            spans.push(Span::raw(store_words(side)));
+        }
         Line::from(spans)
     };
     let (top_row, bottom_row) = (row(top, true), row(bottom, false));
-    vec![
+    let board = vec![
         letters(&top_row),
         counts(&top_row, top),
         counts(&bottom_row, bottom),
         letters(&bottom_row),
-    ]
+    ];
+    if wide {
+        return board;
+    }
+    let mut out = vec![Line::from(store_words(top))];
+    out.extend(board);
+    out.push(Line::from(store_words(bottom)));
+    out
 }
 
 /// Runs the trainer full screen until the player quits.
@@ -515,7 +534,7 @@ mod tests {
     }
 
     #[test]
-    fn both_stores_are_whole_at_60_columns() {
+    fn both_stores_are_whole_from_44_to_60_columns() {
         use ratatui::backend::TestBackend;
         // A puzzle with two-digit stores.
         let set = puzzles::shipped();
@@ -524,13 +543,16 @@ mod tests {
             .iter()
             .find(|p| p.position.store(Side::South) >= 10 && p.position.store(Side::North) >= 10)
             .unwrap();
-        for lang in [Lang::En, Lang::Fr] {
+        for (lang, width) in [Lang::En, Lang::Fr]
+            .into_iter()
+            .flat_map(|l| [44u16, 50, 55, 56, 60].map(|w| (l, w)))
+        {
             let t = Trainer::shipped(lang, First::Id(p.id));
-            let mut terminal = ratatui::Terminal::new(TestBackend::new(60, 20)).unwrap();
+            let mut terminal = ratatui::Terminal::new(TestBackend::new(width, 20)).unwrap();
             terminal.draw(|f| draw(f, &t)).unwrap();
             let buf = terminal.backend().buffer().clone();
             let screen: String = (0..20)
-                .map(|y| (0..60).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n")
+                .map(|y| (0..width).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n")
                 .collect();
             for side in [Side::South, Side::North] {
                 let who = oware_session::Player::of(side, None).inner(lang);
@@ -540,7 +562,7 @@ mod tests {
                 };
                 assert!(
                     screen.contains(&store),
-                    "{store:?} not on screen:\n{screen}"
+                    "{store:?} not on screen at {width} columns:\n{screen}"
                 );
             }
         }

@@ -375,8 +375,8 @@ const FRENCH: &[(&str, &str)] = &[
         "Revérifier chaque problème d'un fichier (outil de développement, en anglais)",
     ),
     (
-        "Re-check every puzzle against the endgame tables alone (no engine search): where the tables cover a position, the puzzle's claim must hold in seeds of the game (docs/PUZZLES.md, \"Independent re-check\")",
-        "Revérifier chaque problème par les seules tables de finales, en graines de la partie (outil de développement, en anglais)",
+        "Re-check every puzzle's claim: against the endgame tables where they cover its position (in seeds of the game), beyond them by a search with the tables, whose values must be decided or lead at two depths (docs/PUZZLES.md, \"Independent re-check\")",
+        "Revérifier ce que dit chaque problème, par les tables de finales en graines de la partie et au-delà par une recherche avec les tables (outil de développement, en anglais)",
     ),
     (
         "Re-make a file's table-proved lines as the tables' play after the solution and every puzzle's themes from its line, and drop the search-proved puzzles this build's engine no longer proves (docs/PUZZLES.md)",

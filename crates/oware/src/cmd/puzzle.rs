@@ -56,19 +56,27 @@ pub enum PuzzleAction {
         /// The puzzle file.
         file: PathBuf,
     },
-    /// Re-check every puzzle against the endgame tables alone (no engine
-    /// search): where the tables cover a position, the puzzle's claim must
-    /// hold in seeds of the game (docs/PUZZLES.md,
-    /// "Independent re-check").
+    /// Re-check every puzzle's claim: against the endgame tables where
+    /// they cover its position (in seeds of the game), beyond them by a
+    /// search with the tables, whose values must be decided or lead at two
+    /// depths (docs/PUZZLES.md, "Independent re-check").
     #[command(after_help = "Examples:
-  oware puzzle recheck --tables tablebases
-  oware puzzle recheck --tables tablebases my-puzzles.txt")]
+  nice -n 10 oware puzzle recheck --tables tablebases
+  oware puzzle recheck --tables tablebases my-puzzles.txt --write /tmp/p.txt")]
     Recheck {
         /// Directory of the tables (the server's: 20 seeds).
         #[arg(long)]
         tables: PathBuf,
         /// The puzzle file (default: the shipped set).
         file: Option<PathBuf>,
+        /// Write the set with every puzzle's claim the one derived and its
+        /// themes read again; a puzzle whose claim nothing proves is left
+        /// out (ids kept).
+        #[arg(long)]
+        write: Option<PathBuf>,
+        /// Check only the first N puzzles (to time a sample).
+        #[arg(long)]
+        limit: Option<usize>,
     },
     /// Re-make a file's table-proved lines as the tables' play after the
     /// solution and every puzzle's themes from its line, and drop the
@@ -127,7 +135,12 @@ pub fn run(c: Command) -> Result<()> {
             Some(PuzzleAction::Build(a)) => build(a),
             Some(PuzzleAction::Check { file }) => check(file),
             Some(PuzzleAction::Reline { file, out }) => reline(file, out),
-            Some(PuzzleAction::Recheck { tables, file }) => recheck(tables, file),
+            Some(PuzzleAction::Recheck {
+                tables,
+                file,
+                write,
+                limit,
+            }) => recheck(tables, file, write, limit),
             None => play(p),
         },
     }
@@ -245,32 +258,101 @@ fn build(a: BuildArgs) -> Result<()> {
     Ok(())
 }
 
-fn recheck(tables: PathBuf, file: Option<PathBuf>) -> Result<()> {
-    let set = match &file {
-        Some(f) => PuzzleSet::parse(
-            &std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?,
-        )?,
-        None => oware_session::puzzles::shipped().clone(),
+fn recheck(
+    tables: PathBuf,
+    file: Option<PathBuf>,
+    write: Option<PathBuf>,
+    limit: Option<usize>,
+) -> Result<()> {
+    let (mut set, text) = match &file {
+        Some(f) => {
+            let text = std::fs::read_to_string(f)
+                .with_context(|| format!("cannot read {}", f.display()))?;
+            (PuzzleSet::parse(&text)?, text)
+        }
+        None => (
+            oware_session::puzzles::shipped().clone(),
+            oware_session::puzzles::SHIPPED_TEXT.to_string(),
+        ),
     };
+    if let Some(n) = limit {
+        set.puzzles.truncate(n);
+    }
     let tb = oware_engine::tablebase::open(&tables)?;
-    let r = oware_tools::puzzles::recheck(&set, &tb);
+    let started = Instant::now();
+    let total = set.puzzles.len();
+    let r = oware_tools::puzzles::recheck(&set, &tb, &mut |done| {
+        if done % 100 == 0 {
+            eprintln!(
+                "{done} of {total} puzzles, {:.0} s",
+                started.elapsed().as_secs_f64()
+            );
+        }
+    });
     for (id, why) in &r.failures {
         println!("puzzle {id} does not hold: {why}");
     }
     for (id, why) in &r.undecided {
         println!("puzzle {id} undecided: {why}");
     }
+    let mut kinds: Vec<(String, usize)> = Vec::new();
+    for (c, _) in r.derived.iter().flatten() {
+        let code = c.code().to_string();
+        match kinds.iter_mut().find(|(k, _)| *k == code) {
+            Some((_, n)) => *n += 1,
+            None => kinds.push((code, 1)),
+        }
+    }
+    let kinds: Vec<String> = kinds.iter().map(|(k, n)| format!("{k} {n}")).collect();
     println!(
-        "{} puzzles: {} within the tables up to {} seeds, of which {} hold, {} do not and {} \
-         depend on repetitions; {} beyond the tables",
+        "{} puzzles: {} within the tables up to {} seeds, {} beyond ({} checked by search); \
+         {} hold ({} within the tables), {} do not, {} depend on repetitions; \
+         claims derived again: {}, none for {}; {:.1} s",
         set.puzzles.len(),
-        r.holds + r.failures.len() + r.undecided.len(),
+        set.puzzles.len() - r.not_covered,
         tb.max_seeds().unwrap_or(0),
+        r.not_covered,
+        r.searched,
         r.holds,
+        r.holds_tables,
         r.failures.len(),
         r.undecided.len(),
-        r.not_covered
+        kinds.join(", "),
+        r.derived.iter().filter(|d| d.is_none()).count(),
+        started.elapsed().as_secs_f64()
     );
+    if let Some(out) = write {
+        let (new, removed) = oware_tools::puzzles::with_derived_claims(&set, &r.derived);
+        let mut comments: Vec<String> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix('#'))
+            .map(str::trim)
+            .filter(|c| {
+                !c.starts_with("check-depth ")
+                    && !c.starts_with("tables ")
+                    && !c.starts_with("id position")
+                    && !c.starts_with("Oware puzzles:")
+            })
+            .map(str::to_string)
+            .collect();
+        let ids: Vec<String> = removed.iter().map(u32::to_string).collect();
+        comments.push(format!(
+            "claims derived by: oware puzzle recheck --tables ({}-seed tables) --write: \
+             {} puzzles kept, removed (nothing proves their claim; ids kept): {}",
+            tb.max_seeds().unwrap_or(0),
+            new.puzzles.len(),
+            ids.join(", ")
+        ));
+        std::fs::write(&out, new.to_text(&comments))
+            .with_context(|| format!("cannot write {}", out.display()))?;
+        println!(
+            "wrote {} puzzles to {} ({} removed)",
+            new.puzzles.len(),
+            out.display(),
+            removed.len()
+        );
+        return Ok(());
+    }
     if !r.failures.is_empty() {
         anyhow::bail!("{} puzzles do not hold", r.failures.len());
     }
