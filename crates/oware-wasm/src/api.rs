@@ -7,7 +7,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use oware_core::{parse_plies, perft, Game, IllegalMove, Move, Position, Side};
+use oware_core::{parse_plies, perft, Game, Move, Position, Side};
 use oware_engine::book::Book;
 use oware_engine::tablebase::Tablebase;
 use oware_engine::{bench, Engine, EngineOptions, Level, Limits, Score, SearchInfo, StopHandle};
@@ -935,21 +935,16 @@ fn replay(spec: &GameSpec, action: Option<&str>, check: &[String]) -> Result<Rep
     if let Some(action) = action {
         apply_action(&mut game, action)?;
     }
-    let pos = *game.position();
     let mut checks = Vec::new();
     for text in check {
         let mv: Move = text
             .parse()
             .map_err(|e| Refusal::moves("check", text, &e))?;
-        let result = if game.is_over() {
-            Err(IllegalMove::GameOver)
-        } else {
-            pos.check(mv)
-        };
+        let result = oware_session::coach::check(&game, mv);
         checks.push(CheckView {
             mv: text.clone(),
             legal: result.is_ok(),
-            code: result.err().map(IllegalMove::code),
+            code: result.err().map(|r| r.code()),
         });
     }
     Ok(ReplayView {

@@ -303,12 +303,7 @@ impl Hub {
         if live.game.is_over() {
             return Err(ApiError::game_over("the game is over"));
         }
-        if ply != live.ply() {
-            return Err(ApiError::stale_ply(format!(
-                "ply {ply} given, but {} plies have been played",
-                live.ply()
-            )));
-        }
+        expect_ply(live, ply)?;
         if live.meta.status() == GameStatus::Waiting {
             return Err(ApiError::not_allowed(
                 "the game has not started: a seat is still free",
@@ -370,12 +365,7 @@ impl Hub {
         if live.game.is_over() {
             return Err(ApiError::game_over("the game is over"));
         }
-        if ply != live.ply() {
-            return Err(ApiError::stale_ply(format!(
-                "ply {ply} given, but {} plies have been played",
-                live.ply()
-            )));
-        }
+        expect_ply(live, ply)?;
         if live.meta.status() != GameStatus::Playing || side == live.to_move() {
             return Err(ApiError::not_allowed(
                 "replies are prepared while the opponent is to move",
@@ -441,12 +431,7 @@ impl Hub {
         if live.game.is_over() {
             return Err(ApiError::game_over("the game is over"));
         }
-        if ply != live.ply() {
-            return Err(ApiError::stale_ply(format!(
-                "ply {ply} given, but {} plies have been played",
-                live.ply()
-            )));
-        }
+        expect_ply(live, ply)?;
         if !live.computer_to_move() {
             return Err(ApiError::not_your_turn("it is not the computer's turn"));
         }
@@ -825,4 +810,15 @@ pub struct Watcher {
     /// The spectators' chat (spectators who may read it: see
     /// [`Live::spectators_room_open_to`]).
     pub spectator_events: Option<broadcast::Receiver<Utf8Bytes>>,
+}
+
+/// Refuses an action made for another ply than the game's (`stale_ply`).
+fn expect_ply(live: &Live, ply: u32) -> Result<(), ApiError> {
+    if ply != live.ply() {
+        return Err(ApiError::stale_ply(format!(
+            "ply {ply} given, but {} plies have been played",
+            live.ply()
+        )));
+    }
+    Ok(())
 }

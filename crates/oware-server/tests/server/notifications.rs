@@ -21,6 +21,19 @@ const AMA: [u8; 4] = [127, 0, 0, 2];
 const KOFI: [u8; 4] = [127, 0, 0, 3];
 const ESI: [u8; 4] = [127, 0, 0, 4];
 
+/// A server without rate limits on a manual clock standing at now.
+async fn on_a_manual_clock() -> (Time, tempfile::TempDir, oware_server::Server) {
+    let time = Time::manual(Time::wall().unix_ms());
+    let (dir, server) = start_with(Config {
+        engine_threads: 1,
+        rate_limits: None,
+        time: time.clone(),
+        ..Config::default()
+    })
+    .await;
+    (time, dir, server)
+}
+
 /// An account socket opened by `b` (its session cookie); `None` when the
 /// server refuses the upgrade.
 pub async fn account_ws(addr: SocketAddr, b: &Browser) -> Result<Ws, String> {
@@ -92,14 +105,7 @@ async fn play(addr: SocketAddr, id: &str, token: &str, ply: u64) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_correspondence_move_notifies_the_player_to_move_live_and_once() {
-    let time = Time::manual(Time::wall().unix_ms());
-    let (_dir, server) = start_with(Config {
-        engine_threads: 1,
-        rate_limits: None,
-        time: time.clone(),
-        ..Config::default()
-    })
-    .await;
+    let (time, _dir, server) = on_a_manual_clock().await;
     let addr = server.addr();
     let ama = sign_up_from(AMA, addr, "Ama", "seeds-and-houses").await;
     let kofi = sign_up_from(KOFI, addr, "Kofi", "houses-and-seeds").await;
@@ -436,14 +442,7 @@ async fn notifications_and_presence_cross_nodes_on_postgresql() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_tournament_starting_tells_its_entrants() {
     use crate::common::tournaments::{call as t_call, create, players, view, wait_for};
-    let time = Time::manual(Time::wall().unix_ms());
-    let (_dir, server) = start_with(Config {
-        engine_threads: 1,
-        rate_limits: None,
-        time: time.clone(),
-        ..Config::default()
-    })
-    .await;
+    let (time, _dir, server) = on_a_manual_clock().await;
     let addr = server.addr();
     let ps = players(addr, 2).await;
     let mut ws1 = account_ws(addr, &ps[1].b).await.unwrap();
@@ -498,14 +497,7 @@ async fn a_tournament_starting_tells_its_entrants() {
 /// order, so the player whose move it is in the end is the one told.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_prepared_reply_leaves_the_your_turn_with_the_right_player() {
-    let time = Time::manual(Time::wall().unix_ms());
-    let (_dir, server) = start_with(Config {
-        engine_threads: 1,
-        rate_limits: None,
-        time: time.clone(),
-        ..Config::default()
-    })
-    .await;
+    let (_time, _dir, server) = on_a_manual_clock().await;
     let addr = server.addr();
     let ama = sign_up_from(AMA, addr, "Ama", "seeds-and-houses").await;
     let kofi = sign_up_from(KOFI, addr, "Kofi", "houses-and-seeds").await;

@@ -292,27 +292,12 @@ async fn a_swiss_of_five_plays_three_rounds_with_a_bye_each_and_survives_a_resta
     let server = start_on(&db, &time).await;
     let addr = server.addr();
     let ps = players(addr, 5).await;
-    let r = call(
+    let id = create_joined(
         addr,
-        &ps[0],
-        "POST",
-        "/api/v1/tournaments",
-        Some(create("swiss", json!({"rounds": 3, "starts_in_s": 180}))),
+        &ps,
+        create("swiss", json!({"rounds": 3, "starts_in_s": 180})),
     )
     .await;
-    assert_eq!(r.status, 200, "{}", r.body);
-    let id = r.json()["id"].as_str().unwrap().to_string();
-    for p in &ps[1..] {
-        let r = call(
-            addr,
-            p,
-            "POST",
-            &format!("/api/v1/tournaments/{id}/join"),
-            None,
-        )
-        .await;
-        assert_eq!(r.status, 200, "{}", r.body);
-    }
     // Its start, three minutes on.
     time.advance(Duration::from_secs(179));
     assert_eq!(view(addr, &ps[0], &id).await["status"], "created");
@@ -395,27 +380,12 @@ async fn a_five_round_swiss_of_eight_runs_in_virtual_time() {
     let (_dir, server) = start_with(config(&time)).await;
     let addr = server.addr();
     let ps = players(addr, 8).await;
-    let r = call(
+    let id = create_joined(
         addr,
-        &ps[0],
-        "POST",
-        "/api/v1/tournaments",
-        Some(create("swiss", json!({"rounds": 5, "starts_in_s": 60}))),
+        &ps,
+        create("swiss", json!({"rounds": 5, "starts_in_s": 60})),
     )
     .await;
-    assert_eq!(r.status, 200, "{}", r.body);
-    let id = r.json()["id"].as_str().unwrap().to_string();
-    for p in &ps[1..] {
-        let r = call(
-            addr,
-            p,
-            "POST",
-            &format!("/api/v1/tournaments/{id}/join"),
-            None,
-        )
-        .await;
-        assert_eq!(r.status, 200, "{}", r.body);
-    }
     time.advance(Duration::from_secs(60));
     for round in 1..=5 {
         let (games, byes) = play_swiss_round(addr, &ps, &id, round).await;

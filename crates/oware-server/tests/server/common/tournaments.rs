@@ -198,3 +198,23 @@ pub async fn tick(addr: SocketAddr) {
     assert_eq!(r.status, 200, "a manual clock: {}", r.body);
     tokio::time::sleep(Duration::from_millis(20)).await;
 }
+
+/// `ps[0]` creates a tournament from `body` (see [`create`]) and the others
+/// join it: its id.
+pub async fn create_joined(addr: SocketAddr, ps: &[Player], body: Value) -> String {
+    let r = call(addr, &ps[0], "POST", "/api/v1/tournaments", Some(body)).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let id = r.json()["id"].as_str().unwrap().to_string();
+    for p in &ps[1..] {
+        let r = call(
+            addr,
+            p,
+            "POST",
+            &format!("/api/v1/tournaments/{id}/join"),
+            None,
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    id
+}

@@ -1003,13 +1003,18 @@ class GamePage {
     return (letter === letter.toUpperCase() ? 'S' : 'N') === mine[0];
   }
 
+  /** Shows this.premove: marked on the board, its cancel button. */
+  showPremove() {
+    this.board.setPremove(this.premove);
+    const cancel = this.main.querySelector('.premove-cancel');
+    if (cancel) cancel.hidden = !this.premove;
+  }
+
   /** Chooses (or with null, cancels) the premove, and says so. */
   setPremove(letter) {
     const was = this.premove;
     this.premove = letter || null;
-    this.board.setPremove(this.premove);
-    const cancel = this.main.querySelector('.premove-cancel');
-    if (cancel) cancel.hidden = !this.premove;
+    this.showPremove();
     const text = this.premove ? t('premove.set', { move: this.premove }) : was ? t('premove.cancelled', { move: was }) : '';
     if (text) { setMsg(this.msgEl, text, this.premove ? 'ok' : ''); announce(text); }
   }
@@ -1021,12 +1026,10 @@ class GamePage {
     const letter = this.premove;
     const g = this.game;
     if (!letter || !g) return;
-    if (g.status !== 'playing') { this.premove = null; this.board.setPremove(null); return; }
+    if (g.status !== 'playing') { this.premove = null; this.showPremove(); return; }
     if (!this.canMove() || this.sending) return;
     this.premove = null;
-    this.board.setPremove(null);
-    const cancel = this.main.querySelector('.premove-cancel');
-    if (cancel) cancel.hidden = true;
+    this.showPremove();
     if (!(g.legal || []).includes(letter)) {
       const text = t('premove.illegal', { move: letter });
       setMsg(this.msgEl, text, 'warn');
