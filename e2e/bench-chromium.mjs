@@ -15,6 +15,11 @@
 // does in Node).
 // BENCH_MODULE=/path/to/other.wasm adds a third build, served to the page
 // by the browser context (an older module, to compare in the same minutes).
+// BENCH_BUILDS picks the engines (default `simd,plain`): `simd`, `plain`,
+// `threads1` and `threads2` (the threads build on one and two threads, its
+// helpers in workers of their own as the app runs them), `native2` (the
+// native engine on two threads; positions only). With more than one
+// thread only the depth is checked.
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -26,9 +31,17 @@ if (!bin) { console.error('usage: node bench-chromium.mjs /path/to/oware [depth]
 const depth = Number(depthArg || 12);
 const rounds = Number(roundsArg || 3);
 const mode = modeArg || 'bench';
-const BUILDS = [['simd', '/wasm/oware.wasm'], ['plain', '/wasm/oware-plain.wasm']];
+const KNOWN = {
+  simd: ['simd', '/wasm/oware.wasm', 1],
+  plain: ['plain', '/wasm/oware-plain.wasm', 1],
+  threads1: ['threads1', '/wasm/oware-threads.wasm', 1],
+  threads2: ['threads2', '/wasm/oware-threads.wasm', 2],
+};
+const picked = (process.env.BENCH_BUILDS || 'simd,plain').split(',');
+const BUILDS = picked.filter((n) => KNOWN[n]).map((n) => KNOWN[n]);
+const natives = picked.filter((n) => /^native\d+$/.test(n)).map((n) => ({ name: n, native: Number(n.slice(6)) }));
 const extra = process.env.BENCH_MODULE;
-if (extra) BUILDS.push(['other', '/wasm/bench-other.wasm']);
+if (extra) BUILDS.push(['other', '/wasm/bench-other.wasm', 1]);
 
 const b = await launch();
 try {
@@ -41,16 +54,17 @@ try {
   const info = await page.evaluate(async (builds) => {
     const { moduleUrl } = await import('/js/engine/wasm.js');
     const workers = {};
-    for (const [name, module] of builds) {
+    for (const [name, module, threads] of builds) {
       const worker = new Worker('/js/engine/worker.js', { type: 'module' });
       const pending = new Map();
       let ready;
       const readyP = new Promise((r) => { ready = r; });
       worker.onmessage = ({ data }) => {
         if (data.type === 'ready' || data.type === 'failed') ready(data);
+        if (data.type === 'ready' && data.threads !== threads) ready({ type: 'failed', message: `${data.threads} threads` });
         if (data.type === 'answer') { pending.get(data.id)(data.answer); pending.delete(data.id); }
       };
-      worker.postMessage({ type: 'init', flag: null, module });
+      worker.postMessage({ type: 'init', flag: null, module, threads });
       const r = await readyP;
       if (r.type !== 'ready') throw new Error(`${module}: ${r.message}`);
       let next = 1;
@@ -67,13 +81,14 @@ try {
     return { app: moduleUrl(), userAgent: navigator.userAgent, isolated: crossOriginIsolated };
   }, BUILDS);
   console.log(`${info.userAgent}; the app loads ${info.app} here; cross-origin isolated: ${info.isolated}`);
-  const engines = BUILDS.map(([name]) => ({
+  const engines = BUILDS.map(([name, , threads]) => ({
     name,
+    threads,
     call: (request) => page.evaluate(([n, r]) => window.benchWorkers[n](r), [name, request]),
   }));
 
   if (mode === 'positions') {
-    await timeToDepth({ bin, depth, rounds, engines, label: ' in Chromium' });
+    await timeToDepth({ bin, depth, rounds, engines: [...engines, ...natives], label: ' in Chromium' });
   } else {
     const rows = [];
     for (let i = 0; i < rounds; i += 1) {

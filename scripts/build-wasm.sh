@@ -4,18 +4,23 @@
 # same bytes, on any machine with the toolchain below. Two builds of the
 # same code:
 #
-#   oware.wasm        with WebAssembly SIMD (simd128): the network's
-#                     inference in 128-bit vectors (oware-engine's nn.rs),
-#                     for every browser that validates SIMD (Chrome 91,
-#                     Firefox 89, Safari 16.4 and later; Node 16.4+)
-#   oware-plain.wasm  without it, for the others; the worker loads only
-#                     the one the browser can run (js/engine/wasm.js,
-#                     `moduleUrl`)
+#   oware.wasm         with WebAssembly SIMD (simd128): the network's
+#                      inference in 128-bit vectors (oware-engine's nn.rs),
+#                      for every browser that validates SIMD (Chrome 91,
+#                      Firefox 89, Safari 16.4 and later; Node 16.4+)
+#   oware-plain.wasm   without it, for the others
+#   oware-threads.wasm SIMD with atomics and a shared memory it imports
+#                      (THREADS_LINK below), whose searches run on several
+#                      threads, one Web Worker each, where the page is
+#                      cross-origin isolated
 #
-#   scripts/build-wasm.sh            build both, copy them into web/wasm/
+# The worker loads only the one the browser can run (js/engine/wasm.js,
+# `moduleUrl`).
+#
+#   scripts/build-wasm.sh            build all three, copy them into web/wasm/
 #                                    and write the list of what they were
 #                                    built from (below)
-#   scripts/build-wasm.sh --check    build both and fail unless each equals
+#   scripts/build-wasm.sh --check    build them and fail unless each equals
 #                                    the checked-in one, byte for byte, and
 #                                    the list is current
 #   scripts/build-wasm.sh --sources  fail unless the list is current: a
@@ -39,8 +44,8 @@
 # compiler accept it. The paths of this checkout, of the registry and of
 # the standard library's source are remapped so they do not end up in the
 # module. Each build has its own target directory (target/wasm,
-# target/wasm-simd: the standard library is built with each one's target
-# features), so a second run rebuilds neither. docs/WEB.md, "The engine in
+# target/wasm-simd, target/wasm-threads: the standard library is built with
+# each one's target features), so a second run rebuilds none. docs/WEB.md, "The engine in
 # the browser", says more.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -130,11 +135,23 @@ unset RUSTC_WRAPPER RUSTC_WORKSPACE_WRAPPER CARGO_BUILD_RUSTFLAGS
 remap="--remap-path-prefix=$root=/oware --remap-path-prefix=$cargo_home=/cargo --remap-path-prefix=$sysroot/lib/rustlib/src/rust=/rust"
 features="+bulk-memory,+mutable-globals,+sign-ext,+nontrapping-fptoint"
 
+# The threads build's memory: imported (the page makes it, shared, and
+# hands it to every worker's instance), 2 MiB at first and at most 512 MiB
+# (the 16 MiB table, the analyses' own 16 MiB, the tables, up to a 256 MiB
+# `hash`); js/engine/wasm.js's THREADS_MEMORY says the same in pages.
+# wasm-ld sets up no thread's stack or thread-local block, so it exports
+# what the page needs to: the stack pointer and the thread-local block's
+# size, alignment and initialiser (lib.rs, "Threads").
+threads_link="--shared-memory --import-memory --initial-memory=2097152 --max-memory=536870912"
+threads_link+=" --export=__stack_pointer --export=__wasm_init_tls --export=__tls_size --export=__tls_align"
+threads_flags=""
+for arg in $threads_link; do threads_flags+=" -C link-arg=$arg"; done
+
 failed=0
-# build NAME TARGET_DIR EXTRA_FEATURES
+# build NAME TARGET_DIR EXTRA_FEATURES [EXTRA_RUSTFLAGS]
 build() {
-    local name=$1 target_dir=$2 extra=$3
-    CARGO_TARGET_DIR=$target_dir RUSTFLAGS="$remap -C target-feature=$features$extra" \
+    local name=$1 target_dir=$2 extra=$3 flags=${4:-}
+    CARGO_TARGET_DIR=$target_dir RUSTFLAGS="$remap -C target-feature=$features$extra$flags" \
         "$CARGO" build --locked --quiet -p oware-wasm --profile wasm \
         --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort
     local built=$target_dir/wasm32-unknown-unknown/wasm/oware_wasm.wasm
@@ -154,14 +171,17 @@ build() {
     fi
 }
 
-# Both at once: each ends in a long single-threaded link (LTO, one codegen
+# All at once: each ends in a long single-threaded link (LTO, one codegen
 # unit), so together they keep both cores busy.
 build oware-plain.wasm "$root/target/wasm" "" &
 plain=$!
 build oware.wasm "$root/target/wasm-simd" ",+simd128" &
 simd=$!
+build oware-threads.wasm "$root/target/wasm-threads" ",+simd128,+atomics" "$threads_flags" &
+threads=$!
 wait "$plain" || failed=1
 wait "$simd" || failed=1
+wait "$threads" || failed=1
 if [ $check -eq 1 ]; then
     if ! diff <(sources) "$list" >&2; then
         echo "build-wasm: $list is out of date (< now, > in the file); run scripts/build-wasm.sh and commit it" >&2

@@ -3,11 +3,12 @@
 # (crates/oware-server/web/wasm/) are built from the current sources
 # (scripts/build-wasm.sh --sources: the SHA-256 of every file they are built
 # from, against the list written by their build; with OWARE_WASM_REBUILD=1,
-# rebuilds both and compares them byte for byte, --check, about three
+# rebuilds all three and compares them byte for byte, --check, several
 # minutes of both cores), then runs the Node tests of its API
 # (e2e/wasm/*.test.mjs): the rules data files, the perft vectors, the bench
 # signature against the native `oware bench`, tables read from bytes and a
-# damaged one refused, and a stop during a search.
+# damaged one refused, a stop during a search, and the threads build on two
+# threads.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -71,11 +71,14 @@ test('first visit within 1.5 MB, then the app loads from the service worker offl
     const kept = await until(() => page.evaluate(async () => {
       const c = await caches.open('oware-v1');
       const keys = (await c.keys()).map((r) => new URL(r.url).pathname);
-      return keys.includes('/tables/oware-tb-12.otb') && keys.includes('/wasm/oware.wasm') ? keys : null;
+      return keys.includes('/tables/oware-tb-12.otb') && keys.some((k) => k.startsWith('/wasm/')) ? keys : null;
     }), 'the shell and the 12-seed tables kept', 60000);
     console.log(`# kept by the service worker: ${kept.length} files`);
-    // Of the module's two builds, only the one this browser loads (SIMD).
-    assert.ok(!kept.includes('/wasm/oware-plain.wasm'), 'the plain build is not kept where SIMD runs');
+    // Of the module's three builds, only the one this browser loads (the
+    // threads build: the page is cross-origin isolated).
+    const loads = await page.evaluate(async () => (await (await import('/js/engine/client.js')).readyEngine()).module);
+    assert.equal(loads, '/wasm/oware-threads.wasm');
+    assert.deepEqual(kept.filter((k) => k.startsWith('/wasm/')), [loads], 'only the build this browser loads is kept');
 
     // Offline: the pages load from the service worker, still cross-origin isolated.
     await ctx.setOffline(true);

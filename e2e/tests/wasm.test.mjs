@@ -2,7 +2,9 @@
 // the study page's analysis comes from the WebAssembly engine in a Web
 // Worker, equals the server's coach answer for the same position (the same
 // tables, loaded from the server), and asks nothing of the server's
-// engine; a stop answers within 50 ms; the page is cross-origin isolated.
+// engine; a stop answers within 50 ms on the threads build's threads; the
+// page is cross-origin isolated, and a page that is not gets a one-thread
+// build.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -62,7 +64,7 @@ test('the study page analyses in the browser, as the server would', async () => 
   }
 });
 
-test('a stop answers within 50 ms; the engine\'s speed in Chromium', async () => {
+test('a stop answers within 50 ms on the engine\'s threads; the engine\'s speed in Chromium', async () => {
   const b = await launch();
   try {
     const page = await b.context.newPage();
@@ -70,6 +72,7 @@ test('a stop answers within 50 ms; the engine\'s speed in Chromium', async () =>
     const r = await page.evaluate(async (position) => {
       const m = await import('/js/engine/client.js');
       const eng = await m.readyEngine();
+      const build = { module: eng.module, threads: eng.threads, cores: navigator.hardwareConcurrency };
       const bench = await eng.request({ op: 'bench', depth: 10, hash_mb: 16 });
       const search = eng.request({ op: 'search', game: { moves: 'FfAaBb' }, movetime_ms: 60000 });
       await new Promise((res) => setTimeout(res, 500));
@@ -80,15 +83,50 @@ test('a stop answers within 50 ms; the engine\'s speed in Chromium', async () =>
       // The next request is not stopped by the last stop.
       // (A position out of the opening book, so it is searched.)
       const next = await eng.request({ op: 'search', game: { start: position }, depth: 6 });
-      return { ms, answer, next, bench };
+      return { ms, answer, next, bench, build };
     }, POSITION);
-    console.log(`# Chromium: stop answered in ${r.ms.toFixed(1)} ms (depth ${r.answer.depth}); bench depth 10 signature ${r.bench.nodes}, ${Math.round(r.bench.nodes / (r.bench.elapsed_ms / 1000))} nodes/s`);
+    console.log(`# Chromium: ${r.build.module} on ${r.build.threads} threads (${r.build.cores} cores): stop answered in ${r.ms.toFixed(1)} ms (depth ${r.answer.depth}); bench depth 10 signature ${r.bench.nodes}, ${Math.round(r.bench.nodes / (r.bench.elapsed_ms / 1000))} nodes/s`);
+    // The page is cross-origin isolated: the threads build, a thread per
+    // core up to four (worker.js).
+    assert.equal(r.build.module, '/wasm/oware-threads.wasm');
+    assert.equal(r.build.threads, Math.min(r.build.cores, 4));
     assert.equal(r.answer.ok, true, JSON.stringify(r.answer));
     assert.ok(r.answer.best);
     assert.ok(r.answer.elapsed_ms < 5000, `${r.answer.elapsed_ms} ms`);
     assert.ok(r.ms < 50, `the stop took ${r.ms} ms`);
     assert.equal(r.next.ok, true);
     assert.equal(r.next.depth, 6, 'a later search runs to its end');
+  } finally {
+    await b.close();
+  }
+});
+
+test('a page that is not cross-origin isolated gets the one-thread build', async () => {
+  const b = await launch();
+  try {
+    // Another deployment's headers: no COOP and COEP (and no service
+    // worker, which would answer from the server's copy).
+    const ctx = await b.newContext({ serviceWorkers: 'block' });
+    await ctx.route('**/*', async (route) => {
+      const response = await route.fetch();
+      const headers = { ...response.headers() };
+      delete headers['cross-origin-opener-policy'];
+      delete headers['cross-origin-embedder-policy'];
+      await route.fulfill({ response, headers });
+    });
+    const page = await ctx.newPage();
+    await page.goto(`${BASE}/play`);
+    const r = await page.evaluate(async () => {
+      const m = await import('/js/engine/client.js');
+      const eng = await m.readyEngine();
+      const answer = await eng.request({ op: 'search', game: { moves: 'FfAaBb' }, depth: 8 });
+      return { isolated: crossOriginIsolated, module: eng.module, threads: eng.threads, answer };
+    });
+    assert.equal(r.isolated, false);
+    assert.equal(r.module, '/wasm/oware.wasm');
+    assert.equal(r.threads, 1);
+    assert.equal(r.answer.ok, true, JSON.stringify(r.answer));
+    assert.equal(r.answer.depth, 8);
   } finally {
     await b.close();
   }

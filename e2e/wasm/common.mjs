@@ -1,13 +1,16 @@
 // Shared by the Node tests of the WebAssembly module (scripts/test-wasm.sh).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { OwareWasm } from '../../crates/oware-server/web/js/engine/wasm.js';
 
 export const root = fileURLToPath(new URL('../../', import.meta.url));
-// The two builds (scripts/build-wasm.sh): with SIMD, which Node runs, and
-// the plain one for browsers without SIMD.
+// The three builds (scripts/build-wasm.sh): with SIMD, which Node runs,
+// the plain one for browsers without SIMD, and the threads build (SIMD,
+// shared memory, atomics).
 export const modulePath = `${root}crates/oware-server/web/wasm/oware.wasm`;
 export const plainModulePath = `${root}crates/oware-server/web/wasm/oware-plain.wasm`;
+export const threadsModulePath = `${root}crates/oware-server/web/wasm/oware-threads.wasm`;
 export const moduleBytes = (path = modulePath) => readFileSync(path);
 
 /** A fresh instance of the checked-in module (the SIMD build unless `path`). */
@@ -33,4 +36,19 @@ export function readCases(path) {
     get: (k) => pairs.find(([x]) => x === k)?.[1],
     all: (k) => pairs.filter(([x]) => x === k).map(([, v]) => v),
   }));
+}
+
+/** Starts a helper thread of the threads build in a Node worker
+ * (helper-worker.mjs), as worker.js does in the browser: the `spawn` of
+ * `OwareWasm.startHelpers`. The workers are pushed onto `started`, to be
+ * terminated by the caller. */
+export function nodeHelpers(started) {
+  return (message) => new Promise((resolve, reject) => {
+    const w = new Worker(new URL('./helper-worker.mjs', import.meta.url));
+    w.unref();
+    started.push(w);
+    w.once('message', (m) => (m.type === 'running' ? resolve(w) : reject(new Error(m.message))));
+    w.once('error', reject);
+    w.postMessage(message);
+  });
 }

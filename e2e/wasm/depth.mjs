@@ -16,9 +16,9 @@ export const POSITIONS = [
 ];
 
 /** The native engine to `depth` from `position` in a fresh
- * `oware uci --hash 16 --no-tablebases` (one thread, a 16 MiB table, as
- * the module): {ms from `go` to `bestmove`, nodes, depth}. */
-export function nativeToDepth(bin, position, depth) {
+ * `oware uci --hash 16 --no-tablebases` (one thread unless `threads`, a
+ * 16 MiB table, as the module): {ms from `go` to `bestmove`, nodes, depth}. */
+export function nativeToDepth(bin, position, depth, threads = 1) {
   return new Promise((resolve, reject) => {
     const p = spawn(bin, ['uci', '--hash', '16', '--no-tablebases'], { stdio: ['pipe', 'pipe', 'inherit'] });
     let buf = '';
@@ -44,18 +44,20 @@ export function nativeToDepth(bin, position, depth) {
       }
     });
     p.on('error', reject);
-    p.stdin.write(`uci\nposition fen ${position}\nisready\n`);
+    p.stdin.write(`uci\nsetoption name Threads value ${threads}\nposition fen ${position}\nisready\n`);
   });
 }
 
 /** The module's search to `depth` (a request of its API, sent by `call`,
- * which answers it), checked against the native one: the same nodes. */
-export async function moduleToDepth(call, name, position, depth, native) {
+ * which answers it), checked against the native one: the same nodes (on
+ * one thread; with `threads` the count depends on timing, so only the
+ * depth). */
+export async function moduleToDepth(call, name, position, depth, native, threads = 1) {
   const t0 = performance.now();
   const r = await call({ op: 'search', game: { start: position }, depth, new_game: true });
   const ms = performance.now() - t0;
   if (!r.ok) throw new Error(`${name}: ${JSON.stringify(r)}`);
-  if (r.nodes !== native.nodes || r.depth !== native.depth) {
+  if ((threads === 1 && r.nodes !== native.nodes) || r.depth !== native.depth) {
     throw new Error(`${name} searched ${r.nodes} nodes to depth ${r.depth}, native ${native.nodes} to ${native.depth}`);
   }
   return ms;
@@ -65,9 +67,10 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 
 /** Runs `rounds` rounds over POSITIONS, the native engine then each
- * module (`engines`: [{name, call}]), their order turned round every other
- * round, and prints each search, then the medians and ratios
- * (native time / module time: 1 is native speed). */
+ * module (`engines`: [{name, call, threads}], or {name, native: threads}
+ * for the native engine on more threads), their order turned round every
+ * other round, and prints each search, then the medians and ratios
+ * (native one-thread time / module time: 1 is native speed). */
 export async function timeToDepth({ bin, depth, rounds, engines, label = '' }) {
   const times = new Map();
   const add = (k, v) => times.set(k, [...(times.get(k) || []), v]);
@@ -77,8 +80,10 @@ export async function timeToDepth({ bin, depth, rounds, engines, label = '' }) {
       add(`native ${position}`, n.ms);
       const order = round % 2 ? [...engines].reverse() : engines;
       const line = [`round ${round + 1} ${position} depth ${depth}: native ${n.ms.toFixed(0)} ms (${n.nodes} nodes)`];
-      for (const { name, call } of order) {
-        const ms = await moduleToDepth(call, name, position, depth, n);
+      for (const { name, call, threads, native } of order) {
+        const ms = native
+          ? (await nativeToDepth(bin, position, depth, native)).ms
+          : await moduleToDepth(call, name, position, depth, n, threads);
         add(`${name} ${position}`, ms);
         line.push(`${name} ${ms.toFixed(0)} ms`);
       }

@@ -12,8 +12,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { engine, modulePath, moduleBytes, plainModulePath, root } from './common.mjs';
-import { SIMD_PROBE, hasSimd, moduleUrl } from '../../crates/oware-server/web/js/engine/wasm.js';
+import { engine, modulePath, moduleBytes, plainModulePath, root, threadsModulePath } from './common.mjs';
+import { SIMD_PROBE, THREADS_PROBE, hasSimd, moduleUrl } from '../../crates/oware-server/web/js/engine/wasm.js';
 
 const bin = process.env.OWARE_BIN;
 const native = (...args) => execFileSync(bin, args, { encoding: 'utf8' });
@@ -71,12 +71,15 @@ function targetFeatures(bytes) {
 test('the SIMD build uses SIMD, the plain one does not, and each gives the same values', async () => {
   const simd = targetFeatures(moduleBytes(modulePath));
   const plain = targetFeatures(moduleBytes(plainModulePath));
+  const threads = targetFeatures(moduleBytes(threadsModulePath));
   assert.ok(simd.includes('+simd128'), `${simd}`);
   assert.ok(!plain.some((f) => f.includes('simd')), `${plain}`);
   assert.deepEqual(simd.filter((f) => f !== '+simd128'), plain, 'otherwise the same features');
+  assert.deepEqual(threads.filter((f) => f !== '+atomics'), simd, 'the threads build: SIMD and atomics');
+  assert.ok(threads.includes('+atomics'), `${threads}`);
   // The network's value of each position (its score at depth 1, before
-  // any search) is the same in the two builds.
-  const [a, b] = [await engine({}, modulePath), await engine({}, plainModulePath)];
+  // any search) is the same in the builds (the threads one on one thread).
+  const [a, b, c] = [await engine({}, modulePath), await engine({}, plainModulePath), await engine({}, threadsModulePath)];
   const positions = ['start', '6-6-1-6-6-1-0-7-7-1-1-6-0-0-S', '3-0-7-7-2-1-0-8-8-1-1-6-2-2-N', '0-9-0-2-3-2-0-1-5-4-1-0-11-10-S'];
   for (const start of positions) {
     for (const depth of [1, 2, 7]) {
@@ -84,6 +87,8 @@ test('the SIMD build uses SIMD, the plain one does not, and each gives the same 
       const rb = b.call({ op: 'search', game: { start }, depth, new_game: true });
       assert.equal(ra.ok, true, JSON.stringify(ra));
       assert.deepEqual({ ...ra, elapsed_ms: 0 }, { ...rb, elapsed_ms: 0 }, `${start} depth ${depth}`);
+      const rc = c.call({ op: 'search', game: { start }, depth, new_game: true });
+      assert.deepEqual({ ...ra, elapsed_ms: 0 }, { ...rc, elapsed_ms: 0 }, `${start} depth ${depth}, threads build`);
     }
   }
 });
@@ -106,8 +111,12 @@ test('the page loads the SIMD build where SIMD validates, the plain one elsewher
   const wasmJs = readFileSync(`${root}crates/oware-server/web/js/engine/wasm.js`, 'utf8');
   assert.deepEqual(bytes(sw), [...SIMD_PROBE]);
   assert.deepEqual(bytes(wasmJs), [...SIMD_PROBE]);
+  const threadsBytes = (src) => src.match(/THREADS_PROBE = new Uint8Array\(\[([^\]]*)\]/)[1]
+    .replace(/\/\/[^\n]*/g, '').split(',').map((x) => x.trim()).filter(Boolean).map(Number);
+  assert.deepEqual(threadsBytes(sw), [...THREADS_PROBE]);
   assert.match(sw, /const SIMD_MODULE = '\/wasm\/oware\.wasm';/);
   assert.match(sw, /const PLAIN_MODULE = '\/wasm\/oware-plain\.wasm';/);
+  assert.match(sw, /const THREADS_MODULE = '\/wasm\/oware-threads\.wasm';/);
 });
 
 test('tables from bytes answer, and a damaged table is refused', { skip: !bin && 'OWARE_BIN is not set' }, async () => {

@@ -13,15 +13,23 @@
 // writes them. Only what a match needs: `uci`, `isready`, `ucinewgame`,
 // `setoption` (Hash, TablebaseDir, Level), `position`, `go` (movetime, depth,
 // nodes), `quit`. A search runs to its limit: `stop` is not read during it.
+// `--threads N` runs the threads build (`oware-threads.wasm`) on N threads,
+// its helpers in workers of their own, as the browser runs it.
 
 import { createInterface } from 'node:readline';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { engine } from './common.mjs';
+import { engine, nodeHelpers, threadsModulePath } from './common.mjs';
 
 const say = (line) => process.stdout.write(`${line}\n`);
 
-const eng = await engine();
+const args = process.argv.slice(2);
+const th = args.indexOf('--threads');
+const threads = th >= 0 ? Number(args[th + 1]) : 1;
+const eng = threads > 1 ? await engine({}, threadsModulePath) : await engine();
+if (threads > 1 && (await eng.startHelpers(threads - 1, nodeHelpers([]))) !== threads) {
+  say(`info string error: ${threads} threads did not start`);
+}
 let start = 'start';
 let moves = '';
 let newGame = true;
@@ -38,7 +46,6 @@ function loadTables(dir) {
   say(r.ok ? `info string tables up to ${r.max_seeds} seeds` : `info string error: ${r.message}`);
 }
 
-const args = process.argv.slice(2);
 const t = args.indexOf('--tables');
 if (t >= 0 && args[t + 1]) loadTables(args[t + 1]);
 

@@ -27,12 +27,13 @@ pub mod levels;
 pub mod nn;
 pub mod search;
 pub mod tablebase;
+pub mod threads;
 pub mod time;
 mod tt;
 pub mod uci;
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
 use oware_core::{Game, Move};
@@ -291,6 +292,56 @@ impl StopHandle {
     }
 }
 
+// The helpers of a parallel search as their jobs end, and how many are
+// still out. (A Mutex and a Condvar rather than a channel: on WebAssembly
+// they are the standard library's futexes, which the browser's workers
+// run; a channel's receiver there never woke.)
+#[derive(Default)]
+struct Returned {
+    back: Mutex<(Vec<(usize, search::Searcher)>, usize)>,
+    ended: Condvar,
+}
+
+impl Returned {
+    // Waits until every helper is back, and takes them.
+    fn wait(&self) -> Vec<(usize, search::Searcher)> {
+        let mut back = self.back.lock().unwrap_or_else(PoisonError::into_inner);
+        while back.1 > 0 {
+            back = self
+                .ended
+                .wait(back)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        std::mem::take(&mut back.0)
+    }
+}
+
+// A helper in its job: handed back when the job ends, or when the job is
+// dropped without running, so the search never waits for it forever.
+struct HandBack {
+    to: Arc<Returned>,
+    helper: Option<(usize, search::Searcher)>,
+}
+
+impl HandBack {
+    fn new(to: &Arc<Returned>, index: usize, helper: search::Searcher) -> HandBack {
+        to.back.lock().unwrap_or_else(PoisonError::into_inner).1 += 1;
+        HandBack {
+            to: Arc::clone(to),
+            helper: Some((index, helper)),
+        }
+    }
+}
+
+impl Drop for HandBack {
+    fn drop(&mut self) {
+        let mut back = self.to.back.lock().unwrap_or_else(PoisonError::into_inner);
+        back.0.extend(self.helper.take());
+        back.1 -= 1;
+        self.to.ended.notify_all();
+    }
+}
+
 /// The engine: search state (transposition table, tables) that lives across
 /// searches. Not shared between threads; create one per concurrent search.
 pub struct Engine {
@@ -365,8 +416,10 @@ impl Engine {
     /// search the same position and share the transposition table; the
     /// main thread's result is played) and are no longer deterministic.
     /// Analyses and the weaker levels' searches stay on one thread.
+    /// On WebAssembly it is at most one more than the host's helper
+    /// workers (`threads::set_spawner`).
     pub fn set_threads(&mut self, threads: usize) {
-        self.threads = threads.max(1);
+        self.threads = threads.clamp(1, threads::max_threads());
         self.rebuild_helpers();
     }
 
@@ -390,7 +443,10 @@ impl Engine {
             .collect();
     }
 
-    // The full-strength search, on `threads` threads.
+    // The full-strength search, on `threads` threads. Each helper is moved
+    // into its job with a copy of the game and handed back when the job
+    // ends (`HandBack`), so the same code runs on native threads and on the
+    // browser's workers (`threads`).
     fn full_search(
         &mut self,
         game: &Game,
@@ -401,31 +457,30 @@ impl Engine {
         if self.helpers.is_empty() {
             return self.searcher.search(game, limits, control, info);
         }
-        let main = &mut self.searcher;
-        let helpers = &mut self.helpers;
         // Helpers search without limits until the main search ends (or the
         // GUI stops everything).
         let helper_stop = StopHandle::default();
-        let unlimited = Limits::default();
-        std::thread::scope(|scope| {
-            let running: Vec<_> = helpers
-                .iter_mut()
-                .map(|h| {
-                    let stop = helper_stop.clone();
-                    let unlimited = &unlimited;
-                    scope.spawn(move || {
-                        h.search(game, unlimited, &stop, &mut |_| {});
-                        h.nodes()
-                    })
-                })
-                .collect();
-            let mut r = main.search(game, limits, control, info);
-            helper_stop.stop();
-            for t in running {
-                r.nodes += t.join().unwrap_or(0);
-            }
-            r
-        })
+        let returned = Arc::new(Returned::default());
+        for (i, h) in std::mem::take(&mut self.helpers).into_iter().enumerate() {
+            let mut back = HandBack::new(&returned, i, h);
+            let (game, stop) = (game.clone(), helper_stop.clone());
+            threads::spawn(Box::new(move || {
+                if let Some((_, h)) = back.helper.as_mut() {
+                    h.search(&game, &Limits::default(), &stop, &mut |_| {});
+                }
+            }));
+        }
+        let mut r = self.searcher.search(game, limits, control, info);
+        helper_stop.stop();
+        let mut helpers = returned.wait();
+        helpers.sort_by_key(|&(i, _)| i);
+        r.nodes += helpers.iter().map(|(_, h)| h.nodes()).sum::<u64>();
+        self.helpers = helpers.into_iter().map(|(_, h)| h).collect();
+        if self.helpers.len() + 1 != self.threads {
+            // A helper was lost (its thread panicked while handing it back).
+            self.rebuild_helpers();
+        }
+        r
     }
 
     /// Uses `tables` (shared, e.g. built in memory) for the search, or none.

@@ -2,8 +2,8 @@
 // installable").
 //
 // - At install it keeps the app shell (SHELL: the page, its style sheet,
-//   every script, the WebAssembly module this browser runs (of the SIMD
-//   and the plain build), the lessons, the icons), and then,
+//   every script, the WebAssembly module this browser runs (of the
+//   threads, the SIMD and the plain build), the lessons, the icons), and then,
 //   without holding the install up, the endgame tables the server offers the
 //   browser (GET /api/v1/tables: up to 12 seeds, 2.7 MB).
 // - The shell and the tables' index: network first (so a new version
@@ -36,12 +36,14 @@ const SHELL = [
   '/data/lessons.json',
   '/wasm/oware.wasm',
   '/wasm/oware-plain.wasm',
+  '/wasm/oware-threads.wasm',
   '/js/account.js',
   '/js/aids.js',
   '/js/api.js',
   '/js/app.js',
   '/js/board.js',
   '/js/engine/client.js',
+  '/js/engine/helper.js',
   '/js/engine/wasm.js',
   '/js/engine/worker.js',
   '/js/i18n.js',
@@ -68,12 +70,16 @@ const SHELL = [
   '/js/ui.js',
 ];
 
-// The engine's two builds (js/engine/wasm.js): the install keeps only the
-// one this browser loads, the SIMD one where `WebAssembly.validate` accepts
-// this probe (a copy of wasm.js's SIMD_PROBE: a service worker is not a
-// module here; e2e/wasm/engine.test.mjs checks the two are equal).
+// The engine's three builds (js/engine/wasm.js): the install keeps only the
+// one this browser loads: the threads build where this worker may share
+// memory (cross-origin isolated, as the server's headers make the app) and
+// `WebAssembly.validate` accepts THREADS_PROBE, else the SIMD one where it
+// accepts SIMD_PROBE, else the plain one (copies of wasm.js's probes: a
+// service worker is not a module here; e2e/wasm/engine.test.mjs checks the
+// copies are equal).
 const SIMD_MODULE = '/wasm/oware.wasm';
 const PLAIN_MODULE = '/wasm/oware-plain.wasm';
+const THREADS_MODULE = '/wasm/oware-threads.wasm';
 const SIMD_PROBE = new Uint8Array([
   0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
   0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b,
@@ -81,16 +87,27 @@ const SIMD_PROBE = new Uint8Array([
   0x0a, 0x16, 0x01, 0x14, 0x00, 0xfd, 0x0c,
   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x0b,
 ]);
+const THREADS_PROBE = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+  0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7f,
+  0x03, 0x02, 0x01, 0x00,
+  0x05, 0x04, 0x01, 0x03, 0x01, 0x01,
+  0x0a, 0x0a, 0x01, 0x08, 0x00,
+  0x41, 0x00, 0xfe, 0x10, 0x02, 0x00, 0x0b,
+]);
 function moduleUrl() {
   try {
-    return WebAssembly.validate(SIMD_PROBE) ? SIMD_MODULE : PLAIN_MODULE;
+    if (!WebAssembly.validate(SIMD_PROBE)) return PLAIN_MODULE;
+    const shared = typeof SharedArrayBuffer === 'function' && self.crossOriginIsolated !== false;
+    return shared && WebAssembly.validate(THREADS_PROBE) ? THREADS_MODULE : SIMD_MODULE;
   } catch (e) {
     return PLAIN_MODULE;
   }
 }
-// Whether the install keeps this file of SHELL: of the two builds, only
-// the one this browser loads (neither without WebAssembly).
-const keepAtInstall = (path) => (path !== SIMD_MODULE && path !== PLAIN_MODULE)
+// Whether the install keeps this file of SHELL: of the builds, only the
+// one this browser loads (none without WebAssembly).
+const BUILDS = [SIMD_MODULE, PLAIN_MODULE, THREADS_MODULE];
+const keepAtInstall = (path) => !BUILDS.includes(path)
   || (typeof WebAssembly === 'object' && path === moduleUrl());
 
 const TABLES_INDEX = '/api/v1/tables';

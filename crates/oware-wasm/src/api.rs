@@ -162,6 +162,14 @@ pub enum Request {
     /// Installs the table files added since the last `tables` request
     /// (files of 0, 1, 2, … seeds, in order).
     Tables,
+    /// Sets the number of search threads (Lazy SMP, as the native
+    /// `Threads`): at most one more than the helper workers the host
+    /// started (the threads build, `oware-threads.wasm`); one in the other
+    /// builds. Answers the number in force.
+    Threads {
+        /// Threads wanted (1..=64).
+        threads: usize,
+    },
     /// Sets the transposition table's size.
     Hash {
         /// MiB (1..=256).
@@ -294,6 +302,7 @@ impl State {
             Request::Version => ok(VersionView {
                 version: env!("CARGO_PKG_VERSION"),
                 hash_mb: self.engine.options().hash_mb,
+                threads: self.engine.threads(),
                 tables: self.engine.tablebase().and_then(|t| t.max_seeds()),
                 book: self.engine.book().is_some(),
             }),
@@ -475,6 +484,12 @@ impl State {
                 let max = tb.max_seeds();
                 self.engine.set_tablebase(Some(Arc::new(tb)));
                 ok(TablesView { max_seeds: max })
+            }
+            Request::Threads { threads } => {
+                self.engine.set_threads(threads.clamp(1, 64));
+                ok(ThreadsView {
+                    threads: self.engine.threads(),
+                })
             }
             Request::Hash { mb } => {
                 self.engine.set_hash_mb(mb.clamp(1, 256));
@@ -760,8 +775,14 @@ fn moves_text(moves: &[Move]) -> String {
 struct VersionView {
     version: &'static str,
     hash_mb: usize,
+    threads: usize,
     tables: Option<usize>,
     book: bool,
+}
+
+#[derive(Serialize)]
+struct ThreadsView {
+    threads: usize,
 }
 
 #[derive(Serialize)]

@@ -29,6 +29,20 @@
 //!
 //! Natively the same API is [`api::State`] (the tests use it); the exports
 //! exist too but nothing calls them.
+//!
+//! # Threads (the threads build only)
+//!
+//! `oware-threads.wasm` is built with atomics and imports a shared memory
+//! (`env.memory`). The engine's parallel search ([`api::Request::Threads`])
+//! runs its helpers on other instances of the same module over that memory,
+//! one Web Worker each, since `std::thread` cannot start a thread on
+//! `wasm32-unknown-unknown`. The first instance (the engine) calls
+//! `oware_thread_memory(bytes, align) -> ptr` for each helper's stack and
+//! thread-local block; the helper's worker instantiates the module, sets its
+//! exported `__stack_pointer` to the top of its stack, calls
+//! `__wasm_init_tls(block)` and then `oware_helper()`, which never returns:
+//! it runs the engine's helper searches as they come. `oware_helpers()`
+//! says how many are in that loop. `js/engine/wasm.js` is the other side.
 
 pub mod api;
 
@@ -81,6 +95,70 @@ pub extern "C" fn oware_add_table() -> usize {
     with_state(|s| s.add_table(bytes))
 }
 
+#[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
+mod pool {
+    use oware_engine::threads::Job;
+    use std::collections::VecDeque;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::{Condvar, Mutex, PoisonError};
+
+    static JOBS: Mutex<VecDeque<Job>> = Mutex::new(VecDeque::new());
+    static WAKE: Condvar = Condvar::new();
+    static HELPERS: AtomicUsize = AtomicUsize::new(0);
+
+    /// Gives the engine the helper workers.
+    pub fn install() {
+        oware_engine::threads::set_spawner(spawn, helpers);
+    }
+
+    fn spawn(job: Job) {
+        JOBS.lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push_back(job);
+        WAKE.notify_one();
+    }
+
+    fn helpers() -> usize {
+        HELPERS.load(Ordering::Acquire)
+    }
+
+    /// Memory for a helper's stack or thread-local block, never freed (a
+    /// helper lives as long as the page).
+    #[no_mangle]
+    pub extern "C" fn oware_thread_memory(bytes: usize, align: usize) -> *mut u8 {
+        match std::alloc::Layout::from_size_align(bytes.max(1), align.max(16)) {
+            // SAFETY: the layout's size is not zero.
+            Ok(layout) => unsafe { std::alloc::alloc_zeroed(layout) },
+            Err(_) => std::ptr::null_mut(),
+        }
+    }
+
+    /// How many helpers wait for jobs or run one.
+    #[no_mangle]
+    pub extern "C" fn oware_helpers() -> usize {
+        helpers()
+    }
+
+    /// A helper worker's loop: runs the engine's helper searches, forever.
+    /// Its stack and thread-local block must be set first.
+    #[no_mangle]
+    pub extern "C" fn oware_helper() {
+        HELPERS.fetch_add(1, Ordering::AcqRel);
+        loop {
+            let job = {
+                let mut jobs = JOBS.lock().unwrap_or_else(PoisonError::into_inner);
+                loop {
+                    match jobs.pop_front() {
+                        Some(job) => break job,
+                        None => jobs = WAKE.wait(jobs).unwrap_or_else(PoisonError::into_inner),
+                    }
+                }
+            };
+            job();
+        }
+    }
+}
+
 fn with_state<R>(f: impl FnOnce(&mut api::State) -> R) -> R {
     STATE.with(|s| {
         let mut s = s.borrow_mut();
@@ -115,6 +193,8 @@ mod host {
     /// Gives the engine the host's clock and stop flag.
     pub fn install() {
         oware_engine::clock::set_host(now, stop_requested);
+        #[cfg(target_feature = "atomics")]
+        super::pool::install();
     }
 
     /// Hands an iteration's report to the page.

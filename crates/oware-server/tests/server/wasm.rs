@@ -85,7 +85,11 @@ async fn the_module_is_served_as_wasm_cached_and_allowed_by_the_csp() {
         Some("require-corp")
     );
     // The worker's scripts are served as JavaScript.
-    for js in ["/js/engine/wasm.js", "/js/engine/worker.js"] {
+    for js in [
+        "/js/engine/wasm.js",
+        "/js/engine/worker.js",
+        "/js/engine/helper.js",
+    ] {
         let r = get(addr, js).await;
         assert_eq!(r.status, 200, "{js}");
         assert_eq!(

@@ -51,7 +51,7 @@ class BrowserEngine {
   }
 
   receive(msg) {
-    if (msg.type === 'ready') { this.version = msg.version; this.module = msg.module; this.readyResolve(msg.version); return; }
+    if (msg.type === 'ready') { this.version = msg.version; this.module = msg.module; this.threads = msg.threads; this.readyResolve(msg.version); return; }
     if (msg.type === 'failed') { this.fail(msg.message); this.tablesResolve({ seeds: null, server: null, reachable: true }); return; }
     if (msg.type === 'tables') { this.tablesResolve(msg); return; }
     const p = this.pending.get(msg.id);

@@ -2,11 +2,13 @@
 // thread, so the board never freezes while it thinks.
 //
 // In:  {type: 'init', flag}        flag: Int32Array over a SharedArrayBuffer, or null
-//                                  (and `module`, a build's address, to load that one)
+//                                  (and `module`, a build's address, to load that one;
+//                                  `threads`, how many the threads build runs)
 //      {type: 'tables'}            load the server's endgame tables (once)
 //      {type: 'call', id, request} one request of the module's API (docs/WEB.md)
-// Out: {type: 'ready', version, module} | {type: 'failed', message}
-//                                  (module: the build's address)
+// Out: {type: 'ready', version, module, threads} | {type: 'failed', message}
+//                                  (module: the build's address; threads:
+//                                  how many its searches run on)
 //      {type: 'tables', seeds, server}  the endgame tables loaded (after
 //                                  ready, once the page asked; seeds: null
 //                                  when none), and how far the server's go
@@ -17,7 +19,17 @@
 // the search reads it every 1,024 nodes (`should_stop`), so it stops within
 // a few milliseconds. Without shared memory (a page that is not
 // cross-origin isolated) the page terminates the worker instead (client.js).
-import { OwareWasm, moduleUrl } from './wasm.js';
+//
+// Threads: where the page is cross-origin isolated and WebAssembly runs
+// threads (`hasThreads`), the worker loads the threads build and starts
+// helper workers (helper.js) over its shared memory, one per extra thread:
+// up to `navigator.hardwareConcurrency`, at most MAX_THREADS in all (or
+// `threads` in the init message). A build that fails to load gives way to
+// the next one (threads, SIMD, plain), so a page still gets an engine.
+import { OwareWasm, moduleUrl, hasSimd, THREADS_MODULE, SIMD_MODULE, PLAIN_MODULE } from './wasm.js';
+
+const HELPER_URL = '/js/engine/helper.js';
+const MAX_THREADS = 4;
 
 let engine = null;
 let flag = null;
@@ -56,27 +68,49 @@ async function loadTables() {
   }
 }
 
+// One helper worker, resolved once it runs the engine's helper loop.
+function startHelper(message) {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(HELPER_URL, { type: 'module' });
+    w.onmessage = (e) => (e.data?.type === 'running' ? resolve(w) : reject(new Error(e.data?.message)));
+    w.onerror = (e) => reject(new Error(e.message || 'the helper worker failed'));
+    w.postMessage(message);
+  });
+}
+
 self.onmessage = async (event) => {
   const msg = event.data;
   if (msg.type === 'init') {
     flag = msg.flag || null;
-    try {
-      // The SIMD build where the browser runs SIMD, else the plain one
-      // (`msg.module` names one: the measurements of e2e/bench-chromium.mjs).
-      const url = msg.module || moduleUrl();
-      const response = await fetch(url);
-      if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-      const bytes = await response.arrayBuffer();
-      engine = await OwareWasm.instantiate(bytes, {
-        // The flag holds the id of the request to stop, so a stop meant
-        // for a finished request never stops the next one.
-        shouldStop: () => flag !== null && Atomics.load(flag, 0) === current,
-        onInfo: (info) => self.postMessage({ type: 'info', id: current, info }),
-      });
-      self.postMessage({ type: 'ready', version: engine.call({ op: 'version' }), module: url });
-    } catch (e) {
-      self.postMessage({ type: 'failed', message: String(e?.message || e) });
+    // The build this browser runs best, then the ones after it, or the one
+    // `msg.module` names (the measurements of e2e/bench-chromium.mjs).
+    const first = msg.module || moduleUrl();
+    const order = msg.module ? [first] : [...new Set([first, hasSimd() ? SIMD_MODULE : PLAIN_MODULE, PLAIN_MODULE])];
+    let failure = null;
+    for (const url of order) {
+      try {
+        const response = await fetch(url);
+        if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+        const bytes = await response.arrayBuffer();
+        engine = await OwareWasm.instantiate(bytes, {
+          // The flag holds the id of the request to stop, so a stop meant
+          // for a finished request never stops the next one.
+          shouldStop: () => flag !== null && Atomics.load(flag, 0) === current,
+          onInfo: (info) => self.postMessage({ type: 'info', id: current, info }),
+        });
+        let threads = 1;
+        if (url === THREADS_MODULE) {
+          const want = msg.threads || Math.min(navigator.hardwareConcurrency || 1, MAX_THREADS);
+          threads = await engine.startHelpers(want - 1, startHelper);
+        }
+        self.postMessage({ type: 'ready', version: engine.call({ op: 'version' }), module: url, threads });
+        return;
+      } catch (e) {
+        engine = null;
+        failure = failure || String(e?.message || e);
+      }
     }
+    self.postMessage({ type: 'failed', message: failure });
     return;
   }
   if (msg.type === 'tables') {
