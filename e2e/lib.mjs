@@ -105,7 +105,7 @@ export async function installed(page, base = BASE) {
   await until(() => page.evaluate(() => !!navigator.serviceWorker.controller), 'the service worker controls the page', 30000);
   await until(() => page.evaluate(async () => {
     const keys = (await (await caches.open('oware-v1')).keys()).map((r) => new URL(r.url).pathname);
-    return keys.includes('/wasm/oware.wasm') && keys.includes('/js/local.js');
+    return keys.some((k) => k.startsWith('/wasm/')) && keys.includes('/js/local.js');
   }), 'the shell kept', 30000);
 }
 
