@@ -13,9 +13,9 @@ use crate::accounts::User;
 use crate::error::ApiError;
 use crate::http::JsonBody;
 use crate::limits::{ClientAddr, Cost, Limiter};
+use crate::model::tournament::EntrantState;
 use crate::protocol::incoming::CreateTournamentReq;
 use crate::protocol::outgoing::{TournamentListView, TournamentView};
-use crate::store::tournaments::EntrantState;
 use crate::Hub;
 
 /// The handler of one [`Action`].

@@ -13,11 +13,12 @@ use tokio::sync::broadcast;
 use super::new_game::check_name;
 use super::{Announce, Commit, Hub, Live, Slot};
 use crate::accounts::ratings::RatingClass;
-use crate::accounts::{AccountOp, User};
+use crate::accounts::User;
 use crate::error::ApiError;
 use crate::model::*;
 use crate::protocol::views::{ply_text, GameView, Summary};
 use crate::protocol::Seated;
+use crate::store::account_rows::AccountOp;
 use crate::store::{Listing, StoredPly, WriteOp};
 
 /// What a seat does to a game in progress ([`Hub::apply`]).

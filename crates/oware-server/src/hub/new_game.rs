@@ -10,11 +10,12 @@ use rand::Rng;
 
 use super::{Announce, Commit, Hub, Live};
 use crate::accounts::ratings::RatingClass;
-use crate::accounts::{AccountOp, User};
+use crate::accounts::User;
 use crate::error::ApiError;
 use crate::model::*;
 use crate::protocol::views::ply_text;
 use crate::protocol::Seated;
+use crate::store::account_rows::AccountOp;
 use crate::store::{StoredGame, StoredPly, WriteOp};
 
 pub use crate::protocol::incoming::NewGame;

@@ -40,7 +40,7 @@ use oware_tournament::{arena, swiss, HalfPoints, PlayerId};
 
 use super::{Hub, Live};
 use crate::accounts::ratings::RatingClass;
-use crate::accounts::{AccountOp, User};
+use crate::accounts::User;
 use crate::error::ApiError;
 use crate::model::{new_id, GameMeta, Mode, Seat};
 use crate::protocol::incoming::NewTournament;
@@ -48,6 +48,7 @@ use crate::protocol::outgoing::{
     TournamentGameView, TournamentListView, TournamentStandingView, TournamentSummaryView,
     TournamentView, YouInTournament,
 };
+use crate::store::account_rows::AccountOp;
 use crate::store::tournaments::{
     EntrantRow, EntrantState, Kind, Outcome, PairingRow, Status, Tournament, TournamentOp,
     TournamentRow,

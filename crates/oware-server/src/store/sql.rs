@@ -279,7 +279,7 @@ pub(crate) struct Dialect {
 macro_rules! store_reads {
     ($store:ty { $($game_items:item)* }) => {
         const _: () = {
-            use $crate::ratings::{Rating, RatingClass};
+            use $crate::model::ratings::{Rating, RatingClass};
             use $crate::store::account_rows::{
                 AccountRow, HistoryPoint, RatingRow, Relations, ReportFilter, ReportRow, SessionRow,
             };

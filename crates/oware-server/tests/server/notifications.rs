@@ -332,9 +332,11 @@ async fn a_correspondence_move_notifies_the_player_to_move_live_and_once() {
     )
     .await;
     assert!(r.status < 300, "{}", r.body);
-    let gone = hub
-        .read(move |store| store.notification(&nid))
+    // Looked up in the database itself: the hub keeps its store to itself.
+    let store = oware_server::store::open(Some(server.db())).await.unwrap();
+    let gone = tokio::task::spawn_blocking(move || store.notification(&nid))
         .await
+        .unwrap()
         .unwrap();
     assert!(gone.is_none());
     // And nothing is stored for an account that is no more.
@@ -348,7 +350,8 @@ async fn a_correspondence_move_notifies_the_player_to_move_live_and_once() {
 pub async fn account_id(server: &oware_server::Server, name: &'static str) -> String {
     server
         .hub()
-        .read(move |store| store.account_by_name(name))
+        .accounts()
+        .by_name(name)
         .await
         .unwrap()
         .expect("the account")
