@@ -304,7 +304,7 @@ impl Hub {
         });
         hub.start_node_tasks();
         hub.start_seek_task();
-        hub.start_tournament_task();
+        hub.tournaments().start_director();
         let weak = Arc::downgrade(&hub);
         tokio::spawn(async move {
             loop {
