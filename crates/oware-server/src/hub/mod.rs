@@ -197,6 +197,7 @@ pub struct Hub {
     reviews: StdMutex<analysis::ReviewCache>,
     seeks: seeks::Seeks,
     presence: tournaments::Presence,
+    reminded: tournaments::Reminded,
     online: notifications::Online,
     config: Config,
     /// This process's id among the nodes sharing the store.
@@ -294,6 +295,7 @@ impl Hub {
             reviews: StdMutex::new(analysis::ReviewCache::default()),
             seeks: seeks::Seeks::default(),
             presence: tournaments::Presence::default(),
+            reminded: tournaments::Reminded::default(),
             online: notifications::Online::default(),
             config,
             node: rand::random(),

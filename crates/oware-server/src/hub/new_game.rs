@@ -380,6 +380,7 @@ impl Hub {
         let seated = self
             .create_from(meta, Vec::new(), you, tokens, invite, false)
             .await?;
+        let new_game = rid.clone();
         self.commit(&slot, &mut live, |live| {
             live.meta.rematch = Some(rid.clone());
             live.meta.updated_at = self.now_ms();
@@ -390,6 +391,14 @@ impl Hub {
             })
         })
         .await?;
+        // The opponent is told, in case they left the page.
+        self.tell_seat(
+            &live,
+            side.opponent(),
+            crate::model::notification::Kind::Rematch,
+            &new_game,
+            None,
+        );
         Ok(seated)
     }
 

@@ -79,9 +79,30 @@ const PAIRING_CAP: Duration = Duration::from_secs(5);
 pub(crate) const MAX_OPEN_PER_CREATOR: u32 = 3;
 /// Tournaments one node looks at per tick at most, and at once.
 const CLAIM_PER_TICK: u32 = 50;
+/// How long before its start a tournament's entrants are reminded.
+pub(crate) const REMIND_MS: i64 = 5 * MINUTE_MS;
 const LOOKS_AT_ONCE: usize = 8;
 
 /// The presence writes this node made lately, by (tournament, account).
+/// The tournaments whose entrants this node has reminded.
+#[derive(Default)]
+pub(crate) struct Reminded(std::sync::Mutex<HashSet<String>>);
+
+impl Reminded {
+    /// Whether this is the first reminder of `id` here (and notes it).
+    fn first(&self, id: &str) -> bool {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id.to_string())
+    }
+
+    /// Forgets `id` (it started).
+    fn forget(&self, id: &str) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).remove(id);
+    }
+}
+
 #[derive(Default)]
 pub(crate) struct Presence(std::sync::Mutex<HashMap<(String, String), i64>>);
 
@@ -327,7 +348,7 @@ impl Tournaments<'_> {
                     .schedule_tournaments(now, &mut announced)
                     .await;
                 let ids = match hub
-                    .read(move |s| s.claim_tournaments(now, lease, CLAIM_PER_TICK))
+                    .read(move |s| s.claim_tournaments(now, now + REMIND_MS, lease, CLAIM_PER_TICK))
                     .await
                 {
                     Ok(ids) => ids,
@@ -376,13 +397,42 @@ impl Tournaments<'_> {
         let now = self.0.now_ms();
         match (t.row.status, t.row.kind) {
             (Status::Created, _) if now >= t.row.starts_at => self.start_tournament(t, now).await,
+            (Status::Created, _) => self.remind(&t).await,
             (Status::Running, Kind::Arena) => self.arena_step(t, now).await,
             (Status::Running, Kind::Swiss) => self.swiss_step(t, now).await,
             _ => Ok(()),
         }
     }
 
+    /// Tells a tournament's entrants it starts in a few minutes: once per
+    /// node (then the store keeps one such notification per account and
+    /// tournament, whichever node tells).
+    async fn remind(&self, t: &Tournament) -> Result<(), ApiError> {
+        if !self.0.reminded.first(&t.row.id) {
+            return Ok(());
+        }
+        for e in t
+            .entrants
+            .iter()
+            .filter(|e| e.state == EntrantState::Active)
+        {
+            let mut n = self
+                .0
+                .notification(&e.account_id, NoteKind::TournamentStarting);
+            n.tournament = Some(t.row.id.clone());
+            n.detail = Some("soon".to_string());
+            if let Err(err) = self.0.notify(n).await {
+                tracing::warn!(
+                    "tournament {}: a reminder was not stored: {err:?}",
+                    t.row.id
+                );
+            }
+        }
+        Ok(())
+    }
+
     async fn start_tournament(&self, t: Tournament, now: i64) -> Result<(), ApiError> {
+        self.0.reminded.forget(&t.row.id);
         let mut row = t.row.clone();
         let active = t
             .entrants
@@ -675,6 +725,20 @@ impl Tournaments<'_> {
             let slot = self.0.insert(live);
             let mut live = slot.state.lock().await;
             self.0.after_change(&slot, &mut live, true);
+            // A Swiss round comes after a break: its players are told where
+            // their game is (an arena's, on its page, are sent at once).
+            if t.row.kind == Kind::Swiss {
+                let id = live.meta.id.clone();
+                for side in oware_core::Side::ALL {
+                    self.0.tell_seat(
+                        &live,
+                        side,
+                        NoteKind::TournamentStarting,
+                        &id,
+                        Some("paired"),
+                    );
+                }
+            }
         }
         Ok(())
     }

@@ -10,10 +10,17 @@ pub enum Kind {
     YourTurn,
     /// A challenge was received, accepted or declined (`detail` says which).
     Challenge,
-    /// A tournament the account entered is starting, or paired it.
+    /// A tournament the account entered starts soon (`detail`: `soon`),
+    /// is starting, or paired it for a Swiss round (`paired`, with the
+    /// game).
     TournamentStarting,
     /// A followed player started a game.
     FollowedPlaying,
+    /// The opponent of a finished game offers a rematch (`game`: the new
+    /// game).
+    Rematch,
+    /// The opponent asks to take back a move (`game`).
+    Takeback,
 }
 
 impl Kind {
@@ -24,6 +31,8 @@ impl Kind {
             Kind::Challenge => "challenge",
             Kind::TournamentStarting => "tournament_starting",
             Kind::FollowedPlaying => "followed_playing",
+            Kind::Rematch => "rematch",
+            Kind::Takeback => "takeback",
         }
     }
 
@@ -34,6 +43,8 @@ impl Kind {
             "challenge" => Kind::Challenge,
             "tournament_starting" => Kind::TournamentStarting,
             "followed_playing" => Kind::FollowedPlaying,
+            "rematch" => Kind::Rematch,
+            "takeback" => Kind::Takeback,
             _ => return None,
         })
     }

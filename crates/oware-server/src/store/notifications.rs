@@ -1,6 +1,7 @@
 //! An account's notifications as stored: the row type, its writes (with
-//! the rules that keep them bounded: one unread "your turn" per game, the
-//! newest [`KEEP`] per account, nothing from a blocked player) and reads,
+//! the rules that keep them bounded: one unread "your turn" per game, one
+//! "starts soon" per tournament, the newest [`KEEP`] per account, nothing
+//! from a blocked player) and reads,
 //! once for both stores. (Who is told what is `hub/notifications.rs`.)
 
 use super::sql::{args, Db, SqlRow};
@@ -49,7 +50,10 @@ pub(crate) async fn apply(db: &impl Db, op: &NotificationOp) -> Result<(), Store
                      WHERE (blocker = $2 AND blocked = $8) OR (blocker = $8 AND blocked = $2))
                  AND NOT EXISTS (SELECT 1 FROM notifications
                      WHERE account_id = $2 AND kind = 'your_turn' AND $3 = 'your_turn'
-                     AND game_id = $6 AND NOT is_read)",
+                     AND game_id = $6 AND NOT is_read)
+                 AND NOT EXISTS (SELECT 1 FROM notifications
+                     WHERE account_id = $2 AND kind = $3 AND $3 = 'tournament_starting'
+                     AND tournament_id = $9 AND detail = 'soon' AND $10 = 'soon')",
                 args![
                     &n.id,
                     &n.account,

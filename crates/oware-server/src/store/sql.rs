@@ -453,10 +453,11 @@ macro_rules! store_reads {
                 fn claim_tournaments(
                     &self,
                     now: i64,
+                    soon: i64,
                     lease: Lease,
                     limit: u32,
                 ) -> Result<Vec<String>, StoreError> {
-                    self.read(async |db| tournaments::claim(db, now, lease, limit).await)
+                    self.read(async |db| tournaments::claim(db, now, soon, lease, limit).await)
                 }
 
                 fn release_tournament(&self, id: &str, lease: Lease) -> Result<(), StoreError> {

@@ -240,7 +240,8 @@ pub trait TournamentStore: Send + Sync + 'static {
     /// start), then the `finished` latest finished or cancelled ones.
     fn tournaments(&self, finished: u32) -> Result<Vec<TournamentSummary>, super::StoreError>;
     /// Claims up to `limit` of the tournaments that need a look (running,
-    /// or due to start) that no node claimed in the last `lease_ms`, each
+    /// or due to start by `soon`: at `now`, or soon enough for its
+    /// entrants to be reminded) that no node claimed in the last `lease_ms`, each
     /// for `lease_ms` (PostgreSQL: `FOR UPDATE SKIP LOCKED`, so two nodes
     /// never claim the same one at once). Fair: tournaments due to start
     /// first, then the site's own, then the one looked at longest ago, so
@@ -251,6 +252,7 @@ pub trait TournamentStore: Send + Sync + 'static {
     fn claim_tournaments(
         &self,
         now: i64,
+        soon: i64,
         lease: super::Lease,
         limit: u32,
     ) -> Result<Vec<String>, super::StoreError>;
@@ -596,21 +598,27 @@ pub(crate) async fn tournaments(
 pub(crate) async fn claim(
     db: &impl Db,
     now: i64,
+    soon: i64,
     lease: Lease,
     limit: u32,
 ) -> Result<Vec<String>, StoreError> {
+    // Those due to start or running before those only to be reminded.
     let sql = format!(
         "UPDATE tournaments SET claim = $2 WHERE id IN (
             SELECT id FROM tournaments
-            WHERE (status = 'running' OR (status = 'created' AND starts_at <= $1))
+            WHERE (status = 'running' OR (status = 'created' AND starts_at <= $5))
             AND coalesce(claim, 0) <= $4
-            ORDER BY status = 'running', creator IS NOT NULL, coalesce(claim, 0), starts_at, id
+            ORDER BY status = 'created' AND starts_at > $1, status = 'running',
+                creator IS NOT NULL, coalesce(claim, 0), starts_at, id
             LIMIT $3{})
          RETURNING id",
         db.dialect().skip_locked
     );
-    db.column(&sql, args![now, lease.now + lease.ms, limit, lease.now])
-        .await
+    db.column(
+        &sql,
+        args![now, lease.now + lease.ms, limit, lease.now, soon.max(now)],
+    )
+    .await
 }
 
 /// See [`TournamentStore::release_tournament`].

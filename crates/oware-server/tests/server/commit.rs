@@ -187,10 +187,11 @@ impl oware_server::store::tournaments::TournamentStore for Flaky {
     fn claim_tournaments(
         &self,
         now: i64,
+        soon: i64,
         lease: Lease,
         limit: u32,
     ) -> Result<Vec<String>, StoreError> {
-        self.inner.claim_tournaments(now, lease, limit)
+        self.inner.claim_tournaments(now, soon, lease, limit)
     }
     fn release_tournament(&self, id: &str, lease: Lease) -> Result<(), StoreError> {
         self.inner.release_tournament(id, lease)
