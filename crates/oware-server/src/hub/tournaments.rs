@@ -408,9 +408,15 @@ impl Tournaments<'_> {
     /// node (then the store keeps one such notification per account and
     /// tournament, whichever node tells).
     async fn remind(&self, t: &Tournament) -> Result<(), ApiError> {
-        if !self.0.reminded.first(&t.row.id) {
-            return Ok(());
+        if self.0.reminded.first(&t.row.id) {
+            self.tell_entrants(t, Some("soon")).await;
         }
+        Ok(())
+    }
+
+    /// Tells each active entrant of `t` it starts (`detail`: `soon`, or
+    /// `None`: now).
+    async fn tell_entrants(&self, t: &Tournament, detail: Option<&str>) {
         for e in t
             .entrants
             .iter()
@@ -420,15 +426,14 @@ impl Tournaments<'_> {
                 .0
                 .notification(&e.account_id, NoteKind::TournamentStarting);
             n.tournament = Some(t.row.id.clone());
-            n.detail = Some("soon".to_string());
+            n.detail = detail.map(str::to_string);
             if let Err(err) = self.0.notify(n).await {
                 tracing::warn!(
-                    "tournament {}: a reminder was not stored: {err:?}",
+                    "tournament {}: a notification was not stored: {err:?}",
                     t.row.id
                 );
             }
         }
-        Ok(())
     }
 
     async fn start_tournament(&self, t: Tournament, now: i64) -> Result<(), ApiError> {
@@ -454,23 +459,10 @@ impl Tournaments<'_> {
             row.next_at = Some(now);
         }
         tracing::info!("tournament {} started", row.id);
-        let id = row.id.clone();
         self.update(&t, row, Vec::new()).await?;
         // Its entrants are told (once stored: a node that lost the race
         // to start it tells nobody).
-        for e in t
-            .entrants
-            .iter()
-            .filter(|e| e.state == EntrantState::Active)
-        {
-            let mut n = self
-                .0
-                .notification(&e.account_id, NoteKind::TournamentStarting);
-            n.tournament = Some(id.clone());
-            if let Err(e) = self.0.notify(n).await {
-                tracing::warn!("tournament {id}: a start notification was not stored: {e:?}");
-            }
-        }
+        self.tell_entrants(&t, None).await;
         Ok(())
     }
 
