@@ -591,11 +591,12 @@ pub fn references(
     std::thread::scope(|s| {
         for _ in 0..threads.max(1) {
             s.spawn(|| {
-                let mut e = engine();
+                let mut e = None;
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(&p) = todo.get(i) else { break };
-                    let Some(r) = Reference::run(&mut e, p, budget) else {
+                    let e = e.get_or_insert_with(engine);
+                    let Some(r) = Reference::run(e, p, budget) else {
                         continue;
                     };
                     if let Some(out) = &out {
