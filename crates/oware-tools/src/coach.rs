@@ -771,9 +771,14 @@ pub fn format_reference_check(
         c.best_best,
         pct(c.best_best, c.positions)
     );
-    for (name, (n, ok)) in ["up to 12 seeds", "13-20 seeds", "21-30 seeds", "31-48 seeds"]
-        .iter()
-        .zip(c.bands)
+    for (name, (n, ok)) in [
+        "up to 12 seeds",
+        "13-20 seeds",
+        "21-30 seeds",
+        "31-48 seeds",
+    ]
+    .iter()
+    .zip(c.bands)
     {
         s += &format!("  {name}: {ok} of {n} ({:.1} %)\n", pct(ok, n));
     }

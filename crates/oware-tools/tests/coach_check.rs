@@ -175,15 +175,26 @@ fn the_coach_against_a_deeper_search_on_positions_of_games() {
     let refs = references(&sample, Budget::depth(6), Some(&file), 2, &engine, &|_| {}).unwrap();
     assert_eq!(refs.len(), 24);
     // Read back from the file alone, in the sample's order.
-    let again = references(&sample, Budget::depth(6), Some(&file), 1, &|| unreachable!(), &|_| {})
-        .unwrap();
+    let again = references(
+        &sample,
+        Budget::depth(6),
+        Some(&file),
+        1,
+        &|| unreachable!(),
+        &|_| {},
+    )
+    .unwrap();
     assert_eq!(again, refs);
     std::fs::remove_file(&file).unwrap();
     for r in &refs {
         assert_eq!(Reference::from_line(&r.to_line()).as_ref(), Some(r));
     }
     let c = check_against_reference(&refs, &mut engine(), Budget::depth(6));
-    assert_eq!((c.positions, c.best_good, c.best_best), (24, 24, 24), "{c:?}");
+    assert_eq!(
+        (c.positions, c.best_good, c.best_best),
+        (24, 24, 24),
+        "{c:?}"
+    );
     assert_eq!(c.warned, c.ref_warned);
     let c = check_against_reference(&refs, &mut engine(), Budget::depth(1));
     assert!(c.best_best < 24 || c.warned != c.ref_warned, "{c:?}");

@@ -165,7 +165,10 @@ async fn a_review_says_what_the_coach_says_of_each_position() {
         }
         let r = get(
             addr,
-            &format!("/api/v1/games/{id}/review?token={}", tokens[0].as_str().unwrap()),
+            &format!(
+                "/api/v1/games/{id}/review?token={}",
+                tokens[0].as_str().unwrap()
+            ),
         )
         .await;
         assert_eq!(r.status, 200, "{}", r.body);
