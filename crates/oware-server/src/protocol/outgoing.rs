@@ -235,6 +235,8 @@ pub struct HintResponse {
 pub struct ReviewResponse {
     /// Game id.
     pub id: String,
+    /// The depth of the coach's analyses that judged the moves.
+    pub depth: u32,
     /// One entry per ply (shared with the review cache).
     pub plies: std::sync::Arc<Vec<ReviewPly>>,
 }
@@ -261,6 +263,15 @@ pub struct ReviewPly {
     /// What the move played lost against the best, centiseeds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub loss_cp: Option<i32>,
+    /// The coach's verdict on the move played (`best`, `good`,
+    /// `inaccuracy`, `mistake`, `blunder`): what `POST /api/v1/coach`
+    /// says of it in the same position.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<&'static str>,
+    /// Seeds lost against the best move on the coach's scale (one
+    /// decimal), as the coach's `loss`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loss: Option<f64>,
     /// The best line.
     #[serde(serialize_with = "moves_text", skip_serializing_if = "Vec::is_empty")]
     pub pv: Vec<Move>,
