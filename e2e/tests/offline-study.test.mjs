@@ -137,8 +137,9 @@ test('offline: a game played offline, reviewed by the browser engine', async () 
     const n = await page.locator('.review-moves button').count();
     assert.ok(n >= 2, `${n} moves listed`);
     // Every move judged in the online review's words: the value, then
-    // "best move" or the best move with its value and what was lost.
-    const wording = /^\d+[.…] [A-Fa-f] \((South|North)\): .+ · (best move|best [A-Fa-f] \(.+\)(, [\d.]+ seeds worse)?)( · line .+)?$/;
+    // "best move", or the coach's verdict and the best move with its value
+    // and what was lost.
+    const wording = /^\d+[.…] [A-Fa-f] \((South|North)\): .+ · (best move|(good|inaccuracy|mistake|blunder) · best [A-Fa-f] \(.+\)(, [\d.]+ seeds worse)?)( · line .+)?$/;
     for (let k = 0; k < n; k += 1) {
       // eslint-disable-next-line no-await-in-loop
       await page.locator('.review-moves button').nth(k).click();

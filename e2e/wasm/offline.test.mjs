@@ -42,6 +42,13 @@ test("a game's review in the server's shape", async () => {
     assert.ok(p.loss_cp >= 0 && /^[A-Fa-f]$/.test(p.best) && typeof p.score.cp === 'number', JSON.stringify(p));
     assert.equal(p.eval_south_cp, p.side === 'S' ? p.score.cp : -p.score.cp);
   }
+  // Each verdict is the coach's (`analyse`) on the position before the move.
+  assert.equal(r.depth, 14);
+  for (const [k, p] of r.plies.entries()) {
+    const a = e.call({ op: 'analyse', game: { moves: 'FfAb'.slice(0, k) } });
+    const m = a.moves.find((x) => x.move === p.move);
+    assert.deepEqual([p.verdict, p.loss, p.best], [m.verdict, m.loss, a.best], JSON.stringify([p, m]));
+  }
 });
 
 test('the UCI wrapper answers a match driver', async () => {

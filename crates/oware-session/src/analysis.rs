@@ -129,14 +129,19 @@ impl MoveValue {
     /// (module documentation): `12·tanh(v/12)` for an estimate of `v`
     /// seeds, ±12 for a proven result, 0 for a draw.
     pub fn points(&self) -> f64 {
-        match self.kind {
-            // Clamped to the largest margin there is, so that no estimate
-            // reaches a proven result's value.
-            ScoreKind::Value { seeds } => DECIDED * (seeds.clamp(-48.0, 48.0) / DECIDED).tanh(),
-            ScoreKind::Win { .. } | ScoreKind::TablebaseWin => DECIDED,
-            ScoreKind::Loss { .. } | ScoreKind::TablebaseLoss => -DECIDED,
-            ScoreKind::Draw | ScoreKind::TablebaseDraw => 0.0,
-        }
+        points_of(self.kind)
+    }
+}
+
+/// A value on the coach's scale ([`MoveValue::points`]).
+pub fn points_of(kind: ScoreKind) -> f64 {
+    match kind {
+        // Clamped to the largest margin there is, so that no estimate
+        // reaches a proven result's value.
+        ScoreKind::Value { seeds } => DECIDED * (seeds.clamp(-48.0, 48.0) / DECIDED).tanh(),
+        ScoreKind::Win { .. } | ScoreKind::TablebaseWin => DECIDED,
+        ScoreKind::Loss { .. } | ScoreKind::TablebaseLoss => -DECIDED,
+        ScoreKind::Draw | ScoreKind::TablebaseDraw => 0.0,
     }
 }
 
@@ -175,6 +180,21 @@ impl Verdict {
             Verdict::Mistake
         } else {
             Verdict::Blunder
+        }
+    }
+
+    /// The verdict on a move valued `value` where the best move is valued
+    /// `best` (the rule of [`Analysis::judge`]): by the loss on the
+    /// coach's scale, except that a move proven lost (by the tables or the
+    /// search) where the best move is not lost throws the game away,
+    /// however lost the best move's estimate looks: never "good", always
+    /// warned about.
+    pub fn of_values(best: ScoreKind, value: ScoreKind) -> Verdict {
+        let loss = (points_of(best) - points_of(value)).max(0.0);
+        if value.is_proven_loss() && !best.is_proven_loss() {
+            Verdict::of_loss(loss).max(Verdict::Mistake)
+        } else {
+            Verdict::of_loss(loss)
         }
     }
 
@@ -299,13 +319,8 @@ impl Analysis {
         let loss = (best.points() - value.points()).max(0.0);
         let verdict = if mv == best.mv {
             Verdict::Best
-        } else if value.kind.is_proven_loss() && !best.kind.is_proven_loss() {
-            // A lost game (by the tables or the search) where the best
-            // move is not lost throws the game away, however lost the best
-            // move's estimate looks: never "good", always warned about.
-            Verdict::of_loss(loss).max(Verdict::Mistake)
         } else {
-            Verdict::of_loss(loss)
+            Verdict::of_values(best.kind, value.kind)
         };
         let line = replay_line(&self.game, &value.line);
         Some(Judgement {

@@ -103,6 +103,55 @@ fn the_same_position_asked_twice_answers_the_same() {
     }
 }
 
+/// Issue 36: a review says what the coach says. Each ply's judgement in
+/// a game's review (`oware_session::review`, at the coach's budget, its
+/// analyses kept in a cache as the server and the module keep them) is
+/// the coach's judgement of the move played in the position before it,
+/// asked of another engine that has reviewed nothing; two reviews answer
+/// the same.
+#[test]
+fn a_review_says_what_the_coach_says_of_each_position() {
+    use oware_session::review::review_game;
+    use oware_session::AnalysisCache;
+    let stop = StopHandle::default();
+    // A game of an endgame of 14 seeds (depth 14 is quick there), lost
+    // turns and all, to its end or 16 plies.
+    let mut rng = Rng(0x36_36);
+    let mut game = Game::new("0-2-0-1-3-0-1-0-2-0-3-2-17-17-S".parse().unwrap());
+    while !game.is_over() && game.plies().len() < 16 {
+        let legal: Vec<Move> = game.legal_moves().into_iter().collect();
+        game.play(legal[rng.below(legal.len())]).unwrap();
+    }
+    let review = |e: &mut Engine| {
+        let mut cache = AnalysisCache::new(64);
+        review_game(&game, &mut |g| cache.analyse(e, g, Budget::COACH, &stop)).unwrap()
+    };
+    let mut busy = engine();
+    let _ = busy.analyze(&game, &oware_engine::Limits::depth(9));
+    let first = review(&mut busy);
+    assert_eq!(first.len(), game.plies().len());
+    let mut coach = Engine::new(EngineOptions {
+        hash_mb: 1,
+        tablebase_dir: None,
+    });
+    let mut before = Game::new(*game.start());
+    let mut judged = 0;
+    for (p, &ply) in first.iter().zip(game.plies()) {
+        if let oware_core::Ply::Move(mv) = ply {
+            let a = Analysis::run(&mut coach, &before, Budget::COACH, &stop).unwrap();
+            assert_eq!(p.judgement, a.judge(mv), "ply {}", p.ply);
+            assert_eq!(p.best(), Some(a.best().mv));
+            judged += 1;
+            before.play(mv).unwrap();
+        } else {
+            assert_eq!(p.judgement, None);
+            before.pass().unwrap();
+        }
+    }
+    assert!(judged >= 8, "{judged} moves judged");
+    assert_eq!(review(&mut engine()), first);
+}
+
 #[test]
 fn table_values_speak_of_won_drawn_and_lost() {
     let tables = Arc::new(tablebase::build_in_memory(8).unwrap());

@@ -147,3 +147,55 @@ fn the_issue_puzzles_are_gone() {
         );
     }
 }
+
+/// `oware tune coach-check --reference-depth`: positions of games between
+/// levels of every seed count, a deeper reference kept as text and read
+/// back the same, and the coach judged by it: a coach as deep as the
+/// reference agrees with it everywhere; a 1-ply coach does not.
+#[test]
+fn the_coach_against_a_deeper_search_on_positions_of_games() {
+    use oware_tools::coach::{check_against_reference, level_game_sample, references, Reference};
+    let sample = level_game_sample(24, 36);
+    assert_eq!(sample.len(), 24);
+    let distinct: std::collections::HashSet<_> = sample.iter().map(|p| p.to_string()).collect();
+    assert_eq!(distinct.len(), 24);
+    assert!(sample.iter().any(|p| p.seeds_on_board() > 40), "openings");
+    assert!(sample.iter().any(|p| p.seeds_on_board() < 40), "later");
+    let tables = Arc::new(Tablebase::build_in_memory(8).unwrap());
+    let engine = || {
+        let mut e = Engine::new(EngineOptions {
+            hash_mb: 16,
+            tablebase_dir: None,
+        });
+        e.set_tablebase(Some(tables.clone()));
+        e
+    };
+    let file = std::env::temp_dir().join(format!("oware-reference-{}.txt", std::process::id()));
+    let _ = std::fs::remove_file(&file);
+    let refs = references(&sample, Budget::depth(6), Some(&file), 2, &engine, &|_| {}).unwrap();
+    assert_eq!(refs.len(), 24);
+    // Read back from the file alone, in the sample's order.
+    let again = references(
+        &sample,
+        Budget::depth(6),
+        Some(&file),
+        1,
+        &|| unreachable!(),
+        &|_| {},
+    )
+    .unwrap();
+    assert_eq!(again, refs);
+    std::fs::remove_file(&file).unwrap();
+    for r in &refs {
+        assert_eq!(Reference::from_line(&r.to_line()).as_ref(), Some(r));
+    }
+    let c = check_against_reference(&refs, &mut engine(), Budget::depth(6));
+    assert_eq!(
+        (c.positions, c.best_good, c.best_best),
+        (24, 24, 24),
+        "{c:?}"
+    );
+    assert_eq!(c.warned, c.ref_warned);
+    let c = check_against_reference(&refs, &mut engine(), Budget::depth(1));
+    assert!(c.best_best < 24 || c.warned != c.ref_warned, "{c:?}");
+}

@@ -11,7 +11,7 @@ use oware_core::{parse_plies, perft, Game, Move, Position, Side};
 use oware_engine::book::Book;
 use oware_engine::tablebase::Tablebase;
 use oware_engine::{bench, Engine, EngineOptions, Level, Limits, Score, SearchInfo, StopHandle};
-use oware_session::analysis::{Analysis, AnalysisError, Budget};
+use oware_session::analysis::{Analysis, AnalysisCache, AnalysisError, Budget};
 use oware_session::puzzles::{self, Puzzle};
 use oware_session::review::{self, ReviewedPly};
 use oware_session::wire::{self, Code};
@@ -176,13 +176,15 @@ pub enum Request {
         mb: usize,
     },
     /// The engine's review of a whole game (`oware_session::review`, the
-    /// server's `GET /games/{id}/review`): every move played valued
-    /// against the best, `movetime_ms` a position.
+    /// server's `GET /games/{id}/review`): every move played judged by the
+    /// coach's analysis of its position (the `analyse` request's).
     Review {
         /// The game.
         game: GameSpec,
-        /// Time per position (10..=2000 ms).
-        movetime_ms: u64,
+        /// Checked (10..=2000) as the server checks it, and unused: the
+        /// review's budget is the coach's depth.
+        #[serde(default)]
+        movetime_ms: Option<u64>,
     },
     /// A puzzle of the shipped set for a player rated `rating`
     /// (`PuzzleSet::nearest` over the starting ratings: offline there is
@@ -251,6 +253,9 @@ pub struct State {
     engine: Engine,
     pending_tables: Vec<Vec<u8>>,
     stop: StopHandle,
+    /// The coach's analyses (as the server keeps them): a position the
+    /// review judged is answered by the coach from the same analysis.
+    analyses: AnalysisCache,
 }
 
 impl Default for State {
@@ -271,6 +276,7 @@ impl State {
             engine,
             pending_tables: Vec::new(),
             stop: StopHandle::default(),
+            analyses: AnalysisCache::new(ANALYSES_KEPT),
         }
     }
 
@@ -454,11 +460,10 @@ impl State {
                 let budget = depth.map_or(Budget::COACH, Budget::depth);
                 self.stop.reset();
                 let stop = self.stop.clone();
-                let a =
-                    Analysis::run(&mut self.engine, &game, budget, &stop).map_err(|e| match e {
-                        AnalysisError::GameOver => refuse(Code::GameOver, "the game is over"),
-                        AnalysisError::Stopped => refuse(Code::Stopped, "the analysis was stopped"),
-                    })?;
+                let a = self
+                    .analyses
+                    .analyse(&mut self.engine, &game, budget, &stop)
+                    .map_err(analysis_refusal)?;
                 ok(analysis_view(&a, lang, computer))
             }
             Request::Bench { depth, hash_mb } => {
@@ -498,19 +503,26 @@ impl State {
                 })
             }
             Request::Review { game, movetime_ms } => {
-                if !(10..=2000).contains(&movetime_ms) {
+                if let Some(ms) = movetime_ms.filter(|ms| !(10..=2000).contains(ms)) {
                     return Err(refuse(
                         Code::InvalidRequest,
-                        format!("movetime_ms: expected 10 to 2000, not {movetime_ms}"),
+                        format!("movetime_ms: expected 10 to 2000, not {ms}"),
                     )
                     .with_reason("out_of_range"));
                 }
                 let game = build_game(&game)?;
                 self.stop.reset();
                 let stop = self.stop.clone();
-                let plies = review::review_game(&mut self.engine, &stop, &game, movetime_ms)
-                    .ok_or_else(|| refuse(Code::Stopped, "the review was stopped"))?;
+                let (engine, analyses) = (&mut self.engine, &mut self.analyses);
+                let plies = review::review_game(&game, &mut |g| {
+                    analyses.analyse(engine, g, Budget::COACH, &stop)
+                })
+                .map_err(|e| match e {
+                    AnalysisError::Stopped => refuse(Code::Stopped, "the review was stopped"),
+                    e => analysis_refusal(e),
+                })?;
                 ok(ReviewView {
+                    depth: Budget::COACH.depth,
                     plies: plies.iter().map(ReviewPlyView::from).collect(),
                 })
             }
@@ -589,9 +601,21 @@ fn shipped_puzzle(id: u32) -> Result<&'static Puzzle, Refusal> {
         .ok_or_else(|| refuse(Code::NotFound, format!("no puzzle {id}")))
 }
 
+/// Analyses the module keeps (a few hundred bytes each).
+const ANALYSES_KEPT: usize = 1024;
+
+/// An analysis that could not be made, as a refusal.
+fn analysis_refusal(e: AnalysisError) -> Refusal {
+    match e {
+        AnalysisError::GameOver => refuse(Code::GameOver, "the game is over"),
+        AnalysisError::Stopped => refuse(Code::Stopped, "the analysis was stopped"),
+    }
+}
+
 /// A review, as the server's `ReviewResponse` (without the game's id).
 #[derive(Serialize)]
 struct ReviewView {
+    depth: u32,
     plies: Vec<ReviewPlyView>,
 }
 
@@ -610,6 +634,10 @@ struct ReviewPlyView {
     best_score: Option<ScoreView>,
     #[serde(skip_serializing_if = "Option::is_none")]
     loss_cp: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    verdict: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    loss: Option<f64>,
     #[serde(skip_serializing_if = "String::is_empty")]
     pv: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -618,6 +646,7 @@ struct ReviewPlyView {
 
 impl From<&ReviewedPly> for ReviewPlyView {
     fn from(p: &ReviewedPly) -> ReviewPlyView {
+        let j = p.judgement.as_ref();
         ReviewPlyView {
             ply: p.ply,
             side: side_letter(p.side),
@@ -625,12 +654,14 @@ impl From<&ReviewedPly> for ReviewPlyView {
                 oware_core::Ply::Move(m) => m.letter(),
                 oware_core::Ply::Pass => '-',
             },
-            best: p.best.map(|m| m.letter()),
-            score: p.score.map(ScoreView::from),
-            best_score: p.best_score.map(ScoreView::from),
-            loss_cp: p.loss_cp,
-            pv: moves_text(&p.pv),
-            eval_south_cp: p.eval_south_cp,
+            best: p.best().map(|m| m.letter()),
+            score: j.map(|j| ScoreView::of_kind(j.value.kind, j.value.score.centiseeds())),
+            best_score: j.map(|j| ScoreView::of_kind(j.best.kind, j.best.score.centiseeds())),
+            loss_cp: p.loss_cp(),
+            verdict: j.map(|j| j.verdict.code()),
+            loss: j.map(|j| j.loss_tenths()),
+            pv: j.map(|j| moves_text(&j.best.line)).unwrap_or_default(),
+            eval_south_cp: p.eval_south_cp(),
         }
     }
 }

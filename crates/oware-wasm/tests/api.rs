@@ -225,6 +225,34 @@ fn a_review_offline_is_the_session_layers_review() {
         let south = if p["side"] == "S" { cp } else { -cp };
         assert_eq!(p["eval_south_cp"], south, "{p}");
     }
+    // Each ply's verdict is the coach's (`analyse`, a module that has
+    // reviewed nothing) on the position before it, and a second review,
+    // on another module, answers the same.
+    assert_eq!(r["depth"], 14, "{r}");
+    let start = "0-2-0-1-3-0-1-0-2-0-3-2-17-17-S";
+    for (i, p) in plies.iter().enumerate() {
+        let coach = ask(
+            &mut State::new(),
+            &format!(
+                r#"{{"op":"analyse","game":{{"start":"{start}","moves":"{}"}}}}"#,
+                &"Ea"[..i]
+            ),
+        );
+        let played = coach["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["move"] == p["move"])
+            .unwrap_or_else(|| panic!("{coach}"));
+        assert_eq!(p["verdict"], played["verdict"], "{p} {coach}");
+        assert_eq!(p["loss"], played["loss"], "{p} {coach}");
+        assert_eq!(p["best"], coach["best"], "{p} {coach}");
+    }
+    let again = ask(
+        &mut State::new(),
+        r#"{"op":"review","game":{"start":"0-2-0-1-3-0-1-0-2-0-3-2-17-17-S","moves":"Ea"}}"#,
+    );
+    assert_eq!(again, r);
     let r = ask(
         &mut state,
         r#"{"op":"review","game":{"moves":"F"},"movetime_ms":5}"#,

@@ -1,7 +1,9 @@
 //! The engine for people studying: hints, whole-game reviews and analyses
 //! of a position. Each runs on the engine pool within its time cap and
 //! stops when its client goes away, within the client's engine budget
-//! (`engines.rs`); reviews are computed once per content and kept.
+//! (`engines.rs`); the coach's analyses (hint, coach, review) are kept in
+//! one cache by position, and reviews are computed once per content and
+//! kept.
 
 use crate::error::Reason;
 use std::collections::{HashMap, VecDeque};
@@ -10,6 +12,7 @@ use std::sync::{Arc, LazyLock, Mutex};
 use oware_core::Game;
 use oware_engine::{Engine, Limits, MoveAnalysis, StopHandle};
 use oware_session::analysis::{Analysis, AnalysisCache, AnalysisKey, Budget};
+use oware_session::review::ReviewedPly;
 
 use super::Hub;
 use crate::engines::ClientKeys;
@@ -95,15 +98,7 @@ impl Hub {
         let answer = hub
             .engines()
             .run_study(client, cap, move |engine, stop| {
-                let key = AnalysisKey::new(&game, budget, engine.tablebase_seeds());
-                if let Some(a) = CACHE.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
-                    return Ok(a);
-                }
-                let a = Arc::new(Analysis::run(engine, &game, budget, stop)?);
-                Ok(CACHE
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .insert(key, a))
+                cached_analysis(engine, &game, stop)
             })
             .await?;
         answer.map_err(|e: oware_session::AnalysisError| match e {
@@ -155,13 +150,20 @@ impl Hub {
         })
     }
 
-    /// The engine's evaluation of every move played. A game still being
-    /// played online is not reviewed (that would be help during the game);
-    /// one being played against the computer or on one device is reviewed
-    /// for its seats only. One review per content is computed at a time
-    /// and kept (the first request's `movetime_ms` decides it); the whole
-    /// review is held within `review_cap`, and stops if every client that
-    /// wanted it has left.
+    /// The coach's judgement of every move played: each position's
+    /// analysis at the coach's budget, read from and kept in the coach's
+    /// cache (`cached_analysis`), so the review says what the coach and
+    /// the hint say of the same position, and a position is searched once
+    /// for all three. A game still being played online is not reviewed
+    /// (that would be help during the game); one being played against the
+    /// computer or on one device is reviewed for its seats only. One
+    /// review per content is computed at a time and kept. `movetime_ms`
+    /// is checked (10..=2000) but decides nothing: the review's budget is
+    /// a depth. The whole request is held within `review_cap`, a safety
+    /// net: if it runs out (or every client that wanted the review has
+    /// left), the answer is `busy`, nothing of the review is kept, but
+    /// every position analysed so far is in the coach's cache, so the next
+    /// request goes on from there and answers the same.
     pub async fn review(
         self: &Arc<Self>,
         id: &str,
@@ -186,33 +188,33 @@ impl Hub {
             }
             live.game.clone()
         };
-        let plies = game.plies().len() as u32;
         let cell = self
             .reviews
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .entry(&game);
         let cap = self.config.review_cap;
-        // Each move's share of the cap, so the review ends within it.
-        let per_ply = movetime_ms.min(cap.as_millis() as u64 / u64::from(plies.max(1)));
         let value = cell
             .get_or_try_init(|| async move {
                 let plies = self
                     .engines
                     .run_study(client, cap, move |engine, stop| {
-                        review_game(engine, stop, &game, per_ply.max(5))
+                        oware_session::review::review_game(&game, &mut |g| {
+                            cached_analysis(engine, g, stop)
+                        })
                     })
                     .await?
-                    // Stopped part-way: nothing is kept, a later request
-                    // starts again.
-                    .ok_or_else(|| {
+                    // Stopped part-way: the review is not kept (its
+                    // analyses are), a later request goes on.
+                    .map_err(|_| {
                         ApiError::busy("the review did not finish in time; try again shortly")
                     })?;
-                Ok::<_, ApiError>(Arc::new(plies))
+                Ok::<_, ApiError>(Arc::new(plies.iter().map(review_ply).collect()))
             })
             .await?;
         Ok(ReviewResponse {
             id: id.to_string(),
+            depth: Budget::COACH.depth,
             plies: value.clone(),
         })
     }
@@ -239,30 +241,44 @@ impl Hub {
     }
 }
 
-/// Every ply of `game` valued against the engine's best, `movetime_ms`
-/// each (`oware_session::review`, which the browser's module runs
-/// offline); `None` if stopped before the end.
-fn review_game(
+/// The coach's analysis of `game` (at its budget, with `engine`'s
+/// tables): the one kept in the server's cache, or a new one, kept.
+fn cached_analysis(
     engine: &mut Engine,
-    stop: &StopHandle,
     game: &Game,
-    movetime_ms: u64,
-) -> Option<Vec<ReviewPly>> {
-    let plies = oware_session::review::review_game(engine, stop, game, movetime_ms)?;
-    Some(
-        plies
-            .into_iter()
-            .map(|p| ReviewPly {
-                ply: p.ply,
-                side: p.side,
-                mv: PlyText(p.played),
-                best: p.best,
-                score: p.score.map(ScoreView::from),
-                best_score: p.best_score.map(ScoreView::from),
-                loss_cp: p.loss_cp,
-                pv: p.pv,
-                eval_south_cp: p.eval_south_cp,
-            })
-            .collect(),
-    )
+    stop: &StopHandle,
+) -> Result<Arc<Analysis>, oware_session::AnalysisError> {
+    let budget = Budget::COACH;
+    let key = AnalysisKey::new(game, budget, engine.tablebase_seeds());
+    if let Some(a) = CACHE.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return Ok(a);
+    }
+    let a = Arc::new(Analysis::run(engine, game, budget, stop)?);
+    Ok(CACHE
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, a))
+}
+
+/// One ply of a review as sent: the coach's judgement of the move played.
+fn review_ply(p: &ReviewedPly) -> ReviewPly {
+    let j = p.judgement.as_ref();
+    let view = |v: &oware_session::MoveValue| {
+        let mut view = ScoreView::from(v.score);
+        view.kind = v.kind.code();
+        view
+    };
+    ReviewPly {
+        ply: p.ply,
+        side: p.side,
+        mv: PlyText(p.played),
+        best: p.best(),
+        score: j.map(|j| view(&j.value)),
+        best_score: j.map(|j| view(&j.best)),
+        loss_cp: p.loss_cp(),
+        verdict: j.map(|j| j.verdict.code()),
+        loss: j.map(|j| j.loss_tenths()),
+        pv: j.map(|j| j.best.line.clone()).unwrap_or_default(),
+        eval_south_cp: p.eval_south_cp(),
+    }
 }

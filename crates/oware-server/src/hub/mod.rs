@@ -18,17 +18,21 @@
 //!
 //! All rules are calls into `oware-core`.
 
+pub mod accounts;
 mod analysis;
 mod challenges;
 pub mod chat;
 pub mod clock;
 mod commands;
+pub mod community;
 mod engine;
 mod live;
 mod new_game;
 mod nodes;
 mod notifications;
 pub mod offline;
+pub mod operator;
+pub mod puzzles;
 mod seeks;
 mod tournaments;
 
@@ -47,11 +51,11 @@ pub use commands::{Command, Watcher};
 pub use live::{current_games, Live};
 pub use notifications::{AccountLink, READ_IDS};
 
-use crate::accounts::AccountOp;
 use crate::config::Config;
 use crate::engines::EnginePool;
 use crate::error::ApiError;
 use crate::model::OfferAction;
+use crate::store::account_rows::AccountOp;
 use crate::store::{Store, StoreError, WriteOp};
 use oware_engine::book::Book;
 use oware_tablebase::background::Loading;
@@ -193,6 +197,7 @@ pub struct Hub {
     reviews: StdMutex<analysis::ReviewCache>,
     seeks: seeks::Seeks,
     presence: tournaments::Presence,
+    reminded: tournaments::Reminded,
     online: notifications::Online,
     config: Config,
     /// This process's id among the nodes sharing the store.
@@ -290,6 +295,7 @@ impl Hub {
             reviews: StdMutex::new(analysis::ReviewCache::default()),
             seeks: seeks::Seeks::default(),
             presence: tournaments::Presence::default(),
+            reminded: tournaments::Reminded::default(),
             online: notifications::Online::default(),
             config,
             node: rand::random(),
@@ -300,7 +306,7 @@ impl Hub {
         });
         hub.start_node_tasks();
         hub.start_seek_task();
-        hub.start_tournament_task();
+        hub.tournaments().start_director();
         let weak = Arc::downgrade(&hub);
         tokio::spawn(async move {
             loop {
@@ -333,7 +339,7 @@ impl Hub {
     /// commit. A uniqueness conflict (a name already taken) answers
     /// `conflict()`; any other failure is logged and answered without the
     /// database's own words.
-    pub async fn write_change(
+    async fn write_change(
         &self,
         op: WriteOp,
         conflict: impl FnOnce() -> ApiError,
@@ -466,9 +472,15 @@ impl Hub {
         slot
     }
 
+    /// Whether the store answers (`/readyz`).
+    pub async fn ping(&self) -> Result<(), ApiError> {
+        self.read(|store| store.ping()).await
+    }
+
     /// A read from the store, off the async threads; a failure is logged
-    /// and answered `internal`.
-    pub async fn read<T: Send + 'static>(
+    /// and answered `internal`. Only the hub's layer reads the store: the
+    /// routes call its services (`accounts`, `community`, `puzzles`...).
+    async fn read<T: Send + 'static>(
         &self,
         f: impl FnOnce(&dyn Store) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, ApiError> {
@@ -482,7 +494,7 @@ impl Hub {
     /// [`Hub::read`] for a read of many rows on behalf of one client (a
     /// page of an export): at most [`BULK_READS`] run at once, whoever asks,
     /// so they never take every read connection of the store.
-    pub async fn read_bulk<T: Send + 'static>(
+    async fn read_bulk<T: Send + 'static>(
         &self,
         f: impl FnOnce(&dyn Store) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, ApiError> {

@@ -107,3 +107,84 @@ async fn bad_requests_are_refused_with_a_reason() {
     assert_eq!(v["to_move"], "N");
     assert_eq!(v["moves"].as_array().unwrap().len(), 5, "f is empty");
 }
+
+/// Issue 36: a game's review is the coach's analysis of each position,
+/// so each ply's verdict, loss and best move are what `POST /api/v1/coach`
+/// answers for the position before it (given as the game's moves), in
+/// either order; and two servers review the game alike.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_review_says_what_the_coach_says_of_each_position() {
+    // An endgame of 14 seeds: depth 14 is quick there.
+    const START: &str = "0-2-0-1-3-0-1-0-2-0-3-2-17-17-S";
+    let config = || Config {
+        engine_threads: 1,
+        ..Config::default()
+    };
+    let mut reviews = Vec::new();
+    for coach_first in [false, true] {
+        let (_dir, server) = start_with(config()).await;
+        let addr = server.addr();
+        let c = post(
+            addr,
+            "/api/v1/games",
+            json!({"mode": "hotseat", "position": START}),
+        )
+        .await
+        .json();
+        let id = c["id"].as_str().unwrap().to_string();
+        let tokens = [c["tokens"]["S"].clone(), c["tokens"]["N"].clone()];
+        // Eight plies, each the last legal move (or to the game's end).
+        let mut moves = String::new();
+        let mut view = c["game"].clone();
+        while moves.len() < 8 && !legal(&view).is_empty() {
+            let mv = json!(legal(&view).last().unwrap());
+            let token = &tokens[usize::from(view["to_move"] == "N")];
+            let r = post(
+                addr,
+                &format!("/api/v1/games/{id}/moves"),
+                json!({"token": token, "move": mv, "ply": moves.len()}),
+            )
+            .await;
+            assert_eq!(r.status, 200, "{}", r.body);
+            moves.push_str(mv.as_str().unwrap());
+            view = r.json();
+            if view.get("game").is_some() {
+                view = view["game"].clone();
+            }
+        }
+        assert!(moves.len() >= 4, "{moves}");
+        let coach = |k: usize| {
+            post(
+                addr,
+                "/api/v1/coach",
+                json!({"position": START, "moves": &moves[..k], "move": &moves[k..k + 1]}),
+            )
+        };
+        if coach_first {
+            assert_eq!(coach(2).await.status, 200);
+        }
+        let r = get(
+            addr,
+            &format!(
+                "/api/v1/games/{id}/review?token={}",
+                tokens[0].as_str().unwrap()
+            ),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        let review = r.json();
+        assert_eq!(review["depth"], 14, "{review}");
+        let plies = review["plies"].as_array().unwrap().clone();
+        assert_eq!(plies.len(), moves.len());
+        for (k, p) in plies.iter().enumerate() {
+            let c = coach(k).await;
+            assert_eq!(c.status, 200, "{}", c.body);
+            let c = c.json();
+            assert_eq!(p["verdict"], c["verdict"], "ply {k}: {p} {c}");
+            assert_eq!(p["loss"], c["loss"], "ply {k}: {p} {c}");
+            assert_eq!(p["best"], c["best"], "ply {k}: {p} {c}");
+        }
+        reviews.push(plies);
+    }
+    assert_eq!(reviews[0], reviews[1]);
+}

@@ -115,11 +115,12 @@ export async function localRulesState(start, moves = '', action = undefined) {
 }
 
 /** The engine's review of a game kept here (`GET /games/{id}/review`'s
- * shape): oware-session's review, run by the browser's module. */
-export async function localReview(id, movetimeMs) {
+ * shape): oware-session's review, run by the browser's module: each move
+ * judged by the coach's analysis of its position, as the server's. */
+export async function localReview(id) {
   const rec = await load(id);
-  const r = await ask({ op: 'review', game: { start: rec.start, moves: rec.moves }, movetime_ms: movetimeMs });
-  return { id, plies: r.plies, engine: 'browser' };
+  const r = await ask({ op: 'review', game: { start: rec.start, moves: rec.moves } });
+  return { id, depth: r.depth, plies: r.plies, engine: 'browser' };
 }
 
 /** A local game's seat `side` ('S' or 'N'), as the server's game view has it. */

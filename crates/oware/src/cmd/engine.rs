@@ -179,15 +179,21 @@ pub enum TuneAction {
     /// sets from games between levels, each analysed by the coach with the
     /// tables in `--tables`; how often its best move keeps the tables'
     /// result, how often it warns, and its verdicts against the tables'
-    /// (docs/ENGINE.md, "The coach against the tables").
+    /// (docs/ENGINE.md, "The coach against the tables"). With
+    /// `--reference-depth`, positions of every seed count drawn from games
+    /// between levels 3 to 8, judged by a deeper search with the tables
+    /// in `--reference-tables` instead ("The coach against a depth-20
+    /// search").
     #[command(after_help = "Examples:
   oware tune coach-check --tables tablebases
-  oware tune coach-check --tables tb12 --depth 14 --positions 500")]
+  oware tune coach-check --tables tb12 --depth 14 --positions 500
+  oware tune coach-check --tables tb12 --tables tb20 --reference-depth 20 \\
+      --reference-tables tb20 --reference ref20.txt --threads 2")]
     CoachCheck {
         /// Directory of the coach's tables (the server's, or the 12 seeds
-        /// the browser holds).
-        #[arg(long)]
-        tables: std::path::PathBuf,
+        /// the browser holds); several give one report each.
+        #[arg(long, required = true)]
+        tables: Vec<std::path::PathBuf>,
         /// The coach's depth.
         #[arg(long, default_value_t = oware_session::Budget::COACH.depth,
               value_parser = clap::value_parser!(u32).range(1..=30))]
@@ -195,6 +201,23 @@ pub enum TuneAction {
         /// Positions (the sets hold 600 from games between levels).
         #[arg(long, default_value_t = 500)]
         positions: usize,
+        /// Judge by a search of this depth (with `--reference-tables`)
+        /// on positions of games between levels, instead of by the
+        /// accuracy sets' exact values.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=30))]
+        reference_depth: Option<u32>,
+        /// The reference search's tables.
+        #[arg(long, requires = "reference_depth")]
+        reference_tables: Option<std::path::PathBuf>,
+        /// A file that keeps the reference's analyses (read, and added to).
+        #[arg(long, requires = "reference_depth")]
+        reference: Option<std::path::PathBuf>,
+        /// Engines searching the reference at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Seed of the games the positions are drawn from.
+        #[arg(long, default_value_t = 36)]
+        seed: u64,
     },
     /// Re-read every value of an accuracy set from the tables in `--tables`.
     AccuracyCheck {
@@ -1248,26 +1271,92 @@ fn tune(action: TuneAction) -> Result<()> {
             tables,
             depth,
             positions,
+            reference_depth,
+            reference_tables,
+            reference,
+            threads,
+            seed,
         } => {
             use oware_tools::coach;
-            let mut engine = Engine::new(EngineOptions {
-                hash_mb: oware_engine::ANALYSIS_HASH_MB,
-                tablebase_dir: None,
-            });
-            let seeds = engine.set_tablebase_dir(Some(tables))?;
-            let entries = coach::level_game_positions(positions);
             let budget = oware_session::Budget::depth(depth);
-            let report = coach::check_against_tables(&entries, &mut engine, budget, &mut |c| {
-                if c.positions % 50 == 0 {
+            let refs = match reference_depth {
+                None => None,
+                Some(d) => {
+                    let started = std::time::Instant::now();
+                    let sample = coach::level_game_sample(positions, seed);
                     eprintln!(
-                        "{} positions, best keeps the result {}, {:.0} s",
-                        c.positions,
-                        c.best_keeps_result,
-                        c.elapsed.as_secs_f64()
+                        "{} positions drawn from games between levels in {:.0} s",
+                        sample.len(),
+                        started.elapsed().as_secs_f64()
                     );
+                    let shared = match &reference_tables {
+                        Some(dir) => Some(std::sync::Arc::new(
+                            oware_tablebase::Tablebase::open(dir)
+                                .with_context(|| format!("opening {}", dir.display()))?,
+                        )),
+                        None => None,
+                    };
+                    let ref_seeds = shared.as_ref().and_then(|t| t.max_seeds()).unwrap_or(0);
+                    let open = || {
+                        let mut e = Engine::new(EngineOptions {
+                            hash_mb: oware_engine::ANALYSIS_HASH_MB,
+                            tablebase_dir: None,
+                        });
+                        e.set_tablebase(shared.clone());
+                        e
+                    };
+                    let total = sample.len();
+                    let r = coach::references(
+                        &sample,
+                        oware_session::Budget::depth(d),
+                        reference.as_deref(),
+                        threads,
+                        &open,
+                        &|n| {
+                            if n % 25 == 0 {
+                                eprintln!(
+                                    "reference: {n} new of at most {total}, {:.0} s",
+                                    started.elapsed().as_secs_f64()
+                                );
+                            }
+                        },
+                    )
+                    .context("writing the reference file")?;
+                    eprintln!(
+                        "reference ready: {} positions, {:.0} s",
+                        r.len(),
+                        started.elapsed().as_secs_f64()
+                    );
+                    Some((r, format!("depth {d} with tables of {ref_seeds} seeds")))
                 }
-            });
-            print!("{}", coach::format_table_check(&report, seeds, budget));
+            };
+            for dir in tables {
+                let mut engine = Engine::new(EngineOptions {
+                    hash_mb: oware_engine::ANALYSIS_HASH_MB,
+                    tablebase_dir: None,
+                });
+                let seeds = engine.set_tablebase_dir(Some(dir))?;
+                if let Some((refs, name)) = &refs {
+                    let report = coach::check_against_reference(refs, &mut engine, budget);
+                    print!(
+                        "{}",
+                        coach::format_reference_check(&report, seeds, budget, name)
+                    );
+                    continue;
+                }
+                let entries = coach::level_game_positions(positions);
+                let report = coach::check_against_tables(&entries, &mut engine, budget, &mut |c| {
+                    if c.positions % 50 == 0 {
+                        eprintln!(
+                            "{} positions, best keeps the result {}, {:.0} s",
+                            c.positions,
+                            c.best_keeps_result,
+                            c.elapsed.as_secs_f64()
+                        );
+                    }
+                });
+                print!("{}", coach::format_table_check(&report, seeds, budget));
+            }
         }
         TuneAction::AccuracyCheck {
             tables,

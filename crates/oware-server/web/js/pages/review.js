@@ -242,17 +242,20 @@ export function mountGame(main, id) {
       const info = q('.ply-info');
       const e = evals?.[k - 1];
       if (e && e.move !== '-') {
-        const good = !e.loss_cp || e.best === e.move;
-        const proven = e.score?.win_in != null || e.score?.loss_in != null || e.best_score?.win_in != null || e.best_score?.loss_in != null;
-        const loss = proven ? '' : `, ${t('review.loss', { cp: (e.loss_cp / 100).toFixed(1) })}`;
-        setMsg(info, `${moveNumber(k - 1)} ${e.move} (${sideName(e.side)}): ${formatScore(e.score)}${good ? ` · ${t('review.good')}` : ` · ${t('review.best', { best: e.best })} (${formatScore(e.best_score)})${loss}`}${e.pv ? ` · ${t('review.line')} ${pvText(e.pv)}` : ''}`, good ? 'ok' : (e.loss_cp >= 200 ? 'bad' : 'warn'));
+        // The coach's verdict on the move (the review is the coach's
+        // analysis of each position: the study page says the same).
+        const best = e.verdict === 'best';
+        const proven = e.score?.kind !== 'value' || e.best_score?.kind !== 'value';
+        const loss = proven ? '' : `, ${t('review.loss', { cp: e.loss.toFixed(1) })}`;
+        const tone = best || e.verdict === 'good' ? 'ok' : (e.verdict === 'inaccuracy' ? 'warn' : 'bad');
+        setMsg(info, `${moveNumber(k - 1)} ${e.move} (${sideName(e.side)}): ${formatScore(e.score)}${best ? ` · ${t('review.good')}` : ` · ${t(`verdict.${e.verdict}`)} · ${t('review.best', { best: e.best })} (${formatScore(e.best_score)})${loss}`}${e.pv ? ` · ${t('review.line')} ${pvText(e.pv)}` : ''}`, tone);
       } else setMsg(info, st.status === 'over' ? resultText(st.result) : '');
     }
     function renderMoves() {
       const ml = q('.review-moves');
       const marks = plies.map((m, i) => {
         const e = evals?.[i];
-        return e && e.move !== '-' ? (e.loss_cp >= 200 ? '??' : e.loss_cp >= 50 ? '?' : '') : '';
+        return e && e.move !== '-' ? ({ blunder: '??', mistake: '?', inaccuracy: '?!' }[e.verdict] || '') : '';
       });
       ml.innerHTML = moveListHtml(plies, caps, { button: true, current: k, disabledFrom: n, marks });
       for (const b of ml.querySelectorAll('button')) b.addEventListener('click', () => go(Number(b.dataset.k), false));
@@ -305,7 +308,18 @@ export function mountGame(main, id) {
     }).catch(() => {});
     try {
       const mine = seats.get(id);
-      const r = local ? await localReview(id, 100) : await api.review(id, 100, mine.S || mine.N);
+      // A long review can outlast the server's time cap: it answers
+      // "busy" and keeps the positions analysed, so asking again goes on.
+      let r;
+      for (let tries = 0; ; tries += 1) {
+        try {
+          // eslint-disable-next-line no-await-in-loop
+          r = local ? await localReview(id) : await api.review(id, 100, mine.S || mine.N);
+          break;
+        } catch (err) {
+          if (local || err.code !== 'busy' || tries >= 5 || !alive) throw err;
+        }
+      }
       if (!alive) return;
       evals = r.plies;
       q('.review-moves').dataset.engine = r.engine || 'server';
