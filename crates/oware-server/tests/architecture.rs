@@ -102,7 +102,7 @@ fn the_websocket_never_locks_a_game() {
 const LAYERS: &[&[&str]] = &[
     &[
         "error", "time", "config", "model", "security", "listener", "assets", "metrics", "ratings",
-        "schedule",
+        "schedule", "mailer",
     ],
     &["store"],
     &["accounts", "limits", "engines"],
@@ -124,6 +124,7 @@ const LAYERS: &[&[&str]] = &[
         "tournament_routes",
         "notification_routes",
         "challenge_routes",
+        "mail_routes",
         "state",
         "lib",
     ],

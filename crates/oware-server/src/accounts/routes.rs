@@ -247,7 +247,7 @@ async fn authenticate(
 /// Checks the signed-in player's password before a change to the account.
 /// Wrong ones are counted per account, apart from sign-in attempts, so a
 /// stranger guessing at the sign-in form never refuses the owner here.
-async fn confirm_password(
+pub(crate) async fn confirm_password(
     hub: &Hub,
     limits: &crate::limits::Limiter,
     user: &User,

@@ -25,6 +25,7 @@ pub mod clock;
 mod commands;
 mod engine;
 mod live;
+mod mail;
 mod new_game;
 mod nodes;
 mod notifications;
@@ -45,6 +46,7 @@ pub use crate::protocol::incoming::NewGame;
 pub use challenges::{CHALLENGE_MS, OPEN_CHALLENGES};
 pub use commands::{Command, Watcher};
 pub use live::{current_games, Live};
+pub use mail::{MAX_ATTEMPTS, RESET_HOURS, VERIFY_HOURS};
 pub use notifications::{AccountLink, READ_IDS};
 
 use crate::accounts::AccountOp;
@@ -194,6 +196,7 @@ pub struct Hub {
     seeks: seeks::Seeks,
     presence: tournaments::Presence,
     online: notifications::Online,
+    outbox: mail::Outbox,
     config: Config,
     /// This process's id among the nodes sharing the store.
     node: u64,
@@ -291,6 +294,7 @@ impl Hub {
             seeks: seeks::Seeks::default(),
             presence: tournaments::Presence::default(),
             online: notifications::Online::default(),
+            outbox: mail::Outbox::new(&config),
             config,
             node: rand::random(),
             metrics: crate::metrics::Metrics::default(),
@@ -301,6 +305,7 @@ impl Hub {
         hub.start_node_tasks();
         hub.start_seek_task();
         hub.start_tournament_task();
+        hub.start_mail_task();
         let weak = Arc::downgrade(&hub);
         tokio::spawn(async move {
             loop {
