@@ -81,12 +81,22 @@ async fn add_verified(
     email: &str,
     lang: &str,
 ) -> Value {
+    add_verified_with(smtp, (src, addr, b), email, lang, PASSWORD).await
+}
+
+async fn add_verified_with(
+    smtp: &mut Smtp,
+    (src, addr, b): ([u8; 4], SocketAddr, &Browser),
+    email: &str,
+    lang: &str,
+    password: &str,
+) -> Value {
     let r = call(
         src,
         addr,
         b,
         "/api/v1/account/email",
-        json!({"email": email, "password": PASSWORD, "lang": lang}),
+        json!({"email": email, "password": password, "lang": lang}),
     )
     .await;
     assert_eq!(r.status, 202, "{}", r.body);
@@ -616,4 +626,67 @@ async fn mail_strangers_cannot_flood_an_address_nor_learn_which_exist() {
         assert_eq!(reason(&r), "link_unknown", "{}", r.body);
     }
     assert!(limited, "guessing links is limited");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mail_a_tournament_starting_tells_its_entrants_once() {
+    use crate::common::tournaments::{call as t_call, create, players, wait_for};
+    let Some(mut smtp) = Smtp::start().await else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let time = Time::manual(Time::wall().unix_ms());
+    let s = server(
+        &Db::Sqlite(dir.path()),
+        &time,
+        Some(mail_config(&smtp)),
+        None,
+    )
+    .await;
+    let addr = s.addr();
+    let ps = players(addr, 2).await;
+    let p = &ps[1];
+    add_verified_with(
+        &mut smtp,
+        (p.src, addr, &p.b),
+        "player1@example.com",
+        "en",
+        "a-long-password",
+    )
+    .await;
+    let body = create("arena", json!({"minutes": 20, "starts_in_s": 60}));
+    let r = t_call(addr, &ps[0], "POST", "/api/v1/tournaments", Some(body)).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let id = r.json()["id"].as_str().unwrap().to_string();
+    let name = r.json()["name"].as_str().unwrap_or_default().to_string();
+    let r = t_call(
+        addr,
+        p,
+        "POST",
+        &format!("/api/v1/tournaments/{id}/join"),
+        None,
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    time.advance(Duration::from_secs(59));
+    wait_for(addr, p, &id, "the arena running", |v| {
+        v["status"] == "running"
+    })
+    .await;
+    let m = smtp.mail(20).await;
+    assert_eq!(m["to"], json!(["player1@example.com"]));
+    assert!(
+        m["subject"].as_str().unwrap().ends_with("is starting"),
+        "{m}"
+    );
+    assert!(m["subject"].as_str().unwrap().contains(&name), "{m}");
+    assert!(
+        m["text"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("/tournament/{id}")),
+        "{m}"
+    );
+    let c = settled(s.hub()).await;
+    assert_eq!(c.sent, 2, "the verification and the start, once: {c:?}");
 }
