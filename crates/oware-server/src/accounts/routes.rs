@@ -502,6 +502,9 @@ struct ExportHead {
     created_at: String,
     ratings: Vec<RatingView>,
     rating_history: Vec<HistoryPoint>,
+    /// The e-mail address, if one was given (`hub/mail.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    email: Option<crate::protocol::outgoing::EmailView>,
     #[serde(flatten)]
     community: CommunityExport,
 }
@@ -621,6 +624,7 @@ async fn export(
         .ok_or_else(|| ApiError::not_signed_in("this account no longer exists"))?;
     let head = ExportHead {
         community: community_export(&hub, &account.id).await?,
+        email: Some(hub.email(&account.id).await?).filter(|v| v.email.is_some()),
         ratings: ratings_of(&hub, &account.id).await?,
         username: account.username,
         created_at: crate::model::rfc3339(account.created_at),
