@@ -110,7 +110,7 @@ async fn ask_reset(
     // Said before any look-up: it tells nothing about the address.
     hub.mail_on()?;
     limits.check(Cost::Mail, client).await?;
-    hub.ask_password_reset(&email).await?;
+    hub.ask_password_reset(&email)?;
     Ok((
         StatusCode::ACCEPTED,
         Json(serde_json::json!({ "sent": true })),

@@ -256,17 +256,27 @@ impl Hub {
     }
 
     /// Queues a password-reset mail for every account whose verified
-    /// address is `email` (none: nothing, and the same answer; the store
-    /// caps the mails an address gets).
-    pub async fn ask_password_reset(&self, email: &Email) -> Result<(), ApiError> {
+    /// address is `email` (none: nothing; the store caps the mails an
+    /// address gets). The look-up and the queueing happen after the
+    /// answer, so neither the answer nor its time says whether an account
+    /// has the address.
+    pub fn ask_password_reset(self: &Arc<Self>, email: &Email) -> Result<(), ApiError> {
         self.mail_on()?;
         let key = email.key();
-        let accounts = self.read(move |store| store.mail_verified(&key)).await?;
-        for (a, username) in accounts {
-            let mut m = self.outgoing(&a.account, &a.address, MailKind::Reset, &a.lang);
-            m.detail = Some(username);
-            self.queue_mail(m).await?;
-        }
+        let hub = self.clone();
+        tokio::spawn(async move {
+            let accounts = match hub.read(move |store| store.mail_verified(&key)).await {
+                Ok(a) => a,
+                Err(e) => return tracing::warn!("a reset's look-up failed: {e:?}"),
+            };
+            for (a, username) in accounts {
+                let mut m = hub.outgoing(&a.account, &a.address, MailKind::Reset, &a.lang);
+                m.detail = Some(username);
+                if let Err(e) = hub.queue_mail(m).await {
+                    tracing::warn!("a reset mail was not queued: {e:?}");
+                }
+            }
+        });
         Ok(())
     }
 
