@@ -68,7 +68,8 @@ impl MailConfig {
         Ok(MailConfig {
             host,
             port,
-            from: Email::parse(from)?,
+            from: Email::parse(from)
+                .map_err(|_| MailError::Address(format!("--mail-from {}", from.trim())))?,
             public_url: public_url.trim_end_matches('/').to_string(),
         })
     }
