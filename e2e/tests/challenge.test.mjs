@@ -132,6 +132,24 @@ test('a challenge sent, received live in French on a phone, accepted: the game s
     const item = await k.locator('.inbox-item').first().boundingBox();
     assert.ok(item.width <= 360 && item.height >= 30, `a notification's row: ${item.width}×${item.height}`);
     await shot(k, 'phone-notifications-fr');
+    // Every kind the server sends has words, in French here, and a link.
+    const said = await k.evaluate(async () => {
+      const { notificationText } = await import('/js/inbox.js');
+      return [
+        { kind: 'tournament_starting', detail: 'soon', tournament: 't1' },
+        { kind: 'tournament_starting', tournament: 't1' },
+        { kind: 'tournament_starting', detail: 'paired', tournament: 't1', game: 'g1', from: 'Esi' },
+        { kind: 'rematch', game: 'g2', from: 'Esi' },
+        { kind: 'takeback', game: 'g3', from: 'Esi' },
+      ].map(notificationText);
+    });
+    assert.deepEqual(said, [
+      { text: 'Un tournoi où vous êtes inscrit commence dans quelques minutes', href: '/tournament/t1' },
+      { text: 'Un tournoi où vous êtes inscrit commence', href: '/tournament/t1' },
+      { text: 'Votre prochaine partie de tournoi, contre Esi, a commencé', href: '/game/g1' },
+      { text: 'Esi vous propose une revanche', href: '/game/g2' },
+      { text: 'Esi demande à reprendre un coup', href: '/game/g3' },
+    ]);
     for (const e of errors) assert.deepEqual(e, []);
   } finally {
     await b.close();

@@ -1,67 +1,11 @@
 //! What an operator does from the command line (`oware admin`, in the
 //! binary): read the reports players filed, close them, and close
-//! accounts. Works on the database directly, with or without a server
-//! running on it (SQLite waits for the server's writer; PostgreSQL nodes
-//! see the changes at once).
+//! accounts. The work is the hub layer's [`Operator`] (on the database
+//! directly, with or without a server running on it); this file prints.
 
-use std::path::PathBuf;
-use std::sync::Arc;
-
+pub use crate::hub::operator::{AdminError, Operator};
+use crate::model::account::ReportRow;
 pub use crate::model::printable;
-use crate::store::account_rows::{AccountOp, ReportFilter, ReportRow};
-use crate::store::{Store, StoreError, WriteOp};
-use crate::time::Time;
-
-/// Why an operator's command failed.
-#[derive(Debug, thiserror::Error)]
-pub enum AdminError {
-    /// The database could not be opened or read.
-    #[error("{0}")]
-    Store(#[from] StoreError),
-    /// No account has this name.
-    #[error("no account is called {0:?}")]
-    NoAccount(String),
-    /// No open report has this id.
-    #[error("no open report has the id {0:?} (`oware admin reports` lists them)")]
-    NoReport(String),
-}
-
-/// Opens the database a server would: a PostgreSQL URL, a SQLite file, or
-/// the default SQLite file of `oware serve`.
-pub async fn open(db: Option<&str>) -> Result<Arc<dyn Store>, AdminError> {
-    Ok(match db {
-        Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
-            Arc::new(crate::store::PgStore::connect(url, 2).await?)
-        }
-        Some(path) => Arc::new(crate::store::SqliteStore::open(&PathBuf::from(path))?),
-        None => {
-            let path = crate::default_db_path()
-                .map_err(|e| StoreError::Open(format!("no default database: {e}")))?;
-            Arc::new(crate::store::SqliteStore::open(&path)?)
-        }
-    })
-}
-
-async fn write(store: &Arc<dyn Store>, op: AccountOp) -> Result<(), AdminError> {
-    store
-        .write(WriteOp::Account(op))
-        .await
-        .map_err(|_| StoreError::Commit("the writer stopped".into()))??;
-    Ok(())
-}
-
-/// The reports, newest first: the open ones, or all.
-pub async fn reports(store: &Arc<dyn Store>, all: bool) -> Result<Vec<ReportRow>, AdminError> {
-    let store = store.clone();
-    let filter = if all {
-        ReportFilter::All
-    } else {
-        ReportFilter::Open
-    };
-    Ok(tokio::task::spawn_blocking(move || store.reports(filter))
-        .await
-        .map_err(|e| StoreError::Commit(format!("reading reports: {e}")))??)
-}
 
 /// The reports as `oware admin reports` prints them: a line per report,
 /// then its details and how it was closed, each on a line of its own.
@@ -115,59 +59,4 @@ pub fn render_reports(reports: &[ReportRow], all: bool) -> String {
         }
     }
     out
-}
-
-/// Closes an open report with the operator's note.
-pub async fn close_report(
-    store: &Arc<dyn Store>,
-    time: &Time,
-    id: &str,
-    note: &str,
-) -> Result<(), AdminError> {
-    let open = reports(store, false).await?;
-    if !open.iter().any(|r| r.id == id) {
-        return Err(AdminError::NoReport(id.to_string()));
-    }
-    write(
-        store,
-        AccountOp::CloseReport {
-            id: id.to_string(),
-            resolution: note.to_string(),
-            at: time.unix_ms(),
-        },
-    )
-    .await
-}
-
-/// Closes the account called `name`: it can no longer sign in and its
-/// sessions end; its name stays taken and its games stay.
-pub async fn close_account(
-    store: &Arc<dyn Store>,
-    time: &Time,
-    name: &str,
-    reason: &str,
-) -> Result<(), AdminError> {
-    let s = store.clone();
-    let key = name.to_string();
-    let account = tokio::task::spawn_blocking(move || s.account_by_name(&key))
-        .await
-        .map_err(|e| StoreError::Commit(format!("reading the account: {e}")))??
-        .ok_or_else(|| AdminError::NoAccount(name.to_string()))?;
-    // Withdrawn from every open tournament in the same transaction.
-    let s = store.clone();
-    let id = account.id.clone();
-    let open = tokio::task::spawn_blocking(move || s.tournaments_of(&id))
-        .await
-        .map_err(|e| StoreError::Commit(format!("reading the tournaments: {e}")))??;
-    let mut ops = crate::store::tournaments::withdrawals(open, &account.id);
-    ops.push(WriteOp::Account(AccountOp::Close {
-        id: account.id,
-        reason: reason.to_string(),
-        at: time.unix_ms(),
-    }));
-    store
-        .write(WriteOp::All(ops))
-        .await
-        .map_err(|_| StoreError::Commit("the writer stopped".into()))??;
-    Ok(())
 }

@@ -41,7 +41,7 @@ async fn challenge(
     limits
         .check_client(Cost::Game, &ClientKeys::new(client, Some(&user.id)))
         .await?;
-    let c = hub.challenge(&user, &name, req).await?;
+    let c = hub.challenges().send(&user, &name, req).await?;
     Ok((
         StatusCode::CREATED,
         Json(json!({ "id": c.id, "challenge": c })),
@@ -49,7 +49,7 @@ async fn challenge(
 }
 
 async fn list(State(hub): State<Arc<Hub>>, user: User) -> Result<Json<Value>, ApiError> {
-    let challenges = hub.open_challenges(&user).await?;
+    let challenges = hub.challenges().open(&user).await?;
     Ok(Json(json!({ "challenges": challenges })))
 }
 
@@ -58,7 +58,7 @@ async fn accept(
     user: User,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let c = hub.answer_challenge(&user, &id, true).await?;
+    let c = hub.challenges().reply(&user, &id, true).await?;
     Ok(Json(json!({ "game": c.game, "challenge": c })))
 }
 
@@ -67,7 +67,7 @@ async fn decline(
     user: User,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let c = hub.answer_challenge(&user, &id, false).await?;
+    let c = hub.challenges().reply(&user, &id, false).await?;
     Ok(Json(json!({ "challenge": c })))
 }
 
@@ -76,6 +76,6 @@ async fn cancel(
     user: User,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let c = hub.cancel_challenge(&user, &id).await?;
+    let c = hub.challenges().cancel(&user, &id).await?;
     Ok(Json(json!({ "challenge": c })))
 }

@@ -51,8 +51,8 @@ pub struct Config {
     /// cancelled (a reload reconnects well within it).
     pub seek_grace: Duration,
     /// The pause between a Swiss round's last game and the next round's
-    /// pairing, for the players to read the standings (`oware serve
-    /// --swiss-break-ms` shortens it for tests).
+    /// pairing, for the players to read the standings (tests wait it out
+    /// on a manual clock).
     pub swiss_break: Duration,
     /// The most entrants a tournament takes.
     pub tournament_max_players: usize,

@@ -19,10 +19,10 @@ use crate::engines::ClientKeys;
 use crate::error::ApiError;
 use crate::hub::{Command, Hub};
 use crate::limits::{ClientAddr, Cost};
+use crate::model::game::Listing;
 use crate::protocol::incoming::*;
 use crate::protocol::views::{GameView, ScoreView, Summary};
 use crate::protocol::*;
-use crate::store::Listing;
 
 /// Largest request body, except OGN imports: for every route
 /// ([`crate::app`] sets it), and named in the refusal.
@@ -574,7 +574,7 @@ pub async fn readyz(State(hub): State<Arc<Hub>>) -> Response {
     if hub.metrics().draining() {
         return (StatusCode::SERVICE_UNAVAILABLE, "draining\n").into_response();
     }
-    match hub.read(|store| store.ping()).await {
+    match hub.ping().await {
         Ok(()) => (StatusCode::OK, "ready\n").into_response(),
         Err(_) => (StatusCode::SERVICE_UNAVAILABLE, "database unreachable\n").into_response(),
     }

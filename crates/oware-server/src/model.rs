@@ -1,6 +1,14 @@
 //! What the server keeps about a game besides its moves (persisted as JSON
 //! in the store), and the small values both the store and the wire use.
 
+pub mod account;
+pub mod challenge;
+pub mod chat;
+pub mod game;
+pub mod notification;
+pub mod ratings;
+pub mod tournament;
+
 use oware_core::{Move, Outcome, Position, Side};
 
 use serde::{Deserialize, Serialize};

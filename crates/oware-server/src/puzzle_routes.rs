@@ -36,10 +36,8 @@ use crate::error::ApiError;
 use crate::http::JsonBody;
 use crate::hub::Hub;
 use crate::limits::{ClientAddr, ClientKeys, Cost, Limiter};
+use crate::model::ratings::Rating;
 use crate::protocol::incoming::{AttemptReq, LangQuery, NextQuery};
-use crate::ratings::Rating;
-use crate::store::puzzles::{start_rating, PuzzleAttempt};
-use crate::store::WriteOp;
 
 /// The routes of this module.
 pub fn routes() -> Router<crate::state::AppState> {
@@ -100,23 +98,11 @@ fn puzzle(id: &str) -> Result<&'static Puzzle, ApiError> {
 }
 
 /// Every puzzle's current rating: the stored one, else its starting one.
-async fn current_ratings(hub: &Hub) -> Result<Vec<Rating>, ApiError> {
-    let stored = hub.read(|store| store.puzzle_ratings()).await?;
-    let set = puzzles::shipped();
-    let mut out: Vec<Rating> = set
-        .puzzles
-        .iter()
-        .map(|p| start_rating(f64::from(p.rating)))
-        .collect();
-    for (id, r) in stored {
-        if let Some(i) = set.puzzles.iter().position(|p| p.id == id) {
-            out[i] = r;
-        }
-    }
-    Ok(out)
+async fn current_ratings(hub: &Arc<Hub>) -> Result<Vec<Rating>, ApiError> {
+    hub.puzzles().ratings(&puzzles::shipped().puzzles).await
 }
 
-async fn rating_of(hub: &Hub, id: u32) -> Result<Rating, ApiError> {
+async fn rating_of(hub: &Arc<Hub>, id: u32) -> Result<Rating, ApiError> {
     let set = puzzles::shipped();
     let all = current_ratings(hub).await?;
     Ok(set
@@ -139,8 +125,7 @@ async fn next(
     let (lang, mut skip) = q.parse(MAX_SKIP)?;
     let (target, yours) = match &user {
         Some(u) => {
-            let id = u.id.clone();
-            let me = hub.read(move |store| store.puzzle_player(&id)).await?;
+            let me = hub.puzzles().player(&u.id).await?;
             skip.extend(me.tried);
             (me.rating.rating, Some(me.rating.rating.round() as i32))
         }
@@ -266,26 +251,16 @@ async fn attempt(
     let mut unrated = None;
     let mut yours = None;
     if let Some(u) = &user {
-        let account = u.id.clone();
-        let before = {
-            let account = account.clone();
-            hub.read(move |store| store.puzzle_player(&account)).await?
-        };
+        let before = hub.puzzles().player(&u.id).await?;
         unrated = unrated_because(
             before.tried.contains(&p.id),
             limits.seen_solutions().seen(&keys, p.id).await,
         );
         rated = unrated.is_none();
-        let op = WriteOp::PuzzleAttempt(PuzzleAttempt {
-            puzzle: p.id,
-            account_id: account.clone(),
-            solved: judged.solved,
-            rated,
-            start: f64::from(p.rating),
-            at: hub.now_ms(),
-        });
-        hub.write_change(op, ApiError::not_stored).await?;
-        let after = hub.read(move |store| store.puzzle_player(&account)).await?;
+        let after = hub
+            .puzzles()
+            .attempt(&u.id, p, judged.solved, rated)
+            .await?;
         yours = Some(after.rating.rating.round() as i32);
     }
     // This answer shows the solution: to the address, and the account.

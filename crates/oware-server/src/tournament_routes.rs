@@ -13,9 +13,9 @@ use crate::accounts::User;
 use crate::error::ApiError;
 use crate::http::JsonBody;
 use crate::limits::{ClientAddr, Cost, Limiter};
+use crate::model::tournament::EntrantState;
 use crate::protocol::incoming::CreateTournamentReq;
 use crate::protocol::outgoing::{TournamentListView, TournamentView};
-use crate::store::tournaments::EntrantState;
 use crate::Hub;
 
 /// The handler of one [`Action`].
@@ -46,7 +46,7 @@ pub fn routes() -> Router<crate::state::AppState> {
 }
 
 async fn list(State(hub): State<Arc<Hub>>) -> Result<Json<TournamentListView>, ApiError> {
-    hub.tournament_list().await.map(Json)
+    hub.tournaments().list().await.map(Json)
 }
 
 async fn create(
@@ -58,7 +58,7 @@ async fn create(
 ) -> Result<Json<TournamentView>, ApiError> {
     limits.check(Cost::Game, client).await?;
     let req = req.parse()?;
-    hub.create_tournament(req, &user).await.map(Json)
+    hub.tournaments().create(req, &user).await.map(Json)
 }
 
 async fn show(
@@ -66,7 +66,7 @@ async fn show(
     MaybeUser(user): MaybeUser,
     Path(id): Path<String>,
 ) -> Result<Json<TournamentView>, ApiError> {
-    hub.tournament_view(&id, user.as_ref()).await.map(Json)
+    hub.tournaments().view(&id, user.as_ref()).await.map(Json)
 }
 
 /// What an entrant does: join (or come back), pause or leave.
@@ -87,13 +87,15 @@ async fn act(
 ) -> Result<Json<TournamentView>, ApiError> {
     limits.check(Cost::Game, client).await?;
     match action {
-        Action::Join => hub.join_tournament(&id, &user).await,
+        Action::Join => hub.tournaments().join(&id, &user).await,
         Action::Pause => {
-            hub.set_tournament_state(&id, &user, EntrantState::Paused)
+            hub.tournaments()
+                .set_state(&id, &user, EntrantState::Paused)
                 .await
         }
         Action::Leave => {
-            hub.set_tournament_state(&id, &user, EntrantState::Left)
+            hub.tournaments()
+                .set_state(&id, &user, EntrantState::Left)
                 .await
         }
     }

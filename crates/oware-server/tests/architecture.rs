@@ -101,7 +101,7 @@ fn the_websocket_never_locks_a_game() {
 /// the other routes on top.
 const LAYERS: &[&[&str]] = &[
     &[
-        "error", "time", "config", "model", "security", "listener", "assets", "metrics", "ratings",
+        "error", "time", "config", "model", "security", "listener", "assets", "metrics",
         "schedule", "mailer",
     ],
     &["store"],
@@ -348,4 +348,66 @@ fn requests_are_typed_in_the_protocol_module() {
         "request types outside protocol/:\n{}",
         offenders.join("\n")
     );
+}
+
+/// The hub is sealed: the store is reached through the hub's layer only
+/// (its services `Hub::accounts`, `community`, `puzzles`, the games'
+/// commit path, and the operator's `hub::operator`). No file outside
+/// `hub/` and `store/` names the store, but the process's assembly
+/// (`lib.rs`, which opens it) and the rate limiter's windows shared
+/// between nodes (`limits.rs`, through `SharedLimits`); the types routes
+/// and the protocol share with the store live in `model/`. And the hub's
+/// own doors to the store (`read`, `read_bulk`, `write_change`) stay
+/// private to it (the compiler holds that once they are; this test holds
+/// that they stay so).
+#[test]
+fn only_the_hub_reaches_the_store() {
+    const ASSEMBLY: &[(&str, &str)] = &[
+        ("lib.rs", "opens the store the server runs on"),
+        ("limits.rs", "rate-limit windows shared between nodes"),
+    ];
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut offenders = Vec::new();
+    let mut checked = 0;
+    for f in &files {
+        let rel = f
+            .strip_prefix(&src)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if rel.starts_with("hub/")
+            || rel.starts_with("store/")
+            || ASSEMBLY.iter().any(|(a, _)| *a == rel)
+        {
+            continue;
+        }
+        checked += 1;
+        let text = std::fs::read_to_string(f).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            if code.contains("store::") || code.contains("dyn Store") {
+                offenders.push(format!("{rel}:{}: {}", i + 1, line.trim()));
+            }
+        }
+    }
+    assert!(checked >= 30, "found only {checked} files outside the hub");
+    assert!(
+        offenders.is_empty(),
+        "the store named outside the hub's layer:\n{}",
+        offenders.join("\n")
+    );
+    let hub = std::fs::read_to_string(src.join("hub/mod.rs")).unwrap();
+    for door in ["fn read<", "fn read_bulk<", "fn write_change("] {
+        let line = hub
+            .lines()
+            .find(|l| l.contains(door))
+            .unwrap_or_else(|| panic!("hub/mod.rs has no `{door}`"));
+        assert!(
+            !line.contains("pub"),
+            "the hub's `{door}` is open to other modules: {}",
+            line.trim()
+        );
+    }
 }

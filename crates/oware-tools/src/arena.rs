@@ -445,10 +445,18 @@ impl Process {
         Ok(p)
     }
 
+    /// Writes a line; when the engine no longer reads, says it exited if
+    /// it did (its exit and the closed pipe race: which one is seen first
+    /// depends on the machine's load), else that it stopped reading.
     fn send(&mut self, line: &str) -> Result<(), Fault> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|_| self.stdin.flush())
-            .map_err(|e| Fault::Write(Arc::new(e)))
+        let written = writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush());
+        match written {
+            Ok(()) => Ok(()),
+            Err(e) => match self.gone() {
+                exited @ Fault::Exited { .. } => Err(exited),
+                _ => Err(Fault::Write(Arc::new(e))),
+            },
+        }
     }
 
     /// Reads lines until one starts with `prefix`.

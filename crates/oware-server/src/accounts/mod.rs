@@ -3,7 +3,7 @@
 //! play with seat tokens works as before; a game played while signed in
 //! belongs to the account as well. The threat model is docs/SECURITY.md.
 
-pub use crate::ratings;
+pub use crate::model::ratings;
 pub mod community;
 pub mod routes;
 pub mod session;
@@ -15,8 +15,8 @@ use sha2::{Digest, Sha256};
 
 use crate::error::ApiError;
 
-pub use crate::store::account_rows::{
-    username_key, AccountOp, AccountRow, HistoryPoint, RatedGame, RatingRow, SessionRow,
+pub use crate::model::account::{
+    username_key, AccountRow, HistoryPoint, RatedGame, RatingRow, SessionRow,
 };
 
 /// A signed-in user, as handlers see them.

@@ -20,9 +20,8 @@ use crate::error::ApiError;
 use crate::http::JsonBody;
 use crate::limits::{ClientAddr, Cost};
 use crate::model::{new_id, new_token};
-use crate::protocol::incoming::{GameFilter, MyGamesQuery};
+use crate::protocol::incoming::MyGamesQuery;
 use crate::protocol::views::Summary;
-use crate::store::WriteOp;
 use crate::Hub;
 
 /// The account routes.
@@ -102,9 +101,11 @@ struct PuzzleRatingView {
 }
 
 /// The account's puzzle rating; `None` before its first puzzle.
-async fn puzzle_rating_of(hub: &Hub, account: &str) -> Result<Option<PuzzleRatingView>, ApiError> {
-    let id = account.to_string();
-    let p = hub.read(move |store| store.puzzle_player(&id)).await?;
+async fn puzzle_rating_of(
+    hub: &Arc<Hub>,
+    account: &str,
+) -> Result<Option<PuzzleRatingView>, ApiError> {
+    let p = hub.accounts().puzzle_player(account).await?;
     Ok((!p.tried.is_empty()).then(|| PuzzleRatingView {
         rating: p.rating.rating.round() as i32,
         deviation: p.rating.deviation.round() as i32,
@@ -121,14 +122,8 @@ async fn cpu<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Resul
     })
 }
 
-async fn write(hub: &Hub, op: WriteOp) -> Result<(), ApiError> {
-    hub.write_change(op, || ApiError::username_taken("this username is taken"))
-        .await
-}
-
-async fn ratings_of(hub: &Hub, account: &str) -> Result<Vec<RatingView>, ApiError> {
-    let id = account.to_string();
-    let rows = hub.read(move |store| store.ratings(&id)).await?;
+async fn ratings_of(hub: &Arc<Hub>, account: &str) -> Result<Vec<RatingView>, ApiError> {
+    let rows = hub.accounts().ratings(account).await?;
     Ok(rows
         .iter()
         .map(|r| RatingView::new(r.class, &r.rating))
@@ -136,21 +131,19 @@ async fn ratings_of(hub: &Hub, account: &str) -> Result<Vec<RatingView>, ApiErro
 }
 
 /// Starts a session for `account`: stored, then sent as the cookie.
-async fn start_session(hub: &Hub, account: &AccountRow) -> Result<Response, ApiError> {
+async fn start_session(hub: &Arc<Hub>, account: &AccountRow) -> Result<Response, ApiError> {
     let (token, token_hash) = new_session_token();
     let now = hub.now_ms();
     let csrf = new_token();
-    write(
-        hub,
-        WriteOp::Account(AccountOp::CreateSession(SessionRow {
+    hub.accounts()
+        .open_session(SessionRow {
             token_hash,
             account_id: account.id.clone(),
             csrf: csrf.clone(),
             created_at: now,
             expires_at: now + SESSION_MS,
-        })),
-    )
-    .await?;
+        })
+        .await?;
     let me = Me {
         username: account.username.clone(),
         csrf,
@@ -193,7 +186,7 @@ async fn sign_up(
         password_hash: hash,
         created_at: hub.now_ms(),
     };
-    write(&hub, WriteOp::Account(AccountOp::Create(account.clone()))).await?;
+    hub.accounts().create(account.clone()).await?;
     let mut res = start_session(&hub, &account).await?;
     *res.status_mut() = StatusCode::CREATED;
     Ok(res)
@@ -209,7 +202,7 @@ fn dummy_hash() -> &'static str {
 /// Checks a name and password; the account if they match. Wrong
 /// passwords are counted by the sign-in guard (`limits::SignInGuard`).
 async fn authenticate(
-    hub: &Hub,
+    hub: &Arc<Hub>,
     limits: &crate::limits::Limiter,
     client: ClientAddr,
     username: &str,
@@ -221,8 +214,7 @@ async fn authenticate(
     if let Some(g) = guard {
         g.check(&key, client).await?;
     }
-    let name = username.to_string();
-    let account = hub.read(move |store| store.account_by_name(&name)).await?;
+    let account = hub.accounts().by_name(username).await?;
     let hash = account
         .as_ref()
         .map(|a| a.password_hash.clone())
@@ -248,7 +240,7 @@ async fn authenticate(
 /// Wrong ones are counted per account, apart from sign-in attempts, so a
 /// stranger guessing at the sign-in form never refuses the owner here.
 pub(crate) async fn confirm_password(
-    hub: &Hub,
+    hub: &Arc<Hub>,
     limits: &crate::limits::Limiter,
     user: &User,
     password: String,
@@ -257,12 +249,7 @@ pub(crate) async fn confirm_password(
     if let Some(g) = guard {
         g.check_confirm(&user.id).await?;
     }
-    let name = user.username.clone();
-    let account = hub
-        .read(move |store| store.account_by_name(&name))
-        .await?
-        .filter(|a| a.id == user.id)
-        .ok_or_else(|| ApiError::not_signed_in("this account no longer exists"))?;
+    let account = hub.accounts().own(&user.id, &user.username).await?;
     let hash = account.password_hash;
     if cpu(move || verify_password(&password, &hash)).await? {
         return Ok(());
@@ -282,8 +269,7 @@ async fn sign_in(
     let (username, password) = req.parse()?;
     let account = authenticate(&hub, &limits, client, &username, password).await?;
     // Said only to whoever knows the password.
-    let id = account.id.clone();
-    if hub.read(move |store| store.account_closed(&id)).await? {
+    if hub.accounts().closed(&account.id).await? {
         return Err(
             ApiError::not_allowed("this account was closed by the site's operator")
                 .with_reason(Reason::AccountClosed),
@@ -293,13 +279,7 @@ async fn sign_in(
 }
 
 async fn sign_out(State(hub): State<Arc<Hub>>, user: User) -> Result<Response, ApiError> {
-    write(
-        &hub,
-        WriteOp::Account(AccountOp::EndSession {
-            token_hash: user.token_hash,
-        }),
-    )
-    .await?;
+    hub.accounts().end_session(user.token_hash).await?;
     Ok(signed_out(&hub))
 }
 
@@ -327,21 +307,10 @@ async fn change_password(
     check_password(&new, &user.username)?;
     confirm_password(&hub, &limits, &user, old).await?;
     let hash = cpu(move || hash_password(&new)).await??;
-    write(
-        &hub,
-        WriteOp::All(vec![
-            WriteOp::Account(AccountOp::SetPassword {
-                id: user.id.clone(),
-                hash,
-            }),
-            // Whoever else is signed in with the old password is signed out.
-            WriteOp::Account(AccountOp::EndOtherSessions {
-                account_id: user.id,
-                keep: Some(user.token_hash),
-            }),
-        ]),
-    )
-    .await?;
+    // Whoever else is signed in with the old password is signed out.
+    hub.accounts()
+        .set_password(&user.id, hash, Some(user.token_hash))
+        .await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -355,27 +324,7 @@ async fn delete(
         .password
         .ok_or_else(|| ApiError::invalid_request("password: required"))?;
     confirm_password(&hub, &limits, &user, password).await?;
-    // Withdrawn from every open tournament first (no round is paired with
-    // the account any more); games stay, with the seats made anonymous
-    // (a game in play resigned); then the account goes.
-    let id = user.id.clone();
-    let open = hub.read(move |store| store.tournaments_of(&id)).await?;
-    if !open.is_empty() {
-        let ops = crate::store::tournaments::withdrawals(open, &user.id);
-        write(&hub, WriteOp::All(ops)).await?;
-    }
-    let id = user.id.clone();
-    let games = hub
-        .read(move |store| store.account_games(&id, u32::MAX))
-        .await?;
-    for g in games {
-        hub.anonymise(&g.meta.id, &user.id).await?;
-    }
-    let delete = AccountOp::Delete {
-        id: user.id,
-        at: hub.now_ms(),
-    };
-    write(&hub, WriteOp::Account(delete)).await?;
+    hub.accounts().delete(&user.id).await?;
     Ok(signed_out(&hub))
 }
 
@@ -389,54 +338,7 @@ struct MyGame {
     mine: Vec<oware_core::Side>,
 }
 
-/// The most recent games a search of one's games looks through.
-pub const SEARCH_DEPTH: u32 = 1000;
-/// The most games one answer lists.
-const MY_GAMES: usize = 200;
-
-/// Whether `g` (one of `me`'s games) is one `f` asks for.
-fn matches(f: &GameFilter, g: &crate::store::StoredGame, me: &str) -> bool {
-    use crate::protocol::incoming::ResultFilter;
-    let meta = &g.meta;
-    if f.mode.is_some_and(|m| meta.mode != m) {
-        return false;
-    }
-    let mine: Vec<oware_core::Side> = oware_core::Side::ALL
-        .into_iter()
-        .filter(|s| meta.seats[s.index()].account.as_deref() == Some(me))
-        .collect();
-    // One seat: an opponent to name, a game to win or lose (hot-seat
-    // games, both seats one's own, have neither).
-    let me_side = (mine.len() == 1).then(|| mine[0]);
-    if let Some(o) = &f.opponent {
-        let Some(side) = me_side else { return false };
-        if !meta.seats[side.opponent().index()]
-            .name
-            .to_lowercase()
-            .contains(o.as_str())
-        {
-            return false;
-        }
-    }
-    if let Some(r) = f.result {
-        let ok = match (r, meta.result) {
-            (ResultFilter::Ongoing, None) => matches!(
-                meta.status(),
-                crate::model::GameStatus::Waiting | crate::model::GameStatus::Playing
-            ),
-            (ResultFilter::Drawn, Some(o)) => o.winner.is_none(),
-            (ResultFilter::Won, Some(o)) => me_side.is_some() && o.winner == me_side,
-            (ResultFilter::Lost, Some(o)) => {
-                me_side.is_some() && o.winner == me_side.map(oware_core::Side::opponent)
-            }
-            _ => false,
-        };
-        if !ok {
-            return false;
-        }
-    }
-    f.from.is_none_or(|from| meta.updated_at >= from) && f.to.is_none_or(|to| meta.updated_at <= to)
-}
+pub use crate::hub::accounts::SEARCH_DEPTH;
 
 async fn my_games(
     State(hub): State<Arc<Hub>>,
@@ -447,42 +349,24 @@ async fn my_games(
 ) -> Result<Json<MyGames>, ApiError> {
     let Query(q) = q.map_err(|e| ApiError::invalid_request(format!("query: {e}")))?;
     let filter = q.parse()?;
-    let id = user.id.clone();
     // Reading up to 200 games is a costly read, counted per address and
     // per account; a search reads more, and counts like a new game too.
     let keys = crate::limits::ClientKeys::of(client, Some(&user));
     limits.check_client(Cost::Read, &keys).await?;
-    let games = if filter.is_empty() {
-        crate::hub::current_games(
-            hub.read(move |store| store.account_games(&id, MY_GAMES as u32))
-                .await?,
-        )
+    let filter = if filter.is_empty() {
+        None
     } else {
         limits.check_client(Cost::Game, &keys).await?;
-        let me = user.id.clone();
-        hub.read(move |store| {
-            Ok(
-                crate::hub::current_games(store.account_games(&id, SEARCH_DEPTH)?)
-                    .into_iter()
-                    .filter(|g| matches(&filter, g, &me))
-                    .take(MY_GAMES)
-                    .collect::<Vec<_>>(),
-            )
-        })
-        .await?
+        Some(filter)
     };
-    let games: Vec<MyGame> = games
+    let games: Vec<MyGame> = hub
+        .accounts()
+        .games(&user.id, filter)
+        .await?
         .into_iter()
-        .map(|g| {
-            let mine = |s: &crate::model::Seat| s.account.as_deref() == Some(user.id.as_str());
-            let all = g.meta.mode == crate::model::Mode::Hotseat && g.meta.seats.iter().any(mine);
-            MyGame {
-                mine: oware_core::Side::ALL
-                    .into_iter()
-                    .filter(|s| all || mine(&g.meta.seats[s.index()]))
-                    .collect(),
-                game: crate::protocol::views::Summary::of(&g.meta),
-            }
+        .map(|g| MyGame {
+            mine: crate::hub::accounts::seats_of(&g.meta, &user.id),
+            game: Summary::of(&g.meta),
         })
         .collect();
     Ok(Json(MyGames { games }))
@@ -517,7 +401,7 @@ struct CommunityExport {
     following: Vec<String>,
     blocked: Vec<String>,
     reports_filed: Vec<FiledReport>,
-    tournaments: Vec<crate::store::tournaments::Entered>,
+    tournaments: Vec<crate::hub::accounts::Entered>,
     puzzles: PuzzleExport,
 }
 
@@ -539,24 +423,12 @@ struct PuzzleExport {
     solved: u32,
 }
 
-async fn community_export(hub: &Hub, account: &str) -> Result<CommunityExport, ApiError> {
-    let id = account.to_string();
-    let (relations, reports, tournaments, puzzles) = hub
-        .read(move |store| {
-            Ok((
-                store.relations(&id)?,
-                store.reports(crate::store::account_rows::ReportFilter::FiledBy(
-                    id.clone(),
-                ))?,
-                store.tournaments_entered(&id)?,
-                store.puzzle_player(&id)?,
-            ))
-        })
-        .await?;
-    Ok(CommunityExport {
-        following: relations.following,
-        blocked: relations.blocked,
-        reports_filed: reports
+fn community_export(rows: crate::hub::accounts::ExportRows) -> CommunityExport {
+    CommunityExport {
+        following: rows.relations.following,
+        blocked: rows.relations.blocked,
+        reports_filed: rows
+            .reports
             .into_iter()
             .map(|r| FiledReport {
                 player: r.reported_name,
@@ -567,14 +439,14 @@ async fn community_export(hub: &Hub, account: &str) -> Result<CommunityExport, A
                 closed: r.closed_at.is_some(),
             })
             .collect(),
-        tournaments,
+        tournaments: rows.tournaments,
         puzzles: PuzzleExport {
-            rating: puzzles.rating.rating,
-            deviation: puzzles.rating.deviation,
-            tried: puzzles.tried,
-            solved: puzzles.solved,
+            rating: rows.puzzles.rating.rating,
+            deviation: rows.puzzles.rating.deviation,
+            tried: rows.puzzles.tried,
+            solved: rows.puzzles.solved,
         },
-    })
+    }
 }
 
 /// One of the player's games with its moves.
@@ -609,21 +481,12 @@ async fn export(
             &crate::limits::ClientKeys::of(client, Some(&user)),
         )
         .await?;
-    let id = user.id.clone();
-    let name = user.username.clone();
-    let (account, history, ids) = hub
-        .read(move |store| {
-            let account = store.account_by_name(&name)?;
-            let history = store.rating_history(&id)?;
-            let ids = store.account_game_ids(&id, u32::MAX)?;
-            Ok((account, history, ids))
-        })
-        .await?;
-    let account = account
-        .filter(|a| a.id == user.id)
-        .ok_or_else(|| ApiError::not_signed_in("this account no longer exists"))?;
+    let mut rows = hub.accounts().export(&user.id, &user.username).await?;
+    let account = rows.account.clone();
+    let ids = std::mem::take(&mut rows.game_ids);
+    let history = std::mem::take(&mut rows.history);
     let head = ExportHead {
-        community: community_export(&hub, &account.id).await?,
+        community: community_export(rows),
         email: Some(hub.email(&account.id).await?).filter(|v| v.email.is_some()),
         ratings: ratings_of(&hub, &account.id).await?,
         username: account.username,
@@ -642,16 +505,7 @@ async fn export(
         }
         let mut comma = false;
         for page in ids.chunks(EXPORT_PAGE) {
-            let page = page.to_vec();
-            let games = hub
-                .read_bulk(move |store| {
-                    let mut games = Vec::with_capacity(page.len());
-                    for id in &page {
-                        games.extend(store.load(id)?);
-                    }
-                    Ok(games)
-                })
-                .await;
+            let games = hub.accounts().export_page(page.to_vec()).await;
             let games = match games {
                 Ok(g) => g,
                 Err(e) => {
@@ -661,7 +515,7 @@ async fn export(
             };
             let mut buf = Vec::new();
             // Each game as it stands (its summary row may lag its moves).
-            for g in crate::hub::current_games(games) {
+            for g in games {
                 if comma {
                     buf.push(b',');
                 }
@@ -720,18 +574,15 @@ async fn profile(
     State(hub): State<Arc<Hub>>,
     Path(name): Path<String>,
 ) -> Result<Json<Profile>, ApiError> {
-    let found = hub
-        .read(move |store| {
-            let Some(account) = store.account_by_name(&name)? else {
-                return Ok(None);
-            };
-            let history = store.rating_history(&account.id)?;
-            let games = store.account_games(&account.id, 50)?;
-            Ok(Some((account, history, games)))
-        })
-        .await?;
-    let (account, history, games) = found.ok_or_else(|| ApiError::not_found("no such player"))?;
-    let games = crate::hub::current_games(games);
+    let crate::hub::accounts::ProfileRows {
+        account,
+        history,
+        games,
+    } = hub
+        .accounts()
+        .profile(&name)
+        .await?
+        .ok_or_else(|| ApiError::not_found("no such player"))?;
     let playing = games
         .iter()
         .filter(|g| {
@@ -779,7 +630,8 @@ async fn leaderboard(
     let limit = q.limit.unwrap_or(50).clamp(1, 200);
     let provisional = q.provisional;
     let rows = hub
-        .read(move |store| store.leaderboard(class, limit, provisional))
+        .accounts()
+        .leaderboard(class, limit, provisional)
         .await?;
     let players: Vec<BoardEntry> = rows
         .into_iter()

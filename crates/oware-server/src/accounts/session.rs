@@ -59,7 +59,7 @@ fn safe(method: &Method) -> bool {
 pub async fn middleware(State(hub): State<Arc<Hub>>, mut req: Request, next: Next) -> Response {
     if let Some(token) = cookie_token(req.headers()) {
         let hash = super::token_hash(&token);
-        let session = match hub.read(move |store| store.session(&hash)).await {
+        let session = match hub.accounts().session(hash).await {
             Ok(s) => s,
             Err(e) => return e.into_response(),
         };

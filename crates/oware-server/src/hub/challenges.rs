@@ -14,11 +14,12 @@ use rand::Rng;
 use super::new_game::check_time_control;
 use super::{Hub, Live};
 use crate::accounts::ratings::RatingClass;
-use crate::accounts::{AccountOp, User};
+use crate::accounts::User;
 use crate::error::{ApiError, Reason};
 use crate::model::{new_id, GameMeta, Mode, Seat};
 use crate::protocol::incoming::NewChallenge;
 use crate::protocol::outgoing::AccountOut;
+use crate::store::account_rows::AccountOp;
 use crate::store::challenges::{Challenge, ChallengeOp, ChallengeStatus};
 use crate::store::notifications::Kind;
 use crate::store::{Cap, StoreError, StoredGame, WriteOp};
@@ -42,16 +43,28 @@ fn gone() -> ApiError {
         .with_reason(Reason::ChallengeClosed)
 }
 
+/// The challenges' service ([`Hub::challenges`]): a challenge sent,
+/// answered or withdrawn, and the game it starts.
+pub struct Challenges<'h>(&'h Arc<Hub>);
+
 impl Hub {
+    /// The challenges' service.
+    pub fn challenges(self: &Arc<Self>) -> Challenges<'_> {
+        Challenges(self)
+    }
+}
+
+impl Challenges<'_> {
     /// `user` challenges the player named `name`.
-    pub async fn challenge(
-        self: &Arc<Self>,
+    pub async fn send(
+        &self,
         user: &User,
         name: &str,
         req: NewChallenge,
     ) -> Result<Challenge, ApiError> {
         let key = name.to_string();
         let target = self
+            .0
             .read(move |store| store.account_by_name(&key))
             .await?
             .ok_or_else(|| ApiError::not_found("no such player"))?;
@@ -61,13 +74,14 @@ impl Hub {
         }
         let (a, b) = (user.id.clone(), target.id.clone());
         if self
+            .0
             .read(move |store| store.blocked_between(&a, &b))
             .await?
         {
             return Err(ApiError::blocked());
         }
         let t = target.id.clone();
-        if self.read(move |store| store.account_closed(&t)).await? {
+        if self.0.read(move |store| store.account_closed(&t)).await? {
             return Err(ApiError::not_found("no such player"));
         }
         if let Some(tc) = req.time_control {
@@ -79,7 +93,7 @@ impl Hub {
             )
             .with_reason(Reason::RatedNeedsClock));
         }
-        let now = self.now_ms();
+        let now = self.0.now_ms();
         let challenge = Challenge {
             id: new_id(),
             from_account: user.id.clone(),
@@ -98,7 +112,7 @@ impl Hub {
             challenge: challenge.clone(),
             cap: OPEN_CHALLENGES,
         });
-        match self.write_raw(op).await {
+        match self.0.write_raw(op).await {
             Ok(()) => {}
             Err(StoreError::Full {
                 what: Cap::OpenChallenges,
@@ -111,29 +125,30 @@ impl Hub {
             }
             Err(e) => return Err(super::store_err(e)),
         }
-        let mut n = self.notification(&target.id, Kind::Challenge);
+        let mut n = self.0.notification(&target.id, Kind::Challenge);
         n.from = Some(user.username.clone());
         n.from_account = Some(user.id.clone());
         n.challenge = Some(challenge.id.clone());
         n.detail = Some("received".into());
         // The prompt first, then the notification that stays.
         self.tell_both(&challenge);
-        self.notify(n).await?;
+        self.0.notify(n).await?;
         Ok(challenge)
     }
 
     /// Sends a challenge as it now stands to both players' sockets.
     fn tell_both(&self, c: &Challenge) {
         let event = AccountOut::Challenge { challenge: c }.to_text();
-        self.deliver(&c.to_account, event.clone());
-        self.deliver(&c.from_account, event);
+        self.0.deliver(&c.to_account, event.clone());
+        self.0.deliver(&c.from_account, event);
     }
 
     /// A challenge `user` made or received, as it stands now
     /// (`not_found` for anyone else's).
-    pub async fn challenge_of(&self, user: &User, id: &str) -> Result<Challenge, ApiError> {
-        let (key, now) = (id.to_string(), self.now_ms());
+    pub async fn one(&self, user: &User, id: &str) -> Result<Challenge, ApiError> {
+        let (key, now) = (id.to_string(), self.0.now_ms());
         let c = self
+            .0
             .read(move |store| store.challenge(&key, now))
             .await?
             .filter(|c| c.from_account == user.id || c.to_account == user.id)
@@ -142,22 +157,18 @@ impl Hub {
     }
 
     /// The open challenges `user` made or received.
-    pub async fn open_challenges(&self, user: &User) -> Result<Vec<Challenge>, ApiError> {
-        let (id, now) = (user.id.clone(), self.now_ms());
-        self.read(move |store| store.open_challenges(&id, now))
+    pub async fn open(&self, user: &User) -> Result<Vec<Challenge>, ApiError> {
+        let (id, now) = (user.id.clone(), self.0.now_ms());
+        self.0
+            .read(move |store| store.open_challenges(&id, now))
             .await
     }
 
     /// The challenged player answers; accepting creates the game, both
     /// seats held by the two accounts. Returns the challenge as it now
     /// stands (with its game).
-    pub async fn answer_challenge(
-        self: &Arc<Self>,
-        user: &User,
-        id: &str,
-        accept: bool,
-    ) -> Result<Challenge, ApiError> {
-        let mut c = self.challenge_of(user, id).await?;
+    pub async fn reply(&self, user: &User, id: &str, accept: bool) -> Result<Challenge, ApiError> {
+        let mut c = self.one(user, id).await?;
         if c.to_account != user.id {
             return Err(
                 ApiError::not_allowed("only the player challenged answers a challenge")
@@ -167,7 +178,7 @@ impl Hub {
         if c.status != ChallengeStatus::Open {
             return Err(closed(&c));
         }
-        let now = self.now_ms();
+        let now = self.0.now_ms();
         if !accept {
             let op = WriteOp::Challenge(ChallengeOp::Answer {
                 id: c.id.clone(),
@@ -176,34 +187,35 @@ impl Hub {
                 game: None,
                 now,
             });
-            self.answer(op).await?;
+            self.store_answer(op).await?;
             c.status = ChallengeStatus::Declined;
         } else {
             let (a, b) = (c.from_account.clone(), c.to_account.clone());
             if self
+                .0
                 .read(move |store| store.blocked_between(&a, &b))
                 .await?
             {
                 return Err(ApiError::blocked());
             }
-            let game = self.challenge_game(&c, now).await?;
+            let game = self.start_game(&c, now).await?;
             c.status = ChallengeStatus::Accepted;
             c.game = Some(game);
         }
-        let mut n = self.notification(&c.from_account, Kind::Challenge);
+        let mut n = self.0.notification(&c.from_account, Kind::Challenge);
         n.from = Some(c.to.clone());
         n.from_account = Some(c.to_account.clone());
         n.challenge = Some(c.id.clone());
         n.game = c.game.clone();
         n.detail = Some(c.status.as_str().into());
         self.tell_both(&c);
-        self.notify(n).await?;
+        self.0.notify(n).await?;
         Ok(c)
     }
 
     /// The challenger withdraws a challenge still open.
-    pub async fn cancel_challenge(&self, user: &User, id: &str) -> Result<Challenge, ApiError> {
-        let mut c = self.challenge_of(user, id).await?;
+    pub async fn cancel(&self, user: &User, id: &str) -> Result<Challenge, ApiError> {
+        let mut c = self.one(user, id).await?;
         if c.from_account != user.id {
             return Err(
                 ApiError::not_allowed("only the challenger withdraws a challenge")
@@ -218,16 +230,16 @@ impl Hub {
             account: user.id.clone(),
             status: ChallengeStatus::Cancelled,
             game: None,
-            now: self.now_ms(),
+            now: self.0.now_ms(),
         });
-        self.answer(op).await?;
+        self.store_answer(op).await?;
         c.status = ChallengeStatus::Cancelled;
         self.tell_both(&c);
         Ok(c)
     }
 
-    async fn answer(&self, op: WriteOp) -> Result<(), ApiError> {
-        match self.write_raw(op).await {
+    async fn store_answer(&self, op: WriteOp) -> Result<(), ApiError> {
+        match self.0.write_raw(op).await {
             Ok(()) => Ok(()),
             Err(StoreError::Gone(_)) => Err(gone()),
             Err(e) => Err(super::store_err(e)),
@@ -236,7 +248,7 @@ impl Hub {
 
     /// Creates an accepted challenge's game, closing the challenge in the
     /// same transaction: its id.
-    async fn challenge_game(self: &Arc<Self>, c: &Challenge, now: i64) -> Result<String, ApiError> {
+    async fn start_game(&self, c: &Challenge, now: i64) -> Result<String, ApiError> {
         let challenger = c.side.unwrap_or_else(|| {
             if rand::rng().random_bool(0.5) {
                 Side::South
@@ -253,8 +265,8 @@ impl Hub {
         let mut ours = seat(&c.from_account, &c.from);
         let mut theirs = seat(&c.to_account, &c.to);
         if c.rated {
-            ours.rating = Some(self.seat_rating(&c.from_account, class).await?);
-            theirs.rating = Some(self.seat_rating(&c.to_account, class).await?);
+            ours.rating = Some(self.0.seat_rating(&c.from_account, class).await?);
+            theirs.rating = Some(self.0.seat_rating(&c.to_account, class).await?);
         }
         let seats = match challenger {
             Side::South => [ours, theirs],
@@ -277,11 +289,11 @@ impl Hub {
                 version: 0,
                 due: Default::default(),
             },
-            &self.config,
+            &self.0.config,
         )
         .map_err(super::store_err)?;
         live.sync_meta();
-        let due = self.due(&live);
+        let due = self.0.due(&live);
         live.due = due;
         let game = live.meta.id.clone();
         let mut ops = vec![
@@ -304,10 +316,10 @@ impl Hub {
                 game_id: game.clone(),
             }));
         }
-        self.answer(WriteOp::All(ops)).await?;
-        let slot = self.insert(live);
+        self.store_answer(WriteOp::All(ops)).await?;
+        let slot = self.0.insert(live);
         let mut live = slot.state.lock().await;
-        self.after_change(&slot, &mut live, true);
+        self.0.after_change(&slot, &mut live, true);
         Ok(game)
     }
 }

@@ -13,11 +13,13 @@ use tokio::sync::broadcast;
 use super::new_game::check_name;
 use super::{Announce, Commit, Hub, Live, Slot};
 use crate::accounts::ratings::RatingClass;
-use crate::accounts::{AccountOp, User};
+use crate::accounts::User;
 use crate::error::ApiError;
+use crate::model::notification::Kind as NoteKind;
 use crate::model::*;
 use crate::protocol::views::{ply_text, GameView, Summary};
 use crate::protocol::Seated;
+use crate::store::account_rows::AccountOp;
 use crate::store::{Listing, StoredPly, WriteOp};
 
 /// What a seat does to a game in progress ([`Hub::apply`]).
@@ -728,7 +730,13 @@ impl Hub {
                         new_position: false,
                     })
                 })
-                .await
+                .await?;
+                if request.is_some() {
+                    // The opponent is told, in case they left the page.
+                    let id = live.meta.id.clone();
+                    self.tell_seat(live, side.opponent(), NoteKind::Takeback, &id, None);
+                }
+                Ok(())
             }
         }
     }

@@ -18,11 +18,12 @@ use std::time::Duration;
 use tokio::sync::Notify;
 
 use super::Hub;
-use crate::accounts::{new_session_token, token_hash, AccountOp, User};
+use crate::accounts::{new_session_token, token_hash, User};
 use crate::error::{ApiError, Reason};
 use crate::mailer::{compose, Email, Lang, Letter, Mailer};
 use crate::model::new_id;
 use crate::protocol::outgoing::EmailView;
+use crate::store::account_rows::AccountOp;
 use crate::store::mail::{
     Address, MailKind, MailOp, OutboxCounts, Outgoing, Token, TokenKind, DAY_MS,
 };
@@ -329,9 +330,15 @@ impl Hub {
         if !self.mail_available() {
             return;
         }
+        // One mail a tournament, at its first notice (five minutes ahead, or
+        // the start); not a Swiss round's pairing.
         let kind = match n.kind {
             NoteKind::YourTurn => MailKind::YourTurn,
-            NoteKind::TournamentStarting => MailKind::TournamentStarting,
+            NoteKind::TournamentStarting
+                if n.tournament.is_some() && n.detail.as_deref() != Some("paired") =>
+            {
+                MailKind::TournamentStarting
+            }
             _ => return,
         };
         let id = n.account.clone();

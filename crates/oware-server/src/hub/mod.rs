@@ -18,11 +18,13 @@
 //!
 //! All rules are calls into `oware-core`.
 
+pub mod accounts;
 mod analysis;
 mod challenges;
 pub mod chat;
 pub mod clock;
 mod commands;
+pub mod community;
 mod engine;
 mod live;
 mod mail;
@@ -30,6 +32,8 @@ mod new_game;
 mod nodes;
 mod notifications;
 pub mod offline;
+pub mod operator;
+pub mod puzzles;
 mod seeks;
 mod tournaments;
 
@@ -49,11 +53,11 @@ pub use live::{current_games, Live};
 pub use mail::{MAX_ATTEMPTS, RESET_HOURS, VERIFY_HOURS};
 pub use notifications::{AccountLink, READ_IDS};
 
-use crate::accounts::AccountOp;
 use crate::config::Config;
 use crate::engines::EnginePool;
 use crate::error::ApiError;
 use crate::model::OfferAction;
+use crate::store::account_rows::AccountOp;
 use crate::store::{Store, StoreError, WriteOp};
 use oware_engine::book::Book;
 use oware_tablebase::background::Loading;
@@ -195,6 +199,7 @@ pub struct Hub {
     reviews: StdMutex<analysis::ReviewCache>,
     seeks: seeks::Seeks,
     presence: tournaments::Presence,
+    reminded: tournaments::Reminded,
     online: notifications::Online,
     outbox: mail::Outbox,
     config: Config,
@@ -293,6 +298,7 @@ impl Hub {
             reviews: StdMutex::new(analysis::ReviewCache::default()),
             seeks: seeks::Seeks::default(),
             presence: tournaments::Presence::default(),
+            reminded: tournaments::Reminded::default(),
             online: notifications::Online::default(),
             outbox: mail::Outbox::new(&config),
             config,
@@ -304,7 +310,7 @@ impl Hub {
         });
         hub.start_node_tasks();
         hub.start_seek_task();
-        hub.start_tournament_task();
+        hub.tournaments().start_director();
         hub.start_mail_task();
         let weak = Arc::downgrade(&hub);
         tokio::spawn(async move {
@@ -338,7 +344,7 @@ impl Hub {
     /// commit. A uniqueness conflict (a name already taken) answers
     /// `conflict()`; any other failure is logged and answered without the
     /// database's own words.
-    pub async fn write_change(
+    async fn write_change(
         &self,
         op: WriteOp,
         conflict: impl FnOnce() -> ApiError,
@@ -471,9 +477,15 @@ impl Hub {
         slot
     }
 
+    /// Whether the store answers (`/readyz`).
+    pub async fn ping(&self) -> Result<(), ApiError> {
+        self.read(|store| store.ping()).await
+    }
+
     /// A read from the store, off the async threads; a failure is logged
-    /// and answered `internal`.
-    pub async fn read<T: Send + 'static>(
+    /// and answered `internal`. Only the hub's layer reads the store: the
+    /// routes call its services (`accounts`, `community`, `puzzles`...).
+    async fn read<T: Send + 'static>(
         &self,
         f: impl FnOnce(&dyn Store) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, ApiError> {
@@ -487,7 +499,7 @@ impl Hub {
     /// [`Hub::read`] for a read of many rows on behalf of one client (a
     /// page of an export): at most [`BULK_READS`] run at once, whoever asks,
     /// so they never take every read connection of the store.
-    pub async fn read_bulk<T: Send + 'static>(
+    async fn read_bulk<T: Send + 'static>(
         &self,
         f: impl FnOnce(&dyn Store) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, ApiError> {

@@ -10,11 +10,12 @@ use rand::Rng;
 
 use super::{Announce, Commit, Hub, Live};
 use crate::accounts::ratings::RatingClass;
-use crate::accounts::{AccountOp, User};
+use crate::accounts::User;
 use crate::error::ApiError;
 use crate::model::*;
 use crate::protocol::views::ply_text;
 use crate::protocol::Seated;
+use crate::store::account_rows::AccountOp;
 use crate::store::{StoredGame, StoredPly, WriteOp};
 
 pub use crate::protocol::incoming::NewGame;
@@ -379,6 +380,7 @@ impl Hub {
         let seated = self
             .create_from(meta, Vec::new(), you, tokens, invite, false)
             .await?;
+        let new_game = rid.clone();
         self.commit(&slot, &mut live, |live| {
             live.meta.rematch = Some(rid.clone());
             live.meta.updated_at = self.now_ms();
@@ -389,6 +391,14 @@ impl Hub {
             })
         })
         .await?;
+        // The opponent is told, in case they left the page.
+        self.tell_seat(
+            &live,
+            side.opponent(),
+            crate::model::notification::Kind::Rematch,
+            &new_game,
+            None,
+        );
         Ok(seated)
     }
 

@@ -274,6 +274,40 @@ impl Hub {
         }
     }
 
+    /// Tells the player in seat `to` of `live` (a person, signed in) of
+    /// `kind` about game `game`, from the other seat: stored and sent off
+    /// the caller's path (the game's lock is not held for it).
+    pub(crate) fn tell_seat(
+        self: &Arc<Self>,
+        live: &Live,
+        to: oware_core::Side,
+        kind: Kind,
+        game: &str,
+        detail: Option<&str>,
+    ) {
+        let seats = &live.meta.seats;
+        let (seat, other) = (&seats[to.index()], &seats[to.opponent().index()]);
+        let Some(account) = seat
+            .account
+            .as_deref()
+            .filter(|_| seat.kind == SeatKind::Human)
+        else {
+            return;
+        };
+        let mut n = self.notification(account, kind);
+        n.game = Some(game.to_string());
+        n.from = Some(other.name.clone());
+        n.from_account = other.account.clone();
+        n.tournament = live.meta.tournament.clone();
+        n.detail = detail.map(str::to_string);
+        let hub = self.clone();
+        tokio::spawn(async move {
+            if let Err(e) = hub.notify(n).await {
+                tracing::warn!("a {} notification was not stored: {e:?}", kind.as_str());
+            }
+        });
+    }
+
     /// An account's unread notifications.
     pub async fn unread(&self, account: &str) -> Result<u32, ApiError> {
         let account = account.to_string();

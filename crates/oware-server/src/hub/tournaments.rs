@@ -40,7 +40,7 @@ use oware_tournament::{arena, swiss, HalfPoints, PlayerId};
 
 use super::{Hub, Live};
 use crate::accounts::ratings::RatingClass;
-use crate::accounts::{AccountOp, User};
+use crate::accounts::User;
 use crate::error::ApiError;
 use crate::model::{new_id, GameMeta, Mode, Seat};
 use crate::protocol::incoming::NewTournament;
@@ -48,6 +48,7 @@ use crate::protocol::outgoing::{
     TournamentGameView, TournamentListView, TournamentStandingView, TournamentSummaryView,
     TournamentView, YouInTournament,
 };
+use crate::store::account_rows::AccountOp;
 use crate::store::tournaments::{
     EntrantRow, EntrantState, Kind, Outcome, PairingRow, Status, Tournament, TournamentOp,
     TournamentRow,
@@ -78,9 +79,30 @@ const PAIRING_CAP: Duration = Duration::from_secs(5);
 pub(crate) const MAX_OPEN_PER_CREATOR: u32 = 3;
 /// Tournaments one node looks at per tick at most, and at once.
 const CLAIM_PER_TICK: u32 = 50;
+/// How long before its start a tournament's entrants are reminded.
+pub(crate) const REMIND_MS: i64 = 5 * MINUTE_MS;
 const LOOKS_AT_ONCE: usize = 8;
 
 /// The presence writes this node made lately, by (tournament, account).
+/// The tournaments whose entrants this node has reminded.
+#[derive(Default)]
+pub(crate) struct Reminded(std::sync::Mutex<HashSet<String>>);
+
+impl Reminded {
+    /// Whether this is the first reminder of `id` here (and notes it).
+    fn first(&self, id: &str) -> bool {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id.to_string())
+    }
+
+    /// Forgets `id` (it started).
+    fn forget(&self, id: &str) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).remove(id);
+    }
+}
+
 #[derive(Default)]
 pub(crate) struct Presence(std::sync::Mutex<HashMap<(String, String), i64>>);
 
@@ -287,14 +309,26 @@ fn summary(row: &TournamentRow, entrants: u32) -> TournamentSummaryView {
     }
 }
 
+/// The tournaments' service ([`Hub::tournaments`]): creating, entering
+/// and showing tournaments, and the director that starts, pairs and ends
+/// them.
+pub struct Tournaments<'h>(&'h Arc<Hub>);
+
 impl Hub {
+    /// The tournaments' service.
+    pub fn tournaments(self: &Arc<Self>) -> Tournaments<'_> {
+        Tournaments(self)
+    }
+}
+
+impl Tournaments<'_> {
     /// Starts the director (see the module's notes).
-    pub(crate) fn start_tournament_task(self: &Arc<Self>) {
-        let weak = Arc::downgrade(self);
+    pub(crate) fn start_director(&self) {
+        let weak = Arc::downgrade(self.0);
         // The director's minutes are the server's: a manual clock runs a
         // round when it is moved (the tests of a 20-minute arena and a
         // Swiss run in virtual time).
-        let time = self.time().clone();
+        let time = self.0.time().clone();
         tokio::spawn(async move {
             // The schedule's slots this node has created (or seen created).
             let mut announced = std::collections::HashSet::new();
@@ -310,9 +344,11 @@ impl Hub {
                     now: hub.time().lease_ms(),
                     ms: LEASE_MS,
                 };
-                hub.schedule_tournaments(now, &mut announced).await;
+                hub.tournaments()
+                    .schedule_tournaments(now, &mut announced)
+                    .await;
                 let ids = match hub
-                    .read(move |s| s.claim_tournaments(now, lease, CLAIM_PER_TICK))
+                    .read(move |s| s.claim_tournaments(now, now + REMIND_MS, lease, CLAIM_PER_TICK))
                     .await
                 {
                     Ok(ids) => ids,
@@ -327,7 +363,7 @@ impl Hub {
                     futures_util::stream::iter(ids).for_each_concurrent(LOOKS_AT_ONCE, |id| {
                         let hub = hub.clone();
                         async move {
-                            if let Err(e) = hub.direct(&id).await {
+                            if let Err(e) = hub.tournaments().direct(&id).await {
                                 if e.code != crate::error::ErrorCode::StalePly {
                                     tracing::warn!("tournament {id}: {e}");
                                 }
@@ -349,24 +385,59 @@ impl Hub {
             return Err(ApiError::not_found(format!("no tournament {id:?}")));
         }
         let key = id.to_string();
-        self.read(move |s| s.tournament(&key))
+        self.0
+            .read(move |s| s.tournament(&key))
             .await?
             .ok_or_else(|| ApiError::not_found(format!("no tournament {id:?}")))
     }
 
     /// One look at a tournament: start, pair or finish it when due.
-    pub(crate) async fn direct(self: &Arc<Self>, id: &str) -> Result<(), ApiError> {
+    pub(crate) async fn direct(&self, id: &str) -> Result<(), ApiError> {
         let t = self.tournament(id).await?;
-        let now = self.now_ms();
+        let now = self.0.now_ms();
         match (t.row.status, t.row.kind) {
             (Status::Created, _) if now >= t.row.starts_at => self.start_tournament(t, now).await,
+            (Status::Created, _) => self.remind(&t).await,
             (Status::Running, Kind::Arena) => self.arena_step(t, now).await,
             (Status::Running, Kind::Swiss) => self.swiss_step(t, now).await,
             _ => Ok(()),
         }
     }
 
-    async fn start_tournament(self: &Arc<Self>, t: Tournament, now: i64) -> Result<(), ApiError> {
+    /// Tells a tournament's entrants it starts in a few minutes: once per
+    /// node (then the store keeps one such notification per account and
+    /// tournament, whichever node tells).
+    async fn remind(&self, t: &Tournament) -> Result<(), ApiError> {
+        if self.0.reminded.first(&t.row.id) {
+            self.tell_entrants(t, Some("soon")).await;
+        }
+        Ok(())
+    }
+
+    /// Tells each active entrant of `t` it starts (`detail`: `soon`, or
+    /// `None`: now).
+    async fn tell_entrants(&self, t: &Tournament, detail: Option<&str>) {
+        for e in t
+            .entrants
+            .iter()
+            .filter(|e| e.state == EntrantState::Active)
+        {
+            let mut n = self
+                .0
+                .notification(&e.account_id, NoteKind::TournamentStarting);
+            n.tournament = Some(t.row.id.clone());
+            n.detail = detail.map(str::to_string);
+            if let Err(err) = self.0.notify(n).await {
+                tracing::warn!(
+                    "tournament {}: a notification was not stored: {err:?}",
+                    t.row.id
+                );
+            }
+        }
+    }
+
+    async fn start_tournament(&self, t: Tournament, now: i64) -> Result<(), ApiError> {
+        self.0.reminded.forget(&t.row.id);
         let mut row = t.row.clone();
         let active = t
             .entrants
@@ -388,25 +459,14 @@ impl Hub {
             row.next_at = Some(now);
         }
         tracing::info!("tournament {} started", row.id);
-        let id = row.id.clone();
         self.update(&t, row, Vec::new()).await?;
         // Its entrants are told (once stored: a node that lost the race
         // to start it tells nobody).
-        for e in t
-            .entrants
-            .iter()
-            .filter(|e| e.state == EntrantState::Active)
-        {
-            let mut n = self.notification(&e.account_id, NoteKind::TournamentStarting);
-            n.tournament = Some(id.clone());
-            if let Err(e) = self.notify(n).await {
-                tracing::warn!("tournament {id}: a start notification was not stored: {e:?}");
-            }
-        }
+        self.tell_entrants(&t, None).await;
         Ok(())
     }
 
-    async fn arena_step(self: &Arc<Self>, t: Tournament, now: i64) -> Result<(), ApiError> {
+    async fn arena_step(&self, t: Tournament, now: i64) -> Result<(), ApiError> {
         let ends = t.row.ends_at.unwrap_or(t.row.starts_at);
         if now >= ends {
             if in_play(&t).next().is_none() {
@@ -443,7 +503,7 @@ impl Hub {
         self.pair_games(&t, t.row.clone(), 0, games, now).await
     }
 
-    async fn swiss_step(self: &Arc<Self>, t: Tournament, now: i64) -> Result<(), ApiError> {
+    async fn swiss_step(&self, t: Tournament, now: i64) -> Result<(), ApiError> {
         if in_play(&t).next().is_some() {
             return Ok(());
         }
@@ -456,7 +516,7 @@ impl Hub {
             return self.update(&t, row, Vec::new()).await;
         }
         let Some(next_at) = row.next_at else {
-            row.next_at = Some(now + self.config.swiss_break.as_millis() as i64);
+            row.next_at = Some(now + self.0.config.swiss_break.as_millis() as i64);
             return self.update(&t, row, Vec::new()).await;
         };
         if now < next_at {
@@ -520,7 +580,7 @@ impl Hub {
     /// The entrant pairs that a block stands between.
     async fn forbidden(&self, t: &Tournament) -> Result<Vec<(PlayerId, PlayerId)>, ApiError> {
         let id = t.row.id.clone();
-        let blocks = self.read(move |s| s.tournament_blocks(&id)).await?;
+        let blocks = self.0.read(move |s| s.tournament_blocks(&id)).await?;
         let idx = |account: &str| {
             t.entrants
                 .iter()
@@ -546,7 +606,7 @@ impl Hub {
             expected: t.row.version,
         })];
         all.extend(ops);
-        match self.write_raw(WriteOp::All(all)).await {
+        match self.0.write_raw(WriteOp::All(all)).await {
             Ok(()) => Ok(()),
             Err(e) if e.is_stale() => Err(ApiError::stale_ply(
                 "the tournament changed meanwhile on another server",
@@ -558,7 +618,7 @@ impl Hub {
     /// Creates the games of `pairs` (a `None` North is a bye), stores them
     /// with `row` (version checked), and puts them in play.
     async fn pair_games(
-        self: &Arc<Self>,
+        &self,
         t: &Tournament,
         row: TournamentRow,
         round: u32,
@@ -594,7 +654,7 @@ impl Hub {
                 let (mut seat, _token) = Seat::human(e.username.clone());
                 seat.account = Some(e.account_id.clone());
                 if t.row.rated {
-                    seat.rating = Some(self.seat_rating(&e.account_id, class).await?);
+                    seat.rating = Some(self.0.seat_rating(&e.account_id, class).await?);
                 }
                 seats.push(seat);
             }
@@ -606,7 +666,7 @@ impl Hub {
                 Position::start(),
                 seats,
                 Some(t.row.time_control),
-                self.now_ms(),
+                self.0.now_ms(),
             );
             meta.rated = t.row.rated;
             meta.tournament = Some(t.row.id.clone());
@@ -618,15 +678,15 @@ impl Hub {
                     version: 0,
                     due: Default::default(),
                 },
-                &self.config,
+                &self.0.config,
             )
             .map_err(super::store_err)?;
             live.sync_meta();
             // The clock runs from the pairing: its deadline is stored with
             // the game, so a player who never comes loses on time even if
             // this node dies.
-            super::run_clock(&mut live, self.time().now());
-            let due = self.due(&live);
+            super::run_clock(&mut live, self.0.time().now());
+            let due = self.0.due(&live);
             live.due = due;
             ops.push(WriteOp::Create {
                 meta: live.meta.clone(),
@@ -654,20 +714,34 @@ impl Hub {
         }
         self.update(t, row, ops).await?;
         for live in lives {
-            let slot = self.insert(live);
+            let slot = self.0.insert(live);
             let mut live = slot.state.lock().await;
-            self.after_change(&slot, &mut live, true);
+            self.0.after_change(&slot, &mut live, true);
+            // A Swiss round comes after a break: its players are told where
+            // their game is (an arena's, on its page, are sent at once).
+            if t.row.kind == Kind::Swiss {
+                let id = live.meta.id.clone();
+                for side in oware_core::Side::ALL {
+                    self.0.tell_seat(
+                        &live,
+                        side,
+                        NoteKind::TournamentStarting,
+                        &id,
+                        Some("paired"),
+                    );
+                }
+            }
         }
         Ok(())
     }
 
     /// `POST /api/v1/tournaments`: a new tournament, created by `user`.
-    pub async fn create_tournament(
+    pub async fn create(
         &self,
         req: NewTournament,
         user: &User,
     ) -> Result<TournamentView, ApiError> {
-        let now = self.now_ms();
+        let now = self.0.now_ms();
         // (Tests shorten the tournament's minute, start included.)
         let starts_at = now + i64::from(req.starts_in_s) * 1_000;
         let row = TournamentRow {
@@ -699,10 +773,10 @@ impl Hub {
         let caps = WriteOp::Tournament(TournamentOp::Caps {
             creator: user.id.clone(),
             per_creator: MAX_OPEN_PER_CREATOR,
-            open: self.config.tournament_max_open,
+            open: self.0.config.tournament_max_open,
         });
         let create = WriteOp::Tournament(TournamentOp::Create(row));
-        match self.write_raw(WriteOp::All(vec![caps, create])).await {
+        match self.0.write_raw(WriteOp::All(vec![caps, create])).await {
             Ok(()) => {}
             Err(StoreError::Full {
                 what: Cap::TournamentsOfCreator,
@@ -726,14 +800,14 @@ impl Hub {
             Err(e) => return Err(super::store_err(e)),
         }
         tracing::info!("tournament {id} created by {}", user.username);
-        self.join_tournament(&id, user).await
+        self.join(&id, user).await
     }
 
     /// Creates the schedule's tournaments that start within
     /// [`ANNOUNCE_MS`] (once across nodes: a slot's key is unique in the
     /// store).
     async fn schedule_tournaments(&self, now: i64, announced: &mut HashSet<String>) {
-        for s in &self.config.tournament_schedule {
+        for s in &self.0.config.tournament_schedule {
             let starts_at = s.next_start(now);
             let key = s.key(starts_at);
             if starts_at - now > ANNOUNCE_MS || announced.contains(&key) {
@@ -758,6 +832,7 @@ impl Hub {
                 schedule_key: Some(key.clone()),
             };
             match self
+                .0
                 .write_raw(WriteOp::Tournament(TournamentOp::Create(row)))
                 .await
             {
@@ -771,7 +846,7 @@ impl Hub {
 
     /// `POST /api/v1/tournaments/{id}/join`: joins, or comes back after a
     /// pause.
-    pub async fn join_tournament(&self, id: &str, user: &User) -> Result<TournamentView, ApiError> {
+    pub async fn join(&self, id: &str, user: &User) -> Result<TournamentView, ApiError> {
         let t = self.tournament(id).await?;
         if !t.row.status.is_open() {
             return Err(ApiError::not_allowed("this tournament is over")
@@ -790,26 +865,27 @@ impl Hub {
             )
             .with_reason(Reason::TournamentStarted));
         }
-        if me.is_none() && t.entrants.len() >= self.config.tournament_max_players {
+        if me.is_none() && t.entrants.len() >= self.0.config.tournament_max_players {
             return Err(ApiError::not_allowed("this tournament is full")
                 .with_reason(Reason::TournamentFull));
         }
         let class = RatingClass::of(Some(t.row.time_control));
-        let rating = self.seat_rating(&user.id, class).await?.rating;
-        self.write(WriteOp::Tournament(TournamentOp::Join {
-            tournament_id: id.to_string(),
-            account_id: user.id.clone(),
-            username: user.username.clone(),
-            rating,
-            at: self.now_ms(),
-        }))
-        .await?;
-        self.tournament_view(id, Some(user)).await
+        let rating = self.0.seat_rating(&user.id, class).await?.rating;
+        self.0
+            .write(WriteOp::Tournament(TournamentOp::Join {
+                tournament_id: id.to_string(),
+                account_id: user.id.clone(),
+                username: user.username.clone(),
+                rating,
+                at: self.0.now_ms(),
+            }))
+            .await?;
+        self.view(id, Some(user)).await
     }
 
     /// `POST /api/v1/tournaments/{id}/pause` (arena: not paired until
     /// coming back) and `…/leave` (for good; the results stay).
-    pub async fn set_tournament_state(
+    pub async fn set_state(
         &self,
         id: &str,
         user: &User,
@@ -828,36 +904,33 @@ impl Hub {
             return Err(ApiError::not_allowed("you left this tournament")
                 .with_reason(Reason::TournamentLeft));
         }
-        self.write(WriteOp::Tournament(TournamentOp::State {
-            tournament_id: id.to_string(),
-            account_id: user.id.clone(),
-            state,
-        }))
-        .await?;
-        self.tournament_view(id, Some(user)).await
+        self.0
+            .write(WriteOp::Tournament(TournamentOp::State {
+                tournament_id: id.to_string(),
+                account_id: user.id.clone(),
+                state,
+            }))
+            .await?;
+        self.view(id, Some(user)).await
     }
 
     /// `GET /api/v1/tournaments/{id}`: the tournament with its standings
     /// and games; an entrant who asks is noted as there (arena pairing).
-    pub async fn tournament_view(
-        &self,
-        id: &str,
-        user: Option<&User>,
-    ) -> Result<TournamentView, ApiError> {
+    pub async fn view(&self, id: &str, user: Option<&User>) -> Result<TournamentView, ApiError> {
         let t = self.tournament(id).await?;
-        let now = self.now_ms();
+        let now = self.0.now_ms();
         let me = user.and_then(|u| t.entrants.iter().find(|e| e.account_id == u.id));
         if let Some(me) = me {
             if t.row.status.is_open()
                 && me.state != EntrantState::Left
-                && self.presence.due(id, &me.account_id, now)
+                && self.0.presence.due(id, &me.account_id, now)
             {
                 let op = WriteOp::Tournament(TournamentOp::Seen {
                     tournament_id: id.to_string(),
                     account_ids: vec![me.account_id.clone()],
                     at: now,
                 });
-                if let Err(e) = self.write_raw(op).await {
+                if let Err(e) = self.0.write_raw(op).await {
                     tracing::warn!("tournament {id}: presence not stored: {e}");
                 }
             }
@@ -909,8 +982,8 @@ impl Hub {
 
     /// `GET /api/v1/tournaments`: the open tournaments, then the last 20
     /// finished.
-    pub async fn tournament_list(&self) -> Result<TournamentListView, ApiError> {
-        let list = self.read(|s| s.tournaments(20)).await?;
+    pub async fn list(&self) -> Result<TournamentListView, ApiError> {
+        let list = self.0.read(|s| s.tournaments(20)).await?;
         Ok(TournamentListView {
             tournaments: list.iter().map(|t| summary(&t.row, t.entrants)).collect(),
         })

@@ -163,14 +163,14 @@ pub struct ChatQuery {
 
 impl ChatQuery {
     /// The page asked for.
-    pub fn page(&self) -> Result<crate::store::ChatPage, ApiError> {
+    pub fn page(&self) -> Result<crate::model::chat::ChatPage, ApiError> {
         let limit = self.limit.unwrap_or(50);
         if !(1..=100).contains(&limit) {
             return Err(ApiError::invalid_request(format!(
                 "limit: {limit} is not in 1..100"
             )));
         }
-        Ok(crate::store::ChatPage {
+        Ok(crate::model::chat::ChatPage {
             before: self.before,
             limit,
         })
@@ -568,7 +568,7 @@ fn yes() -> bool {
 #[derive(Clone, Debug)]
 pub struct NewTournament {
     /// Arena or Swiss.
-    pub kind: crate::store::tournaments::Kind,
+    pub kind: crate::model::tournament::Kind,
     /// Its name.
     pub name: String,
     /// Every game's clock.
@@ -586,7 +586,7 @@ pub struct NewTournament {
 impl CreateTournamentReq {
     /// The tournament asked for.
     pub fn parse(self) -> Result<NewTournament, ApiError> {
-        use crate::store::tournaments::Kind;
+        use crate::model::tournament::Kind;
         let bad = |m: String, reason: Reason| ApiError::invalid_request(m).with_reason(reason);
         let kind = match self.kind.as_deref() {
             Some("arena") => Kind::Arena,

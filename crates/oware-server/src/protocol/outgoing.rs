@@ -117,7 +117,7 @@ pub enum ClientOut<'a> {
         ply: u32,
         /// The message.
         #[serde(flatten)]
-        message: &'a crate::store::chat::ChatMessage,
+        message: &'a crate::model::chat::ChatMessage,
     },
     /// Answer to ping.
     Pong {
@@ -329,11 +329,11 @@ pub struct TournamentSummaryView {
     /// Its id.
     pub id: String,
     /// `arena` or `swiss`.
-    pub kind: crate::store::tournaments::Kind,
+    pub kind: crate::model::tournament::Kind,
     /// Its name.
     pub name: String,
     /// `created`, `running`, `finished` or `cancelled`.
-    pub status: crate::store::tournaments::Status,
+    pub status: crate::model::tournament::Status,
     /// Every game's clock.
     pub time_control: crate::model::TimeControl,
     /// Rated games.
@@ -367,7 +367,7 @@ pub struct TournamentStandingView {
     /// Rating when they joined.
     pub rating: i32,
     /// `active`, `paused` or `left`.
-    pub state: crate::store::tournaments::EntrantState,
+    pub state: crate::model::tournament::EntrantState,
     /// The game they are playing now, if any.
     pub playing: Option<String>,
     /// Arena: points (with streak doubles); Swiss: points (a win 1, a draw ½).
@@ -398,14 +398,14 @@ pub struct TournamentGameView {
     /// North's player; `None` for a bye.
     pub north: Option<String>,
     /// How it ended, once it did.
-    pub outcome: Option<crate::store::tournaments::Outcome>,
+    pub outcome: Option<crate::model::tournament::Outcome>,
 }
 
 /// The caller's place in a tournament.
 #[derive(Serialize, Debug, Clone)]
 pub struct YouInTournament {
     /// `active`, `paused` or `left`.
-    pub state: crate::store::tournaments::EntrantState,
+    pub state: crate::model::tournament::EntrantState,
     /// The game they are to play now, if any.
     pub game: Option<String>,
 }
@@ -435,7 +435,7 @@ pub enum AccountOut<'a> {
     /// A new notification, and the unread count with it.
     Notification {
         /// The notification.
-        notification: &'a crate::store::notifications::Notification,
+        notification: &'a crate::model::notification::Notification,
         /// Unread notifications now.
         unread: u32,
     },
@@ -447,7 +447,7 @@ pub enum AccountOut<'a> {
     /// A challenge made, received or answered (its `status` says which).
     Challenge {
         /// The challenge.
-        challenge: &'a crate::store::challenges::Challenge,
+        challenge: &'a crate::model::challenge::Challenge,
     },
     /// The answer to a ping.
     Pong,
@@ -469,7 +469,7 @@ impl AccountOut<'_> {
 #[derive(Serialize, Debug)]
 pub struct NotificationsPage {
     /// Newest first.
-    pub items: Vec<crate::store::notifications::Notification>,
+    pub items: Vec<crate::model::notification::Notification>,
     /// Unread notifications.
     pub unread: u32,
 }

@@ -8,7 +8,7 @@ use super::account_rows::{
 };
 use super::sql::{args, Db, SqlRow, Value};
 use super::StoreError;
-use crate::ratings::{rate, Rating, RatingClass, Score};
+use crate::model::ratings::{rate, Rating, RatingClass, Score};
 
 /// What deleting an account removes or anonymises, in order, once its name
 /// is reserved; its games stay (their seats are anonymised by the hub).

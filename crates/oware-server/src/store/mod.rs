@@ -39,7 +39,7 @@ pub mod sqlite;
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
 
-use crate::ratings::{Rating, RatingClass};
+use crate::model::ratings::{Rating, RatingClass};
 use account_rows::{AccountOp, AccountRow, HistoryPoint, RatingRow, SessionRow};
 pub mod account_rows;
 mod accounts;
@@ -68,14 +68,7 @@ pub mod tournaments;
 use crate::model::GameMeta;
 use chat::{ChatMessage, Room};
 
-/// Which messages of a game's chat to read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ChatPage {
-    /// Only messages older than this one (its `id`).
-    pub before: Option<i64>,
-    /// At most this many, the latest ones.
-    pub limit: u32,
-}
+pub use crate::model::chat::ChatPage;
 
 /// A storage failure (logged; clients see `internal`, or `stale` for
 /// [`StoreError::Stale`]).
@@ -189,39 +182,23 @@ impl StoreError {
     }
 }
 
-/// One stored ply.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct StoredPly {
-    /// A move letter, or `-` for a turn lost on time.
-    pub text: String,
-    /// Both clocks' time left after the ply (South, North), when the game has a clock.
-    pub clock: Option<[u64; 2]>,
-    /// When it was played, ms since the epoch.
-    pub at: i64,
-}
+pub use crate::model::game::{Due, StoredGame, StoredPly};
 
-/// A game as stored: metadata and plies, and where its timers stand.
-#[derive(Clone, Debug)]
-pub struct StoredGame {
-    /// Everything but the plies.
-    pub meta: GameMeta,
-    /// The plies in order.
-    pub plies: Vec<StoredPly>,
-    /// Changes stored so far (0 when created).
-    pub version: u64,
-    /// Deadlines when the game was stored.
-    pub due: Due,
-}
-
-/// A game's deadlines, in ms since the epoch, kept in the database so that
-/// any node can act on them when the node that set them is gone.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Due {
-    /// When the running side's time runs out (its clock was running).
-    pub clock: Option<i64>,
-    /// When something must happen at the latest: the clock's deadline, or
-    /// the computer's reply overdue.
-    pub at: Option<i64>,
+/// Opens the database a server would: a PostgreSQL URL, a SQLite file, or
+/// the default SQLite file of `oware serve` (the operator's tools and the
+/// tests' look at a server's database).
+pub async fn open(db: Option<&str>) -> Result<std::sync::Arc<dyn Store>, StoreError> {
+    Ok(match db {
+        Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+            std::sync::Arc::new(PgStore::connect(url, 2).await?)
+        }
+        Some(path) => std::sync::Arc::new(SqliteStore::open(std::path::Path::new(path))?),
+        None => {
+            let path = crate::default_db_path()
+                .map_err(|e| StoreError::Open(format!("no default database: {e}")))?;
+            std::sync::Arc::new(SqliteStore::open(&path)?)
+        }
+    })
 }
 
 /// One durable change.
@@ -305,20 +282,7 @@ pub enum WriteOp {
     All(Vec<WriteOp>),
 }
 
-/// Which games a listing wants.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Listing {
-    /// Finished public games, most recently created first.
-    Public,
-    /// Public online games waiting for an opponent, newest first.
-    Lobby,
-    /// Public online games being played, with a change at or after `since`
-    /// (ms since the Unix epoch), most recently changed first.
-    Playing {
-        /// The oldest last change listed.
-        since: i64,
-    },
-}
+pub use crate::model::game::Listing;
 
 /// What the store's subscription delivers.
 #[derive(Clone, Debug, PartialEq, Eq)]

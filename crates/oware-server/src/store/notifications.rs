@@ -1,9 +1,8 @@
 //! An account's notifications as stored: the row type, its writes (with
-//! the rules that keep them bounded: one unread "your turn" per game, the
-//! newest [`KEEP`] per account, nothing from a blocked player) and reads,
+//! the rules that keep them bounded: one unread "your turn" per game, one
+//! "starts soon" per tournament, the newest [`KEEP`] per account, nothing
+//! from a blocked player) and reads,
 //! once for both stores. (Who is told what is `hub/notifications.rs`.)
-
-use serde::{Deserialize, Serialize};
 
 use super::sql::{args, Db, SqlRow};
 use super::StoreError;
@@ -11,83 +10,7 @@ use super::StoreError;
 /// Notifications kept per account: older ones are pruned as new ones come.
 pub const KEEP: u32 = 100;
 
-/// What a notification is about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Kind {
-    /// A game waits for the account's move.
-    YourTurn,
-    /// A challenge was received, accepted or declined (`detail` says which).
-    Challenge,
-    /// A tournament the account entered is starting, or paired it.
-    TournamentStarting,
-    /// A followed player started a game.
-    FollowedPlaying,
-}
-
-impl Kind {
-    /// The kind as stored.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Kind::YourTurn => "your_turn",
-            Kind::Challenge => "challenge",
-            Kind::TournamentStarting => "tournament_starting",
-            Kind::FollowedPlaying => "followed_playing",
-        }
-    }
-
-    /// A stored kind, read back (`None` for one this program does not know).
-    pub fn from_stored(text: &str) -> Option<Kind> {
-        Some(match text {
-            "your_turn" => Kind::YourTurn,
-            "challenge" => Kind::Challenge,
-            "tournament_starting" => Kind::TournamentStarting,
-            "followed_playing" => Kind::FollowedPlaying,
-            _ => return None,
-        })
-    }
-}
-
-/// One notification.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Notification {
-    /// Its id.
-    pub id: String,
-    /// The account told (never sent).
-    #[serde(skip)]
-    pub account: String,
-    /// What about.
-    pub kind: Kind,
-    /// When, ms since the epoch (sent as an RFC 3339 date).
-    #[serde(serialize_with = "date")]
-    pub at: i64,
-    /// Seen.
-    pub read: bool,
-    /// The game, if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub game: Option<String>,
-    /// The player whose action it tells of, by name.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub from: Option<String>,
-    /// That player's account (never sent: a block between the two keeps
-    /// the notification from being stored).
-    #[serde(skip)]
-    pub from_account: Option<String>,
-    /// The tournament, if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tournament: Option<String>,
-    /// The challenge, if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub challenge: Option<String>,
-    /// A word more for its kind (a challenge's `received`, `accepted`,
-    /// `declined`; its id).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub detail: Option<String>,
-}
-
-fn date<S: serde::Serializer>(ms: &i64, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&crate::model::rfc3339(*ms))
-}
+pub use crate::model::notification::{Kind, Notification};
 
 /// A change to notifications.
 #[derive(Clone, Debug)]
@@ -127,7 +50,10 @@ pub(crate) async fn apply(db: &impl Db, op: &NotificationOp) -> Result<(), Store
                      WHERE (blocker = $2 AND blocked = $8) OR (blocker = $8 AND blocked = $2))
                  AND NOT EXISTS (SELECT 1 FROM notifications
                      WHERE account_id = $2 AND kind = 'your_turn' AND $3 = 'your_turn'
-                     AND game_id = $6 AND NOT is_read)",
+                     AND game_id = $6 AND NOT is_read)
+                 AND NOT EXISTS (SELECT 1 FROM notifications
+                     WHERE account_id = $2 AND kind = $3 AND $3 = 'tournament_starting'
+                     AND tournament_id = $9 AND detail = 'soon' AND $10 = 'soon')",
                 args![
                     &n.id,
                     &n.account,

@@ -12,7 +12,7 @@
 
 use super::sql::{args, Db, SqlRow, Value};
 use super::StoreError;
-use crate::ratings::{rate, Rating, Score};
+use crate::model::ratings::{rate, Rating, Score};
 
 /// An attempt to apply.
 #[derive(Clone, Debug, PartialEq)]

@@ -279,7 +279,7 @@ pub(crate) struct Dialect {
 macro_rules! store_reads {
     ($store:ty { $($game_items:item)* }) => {
         const _: () = {
-            use $crate::ratings::{Rating, RatingClass};
+            use $crate::model::ratings::{Rating, RatingClass};
             use $crate::store::account_rows::{
                 AccountRow, HistoryPoint, RatingRow, Relations, ReportFilter, ReportRow, SessionRow,
             };
@@ -454,10 +454,11 @@ macro_rules! store_reads {
                 fn claim_tournaments(
                     &self,
                     now: i64,
+                    soon: i64,
                     lease: Lease,
                     limit: u32,
                 ) -> Result<Vec<String>, StoreError> {
-                    self.read(async |db| tournaments::claim(db, now, lease, limit).await)
+                    self.read(async |db| tournaments::claim(db, now, soon, lease, limit).await)
                 }
 
                 fn release_tournament(&self, id: &str, lease: Lease) -> Result<(), StoreError> {

@@ -8,8 +8,6 @@
 //! order they joined) and `tournament_games` (each pairing: a game of the
 //! `games` table, or a bye, with its outcome once known).
 
-use serde::{Deserialize, Serialize};
-
 use super::sql::{args, Db, SqlRow};
 use super::{Lease, StoreError};
 use crate::model::TimeControl;
@@ -17,80 +15,7 @@ pub use oware_tournament::Outcome;
 
 pub use crate::model::TournamentKind as Kind;
 
-/// Where a tournament stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    /// Taking entrants; starts at `starts_at`.
-    Created,
-    /// Being played.
-    Running,
-    /// Over: the standings are final.
-    Finished,
-    /// Called off (too few players at the start).
-    Cancelled,
-}
-
-impl Status {
-    /// As stored.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Created => "created",
-            Status::Running => "running",
-            Status::Finished => "finished",
-            Status::Cancelled => "cancelled",
-        }
-    }
-
-    /// From the stored text.
-    pub fn parse(s: &str) -> Option<Status> {
-        match s {
-            "created" => Some(Status::Created),
-            "running" => Some(Status::Running),
-            "finished" => Some(Status::Finished),
-            "cancelled" => Some(Status::Cancelled),
-            _ => None,
-        }
-    }
-
-    /// Still to be played (a node looks after it).
-    pub fn is_open(self) -> bool {
-        matches!(self, Status::Created | Status::Running)
-    }
-}
-
-/// An entrant's state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum EntrantState {
-    /// Paired when their turn comes.
-    Active,
-    /// Arena: not paired until they come back.
-    Paused,
-    /// Gone for good (Swiss: withdrawn); keeps their results.
-    Left,
-}
-
-impl EntrantState {
-    /// As stored.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EntrantState::Active => "active",
-            EntrantState::Paused => "paused",
-            EntrantState::Left => "left",
-        }
-    }
-
-    /// From the stored text.
-    pub fn parse(s: &str) -> Option<EntrantState> {
-        match s {
-            "active" => Some(EntrantState::Active),
-            "paused" => Some(EntrantState::Paused),
-            "left" => Some(EntrantState::Left),
-            _ => None,
-        }
-    }
-}
+pub use crate::model::tournament::{EntrantState, Status};
 
 /// One tournament's row.
 #[derive(Clone, Debug, PartialEq)]
@@ -178,22 +103,7 @@ pub struct Tournament {
     pub pairings: Vec<PairingRow>,
 }
 
-/// A tournament an account entered, as its data export lists it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Entered {
-    /// The tournament's id.
-    pub id: String,
-    /// Its name.
-    pub name: String,
-    /// Arena or Swiss.
-    pub kind: Kind,
-    /// Where it stands.
-    pub status: Status,
-    /// When it starts, ms since the epoch.
-    pub starts_at: i64,
-    /// The account's state in it.
-    pub state: EntrantState,
-}
+pub use crate::model::tournament::Entered;
 
 impl Entered {
     /// From the stored text columns (both stores).
@@ -330,7 +240,8 @@ pub trait TournamentStore: Send + Sync + 'static {
     /// start), then the `finished` latest finished or cancelled ones.
     fn tournaments(&self, finished: u32) -> Result<Vec<TournamentSummary>, super::StoreError>;
     /// Claims up to `limit` of the tournaments that need a look (running,
-    /// or due to start) that no node claimed in the last `lease_ms`, each
+    /// or due to start by `soon`: at `now`, or soon enough for its
+    /// entrants to be reminded) that no node claimed in the last `lease_ms`, each
     /// for `lease_ms` (PostgreSQL: `FOR UPDATE SKIP LOCKED`, so two nodes
     /// never claim the same one at once). Fair: tournaments due to start
     /// first, then the site's own, then the one looked at longest ago, so
@@ -341,6 +252,7 @@ pub trait TournamentStore: Send + Sync + 'static {
     fn claim_tournaments(
         &self,
         now: i64,
+        soon: i64,
         lease: super::Lease,
         limit: u32,
     ) -> Result<Vec<String>, super::StoreError>;
@@ -686,21 +598,27 @@ pub(crate) async fn tournaments(
 pub(crate) async fn claim(
     db: &impl Db,
     now: i64,
+    soon: i64,
     lease: Lease,
     limit: u32,
 ) -> Result<Vec<String>, StoreError> {
+    // Those due to start or running before those only to be reminded.
     let sql = format!(
         "UPDATE tournaments SET claim = $2 WHERE id IN (
             SELECT id FROM tournaments
-            WHERE (status = 'running' OR (status = 'created' AND starts_at <= $1))
+            WHERE (status = 'running' OR (status = 'created' AND starts_at <= $5))
             AND coalesce(claim, 0) <= $4
-            ORDER BY status = 'running', creator IS NOT NULL, coalesce(claim, 0), starts_at, id
+            ORDER BY status = 'created' AND starts_at > $1, status = 'running',
+                creator IS NOT NULL, coalesce(claim, 0), starts_at, id
             LIMIT $3{})
          RETURNING id",
         db.dialect().skip_locked
     );
-    db.column(&sql, args![now, lease.now + lease.ms, limit, lease.now])
-        .await
+    db.column(
+        &sql,
+        args![now, lease.now + lease.ms, limit, lease.now, soon.max(now)],
+    )
+    .await
 }
 
 /// See [`TournamentStore::release_tournament`].

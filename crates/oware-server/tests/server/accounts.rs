@@ -6,7 +6,8 @@
 use std::net::SocketAddr;
 
 use crate::common::*;
-use oware_server::accounts::{token_hash, AccountOp, SessionRow};
+use oware_server::accounts::{token_hash, SessionRow};
+use oware_server::store::account_rows::AccountOp;
 use oware_server::store::WriteOp;
 use oware_server::{Config, RateLimits, Server};
 use serde_json::{json, Value};
@@ -174,7 +175,7 @@ async fn forged_stolen_and_expired_sessions_and_missing_csrf_tokens() {
     let token = "e".repeat(64);
     // Through the operator's own opening of the database: the hub keeps
     // its store to itself.
-    let store = oware_server::admin::open(Some(server.db())).await.unwrap();
+    let store = oware_server::store::open(Some(server.db())).await.unwrap();
     let account_id = {
         let me = store.account_by_name("ama").unwrap().unwrap();
         me.id

@@ -738,6 +738,19 @@ async fn idle_games_leave_memory_and_come_back_from_the_database() {
 }
 
 /// The `oware_engine_searches_total` counter of `lane` in `/metrics`.
+/// A game's plies as stored, and whether it has no deadline stored (no
+/// node's sweep of overdue games can claim it), read from the database.
+async fn no_deadline(path: &std::path::Path, id: &str) -> (usize, bool) {
+    let store = oware_server::store::open(path.to_str()).await.unwrap();
+    let id = id.to_string();
+    let g = tokio::task::spawn_blocking(move || store.load(&id))
+        .await
+        .unwrap()
+        .unwrap()
+        .expect("the game is stored");
+    (g.plies.len(), g.due.at.is_none())
+}
+
 async fn engine_searches(addr: std::net::SocketAddr, lane: &str) -> u64 {
     let m = get(addr, "/metrics").await.body;
     let key = format!("oware_engine_searches_total{{lane=\"{lane}\"}} ");
@@ -839,9 +852,14 @@ async fn the_browser_plays_the_computers_moves_and_the_server_engine_stays_idle(
     .await;
     assert_eq!(r.status, 200, "{}", r.body);
     ply += 1;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Read at once, not after a wait: the server decides to search inside
+    // the move's commit, before it answers (a search begun would show as
+    // `thinking`, or as the computer's ply), and a game whose moves the
+    // browser plays has no deadline for any node's sweep to claim.
     let g = get(addr, &format!("/api/v1/games/{id}")).await.json();
     assert_eq!(g["ply"], ply, "nobody played the computer's move");
+    assert_eq!(g["thinking"], false);
+    assert_eq!(no_deadline(&path, &id).await, (ply as usize, true));
     assert_eq!(engine_searches(addr, "game").await, 0);
     // A browser whose engine failed gives the moves back to the server.
     let engine = format!("/api/v1/games/{id}/engine");
@@ -932,11 +950,13 @@ async fn the_browser_engine_choice_survives_a_restart() {
     )
     .await;
     assert_eq!(r.status, 200, "{}", r.body);
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // At once, as above: loading a game and a move decide whether to
+    // search before answering, and neither game has a deadline to claim.
     for (id, ply) in [(&chosen_at_start, 0), (&chosen_later, 1)] {
         let g = get(addr, &format!("/api/v1/games/{id}")).await.json();
         assert_eq!(g["ply"], ply, "{id}: nobody played the computer's move");
         assert_eq!(g["thinking"], false);
+        assert_eq!(no_deadline(&path, id).await, (ply, true));
     }
     assert_eq!(engine_searches(addr, "game").await, 0);
     // Given back to the server, which plays at once; that choice is kept too.

@@ -187,10 +187,11 @@ impl oware_server::store::tournaments::TournamentStore for Flaky {
     fn claim_tournaments(
         &self,
         now: i64,
+        soon: i64,
         lease: Lease,
         limit: u32,
     ) -> Result<Vec<String>, StoreError> {
-        self.inner.claim_tournaments(now, lease, limit)
+        self.inner.claim_tournaments(now, soon, lease, limit)
     }
     fn release_tournament(&self, id: &str, lease: Lease) -> Result<(), StoreError> {
         self.inner.release_tournament(id, lease)
@@ -415,23 +416,21 @@ async fn a_rematch_link_that_cannot_be_stored_is_not_kept() {
 }
 
 /// No database error reaches a client in the database's own words: a
-/// change that is not a game's (an account's follow) that the store
-/// refuses is answered `internal` with the server's words; the store's
-/// text stays in the log.
+/// change that is not a game's (a new account, through the hub's accounts
+/// service) that the store refuses is answered `internal` with the
+/// server's words; the store's text stays in the log.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_raw_database_error_reaches_a_client() {
     let (_dir, store, hub) = hub().await;
     store.fail_after(0);
     let e = hub
-        .write_change(
-            WriteOp::Account(oware_server::accounts::AccountOp::Follow {
-                follower: "a".into(),
-                followed: "b".into(),
-                on: true,
-                at: 0,
-            }),
-            oware_server::error::ApiError::not_stored,
-        )
+        .accounts()
+        .create(oware_server::accounts::AccountRow {
+            id: "a".into(),
+            username: "ama".into(),
+            password_hash: "x".into(),
+            created_at: 0,
+        })
         .await
         .unwrap_err();
     assert_eq!(e.code.as_str(), "internal");

@@ -190,10 +190,13 @@ async fn follow_block_and_report() {
     assert_eq!(r.code(), "rate_limited", "{}", r.body);
 
     // The operator reads them from the database, closes one and the account.
-    let store = oware_server::admin::open(Some(dir.path().join("games.sqlite3").to_str().unwrap()))
-        .await
-        .unwrap();
-    let open = oware_server::admin::reports(&store, false).await.unwrap();
+    let store = oware_server::admin::Operator::open(
+        Some(dir.path().join("games.sqlite3").to_str().unwrap()),
+        oware_server::time::Time::wall(),
+    )
+    .await
+    .unwrap();
+    let open = store.reports(false).await.unwrap();
     assert_eq!(open.len(), 10);
     let first = open.iter().find(|r| r.id == report).unwrap();
     assert_eq!(first.reporter_name.as_deref(), Some("Ama"));
@@ -202,25 +205,10 @@ async fn follow_block_and_report() {
         ("Kofi", "abuse")
     );
     assert_eq!(first.game_id.as_deref(), Some(g2.as_str()));
-    oware_server::admin::close_report(&store, &oware_server::time::Time::wall(), &report, "warned")
-        .await
-        .unwrap();
-    assert!(oware_server::admin::close_report(
-        &store,
-        &oware_server::time::Time::wall(),
-        &report,
-        "again"
-    )
-    .await
-    .is_err());
-    assert_eq!(
-        oware_server::admin::reports(&store, false)
-            .await
-            .unwrap()
-            .len(),
-        9
-    );
-    let all = oware_server::admin::reports(&store, true).await.unwrap();
+    store.close_report(&report, "warned").await.unwrap();
+    assert!(store.close_report(&report, "again").await.is_err());
+    assert_eq!(store.reports(false).await.unwrap().len(), 9);
+    let all = store.reports(true).await.unwrap();
     assert_eq!(
         all.iter()
             .find(|r| r.id == report)
@@ -229,9 +217,7 @@ async fn follow_block_and_report() {
             .as_deref(),
         Some("warned")
     );
-    oware_server::admin::close_account(&store, &oware_server::time::Time::wall(), "kofi", "abuse")
-        .await
-        .unwrap();
+    store.close_account("kofi", "abuse").await.unwrap();
     // Kofi's session is gone and he cannot sign in again.
     let r = as_browser(KOFI, addr, &kofi, "GET", "/api/v1/account", None).await;
     assert_eq!(r.status, 401, "{}", r.body);
@@ -244,7 +230,8 @@ async fn follow_block_and_report() {
     )
     .await;
     assert_eq!(r.json()["error"]["reason"], "account_closed", "{}", r.body);
-    assert!(oware_server::admin::reports(&store, true)
+    assert!(store
+        .reports(true)
         .await
         .unwrap()
         .iter()

@@ -332,9 +332,11 @@ async fn a_correspondence_move_notifies_the_player_to_move_live_and_once() {
     )
     .await;
     assert!(r.status < 300, "{}", r.body);
-    let gone = hub
-        .read(move |store| store.notification(&nid))
+    // Looked up in the database itself: the hub keeps its store to itself.
+    let store = oware_server::store::open(Some(server.db())).await.unwrap();
+    let gone = tokio::task::spawn_blocking(move || store.notification(&nid))
         .await
+        .unwrap()
         .unwrap();
     assert!(gone.is_none());
     // And nothing is stored for an account that is no more.
@@ -348,7 +350,8 @@ async fn a_correspondence_move_notifies_the_player_to_move_live_and_once() {
 pub async fn account_id(server: &oware_server::Server, name: &'static str) -> String {
     server
         .hub()
-        .read(move |store| store.account_by_name(name))
+        .accounts()
+        .by_name(name)
         .await
         .unwrap()
         .expect("the account")
@@ -546,4 +549,190 @@ async fn a_prepared_reply_leaves_the_your_turn_with_the_right_player() {
     }
     assert_eq!(unread(AMA, addr, &ama).await, 1);
     assert_eq!(unread(KOFI, addr, &kofi).await, 0);
+}
+
+/// Moves the manual clock on by `ms` and waits for the tournaments'
+/// director to finish a look begun at the new time (its metrics say when).
+async fn director_at(server: &oware_server::Server, time: &Time, ms: u64) {
+    time.advance(std::time::Duration::from_millis(ms));
+    let at = time.unix_ms();
+    until(
+        || async move { server.hub().metrics().director_done_at() >= at },
+        "the director's look at the new time",
+    )
+    .await;
+}
+
+/// An account's notifications, newest first.
+async fn items(addr: SocketAddr, p: &crate::common::tournaments::Player) -> Vec<Value> {
+    let r = as_browser(p.src, addr, &p.b, "GET", "/api/v1/notifications", None).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    r.json()["items"].as_array().unwrap().clone()
+}
+
+/// A Swiss's entrants are told once, five minutes before it starts (not
+/// before, and not again on the director's next looks or its start), then
+/// at its start, and each where their game of the round is.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_swiss_reminds_its_entrants_once_then_tells_them_their_games() {
+    use crate::common::tournaments::{create, create_joined, players, wait_for};
+    let (time, _dir, server) = on_a_manual_clock().await;
+    let addr = server.addr();
+    let ps = players(addr, 3).await;
+    let id = create_joined(
+        addr,
+        &ps,
+        create("swiss", json!({"rounds": 2, "starts_in_s": 1800})),
+    )
+    .await;
+    let kinds = |items: &[Value]| -> Vec<String> {
+        items
+            .iter()
+            .map(|n| {
+                format!(
+                    "{}/{}",
+                    n["kind"].as_str().unwrap(),
+                    n["detail"].as_str().unwrap_or("-")
+                )
+            })
+            .collect()
+    };
+    // 25 minutes on: five minutes and a second before the start, nothing.
+    director_at(&server, &time, 25 * 60_000 - 1_000).await;
+    for p in &ps {
+        assert_eq!(kinds(&items(addr, p).await), Vec::<String>::new());
+    }
+    // A second later every entrant is told, once, however many looks.
+    let mut ws2 = account_ws(addr, &ps[2].b).await.unwrap();
+    recv_type(&mut ws2, "unread").await;
+    director_at(&server, &time, 1_000).await;
+    let n = recv_type(&mut ws2, "notification").await;
+    assert_eq!(n["notification"]["detail"], "soon", "{n}");
+    assert_eq!(n["notification"]["tournament"], json!(id));
+    for _ in 0..3 {
+        director_at(&server, &time, 1_000).await;
+    }
+    for p in &ps {
+        assert_eq!(
+            kinds(&items(addr, p).await),
+            ["tournament_starting/soon"],
+            "{}",
+            p.name
+        );
+    }
+    // Its start, then the first round paired: two players told where
+    // their game is, from whom; the third has the bye.
+    let mut sockets = Vec::new();
+    for p in &ps {
+        let mut ws = account_ws(addr, &p.b).await.unwrap();
+        recv_type(&mut ws, "unread").await;
+        sockets.push(ws);
+    }
+    time.advance(std::time::Duration::from_secs(5 * 60));
+    let v = wait_for(addr, &ps[0], &id, "the first round paired", |v| {
+        v["round"] == 1
+    })
+    .await;
+    let game = v["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| !g["id"].is_null())
+        .expect("a game")
+        .clone();
+    let south = ps
+        .iter()
+        .position(|p| game["south"] == json!(p.name))
+        .unwrap();
+    loop {
+        let n = recv_type(&mut sockets[south], "notification").await;
+        if n["notification"]["detail"] == "paired" {
+            break;
+        }
+    }
+    let paired = items(addr, &ps[south]).await;
+    assert_eq!(
+        kinds(&paired),
+        [
+            "tournament_starting/paired",
+            "tournament_starting/-",
+            "tournament_starting/soon"
+        ]
+    );
+    assert_eq!(paired[0]["game"], game["id"]);
+    assert_eq!(paired[0]["from"], game["north"]);
+    assert_eq!(paired[0]["tournament"], json!(id));
+}
+
+/// A take-back request and a rematch offer tell the opponent's account
+/// (in case they left the page), naming the game to open.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_takeback_request_and_a_rematch_tell_the_opponent() {
+    let (_time, _dir, server) = on_a_manual_clock().await;
+    let addr = server.addr();
+    let ama = sign_up_from(AMA, addr, "Ama", "seeds-and-houses").await;
+    let kofi = sign_up_from(KOFI, addr, "Kofi", "houses-and-seeds").await;
+    let r = call(
+        AMA,
+        addr,
+        &ama,
+        "/api/v1/games",
+        json!({"mode": "online", "public": true, "side": "S"}),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.json()["id"].as_str().unwrap().to_string();
+    let south = r.json()["tokens"]["S"].as_str().unwrap().to_string();
+    let j = call(
+        KOFI,
+        addr,
+        &kofi,
+        &format!("/api/v1/games/{id}/join"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(j.status, 200, "{}", j.body);
+    let north = j.json()["token"].as_str().unwrap().to_string();
+    let mut ws = account_ws(addr, &kofi).await.unwrap();
+    recv_type(&mut ws, "unread").await;
+    play(addr, &id, &south, 0).await;
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{id}/takeback"),
+        json!({"token": south, "action": "offer"}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let n = recv_type(&mut ws, "notification").await;
+    assert_eq!(n["notification"]["kind"], "takeback", "{n}");
+    assert_eq!(n["notification"]["game"], json!(id));
+    assert_eq!(n["notification"]["from"], "Ama");
+    // Kofi declines, resigns; Ama offers a rematch: Kofi is told of it.
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{id}/takeback"),
+        json!({"token": north, "action": "decline"}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{id}/resign"),
+        json!({"token": north}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{id}/rematch"),
+        json!({"token": south}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let rematch = r.json()["id"].as_str().unwrap().to_string();
+    let n = recv_type(&mut ws, "notification").await;
+    assert_eq!(n["notification"]["kind"], "rematch", "{n}");
+    assert_eq!(n["notification"]["game"], json!(rematch));
+    assert_eq!(n["notification"]["from"], "Ama");
+    assert_eq!(unread(KOFI, addr, &kofi).await, 2);
 }

@@ -6,9 +6,10 @@ use std::time::Duration;
 
 use oware_core::Position;
 use oware_server::accounts::ratings::RatingClass;
-use oware_server::accounts::{AccountOp, AccountRow, RatedGame, SessionRow};
+use oware_server::accounts::{AccountRow, RatedGame, SessionRow};
 use oware_server::hub::chat::{ChatMessage, Room};
 use oware_server::model::{GameMeta, Mode, Seat};
+use oware_server::store::account_rows::AccountOp;
 use oware_server::store::{
     ChatPage, Due, Lease, Listing, Notice, PgStore, SqliteStore, Store, StoreError, StoredPly,
     WriteOp,

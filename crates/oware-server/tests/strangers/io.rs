@@ -236,7 +236,7 @@ async fn finding_5_slow_headers_from_one_address_cannot_hold_every_connection() 
 /// `name` directly through the hub (the upload route has its own limits,
 /// finding 11's).
 async fn fill_account(server: &oware_server::Server, name: &str, n: usize, plies: usize) {
-    let store = oware_server::admin::open(Some(server.db())).await.unwrap();
+    let store = oware_server::store::open(Some(server.db())).await.unwrap();
     let key = name.to_string();
     let s = store.clone();
     let account = tokio::task::spawn_blocking(move || s.account_by_name(&key))
@@ -459,10 +459,13 @@ async fn finding_7_report_text_cannot_drive_the_operators_terminal() {
     .await;
     assert_eq!(r.status, 201, "{}", r.body);
 
-    let store = oware_server::admin::open(Some(dir.path().join("games.sqlite3").to_str().unwrap()))
-        .await
-        .unwrap();
-    let reports = oware_server::admin::reports(&store, true).await.unwrap();
+    let store = oware_server::admin::Operator::open(
+        Some(dir.path().join("games.sqlite3").to_str().unwrap()),
+        oware_server::time::Time::wall(),
+    )
+    .await
+    .unwrap();
+    let reports = store.reports(true).await.unwrap();
     let out = oware_server::admin::render_reports(&reports, true);
     let raw: Vec<char> = out
         .chars()

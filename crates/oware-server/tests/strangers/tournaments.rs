@@ -374,8 +374,11 @@ async fn finding_12_the_export_is_whole_and_deletion_leaves_no_name() {
     let v = view(addr, me, &id).await;
     assert_eq!(v["creator"], "Deleted player", "{v:#}");
     assert!(!names(&v).contains(&leaver.name), "{v:#}");
-    let store = oware_server::admin::open(Some(server.db())).await.unwrap();
-    let reports = oware_server::admin::reports(&store, true).await.unwrap();
+    let store =
+        oware_server::admin::Operator::open(Some(server.db()), oware_server::time::Time::wall())
+            .await
+            .unwrap();
+    let reports = store.reports(true).await.unwrap();
     assert_eq!(reports.len(), 1);
     assert_eq!(reports[0].reported_name, "Deleted player");
     let r = call(addr, me, "GET", "/api/v1/account/export", None).await;

@@ -220,7 +220,11 @@ export function notificationText(n) {
       if (n.detail === 'accepted') return { text: t('inbox.challengeAccepted', { name: from }), href: n.game ? `/game/${encodeURIComponent(n.game)}` : null };
       if (n.detail === 'declined') return { text: t('inbox.challengeDeclined', { name: from }), href: null };
       return { text: t('inbox.challengeReceived', { name: from }), href: from ? `/player/${encodeURIComponent(from)}` : null };
-    case 'tournament_starting': return { text: t('inbox.tournament'), href: n.tournament ? `/tournament/${encodeURIComponent(n.tournament)}` : null };
+    case 'tournament_starting':
+      if (n.detail === 'paired' && n.game) return { text: t('inbox.tournamentPaired', { name: from }), href: `/game/${encodeURIComponent(n.game)}` };
+      return { text: t(n.detail === 'soon' ? 'inbox.tournamentSoon' : 'inbox.tournament'), href: n.tournament ? `/tournament/${encodeURIComponent(n.tournament)}` : null };
+    case 'rematch': return { text: t('inbox.rematch', { name: from }), href: n.game ? `/game/${encodeURIComponent(n.game)}` : null };
+    case 'takeback': return { text: t('inbox.takeback', { name: from }), href: n.game ? `/game/${encodeURIComponent(n.game)}` : null };
     case 'followed_playing': return { text: t('inbox.followedPlaying', { name: from }), href: n.game ? `/game/${encodeURIComponent(n.game)}` : null };
     default: return { text: n.kind, href: null };
   }

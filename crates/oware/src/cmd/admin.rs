@@ -57,30 +57,22 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         .enable_all()
         .build()?;
     rt.block_on(async move {
-        let store = oware_server::admin::open(args.db.as_deref()).await?;
+        let operator = oware_server::admin::Operator::open(
+            args.db.as_deref(),
+            oware_server::time::Time::wall(),
+        )
+        .await?;
         match args.action {
             Action::Reports { all } => {
-                let reports = oware_server::admin::reports(&store, all).await?;
+                let reports = operator.reports(all).await?;
                 print!("{}", oware_server::admin::render_reports(&reports, all));
             }
             Action::CloseReport { id, note } => {
-                oware_server::admin::close_report(
-                    &store,
-                    &oware_server::time::Time::wall(),
-                    &id,
-                    &note,
-                )
-                .await?;
+                operator.close_report(&id, &note).await?;
                 println!("Report {} closed.", oware_server::admin::printable(&id));
             }
             Action::CloseAccount { name, reason } => {
-                oware_server::admin::close_account(
-                    &store,
-                    &oware_server::time::Time::wall(),
-                    &name,
-                    &reason,
-                )
-                .await?;
+                operator.close_account(&name, &reason).await?;
                 println!(
                     "The account {} is closed: it cannot sign in, and its sessions have ended.",
                     oware_server::admin::printable(&name)

@@ -74,10 +74,6 @@ pub struct ServeArgs {
     /// day at 18:00 UTC). Repeat the flag for several.
     #[arg(long, value_name = "KIND EVERY CLOCK LENGTH")]
     tournament_schedule: Vec<oware_server::schedule::Scheduled>,
-    /// Milliseconds between a Swiss round's end and the next round's
-    /// pairing (default 20 s; shorter for tests).
-    #[arg(long, hide = true, value_parser = clap::value_parser!(u64).range(0..=600_000))]
-    swiss_break_ms: Option<u64>,
     /// For tests of separate processes only: the server's clock stands
     /// still at this Unix time in milliseconds ("now": the time of the
     /// start) and moves only when a client on the loopback address asks
@@ -152,9 +148,6 @@ pub fn run(command: Command) -> anyhow::Result<()> {
                     })?,
                 };
                 options.config.time = oware_server::time::Time::manual(at);
-            }
-            if let Some(ms) = args.swiss_break_ms {
-                options.config.swiss_break = std::time::Duration::from_millis(ms);
             }
             options.config.book = !args.no_book;
             if args.tablebase_seeds > 0 {
