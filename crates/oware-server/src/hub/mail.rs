@@ -390,8 +390,24 @@ impl Hub {
                             tracing::warn!("the outbox was not pruned: {e}");
                         }
                     }
-                    hub.drain_outbox().await;
-                    hub.read(|store| store.next_mail_due()).await.ok().flatten()
+                    match hub.drain_outbox().await {
+                        Ok(()) => hub.read(|store| store.next_mail_due()).await,
+                        Err(e) => Err(e),
+                    }
+                };
+                let next = match next {
+                    Ok(next) => next,
+                    Err(e) => {
+                        // The store did not answer (a busy database): tried
+                        // again a second later on the machine's time, as
+                        // any query is, whatever the server's clock does.
+                        tracing::warn!("the outbox could not be read: {e:?}");
+                        tokio::select! {
+                            _ = wake.notified() => {}
+                            _ = tokio::time::sleep(Duration::from_secs(1)) => {}
+                        }
+                        continue;
+                    }
                 };
                 // Until the next mail is due, a new one is queued here, or
                 // (for other nodes' rows) a minute has passed.
@@ -409,26 +425,19 @@ impl Hub {
         });
     }
 
-    /// Sends every mail due now.
-    async fn drain_outbox(&self) {
+    /// Sends every mail due now; an error when the outbox cannot be read.
+    async fn drain_outbox(&self) -> Result<(), ApiError> {
         loop {
             let now = self.now_ms();
             let lease = Lease {
                 now: self.time().lease_ms(),
                 ms: LEASE_MS,
             };
-            let batch = match self
+            let batch = self
                 .read(move |store| store.claim_mail(now, lease, BATCH))
-                .await
-            {
-                Ok(b) => b,
-                Err(e) => {
-                    tracing::warn!("the outbox could not be read: {e:?}");
-                    return;
-                }
-            };
+                .await?;
             if batch.is_empty() {
-                return;
+                return Ok(());
             }
             for m in batch {
                 if let Err(e) = self.send_one(&m).await {

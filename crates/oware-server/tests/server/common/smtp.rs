@@ -64,6 +64,8 @@ pub struct Smtp {
     pub port: u16,
     child: Option<Child>,
     mails: mpsc::UnboundedReceiver<Value>,
+    /// Mails taken so far (named when one does not come).
+    taken: usize,
 }
 
 fn free_port() -> u16 {
@@ -91,6 +93,7 @@ impl Smtp {
             port: free_port(),
             child: None,
             mails,
+            taken: 0,
         };
         smtp.up().await;
         Some(smtp)
@@ -140,10 +143,13 @@ impl Smtp {
 
     /// The next mail taken, within `secs` seconds.
     pub async fn mail(&mut self, secs: u64) -> Value {
-        tokio::time::timeout(Duration::from_secs(secs), self.mails.recv())
+        let n = self.taken + 1;
+        let m = tokio::time::timeout(Duration::from_secs(secs), self.mails.recv())
             .await
-            .unwrap_or_else(|_| panic!("no mail within {secs} s"))
-            .expect("the SMTP server is up")
+            .unwrap_or_else(|_| panic!("mail {n}: none within {secs} s"))
+            .expect("the SMTP server is up");
+        self.taken = n;
+        m
     }
 
     /// A mail already taken, if any (nothing waited for).
