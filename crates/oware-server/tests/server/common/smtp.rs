@@ -152,6 +152,16 @@ impl Smtp {
         m
     }
 
+    /// The next mail taken within `secs` seconds, if one is.
+    pub async fn mail_within(&mut self, secs: u64) -> Option<Value> {
+        let m = tokio::time::timeout(Duration::from_secs(secs), self.mails.recv())
+            .await
+            .ok()
+            .flatten();
+        self.taken += usize::from(m.is_some());
+        m
+    }
+
     /// A mail already taken, if any (nothing waited for).
     pub fn try_mail(&mut self) -> Option<Value> {
         self.mails.try_recv().ok()
