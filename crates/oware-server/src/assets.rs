@@ -111,7 +111,7 @@ enum Id {
 
 /// The app's own pages (the routes of `web/js/app.js`) by the first segment
 /// of their path.
-const PAGES: [(&str, Id); 16] = [
+const PAGES: [(&str, Id); 19] = [
     ("", Id::No),
     ("play", Id::No),
     ("lobby", Id::No),
@@ -128,6 +128,9 @@ const PAGES: [(&str, Id); 16] = [
     ("ratings", Id::No),
     ("puzzles", Id::Optional),
     ("mistakes", Id::Required),
+    ("reset-password", Id::No),
+    ("verify-email", Id::No),
+    ("unsubscribe", Id::No),
 ];
 
 /// Whether `path` (without its leading `/`) is one of the app's pages, which

@@ -66,6 +66,9 @@ pub struct Config {
     /// The server's one clock: the wall clock, or a manual one in tests
     /// (`time.rs`).
     pub time: crate::time::Time,
+    /// Where mail goes (`oware serve --smtp`); `None`: no mail, and the
+    /// account page says e-mail is not available.
+    pub mail: Option<crate::mailer::MailConfig>,
 }
 
 /// Where the server's endgame tables come from.
@@ -106,6 +109,7 @@ impl Default for Config {
             tournament_max_open: 100,
             tournament_schedule: Vec::new(),
             time: crate::time::Time::wall(),
+            mail: None,
         }
     }
 }
@@ -163,6 +167,11 @@ pub struct RateLimits {
     pub exports_per_hour: u32,
     /// Exports at once.
     pub exports_burst: u32,
+    /// Requests that send a mail (an address added, a password reset) per
+    /// hour, per address and per account.
+    pub mails_per_hour: u32,
+    /// Such requests at once.
+    pub mails_burst: u32,
 }
 
 impl Default for RateLimits {
@@ -190,6 +199,8 @@ impl Default for RateLimits {
             reads_burst: 20,
             exports_per_hour: 6,
             exports_burst: 3,
+            mails_per_hour: 10,
+            mails_burst: 5,
         }
     }
 }

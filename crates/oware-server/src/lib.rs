@@ -27,6 +27,8 @@ pub mod hub;
 pub mod lesson_routes;
 pub mod limits;
 pub mod listener;
+pub mod mail_routes;
+pub mod mailer;
 pub mod metrics;
 pub mod mistakes_routes;
 pub mod model;
@@ -105,6 +107,7 @@ pub fn app(state: state::AppState) -> Router {
         .merge(tournament_routes::routes())
         .merge(notification_routes::routes())
         .merge(challenge_routes::routes())
+        .merge(mail_routes::routes())
         .layer(axum::middleware::from_fn_with_state(
             hub.clone(),
             accounts::session::middleware,

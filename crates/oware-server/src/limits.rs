@@ -90,6 +90,8 @@ pub enum Cost {
     Read,
     /// Reads everything about one's account (`/account/export`).
     Export,
+    /// Sends a mail (an address added, a password reset).
+    Mail,
 }
 
 /// The keys a client's limits count under: its address (an IPv4 address
@@ -124,6 +126,7 @@ pub struct Limiter {
     sign_up: Option<Keyed<String>>,
     reads: Option<Keyed<String>>,
     exports: Option<Keyed<String>>,
+    mails: Option<Keyed<String>>,
     sign_in_failures: Option<SignInGuard>,
     /// WebSocket messages, by client address, whatever the socket.
     ws: Option<Keyed<IpAddr>>,
@@ -331,6 +334,7 @@ impl Limiter {
                 sign_up: None,
                 reads: None,
                 exports: None,
+                mails: None,
                 sign_in_failures: None,
                 ws: None,
                 chat: None,
@@ -353,6 +357,15 @@ impl Limiter {
                             .expect("a period of at most an hour")
                             .allow_burst(
                                 NonZeroU32::new(l.exports_burst.max(1)).expect("at least 1"),
+                            ),
+                    )
+                }),
+                mails: NonZeroU32::new(l.mails_per_hour).map(|n| {
+                    limiter(
+                        Quota::with_period(Duration::from_secs(3_600) / n.get())
+                            .expect("a period of at most an hour")
+                            .allow_burst(
+                                NonZeroU32::new(l.mails_burst.max(1)).expect("at least 1"),
                             ),
                     )
                 }),
@@ -403,6 +416,7 @@ impl Limiter {
             Cost::SignUp => per(3_600_000, l.sign_ups_per_hour, l.sign_ups_per_hour),
             Cost::Read => per(60_000, l.reads_per_minute, l.reads_burst),
             Cost::Export => per(3_600_000, l.exports_per_hour, l.exports_burst),
+            Cost::Mail => per(3_600_000, l.mails_per_hour, l.mails_burst),
         }
     }
 
@@ -448,6 +462,7 @@ impl Limiter {
             Cost::SignUp => &self.sign_up,
             Cost::Read => &self.reads,
             Cost::Export => &self.exports,
+            Cost::Mail => &self.mails,
         };
         let Some(limiter) = limiter else {
             return Ok(());
@@ -473,6 +488,7 @@ impl Limiter {
         match cost {
             Cost::Read => e.with_reason(Reason::Reads),
             Cost::Export => e.with_reason(Reason::Exports),
+            Cost::Mail => e.with_reason(Reason::Mails),
             _ => e,
         }
     }
@@ -490,6 +506,8 @@ impl Limiter {
             (Cost::Read, true) => "reads of your account's game lists",
             (Cost::Export, false) => "exports from your address",
             (Cost::Export, true) => "exports of your account",
+            (Cost::Mail, false) => "mails asked for from your address",
+            (Cost::Mail, true) => "mails asked for by your account",
         }
     }
 

@@ -152,6 +152,12 @@ impl Time {
     }
 }
 
+/// The system time of a Unix time (ms) of the server's clock (a mail's
+/// `Date`).
+pub fn system_time(unix_ms: i64) -> SystemTime {
+    UNIX_EPOCH + Duration::from_millis(unix_ms.max(0) as u64)
+}
+
 /// The rate limiters (the `governor` crate) count on this clock too.
 impl governor::clock::Clock for Time {
     type Instant = Instant;

@@ -101,7 +101,8 @@ fn the_websocket_never_locks_a_game() {
 /// the other routes on top.
 const LAYERS: &[&[&str]] = &[
     &[
-        "error", "time", "config", "model", "security", "listener", "assets", "metrics", "schedule",
+        "error", "time", "config", "model", "security", "listener", "assets", "metrics",
+        "schedule", "mailer",
     ],
     &["store"],
     &["accounts", "limits", "engines"],
@@ -123,6 +124,7 @@ const LAYERS: &[&[&str]] = &[
         "tournament_routes",
         "notification_routes",
         "challenge_routes",
+        "mail_routes",
         "state",
         "lib",
     ],

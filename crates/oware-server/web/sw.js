@@ -56,6 +56,7 @@ const SHELL = [
   '/js/pages/home.js',
   '/js/pages/learn.js',
   '/js/pages/lobby.js',
+  '/js/pages/mail.js',
   '/js/pages/mistakes.js',
   '/js/pages/notifications.js',
   '/js/pages/play.js',

@@ -429,3 +429,37 @@ fn in_french_the_command_line_refuses_in_french() {
     let caught = std::panic::catch_unwind(|| assert_french(&["en"], &err));
     assert!(caught.is_err(), "{err}");
 }
+
+#[test]
+fn bad_mail_settings_are_refused_in_words_before_the_server_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.sqlite3");
+    let db = db.to_str().unwrap();
+    for (args, words) in [
+        (
+            vec![
+                "--smtp",
+                "smtps://mail.example:465",
+                "--mail-from",
+                "a@b.cd",
+            ],
+            "expected smtp://host[:port]",
+        ),
+        (
+            vec![
+                "--smtp",
+                "smtp://mail.example:25",
+                "--mail-from",
+                "not an address",
+            ],
+            "\"--mail-from not an address\" is not an e-mail address",
+        ),
+        (vec!["--smtp", "smtp://mail.example:25"], "--mail-from"),
+    ] {
+        let mut all = vec!["serve", "--addr", "127.0.0.1:0", "--db", db];
+        all.extend(args);
+        let (_, err) = run(&all, "", 2);
+        assert!(err.contains(words), "{all:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}

@@ -239,7 +239,7 @@ async fn authenticate(
 /// Checks the signed-in player's password before a change to the account.
 /// Wrong ones are counted per account, apart from sign-in attempts, so a
 /// stranger guessing at the sign-in form never refuses the owner here.
-async fn confirm_password(
+pub(crate) async fn confirm_password(
     hub: &Arc<Hub>,
     limits: &crate::limits::Limiter,
     user: &User,
@@ -386,6 +386,9 @@ struct ExportHead {
     created_at: String,
     ratings: Vec<RatingView>,
     rating_history: Vec<HistoryPoint>,
+    /// The e-mail address, if one was given (`hub/mail.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    email: Option<crate::protocol::outgoing::EmailView>,
     #[serde(flatten)]
     community: CommunityExport,
 }
@@ -484,6 +487,7 @@ async fn export(
     let history = std::mem::take(&mut rows.history);
     let head = ExportHead {
         community: community_export(rows),
+        email: Some(hub.email(&account.id).await?).filter(|v| v.email.is_some()),
         ratings: ratings_of(&hub, &account.id).await?,
         username: account.username,
         created_at: crate::model::rfc3339(account.created_at),

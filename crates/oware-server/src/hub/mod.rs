@@ -27,6 +27,7 @@ mod commands;
 pub mod community;
 mod engine;
 mod live;
+mod mail;
 mod new_game;
 mod nodes;
 mod notifications;
@@ -49,6 +50,7 @@ pub use crate::protocol::incoming::NewGame;
 pub use challenges::{CHALLENGE_MS, OPEN_CHALLENGES};
 pub use commands::{Command, Watcher};
 pub use live::{current_games, Live};
+pub use mail::{MAX_ATTEMPTS, RESET_HOURS, VERIFY_HOURS};
 pub use notifications::{AccountLink, READ_IDS};
 
 use crate::config::Config;
@@ -199,6 +201,7 @@ pub struct Hub {
     presence: tournaments::Presence,
     reminded: tournaments::Reminded,
     online: notifications::Online,
+    outbox: mail::Outbox,
     config: Config,
     /// This process's id among the nodes sharing the store.
     node: u64,
@@ -297,6 +300,7 @@ impl Hub {
             presence: tournaments::Presence::default(),
             reminded: tournaments::Reminded::default(),
             online: notifications::Online::default(),
+            outbox: mail::Outbox::new(&config),
             config,
             node: rand::random(),
             metrics: crate::metrics::Metrics::default(),
@@ -307,6 +311,7 @@ impl Hub {
         hub.start_node_tasks();
         hub.start_seek_task();
         hub.tournaments().start_director();
+        hub.start_mail_task();
         let weak = Arc::downgrade(&hub);
         tokio::spawn(async move {
             loop {

@@ -243,6 +243,8 @@ impl Hub {
         if stored.account != account {
             return Ok(false);
         }
+        // The mail is queued (or not) before the account hears of it.
+        self.mail_notification(&stored).await;
         let unread = self.unread(&account).await?;
         self.deliver(
             &account,

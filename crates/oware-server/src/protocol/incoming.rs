@@ -1369,3 +1369,114 @@ impl ChallengeReq {
         })
     }
 }
+
+/// An e-mail address for one's account: `{"email", "password", "lang"?}`
+/// (`mail_routes.rs`).
+#[derive(Deserialize)]
+pub struct EmailSet {
+    /// The address.
+    pub email: Option<String>,
+    /// The account's password: an address can reset it.
+    pub password: Option<String>,
+    /// The mails' language, `en` or `fr`.
+    pub lang: Option<String>,
+}
+
+/// An address given: checked (`bad_email` otherwise).
+fn email(text: Option<String>) -> Result<crate::mailer::Email, ApiError> {
+    let text = text.ok_or_else(|| ApiError::invalid_request("email: required"))?;
+    crate::mailer::Email::parse(&text)
+        .map_err(|e| ApiError::invalid_request(format!("email: {e}")).with_reason(Reason::BadEmail))
+}
+
+/// A language given: `en` unless `fr`.
+fn mail_lang(text: Option<&str>) -> Lang {
+    text.and_then(Lang::parse).unwrap_or_default()
+}
+
+impl EmailSet {
+    /// The address, the password and the language.
+    pub fn parse(self) -> Result<(crate::mailer::Email, String, Lang), ApiError> {
+        let lang = mail_lang(self.lang.as_deref());
+        let password = self
+            .password
+            .filter(|p| p.len() <= 1024)
+            .ok_or_else(|| ApiError::invalid_request("password: required"))?;
+        Ok((email(self.email)?, password, lang))
+    }
+}
+
+/// A link's token: `{"token"}` (`mail_routes.rs`).
+#[derive(Deserialize)]
+pub struct LinkToken {
+    /// The token the link carried.
+    pub token: Option<String>,
+}
+
+/// A link's token as it must be: 64 hexadecimal digits (`bad_token`,
+/// `link_unknown` otherwise).
+pub fn link_token(text: Option<&str>) -> Result<String, ApiError> {
+    match text.map(str::trim) {
+        Some(t) if t.len() == 64 && t.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            Ok(t.to_ascii_lowercase())
+        }
+        Some(_) => {
+            Err(ApiError::bad_token("this link is not one of ours")
+                .with_reason(Reason::LinkUnknown))
+        }
+        None => Err(ApiError::invalid_request("token: required")),
+    }
+}
+
+impl LinkToken {
+    /// The token.
+    pub fn parse(self) -> Result<String, ApiError> {
+        link_token(self.token.as_deref())
+    }
+}
+
+/// A password reset asked for: `{"email", "lang"?}` (`mail_routes.rs`).
+#[derive(Deserialize)]
+pub struct ResetAsk {
+    /// The account's verified address.
+    pub email: Option<String>,
+}
+
+impl ResetAsk {
+    /// The address.
+    pub fn parse(self) -> Result<crate::mailer::Email, ApiError> {
+        email(self.email)
+    }
+}
+
+/// A new password by a reset link: `{"token", "new_password"}`
+/// (`mail_routes.rs`).
+#[derive(Deserialize)]
+pub struct ResetConfirm {
+    /// The link's token.
+    pub token: Option<String>,
+    /// The password wanted.
+    pub new_password: Option<String>,
+}
+
+impl ResetConfirm {
+    /// The token and the new password (its rules are checked with the
+    /// account's name).
+    pub fn parse(self) -> Result<(String, String), ApiError> {
+        let token = link_token(self.token.as_deref())?;
+        let password = self
+            .new_password
+            .ok_or_else(|| ApiError::invalid_request("new_password: required"))?;
+        if password.len() > 1024 {
+            return Err(ApiError::too_large("new_password: at most 128 characters"));
+        }
+        Ok((token, password))
+    }
+}
+
+/// Notification mails on or off: `{"subscribed": bool}` (`mail_routes.rs`).
+#[derive(Deserialize)]
+pub struct MailSubscription {
+    /// On.
+    pub subscribed: Option<bool>,
+}

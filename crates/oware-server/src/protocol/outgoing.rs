@@ -484,3 +484,20 @@ pub struct NotificationsPage {
     /// Unread notifications.
     pub unread: u32,
 }
+
+/// `GET /account/email`: the account's address, if mail is available.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct EmailView {
+    /// The server sends mail (`oware serve --smtp`).
+    pub available: bool,
+    /// The address, if one was added.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// The account proved it reads it.
+    pub verified: bool,
+    /// It takes mails about games and tournaments.
+    pub subscribed: bool,
+    /// The mails' language.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lang: Option<String>,
+}

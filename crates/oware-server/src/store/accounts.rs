@@ -22,6 +22,9 @@ const DELETE: &[&str] = &[
     "DELETE FROM follows WHERE follower = $1 OR followed = $1",
     "DELETE FROM notifications WHERE account_id = $1",
     "DELETE FROM challenges WHERE from_account = $1 OR to_account = $1",
+    "DELETE FROM mail_addresses WHERE account_id = $1",
+    "DELETE FROM mail_tokens WHERE account_id = $1",
+    "DELETE FROM mail_outbox WHERE account_id = $1",
     "DELETE FROM blocks WHERE blocker = $1 OR blocked = $1",
     "UPDATE tournament_players SET username = 'Deleted player', state = 'left'
      WHERE account_id = $1",

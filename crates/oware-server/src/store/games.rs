@@ -49,6 +49,7 @@ pub(crate) async fn apply(db: &impl Db, op: &WriteOp) -> Result<(), StoreError> 
         WriteOp::Tournament(t) => super::tournaments::apply(db, t).await?,
         WriteOp::Notification(n) => super::notifications::apply(db, n).await?,
         WriteOp::Challenge(c) => super::challenges::apply(db, c).await?,
+        WriteOp::Mail(m) => super::mail::apply(db, m).await?,
         WriteOp::Notify(payload) => db.notify(payload).await?,
         WriteOp::All(ops) => {
             for op in ops {

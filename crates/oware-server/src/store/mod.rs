@@ -60,6 +60,7 @@ pub struct Lease {
 pub mod challenges;
 pub mod chat;
 pub mod limits;
+pub mod mail;
 pub mod notifications;
 pub mod puzzles;
 pub mod tournaments;
@@ -270,6 +271,8 @@ pub enum WriteOp {
     Notification(notifications::NotificationOp),
     /// A change to challenges (`store/challenges.rs`).
     Challenge(challenges::ChallengeOp),
+    /// A change to e-mail data (`store/mail.rs`).
+    Mail(mail::MailOp),
     /// A message to every node sharing the store, sent when (and only if)
     /// the transaction holding it commits (PostgreSQL `NOTIFY`; nothing
     /// for a store no other node shares).
@@ -424,6 +427,7 @@ pub trait Store:
     + tournaments::TournamentStore
     + notifications::NotificationStore
     + challenges::ChallengeStore
+    + mail::MailStore
 {
 }
 

@@ -285,6 +285,7 @@ macro_rules! store_reads {
             };
             use $crate::store::chat::{ChatMessage, Room};
             use $crate::store::challenges::{self, Challenge, ChallengeStore};
+            use $crate::store::mail::{self, MailStore};
             use $crate::store::notifications::{self, Notification, NotificationStore};
             use $crate::store::puzzles::PuzzlePlayer;
             use $crate::store::sql::Db;
@@ -510,6 +511,40 @@ macro_rules! store_reads {
                     now: i64,
                 ) -> Result<Vec<Challenge>, StoreError> {
                     self.read(async |db| challenges::open_of(db, account, now).await)
+                }
+            }
+
+            impl MailStore for $store {
+                fn mail_address(&self, account: &str) -> Result<Option<mail::Address>, StoreError> {
+                    self.read(async |db| mail::address(db, account).await)
+                }
+
+                fn mail_verified(
+                    &self,
+                    key: &str,
+                ) -> Result<Vec<(mail::Address, String)>, StoreError> {
+                    self.read(async |db| mail::verified(db, key).await)
+                }
+
+                fn mail_token(&self, hash: &[u8]) -> Result<Option<mail::Token>, StoreError> {
+                    self.read(async |db| mail::token(db, hash).await)
+                }
+
+                fn claim_mail(
+                    &self,
+                    now: i64,
+                    lease: Lease,
+                    limit: u32,
+                ) -> Result<Vec<mail::Outgoing>, StoreError> {
+                    self.read(async |db| mail::claim(db, now, lease, limit).await)
+                }
+
+                fn next_mail_due(&self) -> Result<Option<i64>, StoreError> {
+                    self.read(async |db| mail::next_due(db).await)
+                }
+
+                fn outbox_counts(&self) -> Result<mail::OutboxCounts, StoreError> {
+                    self.read(async |db| mail::counts(db).await)
                 }
             }
 

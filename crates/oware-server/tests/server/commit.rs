@@ -247,6 +247,41 @@ impl oware_server::store::challenges::ChallengeStore for Flaky {
     }
 }
 
+impl oware_server::store::mail::MailStore for Flaky {
+    fn mail_address(
+        &self,
+        account: &str,
+    ) -> Result<Option<oware_server::store::mail::Address>, StoreError> {
+        self.inner.mail_address(account)
+    }
+    fn mail_verified(
+        &self,
+        key: &str,
+    ) -> Result<Vec<(oware_server::store::mail::Address, String)>, StoreError> {
+        self.inner.mail_verified(key)
+    }
+    fn mail_token(
+        &self,
+        hash: &[u8],
+    ) -> Result<Option<oware_server::store::mail::Token>, StoreError> {
+        self.inner.mail_token(hash)
+    }
+    fn claim_mail(
+        &self,
+        now: i64,
+        lease: oware_server::store::Lease,
+        limit: u32,
+    ) -> Result<Vec<oware_server::store::mail::Outgoing>, StoreError> {
+        self.inner.claim_mail(now, lease, limit)
+    }
+    fn next_mail_due(&self) -> Result<Option<i64>, StoreError> {
+        self.inner.next_mail_due()
+    }
+    fn outbox_counts(&self) -> Result<oware_server::store::mail::OutboxCounts, StoreError> {
+        self.inner.outbox_counts()
+    }
+}
+
 impl Store for Flaky {}
 
 async fn hub() -> (tempfile::TempDir, Arc<Flaky>, Arc<Hub>) {

@@ -1,7 +1,8 @@
 //! SQLite and PostgreSQL answer the same: one scripted run of the site
 //! (accounts, a rated game, a correspondence game lost on time, follows,
 //! blocks and reports, puzzle attempts, an arena joined and left, a Swiss
-//! played to its end, notifications, a challenge accepted, game search, an
+//! played to its end, notifications, a challenge accepted, e-mail (an
+//! address verified, resets asked for, unsubscribing), game search, an
 //! export, an account deleted) is played against a server on each store,
 //! on manual clocks that start at the same instant and move the same way,
 //! and every answer is compared field by field. Only what is random by
@@ -42,6 +43,9 @@ struct Run {
     answers: Vec<Answer>,
     /// Random strings and the names they get, in order of appearance.
     names: Vec<(String, String)>,
+    /// The SMTP server the mails go to (none without aiosmtpd, on both
+    /// runs alike: then every e-mail request is `mail_off`).
+    smtp: Option<crate::common::smtp::Smtp>,
 }
 
 impl Run {
@@ -656,6 +660,7 @@ async fn script(run: &mut Run) {
         None,
     )
     .await;
+    mail(run, ama, nobody).await;
     run.call("Ama's export", ama, "GET", "/api/v1/account/export", None)
         .await;
 
@@ -702,6 +707,81 @@ async fn script(run: &mut Run) {
     .await;
 }
 
+/// E-mail: an address added in French and verified by its mail's link
+/// (the link refused the second time), resets asked for a known and an
+/// unknown address (the same answer), a guessed reset link refused, the
+/// mails stopped by the unsubscribe link.
+async fn mail(run: &mut Run, ama: Player<'_>, nobody: Player<'_>) {
+    use crate::common::smtp::link_token;
+    run.call("Ama's e-mail", ama, "GET", "/api/v1/account/email", None)
+        .await;
+    run.call(
+        "Ama adds an address",
+        ama,
+        "POST",
+        "/api/v1/account/email",
+        Some(json!({"email": "Ama@Example.com", "password": "seeds-and-houses", "lang": "fr"})),
+    )
+    .await;
+    let mut verify = "0".repeat(64);
+    let mut unsubscribe = "0".repeat(64);
+    if let Some(smtp) = run.smtp.as_mut() {
+        let m = smtp.mail(20).await;
+        verify = link_token(&m, "verify-email");
+        unsubscribe = link_token(&m, "unsubscribe");
+    }
+    for what in ["Ama verifies it", "the link again"] {
+        run.call(
+            what,
+            nobody,
+            "POST",
+            "/api/v1/email/verify",
+            Some(json!({ "token": verify })),
+        )
+        .await;
+    }
+    for (what, email) in [
+        ("a reset for Ama's address", "ama@example.com"),
+        ("a reset for nobody's", "nobody@example.com"),
+    ] {
+        run.call(
+            what,
+            nobody,
+            "POST",
+            "/api/v1/account/password-reset",
+            Some(json!({ "email": email })),
+        )
+        .await;
+    }
+    if let Some(smtp) = run.smtp.as_mut() {
+        assert_eq!(smtp.mail(20).await["to"], json!(["Ama@Example.com"]));
+    }
+    run.call(
+        "a guessed reset link",
+        nobody,
+        "POST",
+        "/api/v1/account/password-reset/confirm",
+        Some(json!({"token": "ab".repeat(32), "new_password": "a-guessed-password"})),
+    )
+    .await;
+    run.call(
+        "Ama unsubscribes",
+        nobody,
+        "POST",
+        "/api/v1/email/unsubscribe",
+        Some(json!({ "token": unsubscribe })),
+    )
+    .await;
+    run.call(
+        "Ama's e-mail after",
+        ama,
+        "GET",
+        "/api/v1/account/email",
+        None,
+    )
+    .await;
+}
+
 /// The fields where `a` (SQLite's) and `b` (PostgreSQL's) differ.
 fn diff(path: &str, a: &Value, b: &Value, out: &mut Vec<String>) {
     match (a, b) {
@@ -727,6 +807,11 @@ fn diff(path: &str, a: &Value, b: &Value, out: &mut Vec<String>) {
 
 async fn run_on(db: Option<std::path::PathBuf>, postgres: Option<String>) -> Vec<Answer> {
     let time = Time::manual(START_MS);
+    let smtp = crate::common::smtp::Smtp::start().await;
+    let mail = smtp.as_ref().map(|smtp| {
+        oware_server::mailer::MailConfig::parse(&smtp.url(), "site@oware.test", "http://oware.test")
+            .unwrap()
+    });
     let server = Server::start(ServerOptions {
         addr: "127.0.0.1:0".parse().unwrap(),
         db,
@@ -736,6 +821,7 @@ async fn run_on(db: Option<std::path::PathBuf>, postgres: Option<String>) -> Vec
             rate_limits: None,
             swiss_break: Duration::ZERO,
             time: time.clone(),
+            mail,
             ..Config::default()
         },
         ..ServerOptions::default()
@@ -748,6 +834,7 @@ async fn run_on(db: Option<std::path::PathBuf>, postgres: Option<String>) -> Vec
         time,
         answers: Vec::new(),
         names: Vec::new(),
+        smtp,
     };
     script(&mut run).await;
     server.abort();
@@ -795,6 +882,20 @@ async fn sqlite_and_postgresql_answer_the_same() {
     ] {
         let seen: Vec<_> = lite.iter().map(|(w, s, _)| format!("{s} {w}")).collect();
         assert_eq!(status(what), expected, "{what}: {seen:#?}");
+    }
+    // With the SMTP server (always in CI: OWARE_TEST_SMTP=required), the
+    // e-mail steps did what they say.
+    if status("Ama adds an address") == 202 {
+        for (what, expected) in [
+            ("Ama verifies it", 200),
+            ("the link again", 403),
+            ("a reset for Ama's address", 202),
+            ("a reset for nobody's", 202),
+            ("a guessed reset link", 403),
+            ("Ama unsubscribes", 200),
+        ] {
+            assert_eq!(status(what), expected, "{what}");
+        }
     }
     assert!(
         differences.is_empty(),

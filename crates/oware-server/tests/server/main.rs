@@ -19,6 +19,7 @@ mod game_search;
 mod lesson_routes;
 mod limits;
 mod lobby;
+mod mail;
 mod mistakes;
 mod notifications;
 mod offline_games;

@@ -6,7 +6,8 @@
 /// here.
 pub fn back_to_first_schema(conn: &rusqlite::Connection) {
     conn.execute_batch(
-        "DROP TABLE challenges; DROP TABLE notifications;
+        "DROP TABLE mail_outbox; DROP TABLE mail_tokens; DROP TABLE mail_addresses;
+         DROP TABLE challenges; DROP TABLE notifications;
          DROP TABLE tournament_games; DROP TABLE tournament_players; DROP TABLE tournaments;
          DROP TABLE follows; DROP TABLE blocks; DROP TABLE reports; DROP TABLE closed_accounts;
          DROP INDEX games_seen; ALTER TABLE games DROP COLUMN seen_at;

@@ -134,6 +134,16 @@ export const api = {
   signIn: (username, password) => call('POST', '/account/signin', { username, password }),
   signOut: () => call('POST', '/account/signout', {}),
   changePassword: (old_password, new_password) => call('POST', '/account/password', { old_password, new_password }),
+  /** The account's e-mail: {available, email?, verified, subscribed, lang?}. */
+  email: () => call('GET', '/account/email'),
+  setEmail: (email, password, lang) => call('POST', '/account/email', { email, password, lang }),
+  removeEmail: () => call('POST', '/account/email/remove', {}),
+  mailSubscription: (subscribed) => call('POST', '/account/email/subscription', { subscribed }),
+  /** The links of mails: they work without a session. */
+  verifyEmail: (token) => call('POST', '/email/verify', { token }),
+  unsubscribe: (token) => call('POST', '/email/unsubscribe', { token }),
+  askPasswordReset: (email) => call('POST', '/account/password-reset', { email }),
+  resetPassword: (token, new_password) => call('POST', '/account/password-reset/confirm', { token, new_password }),
   deleteAccount: (password) => call('POST', '/account/delete', { password }),
   /** The account's games; `q` searches them ({opponent, result, mode, from, to}). */
   myGames: (q = {}) => {

@@ -19,6 +19,7 @@ import * as player from './pages/player.js';
 import * as watch from './pages/watch.js';
 import * as tournaments from './pages/tournaments.js';
 import * as notifications from './pages/notifications.js';
+import * as mail from './pages/mail.js';
 import { startInbox, watchTitle, paintInbox } from './inbox.js';
 import { accountReady, currentUser, onAccountChange, reloadAccount, syncMyGames } from './account.js';
 
@@ -48,6 +49,9 @@ const routes = [
   [/^\/player\/([^/]+)\/?$/, player.mountProfile, '', NET],
   [/^\/ratings\/?$/, player.mountRatings, '/ratings', NET],
   [/^\/notifications\/?$/, notifications.mount, '/notifications', NET],
+  [/^\/reset-password\/?$/, mail.mountReset, '/account', NET],
+  [/^\/verify-email\/?$/, mail.mountVerify, '/account', NET],
+  [/^\/unsubscribe\/?$/, mail.mountUnsubscribe, '/account', NET],
 ];
 
 const main = document.getElementById('main');

@@ -80,6 +80,19 @@ pub struct ServeArgs {
     /// (`POST /api/v1/clock`); several nodes given the same time agree.
     #[arg(long, hide = true, value_name = "UNIX_MS|now")]
     manual_clock: Option<String>,
+    /// Send mail (address verification, password resets, "your move" in
+    /// correspondence, tournaments starting) through this SMTP relay:
+    /// smtp://host[:port], reached without TLS (a local MTA that relays
+    /// on). Without it the site sends no mail.
+    #[arg(long, value_name = "smtp://HOST[:PORT]", requires = "mail_from")]
+    smtp: Option<String>,
+    /// The address mails come from (with --smtp).
+    #[arg(long, value_name = "ADDRESS", requires = "smtp")]
+    mail_from: Option<String>,
+    /// The site's address as players reach it, for the links in mails
+    /// (default: http:// and --addr).
+    #[arg(long, value_name = "URL")]
+    public_url: Option<String>,
 }
 
 /// Logs to standard error: `info` and above by default, or what `RUST_LOG`
@@ -159,6 +172,15 @@ pub fn run(command: Command) -> anyhow::Result<()> {
                 });
             }
             options.config.trust_forwarded_for = args.trust_forwarded_for;
+            if let (Some(smtp), Some(from)) = (&args.smtp, &args.mail_from) {
+                let public = args
+                    .public_url
+                    .clone()
+                    .unwrap_or_else(|| format!("http://{}", args.addr));
+                options.config.mail = Some(oware_server::mailer::MailConfig::parse(
+                    smtp, from, &public,
+                )?);
+            }
             oware_server::serve_blocking(options, |server| {
                 println!(
                     "Oware is ready: open http://{}/ in a browser",

@@ -268,4 +268,46 @@ CREATE TABLE challenges (
 CREATE INDEX challenges_from ON challenges(from_account, status);
 CREATE INDEX challenges_to ON challenges(to_account, status);
 ",
+    // 12: e-mail: an account's address, the links' tokens (hashed),
+    // the outbox (`store/mail.rs`).
+    "
+CREATE TABLE mail_addresses (
+    account_id TEXT PRIMARY KEY,
+    address TEXT NOT NULL,
+    address_key TEXT NOT NULL,
+    lang TEXT NOT NULL,
+    verified BOOLEAN NOT NULL,
+    subscribed BOOLEAN NOT NULL
+);
+CREATE INDEX mail_addresses_key ON mail_addresses(address_key);
+CREATE TABLE mail_tokens (
+    token_hash BYTEA PRIMARY KEY,
+    kind TEXT NOT NULL,
+    account_id TEXT NOT NULL,
+    address_key TEXT NOT NULL,
+    expires_at BIGINT NOT NULL,
+    used_at BIGINT
+);
+CREATE INDEX mail_tokens_account ON mail_tokens(account_id);
+CREATE TABLE mail_outbox (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL,
+    address TEXT NOT NULL,
+    address_key TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    lang TEXT NOT NULL,
+    game_id TEXT,
+    tournament_id TEXT,
+    detail TEXT,
+    created_at BIGINT NOT NULL,
+    due_at BIGINT NOT NULL,
+    attempts BIGINT NOT NULL,
+    status TEXT NOT NULL,
+    claim BIGINT,
+    done_at BIGINT
+);
+CREATE INDEX mail_outbox_due ON mail_outbox(status, due_at);
+CREATE INDEX mail_outbox_account ON mail_outbox(account_id, kind);
+CREATE INDEX mail_outbox_address ON mail_outbox(address_key, kind);
+",
 ];

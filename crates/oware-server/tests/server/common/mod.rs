@@ -15,6 +15,7 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 pub mod pg;
+pub mod smtp;
 pub mod tournaments;
 
 pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;

@@ -1,10 +1,12 @@
 // /account: sign in or create an account; once signed in, the player's
-// ratings, sign out, a new password, and deleting the account.
+// ratings, sign out, e-mail (pages/mail.js), a new password, and deleting
+// the account.
 
 import { t, errorText } from '../i18n.js';
 import { esc, navigate, setMsg } from '../ui.js';
 import { currentUser, signIn, signUp, signOut, deleteAccount, accountReady, ratingText, onAccountChange } from '../account.js';
 import { api } from '../api.js';
+import { showEmailCard } from './mail.js';
 
 export const CLASSES = ['fast', 'slow', 'per_move', 'correspondence'];
 
@@ -33,6 +35,7 @@ function anonymous(main) {
         <label class="field">${esc(t('account.username'))}<input type="text" name="username" autocomplete="username" autocapitalize="none" spellcheck="false" maxlength="40" required></label>
         <label class="field">${esc(t('account.password'))}<input type="password" name="password" autocomplete="current-password" maxlength="200" required></label>
         <p><button class="btn primary" type="submit">${esc(t('account.signinBtn'))}</button></p>
+        <p class="small-print"><a class="forgot-link" href="/reset-password" data-link>${esc(t('mail.forgot'))}</a></p>
         <div class="msg" role="alert"></div>
       </form>
       <form class="card signup-form" novalidate>
@@ -95,6 +98,7 @@ function signedIn(main) {
       </div>
       <div class="msg signout-msg" role="alert"></div>
     </section>
+    <section class="card email-card"><h2>${esc(t('mail.title'))}</h2><p class="muted">…</p></section>
     <section class="card following-card">
       <h2>${esc(t('account.following'))}</h2>
       <div class="following-list"><p class="muted">…</p></div>
@@ -119,6 +123,7 @@ function signedIn(main) {
       </form>
     </div>`;
   showRelations(main.querySelector('.following-list'));
+  showEmailCard(main.querySelector('.email-card'));
   main.querySelector('.signout-btn').addEventListener('click', async () => {
     try { await signOut(); } catch (err) { setMsg(main.querySelector('.signout-msg'), errorText(err), 'bad'); }
   });
