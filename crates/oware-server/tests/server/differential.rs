@@ -81,15 +81,7 @@ impl Run {
         done: impl Fn(&Value) -> bool,
     ) -> Value {
         for _ in 0..120 {
-            let at = self.time.unix_ms();
-            let started = std::time::Instant::now();
-            while self.hub.metrics().director_done_at() < at {
-                assert!(
-                    started.elapsed() < Duration::from_secs(20),
-                    "{what}: the director's tick at {at} did not end"
-                );
-                tokio::time::sleep(Duration::from_millis(2)).await;
-            }
+            self.director_done(what).await;
             let v = tournaments::view(self.addr, p, id).await;
             if done(&v) {
                 return v;
@@ -97,6 +89,27 @@ impl Run {
             self.time.advance(Duration::from_secs(1));
         }
         panic!("{what}: not within 120 ticks");
+    }
+
+    /// Waits for the director's look at the clock's current second to end.
+    async fn director_done(&self, what: &str) {
+        let at = self.time.unix_ms();
+        let started = std::time::Instant::now();
+        while self.hub.metrics().director_done_at() < at {
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "{what}: the director's tick at {at} did not end"
+            );
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+    }
+
+    /// Moves the clock on a second and waits for the director's look at
+    /// it, so no look runs at the same time as the next request (which of
+    /// the two came first would shift a round's times by a second).
+    async fn tick(&self, what: &str) {
+        self.time.advance(Duration::from_secs(1));
+        self.director_done(what).await;
     }
 
     /// `random` is named `<kind N>` in every answer.
@@ -503,7 +516,7 @@ async fn script(run: &mut Run) {
             if let Some(game) = g["id"].as_str() {
                 run.name("game", game);
                 tournaments::play_and_resign(run.addr, &ps, game).await;
-                run.time.advance(Duration::from_secs(1));
+                run.tick("a round's game played").await;
             }
         }
     }
