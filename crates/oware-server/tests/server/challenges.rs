@@ -6,7 +6,6 @@
 //! answering, a flood of challenges from several addresses, answering
 //! twice. On a manual clock; every wait is for an event.
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
 use oware_server::time::Time;
@@ -19,10 +18,6 @@ use crate::notifications::account_ws;
 const AMA: [u8; 4] = [127, 0, 0, 2];
 const KOFI: [u8; 4] = [127, 0, 0, 3];
 const ESI: [u8; 4] = [127, 0, 0, 4];
-
-async fn call(src: [u8; 4], addr: SocketAddr, b: &Browser, path: &str, body: Value) -> Resp {
-    as_browser(src, addr, b, "POST", path, Some(body)).await
-}
 
 fn refusal(r: &Resp) -> (u16, String, Value) {
     (r.status, r.code(), r.json()["error"]["reason"].clone())
@@ -52,7 +47,7 @@ async fn a_challenge_is_received_live_and_accepted_once_into_a_game_for_both() {
 
     // Refused: strangers, oneself, nobody, bad time controls.
     let clock = json!({"time_control": {"initial_ms": 300_000, "increment_ms": 3_000}, "rated": true, "side": "S"});
-    let r = call(
+    let r = post_signed_in(
         ESI,
         addr,
         &Browser::default(),
@@ -61,7 +56,7 @@ async fn a_challenge_is_received_live_and_accepted_once_into_a_game_for_both() {
     )
     .await;
     assert_eq!(r.status, 401, "{}", r.body);
-    let r = call(
+    let r = post_signed_in(
         AMA,
         addr,
         &ama,
@@ -70,7 +65,7 @@ async fn a_challenge_is_received_live_and_accepted_once_into_a_game_for_both() {
     )
     .await;
     assert_eq!(refusal(&r), (400, "invalid_request".into(), json!("self")));
-    let r = call(
+    let r = post_signed_in(
         AMA,
         addr,
         &ama,
@@ -79,7 +74,7 @@ async fn a_challenge_is_received_live_and_accepted_once_into_a_game_for_both() {
     )
     .await;
     assert_eq!((r.status, r.code()), (404, "not_found".into()));
-    let r = call(
+    let r = post_signed_in(
         AMA,
         addr,
         &ama,
@@ -91,7 +86,7 @@ async fn a_challenge_is_received_live_and_accepted_once_into_a_game_for_both() {
         refusal(&r),
         (400, "invalid_request".into(), json!("rated_needs_clock"))
     );
-    let r = call(
+    let r = post_signed_in(
         AMA,
         addr,
         &ama,
@@ -100,7 +95,7 @@ async fn a_challenge_is_received_live_and_accepted_once_into_a_game_for_both() {
     )
     .await;
     assert_eq!(r.code(), "invalid_request", "{}", r.body);
-    let r = call(
+    let r = post_signed_in(
         AMA,
         addr,
         &ama,
@@ -111,7 +106,7 @@ async fn a_challenge_is_received_live_and_accepted_once_into_a_game_for_both() {
     assert_eq!(r.code(), "invalid_request", "{}", r.body);
 
     // Ama challenges Kofi: he is told live, with a notification.
-    let r = call(
+    let r = post_signed_in(
         AMA,
         addr,
         &ama,
@@ -146,7 +141,7 @@ async fn a_challenge_is_received_live_and_accepted_once_into_a_game_for_both() {
 
     // Only Kofi answers it: not Ama, not a third account.
     let esi = sign_up_from(ESI, addr, "Esi", "a-long-password").await;
-    let r = call(
+    let r = post_signed_in(
         ESI,
         addr,
         &esi,
@@ -155,7 +150,7 @@ async fn a_challenge_is_received_live_and_accepted_once_into_a_game_for_both() {
     )
     .await;
     assert_eq!((r.status, r.code()), (404, "not_found".into()));
-    let r = call(
+    let r = post_signed_in(
         AMA,
         addr,
         &ama,
@@ -164,7 +159,7 @@ async fn a_challenge_is_received_live_and_accepted_once_into_a_game_for_both() {
     )
     .await;
     assert_eq!(refusal(&r), (409, "not_allowed".into(), json!("not_yours")));
-    let r = call(
+    let r = post_signed_in(
         ESI,
         addr,
         &esi,
@@ -176,7 +171,7 @@ async fn a_challenge_is_received_live_and_accepted_once_into_a_game_for_both() {
 
     // Kofi accepts: one game, both seats held, Ama (South) to move; Ama is
     // told live. Accepting again is refused.
-    let r = call(
+    let r = post_signed_in(
         KOFI,
         addr,
         &kofi,
@@ -208,7 +203,7 @@ async fn a_challenge_is_received_live_and_accepted_once_into_a_game_for_both() {
     );
     assert_eq!(get(addr, "/api/v1/lobby").await.json()["online"], 2);
     for (src, b, side) in [(AMA, &ama, "S"), (KOFI, &kofi, "N")] {
-        let s = call(
+        let s = post_signed_in(
             src,
             addr,
             b,
@@ -219,7 +214,7 @@ async fn a_challenge_is_received_live_and_accepted_once_into_a_game_for_both() {
         assert_eq!(s.status, 200, "{}", s.body);
         assert_eq!(s.json()["you"], side);
     }
-    let r = call(
+    let r = post_signed_in(
         KOFI,
         addr,
         &kofi,
@@ -236,7 +231,7 @@ async fn a_challenge_is_received_live_and_accepted_once_into_a_game_for_both() {
     // allowance of new games has come back.)
     time.advance(Duration::from_secs(60));
     let untimed = json!({});
-    let r = call(
+    let r = post_signed_in(
         AMA,
         addr,
         &ama,
@@ -246,7 +241,7 @@ async fn a_challenge_is_received_live_and_accepted_once_into_a_game_for_both() {
     .await;
     assert_eq!(r.status, 201, "{}", r.body);
     let second = r.json()["id"].as_str().unwrap().to_string();
-    let r = call(
+    let r = post_signed_in(
         KOFI,
         addr,
         &kofi,
@@ -257,7 +252,7 @@ async fn a_challenge_is_received_live_and_accepted_once_into_a_game_for_both() {
     assert_eq!(r.json()["challenge"]["status"], "declined", "{}", r.body);
     let n = recv_type(&mut ama_ws, "notification").await;
     assert_eq!(n["notification"]["detail"], "declined");
-    let r = call(
+    let r = post_signed_in(
         AMA,
         addr,
         &ama,
@@ -267,7 +262,7 @@ async fn a_challenge_is_received_live_and_accepted_once_into_a_game_for_both() {
     .await;
     assert_eq!(r.status, 201, "{}", r.body);
     let third = r.json()["id"].as_str().unwrap().to_string();
-    let r = call(
+    let r = post_signed_in(
         AMA,
         addr,
         &ama,
@@ -284,7 +279,7 @@ async fn a_challenge_is_received_live_and_accepted_once_into_a_game_for_both() {
     }
 
     // Expired after ten minutes on the server's clock, not the wall's.
-    let r = call(
+    let r = post_signed_in(
         AMA,
         addr,
         &ama,
@@ -297,7 +292,7 @@ async fn a_challenge_is_received_live_and_accepted_once_into_a_game_for_both() {
     time.advance(Duration::from_millis(
         oware_server::hub::CHALLENGE_MS as u64,
     ));
-    let r = call(
+    let r = post_signed_in(
         KOFI,
         addr,
         &kofi,
@@ -315,7 +310,7 @@ async fn a_challenge_is_received_live_and_accepted_once_into_a_game_for_both() {
     // A flood: at most three open challenges per challenger, whichever
     // address they come from; then the per-client allowance of new games.
     for src in [AMA, [127, 0, 0, 12], [127, 0, 0, 13]] {
-        let r = call(
+        let r = post_signed_in(
             src,
             addr,
             &ama,
@@ -325,7 +320,7 @@ async fn a_challenge_is_received_live_and_accepted_once_into_a_game_for_both() {
         .await;
         assert_eq!(r.status, 201, "{}", r.body);
     }
-    let r = call(
+    let r = post_signed_in(
         [127, 0, 0, 14],
         addr,
         &ama,
@@ -338,7 +333,7 @@ async fn a_challenge_is_received_live_and_accepted_once_into_a_game_for_both() {
         (409, "not_allowed".into(), json!("too_many_challenges"))
     );
     // Esi is not held back by Ama's flood.
-    let r = call(
+    let r = post_signed_in(
         ESI,
         addr,
         &esi,
@@ -350,7 +345,7 @@ async fn a_challenge_is_received_live_and_accepted_once_into_a_game_for_both() {
     let esis = r.json()["id"].as_str().unwrap().to_string();
     let mut refused = None;
     for _ in 0..10 {
-        let r = call(
+        let r = post_signed_in(
             [127, 0, 0, 15],
             addr,
             &ama,
@@ -367,9 +362,9 @@ async fn a_challenge_is_received_live_and_accepted_once_into_a_game_for_both() {
 
     // A block in the middle: Kofi blocks Esi, and her open challenge can no
     // longer be accepted; new ones are refused either way.
-    let r = call(KOFI, addr, &kofi, "/api/v1/players/Esi/block", json!({})).await;
+    let r = post_signed_in(KOFI, addr, &kofi, "/api/v1/players/Esi/block", json!({})).await;
     assert_eq!(r.status, 200, "{}", r.body);
-    let r = call(
+    let r = post_signed_in(
         KOFI,
         addr,
         &kofi,
@@ -379,7 +374,7 @@ async fn a_challenge_is_received_live_and_accepted_once_into_a_game_for_both() {
     .await;
     assert_eq!(refusal(&r), (409, "not_allowed".into(), json!("blocked")));
     time.advance(Duration::from_secs(61));
-    let r = call(
+    let r = post_signed_in(
         ESI,
         addr,
         &esi,
@@ -388,7 +383,7 @@ async fn a_challenge_is_received_live_and_accepted_once_into_a_game_for_both() {
     )
     .await;
     assert_eq!(refusal(&r), (409, "not_allowed".into(), json!("blocked")));
-    let r = call(
+    let r = post_signed_in(
         KOFI,
         addr,
         &kofi,
@@ -399,7 +394,7 @@ async fn a_challenge_is_received_live_and_accepted_once_into_a_game_for_both() {
     assert_eq!(refusal(&r), (409, "not_allowed".into(), json!("blocked")));
 
     // An account deleted in the middle: its challenges go with it.
-    let r = call(
+    let r = post_signed_in(
         ESI,
         addr,
         &esi,
@@ -408,7 +403,7 @@ async fn a_challenge_is_received_live_and_accepted_once_into_a_game_for_both() {
     )
     .await;
     assert!(r.status < 300, "{}", r.body);
-    let r = call(
+    let r = post_signed_in(
         KOFI,
         addr,
         &kofi,
@@ -417,7 +412,7 @@ async fn a_challenge_is_received_live_and_accepted_once_into_a_game_for_both() {
     )
     .await;
     assert_eq!(r.status, 404, "{}", r.body);
-    let r = call(
+    let r = post_signed_in(
         KOFI,
         addr,
         &kofi,

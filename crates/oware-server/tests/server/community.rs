@@ -3,16 +3,12 @@
 
 use std::net::SocketAddr;
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::common::*;
 
 const AMA: [u8; 4] = [127, 0, 0, 2];
 const KOFI: [u8; 4] = [127, 0, 0, 3];
-
-async fn call(src: [u8; 4], addr: SocketAddr, b: &Browser, path: &str, body: Value) -> Resp {
-    as_browser(src, addr, b, "POST", path, Some(body)).await
-}
 
 /// A public casual game created by `a` (South) and joined by `b`: its id
 /// and both seat tokens.
@@ -21,7 +17,7 @@ async fn game_between(
     (sa, a): ([u8; 4], &Browser),
     (sb, b): ([u8; 4], &Browser),
 ) -> Result<(String, String, String), Resp> {
-    let r = call(
+    let r = post_signed_in(
         sa,
         addr,
         a,
@@ -32,7 +28,7 @@ async fn game_between(
     assert_eq!(r.status, 201, "{}", r.body);
     let id = r.json()["id"].as_str().unwrap().to_string();
     let south = r.json()["tokens"]["S"].as_str().unwrap().to_string();
-    let j = call(sb, addr, b, &format!("/api/v1/games/{id}/join"), json!({})).await;
+    let j = post_signed_in(sb, addr, b, &format!("/api/v1/games/{id}/join"), json!({})).await;
     if j.status != 200 {
         return Err(j);
     }
@@ -52,14 +48,14 @@ async fn follow_block_and_report() {
     let kofi = sign_up_from(KOFI, addr, "Kofi", "houses-and-seeds").await;
 
     // Following: not oneself, not an unknown name, not anonymously.
-    let r = call(AMA, addr, &ama, "/api/v1/players/ama/follow", json!({})).await;
+    let r = post_signed_in(AMA, addr, &ama, "/api/v1/players/ama/follow", json!({})).await;
     assert_eq!(
         (r.code(), r.json()["error"]["reason"].clone()),
         ("invalid_request".into(), json!("self"))
     );
-    let r = call(AMA, addr, &ama, "/api/v1/players/Nobody/follow", json!({})).await;
+    let r = post_signed_in(AMA, addr, &ama, "/api/v1/players/Nobody/follow", json!({})).await;
     assert_eq!(r.code(), "not_found");
-    let r = call(
+    let r = post_signed_in(
         AMA,
         addr,
         &Browser::default(),
@@ -68,7 +64,7 @@ async fn follow_block_and_report() {
     )
     .await;
     assert_eq!(r.status, 401, "{}", r.body);
-    let r = call(AMA, addr, &ama, "/api/v1/players/kofi/follow", json!({})).await;
+    let r = post_signed_in(AMA, addr, &ama, "/api/v1/players/kofi/follow", json!({})).await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.json()["following"][0]["username"], "Kofi");
 
@@ -96,7 +92,7 @@ async fn follow_block_and_report() {
     let (g2, s2, n2) = game_between(addr, (AMA, &ama), (KOFI, &kofi))
         .await
         .unwrap();
-    let r = call(KOFI, addr, &kofi, "/api/v1/players/Ama/block", json!({})).await;
+    let r = post_signed_in(KOFI, addr, &kofi, "/api/v1/players/Ama/block", json!({})).await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.json()["blocked"], json!(["Ama"]));
     // Neither may join the other's game, either way round.
@@ -108,7 +104,7 @@ async fn follow_block_and_report() {
         assert_eq!(r.json()["error"]["reason"], "blocked", "{}", r.body);
     }
     // Ama cannot follow Kofi again, nor chat with him in their game.
-    let r = call(AMA, addr, &ama, "/api/v1/players/Kofi/follow", json!({})).await;
+    let r = post_signed_in(AMA, addr, &ama, "/api/v1/players/Kofi/follow", json!({})).await;
     assert_eq!(r.json()["error"]["reason"], "blocked", "{}", r.body);
     let mut s = ws(addr, &g2, Some(&s2)).await;
     recv_type(&mut s, "state").await;
@@ -135,7 +131,7 @@ async fn follow_block_and_report() {
     .await;
     assert_eq!(r.json()["error"]["reason"], "blocked", "{}", r.body);
     // Unblocked, they meet again.
-    let r = call(
+    let r = post_signed_in(
         KOFI,
         addr,
         &kofi,
@@ -149,7 +145,7 @@ async fn follow_block_and_report() {
         .unwrap();
 
     // Reports: a known reason, kept for the operator, ten a day.
-    let r = call(
+    let r = post_signed_in(
         AMA,
         addr,
         &ama,
@@ -158,7 +154,7 @@ async fn follow_block_and_report() {
     )
     .await;
     assert_eq!(r.json()["error"]["reason"], "report_reason", "{}", r.body);
-    let r = call(
+    let r = post_signed_in(
         AMA,
         addr,
         &ama,
@@ -169,7 +165,7 @@ async fn follow_block_and_report() {
     assert_eq!(r.status, 201, "{}", r.body);
     let report = r.json()["id"].as_str().unwrap().to_string();
     for _ in 1..10 {
-        let r = call(
+        let r = post_signed_in(
             AMA,
             addr,
             &ama,
@@ -179,7 +175,7 @@ async fn follow_block_and_report() {
         .await;
         assert_eq!(r.status, 201, "{}", r.body);
     }
-    let r = call(
+    let r = post_signed_in(
         AMA,
         addr,
         &ama,
@@ -221,7 +217,7 @@ async fn follow_block_and_report() {
     // Kofi's session is gone and he cannot sign in again.
     let r = as_browser(KOFI, addr, &kofi, "GET", "/api/v1/account", None).await;
     assert_eq!(r.status, 401, "{}", r.body);
-    let r = call(
+    let r = post_signed_in(
         KOFI,
         addr,
         &Browser::default(),

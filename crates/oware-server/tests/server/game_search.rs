@@ -3,17 +3,13 @@
 
 use std::net::SocketAddr;
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::common::*;
 
 const AMA: [u8; 4] = [127, 0, 3, 2];
 const KOFI: [u8; 4] = [127, 0, 3, 3];
 const ESI: [u8; 4] = [127, 0, 3, 4];
-
-async fn call(src: [u8; 4], addr: SocketAddr, b: &Browser, path: &str, body: Value) -> Resp {
-    as_browser(src, addr, b, "POST", path, Some(body)).await
-}
 
 /// An online game Ama (South) plays against `who`; South resigns when
 /// `ama_resigns`, North otherwise; left running when `finish` is false.
@@ -23,7 +19,7 @@ async fn online(
     (src, who): ([u8; 4], &Browser),
     finish: Option<bool>,
 ) -> String {
-    let r = call(
+    let r = post_signed_in(
         AMA,
         addr,
         ama,
@@ -35,7 +31,7 @@ async fn online(
     let id = r.json()["id"].as_str().unwrap().to_string();
     let south = r.json()["tokens"]["S"].as_str().unwrap().to_string();
     let invite = invite_of(&r.json());
-    let j = call(
+    let j = post_signed_in(
         src,
         addr,
         who,
@@ -100,9 +96,9 @@ async fn a_player_finds_games_by_opponent_result_mode_and_date() {
     let lost_kofi = online(addr, &ama, (KOFI, &kofi), Some(true)).await;
     let won_esi = online(addr, &ama, (ESI, &esi), Some(false)).await;
     let playing_esi = online(addr, &ama, (ESI, &esi), None).await;
-    let r = call(AMA, addr, &ama, "/api/v1/games", json!({"mode": "hotseat"})).await;
+    let r = post_signed_in(AMA, addr, &ama, "/api/v1/games", json!({"mode": "hotseat"})).await;
     let hotseat = r.json()["id"].as_str().unwrap().to_string();
-    let r = call(
+    let r = post_signed_in(
         AMA,
         addr,
         &ama,

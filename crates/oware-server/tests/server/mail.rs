@@ -63,10 +63,6 @@ async fn server(
     .expect("server starts")
 }
 
-async fn call(src: [u8; 4], addr: SocketAddr, b: &Browser, path: &str, body: Value) -> Resp {
-    as_browser(src, addr, b, "POST", path, Some(body)).await
-}
-
 fn reason(r: &Resp) -> String {
     r.json()["error"]["reason"]
         .as_str()
@@ -91,7 +87,7 @@ async fn add_verified_with(
     lang: &str,
     password: &str,
 ) -> Value {
-    let r = call(
+    let r = post_signed_in(
         src,
         addr,
         b,
@@ -128,7 +124,7 @@ async fn address_and_reset(db: Db<'_>) {
     );
 
     // Refused: no password, a wrong one, not an address.
-    let set = |body: Value| call(AMA, addr, &ama, "/api/v1/account/email", body);
+    let set = |body: Value| post_signed_in(AMA, addr, &ama, "/api/v1/account/email", body);
     let r = set(json!({"email": "ama@example.com"})).await;
     assert_eq!(
         (r.status, r.code()),
@@ -348,19 +344,6 @@ async fn mail_links_work_the_same_on_postgresql() {
     address_and_reset(Db::Postgres(cluster.database("mail"))).await;
 }
 
-/// Plays the first legal move of the side `token` holds, at ply `ply`.
-async fn play(addr: SocketAddr, id: &str, token: &str, ply: u64) {
-    let g = get(addr, &format!("/api/v1/games/{id}")).await.json();
-    let mv = legal(&g)[0].clone();
-    let r = post(
-        addr,
-        &format!("/api/v1/games/{id}/moves"),
-        json!({"token": token, "move": mv, "ply": ply}),
-    )
-    .await;
-    assert_eq!(r.status, 200, "{}", r.body);
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mail_your_move_once_a_game_a_day_retried_when_smtp_is_down_and_kept_across_a_restart() {
     let Some(mut smtp) = Smtp::start().await else {
@@ -377,7 +360,7 @@ async fn mail_your_move_once_a_game_a_day_retried_when_smtp_is_down_and_kept_acr
     add_verified(&mut smtp, (AMA, addr, &ama), "ama@example.com", "en").await;
     add_verified(&mut smtp, (KOFI, addr, &kofi), "kofi@example.com", "fr").await;
 
-    let r = call(
+    let r = post_signed_in(
         AMA,
         addr,
         &ama,
@@ -389,7 +372,7 @@ async fn mail_your_move_once_a_game_a_day_retried_when_smtp_is_down_and_kept_acr
     assert_eq!(r.status, 201, "{}", r.body);
     let id = r.json()["id"].as_str().unwrap().to_string();
     let south = r.json()["tokens"]["S"].as_str().unwrap().to_string();
-    let j = call(
+    let j = post_signed_in(
         KOFI,
         addr,
         &kofi,
@@ -401,7 +384,7 @@ async fn mail_your_move_once_a_game_a_day_retried_when_smtp_is_down_and_kept_acr
     let north = j.json()["token"].as_str().unwrap().to_string();
 
     // Day 0: each is told once (Kofi in French), then not again that day.
-    play(addr, &id, &south, 0).await;
+    play_first_legal_move(addr, &id, &south, 0).await;
     let m = smtp.mail(20).await;
     assert_eq!(m["to"], json!(["kofi@example.com"]));
     assert!(
@@ -415,7 +398,7 @@ async fn mail_your_move_once_a_game_a_day_retried_when_smtp_is_down_and_kept_acr
         m["text"].as_str().unwrap().contains(&format!("/game/{id}")),
         "{m}"
     );
-    play(addr, &id, &north, 1).await;
+    play_first_legal_move(addr, &id, &north, 1).await;
     let m = smtp.mail(20).await;
     assert_eq!(m["to"], json!(["ama@example.com"]));
     assert!(
@@ -425,12 +408,12 @@ async fn mail_your_move_once_a_game_a_day_retried_when_smtp_is_down_and_kept_acr
             .contains("your move against Kofi"),
         "{m}"
     );
-    play(addr, &id, &south, 2).await;
-    play(addr, &id, &north, 3).await;
+    play_first_legal_move(addr, &id, &south, 2).await;
+    play_first_legal_move(addr, &id, &north, 3).await;
     // A day later, Kofi is told again: the next mail is dated then (the two
     // moves of day 0 sent none).
     time.advance(Duration::from_secs(24 * 3600 + 60));
-    play(addr, &id, &south, 4).await;
+    play_first_legal_move(addr, &id, &south, 4).await;
     let m = smtp.mail(20).await;
     assert_eq!(m["to"], json!(["kofi@example.com"]));
     assert!(
@@ -444,7 +427,7 @@ async fn mail_your_move_once_a_game_a_day_retried_when_smtp_is_down_and_kept_acr
     smtp.down();
     time.advance(Duration::from_secs(24 * 3600 + 60));
     let before = std::time::Instant::now();
-    play(addr, &id, &north, 5).await;
+    play_first_legal_move(addr, &id, &north, 5).await;
     assert!(
         before.elapsed() < Duration::from_secs(5),
         "the move waited for SMTP"
@@ -504,7 +487,7 @@ async fn mail_without_smtp_nothing_is_sent_and_the_page_is_told() {
         r.json(),
         json!({"available": false, "verified": false, "subscribed": false})
     );
-    let r = call(
+    let r = post_signed_in(
         AMA,
         addr,
         &ama,

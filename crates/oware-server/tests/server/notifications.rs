@@ -51,10 +51,6 @@ pub async fn account_ws(addr: SocketAddr, b: &Browser) -> Result<Ws, String> {
     }
 }
 
-async fn call(src: [u8; 4], addr: SocketAddr, b: &Browser, path: &str, body: Value) -> Resp {
-    as_browser(src, addr, b, "POST", path, Some(body)).await
-}
-
 async fn unread(src: [u8; 4], addr: SocketAddr, b: &Browser) -> u64 {
     let r = as_browser(src, addr, b, "GET", "/api/v1/account", None).await;
     assert_eq!(r.status, 200, "{}", r.body);
@@ -73,7 +69,7 @@ async fn correspondence(
     (sa, a): ([u8; 4], &Browser),
     (sb, b): ([u8; 4], &Browser),
 ) -> (String, String, String) {
-    let r = call(
+    let r = post_signed_in(
         sa,
         addr,
         a,
@@ -85,22 +81,9 @@ async fn correspondence(
     assert_eq!(r.status, 201, "{}", r.body);
     let id = r.json()["id"].as_str().unwrap().to_string();
     let south = r.json()["tokens"]["S"].as_str().unwrap().to_string();
-    let j = call(sb, addr, b, &format!("/api/v1/games/{id}/join"), json!({})).await;
+    let j = post_signed_in(sb, addr, b, &format!("/api/v1/games/{id}/join"), json!({})).await;
     assert_eq!(j.status, 200, "{}", j.body);
     (id, south, j.json()["token"].as_str().unwrap().to_string())
-}
-
-/// Plays the first legal move of the side `token` holds, at ply `ply`.
-async fn play(addr: SocketAddr, id: &str, token: &str, ply: u64) {
-    let g = get(addr, &format!("/api/v1/games/{id}")).await.json();
-    let mv = legal(&g)[0].clone();
-    let r = post(
-        addr,
-        &format!("/api/v1/games/{id}/moves"),
-        json!({"token": token, "move": mv, "ply": ply}),
-    )
-    .await;
-    assert_eq!(r.status, 200, "{}", r.body);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -128,7 +111,7 @@ async fn a_correspondence_move_notifies_the_player_to_move_live_and_once() {
 
     // Ama moves: Kofi is told, live and in his count.
     let (id, south, north) = correspondence(addr, (AMA, &ama), (KOFI, &kofi)).await;
-    play(addr, &id, &south, 0).await;
+    play_first_legal_move(addr, &id, &south, 0).await;
     let n = recv_type(&mut kofi_ws, "notification").await;
     assert_eq!(n["unread"], 1, "{n}");
     let note = &n["notification"];
@@ -149,12 +132,12 @@ async fn a_correspondence_move_notifies_the_player_to_move_live_and_once() {
 
     // Kofi moves: his "your turn" is read, Ama is told.
     time.advance(std::time::Duration::from_secs(3600));
-    play(addr, &id, &north, 1).await;
+    play_first_legal_move(addr, &id, &north, 1).await;
     assert_eq!(recv_type(&mut ama_ws, "notification").await["unread"], 1);
     assert_eq!(recv_type(&mut kofi_ws, "unread").await["unread"], 0);
     // Seeing the game's page reads its "your turn" (another game's, or
     // another account's, is left alone).
-    let r = call(
+    let r = post_signed_in(
         AMA,
         addr,
         &ama,
@@ -163,7 +146,7 @@ async fn a_correspondence_move_notifies_the_player_to_move_live_and_once() {
     )
     .await;
     assert_eq!(r.json(), json!({"unread": 1}), "{}", r.body);
-    let r = call(
+    let r = post_signed_in(
         KOFI,
         addr,
         &kofi,
@@ -174,7 +157,7 @@ async fn a_correspondence_move_notifies_the_player_to_move_live_and_once() {
     assert_eq!(r.json(), json!({"unread": 0}), "{}", r.body);
     assert_eq!(unread(AMA, addr, &ama).await, 1);
     assert_eq!(recv_type(&mut ama_ws, "unread").await["unread"], 1);
-    let r = call(
+    let r = post_signed_in(
         AMA,
         addr,
         &ama,
@@ -204,7 +187,7 @@ async fn a_correspondence_move_notifies_the_player_to_move_live_and_once() {
     // Marking read: someone else's ids change nothing; garbage is refused.
     let amas = as_browser(AMA, addr, &ama, "GET", "/api/v1/notifications", None).await;
     let amas_id = amas.json()["items"][0]["id"].as_str().unwrap().to_string();
-    let r = call(
+    let r = post_signed_in(
         KOFI,
         addr,
         &kofi,
@@ -221,10 +204,10 @@ async fn a_correspondence_move_notifies_the_player_to_move_live_and_once() {
         json!({"ids": "all"}),
         json!({"ids": vec!["x"; 101]}),
     ] {
-        let r = call(AMA, addr, &ama, "/api/v1/notifications/read", body.clone()).await;
+        let r = post_signed_in(AMA, addr, &ama, "/api/v1/notifications/read", body.clone()).await;
         assert!(matches!(r.status, 400 | 413 | 422), "{body}: {}", r.body);
     }
-    let r = call(
+    let r = post_signed_in(
         AMA,
         addr,
         &ama,
@@ -278,7 +261,7 @@ async fn a_correspondence_move_notifies_the_player_to_move_live_and_once() {
     )
     .await;
     assert_eq!(r.status, 400, "{}", r.body);
-    let r = call(
+    let r = post_signed_in(
         AMA,
         addr,
         &ama,
@@ -307,9 +290,9 @@ async fn a_correspondence_move_notifies_the_player_to_move_live_and_once() {
     drop(ama_ws);
     let mut ama_ws = account_ws(addr, &ama).await.unwrap();
     recv_type(&mut ama_ws, "unread").await;
-    let r = call(KOFI, addr, &kofi, "/api/v1/players/Ama/block", json!({})).await;
+    let r = post_signed_in(KOFI, addr, &kofi, "/api/v1/players/Ama/block", json!({})).await;
     assert_eq!(r.status, 200, "{}", r.body);
-    play(addr, &id, &south, 2).await;
+    play_first_legal_move(addr, &id, &south, 2).await;
     recv_type(&mut ama_ws, "unread").await;
     assert_eq!(unread(KOFI, addr, &kofi).await, 0);
 
@@ -323,7 +306,7 @@ async fn a_correspondence_move_notifies_the_player_to_move_live_and_once() {
     let n = hub.notification(&esi_id, Kind::Challenge);
     let nid = n.id.clone();
     assert!(hub.notify(n).await.unwrap());
-    let r = call(
+    let r = post_signed_in(
         ESI,
         addr,
         &esi,
@@ -412,7 +395,7 @@ async fn notifications_and_presence_cross_nodes_on_postgresql() {
     )
     .await;
     let (id, south, _) = correspondence(a, (AMA, &ama), (KOFI, &kofi)).await;
-    play(a, &id, &south, 0).await;
+    play_first_legal_move(a, &id, &south, 0).await;
     let n = recv_type(&mut kofi_ws, "notification").await;
     assert_eq!(n["notification"]["kind"], "your_turn");
     assert_eq!(n["unread"], 1);
@@ -421,12 +404,12 @@ async fn notifications_and_presence_cross_nodes_on_postgresql() {
     // A challenge made on node a reaches Kofi's socket on node b; the cap
     // of open challenges holds across both nodes.
     for (i, node) in [a, b, a].into_iter().enumerate() {
-        let r = call(AMA, node, &ama, "/api/v1/players/Kofi/challenge", json!({})).await;
+        let r = post_signed_in(AMA, node, &ama, "/api/v1/players/Kofi/challenge", json!({})).await;
         assert_eq!(r.status, 201, "{}", r.body);
         let c = recv_type(&mut kofi_ws, "challenge").await;
         assert_eq!(c["challenge"]["id"], r.json()["id"], "challenge {i}");
     }
-    let r = call(AMA, b, &ama, "/api/v1/players/Kofi/challenge", json!({})).await;
+    let r = post_signed_in(AMA, b, &ama, "/api/v1/players/Kofi/challenge", json!({})).await;
     assert_eq!(
         r.json()["error"]["reason"],
         "too_many_challenges",
@@ -507,8 +490,8 @@ async fn a_prepared_reply_leaves_the_your_turn_with_the_right_player() {
     let mut kofi_ws = account_ws(addr, &kofi).await.unwrap();
     recv_type(&mut kofi_ws, "unread").await;
     let (id, south, north) = correspondence(addr, (AMA, &ama), (KOFI, &kofi)).await;
-    play(addr, &id, &south, 0).await;
-    play(addr, &id, &north, 1).await;
+    play_first_legal_move(addr, &id, &south, 0).await;
+    play_first_legal_move(addr, &id, &north, 1).await;
     // Kofi prepares a reply to Ama's first legal move at ply 2.
     let g = get(addr, &format!("/api/v1/games/{id}")).await.json();
     let expected = legal(&g)[0].clone();
@@ -672,7 +655,7 @@ async fn a_takeback_request_and_a_rematch_tell_the_opponent() {
     let addr = server.addr();
     let ama = sign_up_from(AMA, addr, "Ama", "seeds-and-houses").await;
     let kofi = sign_up_from(KOFI, addr, "Kofi", "houses-and-seeds").await;
-    let r = call(
+    let r = post_signed_in(
         AMA,
         addr,
         &ama,
@@ -683,7 +666,7 @@ async fn a_takeback_request_and_a_rematch_tell_the_opponent() {
     assert_eq!(r.status, 201, "{}", r.body);
     let id = r.json()["id"].as_str().unwrap().to_string();
     let south = r.json()["tokens"]["S"].as_str().unwrap().to_string();
-    let j = call(
+    let j = post_signed_in(
         KOFI,
         addr,
         &kofi,
@@ -695,7 +678,7 @@ async fn a_takeback_request_and_a_rematch_tell_the_opponent() {
     let north = j.json()["token"].as_str().unwrap().to_string();
     let mut ws = account_ws(addr, &kofi).await.unwrap();
     recv_type(&mut ws, "unread").await;
-    play(addr, &id, &south, 0).await;
+    play_first_legal_move(addr, &id, &south, 0).await;
     let r = post(
         addr,
         &format!("/api/v1/games/{id}/takeback"),

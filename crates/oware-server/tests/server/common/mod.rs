@@ -469,3 +469,27 @@ pub async fn until_engines(
         tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     }
 }
+
+/// A POST with `b`'s session from `src`.
+pub async fn post_signed_in(
+    src: [u8; 4],
+    addr: SocketAddr,
+    b: &Browser,
+    path: &str,
+    body: Value,
+) -> Resp {
+    as_browser(src, addr, b, "POST", path, Some(body)).await
+}
+
+/// Plays the first legal move of the side `token` holds, at ply `ply`.
+pub async fn play_first_legal_move(addr: SocketAddr, id: &str, token: &str, ply: u64) {
+    let g = get(addr, &format!("/api/v1/games/{id}")).await.json();
+    let mv = legal(&g)[0].clone();
+    let r = post(
+        addr,
+        &format!("/api/v1/games/{id}/moves"),
+        json!({"token": token, "move": mv, "ply": ply}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+}
