@@ -781,6 +781,7 @@ impl Hub {
                 slot.send(live.presence_event(slot.connected()));
                 self.publish_presence(std::slice::from_ref(&slot));
             }
+            self.seat_back(&slot, &live, s);
         }
         let state = live.state_event(slot.connected(), Some(side));
         drop(live);
@@ -798,6 +799,8 @@ impl Hub {
         if let Some(s) = side {
             if slot.connected[s.index()].fetch_sub(1, Ordering::Relaxed) == 1 {
                 let live = slot.state.lock().await;
+                // Its grace is counted from now, before anyone hears of it.
+                self.seat_left(slot, &live, s);
                 slot.send(live.presence_event(slot.connected()));
                 self.publish_presence(std::slice::from_ref(slot));
             }

@@ -333,7 +333,8 @@ impl Hub {
         // One mail a tournament, at its first notice (five minutes ahead, or
         // the start); not a Swiss round's pairing.
         let kind = match n.kind {
-            NoteKind::YourTurn => MailKind::YourTurn,
+            // A live game's "your turn" is for the site only.
+            NoteKind::YourTurn if n.detail.is_none() => MailKind::YourTurn,
             NoteKind::TournamentStarting
                 if n.tournament.is_some() && n.detail.as_deref() != Some("paired") =>
             {

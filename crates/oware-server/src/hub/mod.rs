@@ -73,6 +73,13 @@ pub struct Slot {
     /// The spectators' chat, for spectators' connections only.
     pub spectator_events: broadcast::Sender<Utf8Bytes>,
     connected: [AtomicU32; 2],
+    /// Whether this node told a seat of a live game "your turn" (it was
+    /// away): its next move, or its return, reads it.
+    told: [std::sync::atomic::AtomicBool; 2],
+    /// How many times each seat's last connection closed: a "your turn"
+    /// waiting out the grace goes only if the seat has not left again
+    /// since (then the newer leave's counts).
+    leaves: [AtomicU32; 2],
     /// The seats connected on other nodes sharing the store, by node, and
     /// when that node last said so.
     remote: StdMutex<HashMap<u64, ([bool; 2], Instant)>>,
@@ -88,6 +95,8 @@ impl Slot {
             events,
             spectator_events,
             connected: Default::default(),
+            told: Default::default(),
+            leaves: Default::default(),
             remote: Default::default(),
         })
     }
@@ -614,7 +623,7 @@ impl Hub {
             .any(|a| matches!(a, Announce::Ply(_)))
         {
             self.metrics.moved();
-            self.after_ply(live);
+            self.after_ply(slot, live);
         }
         self.after_change(slot, live, true);
         for a in commit.announce {

@@ -10,19 +10,25 @@
 //! and again every 30 s).
 
 use std::collections::HashMap;
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::Instant;
 
 use axum::extract::ws::Utf8Bytes;
+use oware_core::Side;
 use tokio::sync::{broadcast, mpsc};
 
-use super::{Hub, Live};
+use super::{Hub, Live, Slot};
 use crate::error::ApiError;
-use crate::model::{new_id, SeatKind, TimeControl};
+use crate::model::{new_id, Seat, SeatKind, TimeControl};
 use crate::protocol::incoming::ReadWhich;
 use crate::protocol::outgoing::AccountOut;
 use crate::store::notifications::{Kind, Notification, NotificationOp};
 use crate::store::WriteOp;
+
+/// How long a seat of a live game may be away on its turn before its
+/// player is told "your turn".
+pub(crate) const AWAY_GRACE: std::time::Duration = std::time::Duration::from_secs(15);
 
 /// The account sockets open on this node, and the accounts other nodes
 /// say are online.
@@ -41,7 +47,8 @@ pub(crate) struct Online {
 /// account and game whose "your turn" is read.
 struct Turn {
     notify: Option<Notification>,
-    read: Option<(String, String)>,
+    /// Accounts and games whose "your turn" is read.
+    read: Vec<(String, String)>,
 }
 
 /// The sender of [`Online::turns`].
@@ -351,45 +358,146 @@ impl Hub {
         Ok(unread)
     }
 
-    /// After a ply stored in a correspondence game between people: the
-    /// mover's "your turn" for it is read, and the player to move, if
-    /// signed in, is told (at most one unread per game: the store's rule).
-    /// Done by one task per node, in the order the plies were stored (a
-    /// conditional reply's ply right after the move it answers must not
-    /// be told before it); the move does not wait for it.
-    pub(crate) fn after_ply(self: &Arc<Self>, live: &Live) {
+    /// After a ply stored in a game between people: the player to move, if
+    /// signed in, is told "your turn" (at most one unread per game: the
+    /// store's rule) and the mover's is read. In correspondence always; in
+    /// a live game only when the player to move has no connection open to
+    /// it (on any node) and then with `detail: "live"` (no mail), and the
+    /// mover's is read only if this node told it. Done by one task per
+    /// node, in the order the plies were stored (a conditional reply's ply
+    /// right after the move it answers must not be told before it); the
+    /// move does not wait for it.
+    pub(crate) fn after_ply(self: &Arc<Self>, slot: &Slot, live: &Live) {
         let correspondence = matches!(
             live.meta.time_control,
             Some(TimeControl::Correspondence { .. })
         );
-        if !correspondence || live.game.plies().is_empty() {
+        if live.game.plies().is_empty() {
             return;
         }
         let seats = &live.meta.seats;
-        if seats.iter().any(|s| s.kind != SeatKind::Human) {
+        // Only people's accounts are told: games with the computer or
+        // between guests cost nothing here.
+        if seats.iter().any(|s| s.kind != SeatKind::Human)
+            || seats.iter().all(|s| s.account.is_none())
+        {
             return;
         }
         let to_move = live.to_move();
-        let mover = &seats[to_move.opponent().index()];
+        let mover_side = to_move.opponent();
+        let mover = &seats[mover_side.index()];
         let waiting = &seats[to_move.index()];
+        let over = live.game.is_over();
         let mut n = None;
-        if !live.game.is_over() {
-            if let Some(account) = &waiting.account {
-                let mut note = self.notification(account, Kind::YourTurn);
-                note.game = Some(live.meta.id.clone());
-                note.from = Some(mover.name.clone());
-                note.from_account = mover.account.clone();
-                n = Some(note);
+        if let (false, Some(account)) = (over, &waiting.account) {
+            if correspondence || !slot.connected()[to_move.index()] {
+                n = Some(self.turn_note(live, account, mover, correspondence));
+                if !correspondence {
+                    slot.told[to_move.index()].store(true, Ordering::Relaxed);
+                }
             }
         }
-        let read = mover
-            .account
-            .clone()
-            .map(|account| (account, live.meta.id.clone()));
-        if n.is_some() || read.is_some() {
+        let mut read = Vec::new();
+        for (side, seat) in [(mover_side, mover), (to_move, waiting)] {
+            // The mover's own "your turn" is done with; at the end of a
+            // live game, both (this node's, if it told them).
+            let done = side == mover_side || (over && !correspondence);
+            let Some(account) = seat.account.as_ref().filter(|_| done) else {
+                continue;
+            };
+            if correspondence || slot.told[side.index()].swap(false, Ordering::Relaxed) {
+                read.push((account.clone(), live.meta.id.clone()));
+            }
+        }
+        if n.is_some() || !read.is_empty() {
             self.online
                 .turns_queue(self)
                 .send_turn(Turn { notify: n, read });
+        }
+    }
+
+    /// "Your turn" in `live` for `account`, from `mover`.
+    fn turn_note(
+        &self,
+        live: &Live,
+        account: &str,
+        mover: &Seat,
+        correspondence: bool,
+    ) -> Notification {
+        let mut note = self.notification(account, Kind::YourTurn);
+        note.game = Some(live.meta.id.clone());
+        note.from = Some(mover.name.clone());
+        note.from_account = mover.account.clone();
+        if !correspondence {
+            note.detail = Some("live".into());
+        }
+        note
+    }
+
+    /// A seat's last connection to `live` closed (on every node): in a
+    /// live game between people waiting for that seat's move, its player
+    /// is told "your turn" if still away [`AWAY_GRACE`] later (a reload is
+    /// not leaving), once until they move or come back.
+    pub(crate) fn seat_left(self: &Arc<Self>, slot: &Arc<Slot>, live: &Live, side: Side) {
+        if self.away_note(slot, live, side).is_none() {
+            return;
+        }
+        let leave = slot.leaves[side.index()].fetch_add(1, Ordering::Relaxed) + 1;
+        let due = self.time().now() + AWAY_GRACE;
+        let hub = self.clone();
+        let slot = slot.clone();
+        tokio::spawn(async move {
+            hub.time().sleep_until(due).await;
+            let live = slot.state.lock().await;
+            if slot.leaves[side.index()].load(Ordering::Relaxed) != leave {
+                return;
+            }
+            let Some(n) = hub.away_note(&slot, &live, side) else {
+                return;
+            };
+            if slot.told[side.index()].swap(true, Ordering::Relaxed) {
+                return;
+            }
+            hub.online.turns_queue(&hub).send_turn(Turn {
+                notify: Some(n),
+                read: Vec::new(),
+            });
+        });
+    }
+
+    /// The "your turn" for `side` of `live` if it is a live game between
+    /// people, not over, waiting for that seat, which is signed in and has
+    /// no connection open to it.
+    fn away_note(&self, slot: &Slot, live: &Live, side: Side) -> Option<Notification> {
+        let correspondence = matches!(
+            live.meta.time_control,
+            Some(TimeControl::Correspondence { .. })
+        );
+        let seats = &live.meta.seats;
+        if correspondence
+            || live.game.is_over()
+            || live.to_move() != side
+            || seats.iter().any(|s| s.kind != SeatKind::Human)
+            || slot.connected()[side.index()]
+        {
+            return None;
+        }
+        let account = seats[side.index()].account.as_ref()?;
+        let mover = &seats[side.opponent().index()];
+        Some(self.turn_note(live, account, mover, false))
+    }
+
+    /// A seat came back to a live game this node told it about: its "your
+    /// turn" for the game is read.
+    pub(crate) fn seat_back(self: &Arc<Self>, slot: &Slot, live: &Live, side: Side) {
+        if !slot.told[side.index()].swap(false, Ordering::Relaxed) {
+            return;
+        }
+        if let Some(account) = &live.meta.seats[side.index()].account {
+            self.online.turns_queue(self).send_turn(Turn {
+                notify: None,
+                read: vec![(account.clone(), live.meta.id.clone())],
+            });
         }
     }
 
@@ -402,7 +510,7 @@ impl Hub {
                 tracing::warn!("a your-turn notification was not stored: {e:?}");
             }
         }
-        if let Some((account, game)) = turn.read {
+        for (account, game) in turn.read {
             let op = NotificationOp::ReadGame {
                 account: account.clone(),
                 game,

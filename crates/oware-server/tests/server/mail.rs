@@ -684,3 +684,58 @@ async fn mail_a_tournament_starting_tells_its_entrants_once() {
     let c = settled(s.hub()).await;
     assert_eq!(c.sent, 2, "the verification and the start, once: {c:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mail_a_live_game_tells_on_the_site_only() {
+    let Some(mut smtp) = Smtp::start().await else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let time = Time::manual(Time::wall().unix_ms());
+    let s = server(
+        &Db::Sqlite(dir.path()),
+        &time,
+        Some(mail_config(&smtp)),
+        None,
+    )
+    .await;
+    let addr = s.addr();
+    let ama = sign_up_from(AMA, addr, "Ama", PASSWORD).await;
+    let kofi = sign_up_from(KOFI, addr, "Kofi", PASSWORD).await;
+    add_verified(&mut smtp, (AMA, addr, &ama), "ama@example.com", "en").await;
+    add_verified(&mut smtp, (KOFI, addr, &kofi), "kofi@example.com", "en").await;
+    let sent = settled(s.hub()).await.sent;
+    let mut inbox = crate::notifications::account_ws(addr, &kofi).await.unwrap();
+    assert_eq!(recv_type(&mut inbox, "unread").await["unread"], 0);
+
+    let r = post_signed_in(
+        AMA,
+        addr,
+        &ama,
+        "/api/v1/games",
+        json!({"mode": "online", "public": true, "side": "S",
+               "time_control": {"initial_ms": 300_000, "increment_ms": 3_000}}),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.json()["id"].as_str().unwrap().to_string();
+    let south = r.json()["tokens"]["S"].as_str().unwrap().to_string();
+    let j = post_signed_in(
+        KOFI,
+        addr,
+        &kofi,
+        &format!("/api/v1/games/{id}/join"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(j.status, 200, "{}", j.body);
+
+    // Kofi has no page on the game: told on the site, and no mail (the
+    // mail would be queued before the notification is sent).
+    play_first_legal_move(addr, &id, &south, 0).await;
+    let n = recv_type(&mut inbox, "notification").await;
+    assert_eq!(n["notification"]["detail"], "live", "{n}");
+    let c = s.hub().outbox().await.unwrap();
+    assert_eq!((c.queued, c.sent), (0, sent), "{c:?}");
+    assert!(smtp.try_mail().is_none());
+}

@@ -678,6 +678,9 @@ async fn a_takeback_request_and_a_rematch_tell_the_opponent() {
     let north = j.json()["token"].as_str().unwrap().to_string();
     let mut ws = account_ws(addr, &kofi).await.unwrap();
     recv_type(&mut ws, "unread").await;
+    // Kofi is at the board (so the move itself tells him nothing).
+    let mut kofi_game = crate::common::ws(addr, &id, Some(&north)).await;
+    recv_type(&mut kofi_game, "state").await;
     play_first_legal_move(addr, &id, &south, 0).await;
     let r = post(
         addr,
@@ -718,4 +721,123 @@ async fn a_takeback_request_and_a_rematch_tell_the_opponent() {
     assert_eq!(n["notification"]["game"], json!(rematch));
     assert_eq!(n["notification"]["from"], "Ama");
     assert_eq!(unread(KOFI, addr, &kofi).await, 2);
+}
+
+/// A live game between `a` (South) and `b` (North), 5 minutes + 3 s:
+/// id and both tokens.
+async fn live_game(
+    addr: SocketAddr,
+    (sa, a): ([u8; 4], &Browser),
+    (sb, b): ([u8; 4], &Browser),
+) -> (String, String, String) {
+    let r = post_signed_in(
+        sa,
+        addr,
+        a,
+        "/api/v1/games",
+        json!({"mode": "online", "public": true, "side": "S",
+               "time_control": {"initial_ms": 300_000, "increment_ms": 3_000}}),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.json()["id"].as_str().unwrap().to_string();
+    let south = r.json()["tokens"]["S"].as_str().unwrap().to_string();
+    let j = post_signed_in(sb, addr, b, &format!("/api/v1/games/{id}/join"), json!({})).await;
+    assert_eq!(j.status, 200, "{}", j.body);
+    (id, south, j.json()["token"].as_str().unwrap().to_string())
+}
+
+/// Waits on a game socket for the `presence` event saying `seat` ("S"
+/// or "N") is connected or not.
+async fn seat_presence(ws: &mut Ws, seat: &str, connected: bool) {
+    loop {
+        let p = recv_type(ws, "presence").await;
+        if p["seats"][seat]["connected"] == connected {
+            return;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_live_game_tells_a_player_who_is_away_on_their_turn() {
+    let (time, _dir, server) = on_a_manual_clock().await;
+    let addr = server.addr();
+    let ama = sign_up_from(AMA, addr, "Ama", "seeds-and-houses").await;
+    let kofi = sign_up_from(KOFI, addr, "Kofi", "houses-and-seeds").await;
+    let mut ama_inbox = account_ws(addr, &ama).await.unwrap();
+    assert_eq!(recv_type(&mut ama_inbox, "unread").await["unread"], 0);
+    let mut kofi_inbox = account_ws(addr, &kofi).await.unwrap();
+    assert_eq!(recv_type(&mut kofi_inbox, "unread").await["unread"], 0);
+
+    let (id, south, north) = live_game(addr, (AMA, &ama), (KOFI, &kofi)).await;
+    let mut ama_game = ws(addr, &id, Some(&south)).await;
+    let mut kofi_game = ws(addr, &id, Some(&north)).await;
+    seat_presence(&mut ama_game, "N", true).await;
+
+    // Both at the board: a move tells nobody (each sees it on the board).
+    play_first_legal_move(addr, &id, &south, 0).await;
+    recv_move(&mut kofi_game, 1).await;
+    play_first_legal_move(addr, &id, &north, 1).await;
+    recv_move(&mut ama_game, 2).await;
+
+    // Kofi leaves the game's page; Ama's move tells him at once, live,
+    // marked as a live game's (no mail for it).
+    drop(kofi_game);
+    seat_presence(&mut ama_game, "N", false).await;
+    play_first_legal_move(addr, &id, &south, 2).await;
+    let n = recv_type(&mut kofi_inbox, "notification").await;
+    assert_eq!(n["unread"], 1, "{n}");
+    let note = &n["notification"];
+    assert_eq!(
+        (&note["kind"], &note["game"], &note["from"], &note["detail"]),
+        (
+            &json!("your_turn"),
+            &json!(id),
+            &json!("Ama"),
+            &json!("live")
+        )
+    );
+    // Coming back to the game reads it.
+    let mut kofi_game = ws(addr, &id, Some(&north)).await;
+    assert_eq!(recv_type(&mut kofi_inbox, "unread").await["unread"], 0);
+    recv_type(&mut kofi_game, "state").await;
+
+    // Kofi moves; Ama leaves on her turn. A reload is not leaving: back
+    // within the grace, nothing is told.
+    play_first_legal_move(addr, &id, &north, 3).await;
+    recv_move(&mut ama_game, 4).await;
+    drop(ama_game);
+    seat_presence(&mut kofi_game, "S", false).await;
+    let ama_game = ws(addr, &id, Some(&south)).await;
+    seat_presence(&mut kofi_game, "S", true).await;
+    time.advance(std::time::Duration::from_secs(16));
+    // Away for good: told once the grace (15 s) has passed.
+    let left = time.unix_ms();
+    drop(ama_game);
+    seat_presence(&mut kofi_game, "S", false).await;
+    time.advance(std::time::Duration::from_secs(10));
+    time.advance(std::time::Duration::from_secs(6));
+    let n = recv_type(&mut ama_inbox, "notification").await;
+    assert_eq!(
+        (&n["unread"], &n["notification"]["detail"]),
+        (&json!(1), &json!("live")),
+        "{n}"
+    );
+    // Dated to the second, in a fixed-width UTC form that sorts as text.
+    let at = n["notification"]["at"].as_str().unwrap();
+    let grace_over = oware_server::model::rfc3339(left + 15_000);
+    assert!(at >= grace_over.as_str(), "told at {at}, left at {left} ms");
+    let list = as_browser(AMA, addr, &ama, "GET", "/api/v1/notifications", None).await;
+    assert_eq!(
+        list.json()["items"].as_array().unwrap().len(),
+        1,
+        "one notice, the reload told nothing: {}",
+        list.body
+    );
+    // Her move (from another device, without the page) reads it.
+    play_first_legal_move(addr, &id, &south, 4).await;
+    assert_eq!(recv_type(&mut ama_inbox, "unread").await["unread"], 0);
+    // Kofi is at the board: he is not told.
+    recv_move(&mut kofi_game, 5).await;
+    assert_eq!(unread(KOFI, addr, &kofi).await, 0);
 }
