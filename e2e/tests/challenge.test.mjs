@@ -2,15 +2,16 @@
 // challenges Kojo (a 360-px phone, in French) from his profile; the prompt
 // reaches Kojo on the page he is on, he accepts, and the game starts for
 // both. The unread count shows on the bell and in the tab's title, and
-// goes once the notifications are seen. The phone's prompt and
-// notifications page are measured: in the width, no horizontal scroll.
+// goes once the notifications are seen. Away from the live game, Kojo is
+// told when it is his move. The phone's prompt and notifications page are
+// measured: in the width, no horizontal scroll.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launch, shot, until, watchErrors, freePort, startServer } from '../lib.mjs';
+import { launch, shot, until, watchErrors, freePort, startServer, playFirst } from '../lib.mjs';
 
 const phone = { viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true };
 const stamp = Date.now().toString(36).slice(-5);
@@ -150,6 +151,29 @@ test('a challenge sent, received live in French on a phone, accepted: the game s
       { text: 'Esi vous propose une revanche', href: '/game/g2' },
       { text: 'Esi demande à reprendre un coup', href: '/game/g3' },
     ]);
+
+    // Kojo is away from the live game (in the lobby) when Abena moves: he
+    // is told it is his move, on the bell and in the title, in French, and
+    // it is read once he is back at the game.
+    await k.goto(`${BASE}/lobby`);
+    await until(async () => await count(k).isHidden(), 'nothing unread in the lobby');
+    await a.goto(`${BASE}/game/${game}`);
+    await until(async () => (await a.locator('.house.playable').count()) > 0, 'Abena back at the board');
+    await playFirst(a);
+    await until(async () => (await count(k).textContent()) === '1', 'Kojo told of his move');
+    await until(async () => /^\(1\) /.test(await k.title()), 'his title: (1) …');
+    const told = await k.evaluate(async () => {
+      const r = await fetch('/api/v1/notifications');
+      return (await r.json()).items[0];
+    });
+    assert.equal(told.kind, 'your_turn');
+    assert.equal(told.detail, 'live');
+    const words = await k.evaluate(async (n) => (await import('/js/inbox.js')).notificationText(n), told);
+    assert.deepEqual(words, { text: `À vous de jouer contre ${AMA.name}`, href: `/game/${game}` });
+    await k.goto(`${BASE}${words.href}`);
+    await until(async () => (await k.locator('.house.playable').count()) > 0, 'Kojo can play');
+    await until(async () => await count(k).isHidden(), 'read once back at the game');
+    assert.doesNotMatch(await k.title(), /^\(\d+\)/);
     for (const e of errors) assert.deepEqual(e, []);
   } finally {
     await b.close();
