@@ -23,7 +23,8 @@ class Sink:
     async def handle_DATA(self, server, session, envelope):
         msg = email.message_from_bytes(envelope.content, policy=email.policy.default)
         print(json.dumps({"to": envelope.rcpt_tos, "subject": str(msg["subject"]),
-                          "text": msg.get_body(preferencelist=("plain",)).get_content()}), flush=True)
+                          "text": msg.get_body(preferencelist=("plain",)).get_content(),
+                          "list_unsubscribe": str(msg["list-unsubscribe"] or "")}), flush=True)
         return "250 OK"
 c = Controller(Sink(), hostname="127.0.0.1", port=int(sys.argv[1]))
 c.start()
@@ -135,6 +136,14 @@ test('an address confirmed and a password reset by mail, in French on a phone', 
     await page.locator('.reset-form [name=password]').fill('encore un autre secret');
     await page.locator('.reset-form button').click();
     await until(async () => /déjà servi/.test(await page.locator('.reset-form .msg').textContent()), 'the used link refused in French');
+
+    // The mail's List-Unsubscribe link, opened by a person (the token in
+    // its query): the page unsubscribes, in French.
+    const header = reset.list_unsubscribe.replace(/^<|>$/g, '');
+    assert.match(header, /\/unsubscribe\?token=[0-9a-f]{64}$/);
+    await page.goto(header);
+    await until(async () => /C’est fait/.test(await page.locator('main .msg').textContent()), 'unsubscribed by the header link');
+    await fits('the unsubscribe page');
     assert.deepEqual(errors, []);
   } finally {
     await b.close();

@@ -6,16 +6,18 @@
 
 use std::sync::Arc;
 
-use axum::extract::State;
+use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::{Form, Json, Router};
 
 use crate::accounts::{check_password, hash_password, User};
 use crate::error::ApiError;
 use crate::http::JsonBody;
 use crate::limits::{ClientAddr, ClientKeys, Cost, Limiter};
-use crate::protocol::incoming::{EmailSet, LinkToken, MailSubscription, ResetAsk, ResetConfirm};
+use crate::protocol::incoming::{
+    EmailSet, LinkToken, MailSubscription, OneClick, ResetAsk, ResetConfirm,
+};
 use crate::protocol::outgoing::EmailView;
 use crate::Hub;
 
@@ -27,6 +29,12 @@ pub fn routes() -> Router<crate::state::AppState> {
         .route("/api/v1/account/email/subscription", post(subscription))
         .route("/api/v1/email/verify", post(verify))
         .route("/api/v1/email/unsubscribe", post(unsubscribe))
+        // The mails' List-Unsubscribe link: the page to a person, a
+        // one-click unsubscribe to a mail program that posts to it.
+        .route(
+            "/unsubscribe",
+            post(one_click).get(crate::assets::static_or_index),
+        )
         .route("/api/v1/account/password-reset", post(ask_reset))
         .route("/api/v1/account/password-reset/confirm", post(reset))
 }
@@ -94,6 +102,19 @@ async fn unsubscribe(
     JsonBody(req): JsonBody<LinkToken>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let token = req.parse()?;
+    hub.unsubscribe(&token).await?;
+    Ok(Json(serde_json::json!({ "subscribed": false })))
+}
+
+/// RFC 8058: a mail program unsubscribes by posting
+/// `List-Unsubscribe=One-Click` to the header's link, `/unsubscribe?token=`.
+async fn one_click(
+    State(hub): State<Arc<Hub>>,
+    Query(link): Query<LinkToken>,
+    Form(body): Form<OneClick>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    body.parse()?;
+    let token = link.parse()?;
     hub.unsubscribe(&token).await?;
     Ok(Json(serde_json::json!({ "subscribed": false })))
 }

@@ -153,8 +153,22 @@ pub struct Composed {
     pub subject: String,
     /// The plain text.
     pub text: String,
-    /// The unsubscribe link (also the `List-Unsubscribe` header).
+    /// The unsubscribe link, `…/unsubscribe#TOKEN` (the token in the
+    /// fragment: never sent to the server by the browser, so never logged).
     pub unsubscribe: String,
+}
+
+impl Composed {
+    /// The `List-Unsubscribe` header's link: the same page with the token
+    /// in the query, `…/unsubscribe?token=TOKEN`, where a mail program
+    /// posts `List-Unsubscribe=One-Click` (RFC 8058) and a person who
+    /// opens it gets the page.
+    pub fn list_unsubscribe(&self) -> String {
+        match self.unsubscribe.split_once('#') {
+            Some((page, token)) => format!("{page}?token={token}"),
+            None => self.unsubscribe.clone(),
+        }
+    }
 }
 
 /// How long the links last, in words (`hub/mail.rs` holds the durations).
@@ -295,7 +309,11 @@ impl Mailer {
             .header(ContentType::TEXT_PLAIN)
             .raw_header(HeaderValue::new(
                 HeaderName::new_from_ascii_str("List-Unsubscribe"),
-                format!("<{}>", mail.unsubscribe),
+                format!("<{}>", mail.list_unsubscribe()),
+            ))
+            .raw_header(HeaderValue::new(
+                HeaderName::new_from_ascii_str("List-Unsubscribe-Post"),
+                "List-Unsubscribe=One-Click".to_string(),
             ))
             .body(mail.text.clone())
             .map_err(|e| MailError::Build(e.to_string()))?;

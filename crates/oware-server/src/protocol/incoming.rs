@@ -1435,6 +1435,28 @@ impl LinkToken {
     }
 }
 
+/// A mail program's one-click unsubscribe (RFC 8058): the form body
+/// `List-Unsubscribe=One-Click` (`mail_routes.rs`; the token is in the
+/// link's query).
+#[derive(Deserialize)]
+pub struct OneClick {
+    /// Must be `One-Click`.
+    #[serde(rename = "List-Unsubscribe")]
+    pub list_unsubscribe: Option<String>,
+}
+
+impl OneClick {
+    /// Checks the body says what RFC 8058 has it say.
+    pub fn parse(self) -> Result<(), ApiError> {
+        match self.list_unsubscribe.as_deref() {
+            Some("One-Click") => Ok(()),
+            _ => Err(ApiError::invalid_request(
+                "List-Unsubscribe=One-Click: required as the form's body",
+            )),
+        }
+    }
+}
+
 /// A password reset asked for: `{"email", "lang"?}` (`mail_routes.rs`).
 #[derive(Deserialize)]
 pub struct ResetAsk {

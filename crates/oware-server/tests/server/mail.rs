@@ -154,10 +154,16 @@ async fn address_and_reset(db: Db<'_>) {
         "{mail}"
     );
     let unsub = link_token(&mail, "unsubscribe");
+    // The header's link has the token in its query, for RFC 8058's
+    // one-click unsubscribe by the mail program.
     assert!(
-        mail["unsubscribe"].as_str().unwrap().contains(&unsub),
+        mail["unsubscribe"]
+            .as_str()
+            .unwrap()
+            .ends_with(&format!("/unsubscribe?token={unsub}>")),
         "{mail}"
     );
+    assert_eq!(mail["unsubscribe_post"], "List-Unsubscribe=One-Click");
     // Its link works once.
     let token = link_token(&mail, "verify-email");
     let again = post(addr, "/api/v1/email/verify", json!({ "token": token })).await;
@@ -267,10 +273,66 @@ async fn address_and_reset(db: Db<'_>) {
         let r = post(addr, "/api/v1/email/unsubscribe", json!({ "token": unsub })).await;
         assert_eq!(r.status, 200, "{}", r.body);
     }
+    let signed_in = sign_in("a-new-password").await;
     let ama = Browser {
-        cookie: session_cookie(&sign_in("a-new-password").await),
-        csrf: None,
+        cookie: session_cookie(&signed_in),
+        csrf: signed_in.json()["csrf"].as_str().map(str::to_string),
     };
+    let r = as_browser(AMA, addr, &ama, "GET", "/api/v1/account/email", None).await;
+    assert_eq!(r.json()["subscribed"], false, "{}", r.body);
+
+    // Subscribed again, then unsubscribed by a mail program's one-click
+    // POST to the header's link (RFC 8058): a form body, no session. A
+    // person opening that link gets the page, which changes nothing by
+    // itself; a wrong body or token is refused.
+    let r = as_browser(
+        AMA,
+        addr,
+        &ama,
+        "POST",
+        "/api/v1/account/email/subscription",
+        Some(json!({"subscribed": true})),
+    )
+    .await;
+    assert_eq!(r.json()["subscribed"], true, "{}", r.body);
+    let one_click = format!("/unsubscribe?token={unsub}");
+    let form = "application/x-www-form-urlencoded";
+    let html = ["accept: text/html".to_string()];
+    let page = request(addr, "GET", &one_click, "", &html, b"").await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(page.body.contains("<html"), "the page: {}", page.body);
+    for (path, body, code) in [
+        (
+            one_click.as_str(),
+            &b"List-Unsubscribe=Maybe"[..],
+            "invalid_request",
+        ),
+        (
+            "/unsubscribe?token=0123",
+            &b"List-Unsubscribe=One-Click"[..],
+            "bad_token",
+        ),
+        (
+            "/unsubscribe",
+            &b"List-Unsubscribe=One-Click"[..],
+            "invalid_request",
+        ),
+    ] {
+        let r = request(addr, "POST", path, form, &[], body).await;
+        assert_eq!(r.code(), code, "{path}: {}", r.body);
+    }
+    let r = as_browser(AMA, addr, &ama, "GET", "/api/v1/account/email", None).await;
+    assert_eq!(r.json()["subscribed"], true, "{}", r.body);
+    let r = request(
+        addr,
+        "POST",
+        &one_click,
+        form,
+        &[],
+        b"List-Unsubscribe=One-Click",
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
     let r = as_browser(AMA, addr, &ama, "GET", "/api/v1/account/email", None).await;
     assert_eq!(r.json()["subscribed"], false, "{}", r.body);
     // Every mail was sent: nothing waits, nothing failed.

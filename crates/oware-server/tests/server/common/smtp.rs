@@ -1,6 +1,7 @@
 //! A real SMTP server for the mail tests: Python's `aiosmtpd` in a child
 //! process on a loopback port, which prints each mail it takes as a line
-//! of JSON (recipients, subject, plain text, date, `List-Unsubscribe`).
+//! of JSON (recipients, subject, plain text, date, `List-Unsubscribe` and
+//! `List-Unsubscribe-Post`).
 //!
 //! `scripts/install-test-deps` installs aiosmtpd into
 //! `/opt/oware-test-smtp` (its Python is used when present; else
@@ -30,6 +31,7 @@ class Sink:
             "text": body.get_content() if body is not None else "",
             "date_ms": int(email.utils.parsedate_to_datetime(msg["date"]).timestamp() * 1000),
             "unsubscribe": str(msg["list-unsubscribe"] or ""),
+            "unsubscribe_post": str(msg["list-unsubscribe-post"] or ""),
         }), flush=True)
         return "250 OK"
 

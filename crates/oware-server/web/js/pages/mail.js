@@ -7,7 +7,10 @@ import { t, lang, errorText } from '../i18n.js';
 import { esc, setMsg } from '../ui.js';
 import { api } from '../api.js';
 
-const token = () => location.hash.replace(/^#/, '').trim();
+// A link's token: after `#` in the mails' links; in the query
+// (`?token=`) when a person opens the List-Unsubscribe header's link.
+const token = () => location.hash.replace(/^#/, '').trim()
+  || (new URLSearchParams(location.search).get('token') || '').trim();
 
 /** The e-mail card of the account page, drawn into `el`. */
 export async function showEmailCard(el) {
@@ -67,7 +70,7 @@ export function mountVerify(main) {
     (e) => setMsg(msg, errorText(e), 'bad'));
 }
 
-/** /unsubscribe#TOKEN */
+/** /unsubscribe#TOKEN (or ?token=TOKEN) */
 export function mountUnsubscribe(main) {
   main.innerHTML = `<h1>${esc(t('mail.unsubscribeTitle'))}</h1><p class="msg" role="status">…</p>`;
   const msg = main.querySelector('.msg');
