@@ -91,6 +91,8 @@ async fn connection(
     let mut link = hub.link_account(&user.id);
     let (mut sink, mut stream) = socket.split();
     let mut stopping = hub.stopping();
+    let stopped = stopping.changed();
+    tokio::pin!(stopped);
     // The count first, so a page opened after a notification shows it.
     let unread = hub.unread(&user.id).await.unwrap_or(0);
     if sink
@@ -102,7 +104,7 @@ async fn connection(
     }
     loop {
         tokio::select! {
-            _ = stopping.changed() => {
+            _ = &mut stopped => {
                 let _ = sink.send(Message::Close(Some(axum::extract::ws::CloseFrame {
                     code: 1012,
                     reason: axum::extract::ws::Utf8Bytes::from_static("server restarting"),

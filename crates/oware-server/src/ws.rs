@@ -118,12 +118,16 @@ async fn connection(
     let (mut sink, mut stream) = socket.split();
     hub.metrics().socket(1);
     let mut stopping = hub.stopping();
+    // Made once, not at each turn of the loop (each would register with the
+    // channel and deregister again: a lock a message).
+    let stopped = stopping.changed();
+    tokio::pin!(stopped);
     if sink.send(Message::Text(state)).await.is_ok() {
         loop {
             tokio::select! {
                 // The node is being stopped: "service restart", so that the
                 // client reconnects (to another node behind the proxy).
-                _ = stopping.changed() => {
+                _ = &mut stopped => {
                     let _ = sink.send(Message::Close(Some(axum::extract::ws::CloseFrame {
                         code: 1012,
                         reason: Utf8Bytes::from_static("server restarting"),

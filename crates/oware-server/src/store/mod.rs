@@ -37,7 +37,7 @@ pub mod postgres;
 pub mod sqlite;
 
 pub use postgres::PgStore;
-pub use sqlite::SqliteStore;
+pub use sqlite::{Checkpoints, SqliteStore};
 
 use crate::model::ratings::{Rating, RatingClass};
 use account_rows::{AccountOp, AccountRow, HistoryPoint, RatingRow, SessionRow};

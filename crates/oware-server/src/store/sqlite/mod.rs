@@ -68,21 +68,98 @@ fn open(path: &Path) -> Result<Connection, StoreError> {
     conn.pragma_update(None, "journal_mode", "WAL")?;
     // FULL: each commit fsyncs the WAL, so a committed move survives a power cut.
     conn.pragma_update(None, "synchronous", "FULL")?;
+    // No connection copies the WAL back into the database as part of a
+    // commit (SQLite's default, every 1,000 pages, stalls that commit and
+    // every move waiting on it): the checkpointer thread does it beside
+    // the writer ([`checkpointer`]).
+    conn.pragma_update(None, "wal_autocheckpoint", 0)?;
     Ok(conn)
+}
+
+/// When the WAL is copied back into the database. The checkpointer
+/// thread, beside the writer, runs a passive checkpoint every `every`
+/// group commits (at about 7 writes of one or two 512-byte pages each, 64
+/// commits are some 1,000 pages of WAL, SQLite's own default between
+/// checkpoints): it copies what it can without the write lock, so commits
+/// go on meanwhile, where SQLite's automatic checkpoint does it inside a
+/// commit and stalls every move waiting on it. But a writer that does not
+/// pause keeps adding to the log while such a checkpoint runs, and the log
+/// starts again from its beginning only when a write finds it all copied:
+/// so every `restart_every` commits the writer itself, between two
+/// commits, checkpoints what is left (the few frames since the
+/// checkpointer's last run, and a sync of the database), and its next
+/// commit starts the log again: its file stops growing.
+#[derive(Clone, Copy, Debug)]
+pub struct Checkpoints {
+    /// Group commits between two runs of the checkpointer.
+    pub every: u32,
+    /// Group commits between two of the writer's own checkpoints.
+    pub restart_every: u32,
+}
+
+impl Default for Checkpoints {
+    fn default() -> Checkpoints {
+        Checkpoints {
+            every: 64,
+            restart_every: 1024,
+        }
+    }
+}
+
+/// A passive checkpoint on `conn`: whether it copied the whole log (it
+/// does not when another checkpoint runs, or a reader still reads an
+/// older state). Failures are logged, and tried again at the next turn.
+fn checkpoint(conn: &Connection) -> bool {
+    match conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| {
+        Ok((
+            r.get::<_, i64>(0)?,
+            r.get::<_, i64>(1)?,
+            r.get::<_, i64>(2)?,
+        ))
+    }) {
+        Ok((busy, log, copied)) => busy == 0 && copied == log,
+        Err(e) => {
+            tracing::warn!("checkpoint: {e}");
+            false
+        }
+    }
+}
+
+/// The checkpointer, on a connection of its own: a passive checkpoint on
+/// each signal from the writer ([`Checkpoints`]).
+fn checkpointer(conn: Connection, signals: std::sync::mpsc::Receiver<()>) {
+    while signals.recv().is_ok() {
+        checkpoint(&conn);
+    }
 }
 
 impl SqliteStore {
     /// Opens (creating if needed) the database at `path` and starts its writer thread.
     pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
+        SqliteStore::open_with(path, Checkpoints::default())
+    }
+
+    /// Opens it with its own plan of checkpoints (the tests').
+    pub fn open_with(path: &Path, plan: Checkpoints) -> Result<SqliteStore, StoreError> {
         let mut writer = open(path)?;
         migrate(&mut writer)?;
+        // Everything so far (a new database's schema, or what a server
+        // stopped by force left in the log) into the database, and the log
+        // emptied: the server starts with a WAL of nothing.
+        writer.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
         let readers = Readers::open(path)?;
         let (queue, rx) = mpsc::unbounded_channel();
         let stats = std::sync::Arc::new(Mutex::new(WriteStats::default()));
         let s2 = stats.clone();
+        let checkpoints = open(path)?;
+        let (signal, signals) = std::sync::mpsc::sync_channel(1);
+        std::thread::Builder::new()
+            .name("oware-db-checkpointer".into())
+            .spawn(move || checkpointer(checkpoints, signals))
+            .map_err(|e| StoreError::Open(format!("cannot start the checkpointer: {e}")))?;
         std::thread::Builder::new()
             .name("oware-db-writer".into())
-            .spawn(move || writer_loop(writer, rx, s2))
+            .spawn(move || writer_loop(writer, rx, s2, signal, plan))
             .map_err(|e| StoreError::Open(format!("cannot start the writer thread: {e}")))?;
         Ok(SqliteStore {
             queue,
@@ -96,9 +173,23 @@ fn writer_loop(
     mut conn: Connection,
     mut rx: mpsc::UnboundedReceiver<Job>,
     stats: std::sync::Arc<Mutex<WriteStats>>,
+    checkpointer: std::sync::mpsc::SyncSender<()>,
+    plan: Checkpoints,
 ) {
     let mut batch: Vec<Job> = Vec::with_capacity(MAX_GROUP);
+    let (mut commits, mut since_restart) = (0u32, 0u32);
     while let Some(job) = rx.blocking_recv() {
+        commits += 1;
+        if commits >= plan.every {
+            commits = 0;
+            // One signal waits at most: a run still going covers it.
+            let _ = checkpointer.try_send(());
+        }
+        since_restart += 1;
+        // Not copied whole (the checkpointer was running): at the next.
+        if since_restart >= plan.restart_every && checkpoint(&conn) {
+            since_restart = 0;
+        }
         batch.push(job);
         while batch.len() < MAX_GROUP {
             match rx.try_recv() {
