@@ -6,9 +6,14 @@
 //! **Stable answers.** An analysis is a fixed-depth search of every legal
 //! move ([`Budget`]) with a cleared transposition table of a fixed size
 //! ([`oware_engine::ANALYSIS_HASH_MB`]), on one thread and without the
-//! opening book (the engine's one analysis, `Engine::analyze_to_depth`): for a given position, history since the last
-//! capture, depth and tables, the engine returns the same values, so asking
-//! twice answers the same (`tests/coach.rs` checks it). [`AnalysisCache`]
+//! opening book (the engine's one analysis, `Engine::analyze_to_depth`);
+//! with the coach's budget, the moves within [`Budget::CLOSE`] seeds of
+//! the best are then searched again to a deeper depth by the same
+//! analysis restricted to them (`Engine::analyze_moves_to_depth`), so the
+//! best move is chosen among them by the deeper values. For a given
+//! position, history since the last capture, budget and tables, the
+//! engine returns the same values, so asking twice answers the same
+//! (`tests/coach.rs` checks it). [`AnalysisCache`]
 //! keeps recent analyses, keyed by exactly that, so a second ask is also
 //! instant. The one way an answer can change is that endgame tables arrive
 //! in the meantime (the key holds the tables' coverage): the new answer is
