@@ -761,10 +761,25 @@ impl Engine {
         control: &StopHandle,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> (Vec<MoveAnalysis>, u32) {
+        self.analyze_moves_to_depth(game, &[], limits, control, info)
+    }
+
+    /// As [`analyze_to_depth`](Self::analyze_to_depth), over the legal
+    /// moves of `only` alone (every legal move when it is empty), in the
+    /// same cleared table: the coach searches its closest moves deeper
+    /// with it (`oware_session::Analysis`).
+    pub fn analyze_moves_to_depth(
+        &mut self,
+        game: &Game,
+        only: &[Move],
+        limits: &Limits,
+        control: &StopHandle,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> (Vec<MoveAnalysis>, u32) {
         self.install_pending_tables();
         let searcher = self.analysis_searcher();
         searcher.clear();
-        searcher.analyze(game, limits, control, info)
+        searcher.analyze_moves(game, only, limits, control, info)
     }
 
     // The searcher analyses run on: the engine's own when its table has

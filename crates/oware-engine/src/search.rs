@@ -255,6 +255,9 @@ pub struct Searcher {
     pv_len: [usize; MAX_PLY],
     seldepth: usize,
     tb_hits: u64,
+    // The root moves an analysis is restricted to (every legal move when
+    // empty): `analyze_moves`.
+    root_only: Vec<Move>,
 }
 
 #[inline]
@@ -345,6 +348,7 @@ impl Searcher {
             pv_len: [0; MAX_PLY],
             seldepth: 0,
             tb_hits: 0,
+            root_only: Vec::new(),
         }
     }
 
@@ -794,6 +798,7 @@ impl Searcher {
         let mut rms: Vec<RootMove> = game
             .legal_moves()
             .into_iter()
+            .filter(|mv| self.root_only.is_empty() || self.root_only.contains(mv))
             .map(|mv| {
                 let child = pos.play_unchecked(mv);
                 RootMove {
@@ -1027,6 +1032,23 @@ impl Searcher {
             })
             .collect();
         (out, depth)
+    }
+
+    /// As [`analyze`](Self::analyze), over the legal moves of `only` alone
+    /// (every legal move when it is empty): each valued by a search of the
+    /// same depth as in the full analysis, without the others' cost.
+    pub fn analyze_moves(
+        &mut self,
+        game: &Game,
+        only: &[Move],
+        limits: &Limits,
+        control: &StopHandle,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> (Vec<MoveAnalysis>, u32) {
+        self.root_only = only.to_vec();
+        let out = self.analyze(game, limits, control, info);
+        self.root_only.clear();
+        out
     }
 
     /// Nodes searched by the last search.

@@ -257,11 +257,24 @@ async fn finding_1_the_same_record_imported_twice_is_reviewed_once() {
     }
     assert_ne!(ids[0], ids[1]);
     let t = Instant::now();
-    let first = get(
+    // Opening positions are the coach's slowest: on a loaded machine the
+    // 30-s cap can end a request with `busy`, every analysis so far kept;
+    // asking again goes on, as the page does.
+    let mut first = get(
         addr,
         &format!("/api/v1/games/{}/review?movetime_ms=40", ids[0]),
     )
     .await;
+    for _ in 0..10 {
+        if first.status == 200 || !first.body.contains("\"busy\"") {
+            break;
+        }
+        first = get(
+            addr,
+            &format!("/api/v1/games/{}/review?movetime_ms=40", ids[0]),
+        )
+        .await;
+    }
     let first_took = t.elapsed();
     assert_eq!(first.status, 200, "{}", first.body);
     let t = Instant::now();

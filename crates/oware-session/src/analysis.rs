@@ -6,9 +6,14 @@
 //! **Stable answers.** An analysis is a fixed-depth search of every legal
 //! move ([`Budget`]) with a cleared transposition table of a fixed size
 //! ([`oware_engine::ANALYSIS_HASH_MB`]), on one thread and without the
-//! opening book (the engine's one analysis, `Engine::analyze_to_depth`): for a given position, history since the last
-//! capture, depth and tables, the engine returns the same values, so asking
-//! twice answers the same (`tests/coach.rs` checks it). [`AnalysisCache`]
+//! opening book (the engine's one analysis, `Engine::analyze_to_depth`);
+//! with the coach's budget, the moves within [`Budget::CLOSE`] seeds of
+//! the best are then searched again to a deeper depth by the same
+//! analysis restricted to them (`Engine::analyze_moves_to_depth`), so the
+//! best move is chosen among them by the deeper values. For a given
+//! position, history since the last capture, budget and tables, the
+//! engine returns the same values, so asking twice answers the same
+//! (`tests/coach.rs` checks it). [`AnalysisCache`]
 //! keeps recent analyses, keyed by exactly that, so a second ask is also
 //! instant. The one way an answer can change is that endgame tables arrive
 //! in the meantime (the key holds the tables' coverage): the new answer is
@@ -53,28 +58,56 @@ use crate::player::Player;
 use crate::{Lang, ScoreKind};
 
 /// How much search an analysis gets: a fixed depth, so that its answer
-/// does not depend on the machine's speed or load.
+/// does not depend on the machine's speed or load, and for the coach a
+/// deeper look at the moves it cannot tell apart.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Budget {
-    /// Depth in plies.
+    /// Depth in plies: every legal move is searched to it.
     pub depth: u32,
+    /// The moves within [`Budget::CLOSE`] seeds of the best are searched
+    /// again to this depth, when it is deeper (the coach's budget): the
+    /// best move is then chosen among them by the deeper values.
+    pub close: Option<u32>,
 }
 
 impl Budget {
-    /// The coach's and the hint's budget in the web app and the terminal
-    /// game.
-    pub const COACH: Budget = Budget { depth: 14 };
+    /// The coach's and the hint's budget in the web app, the browser's
+    /// module and the terminal game: every move to depth 14, the close
+    /// ones to 18 (docs/ENGINE.md, "The coach against a depth-20 search").
+    pub const COACH: Budget = Budget {
+        depth: 14,
+        close: Some(18),
+    };
 
-    /// A budget of `depth` plies (1..=30).
+    /// How close to the best move's value, in seeds on the coach's scale,
+    /// a move must be to be searched again to [`Budget::close`].
+    pub const CLOSE: f64 = 2.5;
+
+    /// A budget of `depth` plies (1..=30), every move alike.
     pub fn depth(depth: u32) -> Budget {
         Budget {
             depth: depth.clamp(1, 30),
+            close: None,
         }
     }
 
-    /// The engine's limits for this budget.
+    /// The coach's rule at other depths: every move to `depth`, the close
+    /// ones to `close` (each 1..=30).
+    pub fn coach(depth: u32, close: u32) -> Budget {
+        Budget {
+            depth: depth.clamp(1, 30),
+            close: Some(close.clamp(1, 30)),
+        }
+    }
+
+    /// The engine's limits for this budget's first search.
     pub fn limits(self) -> Limits {
         Limits::depth(self.depth)
+    }
+
+    /// The depth the close moves are searched to, if deeper than `depth`.
+    fn deeper(self) -> Option<u32> {
+        self.close.filter(|&d| d > self.depth)
     }
 }
 
@@ -118,6 +151,9 @@ pub struct MoveValue {
     pub kind: ScoreKind,
     /// The engine's line, starting with the move.
     pub line: Vec<Move>,
+    /// The depth of the search that valued it: the budget's depth, or its
+    /// deeper one for the moves closest to the best ([`Budget::close`]).
+    pub depth: u32,
 }
 
 /// The scale of [`MoveValue::points`]: a decided game counts this many
@@ -256,32 +292,14 @@ impl Analysis {
         }
         let mut moves: Vec<MoveValue> = found
             .into_iter()
-            .map(|a| {
-                let mut next = game.clone();
-                let kind = match next.play(a.mv) {
-                    Err(_) => ScoreKind::of(a.score),
-                    Ok(_) => match next.outcome() {
-                        Some(o) => ScoreKind::of_outcome(o, game.position().to_move()),
-                        None => match engine.table_result(&next) {
-                            // The tables speak for the opponent, who moves next.
-                            Some(1) => ScoreKind::TablebaseLoss,
-                            Some(-1) => ScoreKind::TablebaseWin,
-                            Some(_) => ScoreKind::TablebaseDraw,
-                            None => ScoreKind::of(a.score),
-                        },
-                    },
-                };
-                MoveValue {
-                    mv: a.mv,
-                    score: a.score,
-                    kind,
-                    line: a.pv,
-                }
-            })
+            .map(|a| move_value(engine, game, a, depth))
             .collect();
         // Best first on the coach's scale (the engine's order breaks ties),
         // so the hint is the move of the highest value.
         moves.sort_by(|a, b| b.points().total_cmp(&a.points()));
+        if let Some(deeper) = budget.deeper() {
+            search_close_moves(engine, game, deeper, stop, &mut moves)?;
+        }
         Ok(Analysis {
             position: *game.position(),
             budget,
@@ -338,6 +356,85 @@ impl Analysis {
     /// Every legal move judged, best first.
     pub fn judgements(&self) -> Vec<Judgement> {
         self.moves.iter().filter_map(|m| self.judge(m.mv)).collect()
+    }
+}
+
+/// A move's value from the engine's analysis: the engine's score, read
+/// as a result where the move ends the game or reaches the tables.
+fn move_value(
+    engine: &Engine,
+    game: &Game,
+    a: oware_engine::MoveAnalysis,
+    depth: u32,
+) -> MoveValue {
+    let mut next = game.clone();
+    let kind = match next.play(a.mv) {
+        Err(_) => ScoreKind::of(a.score),
+        Ok(_) => match next.outcome() {
+            Some(o) => ScoreKind::of_outcome(o, game.position().to_move()),
+            None => match engine.table_result(&next) {
+                // The tables speak for the opponent, who moves next.
+                Some(1) => ScoreKind::TablebaseLoss,
+                Some(-1) => ScoreKind::TablebaseWin,
+                Some(_) => ScoreKind::TablebaseDraw,
+                None => ScoreKind::of(a.score),
+            },
+        },
+    };
+    MoveValue {
+        mv: a.mv,
+        score: a.score,
+        kind,
+        line: a.pv,
+        depth,
+    }
+}
+
+/// The coach's deeper look (`Budget::close`): while two moves or more lie
+/// within [`Budget::CLOSE`] seeds of the best on the coach's scale, those
+/// not yet searched to `deeper` (and not decided) are, with the engine's
+/// one analysis restricted to them, and `moves` is sorted again (a move
+/// whose deeper value falls may bring another within reach: it is searched
+/// in the next round). Deterministic like the first search: each round
+/// starts from a cleared table.
+fn search_close_moves(
+    engine: &mut Engine,
+    game: &Game,
+    deeper: u32,
+    stop: &StopHandle,
+    moves: &mut [MoveValue],
+) -> Result<(), AnalysisError> {
+    let mut searched: Vec<Move> = Vec::new();
+    loop {
+        let best = moves[0].points();
+        let close: Vec<&MoveValue> = moves
+            .iter()
+            .filter(|m| best - m.points() < Budget::CLOSE)
+            .collect();
+        if close.len() < 2 {
+            return Ok(());
+        }
+        let todo: Vec<Move> = close
+            .iter()
+            .filter(|m| !m.kind.is_decided() && !searched.contains(&m.mv))
+            .map(|m| m.mv)
+            .collect();
+        if todo.is_empty() {
+            return Ok(());
+        }
+        let (found, depth) =
+            engine.analyze_moves_to_depth(game, &todo, &Limits::depth(deeper), stop, &mut |_| {});
+        if stop.is_stopped() || found.len() != todo.len() {
+            return Err(AnalysisError::Stopped);
+        }
+        for a in found {
+            searched.push(a.mv);
+            let v = move_value(engine, game, a, depth);
+            if let Some(m) = moves.iter_mut().find(|m| m.mv == v.mv) {
+                *m = v;
+            }
+        }
+        moves.sort_by(|a, b| b.points().total_cmp(&a.points()));
     }
 }
 

@@ -47,6 +47,12 @@ impl ScoreKind {
     pub fn is_proven_loss(self) -> bool {
         matches!(self, ScoreKind::Loss { .. } | ScoreKind::TablebaseLoss)
     }
+
+    /// True for a result (proven by the search or the tables, or a
+    /// finished game) rather than an estimate: a deeper search keeps it.
+    pub fn is_decided(self) -> bool {
+        !matches!(self, ScoreKind::Value { .. })
+    }
 }
 
 /// Estimates closer to 0 than this many seeds read "about even".

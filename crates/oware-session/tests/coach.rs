@@ -208,3 +208,64 @@ fn table_values_speak_of_won_drawn_and_lost() {
         }
     }
 }
+
+/// The coach's deeper look (`Budget::close`): whenever two moves or more
+/// lie within `Budget::CLOSE` seeds of the best, each of them is valued by
+/// the deeper search, the moves stay best first, an analysis without a
+/// close move is the plain one, and the best move so chosen agrees with a
+/// full search of the deeper depth more often than the plain search does.
+#[test]
+fn the_coach_searches_its_closest_moves_deeper() {
+    let mut e = engine();
+    let stop = StopHandle::default();
+    let (shallow, deep) = (3, 7);
+    let coach = Budget::coach(shallow, deep);
+    // Best or good by the full deeper search: the plain search's best
+    // move, and the coach's.
+    let (mut plain_agrees, mut coach_agrees, mut looked, mut judged) = (0, 0, 0, 0);
+    for game in positions(600, 21).iter().step_by(5) {
+        if game.legal_moves().len() < 2 {
+            continue;
+        }
+        judged += 1;
+        let a = Analysis::run(&mut e, game, coach, &stop).unwrap();
+        let plain = Analysis::run(&mut e, game, Budget::depth(shallow), &stop).unwrap();
+        let full = Analysis::run(&mut e, game, Budget::depth(deep), &stop).unwrap();
+        assert!(
+            a.moves.windows(2).all(|w| w[0].points() >= w[1].points()),
+            "{:?}",
+            a.moves
+        );
+        let best = a.best().points();
+        let close: Vec<_> = a
+            .moves
+            .iter()
+            .filter(|m| best - m.points() < Budget::CLOSE)
+            .collect();
+        if close.len() >= 2 {
+            for m in &close {
+                assert!(
+                    m.kind.is_decided() || m.depth == deep,
+                    "{}: {m:?}",
+                    game.position()
+                );
+            }
+        }
+        if a.moves.iter().all(|m| m.depth == shallow) {
+            assert_eq!(a.moves, plain.moves, "{}", game.position());
+        } else {
+            looked += 1;
+        }
+        let agrees = |mv: Move| {
+            let value = full.value(mv).unwrap().kind;
+            Verdict::of_values(full.best().kind, value) <= Verdict::Good
+        };
+        plain_agrees += usize::from(agrees(plain.best().mv));
+        coach_agrees += usize::from(agrees(a.best().mv));
+    }
+    assert!(looked > judged / 4, "{looked} deeper looks of {judged}");
+    assert!(
+        coach_agrees > plain_agrees,
+        "of {judged}: the coach {coach_agrees}, the plain search {plain_agrees}"
+    );
+}

@@ -193,6 +193,14 @@ pub fn measure(config: &Config, progress: &mut dyn FnMut(&Report)) -> Report {
     report
 }
 
+/// A budget in words: "depth 14", or "depth 14, close moves to 18".
+fn depth_words(budget: Budget) -> String {
+    match budget.close.filter(|&c| c > budget.depth) {
+        Some(c) => format!("depth {}, close moves to {c}", budget.depth),
+        None => format!("depth {}", budget.depth),
+    }
+}
+
 /// The report as lines of text.
 pub fn format(config: &Config, report: &Report) -> String {
     let mut out = String::new();
@@ -238,8 +246,8 @@ pub fn format(config: &Config, report: &Report) -> String {
         100.0 * report.points / report.games.max(1) as f64
     ));
     out.push_str(&format!(
-        "coach: depth {}, {} analyses, {:.0} ms each on average\n",
-        config.budget.depth,
+        "coach: {}, {} analyses, {:.0} ms each on average\n",
+        depth_words(config.budget),
         report.analyses,
         report.analysis_time.as_secs_f64() * 1000.0 / report.analyses.max(1) as f64
     ));
@@ -340,8 +348,8 @@ pub fn check_against_tables(
 pub fn format_table_check(c: &TableCheck, tables: u8, budget: Budget) -> String {
     let pct = |n: usize, of: usize| 100.0 * n as f64 / of.max(1) as f64;
     let mut s = format!(
-        "coach at depth {}, tables of {tables} seeds, {} positions, {:.1} s\n",
-        budget.depth,
+        "coach at {}, tables of {tables} seeds, {} positions, {:.1} s\n",
+        depth_words(budget),
         c.positions,
         c.elapsed.as_secs_f64()
     );
@@ -759,10 +767,11 @@ pub fn format_reference_check(
 ) -> String {
     let pct = |n: usize, of: usize| 100.0 * n as f64 / of.max(1) as f64;
     let mut s = format!(
-        "coach at depth {}, tables of {tables} seeds, against {reference}: {} positions, {:.1} s\n",
-        budget.depth,
+        "coach at {}, tables of {tables} seeds, against {reference}: {} positions, {:.1} s ({:.0} ms a position)\n",
+        depth_words(budget),
         c.positions,
-        c.elapsed.as_secs_f64()
+        c.elapsed.as_secs_f64(),
+        c.elapsed.as_secs_f64() * 1000.0 / c.positions.max(1) as f64
     );
     s += &format!(
         "best move best or good by the reference: {} ({:.1} %); the reference's best: {} ({:.1} %)\n",

@@ -2,7 +2,9 @@
 //! tables give the same values, in the same order, from every front end
 //! that analyses a position:
 //!
-//! - `oware analyze --depth D --tablebases DIR --json` (the command line);
+//! - `oware analyze --depth D --tablebases DIR --json` (the command line),
+//!   and `oware analyze --coach` for the coach's budget (every move to
+//!   depth 14, the close ones to 18);
 //! - the server's `POST /api/v1/analyze {"depth": D}` and the coach's
 //!   `POST /api/v1/coach` (whose best move is also the game page's hint);
 //! - the browser's module (`oware_wasm::api::State`, the code of
@@ -127,12 +129,17 @@ fn letter(v: &Value) -> char {
         .unwrap_or_else(|| panic!("not a move: {v}"))
 }
 
-/// The command line's answer.
-fn cli(case: &Case, tables: &Path) -> Answer {
+/// The command line's answer: `oware analyze --depth 14`, or with `coach`
+/// `oware analyze --coach` (the coach's budget: close moves deeper).
+fn cli(case: &Case, tables: &Path, coach: bool) -> Answer {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_oware"));
-    cmd.args(["analyze", "--position", &case.start])
-        .args(["--depth", &DEPTH.to_string(), "--json", "--tablebases"])
-        .arg(tables);
+    cmd.args(["analyze", "--position", &case.start]);
+    if coach {
+        cmd.arg("--coach");
+    } else {
+        cmd.args(["--depth", &DEPTH.to_string()]);
+    }
+    cmd.args(["--json", "--tablebases"]).arg(tables);
     if !case.moves.is_empty() {
         cmd.args(["--moves", &case.moves]);
     }
@@ -248,13 +255,16 @@ fn server_coach(addr: SocketAddr, case: &Case) -> Answer {
     moves
 }
 
-/// The browser's module, compiled natively, with the same table files.
-fn module(state: &mut oware_wasm::api::State, case: &Case) -> Answer {
-    let req = json!({
+/// The browser's module, compiled natively, with the same table files:
+/// at depth 14, or with `coach` at the coach's budget (what the page asks).
+fn module(state: &mut oware_wasm::api::State, case: &Case, coach: bool) -> Answer {
+    let mut req = json!({
         "op": "analyse",
         "game": {"start": case.start, "moves": case.moves},
-        "depth": DEPTH,
     });
+    if !coach {
+        req["depth"] = json!(DEPTH);
+    }
     let text = state.handle(&req.to_string(), &mut |_| {});
     let v: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["ok"], true, "{text}");
@@ -355,42 +365,72 @@ fn one_answer_everywhere() {
     }
 
     let stop = StopHandle::default();
-    let budget = Budget::depth(DEPTH);
+    // A search to depth 14, and the coach's budget (every move to 14, the
+    // close ones deeper): each has one answer everywhere.
+    let plain = Budget::depth(DEPTH);
+    let coach = Budget::COACH;
+    assert_eq!(coach.depth, DEPTH);
     let all = cases();
     assert!(all.len() >= 20);
     let mut differing = Vec::new();
+    let mut deeper_looks = 0;
     for case in &all {
         let game = case.game();
-        let reference = cli(case, &tables);
+        let reference = cli(case, &tables, false);
+        let coach_reference = cli(case, &tables, true);
         assert_eq!(reference.len(), game.legal_moves().len(), "{case:?}");
+        assert_eq!(coach_reference.len(), game.legal_moves().len(), "{case:?}");
+        deeper_looks += usize::from(coach_reference != reference);
         let answers = [
-            ("server analyze", server_analyze(addr, case)),
-            ("server coach", server_coach(addr, case)),
-            ("browser module", module(&mut wasm, case)),
+            ("server analyze", false, server_analyze(addr, case)),
             (
-                "terminal (32 MiB, cached)",
-                session(
-                    &terminal_cache
-                        .analyse(&mut terminal, &game, budget, &stop)
-                        .unwrap(),
-                ),
+                "browser module at depth 14",
+                false,
+                module(&mut wasm, case, false),
             ),
             (
-                "session (1 MiB)",
-                session(&Analysis::run(&mut small, &game, budget, &stop).unwrap()),
+                "session at depth 14 (1 MiB)",
+                false,
+                session(&Analysis::run(&mut small, &game, plain, &stop).unwrap()),
             ),
             (
                 "engine (64 MiB, 2 threads)",
+                false,
                 big.analyze(&game, &Limits::depth(DEPTH))
                     .iter()
                     .map(|m| (m.mv.letter(), m.score.centiseeds()))
                     .collect(),
             ),
+            ("server coach", true, server_coach(addr, case)),
+            (
+                "browser module's coach",
+                true,
+                module(&mut wasm, case, true),
+            ),
+            (
+                "terminal (32 MiB, cached)",
+                true,
+                session(
+                    &terminal_cache
+                        .analyse(&mut terminal, &game, coach, &stop)
+                        .unwrap(),
+                ),
+            ),
+            (
+                "coach (1 MiB)",
+                true,
+                session(&Analysis::run(&mut small, &game, coach, &stop).unwrap()),
+            ),
         ];
-        for (who, answer) in answers {
-            if answer != reference {
+        for (who, is_coach, answer) in answers {
+            let (want, name) = if is_coach {
+                (&coach_reference, "oware analyze --coach")
+            } else {
+                (&reference, "oware analyze --depth 14")
+            };
+            if answer != *want {
                 differing.push(format!(
-                    "{} {}: command line {reference:?}, {who} {answer:?}",
+                    "{} {}: {name} {want:?}, {who} {answer:?}",
                     case.start, case.moves
                 ));
             }
@@ -399,6 +439,8 @@ fn one_answer_everywhere() {
         big.search(&game, &Limits::depth(8), &mut |_| {});
     }
     assert!(differing.is_empty(), "{}", differing.join("\n"));
+    // The coach's deeper look changed some answers: it is compared too.
+    assert!(deeper_looks > 0, "the coach's budget changed no answer");
     drop(server);
     drop(runtime);
 }

@@ -166,11 +166,24 @@ async fn a_review_is_computed_once_per_game_and_stops_when_abandoned() {
     // A game not over is reviewed for its seats only.
     let r = get(addr, &format!("/api/v1/games/{id}/review?movetime_ms=300")).await;
     assert_eq!(r.code(), "missing_token");
-    let first = get(
+    // The opening's positions are the coach's slowest: on a loaded machine
+    // the 30-s cap can end the first request with `busy`, every analysis
+    // so far kept; asking again goes on, as the page does.
+    let mut first = get(
         addr,
         &format!("/api/v1/games/{id}/review?movetime_ms=300&token={ts}"),
     )
     .await;
+    for _ in 0..10 {
+        if first.status == 200 || !first.body.contains("\"busy\"") {
+            break;
+        }
+        first = get(
+            addr,
+            &format!("/api/v1/games/{id}/review?movetime_ms=300&token={ts}"),
+        )
+        .await;
+    }
     let first_took = t.elapsed();
     assert_eq!(first.status, 200, "{}", first.body);
     assert_eq!(first.json()["plies"].as_array().unwrap().len(), 4);

@@ -5,6 +5,7 @@
 use crate::common::*;
 use oware_server::Config;
 use serde_json::json;
+use std::time::Duration;
 
 /// After D, North's f takes 3 + 2 (the capture coach's old example).
 const POSITION: &str = "1-2-0-1-0-0-0-0-0-0-0-2-21-21-S";
@@ -77,6 +78,10 @@ async fn verdicts_texts_and_the_hint_agree_and_do_not_drift() {
 async fn bad_requests_are_refused_with_a_reason() {
     let (_dir, server) = start_with(Config {
         engine_threads: 1,
+        // The opening's whole analysis below (its close moves searched to
+        // depth 18) can outlast the default 10 s on a loaded test machine;
+        // this test is about the refusals, not the time.
+        engine_request_cap: Duration::from_secs(300),
         ..Config::default()
     })
     .await;

@@ -198,6 +198,11 @@ pub enum TuneAction {
         #[arg(long, default_value_t = oware_session::Budget::COACH.depth,
               value_parser = clap::value_parser!(u32).range(1..=30))]
         depth: u32,
+        /// The depth the coach searches its close moves to (0: none, a
+        /// plain search to --depth).
+        #[arg(long, default_value_t = oware_session::Budget::COACH.close.unwrap_or(0),
+              value_parser = clap::value_parser!(u32).range(0..=30))]
+        close: u32,
         /// Positions (the sets hold 600 from games between levels).
         #[arg(long, default_value_t = 500)]
         positions: usize,
@@ -265,6 +270,10 @@ pub struct CoachRateArgs {
     /// The coach's search depth.
     #[arg(long, default_value_t = oware_session::Budget::COACH.depth)]
     pub depth: u32,
+    /// The depth the coach searches its close moves to (0: none).
+    #[arg(long, default_value_t = oware_session::Budget::COACH.close.unwrap_or(0),
+          value_parser = clap::value_parser!(u32).range(0..=30))]
+    pub close: u32,
     /// Seed of the levels' choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -429,6 +438,11 @@ pub struct AnalyzeArgs {
     #[arg(long, allow_hyphen_values = true,
           value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: Option<u32>,
+    /// The coach's analysis instead (its budget: every move to depth 14,
+    /// the moves it cannot tell apart to 18), as the server's coach, the
+    /// hint and the browser's module give it (docs/ENGINE.md, "The coach").
+    #[arg(long, conflicts_with_all = ["depth", "movetime"])]
+    pub coach: bool,
     #[command(flatten)]
     pub tables: TableArgs,
     /// Evaluate with the linear evaluation instead of the neural network
@@ -509,7 +523,9 @@ struct AnalysisJson {
     position: String,
     to_move: String,
     depth: u32,
-    nodes: u64,
+    // Not counted by the coach's analysis (`--coach`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nodes: Option<u64>,
     elapsed_ms: u128,
     moves: Vec<MoveJson>,
 }
@@ -557,8 +573,27 @@ fn analyze(args: AnalyzeArgs) -> Result<()> {
     };
     let stop = engine.stop_handle();
     let started = std::time::Instant::now();
-    let mut last = (0, 0);
-    let moves = engine.analyze_with(&game, &limits, &stop, &mut |i| last = (i.depth, i.nodes));
+    let mut last = (0, None);
+    let moves = if args.coach {
+        // The coach's one analysis (`oware_session::Analysis`), in its
+        // order: best first on the coach's scale.
+        let budget = oware_session::Budget::COACH;
+        let a = oware_session::Analysis::run(&mut engine, &game, budget, &stop)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        last.0 = a.depth;
+        a.moves
+            .iter()
+            .map(|m| oware_engine::MoveAnalysis {
+                mv: m.mv,
+                score: m.score,
+                pv: m.line.clone(),
+            })
+            .collect()
+    } else {
+        engine.analyze_with(&game, &limits, &stop, &mut |i| {
+            last = (i.depth, Some(i.nodes))
+        })
+    };
     let report = AnalysisJson {
         position: game.position().to_string(),
         to_move: game.position().to_move().letter().to_string(),
@@ -579,13 +614,15 @@ fn analyze(args: AnalyzeArgs) -> Result<()> {
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else if lang == oware_session::Lang::Fr {
+        let nodes = match report.nodes {
+            Some(n) => format!(", {n}\u{a0}{}", if n <= 1 { "nœud" } else { "nœuds" }),
+            None => " (le coach)".to_string(),
+        };
         println!(
-            "{} (au tour de {}), profondeur {}, {}\u{a0}{}, {}\u{a0}ms",
+            "{} (au tour de {}), profondeur {}{nodes}, {}\u{a0}ms",
             report.position,
             oware_session::player::side_name(game.position().to_move(), lang),
             report.depth,
-            report.nodes,
-            if report.nodes <= 1 { "nœud" } else { "nœuds" },
             report.elapsed_ms
         );
         // The values in the session's words, as the web shows them.
@@ -605,12 +642,15 @@ fn analyze(args: AnalyzeArgs) -> Result<()> {
             println!("{:>2}  {pad}{value}  {}", r.mv, r.pv);
         }
     } else {
+        let nodes = match report.nodes {
+            Some(n) => format!(", {n} nodes"),
+            None => " (the coach)".to_string(),
+        };
         println!(
-            "{} ({} to move), depth {}, {} nodes, {} ms",
+            "{} ({} to move), depth {}{nodes}, {} ms",
             report.position,
             game.position().to_move(),
             report.depth,
-            report.nodes,
             report.elapsed_ms
         );
         for m in &report.moves {
@@ -618,6 +658,14 @@ fn analyze(args: AnalyzeArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The coach's budget of `--depth` and `--close` (0: no deeper look).
+fn coach_budget(depth: u32, close: u32) -> oware_session::Budget {
+    match close {
+        0 => oware_session::Budget::depth(depth),
+        c => oware_session::Budget::coach(depth, c),
+    }
 }
 
 fn run_bench(args: BenchArgs) -> Result<()> {
@@ -1270,6 +1318,7 @@ fn tune(action: TuneAction) -> Result<()> {
         TuneAction::CoachCheck {
             tables,
             depth,
+            close,
             positions,
             reference_depth,
             reference_tables,
@@ -1278,7 +1327,7 @@ fn tune(action: TuneAction) -> Result<()> {
             seed,
         } => {
             use oware_tools::coach;
-            let budget = oware_session::Budget::depth(depth);
+            let budget = coach_budget(depth, close);
             let refs = match reference_depth {
                 None => None,
                 Some(d) => {
@@ -1551,7 +1600,7 @@ fn coach_rate(a: CoachRateArgs) -> Result<()> {
         first: a.level,
         second: a.against,
         games: a.games,
-        budget: oware_session::Budget::depth(a.depth),
+        budget: coach_budget(a.depth, a.close),
         seed: a.seed,
         follow,
     };
