@@ -38,17 +38,23 @@ export function readCases(path) {
   }));
 }
 
+/** What a test's `hook` (nodeHelpers) makes a helper do in its search:
+ * trap, or end its worker without a word (helper-worker.mjs). */
+export const TRAP = 1;
+export const EXIT = 2;
+
 /** Starts a helper thread of the threads build in a Node worker
  * (helper-worker.mjs), as worker.js does in the browser: the `spawn` of
  * `OwareWasm.startHelpers`. The workers are pushed onto `started`, to be
- * terminated by the caller. */
-export function nodeHelpers(started) {
+ * terminated by the caller. With `hook`, each helper can be made to fail
+ * (helper-worker.mjs). */
+export function nodeHelpers(started, hook) {
   return (message) => new Promise((resolve, reject) => {
     const w = new Worker(new URL('./helper-worker.mjs', import.meta.url));
     w.unref();
     started.push(w);
     w.once('message', (m) => (m.type === 'running' ? resolve(w) : reject(new Error(m.message))));
     w.once('error', reject);
-    w.postMessage(message);
+    w.postMessage(hook ? { ...message, hook } : message);
   });
 }

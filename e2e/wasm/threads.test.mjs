@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
-import { engine, moduleBytes, modulePath, nodeHelpers, threadsModulePath } from './common.mjs';
+import { EXIT, TRAP, engine, moduleBytes, modulePath, nodeHelpers, threadsModulePath } from './common.mjs';
 import { THREADS_MEMORY, THREADS_PROBE, hasThreads, moduleUrl } from '../../crates/oware-server/web/js/engine/wasm.js';
 
 const bin = process.env.OWARE_BIN;
@@ -139,6 +139,97 @@ test('a stop during a 2-thread search ends it within 50 ms', async () => {
     assert.ok(ms < 50, `the stop took ${ms} ms`);
   } finally {
     await worker.terminate();
+  }
+});
+
+/** The threads build on `threads` threads in a worker of its own
+ * (stop-worker.mjs), its helpers failing on `hook`'s word: `send` a
+ * request, `next` message (a first report or an answer) within `ms`. */
+async function inWorker(threads, hook) {
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  const worker = new Worker(new URL('./stop-worker.mjs', import.meta.url), { workerData: { flag, modulePath: threadsModulePath, threads, hook } });
+  const messages = [];
+  const waiters = [];
+  worker.on('message', (m) => (waiters.length ? waiters.shift()(m) : messages.push(m)));
+  const next = (ms = 30_000) => (messages.length ? Promise.resolve(messages.shift()) : new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no message within ${ms} ms`)), ms);
+    waiters.push((m) => { clearTimeout(timer); resolve(m); });
+  }));
+  assert.deepEqual(await next(), { threads });
+  return { flag, next, send: (r) => worker.postMessage(r), end: () => worker.terminate() };
+}
+
+/** Waits until `cell` of `array` is nonzero, at most `ms`. */
+async function waitFor(array, cell, ms) {
+  const r = Atomics.waitAsync(array, cell, 0, ms);
+  const outcome = r.async ? await r.value : r.value;
+  assert.notEqual(outcome, 'timed-out', `nothing in ${ms} ms`);
+}
+
+test('a helper that traps: the search still answers, a stop within 50 ms, then one thread', async () => {
+  const hook = new Int32Array(new SharedArrayBuffer(8));
+  const w = await inWorker(2, hook);
+  try {
+    const game = { moves: 'FfAaBb' };
+    w.send({ op: 'search', game, movetime_ms: 60_000 });
+    assert.equal((await w.next()).info, true, 'the first iteration');
+    Atomics.store(hook, 0, TRAP);
+    // The helper's next time reading traps; its worker tells the module.
+    await waitFor(hook, 1, 20_000);
+    const t = performance.now();
+    Atomics.store(w.flag, 0, 1);
+    const r = await w.next(5_000);
+    const ms = performance.now() - t;
+    console.log(`# a helper trapped: stop answered in ${ms.toFixed(1)} ms, after depth ${r.depth}`);
+    assert.equal(r.ok, true, JSON.stringify(r));
+    assert.ok(r.best, 'a move');
+    assert.ok(ms < 50, `the stop took ${ms} ms`);
+    // The engine now has one thread, and searches on it as before.
+    Atomics.store(w.flag, 0, 0);
+    w.send({ op: 'version' });
+    assert.equal((await w.next()).threads, 1);
+    w.send({ op: 'search', game, movetime_ms: 300 });
+    assert.equal((await w.next()).info, true);
+    const again = await w.next(5_000);
+    assert.equal(again.ok, true, JSON.stringify(again));
+    assert.ok(again.best);
+  } finally {
+    await w.end();
+  }
+});
+
+test('a helper whose worker ends: the search still answers, and the next one waits for nobody', async () => {
+  const hook = new Int32Array(new SharedArrayBuffer(8));
+  const w = await inWorker(2, hook);
+  try {
+    const game = { moves: 'FfAaBb' };
+    w.send({ op: 'search', game, movetime_ms: 1_000 });
+    assert.equal((await w.next()).info, true);
+    const t = performance.now();
+    Atomics.store(hook, 0, EXIT);
+    const r = await w.next(10_000);
+    const ms = performance.now() - t;
+    console.log(`# a helper's worker ended: a 1,000 ms search answered ${ms.toFixed(0)} ms after, depth ${r.depth}`);
+    assert.equal(r.ok, true, JSON.stringify(r));
+    assert.ok(r.best);
+    // Nobody said the helper is gone: the engine gave it up after a grace
+    // of 250 ms (oware_engine::threads), well within the second.
+    assert.ok(ms < 1_000 + 1_000, `${ms} ms`);
+    assert.equal(hook[1], 0, 'the helper said nothing');
+    // The next search's job for that helper is never taken: dropped when
+    // the search ends, so nothing waits for it. A shallow search takes a
+    // few milliseconds; one that waited would take the grace.
+    const t2 = performance.now();
+    w.send({ op: 'search', game, depth: 4, new_game: true });
+    assert.equal((await w.next()).info, true);
+    const again = await w.next(5_000);
+    const ms2 = performance.now() - t2;
+    console.log(`# the next search (depth 4) answered in ${ms2.toFixed(1)} ms`);
+    assert.equal(again.ok, true, JSON.stringify(again));
+    assert.equal(again.depth, 4);
+    assert.ok(ms2 < 200, `${ms2} ms: it waited for the lost helper`);
+  } finally {
+    await w.end();
   }
 });
 

@@ -303,14 +303,39 @@ struct Returned {
 }
 
 impl Returned {
-    // Waits until every helper is back, and takes them.
-    fn wait(&self) -> Vec<(usize, search::Searcher)> {
+    // Waits until every helper is back, and takes them. With a `slice` in
+    // the policy (WebAssembly, where a helper's thread can be lost), only
+    // until those still out are no more than the threads lost since
+    // `lost_before` (`lost()`), or for at most the policy's grace: a lost
+    // thread never hands its helper back, and the search must answer.
+    fn wait(
+        &self,
+        policy: threads::WaitPolicy,
+        lost: impl Fn() -> usize,
+        lost_before: usize,
+    ) -> Vec<(usize, search::Searcher)> {
+        let started = clock::Instant::now();
         let mut back = self.back.lock().unwrap_or_else(PoisonError::into_inner);
         while back.1 > 0 {
-            back = self
-                .ended
-                .wait(back)
-                .unwrap_or_else(PoisonError::into_inner);
+            match policy.slice {
+                None => {
+                    back = self
+                        .ended
+                        .wait(back)
+                        .unwrap_or_else(PoisonError::into_inner);
+                }
+                Some(slice) => {
+                    let gone = lost().saturating_sub(lost_before);
+                    if back.1 <= gone || started.elapsed() >= policy.grace {
+                        break;
+                    }
+                    back = self
+                        .ended
+                        .wait_timeout(back, slice)
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .0;
+                }
+            }
         }
         std::mem::take(&mut back.0)
     }
@@ -417,7 +442,7 @@ impl Engine {
     /// main thread's result is played) and are no longer deterministic.
     /// Analyses and the weaker levels' searches stay on one thread.
     /// On WebAssembly it is at most one more than the host's helper
-    /// workers (`threads::set_spawner`).
+    /// workers (`threads::set_pool`).
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.clamp(1, threads::max_threads());
         self.rebuild_helpers();
@@ -454,9 +479,16 @@ impl Engine {
         control: &StopHandle,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
+        // A host's thread lost since the last search (WebAssembly) leaves
+        // fewer threads than helpers.
+        if self.threads > threads::max_threads() {
+            self.threads = threads::max_threads();
+            self.rebuild_helpers();
+        }
         if self.helpers.is_empty() {
             return self.searcher.search(game, limits, control, info);
         }
+        let lost_before = threads::lost();
         // Helpers search without limits until the main search ends (or the
         // GUI stops everything).
         let helper_stop = StopHandle::default();
@@ -472,12 +504,16 @@ impl Engine {
         }
         let mut r = self.searcher.search(game, limits, control, info);
         helper_stop.stop();
-        let mut helpers = returned.wait();
+        // Jobs no thread took (a busy or lost one) are handed back at once.
+        threads::reclaim();
+        let mut helpers = returned.wait(threads::wait_policy(), threads::lost, lost_before);
         helpers.sort_by_key(|&(i, _)| i);
         r.nodes += helpers.iter().map(|(_, h)| h.nodes()).sum::<u64>();
         self.helpers = helpers.into_iter().map(|(_, h)| h).collect();
+        self.threads = self.threads.min(threads::max_threads());
         if self.helpers.len() + 1 != self.threads {
-            // A helper was lost (its thread panicked while handing it back).
+            // A helper was lost (its thread panicked while handing it back,
+            // or on WebAssembly its thread trapped, ended, or was too late).
             self.rebuild_helpers();
         }
         r
@@ -800,5 +836,82 @@ impl Engine {
             );
             s
         })
+    }
+}
+
+#[cfg(test)]
+mod wait_tests {
+    use super::*;
+    use std::time::Duration;
+
+    // A policy as on WebAssembly, with a grace long enough that a test
+    // ending before it shows the lost count ended the wait.
+    fn policy(grace_ms: u64) -> threads::WaitPolicy {
+        threads::WaitPolicy {
+            slice: Some(Duration::from_millis(1)),
+            grace: Duration::from_millis(grace_ms),
+        }
+    }
+
+    // A helper whose job never ends: its hand-back is forgotten, as when
+    // its thread traps (nothing unwinds there).
+    fn stranded(to: &Arc<Returned>, index: usize) {
+        std::mem::forget(HandBack::new(to, index, search::Searcher::new(1)));
+    }
+
+    #[test]
+    fn a_lost_helper_is_not_waited_for() {
+        let returned = Arc::new(Returned::default());
+        drop(HandBack::new(&returned, 0, search::Searcher::new(1)));
+        stranded(&returned, 1);
+        let t = std::time::Instant::now();
+        // One thread lost since the search began (2 then, 3 now).
+        let back = returned.wait(policy(60_000), || 3, 2);
+        assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+        assert_eq!(back.iter().map(|(i, _)| *i).collect::<Vec<_>>(), [0]);
+    }
+
+    #[test]
+    fn a_loss_before_the_search_does_not_end_the_wait() {
+        let returned = Arc::new(Returned::default());
+        stranded(&returned, 0);
+        let t = std::time::Instant::now();
+        // The count says 1, but it was 1 before: only the grace ends it.
+        let back = returned.wait(policy(100), || 1, 1);
+        assert!(
+            t.elapsed() >= Duration::from_millis(100),
+            "{:?}",
+            t.elapsed()
+        );
+        assert!(back.is_empty());
+    }
+
+    #[test]
+    fn a_silent_helper_is_given_up_after_the_grace() {
+        let returned = Arc::new(Returned::default());
+        stranded(&returned, 0);
+        let t = std::time::Instant::now();
+        let back = returned.wait(policy(50), || 0, 0);
+        assert!(
+            t.elapsed() >= Duration::from_millis(50),
+            "{:?}",
+            t.elapsed()
+        );
+        assert!(back.is_empty());
+    }
+
+    #[test]
+    fn a_helper_that_comes_back_late_is_waited_for() {
+        let returned = Arc::new(Returned::default());
+        let back = HandBack::new(&returned, 0, search::Searcher::new(1));
+        let late = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(30));
+            drop(back);
+        });
+        let got = returned.wait(policy(60_000), || 0, 0);
+        late.join().unwrap();
+        assert_eq!(got.len(), 1);
+        // Natively the wait has no grace at all.
+        assert_eq!(threads::wait_policy().slice, None);
     }
 }

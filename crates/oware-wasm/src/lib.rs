@@ -42,7 +42,9 @@
 //! exported `__stack_pointer` to the top of its stack, calls
 //! `__wasm_init_tls(block)` and then `oware_helper()`, which never returns:
 //! it runs the engine's helper searches as they come. `oware_helpers()`
-//! says how many are in that loop. `js/engine/wasm.js` is the other side.
+//! says how many are in that loop. When that loop traps, the helper's
+//! worker calls `oware_helper_lost()`, and the engine no longer waits for
+//! it (`oware_engine::threads`). `js/engine/wasm.js` is the other side.
 
 pub mod api;
 
@@ -97,7 +99,7 @@ pub extern "C" fn oware_add_table() -> usize {
 
 #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
 mod pool {
-    use oware_engine::threads::Job;
+    use oware_engine::threads::{Job, Pool};
     use std::collections::VecDeque;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::{Condvar, Mutex, PoisonError};
@@ -105,10 +107,16 @@ mod pool {
     static JOBS: Mutex<VecDeque<Job>> = Mutex::new(VecDeque::new());
     static WAKE: Condvar = Condvar::new();
     static HELPERS: AtomicUsize = AtomicUsize::new(0);
+    static LOST: AtomicUsize = AtomicUsize::new(0);
 
     /// Gives the engine the helper workers.
     pub fn install() {
-        oware_engine::threads::set_spawner(spawn, helpers);
+        oware_engine::threads::set_pool(Pool {
+            spawn,
+            helpers,
+            lost: || LOST.load(Ordering::Acquire),
+            reclaim,
+        });
     }
 
     fn spawn(job: Job) {
@@ -120,6 +128,12 @@ mod pool {
 
     fn helpers() -> usize {
         HELPERS.load(Ordering::Acquire)
+    }
+
+    fn reclaim() {
+        let left = std::mem::take(&mut *JOBS.lock().unwrap_or_else(PoisonError::into_inner));
+        // Dropped outside the lock: each hands its helper back.
+        drop(left);
     }
 
     /// Memory for a helper's stack or thread-local block, never freed (a
@@ -156,6 +170,17 @@ mod pool {
             };
             job();
         }
+    }
+
+    /// Called by a helper's worker when its `oware_helper` loop trapped
+    /// (js/engine/wasm.js, `runHelper`): the helper is gone, and a search it
+    /// ran never gets its searcher back, so the engine must not wait for it.
+    /// Only atomics: the trapped thread may have left anything else half
+    /// done.
+    #[no_mangle]
+    pub extern "C" fn oware_helper_lost() {
+        HELPERS.fetch_sub(1, Ordering::AcqRel);
+        LOST.fetch_add(1, Ordering::AcqRel);
     }
 }
 

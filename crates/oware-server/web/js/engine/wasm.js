@@ -169,20 +169,33 @@ export class OwareWasm {
 
   /** A helper thread's side (in its worker): instantiates the module over
    * the engine's memory, gives it its own stack and thread-locals, calls
-   * `running()`, then runs the engine's helper searches forever. */
-  static async runHelper({ module, memory, stack, tls }, running = () => {}) {
+   * `running()`, then runs the engine's helper searches forever. Should
+   * the module trap there (a bug: a panic aborts), the helper tells the
+   * module it is lost, so the engine's searches stop waiting for it and
+   * run on the threads left, and the promise rejects with the trap.
+   * `imports` replaces some of the helper's imports (tests only: a clock
+   * that makes the module trap). */
+  static async runHelper({ module, memory, stack, tls }, running = () => {}, imports = {}) {
     const env = {
       memory,
       now_ms: () => performance.now(),
       // The engine stops its helpers itself when its own search ends.
       should_stop: () => 0,
       report: () => {},
+      ...imports,
     };
     const instance = await WebAssembly.instantiate(module, { env });
     instance.exports.__stack_pointer.value = stack;
     instance.exports.__wasm_init_tls(tls);
     running();
-    instance.exports.oware_helper();
+    try {
+      instance.exports.oware_helper();
+    } catch (e) {
+      // The trap left the stack pointer wherever it was.
+      instance.exports.__stack_pointer.value = stack;
+      instance.exports.oware_helper_lost();
+      throw e;
+    }
   }
 
   /** Copies bytes into the module's input buffer. */
