@@ -420,8 +420,18 @@ async fn a_client_that_reconnects_resyncs_by_ply() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_engine_moves_in_a_computer_game() {
-    let (_dir, path) = db();
-    let server = start(&path).await;
+    // `start`'s settings, with a longer request cap: the hint below is the
+    // coach's analysis of an opening position (its close moves searched to
+    // depth 18), which can outlast the default 10 s on a loaded test
+    // machine; this test is about the engine's moves, not the time.
+    let (_dir, server) = start_with(oware_server::Config {
+        engine_threads: 1,
+        engine_move_cap: Duration::from_millis(300),
+        engine_request_cap: Duration::from_secs(300),
+        rate_limits: None,
+        ..oware_server::Config::default()
+    })
+    .await;
     let addr = server.addr();
     // The player takes North: the computer (South) moves first.
     let c = post(
