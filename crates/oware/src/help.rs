@@ -414,6 +414,10 @@ const FRENCH: &[(&str, &str)] = &[
         "Search to this depth in plies instead of a time, 1 to 64",
         "Chercher jusqu'à cette profondeur en demi-coups au lieu d'un temps, de 1 à 64",
     ),
+    (
+        "The coach's analysis instead (its budget: every move to depth 14, the moves it cannot tell apart to 18), as the server's coach, the hint and the browser's module give it (docs/ENGINE.md, \"The coach\")",
+        "Ce que dit le coach à la place (chaque coup à la profondeur 14, puis ceux qu'il ne peut départager à 18), comme le coach du serveur, l'indice et le module du navigateur",
+    ),
     ("Transposition table size in MiB", "Taille de la table de transposition en Mio"),
     (
         "Transposition table size in MiB (also `setoption name Hash`)",
