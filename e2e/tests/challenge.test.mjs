@@ -163,7 +163,7 @@ test('a challenge sent, received live in French on a phone, accepted: the game s
     await until(async () => (await count(k).textContent()) === '1', 'Kojo told of his move');
     await until(async () => /^\(1\) /.test(await k.title()), 'his title: (1) …');
     const told = await k.evaluate(async () => {
-      const r = await fetch('/api/v1/notifications');
+      const r = await fetch('/api/v1/account/notifications');
       return (await r.json()).items[0];
     });
     assert.equal(told.kind, 'your_turn');

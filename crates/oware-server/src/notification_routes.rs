@@ -28,6 +28,9 @@ const FRAME_LIMIT: usize = 16 * 1024;
 /// The routes.
 pub fn routes() -> Router<crate::state::AppState> {
     Router::new()
+        .route("/api/v1/account/notifications", get(list))
+        .route("/api/v1/account/notifications/read", post(read))
+        // The first paths, kept for clients made before.
         .route("/api/v1/notifications", get(list))
         .route("/api/v1/notifications/read", post(read))
         .route("/api/v1/account/ws", get(upgrade))

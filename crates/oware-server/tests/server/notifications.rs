@@ -94,7 +94,7 @@ async fn a_correspondence_move_notifies_the_player_to_move_live_and_once() {
     let kofi = sign_up_from(KOFI, addr, "Kofi", "houses-and-seeds").await;
 
     // Strangers: no session, no notifications and no socket.
-    let r = get_as(ESI, addr, "/api/v1/notifications").await;
+    let r = get_as(ESI, addr, "/api/v1/account/notifications").await;
     assert_eq!(r.status, 401, "{}", r.body);
     assert!(account_ws(addr, &Browser::default()).await.is_err());
 
@@ -141,7 +141,7 @@ async fn a_correspondence_move_notifies_the_player_to_move_live_and_once() {
         AMA,
         addr,
         &ama,
-        "/api/v1/notifications/read",
+        "/api/v1/account/notifications/read",
         json!({"game": "nosuchgame"}),
     )
     .await;
@@ -150,7 +150,7 @@ async fn a_correspondence_move_notifies_the_player_to_move_live_and_once() {
         KOFI,
         addr,
         &kofi,
-        "/api/v1/notifications/read",
+        "/api/v1/account/notifications/read",
         json!({"game": id}),
     )
     .await;
@@ -161,13 +161,21 @@ async fn a_correspondence_move_notifies_the_player_to_move_live_and_once() {
         AMA,
         addr,
         &ama,
-        "/api/v1/notifications/read",
+        "/api/v1/account/notifications/read",
         json!({"game": id}),
     )
     .await;
     assert_eq!(r.json(), json!({"unread": 0}), "{}", r.body);
     assert_eq!(recv_type(&mut ama_ws, "unread").await["unread"], 0);
-    let list = as_browser(KOFI, addr, &kofi, "GET", "/api/v1/notifications", None).await;
+    let list = as_browser(
+        KOFI,
+        addr,
+        &kofi,
+        "GET",
+        "/api/v1/account/notifications",
+        None,
+    )
+    .await;
     assert_eq!(list.json()["unread"], 0, "{}", list.body);
     assert_eq!(list.json()["items"][0]["id"], json!(first));
     assert_eq!(list.json()["items"][0]["read"], true);
@@ -185,13 +193,21 @@ async fn a_correspondence_move_notifies_the_player_to_move_live_and_once() {
     assert_eq!(unread(AMA, addr, &ama).await, 1);
 
     // Marking read: someone else's ids change nothing; garbage is refused.
-    let amas = as_browser(AMA, addr, &ama, "GET", "/api/v1/notifications", None).await;
+    let amas = as_browser(
+        AMA,
+        addr,
+        &ama,
+        "GET",
+        "/api/v1/account/notifications",
+        None,
+    )
+    .await;
     let amas_id = amas.json()["items"][0]["id"].as_str().unwrap().to_string();
     let r = post_signed_in(
         KOFI,
         addr,
         &kofi,
-        "/api/v1/notifications/read",
+        "/api/v1/account/notifications/read",
         json!({"ids": [amas_id]}),
     )
     .await;
@@ -204,14 +220,21 @@ async fn a_correspondence_move_notifies_the_player_to_move_live_and_once() {
         json!({"ids": "all"}),
         json!({"ids": vec!["x"; 101]}),
     ] {
-        let r = post_signed_in(AMA, addr, &ama, "/api/v1/notifications/read", body.clone()).await;
+        let r = post_signed_in(
+            AMA,
+            addr,
+            &ama,
+            "/api/v1/account/notifications/read",
+            body.clone(),
+        )
+        .await;
         assert!(matches!(r.status, 400 | 413 | 422), "{body}: {}", r.body);
     }
     let r = post_signed_in(
         AMA,
         addr,
         &ama,
-        "/api/v1/notifications/read",
+        "/api/v1/account/notifications/read",
         json!({"ids": [amas_id]}),
     )
     .await;
@@ -230,7 +253,7 @@ async fn a_correspondence_move_notifies_the_player_to_move_live_and_once() {
         addr,
         &ama,
         "GET",
-        "/api/v1/notifications?limit=2",
+        "/api/v1/account/notifications?limit=2",
         None,
     )
     .await;
@@ -243,7 +266,7 @@ async fn a_correspondence_move_notifies_the_player_to_move_live_and_once() {
         addr,
         &ama,
         "GET",
-        &format!("/api/v1/notifications?limit=2&before={before}"),
+        &format!("/api/v1/account/notifications?limit=2&before={before}"),
         None,
     )
     .await;
@@ -256,7 +279,7 @@ async fn a_correspondence_move_notifies_the_player_to_move_live_and_once() {
         addr,
         &ama,
         "GET",
-        "/api/v1/notifications?limit=500",
+        "/api/v1/account/notifications?limit=500",
         None,
     )
     .await;
@@ -265,7 +288,7 @@ async fn a_correspondence_move_notifies_the_player_to_move_live_and_once() {
         AMA,
         addr,
         &ama,
-        "/api/v1/notifications/read",
+        "/api/v1/account/notifications/read",
         json!({"all": true}),
     )
     .await;
@@ -466,7 +489,7 @@ async fn a_tournament_starting_tells_its_entrants() {
         addr,
         &ps[0].b,
         "GET",
-        "/api/v1/notifications",
+        "/api/v1/account/notifications",
         None,
     )
     .await;
@@ -548,7 +571,15 @@ async fn director_at(server: &oware_server::Server, time: &Time, ms: u64) {
 
 /// An account's notifications, newest first.
 async fn items(addr: SocketAddr, p: &crate::common::tournaments::Player) -> Vec<Value> {
-    let r = as_browser(p.src, addr, &p.b, "GET", "/api/v1/notifications", None).await;
+    let r = as_browser(
+        p.src,
+        addr,
+        &p.b,
+        "GET",
+        "/api/v1/account/notifications",
+        None,
+    )
+    .await;
     assert_eq!(r.status, 200, "{}", r.body);
     r.json()["items"].as_array().unwrap().clone()
 }
@@ -827,7 +858,15 @@ async fn a_live_game_tells_a_player_who_is_away_on_their_turn() {
     let at = n["notification"]["at"].as_str().unwrap();
     let grace_over = oware_server::model::rfc3339(left + 15_000);
     assert!(at >= grace_over.as_str(), "told at {at}, left at {left} ms");
-    let list = as_browser(AMA, addr, &ama, "GET", "/api/v1/notifications", None).await;
+    let list = as_browser(
+        AMA,
+        addr,
+        &ama,
+        "GET",
+        "/api/v1/account/notifications",
+        None,
+    )
+    .await;
     assert_eq!(
         list.json()["items"].as_array().unwrap().len(),
         1,
