@@ -12,6 +12,10 @@ import { coachAnywhere } from '../engine/client.js';
 import { offline, serverOrHere, localRulesState, createLocalGame } from '../local.js';
 
 const START = '4-4-4-4-4-4-4-4-4-4-4-4-0-0-S';
+// A line's first moves, in pairs, under each move (the whole line in its
+// title): the coach's deeper look gives lines of 18 plies and more, which
+// a 250-px column would fold into three lines or more.
+const PV_PAIRS = 6;
 
 export function mount(main) {
   const initial = new URLSearchParams(location.search).get('position') || START;
@@ -152,7 +156,7 @@ export function mount(main) {
       out.dataset.engine = r.engine || 'server';
       out.innerHTML = `<p class="muted">${r.depth ? `${esc(t('study.result', { d: r.depth }))} · ` : ''}${esc(t('game.toMove', { side: sideName(r.to_move) }))}</p>
         <table class="list"><tbody>${r.moves.map((m, i) => `<tr class="an-move" data-verdict="${esc(m.verdict)}"><td><strong>${esc(m.move)}</strong>${i === 0 ? ' ★' : ''}</td><td><span class="an-score">${esc(formatScore(m.score))}</span> · <span class="an-verdict">${esc(t(`verdict.${m.verdict}`))}</span></td></tr>
-          <tr class="an-line"><td colspan="2" class="mono pv">${pvText(m.line).split(' · ').map((pair) => `<span class="pv-pair">${esc(pair)}</span>`).join(' · ')}</td></tr>`).join('')}</tbody></table>`;
+          <tr class="an-line"><td colspan="2" class="mono pv" title="${esc(pvText(m.line))}">${pvText(m.line).split(' · ').slice(0, PV_PAIRS).map((pair) => `<span class="pv-pair">${esc(pair)}</span>`).join(' · ')}</td></tr>`).join('')}</tbody></table>`;
     } catch (e) { out.innerHTML = `<p class="msg bad">${esc(errorText(e))}</p>`; }
   });
   const startGame = async (mode) => {
