@@ -770,27 +770,7 @@ async fn mail_a_live_game_tells_on_the_site_only() {
     let mut inbox = crate::notifications::account_ws(addr, &kofi).await.unwrap();
     assert_eq!(recv_type(&mut inbox, "unread").await["unread"], 0);
 
-    let r = post_signed_in(
-        AMA,
-        addr,
-        &ama,
-        "/api/v1/games",
-        json!({"mode": "online", "public": true, "side": "S",
-               "time_control": {"initial_ms": 300_000, "increment_ms": 3_000}}),
-    )
-    .await;
-    assert_eq!(r.status, 201, "{}", r.body);
-    let id = r.json()["id"].as_str().unwrap().to_string();
-    let south = r.json()["tokens"]["S"].as_str().unwrap().to_string();
-    let j = post_signed_in(
-        KOFI,
-        addr,
-        &kofi,
-        &format!("/api/v1/games/{id}/join"),
-        json!({}),
-    )
-    .await;
-    assert_eq!(j.status, 200, "{}", j.body);
+    let (id, south, _) = crate::notifications::live_game(addr, (AMA, &ama), (KOFI, &kofi)).await;
 
     // Kofi has no page on the game: told on the site, and no mail (the
     // mail would be queued before the notification is sent).

@@ -63,19 +63,20 @@ async fn online(addr: SocketAddr, name: &str) -> bool {
     r.json()["online"].as_bool().expect("online in a profile")
 }
 
-/// A correspondence game, `a` South and `b` North: id and both tokens.
-async fn correspondence(
+/// A public game between people, `a` South and `b` North, with
+/// `time_control`: id and both tokens.
+pub async fn game_between(
     addr: SocketAddr,
     (sa, a): ([u8; 4], &Browser),
     (sb, b): ([u8; 4], &Browser),
+    time_control: Value,
 ) -> (String, String, String) {
     let r = post_signed_in(
         sa,
         addr,
         a,
         "/api/v1/games",
-        json!({"mode": "online", "public": true, "side": "S",
-               "time_control": {"days_per_move": 3}}),
+        json!({"mode": "online", "public": true, "side": "S", "time_control": time_control}),
     )
     .await;
     assert_eq!(r.status, 201, "{}", r.body);
@@ -84,6 +85,31 @@ async fn correspondence(
     let j = post_signed_in(sb, addr, b, &format!("/api/v1/games/{id}/join"), json!({})).await;
     assert_eq!(j.status, 200, "{}", j.body);
     (id, south, j.json()["token"].as_str().unwrap().to_string())
+}
+
+/// A correspondence game, `a` South and `b` North: id and both tokens.
+async fn correspondence(
+    addr: SocketAddr,
+    a: ([u8; 4], &Browser),
+    b: ([u8; 4], &Browser),
+) -> (String, String, String) {
+    game_between(addr, a, b, json!({"days_per_move": 3})).await
+}
+
+/// A live game, 5 minutes + 3 s, `a` South and `b` North: id and both
+/// tokens.
+pub async fn live_game(
+    addr: SocketAddr,
+    a: ([u8; 4], &Browser),
+    b: ([u8; 4], &Browser),
+) -> (String, String, String) {
+    game_between(
+        addr,
+        a,
+        b,
+        json!({"initial_ms": 300_000, "increment_ms": 3_000}),
+    )
+    .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -752,30 +778,6 @@ async fn a_takeback_request_and_a_rematch_tell_the_opponent() {
     assert_eq!(n["notification"]["game"], json!(rematch));
     assert_eq!(n["notification"]["from"], "Ama");
     assert_eq!(unread(KOFI, addr, &kofi).await, 2);
-}
-
-/// A live game between `a` (South) and `b` (North), 5 minutes + 3 s:
-/// id and both tokens.
-async fn live_game(
-    addr: SocketAddr,
-    (sa, a): ([u8; 4], &Browser),
-    (sb, b): ([u8; 4], &Browser),
-) -> (String, String, String) {
-    let r = post_signed_in(
-        sa,
-        addr,
-        a,
-        "/api/v1/games",
-        json!({"mode": "online", "public": true, "side": "S",
-               "time_control": {"initial_ms": 300_000, "increment_ms": 3_000}}),
-    )
-    .await;
-    assert_eq!(r.status, 201, "{}", r.body);
-    let id = r.json()["id"].as_str().unwrap().to_string();
-    let south = r.json()["tokens"]["S"].as_str().unwrap().to_string();
-    let j = post_signed_in(sb, addr, b, &format!("/api/v1/games/{id}/join"), json!({})).await;
-    assert_eq!(j.status, 200, "{}", j.body);
-    (id, south, j.json()["token"].as_str().unwrap().to_string())
 }
 
 /// Waits on a game socket for the `presence` event saying `seat` ("S"

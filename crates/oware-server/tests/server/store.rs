@@ -12,6 +12,23 @@ use oware_server::model::Mode;
 use oware_server::store::{Checkpoints, GameStore, Listing, SqliteStore, StoreError};
 use oware_server::{Config, Hub};
 
+/// An untimed public online game, its creator South.
+fn online_game() -> NewGame {
+    NewGame {
+        mode: Mode::Online,
+        level: None,
+        browser_engine: false,
+        side: Some(Side::South),
+        name: None,
+        time_control: None,
+        position: None,
+        public: true,
+        rated: false,
+        rating_range: None,
+        accounts_only: false,
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_older_database_is_migrated_and_keeps_its_games() {
     let dir = tempfile::tempdir().unwrap();
@@ -21,25 +38,7 @@ async fn an_older_database_is_migrated_and_keeps_its_games() {
             Arc::new(SqliteStore::open(&path).unwrap()),
             Config::default(),
         );
-        let seated = hub
-            .create(
-                NewGame {
-                    mode: Mode::Online,
-                    level: None,
-                    browser_engine: false,
-                    side: Some(Side::South),
-                    name: None,
-                    time_control: None,
-                    position: None,
-                    public: true,
-                    rated: false,
-                    rating_range: None,
-                    accounts_only: false,
-                },
-                None,
-            )
-            .await
-            .unwrap();
+        let seated = hub.create(online_game(), None).await.unwrap();
         hub.apply_to(
             &seated.id,
             Some(&seated.tokens[&Side::South]),
@@ -79,24 +78,7 @@ async fn wal_after_games(plan: Checkpoints, games: usize) -> u64 {
     let store = Arc::new(SqliteStore::open_with(&path, plan).unwrap());
     let hub = Hub::new(store.clone(), Config::default());
     for _ in 0..games {
-        hub.create(
-            NewGame {
-                mode: Mode::Online,
-                level: None,
-                browser_engine: false,
-                side: Some(Side::South),
-                name: None,
-                time_control: None,
-                position: None,
-                public: true,
-                rated: false,
-                rating_range: None,
-                accounts_only: false,
-            },
-            None,
-        )
-        .await
-        .unwrap();
+        hub.create(online_game(), None).await.unwrap();
     }
     std::fs::metadata(dir.path().join("games.sqlite3-wal"))
         .unwrap()
