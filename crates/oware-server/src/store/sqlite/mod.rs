@@ -186,9 +186,15 @@ fn writer_loop(
             let _ = checkpointer.try_send(());
         }
         since_restart += 1;
-        // Not copied whole (the checkpointer was running): at the next.
-        if since_restart >= plan.restart_every && checkpoint(&conn) {
-            since_restart = 0;
+        if since_restart >= plan.restart_every {
+            // Not copied whole (the checkpointer was running, or a reader
+            // holds an older state): again `every` commits later, not at
+            // each commit meanwhile.
+            since_restart = if checkpoint(&conn) {
+                0
+            } else {
+                plan.restart_every.saturating_sub(plan.every)
+            };
         }
         batch.push(job);
         while batch.len() < MAX_GROUP {
