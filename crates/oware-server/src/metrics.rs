@@ -173,6 +173,12 @@ impl Metrics {
             "Ticks of the tournaments' director this node finished (a second of the server's clock each).",
             m.director_ticks.load(Relaxed).to_string(),
         );
+        metric(
+            "oware_director_last_tick_seconds",
+            "gauge",
+            "When (the server's clock, Unix seconds) the last finished tick of the tournaments' director began; 0 before the first.",
+            format!("{:.3}", m.director_done_at.load(Relaxed).max(0) as f64 / 1000.0),
+        );
         let _ = writeln!(
             out,
             "# HELP oware_commit_seconds Time from a write's queueing to its commit.\n# TYPE oware_commit_seconds histogram"

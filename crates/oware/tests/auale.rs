@@ -324,7 +324,13 @@ fn auale_session_replayed() {
     // person moves: `stop`.
     engine.send(&auale_position(&game, &[ponder]));
     engine.send("go ponder");
-    std::thread::sleep(Duration::from_millis(300));
+    // The ponder search is under way (it reports a depth) and does not end
+    // by itself: only the person's move, below, stops it.
+    let (lines, _) = engine.until(AUALE_LIMIT, |l| l.starts_with("info depth "));
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove ")),
+        "{lines:?}"
+    );
     engine.send("stop");
     let (lines, took) = engine.until(AUALE_LIMIT, |l| l.starts_with("bestmove "));
     assert!(took < Duration::from_secs(2), "stop took {took:?}");

@@ -356,6 +356,7 @@ fn a_node_killed_mid_game_loses_nothing_and_its_clocks_still_run() {
 /// times it connected.
 async fn keep_playing(
     live: std::sync::Arc<std::sync::Mutex<Vec<SocketAddr>>>,
+    played: std::sync::Arc<std::sync::atomic::AtomicUsize>,
     id: String,
     tokens: [String; 2],
     target: u64,
@@ -437,6 +438,7 @@ async fn keep_playing(
                 };
                 if v["type"] == "move" && v["ply"] == ply + 1 {
                     acked.push(mv.clone());
+                    played.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     legal_now = legal(&v);
                     break;
                 }
@@ -444,6 +446,8 @@ async fn keep_playing(
                     continue 'connect;
                 }
             }
+            // A player's thinking time (pacing, not a wait for an event):
+            // the games last long enough for every restart to cut them.
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
         return (acked, attempt);
@@ -460,6 +464,7 @@ fn a_rolling_restart_under_play_loses_no_game() {
     let live = std::sync::Arc::new(std::sync::Mutex::new(
         nodes.iter().map(|n| n.addr).collect::<Vec<_>>(),
     ));
+    let played = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let rt = tokio::runtime::Runtime::new().unwrap();
     let games = rt.block_on(async {
         let mut games = Vec::new();
@@ -474,6 +479,7 @@ fn a_rolling_restart_under_play_loses_no_game() {
         .map(|(id, s, n)| {
             rt.spawn(keep_playing(
                 live.clone(),
+                played.clone(),
                 id.clone(),
                 [s.clone(), n.clone()],
                 100,
@@ -483,8 +489,20 @@ fn a_rolling_restart_under_play_loses_no_game() {
     // Restart every node in turn while the games are played: SIGTERM
     // (the node closes its sockets with "service restart"), then a new
     // node on the same database.
+    // Each restart comes once the games have made 24 more moves between
+    // them (two each) since the last one: they go on playing during the
+    // restart itself, so a larger count would use up their 100 moves.
     for node in nodes.iter_mut() {
-        std::thread::sleep(Duration::from_millis(700));
+        let from = played.load(std::sync::atomic::Ordering::Relaxed);
+        let asked = Instant::now();
+        while played.load(std::sync::atomic::Ordering::Relaxed) < from + 24 {
+            assert!(
+                asked.elapsed() < Duration::from_secs(60),
+                "the games stopped moving: {} moves since the last restart",
+                played.load(std::sync::atomic::Ordering::Relaxed) - from
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
         let gone = node.addr;
         live.lock().unwrap().retain(|a| *a != gone);
         node.stop();
@@ -561,14 +579,34 @@ fn the_computer_still_answers_when_its_node_dies_mid_search() {
             );
             tokio::time::sleep(Duration::from_millis(250)).await;
         }
-        // Exactly one answer, and the game goes on from node b.
-        tokio::time::sleep(Duration::from_millis(500)).await;
-        let g = get(b.addr, &format!("/api/v1/games/{id}")).await.json();
-        assert_eq!(g["ply"], 2);
         eprintln!(
             "the computer answered from node b {:.1} s after node a was killed",
             started.elapsed().as_secs_f64()
         );
+        // Exactly one answer (South's move at ply 2 is taken: a second
+        // answer would have moved the game on), and the game goes on from
+        // node b, the computer answering there.
+        let g = get(b.addr, &format!("/api/v1/games/{id}")).await.json();
+        let mv = legal(&g).first().cloned().expect("South can move");
+        let moved = post(
+            b.addr,
+            &format!("/api/v1/games/{id}/moves"),
+            json!({"token": token, "move": mv, "ply": 2}),
+        )
+        .await;
+        assert_eq!(moved.status, 200, "{}", moved.body);
+        let again = Instant::now();
+        loop {
+            let g = get(b.addr, &format!("/api/v1/games/{id}")).await.json();
+            if g["ply"] == 4 || g["status"] == "over" {
+                break;
+            }
+            assert!(
+                again.elapsed() < Duration::from_secs(20),
+                "the computer did not answer on node b: {g}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
     });
 }
 
@@ -742,9 +780,10 @@ fn a_tournament_whose_node_is_killed_mid_round_finishes_on_another() {
 }
 
 /// Moves a node's manual clock on by one tick of the tournaments' director
-/// (1 s) and gives its look a moment to run.
+/// (1 s) and waits for its look at the new time to end.
 async fn tick(node: SocketAddr) {
     let r = post(node, "/api/v1/clock", json!({"advance_ms": 1000})).await;
     assert_eq!(r.status, 200, "a manual clock: {}", r.body);
-    tokio::time::sleep(Duration::from_millis(20)).await;
+    let now_ms = r.json()["now_ms"].as_i64().expect("the clock's new time");
+    common::tournaments::director_done(node, now_ms).await;
 }

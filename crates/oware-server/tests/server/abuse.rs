@@ -371,7 +371,8 @@ async fn idle_connections_cannot_hold_every_place() {
         }
         idle.push(s);
     }
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    // The listener accepts in the order the kernel queued the connections,
+    // so the eight above hold every place before the client below comes.
     // A new client waits (in the kernel's backlog, not on an exhausted
     // process) and is served once the idle ones are closed.
     let t = Instant::now();

@@ -307,7 +307,7 @@ async fn prepared_replies_are_played_at_once_and_kept_private() {
     // Across a restart, prepared replies hold (stored with the game).
     assert_eq!(mv(&south, "B", 4).await.status, 200);
     assert_eq!(prepare(&south, 5, json!({"e": "C"})).await.status, 200);
-    drop(server);
+    server.abort();
     let server = start_on(&dir.path().join("g.sqlite3"), &time).await;
     let addr2 = server.addr();
     let r = post(

@@ -331,8 +331,7 @@ async fn a_swiss_of_five_plays_three_rounds_with_a_bye_each_and_survives_a_resta
     // The node stops in the middle of round 3; another starts on the same
     // database and the tournament goes on.
     wait_for(addr, &ps[0], &id, "round 3", |v| v["round"] == 3).await;
-    drop(server);
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    server.abort();
     let server = start_on(&db, &time).await;
     let addr = server.addr();
     let (g3, b3) = play_swiss_round(addr, &ps, &id, 3).await;

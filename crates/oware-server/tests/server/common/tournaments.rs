@@ -192,11 +192,35 @@ pub fn manual_clock() -> oware_server::time::Time {
 }
 
 /// Moves the server's manual clock on by one tick of the tournaments'
-/// director (1 s) and gives its round a moment to run.
+/// director (1 s) and waits for the director's look at the new time to
+/// end (its `/metrics` gauge reaches it).
 pub async fn tick(addr: SocketAddr) {
     let r = post(addr, "/api/v1/clock", json!({"advance_ms": 1000})).await;
     assert_eq!(r.status, 200, "a manual clock: {}", r.body);
-    tokio::time::sleep(Duration::from_millis(20)).await;
+    let now_ms = r.json()["now_ms"].as_i64().expect("the clock's new time");
+    director_done(addr, now_ms).await;
+}
+
+/// Waits until the director of the server at `addr` has finished a look
+/// begun at `at_ms` (the server's clock) or later.
+pub async fn director_done(addr: SocketAddr, at_ms: i64) {
+    let until = Instant::now() + Duration::from_secs(20);
+    loop {
+        let text = get(addr, "/metrics").await.body;
+        let last = text
+            .lines()
+            .find_map(|l| l.strip_prefix("oware_director_last_tick_seconds "))
+            .and_then(|v| v.trim().parse::<f64>().ok())
+            .expect("the director's gauge in /metrics");
+        if (last * 1000.0).round() as i64 >= at_ms {
+            return;
+        }
+        assert!(
+            Instant::now() < until,
+            "the director's look at {at_ms} did not end (last {last})"
+        );
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
 }
 
 /// `ps[0]` creates a tournament from `body` (see [`create`]) and the others
