@@ -179,6 +179,12 @@ impl Metrics {
             "When (the server's clock, Unix seconds) the last finished tick of the tournaments' director began; 0 before the first.",
             format!("{:.3}", m.director_done_at.load(Relaxed).max(0) as f64 / 1000.0),
         );
+        metric(
+            "oware_lobby_last_round_seconds",
+            "gauge",
+            "When (the server's clock, Unix seconds) the last finished round of the lobby (seeks seen, stale ones cancelled) began; 0 before the first.",
+            format!("{:.3}", m.lobby_done_at.load(Relaxed).max(0) as f64 / 1000.0),
+        );
         let _ = writeln!(
             out,
             "# HELP oware_commit_seconds Time from a write's queueing to its commit.\n# TYPE oware_commit_seconds histogram"

@@ -30,6 +30,28 @@ async fn swept_after(time: &Time, addr: SocketAddr, d: Duration) {
     let (canary, _) = seek(addr).await;
     time.advance(d);
     gone_within(addr, &canary, Duration::from_secs(10), Some(time)).await;
+    // No round is left to run at the clock's time: the last one finished
+    // began less than a round ago (`SEEN_EVERY`, 2 s). A round still due
+    // would judge what the test does next against a clock far past the
+    // last time the seeks were seen.
+    let now = time.unix_ms();
+    let started = Instant::now();
+    loop {
+        let text = get(addr, "/metrics").await.body;
+        let last = text
+            .lines()
+            .find_map(|l| l.strip_prefix("oware_lobby_last_round_seconds "))
+            .and_then(|v| v.trim().parse::<f64>().ok())
+            .expect("the lobby's gauge in /metrics");
+        if (last * 1000.0).round() as i64 > now - 2000 {
+            return;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the lobby's round at {now} did not end (last {last})"
+        );
+        tokio::task::yield_now().await;
+    }
 }
 
 /// A public online game (a seek): its id and the creator's token.
