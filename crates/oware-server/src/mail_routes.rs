@@ -47,7 +47,7 @@ async fn cpu<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Resul
 }
 
 async fn show(State(hub): State<Arc<Hub>>, user: User) -> Result<Json<EmailView>, ApiError> {
-    Ok(Json(hub.email(&user.id).await?))
+    Ok(Json(hub.mail().email(&user.id).await?))
 }
 
 async fn set(
@@ -58,19 +58,19 @@ async fn set(
     JsonBody(req): JsonBody<EmailSet>,
 ) -> Result<(StatusCode, Json<EmailView>), ApiError> {
     let (email, password, lang) = req.parse()?;
-    hub.mail_on()?;
+    hub.mail().require_on()?;
     // An address can reset the password: only the password's holder may
     // set it.
     crate::accounts::routes::confirm_password(&hub, &limits, &user, password).await?;
     limits
         .check_client(Cost::Mail, &ClientKeys::of(client, Some(&user)))
         .await?;
-    let view = hub.set_email(&user, &email, lang).await?;
+    let view = hub.mail().set_email(&user, &email, lang).await?;
     Ok((StatusCode::ACCEPTED, Json(view)))
 }
 
 async fn remove(State(hub): State<Arc<Hub>>, user: User) -> Result<StatusCode, ApiError> {
-    hub.remove_email(&user.id).await?;
+    hub.mail().remove_email(&user.id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -82,8 +82,8 @@ async fn subscription(
     let on = req
         .subscribed
         .ok_or_else(|| ApiError::invalid_request("subscribed: required (true or false)"))?;
-    hub.set_mail_subscribed(&user.id, on).await?;
-    Ok(Json(hub.email(&user.id).await?))
+    hub.mail().set_subscribed(&user.id, on).await?;
+    Ok(Json(hub.mail().email(&user.id).await?))
 }
 
 async fn verify(
@@ -91,7 +91,7 @@ async fn verify(
     JsonBody(req): JsonBody<LinkToken>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let token = req.parse()?;
-    let view = hub.verify_email(&token).await?;
+    let view = hub.mail().verify_email(&token).await?;
     Ok(Json(
         serde_json::json!({ "verified": view.verified, "email": view.email }),
     ))
@@ -102,7 +102,7 @@ async fn unsubscribe(
     JsonBody(req): JsonBody<LinkToken>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let token = req.parse()?;
-    hub.unsubscribe(&token).await?;
+    hub.mail().unsubscribe(&token).await?;
     Ok(Json(serde_json::json!({ "subscribed": false })))
 }
 
@@ -115,7 +115,7 @@ async fn one_click(
 ) -> Result<Json<serde_json::Value>, ApiError> {
     body.parse()?;
     let token = link.parse()?;
-    hub.unsubscribe(&token).await?;
+    hub.mail().unsubscribe(&token).await?;
     Ok(Json(serde_json::json!({ "subscribed": false })))
 }
 
@@ -129,7 +129,7 @@ async fn ask_reset(
 ) -> Result<(StatusCode, Json<serde_json::Value>), ApiError> {
     let email = req.parse()?;
     // Said before any look-up: it tells nothing about the address.
-    hub.mail_on()?;
+    hub.mail().require_on()?;
     limits.check(Cost::Mail, client).await?;
     hub.ask_password_reset(&email)?;
     Ok((
@@ -147,9 +147,9 @@ async fn reset(
     // Counted as sign-in attempts: a token is not to be guessed either.
     limits.check(Cost::SignIn, client).await?;
     let (token, password) = req.parse()?;
-    let (_, username) = hub.reset_link_account(&token).await?;
+    let (_, username) = hub.mail().reset_link_account(&token).await?;
     check_password(&password, &username)?;
     let hash = cpu(move || hash_password(&password)).await??;
-    hub.reset_password(&token, hash).await?;
+    hub.mail().reset_password(&token, hash).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -487,7 +487,7 @@ async fn export(
     let history = std::mem::take(&mut rows.history);
     let head = ExportHead {
         community: community_export(rows),
-        email: Some(hub.email(&account.id).await?).filter(|v| v.email.is_some()),
+        email: Some(hub.mail().email(&account.id).await?).filter(|v| v.email.is_some()),
         ratings: ratings_of(&hub, &account.id).await?,
         username: account.username,
         created_at: crate::model::rfc3339(account.created_at),

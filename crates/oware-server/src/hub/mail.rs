@@ -82,178 +82,14 @@ fn backoff_ms(attempts: u32) -> i64 {
     (60_000i64 << attempts.min(6)).min(3_600_000)
 }
 
+/// The mail service: an account's address, its links, the outbox's rows
+/// and notification mails (`hub.mail()`).
+pub struct Mail<'h>(&'h Hub);
+
 impl Hub {
-    /// Whether this server sends mail (`--smtp`).
-    pub fn mail_available(&self) -> bool {
-        self.outbox.mailer.is_some()
-    }
-
-    /// `not_allowed` (`mail_off`) unless this server sends mail.
-    pub fn mail_on(&self) -> Result<(), ApiError> {
-        if self.mail_available() {
-            Ok(())
-        } else {
-            Err(ApiError::not_allowed(
-                "this server sends no e-mail (it was started without --smtp)",
-            )
-            .with_reason(Reason::MailOff))
-        }
-    }
-
-    async fn mail_write(&self, op: MailOp) -> Result<(), StoreError> {
-        self.write_raw(WriteOp::Mail(op)).await
-    }
-
-    async fn mail_ops(&self, ops: Vec<MailOp>) -> Result<(), StoreError> {
-        self.write_raw(WriteOp::All(ops.into_iter().map(WriteOp::Mail).collect()))
-            .await
-    }
-
-    /// Queues a mail and wakes the outbox's task.
-    async fn queue_mail(&self, mail: Outgoing) -> Result<(), ApiError> {
-        self.mail_write(MailOp::Enqueue(mail))
-            .await
-            .map_err(super::store_err)?;
-        self.outbox.wake.notify_one();
-        Ok(())
-    }
-
-    fn outgoing(&self, account: &str, address: &str, kind: MailKind, lang: &str) -> Outgoing {
-        Outgoing {
-            id: new_id(),
-            account: account.to_string(),
-            address: address.to_string(),
-            kind,
-            lang: lang.to_string(),
-            game: None,
-            tournament: None,
-            detail: None,
-            created_at: self.now_ms(),
-            attempts: 0,
-        }
-    }
-
-    /// The account's address, as `GET /account/email` shows it.
-    pub async fn email(&self, account: &str) -> Result<EmailView, ApiError> {
-        let id = account.to_string();
-        let row = self.read(move |store| store.mail_address(&id)).await?;
-        Ok(EmailView {
-            available: self.mail_available(),
-            verified: row.as_ref().is_some_and(|a| a.verified),
-            subscribed: row.as_ref().is_some_and(|a| a.subscribed),
-            lang: row.as_ref().map(|a| a.lang.clone()),
-            email: row.map(|a| a.address),
-        })
-    }
-
-    /// Sets the signed-in player's address (its password checked by the
-    /// route) and queues a verification mail. The same address again only
-    /// sets the language, and sends the link again while unverified.
-    pub async fn set_email(
-        &self,
-        user: &User,
-        email: &Email,
-        lang: Lang,
-    ) -> Result<EmailView, ApiError> {
-        self.mail_on()?;
-        let id = user.id.clone();
-        let current = self.read(move |store| store.mail_address(&id)).await?;
-        let same = current.as_ref().filter(|a| a.key == email.key());
-        let op = match same {
-            Some(_) => MailOp::SetLang {
-                account: user.id.clone(),
-                lang: lang.code().to_string(),
-            },
-            None => MailOp::SetAddress(Address {
-                account: user.id.clone(),
-                address: email.as_str().to_string(),
-                key: email.key(),
-                lang: lang.code().to_string(),
-                verified: false,
-                subscribed: true,
-            }),
-        };
-        self.mail_write(op).await.map_err(super::store_err)?;
-        if !same.is_some_and(|a| a.verified) {
-            let mut m = self.outgoing(&user.id, email.as_str(), MailKind::Verify, lang.code());
-            m.detail = Some(user.username.clone());
-            self.queue_mail(m).await?;
-        }
-        self.email(&user.id).await
-    }
-
-    /// Removes the account's address (its links stop working).
-    pub async fn remove_email(&self, account: &str) -> Result<(), ApiError> {
-        self.mail_write(MailOp::Remove {
-            account: account.to_string(),
-        })
-        .await
-        .map_err(super::store_err)
-    }
-
-    /// Turns the account's notification mails on or off.
-    pub async fn set_mail_subscribed(&self, account: &str, on: bool) -> Result<(), ApiError> {
-        self.mail_write(MailOp::Subscribe {
-            account: account.to_string(),
-            on,
-        })
-        .await
-        .map_err(super::store_err)
-    }
-
-    /// A link's stored token, checked: of `kind`, known, unused (when
-    /// single-use) and unexpired, else `bad_token` with why.
-    async fn link(&self, token: &str, kind: TokenKind) -> Result<Token, ApiError> {
-        let hash = token_hash(token);
-        let row = self.read(move |store| store.mail_token(&hash)).await?;
-        let row = row
-            .filter(|t| t.kind == kind)
-            .ok_or_else(|| link_refusal(Reason::LinkUnknown))?;
-        if row.used_at.is_some() && kind != TokenKind::Unsubscribe {
-            return Err(link_refusal(Reason::LinkUsed));
-        }
-        if row.expires_at <= self.now_ms() {
-            return Err(link_refusal(Reason::LinkExpired));
-        }
-        Ok(row)
-    }
-
-    /// Uses a single-use link along with `ops`, all or nothing (a link
-    /// used meanwhile by another request is `link_used`).
-    async fn use_link(&self, t: &Token, ops: Vec<WriteOp>) -> Result<(), ApiError> {
-        let mut all = vec![WriteOp::Mail(MailOp::UseToken {
-            hash: t.hash.clone(),
-            kind: t.kind,
-            now: self.now_ms(),
-        })];
-        all.extend(ops);
-        match self.write_raw(WriteOp::All(all)).await {
-            Ok(()) => Ok(()),
-            Err(StoreError::Gone(what)) if what == "the link" => {
-                Err(link_refusal(Reason::LinkUsed))
-            }
-            Err(StoreError::Gone(_)) => Err(link_refusal(Reason::LinkUnknown)),
-            Err(e) => Err(super::store_err(e)),
-        }
-    }
-
-    /// Verifies an address by its link's token (no session needed: the
-    /// token is the proof). Answers the account's address.
-    pub async fn verify_email(&self, token: &str) -> Result<EmailView, ApiError> {
-        let t = self.link(token, TokenKind::Verify).await?;
-        let verified = MailOp::Verified {
-            account: t.account.clone(),
-            key: t.key.clone(),
-        };
-        self.use_link(&t, vec![WriteOp::Mail(verified)]).await?;
-        self.email(&t.account).await
-    }
-
-    /// Stops an account's notification mails by an unsubscribe link's
-    /// token (no session needed; the link works more than once).
-    pub async fn unsubscribe(&self, token: &str) -> Result<(), ApiError> {
-        let t = self.link(token, TokenKind::Unsubscribe).await?;
-        self.set_mail_subscribed(&t.account, false).await
+    /// The mail service.
+    pub fn mail(&self) -> Mail<'_> {
+        Mail(self)
     }
 
     /// Queues a password-reset mail for every account whose verified
@@ -262,7 +98,7 @@ impl Hub {
     /// answer, so neither the answer nor its time says whether an account
     /// has the address.
     pub fn ask_password_reset(self: &Arc<Self>, email: &Email) -> Result<(), ApiError> {
-        self.mail_on()?;
+        self.mail().require_on()?;
         let key = email.key();
         let hub = self.clone();
         tokio::spawn(async move {
@@ -271,9 +107,11 @@ impl Hub {
                 Err(e) => return tracing::warn!("a reset's look-up failed: {e:?}"),
             };
             for (a, username) in accounts {
-                let mut m = hub.outgoing(&a.account, &a.address, MailKind::Reset, &a.lang);
+                let mut m = hub
+                    .mail()
+                    .outgoing(&a.account, &a.address, MailKind::Reset, &a.lang);
                 m.detail = Some(username);
-                if let Err(e) = hub.queue_mail(m).await {
+                if let Err(e) = hub.mail().queue(m).await {
                     tracing::warn!("a reset mail was not queued: {e:?}");
                 }
             }
@@ -281,95 +119,9 @@ impl Hub {
         Ok(())
     }
 
-    /// The account a reset link is for: its id and name (to check the new
-    /// password against), if the link works.
-    pub async fn reset_link_account(&self, token: &str) -> Result<(String, String), ApiError> {
-        let t = self.link(token, TokenKind::Reset).await?;
-        let id = t.account.clone();
-        let address = self.read(move |store| store.mail_address(&id)).await?;
-        // The link goes with the address it was sent to.
-        let Some(a) = address.filter(|a| a.verified && a.key == t.key) else {
-            return Err(link_refusal(Reason::LinkUnknown));
-        };
-        let key = a.key.clone();
-        let names = self.read(move |store| store.mail_verified(&key)).await?;
-        let name = names
-            .into_iter()
-            .find(|(row, _)| row.account == t.account)
-            .map(|(_, n)| n)
-            .ok_or_else(|| link_refusal(Reason::LinkUnknown))?;
-        Ok((t.account, name))
-    }
-
-    /// Sets a new password (`hash`, Argon2id) by a reset link, using it,
-    /// and ends every session of the account.
-    pub async fn reset_password(&self, token: &str, hash: String) -> Result<(), ApiError> {
-        let t = self.link(token, TokenKind::Reset).await?;
-        let ops = vec![
-            WriteOp::Account(AccountOp::SetPassword {
-                id: t.account.clone(),
-                hash,
-            }),
-            WriteOp::Account(AccountOp::EndOtherSessions {
-                account_id: t.account.clone(),
-                keep: None,
-            }),
-        ];
-        self.use_link(&t, ops).await
-    }
-
-    /// The outbox's counts (for tests and the operator).
-    pub async fn outbox(&self) -> Result<OutboxCounts, ApiError> {
-        self.read(|store| store.outbox_counts()).await
-    }
-
-    /// After a notification is stored: its mail, if the account has a
-    /// verified address that takes them (the store's rules decide, once a
-    /// game a day for "your move").
-    pub(crate) async fn mail_notification(&self, n: &Notification) {
-        if !self.mail_available() {
-            return;
-        }
-        // One mail a tournament, at its first notice (five minutes ahead, or
-        // the start); not a Swiss round's pairing.
-        let kind = match n.kind {
-            // A live game's "your turn" is for the site only.
-            NoteKind::YourTurn if n.detail.is_none() => MailKind::YourTurn,
-            NoteKind::TournamentStarting
-                if n.tournament.is_some() && n.detail.as_deref() != Some("paired") =>
-            {
-                MailKind::TournamentStarting
-            }
-            _ => return,
-        };
-        let id = n.account.clone();
-        let Ok(Some(a)) = self.read(move |store| store.mail_address(&id)).await else {
-            return;
-        };
-        if !a.verified || !a.subscribed {
-            return;
-        }
-        let mut m = self.outgoing(&n.account, &a.address, kind, &a.lang);
-        // Dated as the notification (the ply's time), not as this task
-        // gets to it: the once-a-day rule counts from the move.
-        m.created_at = n.at;
-        m.game = n.game.clone();
-        m.tournament = n.tournament.clone();
-        m.detail = n.from.clone();
-        if let Some(t) = &n.tournament {
-            let t = t.clone();
-            if let Ok(Some(t)) = self.read(move |store| store.tournament(&t)).await {
-                m.detail = Some(t.row.name);
-            }
-        }
-        if let Err(e) = self.queue_mail(m).await {
-            tracing::warn!("a notification's mail was not queued: {e:?}");
-        }
-    }
-
     /// Starts the outbox's task (with `--smtp` only).
     pub(crate) fn start_mail_task(self: &Arc<Self>) {
-        if !self.mail_available() {
+        if !self.mail().available() {
             return;
         }
         let weak = Arc::downgrade(self);
@@ -387,11 +139,11 @@ impl Hub {
                     if pruned.is_none_or(|at| now - at > 3_600_000) {
                         pruned = Some(now);
                         let before = now - 2 * DAY_MS;
-                        if let Err(e) = hub.mail_write(MailOp::Prune { before }).await {
+                        if let Err(e) = hub.mail().write(MailOp::Prune { before }).await {
                             tracing::warn!("the outbox was not pruned: {e}");
                         }
                     }
-                    match hub.drain_outbox().await {
+                    match hub.mail().drain_outbox().await {
                         Ok(()) => hub.read(|store| store.next_mail_due()).await,
                         Err(e) => Err(e),
                     }
@@ -425,16 +177,279 @@ impl Hub {
             }
         });
     }
+}
+
+impl Mail<'_> {
+    /// Whether this server sends mail (`--smtp`).
+    pub fn available(&self) -> bool {
+        self.0.outbox.mailer.is_some()
+    }
+
+    /// `not_allowed` (`mail_off`) unless this server sends mail.
+    pub fn require_on(&self) -> Result<(), ApiError> {
+        if self.available() {
+            Ok(())
+        } else {
+            Err(ApiError::not_allowed(
+                "this server sends no e-mail (it was started without --smtp)",
+            )
+            .with_reason(Reason::MailOff))
+        }
+    }
+
+    async fn write(&self, op: MailOp) -> Result<(), StoreError> {
+        self.0.write_raw(WriteOp::Mail(op)).await
+    }
+
+    async fn write_all(&self, ops: Vec<MailOp>) -> Result<(), StoreError> {
+        self.0
+            .write_raw(WriteOp::All(ops.into_iter().map(WriteOp::Mail).collect()))
+            .await
+    }
+
+    /// Queues a mail and wakes the outbox's task.
+    async fn queue(&self, mail: Outgoing) -> Result<(), ApiError> {
+        self.write(MailOp::Enqueue(mail))
+            .await
+            .map_err(super::store_err)?;
+        self.0.outbox.wake.notify_one();
+        Ok(())
+    }
+
+    fn outgoing(&self, account: &str, address: &str, kind: MailKind, lang: &str) -> Outgoing {
+        Outgoing {
+            id: new_id(),
+            account: account.to_string(),
+            address: address.to_string(),
+            kind,
+            lang: lang.to_string(),
+            game: None,
+            tournament: None,
+            detail: None,
+            created_at: self.0.now_ms(),
+            attempts: 0,
+        }
+    }
+
+    /// The account's address, as `GET /account/email` shows it.
+    pub async fn email(&self, account: &str) -> Result<EmailView, ApiError> {
+        let id = account.to_string();
+        let row = self.0.read(move |store| store.mail_address(&id)).await?;
+        Ok(EmailView {
+            available: self.available(),
+            verified: row.as_ref().is_some_and(|a| a.verified),
+            subscribed: row.as_ref().is_some_and(|a| a.subscribed),
+            lang: row.as_ref().map(|a| a.lang.clone()),
+            email: row.map(|a| a.address),
+        })
+    }
+
+    /// Sets the signed-in player's address (its password checked by the
+    /// route) and queues a verification mail. The same address again only
+    /// sets the language, and sends the link again while unverified.
+    pub async fn set_email(
+        &self,
+        user: &User,
+        email: &Email,
+        lang: Lang,
+    ) -> Result<EmailView, ApiError> {
+        self.require_on()?;
+        let id = user.id.clone();
+        let current = self.0.read(move |store| store.mail_address(&id)).await?;
+        let same = current.as_ref().filter(|a| a.key == email.key());
+        let op = match same {
+            Some(_) => MailOp::SetLang {
+                account: user.id.clone(),
+                lang: lang.code().to_string(),
+            },
+            None => MailOp::SetAddress(Address {
+                account: user.id.clone(),
+                address: email.as_str().to_string(),
+                key: email.key(),
+                lang: lang.code().to_string(),
+                verified: false,
+                subscribed: true,
+            }),
+        };
+        self.write(op).await.map_err(super::store_err)?;
+        if !same.is_some_and(|a| a.verified) {
+            let mut m = self.outgoing(&user.id, email.as_str(), MailKind::Verify, lang.code());
+            m.detail = Some(user.username.clone());
+            self.queue(m).await?;
+        }
+        self.email(&user.id).await
+    }
+
+    /// Removes the account's address (its links stop working).
+    pub async fn remove_email(&self, account: &str) -> Result<(), ApiError> {
+        self.write(MailOp::Remove {
+            account: account.to_string(),
+        })
+        .await
+        .map_err(super::store_err)
+    }
+
+    /// Turns the account's notification mails on or off.
+    pub async fn set_subscribed(&self, account: &str, on: bool) -> Result<(), ApiError> {
+        self.write(MailOp::Subscribe {
+            account: account.to_string(),
+            on,
+        })
+        .await
+        .map_err(super::store_err)
+    }
+
+    /// A link's stored token, checked: of `kind`, known, unused (when
+    /// single-use) and unexpired, else `bad_token` with why.
+    async fn link(&self, token: &str, kind: TokenKind) -> Result<Token, ApiError> {
+        let hash = token_hash(token);
+        let row = self.0.read(move |store| store.mail_token(&hash)).await?;
+        let row = row
+            .filter(|t| t.kind == kind)
+            .ok_or_else(|| link_refusal(Reason::LinkUnknown))?;
+        if row.used_at.is_some() && kind != TokenKind::Unsubscribe {
+            return Err(link_refusal(Reason::LinkUsed));
+        }
+        if row.expires_at <= self.0.now_ms() {
+            return Err(link_refusal(Reason::LinkExpired));
+        }
+        Ok(row)
+    }
+
+    /// Uses a single-use link along with `ops`, all or nothing (a link
+    /// used meanwhile by another request is `link_used`).
+    async fn use_link(&self, t: &Token, ops: Vec<WriteOp>) -> Result<(), ApiError> {
+        let mut all = vec![WriteOp::Mail(MailOp::UseToken {
+            hash: t.hash.clone(),
+            kind: t.kind,
+            now: self.0.now_ms(),
+        })];
+        all.extend(ops);
+        match self.0.write_raw(WriteOp::All(all)).await {
+            Ok(()) => Ok(()),
+            Err(StoreError::Gone(what)) if what == "the link" => {
+                Err(link_refusal(Reason::LinkUsed))
+            }
+            Err(StoreError::Gone(_)) => Err(link_refusal(Reason::LinkUnknown)),
+            Err(e) => Err(super::store_err(e)),
+        }
+    }
+
+    /// Verifies an address by its link's token (no session needed: the
+    /// token is the proof). Answers the account's address.
+    pub async fn verify_email(&self, token: &str) -> Result<EmailView, ApiError> {
+        let t = self.link(token, TokenKind::Verify).await?;
+        let verified = MailOp::Verified {
+            account: t.account.clone(),
+            key: t.key.clone(),
+        };
+        self.use_link(&t, vec![WriteOp::Mail(verified)]).await?;
+        self.email(&t.account).await
+    }
+
+    /// Stops an account's notification mails by an unsubscribe link's
+    /// token (no session needed; the link works more than once).
+    pub async fn unsubscribe(&self, token: &str) -> Result<(), ApiError> {
+        let t = self.link(token, TokenKind::Unsubscribe).await?;
+        self.set_subscribed(&t.account, false).await
+    }
+
+    /// The account a reset link is for: its id and name (to check the new
+    /// password against), if the link works.
+    pub async fn reset_link_account(&self, token: &str) -> Result<(String, String), ApiError> {
+        let t = self.link(token, TokenKind::Reset).await?;
+        let id = t.account.clone();
+        let address = self.0.read(move |store| store.mail_address(&id)).await?;
+        // The link goes with the address it was sent to.
+        let Some(a) = address.filter(|a| a.verified && a.key == t.key) else {
+            return Err(link_refusal(Reason::LinkUnknown));
+        };
+        let key = a.key.clone();
+        let names = self.0.read(move |store| store.mail_verified(&key)).await?;
+        let name = names
+            .into_iter()
+            .find(|(row, _)| row.account == t.account)
+            .map(|(_, n)| n)
+            .ok_or_else(|| link_refusal(Reason::LinkUnknown))?;
+        Ok((t.account, name))
+    }
+
+    /// Sets a new password (`hash`, Argon2id) by a reset link, using it,
+    /// and ends every session of the account.
+    pub async fn reset_password(&self, token: &str, hash: String) -> Result<(), ApiError> {
+        let t = self.link(token, TokenKind::Reset).await?;
+        let ops = vec![
+            WriteOp::Account(AccountOp::SetPassword {
+                id: t.account.clone(),
+                hash,
+            }),
+            WriteOp::Account(AccountOp::EndOtherSessions {
+                account_id: t.account.clone(),
+                keep: None,
+            }),
+        ];
+        self.use_link(&t, ops).await
+    }
+
+    /// The outbox's counts (for tests and the operator).
+    pub async fn outbox(&self) -> Result<OutboxCounts, ApiError> {
+        self.0.read(|store| store.outbox_counts()).await
+    }
+
+    /// After a notification is stored: its mail, if the account has a
+    /// verified address that takes them (the store's rules decide, once a
+    /// game a day for "your move").
+    pub(crate) async fn notify(&self, n: &Notification) {
+        if !self.available() {
+            return;
+        }
+        // One mail a tournament, at its first notice (five minutes ahead, or
+        // the start); not a Swiss round's pairing.
+        let kind = match n.kind {
+            // A live game's "your turn" is for the site only.
+            NoteKind::YourTurn if n.detail.is_none() => MailKind::YourTurn,
+            NoteKind::TournamentStarting
+                if n.tournament.is_some() && n.detail.as_deref() != Some("paired") =>
+            {
+                MailKind::TournamentStarting
+            }
+            _ => return,
+        };
+        let id = n.account.clone();
+        let Ok(Some(a)) = self.0.read(move |store| store.mail_address(&id)).await else {
+            return;
+        };
+        if !a.verified || !a.subscribed {
+            return;
+        }
+        let mut m = self.outgoing(&n.account, &a.address, kind, &a.lang);
+        // Dated as the notification (the ply's time), not as this task
+        // gets to it: the once-a-day rule counts from the move.
+        m.created_at = n.at;
+        m.game = n.game.clone();
+        m.tournament = n.tournament.clone();
+        m.detail = n.from.clone();
+        if let Some(t) = &n.tournament {
+            let t = t.clone();
+            if let Ok(Some(t)) = self.0.read(move |store| store.tournament(&t)).await {
+                m.detail = Some(t.row.name);
+            }
+        }
+        if let Err(e) = self.queue(m).await {
+            tracing::warn!("a notification's mail was not queued: {e:?}");
+        }
+    }
 
     /// Sends every mail due now; an error when the outbox cannot be read.
     async fn drain_outbox(&self) -> Result<(), ApiError> {
         loop {
-            let now = self.now_ms();
+            let now = self.0.now_ms();
             let lease = Lease {
-                now: self.time().lease_ms(),
+                now: self.0.time().lease_ms(),
                 ms: LEASE_MS,
             };
             let batch = self
+                .0
                 .read(move |store| store.claim_mail(now, lease, BATCH))
                 .await?;
             if batch.is_empty() {
@@ -452,12 +467,13 @@ impl Hub {
     /// is now, its links made and stored, then sent; retried later when
     /// the SMTP server fails.
     async fn send_one(&self, m: &Outgoing) -> Result<(), StoreError> {
-        let Some(mailer) = &self.outbox.mailer else {
+        let Some(mailer) = &self.0.outbox.mailer else {
             return Ok(());
         };
-        let now = self.now_ms();
+        let now = self.0.now_ms();
         let id = m.account.clone();
         let address = self
+            .0
             .read(move |store| store.mail_address(&id))
             .await
             .ok()
@@ -473,7 +489,7 @@ impl Hub {
         });
         if !still {
             return self
-                .mail_write(MailOp::Done {
+                .write(MailOp::Done {
                     id: m.id.clone(),
                     at: now,
                     failed: true,
@@ -481,6 +497,7 @@ impl Hub {
                 .await;
         }
         let base = &self
+            .0
             .config()
             .mail
             .as_ref()
@@ -547,11 +564,11 @@ impl Hub {
         let mail = compose(&letter, lang, &unsubscribe, hours);
         // The links work once they are stored; a mail that then fails
         // leaves links nobody has.
-        self.mail_ops(ops).await?;
+        self.write_all(ops).await?;
         let date = crate::time::system_time(now);
         match mailer.send(&m.address, &mail, date).await {
             Ok(()) => {
-                self.mail_write(MailOp::Done {
+                self.write(MailOp::Done {
                     id: m.id.clone(),
                     at: now,
                     failed: false,
@@ -576,7 +593,7 @@ impl Hub {
                         due_at: now + backoff_ms(m.attempts),
                     }
                 };
-                self.mail_write(op).await
+                self.write(op).await
             }
         }
     }

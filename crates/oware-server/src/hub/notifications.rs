@@ -251,7 +251,7 @@ impl Hub {
             return Ok(false);
         }
         // The mail is queued (or not) before the account hears of it.
-        self.mail_notification(&stored).await;
+        self.mail().notify(&stored).await;
         let unread = self.unread(&account).await?;
         self.deliver(
             &account,

@@ -380,7 +380,7 @@ async fn settled(
 ) -> oware_server::store::mail::OutboxCounts {
     let wait = async {
         loop {
-            let c = hub.outbox().await.unwrap();
+            let c = hub.mail().outbox().await.unwrap();
             if c.queued == 0 {
                 return c;
             }
@@ -497,7 +497,7 @@ async fn mail_your_move_once_a_game_a_day_retried_when_smtp_is_down_and_kept_acr
     let hub = s.hub().clone();
     let failed_once = async {
         loop {
-            let c = hub.outbox().await.unwrap();
+            let c = hub.mail().outbox().await.unwrap();
             if c.retries >= 1 {
                 return c;
             }
@@ -575,7 +575,7 @@ async fn mail_without_smtp_nothing_is_sent_and_the_page_is_told() {
         "{}",
         r.body
     );
-    let c = s.hub().outbox().await.unwrap();
+    let c = s.hub().mail().outbox().await.unwrap();
     assert_eq!((c.queued, c.sent), (0, 0));
 }
 
@@ -642,7 +642,7 @@ async fn mail_strangers_cannot_flood_an_address_nor_learn_which_exist() {
         let m = smtp.mail(20).await;
         assert_eq!(m["to"], json!(["ama@example.com"]));
     }
-    let c = s.hub().outbox().await.unwrap();
+    let c = s.hub().mail().outbox().await.unwrap();
     // The verification and three resets: nothing else was queued.
     assert_eq!((c.sent + c.queued, c.failed), (4, 0), "{c:?}");
     // A huge body is refused before anything is read.
@@ -777,7 +777,7 @@ async fn mail_a_live_game_tells_on_the_site_only() {
     play_first_legal_move(addr, &id, &south, 0).await;
     let n = recv_type(&mut inbox, "notification").await;
     assert_eq!(n["notification"]["detail"], "live", "{n}");
-    let c = s.hub().outbox().await.unwrap();
+    let c = s.hub().mail().outbox().await.unwrap();
     assert_eq!((c.queued, c.sent), (0, sent), "{c:?}");
     assert!(smtp.try_mail().is_none());
 }
