@@ -43,8 +43,8 @@ async fn list(
 ) -> Result<Json<NotificationsPage>, ApiError> {
     let Query(q) = q.map_err(|e| ApiError::invalid_request(format!("query: {e}")))?;
     let limit = q.limit()?;
-    let items = hub.notifications(&user.id, q.before, limit).await?;
-    let unread = hub.unread(&user.id).await?;
+    let items = hub.notifications().list(&user.id, q.before, limit).await?;
+    let unread = hub.notifications().unread(&user.id).await?;
     Ok(Json(NotificationsPage { items, unread }))
 }
 
@@ -54,7 +54,7 @@ async fn read(
     JsonBody(req): JsonBody<MarkRead>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let which = req.which(crate::hub::READ_IDS)?;
-    let unread = hub.mark_read(&user.id, which).await?;
+    let unread = hub.notifications().mark_read(&user.id, which).await?;
     Ok(Json(serde_json::json!({ "unread": unread })))
 }
 
@@ -97,7 +97,7 @@ async fn connection(
     let stopped = stopping.changed();
     tokio::pin!(stopped);
     // The count first, so a page opened after a notification shows it.
-    let unread = hub.unread(&user.id).await.unwrap_or(0);
+    let unread = hub.notifications().unread(&user.id).await.unwrap_or(0);
     if sink
         .send(Message::Text(AccountOut::Unread { unread }.to_text()))
         .await
@@ -136,7 +136,7 @@ async fn connection(
                     Ok(t) => t,
                     // Missed events: the count as it is now.
                     Err(RecvError::Lagged(_)) => {
-                        let unread = hub.unread(&user.id).await.unwrap_or(0);
+                        let unread = hub.notifications().unread(&user.id).await.unwrap_or(0);
                         AccountOut::Unread { unread }.to_text()
                     }
                     Err(RecvError::Closed) => break,

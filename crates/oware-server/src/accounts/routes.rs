@@ -149,7 +149,7 @@ async fn start_session(hub: &Arc<Hub>, account: &AccountRow) -> Result<Response,
         csrf,
         ratings: ratings_of(hub, &account.id).await?,
         puzzles: puzzle_rating_of(hub, &account.id).await?,
-        unread: hub.unread(&account.id).await?,
+        unread: hub.notifications().unread(&account.id).await?,
     };
     let mut res = Json(me).into_response();
     res.headers_mut().insert(
@@ -287,7 +287,7 @@ async fn me(State(hub): State<Arc<Hub>>, user: User) -> Result<Json<Me>, ApiErro
     Ok(Json(Me {
         ratings: ratings_of(&hub, &user.id).await?,
         puzzles: puzzle_rating_of(&hub, &user.id).await?,
-        unread: hub.unread(&user.id).await?,
+        unread: hub.notifications().unread(&user.id).await?,
         username: user.username,
         csrf: user.csrf,
     }))

@@ -125,14 +125,14 @@ impl Challenges<'_> {
             }
             Err(e) => return Err(super::store_err(e)),
         }
-        let mut n = self.0.notification(&target.id, Kind::Challenge);
+        let mut n = self.0.notifications().draft(&target.id, Kind::Challenge);
         n.from = Some(user.username.clone());
         n.from_account = Some(user.id.clone());
         n.challenge = Some(challenge.id.clone());
         n.detail = Some("received".into());
         // The prompt first, then the notification that stays.
         self.tell_both(&challenge);
-        self.0.notify(n).await?;
+        self.0.notifications().notify(n).await?;
         Ok(challenge)
     }
 
@@ -202,14 +202,17 @@ impl Challenges<'_> {
             c.status = ChallengeStatus::Accepted;
             c.game = Some(game);
         }
-        let mut n = self.0.notification(&c.from_account, Kind::Challenge);
+        let mut n = self
+            .0
+            .notifications()
+            .draft(&c.from_account, Kind::Challenge);
         n.from = Some(c.to.clone());
         n.from_account = Some(c.to_account.clone());
         n.challenge = Some(c.id.clone());
         n.game = c.game.clone();
         n.detail = Some(c.status.as_str().into());
         self.tell_both(&c);
-        self.0.notify(n).await?;
+        self.0.notifications().notify(n).await?;
         Ok(c)
     }
 

@@ -236,51 +236,6 @@ impl Hub {
         self.deliver_here(account, event);
     }
 
-    /// Stores a notification and, once stored (the store may refuse it
-    /// quietly: a block, an unread one for the same game), tells the
-    /// account live. Returns whether it was stored.
-    pub async fn notify(&self, n: Notification) -> Result<bool, ApiError> {
-        let id = n.id.clone();
-        let account = n.account.clone();
-        self.write(WriteOp::Notification(NotificationOp::Add(n)))
-            .await?;
-        let Some(stored) = self.read(move |store| store.notification(&id)).await? else {
-            return Ok(false);
-        };
-        if stored.account != account {
-            return Ok(false);
-        }
-        // The mail is queued (or not) before the account hears of it.
-        self.mail().notify(&stored).await;
-        let unread = self.unread(&account).await?;
-        self.deliver(
-            &account,
-            AccountOut::Notification {
-                notification: &stored,
-                unread,
-            }
-            .to_text(),
-        );
-        Ok(true)
-    }
-
-    /// A new notification for `account`, at the server's now.
-    pub fn notification(&self, account: &str, kind: Kind) -> Notification {
-        Notification {
-            id: new_id(),
-            account: account.to_string(),
-            kind,
-            at: self.now_ms(),
-            read: false,
-            game: None,
-            from: None,
-            from_account: None,
-            tournament: None,
-            detail: None,
-            challenge: None,
-        }
-    }
-
     /// Tells the player in seat `to` of `live` (a person, signed in) of
     /// `kind` about game `game`, from the other seat: stored and sent off
     /// the caller's path (the game's lock is not held for it).
@@ -301,7 +256,7 @@ impl Hub {
         else {
             return;
         };
-        let mut n = self.notification(account, kind);
+        let mut n = self.notifications().draft(account, kind);
         n.game = Some(game.to_string());
         n.from = Some(other.name.clone());
         n.from_account = other.account.clone();
@@ -309,53 +264,10 @@ impl Hub {
         n.detail = detail.map(str::to_string);
         let hub = self.clone();
         tokio::spawn(async move {
-            if let Err(e) = hub.notify(n).await {
+            if let Err(e) = hub.notifications().notify(n).await {
                 tracing::warn!("a {} notification was not stored: {e:?}", kind.as_str());
             }
         });
-    }
-
-    /// An account's unread notifications.
-    pub async fn unread(&self, account: &str) -> Result<u32, ApiError> {
-        let account = account.to_string();
-        self.read(move |store| store.unread_notifications(&account))
-            .await
-    }
-
-    /// A page of an account's notifications, newest first.
-    pub async fn notifications(
-        &self,
-        account: &str,
-        before: Option<String>,
-        limit: u32,
-    ) -> Result<Vec<Notification>, ApiError> {
-        let account = account.to_string();
-        self.read(move |store| store.notifications(&account, before.as_deref(), limit))
-            .await
-    }
-
-    /// Marks some or all of an account's notifications read; the account's
-    /// sockets get the new unread count. Returns it.
-    pub async fn mark_read(&self, account: &str, which: ReadWhich) -> Result<u32, ApiError> {
-        let account_id = account.to_string();
-        let op = match which {
-            ReadWhich::All => NotificationOp::Read {
-                account: account_id,
-                ids: None,
-            },
-            ReadWhich::Ids(ids) => NotificationOp::Read {
-                account: account_id,
-                ids: Some(ids),
-            },
-            ReadWhich::Game(game) => NotificationOp::ReadGame {
-                account: account_id,
-                game,
-            },
-        };
-        self.write(WriteOp::Notification(op)).await?;
-        let unread = self.unread(account).await?;
-        self.deliver(account, AccountOut::Unread { unread }.to_text());
-        Ok(unread)
     }
 
     /// After a ply stored in a game between people: the player to move, if
@@ -424,7 +336,7 @@ impl Hub {
         mover: &Seat,
         correspondence: bool,
     ) -> Notification {
-        let mut note = self.notification(account, Kind::YourTurn);
+        let mut note = self.notifications().draft(account, Kind::YourTurn);
         note.game = Some(live.meta.id.clone());
         note.from = Some(mover.name.clone());
         note.from_account = mover.account.clone();
@@ -506,7 +418,7 @@ impl Hub {
     /// notification is stored and sent: tests wait for that).
     async fn take_turn(&self, turn: Turn) {
         if let Some(n) = turn.notify {
-            if let Err(e) = self.notify(n).await {
+            if let Err(e) = self.notifications().notify(n).await {
                 tracing::warn!("a your-turn notification was not stored: {e:?}");
             }
         }
@@ -516,10 +428,115 @@ impl Hub {
                 game,
             };
             if self.write(WriteOp::Notification(op)).await.is_ok() {
-                if let Ok(unread) = self.unread(&account).await {
+                if let Ok(unread) = self.notifications().unread(&account).await {
                     self.deliver(&account, AccountOut::Unread { unread }.to_text());
                 }
             }
         }
+    }
+}
+
+/// The notifications service: an account's notifications stored, read and
+/// marked read (`hub.notifications()`).
+pub struct Notifications<'h>(&'h Hub);
+
+impl Hub {
+    /// The notifications service.
+    pub fn notifications(&self) -> Notifications<'_> {
+        Notifications(self)
+    }
+}
+
+impl Notifications<'_> {
+    /// Stores a notification and, once stored (the store may refuse it
+    /// quietly: a block, an unread one for the same game), tells the
+    /// account live. Returns whether it was stored.
+    pub async fn notify(&self, n: Notification) -> Result<bool, ApiError> {
+        let id = n.id.clone();
+        let account = n.account.clone();
+        self.0
+            .write(WriteOp::Notification(NotificationOp::Add(n)))
+            .await?;
+        let Some(stored) = self.0.read(move |store| store.notification(&id)).await? else {
+            return Ok(false);
+        };
+        if stored.account != account {
+            return Ok(false);
+        }
+        // The mail is queued (or not) before the account hears of it.
+        self.0.mail().notify(&stored).await;
+        let unread = self.unread(&account).await?;
+        self.0.deliver(
+            &account,
+            AccountOut::Notification {
+                notification: &stored,
+                unread,
+            }
+            .to_text(),
+        );
+        Ok(true)
+    }
+
+    /// A new notification for `account`, at the server's now.
+    pub fn draft(&self, account: &str, kind: Kind) -> Notification {
+        Notification {
+            id: new_id(),
+            account: account.to_string(),
+            kind,
+            at: self.0.now_ms(),
+            read: false,
+            game: None,
+            from: None,
+            from_account: None,
+            tournament: None,
+            detail: None,
+            challenge: None,
+        }
+    }
+
+    /// An account's unread notifications.
+    pub async fn unread(&self, account: &str) -> Result<u32, ApiError> {
+        let account = account.to_string();
+        self.0
+            .read(move |store| store.unread_notifications(&account))
+            .await
+    }
+
+    /// A page of an account's notifications, newest first.
+    pub async fn list(
+        &self,
+        account: &str,
+        before: Option<String>,
+        limit: u32,
+    ) -> Result<Vec<Notification>, ApiError> {
+        let account = account.to_string();
+        self.0
+            .read(move |store| store.notifications(&account, before.as_deref(), limit))
+            .await
+    }
+
+    /// Marks some or all of an account's notifications read; the account's
+    /// sockets get the new unread count. Returns it.
+    pub async fn mark_read(&self, account: &str, which: ReadWhich) -> Result<u32, ApiError> {
+        let account_id = account.to_string();
+        let op = match which {
+            ReadWhich::All => NotificationOp::Read {
+                account: account_id,
+                ids: None,
+            },
+            ReadWhich::Ids(ids) => NotificationOp::Read {
+                account: account_id,
+                ids: Some(ids),
+            },
+            ReadWhich::Game(game) => NotificationOp::ReadGame {
+                account: account_id,
+                game,
+            },
+        };
+        self.0.write(WriteOp::Notification(op)).await?;
+        let unread = self.unread(account).await?;
+        self.0
+            .deliver(account, AccountOut::Unread { unread }.to_text());
+        Ok(unread)
     }
 }

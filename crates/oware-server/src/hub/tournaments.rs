@@ -363,7 +363,7 @@ impl Tournaments<'_> {
                     futures_util::stream::iter(ids).for_each_concurrent(LOOKS_AT_ONCE, |id| {
                         let hub = hub.clone();
                         async move {
-                            if let Err(e) = hub.tournaments().direct(&id).await {
+                            if let Err(e) = hub.tournaments().direct(&id, now).await {
                                 if e.code != crate::error::ErrorCode::StalePly {
                                     tracing::warn!("tournament {id}: {e}");
                                 }
@@ -391,10 +391,12 @@ impl Tournaments<'_> {
             .ok_or_else(|| ApiError::not_found(format!("no tournament {id:?}")))
     }
 
-    /// One look at a tournament: start, pair or finish it when due.
-    pub(crate) async fn direct(&self, id: &str) -> Result<(), ApiError> {
+    /// One look at a tournament as of `now`, its tick's time: start, pair
+    /// or finish it when due. (Not the clock read again here: a look that
+    /// began before the clock moved on decides as of its own tick, so the
+    /// same ticks give the same tournament whatever the look's speed.)
+    pub(crate) async fn direct(&self, id: &str, now: i64) -> Result<(), ApiError> {
         let t = self.tournament(id).await?;
-        let now = self.0.now_ms();
         match (t.row.status, t.row.kind) {
             (Status::Created, _) if now >= t.row.starts_at => self.start_tournament(t, now).await,
             (Status::Created, _) => self.remind(&t).await,
@@ -424,10 +426,11 @@ impl Tournaments<'_> {
         {
             let mut n = self
                 .0
-                .notification(&e.account_id, NoteKind::TournamentStarting);
+                .notifications()
+                .draft(&e.account_id, NoteKind::TournamentStarting);
             n.tournament = Some(t.row.id.clone());
             n.detail = detail.map(str::to_string);
-            if let Err(err) = self.0.notify(n).await {
+            if let Err(err) = self.0.notifications().notify(n).await {
                 tracing::warn!(
                     "tournament {}: a notification was not stored: {err:?}",
                     t.row.id

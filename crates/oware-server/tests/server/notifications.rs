@@ -210,12 +210,12 @@ async fn a_correspondence_move_notifies_the_player_to_move_live_and_once() {
     // stored; a second for the same game, while that is unread, is not.
     let hub = server.hub();
     let ama_id = account_id(&server, "Ama").await;
-    let mut again = hub.notification(&ama_id, Kind::YourTurn);
+    let mut again = hub.notifications().draft(&ama_id, Kind::YourTurn);
     again.game = Some(id.clone());
-    assert!(hub.notify(again.clone()).await.unwrap());
+    assert!(hub.notifications().notify(again.clone()).await.unwrap());
     assert_eq!(recv_type(&mut ama_ws, "notification").await["unread"], 1);
     again.id = "another-id".into();
-    assert!(!hub.notify(again).await.unwrap());
+    assert!(!hub.notifications().notify(again).await.unwrap());
     assert_eq!(unread(AMA, addr, &ama).await, 1);
 
     // Marking read: someone else's ids change nothing; garbage is refused.
@@ -269,9 +269,9 @@ async fn a_correspondence_move_notifies_the_player_to_move_live_and_once() {
 
     // Bounded: the newest hundred are kept; pages run newest first.
     for i in 0..KEEP + 5 {
-        let mut n = hub.notification(&ama_id, Kind::TournamentStarting);
+        let mut n = hub.notifications().draft(&ama_id, Kind::TournamentStarting);
         n.tournament = Some(format!("t{i}"));
-        assert!(hub.notify(n).await.unwrap());
+        assert!(hub.notifications().notify(n).await.unwrap());
     }
     assert_eq!(unread(AMA, addr, &ama).await, u64::from(KEEP));
     let page = as_browser(
@@ -352,9 +352,9 @@ async fn a_correspondence_move_notifies_the_player_to_move_live_and_once() {
     // A deleted account's notifications go with it.
     let esi = sign_up_from(ESI, addr, "Esi", "a-long-password").await;
     let esi_id = account_id(&server, "Esi").await;
-    let n = hub.notification(&esi_id, Kind::Challenge);
+    let n = hub.notifications().draft(&esi_id, Kind::Challenge);
     let nid = n.id.clone();
-    assert!(hub.notify(n).await.unwrap());
+    assert!(hub.notifications().notify(n).await.unwrap());
     let r = post_signed_in(
         ESI,
         addr,
@@ -373,7 +373,8 @@ async fn a_correspondence_move_notifies_the_player_to_move_live_and_once() {
     assert!(gone.is_none());
     // And nothing is stored for an account that is no more.
     assert!(!hub
-        .notify(hub.notification(&esi_id, Kind::Challenge))
+        .notifications()
+        .notify(hub.notifications().draft(&esi_id, Kind::Challenge))
         .await
         .unwrap());
 }
