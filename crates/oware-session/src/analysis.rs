@@ -499,8 +499,13 @@ fn search_close_moves(
         if todo.is_empty() {
             return Ok(());
         }
-        let (found, depth) =
-            engine.analyze_moves_to_depth(game, &todo, &Limits::depth(look.depth), stop, &mut |_| {});
+        let (found, depth) = engine.analyze_moves_to_depth(
+            game,
+            &todo,
+            &Limits::depth(look.depth),
+            stop,
+            &mut |_| {},
+        );
         if stop.is_stopped() || found.len() != todo.len() {
             return Err(AnalysisError::Stopped);
         }

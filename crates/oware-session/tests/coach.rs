@@ -341,5 +341,8 @@ fn the_deeper_look_depends_on_the_seeds_on_the_board() {
             }
         }
     }
-    assert!(endings > 10 && others > 10, "{endings} endings, {others} others");
+    assert!(
+        endings > 10 && others > 10,
+        "{endings} endings, {others} others"
+    );
 }

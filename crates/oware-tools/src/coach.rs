@@ -208,7 +208,10 @@ pub fn depth_words(budget: Budget) -> String {
         Some(l) => format!("the moves within {} of the best to {}", l.margin(), l.depth),
     };
     let looks = [budget.ending, budget.middle, budget.opening];
-    if looks.iter().all(|l| l.filter(|l| l.depth > budget.depth).is_none()) {
+    if looks
+        .iter()
+        .all(|l| l.filter(|l| l.depth > budget.depth).is_none())
+    {
         format!("depth {}", budget.depth)
     } else if looks.iter().all(|l| *l == looks[0]) {
         format!("depth {}, {}", budget.depth, look(looks[0]))

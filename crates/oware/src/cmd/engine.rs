@@ -440,8 +440,9 @@ pub struct AnalyzeArgs {
           value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: Option<u32>,
     /// The coach's analysis instead (its budget: every move to depth 14,
-    /// the moves it cannot tell apart to 18), as the server's coach, the
-    /// hint and the browser's module give it (docs/ENGINE.md, "The coach").
+    /// then the moves it cannot tell apart deeper, to 18 or 20 by the
+    /// seeds on the board), as the server's coach, the hint and the
+    /// browser's module give it (docs/ENGINE.md, "The coach").
     #[arg(long, conflicts_with_all = ["depth", "movetime"])]
     pub coach: bool,
     #[command(flatten)]
