@@ -162,8 +162,7 @@ export async function playFirst(page) {
   const n = await plies(page);
   const house = page.locator('.house.playable').first();
   await house.click();
-  // The coach's look before the move takes seconds in the opening.
-  await until(async () => (await plies(page)) > n || /again/.test(await page.locator('.move-msg').textContent()), 'the move or the coach', 60000);
+  await until(async () => (await plies(page)) > n || /again/.test(await page.locator('.move-msg').textContent()), 'the move or the coach');
   if (/again/.test(await page.locator('.move-msg').textContent())) await house.click();
   await until(async () => (await plies(page)) > n, 'the move played');
 }

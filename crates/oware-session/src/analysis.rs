@@ -7,8 +7,8 @@
 //! move ([`Budget`]) with a cleared transposition table of a fixed size
 //! ([`oware_engine::ANALYSIS_HASH_MB`]), on one thread and without the
 //! opening book (the engine's one analysis, `Engine::analyze_to_depth`);
-//! with the coach's budget, the moves within [`Budget::CLOSE`] seeds of
-//! the best are then searched again to a deeper depth by the same
+//! with the coach's budget, the moves closest to the best ([`Look`]) are
+//! then searched again to a deeper depth by the same
 //! analysis restricted to them (`Engine::analyze_moves_to_depth`), so the
 //! best move is chosen among them by the deeper values. For a given
 //! position, history since the last capture, budget and tables, the
@@ -59,44 +59,112 @@ use crate::{Lang, ScoreKind};
 
 /// How much search an analysis gets: a fixed depth, so that its answer
 /// does not depend on the machine's speed or load, and for the coach a
-/// deeper look at the moves it cannot tell apart.
+/// deeper look at the moves it cannot tell apart, whose depth, breadth and
+/// margin depend on the seeds on the board: searches of few seeds are
+/// cheap and that is where a deeper look changes the verdict most, while
+/// in the first moves of a game, where every move is close and a search
+/// costs most, only the moves closest to the best are looked at again.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Budget {
     /// Depth in plies: every legal move is searched to it.
     pub depth: u32,
-    /// The moves within [`Budget::CLOSE`] seeds of the best are searched
-    /// again to this depth, when it is deeper (the coach's budget): the
-    /// best move is then chosen among them by the deeper values.
-    pub close: Option<u32>,
+    /// The deeper look in endings: at most [`Budget::ENDING`] seeds on
+    /// the board.
+    pub ending: Option<Look>,
+    /// The deeper look between the ending and the opening.
+    pub middle: Option<Look>,
+    /// The deeper look in the opening: [`Budget::OPENING`] seeds or more
+    /// on the board.
+    pub opening: Option<Look>,
+}
+
+/// The coach's deeper look: the moves within `within` tenths of a seed
+/// of the best on the coach's scale (at most `moves` of them, the best
+/// first; 0: all) are searched again to `depth`, when it is deeper than
+/// the budget's, and the best move is chosen among them by the deeper
+/// values.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Look {
+    /// Depth in plies.
+    pub depth: u32,
+    /// At most this many of the close moves, the best first, are searched
+    /// deeper (0: every close move).
+    pub moves: usize,
+    /// How close to the best a move must be, in tenths of a seed on the
+    /// coach's scale.
+    pub within: u8,
+}
+
+impl Look {
+    /// Every move within [`Budget::CLOSE`] seeds of the best to `depth`.
+    pub const fn every(depth: u32) -> Look {
+        Look {
+            depth,
+            moves: 0,
+            within: 25,
+        }
+    }
+
+    /// How close to the best a move must be, in seeds on the coach's scale.
+    pub fn margin(self) -> f64 {
+        f64::from(self.within) / 10.0
+    }
 }
 
 impl Budget {
     /// The coach's and the hint's budget in the web app, the browser's
-    /// module and the terminal game: every move to depth 14, the close
-    /// ones to 18 (docs/ENGINE.md, "The coach against a depth-20 search").
+    /// module and the terminal game: every move to depth 14; then, in
+    /// endings, every move within 2.5 seeds of the best to depth 20; in
+    /// the middle game the two best within 1.5 seeds to depth 18; in the
+    /// opening the two best within 1 seed to depth 18 (docs/ENGINE.md,
+    /// "The coach against a depth-20 search").
     pub const COACH: Budget = Budget {
         depth: 14,
-        close: Some(18),
+        ending: Some(Look::every(20)),
+        middle: Some(Look {
+            depth: 18,
+            moves: 2,
+            within: 15,
+        }),
+        opening: Some(Look {
+            depth: 18,
+            moves: 2,
+            within: 10,
+        }),
     };
 
-    /// How close to the best move's value, in seeds on the coach's scale,
-    /// a move must be to be searched again to [`Budget::close`].
+    /// The widest margin of a deeper look, in seeds on the coach's scale:
+    /// the moves the coach would not warn about ([`Look::every`]).
     pub const CLOSE: f64 = 2.5;
+
+    /// Seeds on the board up to which a position is an ending for the
+    /// deeper look ([`Budget::ending`]).
+    pub const ENDING: u8 = 30;
+
+    /// Seeds on the board from which a position is an opening for the
+    /// deeper look ([`Budget::opening`]): the first moves of a game.
+    pub const OPENING: u8 = 46;
 
     /// A budget of `depth` plies (1..=30), every move alike.
     pub fn depth(depth: u32) -> Budget {
         Budget {
             depth: depth.clamp(1, 30),
-            close: None,
+            ending: None,
+            middle: None,
+            opening: None,
         }
     }
 
-    /// The coach's rule at other depths: every move to `depth`, the close
-    /// ones to `close` (each 1..=30).
+    /// The coach's rule at other depths, in every position alike: every
+    /// move to `depth`, every move within [`Budget::CLOSE`] seeds of the
+    /// best to `close` (each 1..=30).
     pub fn coach(depth: u32, close: u32) -> Budget {
+        let look = Some(Look::every(close.clamp(1, 30)));
         Budget {
             depth: depth.clamp(1, 30),
-            close: Some(close.clamp(1, 30)),
+            ending: look,
+            middle: look,
+            opening: look,
         }
     }
 
@@ -105,9 +173,14 @@ impl Budget {
         Limits::depth(self.depth)
     }
 
-    /// The depth the close moves are searched to, if deeper than `depth`.
-    fn deeper(self) -> Option<u32> {
-        self.close.filter(|&d| d > self.depth)
+    /// The deeper look for `position`, if it is deeper than `depth`.
+    pub fn look(self, position: &Position) -> Option<Look> {
+        let look = match position.seeds_on_board() {
+            s if s <= Self::ENDING => self.ending,
+            s if s >= Self::OPENING => self.opening,
+            _ => self.middle,
+        };
+        look.filter(|l| l.depth > self.depth)
     }
 }
 
@@ -152,7 +225,7 @@ pub struct MoveValue {
     /// The engine's line, starting with the move.
     pub line: Vec<Move>,
     /// The depth of the search that valued it: the budget's depth, or its
-    /// deeper one for the moves closest to the best ([`Budget::close`]).
+    /// deeper one for the moves closest to the best ([`Look`]).
     pub depth: u32,
 }
 
@@ -297,8 +370,8 @@ impl Analysis {
         // Best first on the coach's scale (the engine's order breaks ties),
         // so the hint is the move of the highest value.
         moves.sort_by(|a, b| b.points().total_cmp(&a.points()));
-        if let Some(deeper) = budget.deeper() {
-            search_close_moves(engine, game, deeper, stop, &mut moves)?;
+        if let Some(look) = budget.look(game.position()) {
+            search_close_moves(engine, game, look, stop, &mut moves)?;
         }
         Ok(Analysis {
             position: *game.position(),
@@ -390,29 +463,33 @@ fn move_value(
     }
 }
 
-/// The coach's deeper look (`Budget::close`): while two moves or more lie
-/// within [`Budget::CLOSE`] seeds of the best on the coach's scale, those
-/// not yet searched to `deeper` (and not decided) are, with the engine's
-/// one analysis restricted to them, and `moves` is sorted again (a move
-/// whose deeper value falls may bring another within reach: it is searched
-/// in the next round). Deterministic like the first search: each round
-/// starts from a cleared table.
+/// The coach's deeper look ([`Look`]): while two moves or more lie within
+/// the look's margin of the best on the coach's scale, those of them
+/// (the `look.moves` best, when it limits them) not yet searched to
+/// `look.depth` and not decided are, with the engine's one analysis
+/// restricted to them, and `moves` is sorted again (a move whose deeper
+/// value falls may bring another within reach: it is searched in the next
+/// round). Deterministic like the first search: each round starts from a
+/// cleared table.
 fn search_close_moves(
     engine: &mut Engine,
     game: &Game,
-    deeper: u32,
+    look: Look,
     stop: &StopHandle,
     moves: &mut [MoveValue],
 ) -> Result<(), AnalysisError> {
     let mut searched: Vec<Move> = Vec::new();
     loop {
         let best = moves[0].points();
-        let close: Vec<&MoveValue> = moves
+        let mut close: Vec<&MoveValue> = moves
             .iter()
-            .filter(|m| best - m.points() < Budget::CLOSE)
+            .filter(|m| best - m.points() < look.margin())
             .collect();
         if close.len() < 2 {
             return Ok(());
+        }
+        if look.moves > 0 {
+            close.truncate(look.moves);
         }
         let todo: Vec<Move> = close
             .iter()
@@ -422,8 +499,13 @@ fn search_close_moves(
         if todo.is_empty() {
             return Ok(());
         }
-        let (found, depth) =
-            engine.analyze_moves_to_depth(game, &todo, &Limits::depth(deeper), stop, &mut |_| {});
+        let (found, depth) = engine.analyze_moves_to_depth(
+            game,
+            &todo,
+            &Limits::depth(look.depth),
+            stop,
+            &mut |_| {},
+        );
         if stop.is_stopped() || found.len() != todo.len() {
             return Err(AnalysisError::Stopped);
         }

@@ -75,7 +75,9 @@ pub mod takeback;
 pub mod wire;
 pub mod words;
 
-pub use analysis::{Analysis, AnalysisCache, AnalysisError, Budget, Judgement, MoveValue, Verdict};
+pub use analysis::{
+    Analysis, AnalysisCache, AnalysisError, Budget, Judgement, Look, MoveValue, Verdict,
+};
 pub use coach::{Advice, Preview, Refusal, Threat};
 pub use lang::Lang;
 pub use player::Player;

@@ -269,3 +269,80 @@ fn the_coach_searches_its_closest_moves_deeper() {
         "of {judged}: the coach {coach_agrees}, the plain search {plain_agrees}"
     );
 }
+
+/// The deeper look depends on the seeds on the board (`Budget::look`):
+/// in endings (at most `Budget::ENDING` seeds) every move within 2.5 seeds
+/// of the best is searched to the ending's depth; elsewhere the `moves`
+/// best of those within the look's margin to its depth, the best move
+/// always among them.
+#[test]
+fn the_deeper_look_depends_on_the_seeds_on_the_board() {
+    use oware_session::Look;
+    let middle = Look {
+        depth: 5,
+        moves: 2,
+        within: 15,
+    };
+    let budget = Budget {
+        depth: 3,
+        ending: Some(Look::every(7)),
+        middle: Some(middle),
+        opening: Some(Look {
+            within: 10,
+            ..middle
+        }),
+    };
+    let start = Position::start();
+    assert_eq!(budget.look(&start), budget.opening);
+    let ending: Position = "0-0-0-2-2-0-1-18-3-1-0-3-12-6-N".parse().unwrap();
+    assert_eq!(budget.look(&ending), budget.ending);
+    let game: Position = "5-0-1-1-12-2-12-0-7-0-1-0-4-3-N".parse().unwrap();
+    assert_eq!(budget.look(&game), budget.middle);
+    // A look no deeper than the first search is none.
+    assert_eq!(Budget::coach(5, 5).look(&start), None);
+    assert_eq!(Budget::depth(14).look(&ending), None);
+
+    let mut e = engine();
+    let stop = StopHandle::default();
+    let (mut endings, mut others) = (0, 0);
+    for game in positions(1500, 36).iter().step_by(7) {
+        if game.legal_moves().len() < 2 {
+            continue;
+        }
+        let a = Analysis::run(&mut e, game, budget, &stop).unwrap();
+        let look = budget.look(game.position()).unwrap();
+        let best = a.best().points();
+        let close: Vec<_> = a
+            .moves
+            .iter()
+            .filter(|m| best - m.points() < look.margin())
+            .collect();
+        let seeds = game.position().seeds_on_board();
+        let open = |m: &&&oware_session::MoveValue| !m.kind.is_decided();
+        // No move is searched beyond this position's look (a search
+        // whose every move is proven stops sooner).
+        assert!(
+            a.moves.iter().all(|m| m.depth <= look.depth),
+            "{}: {:?}",
+            game.position(),
+            a.moves
+        );
+        if close.len() < 2 {
+            continue;
+        } else if seeds <= Budget::ENDING {
+            endings += 1;
+            for m in close.iter().filter(open) {
+                assert_eq!(m.depth, 7, "{}: {m:?}", game.position());
+            }
+        } else {
+            others += 1;
+            for m in close.iter().take(2).filter(open) {
+                assert_eq!(m.depth, 5, "{}: {m:?}", game.position());
+            }
+        }
+    }
+    assert!(
+        endings > 10 && others > 10,
+        "{endings} endings, {others} others"
+    );
+}

@@ -193,11 +193,40 @@ pub fn measure(config: &Config, progress: &mut dyn FnMut(&Report)) -> Report {
     report
 }
 
-/// A budget in words: "depth 14", or "depth 14, close moves to 18".
-fn depth_words(budget: Budget) -> String {
-    match budget.close.filter(|&c| c > budget.depth) {
-        Some(c) => format!("depth {}, close moves to {c}", budget.depth),
-        None => format!("depth {}", budget.depth),
+/// A budget in words: "depth 14", "depth 14, close moves to 18", or, when
+/// the deeper look depends on the seeds on the board, each look: "depth
+/// 14; up to 30 seeds the moves within 2.5 of the best to 20; ...".
+pub fn depth_words(budget: Budget) -> String {
+    let look = |l: Option<oware_session::Look>| match l.filter(|l| l.depth > budget.depth) {
+        None => "no deeper look".to_string(),
+        Some(l) if l.moves > 0 => format!(
+            "the {} best within {} of the best to {}",
+            l.moves,
+            l.margin(),
+            l.depth
+        ),
+        Some(l) => format!("the moves within {} of the best to {}", l.margin(), l.depth),
+    };
+    let looks = [budget.ending, budget.middle, budget.opening];
+    if looks
+        .iter()
+        .all(|l| l.filter(|l| l.depth > budget.depth).is_none())
+    {
+        format!("depth {}", budget.depth)
+    } else if looks.iter().all(|l| *l == looks[0]) {
+        format!("depth {}, {}", budget.depth, look(looks[0]))
+    } else {
+        format!(
+            "depth {}; up to {} seeds {}; {} to {} seeds {}; from {} seeds {}",
+            budget.depth,
+            Budget::ENDING,
+            look(budget.ending),
+            Budget::ENDING + 1,
+            Budget::OPENING - 1,
+            look(budget.middle),
+            Budget::OPENING,
+            look(budget.opening)
+        )
     }
 }
 

@@ -415,8 +415,8 @@ const FRENCH: &[(&str, &str)] = &[
         "Chercher jusqu'à cette profondeur en demi-coups au lieu d'un temps, de 1 à 64",
     ),
     (
-        "The coach's analysis instead (its budget: every move to depth 14, the moves it cannot tell apart to 18), as the server's coach, the hint and the browser's module give it (docs/ENGINE.md, \"The coach\")",
-        "Ce que dit le coach à la place (chaque coup à la profondeur 14, puis ceux qu'il ne peut départager à 18), comme le coach du serveur, l'indice et le module du navigateur",
+        "The coach's analysis instead (its budget: every move to depth 14, then the moves it cannot tell apart deeper, to 18 or 20 by the seeds on the board), as the server's coach, the hint and the browser's module give it (docs/ENGINE.md, \"The coach\")",
+        "Ce que dit le coach à la place (chaque coup à la profondeur 14, puis ceux qu'il ne peut départager plus loin, à 18 ou 20 selon les graines sur le plateau), comme le coach du serveur, l'indice et le module du navigateur",
     ),
     ("Transposition table size in MiB", "Taille de la table de transposition en Mio"),
     (

@@ -198,11 +198,12 @@ pub enum TuneAction {
         #[arg(long, default_value_t = oware_session::Budget::COACH.depth,
               value_parser = clap::value_parser!(u32).range(1..=30))]
         depth: u32,
-        /// The depth the coach searches its close moves to (0: none, a
-        /// plain search to --depth).
-        #[arg(long, default_value_t = oware_session::Budget::COACH.close.unwrap_or(0),
-              value_parser = clap::value_parser!(u32).range(0..=30))]
-        close: u32,
+        /// The depth the coach searches every close move to, in every
+        /// position alike (0: none, a plain search to --depth; without
+        /// it, the coach's own deeper look, which depends on the seeds on
+        /// the board).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(0..=30))]
+        close: Option<u32>,
         /// Positions (the sets hold 600 from games between levels).
         #[arg(long, default_value_t = 500)]
         positions: usize,
@@ -270,10 +271,10 @@ pub struct CoachRateArgs {
     /// The coach's search depth.
     #[arg(long, default_value_t = oware_session::Budget::COACH.depth)]
     pub depth: u32,
-    /// The depth the coach searches its close moves to (0: none).
-    #[arg(long, default_value_t = oware_session::Budget::COACH.close.unwrap_or(0),
-          value_parser = clap::value_parser!(u32).range(0..=30))]
-    pub close: u32,
+    /// The depth the coach searches every close move to, in every
+    /// position alike (0: none; without it, the coach's own deeper look).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=30))]
+    pub close: Option<u32>,
     /// Seed of the levels' choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -439,8 +440,9 @@ pub struct AnalyzeArgs {
           value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: Option<u32>,
     /// The coach's analysis instead (its budget: every move to depth 14,
-    /// the moves it cannot tell apart to 18), as the server's coach, the
-    /// hint and the browser's module give it (docs/ENGINE.md, "The coach").
+    /// then the moves it cannot tell apart deeper, to 18 or 20 by the
+    /// seeds on the board), as the server's coach, the hint and the
+    /// browser's module give it (docs/ENGINE.md, "The coach").
     #[arg(long, conflicts_with_all = ["depth", "movetime"])]
     pub coach: bool,
     #[command(flatten)]
@@ -660,11 +662,16 @@ fn analyze(args: AnalyzeArgs) -> Result<()> {
     Ok(())
 }
 
-/// The coach's budget of `--depth` and `--close` (0: no deeper look).
-fn coach_budget(depth: u32, close: u32) -> oware_session::Budget {
+/// The coach's budget of `--depth` and `--close` (0: no deeper look;
+/// none: the coach's own deeper look, `Budget::COACH`).
+fn coach_budget(depth: u32, close: Option<u32>) -> oware_session::Budget {
     match close {
-        0 => oware_session::Budget::depth(depth),
-        c => oware_session::Budget::coach(depth, c),
+        None => oware_session::Budget {
+            depth: depth.clamp(1, 30),
+            ..oware_session::Budget::COACH
+        },
+        Some(0) => oware_session::Budget::depth(depth),
+        Some(c) => oware_session::Budget::coach(depth, c),
     }
 }
 
