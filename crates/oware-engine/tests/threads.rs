@@ -51,12 +51,20 @@ fn a_stop_ends_every_thread() {
     e.set_threads(3);
     let stop = StopHandle::default();
     let remote = stop.clone();
+    // The stop is sent once the search reports an iteration, so it comes
+    // mid-search (a stop on a timer could come before the search starts
+    // and clears the handle, and be lost).
+    let (searching, first_iteration) = std::sync::mpsc::channel::<()>();
     let stopper = std::thread::spawn(move || {
-        std::thread::sleep(std::time::Duration::from_millis(200));
+        first_iteration
+            .recv()
+            .expect("the search reports an iteration");
         remote.stop();
     });
     let started = std::time::Instant::now();
-    let r = e.search_with(&game, &Limits::default(), &stop, &mut |_| {});
+    let r = e.search_with(&game, &Limits::default(), &stop, &mut |_| {
+        let _ = searching.send(());
+    });
     stopper.join().unwrap();
     assert!(r.best.is_some());
     assert!(started.elapsed() < std::time::Duration::from_secs(5));
