@@ -27,6 +27,7 @@
 // what they are (`info string`) before the first `readyok`.
 import { createInterface } from 'node:readline';
 import { launch, BASE } from './lib.mjs';
+import { parsePosition, POSITION_ERROR, parseOption, goNumber, searchRequest } from './uci-words.mjs';
 
 const say = (line) => process.stdout.write(`${line}\n`);
 
@@ -136,12 +137,9 @@ let newGame = true;
 let level = null;
 
 function position(words) {
-  const m = words.indexOf('moves');
-  const head = m >= 0 ? words.slice(0, m) : words;
-  if (head[0] === 'startpos') start = 'start';
-  else if (head[0] === 'fen' && head[1]) start = head[1];
-  else { say('info string error: expected position startpos|fen POS [moves …]'); return; }
-  moves = m >= 0 ? words.slice(m + 1).join('') : '';
+  const game = parsePosition(words);
+  if (!game) { say(POSITION_ERROR); return; }
+  ({ start, moves } = game);
 }
 
 // The side to move of the current position: S or N.
@@ -151,18 +149,14 @@ async function mover() {
 }
 
 async function go(words) {
-  const num = (k) => { const i = words.indexOf(k); return i >= 0 ? Number(words[i + 1]) : undefined; };
-  const request = { op: 'search', game: { start, moves }, new_game: newGame };
-  if (num('movetime') !== undefined) request.movetime_ms = num('movetime');
-  if (num('depth') !== undefined) request.depth = num('depth');
-  if (num('nodes') !== undefined) request.nodes = num('nodes');
+  const num = (k) => goNumber(words, k);
+  const request = searchRequest(words, { start, moves }, newGame, level);
   if (num('wtime') !== undefined || num('btime') !== undefined) {
     const south = (await mover()) === 'S';
     const left = (south ? num('wtime') : num('btime')) ?? 0;
     const inc = (south ? num('winc') : num('binc')) ?? 0;
     request.movetime_ms = Math.max(1, Math.floor(left / 15 + inc));
   }
-  if (level) request.level = level;
   newGame = false;
   const { id, answer: r, infos: reported } = await call(request);
   await infosPrinted(id, reported);
@@ -175,9 +169,7 @@ async function go(words) {
 }
 
 async function setoption(words) {
-  const v = words.indexOf('value');
-  const name = words.slice(1, v >= 0 ? v : undefined).join(' ').toLowerCase();
-  const value = v >= 0 ? words.slice(v + 1).join(' ') : '';
+  const { name, value } = parseOption(words);
   if (name === 'hash') {
     const r = (await call({ op: 'hash', mb: Number(value) })).answer;
     if (!r.ok) say(`info string error: setoption Hash: ${r.message}`);

@@ -20,6 +20,7 @@ import { createInterface } from 'node:readline';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { engine, nodeHelpers, threadsModulePath } from './common.mjs';
+import { parsePosition, POSITION_ERROR, parseOption, searchRequest } from '../uci-words.mjs';
 
 const say = (line) => process.stdout.write(`${line}\n`);
 
@@ -50,12 +51,7 @@ const t = args.indexOf('--tables');
 if (t >= 0 && args[t + 1]) loadTables(args[t + 1]);
 
 function go(words) {
-  const num = (k) => { const i = words.indexOf(k); return i >= 0 ? Number(words[i + 1]) : undefined; };
-  const request = { op: 'search', game: { start, moves }, new_game: newGame };
-  if (num('movetime') !== undefined) request.movetime_ms = num('movetime');
-  if (num('depth') !== undefined) request.depth = num('depth');
-  if (num('nodes') !== undefined) request.nodes = num('nodes');
-  if (level) request.level = level;
+  const request = searchRequest(words, { start, moves }, newGame, level);
   newGame = false;
   const r = eng.call(request);
   if (!r.ok) {
@@ -69,18 +65,13 @@ function go(words) {
 }
 
 function position(words) {
-  const m = words.indexOf('moves');
-  const head = m >= 0 ? words.slice(0, m) : words;
-  if (head[0] === 'startpos') start = 'start';
-  else if (head[0] === 'fen' && head[1]) start = head[1];
-  else { say('info string error: expected position startpos|fen POS [moves …]'); return; }
-  moves = m >= 0 ? words.slice(m + 1).join('') : '';
+  const game = parsePosition(words);
+  if (!game) { say(POSITION_ERROR); return; }
+  ({ start, moves } = game);
 }
 
 function setoption(words) {
-  const v = words.indexOf('value');
-  const name = words.slice(1, v >= 0 ? v : undefined).join(' ').toLowerCase();
-  const value = v >= 0 ? words.slice(v + 1).join(' ') : '';
+  const { name, value } = parseOption(words);
   if (name === 'hash') {
     const r = eng.call({ op: 'hash', mb: Number(value) });
     if (!r.ok) say(`info string error: setoption Hash: ${r.message}`);

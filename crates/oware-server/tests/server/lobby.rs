@@ -10,7 +10,7 @@ use oware_server::config::Config;
 use oware_server::time::Time;
 use serde_json::{json, Value};
 
-use crate::common::{get, post, recv_type, send, start_with, ws};
+use crate::common::{get, post, recv_type, send, start_with, until_gauge, ws};
 
 /// A short grace, so the test waits seconds, not the default 15 s.
 const GRACE: Duration = Duration::from_secs(1);
@@ -35,23 +35,13 @@ async fn swept_after(time: &Time, addr: SocketAddr, d: Duration) {
     // would judge what the test does next against a clock far past the
     // last time the seeks were seen.
     let now = time.unix_ms();
-    let started = Instant::now();
-    loop {
-        let text = get(addr, "/metrics").await.body;
-        let last = text
-            .lines()
-            .find_map(|l| l.strip_prefix("oware_lobby_last_round_seconds "))
-            .and_then(|v| v.trim().parse::<f64>().ok())
-            .expect("the lobby's gauge in /metrics");
-        if (last * 1000.0).round() as i64 > now - 2000 {
-            return;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "the lobby's round at {now} did not end (last {last})"
-        );
-        tokio::task::yield_now().await;
-    }
+    until_gauge(
+        addr,
+        "oware_lobby_last_round_seconds",
+        &format!("the lobby's round at {now}"),
+        |last| last > now - 2000,
+    )
+    .await;
 }
 
 /// A public online game (a seek): its id and the creator's token.

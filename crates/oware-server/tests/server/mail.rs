@@ -36,6 +36,22 @@ enum Db<'a> {
     Postgres(String),
 }
 
+/// A server on SQLite in a new folder, on a manual clock, sending its mail
+/// to `smtp`: the folder (kept while the test runs), the clock and the
+/// server.
+async fn on_sqlite_with_mail(smtp: &Smtp) -> (tempfile::TempDir, Time, Server) {
+    let dir = tempfile::tempdir().unwrap();
+    let time = Time::manual(Time::wall().unix_ms());
+    let s = server(
+        &Db::Sqlite(dir.path()),
+        &time,
+        Some(mail_config(smtp)),
+        None,
+    )
+    .await;
+    (dir, time, s)
+}
+
 async fn server(
     db: &Db<'_>,
     time: &Time,
@@ -694,15 +710,7 @@ async fn mail_a_tournament_starting_tells_its_entrants_once() {
     let Some(mut smtp) = Smtp::start().await else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let time = Time::manual(Time::wall().unix_ms());
-    let s = server(
-        &Db::Sqlite(dir.path()),
-        &time,
-        Some(mail_config(&smtp)),
-        None,
-    )
-    .await;
+    let (_dir, time, s) = on_sqlite_with_mail(&smtp).await;
     let addr = s.addr();
     let ps = players(addr, 2).await;
     let p = &ps[1];
@@ -756,15 +764,7 @@ async fn mail_a_live_game_tells_on_the_site_only() {
     let Some(mut smtp) = Smtp::start().await else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let time = Time::manual(Time::wall().unix_ms());
-    let s = server(
-        &Db::Sqlite(dir.path()),
-        &time,
-        Some(mail_config(&smtp)),
-        None,
-    )
-    .await;
+    let (_dir, _time, s) = on_sqlite_with_mail(&smtp).await;
     let addr = s.addr();
     let ama = sign_up_from(AMA, addr, "Ama", PASSWORD).await;
     let kofi = sign_up_from(KOFI, addr, "Kofi", PASSWORD).await;

@@ -470,6 +470,30 @@ pub async fn until_engines(
     }
 }
 
+/// Waits (20 s at most) until the time gauge `name` of the server's
+/// `/metrics` (Unix seconds of its clock) holds for `holds`, given in ms:
+/// a background task's round observed over HTTP, not a pause.
+pub async fn until_gauge(addr: SocketAddr, name: &str, what: &str, holds: impl Fn(i64) -> bool) {
+    let t = std::time::Instant::now();
+    loop {
+        let text = get(addr, "/metrics").await.body;
+        let ms = text
+            .lines()
+            .find_map(|l| l.strip_prefix(name)?.strip_prefix(' '))
+            .and_then(|v| v.trim().parse::<f64>().ok())
+            .map(|s| (s * 1000.0).round() as i64)
+            .unwrap_or_else(|| panic!("no gauge {name} in /metrics"));
+        if holds(ms) {
+            return;
+        }
+        assert!(
+            t.elapsed() < std::time::Duration::from_secs(20),
+            "{what}: not within 20 s ({name} at {ms} ms)"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+    }
+}
+
 /// A POST with `b`'s session from `src`.
 pub async fn post_signed_in(
     src: [u8; 4],

@@ -204,23 +204,13 @@ pub async fn tick(addr: SocketAddr) {
 /// Waits until the director of the server at `addr` has finished a look
 /// begun at `at_ms` (the server's clock) or later.
 pub async fn director_done(addr: SocketAddr, at_ms: i64) {
-    let until = Instant::now() + Duration::from_secs(20);
-    loop {
-        let text = get(addr, "/metrics").await.body;
-        let last = text
-            .lines()
-            .find_map(|l| l.strip_prefix("oware_director_last_tick_seconds "))
-            .and_then(|v| v.trim().parse::<f64>().ok())
-            .expect("the director's gauge in /metrics");
-        if (last * 1000.0).round() as i64 >= at_ms {
-            return;
-        }
-        assert!(
-            Instant::now() < until,
-            "the director's look at {at_ms} did not end (last {last})"
-        );
-        tokio::time::sleep(Duration::from_millis(2)).await;
-    }
+    until_gauge(
+        addr,
+        "oware_director_last_tick_seconds",
+        &format!("the director's look at {at_ms}"),
+        |last| last >= at_ms,
+    )
+    .await;
 }
 
 /// `ps[0]` creates a tournament from `body` (see [`create`]) and the others
