@@ -31,6 +31,9 @@
 #                 shipped crates/oware-engine/nn/oware.nn: the engine's own
 #                 games) instead of one trained on round 1
 #   EPOCHS        training epochs (default 30)
+#   BUCKETS       output buckets by the seeds on the board (default 1)
+#   MARGIN        weight of the tables' exact final margin against their
+#                 result in the target (default 0: the result alone)
 #   DATA          directory of the data files (default target/nn-data)
 #   OUT, REFERENCE  the network and reference files written (default the
 #                 shipped crates/oware-engine/nn/oware.nn and reference.txt)
@@ -51,6 +54,8 @@ ROUND2_SEEDS=${ROUND2_SEEDS:-}
 ROUND2_GAMES=${ROUND2_GAMES:-$GAMES}
 ROUND2_NETWORK=${ROUND2_NETWORK:-}
 EPOCHS=${EPOCHS:-30}
+BUCKETS=${BUCKETS:-1}
+MARGIN=${MARGIN:-0}
 PARALLEL=${PARALLEL:-0}
 NICE=${NICE:-10}
 DATA=${DATA:-target/nn-data}
@@ -95,7 +100,8 @@ train() {
   shift 2
   local started=$SECONDS
   nice -n "$NICE" "$VENV/bin/python" scripts/train-nn.py "$@" \
-    --epochs "$EPOCHS" --seed 1 --out "$out" --reference "$reference"
+    --epochs "$EPOCHS" --buckets "$BUCKETS" --margin "$MARGIN" --seed 1 \
+    --out "$out" --reference "$reference"
   echo "trained $out: $((SECONDS - started)) s, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 }
 

@@ -13,7 +13,10 @@
 //! clipped to 0..=1) and one output, plus a linear term per input added to
 //! the output (so the linear part of the value does not use up hidden
 //! units). The output is a logit of the mover's result; times the scale it
-//! becomes centi-seeds, the search's unit.
+//! becomes centi-seeds, the search's unit. The output weights and bias may
+//! come in several *buckets* by the seeds on the board ([`bucket`]): the
+//! hidden layer is shared, and each stage of the game reads it with its own
+//! output (a network of one bucket is the format of version 1).
 //!
 //! **Quantisation:** first-layer weights and biases are `i16` in units of
 //! 1/[`Q1`] (so a hidden unit is clipped to `0..=Q1`); output weights,
@@ -32,11 +35,11 @@
 //! | 4 | format version ([`VERSION`]) |
 //! | 2, 2 | inputs ([`INPUTS`]), hidden units ([`HIDDEN`]) |
 //! | 2, 2 | [`Q1`], [`Q2`] |
-//! | 4 | reserved, zero |
+//! | 4 | version 1: zero (one bucket); version 2: the output buckets, 2..=[`MAX_BUCKETS`] |
 //! | 2 × inputs × hidden | first-layer weights, `i16`, input-major |
 //! | 2 × hidden | first-layer biases, `i16` |
-//! | 4 × hidden | output weights, `i32` |
-//! | 4 | output bias, `i32` |
+//! | 4 × buckets × hidden | output weights, `i32`, bucket-major |
+//! | 4 × buckets | output biases, `i32` |
 //! | 4 × inputs | linear terms, `i32` |
 //! | 4 | CRC-32 (IEEE) of every byte before it |
 //!
@@ -50,8 +53,11 @@ use oware_core::{Position, Side};
 
 /// The file's first bytes.
 pub const MAGIC: [u8; 8] = *b"OWARENN\n";
-/// The format version this code reads and writes.
-pub const VERSION: u32 = 1;
+/// The newest format version: this code reads 1 (one output) and 2
+/// (output buckets), and writes a network of one bucket as version 1.
+pub const VERSION: u32 = 2;
+/// The most output buckets a file may have.
+pub const MAX_BUCKETS: usize = 16;
 /// Hidden units.
 pub const HIDDEN: usize = 32;
 /// First-layer fixed-point unit (a hidden unit is clipped to `0..=Q1`).
@@ -74,9 +80,19 @@ pub const INPUTS: usize = THREAT_AT + THREAT_BUCKETS;
 pub const ACTIVE: usize = 12 + 2 + 1;
 
 const HEADER: usize = 8 + 4 + 2 + 2 + 2 + 2 + 4;
-const BODY: usize = 2 * INPUTS * HIDDEN + 2 * HIDDEN + 4 * HIDDEN + 4 + 4 * INPUTS;
-/// Length in bytes of a network file of this format.
-pub const FILE_LEN: usize = HEADER + BODY + 4;
+
+/// Length in bytes of a network file with `buckets` output buckets.
+pub const fn file_len(buckets: usize) -> usize {
+    HEADER + 2 * INPUTS * HIDDEN + 2 * HIDDEN + 4 * buckets * (HIDDEN + 1) + 4 * INPUTS + 4
+}
+
+/// The output bucket of a position with `seeds` on the board, for a
+/// network of `buckets` buckets: the range 0..=48 cut into equal parts
+/// (8 buckets: 0-6, 7-12, 13-18, 19-24, 25-30, 31-36, 37-42, 43-48).
+#[inline]
+pub fn bucket(buckets: usize, seeds: u32) -> usize {
+    (seeds as usize * buckets / 49).min(buckets - 1)
+}
 
 /// Why a network file was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -93,7 +109,9 @@ pub enum NetError {
     #[error("not an evaluation network file (bad magic bytes)")]
     NotANetwork,
     /// A network of another format version.
-    #[error("evaluation network format version {found}, but this program reads version {VERSION}")]
+    #[error(
+        "evaluation network format version {found}, but this program reads versions 1 to {VERSION}"
+    )]
     Version {
         /// The version in the file.
         found: u32,
@@ -109,6 +127,14 @@ pub enum NetError {
         q1: u16,
         /// Output unit in the file.
         q2: u16,
+    },
+    /// A version-2 file whose number of output buckets is out of range.
+    #[error(
+        "evaluation network with {found} output buckets, but this program reads 2 to {MAX_BUCKETS}"
+    )]
+    Buckets {
+        /// The buckets in the file.
+        found: u32,
     },
     /// The length is not the one the header implies.
     #[error("evaluation network has {found} bytes, expected {expected}: truncated or damaged")]
@@ -165,14 +191,15 @@ fn threat(pos: &Position, opp: Side) -> u8 {
 pub struct Network {
     w1: Vec<[i16; HIDDEN]>,
     b1: [i16; HIDDEN],
-    w2: [i32; HIDDEN],
-    b2: i32,
+    // One row of output weights and one bias per bucket.
+    w2: Vec<[i32; HIDDEN]>,
+    b2: Vec<i32>,
     lin: Vec<i32>,
 }
 
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Network({INPUTS}x{HIDDEN})")
+        write!(f, "Network({INPUTS}x{HIDDEN}x{})", self.w2.len())
     }
 }
 
@@ -203,14 +230,18 @@ impl Network {
         }
         if bytes.len() < HEADER {
             return Err(NetError::Length {
-                expected: FILE_LEN,
+                expected: file_len(1),
                 found: bytes.len(),
             });
         }
         let version = le_u32(bytes, 8);
-        if version != VERSION {
-            return Err(NetError::Version { found: version });
-        }
+        let buckets = match (version, le_u32(bytes, 20)) {
+            (1, _) => 1,
+            (2, n) if (2..=MAX_BUCKETS as u32).contains(&n) => n as usize,
+            (2, n) => return Err(NetError::Buckets { found: n }),
+            (v, _) => return Err(NetError::Version { found: v }),
+        };
+        let len = file_len(buckets);
         let (inputs, hidden, q1, q2) = (
             le_u16(bytes, 12),
             le_u16(bytes, 14),
@@ -225,14 +256,14 @@ impl Network {
                 q2,
             });
         }
-        if bytes.len() != FILE_LEN {
+        if bytes.len() != len {
             return Err(NetError::Length {
-                expected: FILE_LEN,
+                expected: len,
                 found: bytes.len(),
             });
         }
-        let body = &bytes[..FILE_LEN - 4];
-        let stored = le_u32(bytes, FILE_LEN - 4);
+        let body = &bytes[..len - 4];
+        let stored = le_u32(bytes, len - 4);
         let computed = crc32fast::hash(body);
         if stored != computed {
             return Err(NetError::Checksum { stored, computed });
@@ -258,11 +289,11 @@ impl Network {
             *at += 4;
             v
         };
-        let mut w2 = [0i32; HIDDEN];
-        for w in w2.iter_mut() {
+        let mut w2 = vec![[0i32; HIDDEN]; buckets];
+        for w in w2.iter_mut().flatten() {
             *w = i32_at(&mut at);
         }
-        let b2 = i32_at(&mut at);
+        let b2 = (0..buckets).map(|_| i32_at(&mut at)).collect();
         let lin = (0..INPUTS).map(|_| i32_at(&mut at)).collect();
         Ok(Network {
             w1,
@@ -273,15 +304,27 @@ impl Network {
         })
     }
 
-    /// The file's bytes (the inverse of [`from_bytes`](Self::from_bytes)).
+    /// The output buckets (1: one output for every stage of the game).
+    pub fn buckets(&self) -> usize {
+        self.w2.len()
+    }
+
+    /// The file's bytes (the inverse of [`from_bytes`](Self::from_bytes)):
+    /// version 1 for one bucket, else version 2.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(FILE_LEN);
+        let buckets = self.buckets();
+        let mut out = Vec::with_capacity(file_len(buckets));
         out.extend_from_slice(&MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
+        let (version, field) = if buckets == 1 {
+            (1u32, 0u32)
+        } else {
+            (2, buckets as u32)
+        };
+        out.extend_from_slice(&version.to_le_bytes());
         for v in [INPUTS as u16, HIDDEN as u16, Q1 as u16, Q2 as u16] {
             out.extend_from_slice(&v.to_le_bytes());
         }
-        out.extend_from_slice(&0u32.to_le_bytes());
+        out.extend_from_slice(&field.to_le_bytes());
         for row in &self.w1 {
             for w in row {
                 out.extend_from_slice(&w.to_le_bytes());
@@ -290,7 +333,7 @@ impl Network {
         for b in &self.b1 {
             out.extend_from_slice(&b.to_le_bytes());
         }
-        for w in self.w2.iter().chain([&self.b2]).chain(&self.lin) {
+        for w in self.w2.iter().flatten().chain(&self.b2).chain(&self.lin) {
             out.extend_from_slice(&w.to_le_bytes());
         }
         let crc = crc32fast::hash(&out);
@@ -311,11 +354,12 @@ impl Network {
     #[inline]
     pub fn evaluate(&self, pos: &Position) -> i32 {
         let active = active_inputs(pos);
-        let mut linear = self.b2 as i64;
+        let k = bucket(self.buckets(), pos.seeds_on_board() as u32);
+        let mut linear = self.b2[k] as i64;
         for &i in &active {
             linear += self.lin[i as usize] as i64;
         }
-        let out = linear * Q1 as i64 + self.hidden_sum(&active);
+        let out = linear * Q1 as i64 + self.hidden_sum(&active, &self.w2[k]);
         // Round to the nearest centi-seed.
         let unit = (Q1 * Q2) as i64;
         ((out + unit / 2).div_euclid(unit) as i32).clamp(-LIMIT, LIMIT)
@@ -327,14 +371,14 @@ impl Network {
     /// [`hidden_sum_portable`](Self::hidden_sum_portable), so every build
     /// gives the same value and the searches the same nodes).
     #[inline]
-    fn hidden_sum(&self, active: &[u16; ACTIVE]) -> i64 {
+    fn hidden_sum(&self, active: &[u16; ACTIVE], w2: &[i32; HIDDEN]) -> i64 {
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
         {
-            self.hidden_sum_simd128(active)
+            self.hidden_sum_simd128(active, w2)
         }
         #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
         {
-            self.hidden_sum_portable(active)
+            self.hidden_sum_portable(active, w2)
         }
     }
 
@@ -345,7 +389,7 @@ impl Network {
         allow(dead_code)
     )]
     #[inline]
-    fn hidden_sum_portable(&self, active: &[u16; ACTIVE]) -> i64 {
+    fn hidden_sum_portable(&self, active: &[u16; ACTIVE], w2: &[i32; HIDDEN]) -> i64 {
         let mut acc = [0i32; HIDDEN];
         for (a, &b) in acc.iter_mut().zip(&self.b1) {
             *a = b as i32;
@@ -357,7 +401,7 @@ impl Network {
             }
         }
         let mut out = 0i64;
-        for (&a, &w) in acc.iter().zip(&self.w2) {
+        for (&a, &w) in acc.iter().zip(w2) {
             out += a.clamp(0, Q1) as i64 * w as i64;
         }
         out
@@ -370,7 +414,7 @@ impl Network {
     /// `i64` lanes (`i64x2.extmul`, exact).
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     #[inline]
-    fn hidden_sum_simd128(&self, active: &[u16; ACTIVE]) -> i64 {
+    fn hidden_sum_simd128(&self, active: &[u16; ACTIVE], w2: &[i32; HIDDEN]) -> i64 {
         use core::arch::wasm32::*;
         const V: usize = HIDDEN / 4;
         // Eight i16 from a row, as one vector (one v128.load).
@@ -403,7 +447,7 @@ impl Network {
         let mut sum = i64x2_splat(0);
         for (k, &a) in acc.iter().enumerate() {
             let a = i32x4_min(i32x4_max(a, zero), top);
-            let w = i32s(&self.w2[4 * k..4 * k + 4]);
+            let w = i32s(&w2[4 * k..4 * k + 4]);
             sum = i64x2_add(sum, i64x2_extmul_low_i32x4(a, w));
             sum = i64x2_add(sum, i64x2_extmul_high_i32x4(a, w));
         }
@@ -414,7 +458,8 @@ impl Network {
     /// weights, without intermediate rounding (for tests and tools).
     pub fn evaluate_f64(&self, pos: &Position) -> f64 {
         let active = active_inputs(pos);
-        let mut linear = self.b2 as f64;
+        let k = bucket(self.buckets(), pos.seeds_on_board() as u32);
+        let mut linear = self.b2[k] as f64;
         let mut hidden: Vec<f64> = self.b1.iter().map(|&b| b as f64 / Q1 as f64).collect();
         for &i in &active {
             for (h, &w) in hidden.iter_mut().zip(&self.w1[i as usize]) {
@@ -423,7 +468,7 @@ impl Network {
             linear += self.lin[i as usize] as f64;
         }
         let mut out = linear / Q2 as f64;
-        for (h, &w) in hidden.iter().zip(&self.w2) {
+        for (h, &w) in hidden.iter().zip(&self.w2[k]) {
             out += h.clamp(0.0, 1.0) * w as f64 / Q2 as f64;
         }
         out.clamp(-LIMIT as f64, LIMIT as f64)
@@ -540,8 +585,24 @@ mod tests {
             Err(NetError::Length { .. })
         ));
         let mut v = good.clone();
+        v[8] = 3;
+        assert_eq!(Network::from_bytes(&v), Err(NetError::Version { found: 3 }));
+        // Version 2 names its buckets, 2 to MAX_BUCKETS.
+        let mut v = good.clone();
         v[8] = 2;
-        assert_eq!(Network::from_bytes(&v), Err(NetError::Version { found: 2 }));
+        assert_eq!(Network::from_bytes(&v), Err(NetError::Buckets { found: 0 }));
+        v[20] = MAX_BUCKETS as u8 + 1;
+        assert_eq!(
+            Network::from_bytes(&v),
+            Err(NetError::Buckets {
+                found: MAX_BUCKETS as u32 + 1
+            })
+        );
+        v[20] = 8;
+        assert!(matches!(
+            Network::from_bytes(&v),
+            Err(NetError::Length { expected, .. }) if expected == file_len(8)
+        ));
         let mut v = good.clone();
         v[14] = 64;
         assert!(matches!(
@@ -569,8 +630,71 @@ mod tests {
             Err(NetError::Io { .. })
         ));
         // Each refusal says what is wrong.
-        assert!(NetError::Version { found: 2 }
+        assert!(NetError::Version { found: 3 }
             .to_string()
-            .contains("version 2"));
+            .contains("version 3"));
+    }
+
+    // A network of `buckets` output buckets made from the shipped one: each
+    // bucket's output weights and bias scaled by its own factor.
+    fn bucketed(buckets: usize) -> Network {
+        let mut net = (*Network::builtin()).clone();
+        let (w2, b2) = (net.w2[0], net.b2[0]);
+        net.w2 = (0..buckets)
+            .map(|k| w2.map(|w| w * (k as i32 + 1)))
+            .collect();
+        net.b2 = (0..buckets).map(|k| b2 * (k as i32 + 1)).collect();
+        net
+    }
+
+    #[test]
+    fn buckets_cut_the_game_by_the_seeds_on_the_board() {
+        assert_eq!(
+            (0..=48).map(|n| bucket(8, n)).collect::<Vec<_>>(),
+            [
+                vec![0; 7],
+                vec![1; 6],
+                vec![2; 6],
+                vec![3; 6],
+                vec![4; 6],
+                vec![5; 6],
+                vec![6; 6],
+                vec![7; 6]
+            ]
+            .concat()
+        );
+        assert!((0..=48).all(|n| bucket(1, n) == 0));
+        assert!((0..=48).all(|n| bucket(MAX_BUCKETS, n) < MAX_BUCKETS));
+    }
+
+    #[test]
+    fn a_bucketed_network_reads_back_and_evaluates_with_its_stage_output() {
+        let net = bucketed(8);
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), file_len(8));
+        assert_eq!(le_u32(&bytes, 8), 2);
+        assert_eq!(le_u32(&bytes, 20), 8);
+        let back = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(back, net);
+        assert_eq!(back.buckets(), 8);
+        // A one-bucket network is still written as version 1.
+        assert_eq!(le_u32(&Network::builtin().to_bytes(), 8), 1);
+        let plain = Network::builtin();
+        for pos in random_positions(300, 3) {
+            let k = bucket(8, pos.seeds_on_board() as u32);
+            // The shared part (the linear terms) is the shipped network's;
+            // the hidden part and the bias are scaled by the bucket's factor.
+            let active = active_inputs(&pos);
+            let lin: i64 = active.iter().map(|&i| plain.lin[i as usize] as i64).sum();
+            let unit = (Q1 * Q2) as i64;
+            let want = ((lin + plain.b2[0] as i64 * (k as i64 + 1)) * Q1 as i64
+                + plain.hidden_sum(&active, &plain.w2[0]) * (k as i64 + 1)
+                + unit / 2)
+                .div_euclid(unit)
+                .clamp(-LIMIT as i64, LIMIT as i64) as i32;
+            assert_eq!(back.evaluate(&pos), want, "{pos}");
+            assert_eq!(back.evaluate(&pos), back.evaluate(&mirror(&pos)));
+            assert!((back.evaluate(&pos) as f64 - back.evaluate_f64(&pos)).abs() <= 0.5 + 1e-9);
+        }
     }
 }

@@ -9,8 +9,9 @@
 //! mover: the game's result, the best move's search value (so a label from
 //! a search of `depth` plies and its quiescence, not only from the noisy end
 //! of the game), and, when the tables hold the position and know its result
-//! exactly, that result. The network's active inputs are written too, so
-//! the trainer never re-implements them.
+//! exactly, that result and the game's final margin by the tables. The
+//! network's active inputs are written too, so the trainer never
+//! re-implements them.
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -37,6 +38,9 @@ pub struct Labelled {
     pub score: i32,
     /// The tables' exact result for the mover (1, 0.5, 0), if known.
     pub exact: Option<f64>,
+    /// The mover's final store minus the opponent's with best play, when
+    /// the tables know the value exactly (not only the result).
+    pub margin: Option<i32>,
 }
 
 fn exact_result(tables: &Tablebase, pos: &Position) -> Option<f64> {
@@ -46,6 +50,17 @@ fn exact_result(tables: &Tablebase, pos: &Position) -> Option<f64> {
         TbResult::Loss => Some(0.0),
         _ => None,
     }
+}
+
+fn exact_margin(tables: &Tablebase, pos: &Position) -> Option<i32> {
+    let value = tables.probe(pos)?;
+    if !value.is_exact() {
+        return None;
+    }
+    let me = pos.to_move();
+    let (mine, theirs) = (pos.store(me) as i32, pos.store(me.opponent()) as i32);
+    let (got, board) = (value.lower() as i32, value.seeds() as i32);
+    Some(mine + got - theirs - (board - got))
 }
 
 /// Plays `games` self-play games at `depth` from random openings of
@@ -85,11 +100,13 @@ pub fn generate(
         for (pos, score) in scored {
             let result = result_for(winner, &pos);
             let exact = tables.as_deref().and_then(|t| exact_result(t, &pos));
+            let margin = tables.as_deref().and_then(|t| exact_margin(t, &pos));
             out.push(Labelled {
                 pos,
                 result,
                 score,
                 exact,
+                margin,
             });
         }
         each(g + 1);
@@ -98,23 +115,26 @@ pub fn generate(
 }
 
 /// One line per position: position, result, search value, exact result or
-/// `-`, and the network's active inputs (comma-separated).
+/// `-`, the network's active inputs (comma-separated), and the exact final
+/// margin or `-`.
 pub fn write(samples: &[Labelled]) -> String {
     let mut s = String::new();
     for x in samples {
         let exact = x.exact.map_or("-".to_string(), |e| e.to_string());
+        let margin = x.margin.map_or("-".to_string(), |m| m.to_string());
         let inputs: Vec<String> = active_inputs(&x.pos)
             .iter()
             .map(|i| i.to_string())
             .collect();
         let _ = writeln!(
             s,
-            "{} {} {} {} {}",
+            "{} {} {} {} {} {}",
             x.pos,
             x.result,
             x.score,
             exact,
-            inputs.join(",")
+            inputs.join(","),
+            margin
         );
     }
     s
@@ -136,7 +156,26 @@ mod tests {
             .all(|x| x.exact.is_none() || x.pos.seeds_on_board() <= 8));
         let text = write(&s[..2]);
         assert_eq!(text.lines().count(), 2);
-        assert_eq!(text.lines().next().unwrap().split(' ').count(), 5);
+        assert_eq!(text.lines().next().unwrap().split(' ').count(), 6);
+        // The margin agrees with the result wherever both are known.
+        let known: Vec<_> = s.iter().filter(|x| x.margin.is_some()).collect();
+        assert!(!known.is_empty());
+        for x in known {
+            let m = x.margin.unwrap();
+            let r = x.exact.expect("an exact value has a result");
+            assert_eq!(
+                r,
+                if m > 0 {
+                    1.0
+                } else if m < 0 {
+                    0.0
+                } else {
+                    0.5
+                },
+                "{}",
+                x.pos
+            );
+        }
         // With a network the games differ from the linear evaluation's,
         // and repeat with the same seed.
         let net = Some(Network::builtin());
