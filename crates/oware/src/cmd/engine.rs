@@ -224,6 +224,10 @@ pub enum TuneAction {
         /// Seed of the games the positions are drawn from.
         #[arg(long, default_value_t = 36)]
         seed: u64,
+        /// The coach's evaluation network file instead of the built-in one
+        /// (the reference keeps the built-in one).
+        #[arg(long)]
+        network: Option<std::path::PathBuf>,
     },
     /// Re-read every value of an accuracy set from the tables in `--tables`.
     AccuracyCheck {
@@ -1332,9 +1336,17 @@ fn tune(action: TuneAction) -> Result<()> {
             reference,
             threads,
             seed,
+            network,
         } => {
             use oware_tools::coach;
             let budget = coach_budget(depth, close);
+            let network = match &network {
+                Some(path) => Some(std::sync::Arc::new(
+                    oware_engine::nn::Network::load(path)
+                        .with_context(|| format!("reading the network {}", path.display()))?,
+                )),
+                None => None,
+            };
             let refs = match reference_depth {
                 None => None,
                 Some(d) => {
@@ -1392,6 +1404,9 @@ fn tune(action: TuneAction) -> Result<()> {
                     tablebase_dir: None,
                 });
                 let seeds = engine.set_tablebase_dir(Some(dir))?;
+                if let Some(net) = &network {
+                    engine.set_network(Some(net.clone()));
+                }
                 if let Some((refs, name)) = &refs {
                     let report = coach::check_against_reference(refs, &mut engine, budget);
                     print!(
