@@ -6,7 +6,7 @@
 //! into the same buckets and compute the same function.
 
 use oware_core::Position;
-use oware_engine::nn::{bucket, Network, NetError};
+use oware_engine::nn::{bucket, NetError, Network};
 
 const CANDIDATE: &[u8] = include_bytes!("networks/e-buckets8-margin1.nn");
 const REFERENCE: &str = include_str!("networks/e-buckets8-margin1.reference.txt");
@@ -25,7 +25,10 @@ fn the_bucketed_candidate_reads_and_agrees_with_its_float_model() {
         let int = net.evaluate(&pos) as f64;
         assert!((int - net.evaluate_f64(&pos)).abs() <= 0.5 + 1e-9, "{pos}");
         // The bound of the shipped network's reference test.
-        assert!((int - float).abs() <= 6.0 + 0.02 * float.abs(), "{pos}: {int} vs {float}");
+        assert!(
+            (int - float).abs() <= 6.0 + 0.02 * float.abs(),
+            "{pos}: {int} vs {float}"
+        );
         seen[bucket(8, pos.seeds_on_board() as u32)] += 1;
         n += 1;
     }
@@ -40,7 +43,10 @@ fn a_damaged_bucketed_network_is_refused() {
     let mut v = CANDIDATE.to_vec();
     let last = v.len() - 10;
     v[last] ^= 1;
-    assert!(matches!(Network::from_bytes(&v), Err(NetError::Checksum { .. })));
+    assert!(matches!(
+        Network::from_bytes(&v),
+        Err(NetError::Checksum { .. })
+    ));
     assert!(matches!(
         Network::from_bytes(&CANDIDATE[..CANDIDATE.len() - 4 * 8]),
         Err(NetError::Length { .. })
