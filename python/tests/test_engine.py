@@ -117,12 +117,19 @@ def test_search_releases_the_gil_and_stops():
 
 def test_ctrl_c_interrupts_a_search():
     eng = oware.Engine(hash_mb=8)
+    # A process started in the background by a non-interactive shell
+    # inherits SIGINT ignored, and Python then leaves it so: give it the
+    # handler an interactive Python has, for this test only.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
     t0 = time.monotonic()
     timer.start()
-    with pytest.raises(KeyboardInterrupt):
-        eng.analyze(oware.Position(), movetime=60.0)
-    timer.join()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            eng.analyze(oware.Position(), movetime=60.0)
+    finally:
+        timer.join()
+        signal.signal(signal.SIGINT, previous)
     assert time.monotonic() - t0 < 10
     # The engine is usable afterwards.
     assert eng.search(oware.Position(), depth=4).best is not None
