@@ -284,11 +284,16 @@ mod tests {
     }
 
     // The first position of a seeded random game where the mover has at
-    // least four moves and exactly one of them captures.
+    // least four moves, exactly one of them captures, and the capture is
+    // the best move by a depth-4 analysis (so a level that sees it takes it).
     fn capture_chance() -> (Game, Vec<MoveAnalysis>, Move) {
         let mut rng = SplitMix::new(3);
         let mut game = Game::new(Position::start());
-        let capture = loop {
+        let mut engine = crate::Engine::new(crate::EngineOptions {
+            hash_mb: 1,
+            tablebase_dir: None,
+        });
+        loop {
             let pos = *game.position();
             let me = pos.to_move();
             let legal: Vec<Move> = game.legal_moves().into_iter().collect();
@@ -298,17 +303,14 @@ mod tests {
                 .filter(|&m| pos.play_unchecked(m).store(me) > pos.store(me))
                 .collect();
             if legal.len() >= 4 && captures.len() == 1 {
-                break captures[0];
+                let moves = engine.analyze(&game, &Limits::depth(4));
+                if moves[0].mv == captures[0] {
+                    return (game, moves, captures[0]);
+                }
             }
             game.play(legal[rng.below(legal.len() as u64) as usize])
                 .unwrap();
-        };
-        let mut engine = crate::Engine::new(crate::EngineOptions {
-            hash_mb: 1,
-            tablebase_dir: None,
-        });
-        let moves = engine.analyze(&game, &Limits::depth(4));
-        (game, moves, capture)
+        }
     }
 
     #[test]

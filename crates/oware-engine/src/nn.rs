@@ -548,12 +548,14 @@ mod tests {
         // (before quantisation), written by scripts/train-nn.py.
         let net = Network::builtin();
         let text = include_str!("../nn/reference.txt");
+        let mut seen = [0usize; MAX_BUCKETS];
         let mut n = 0;
         let mut worst = 0.0f64;
         for line in text.lines().filter(|l| !l.starts_with('#')) {
             let (p, v) = line.split_once(' ').unwrap();
             let pos: Position = p.parse().unwrap();
             let float: f64 = v.trim().parse().unwrap();
+            seen[bucket(net.buckets(), pos.seeds_on_board() as u32)] += 1;
             let int = net.evaluate(&pos) as f64;
             let exact = net.evaluate_f64(&pos);
             // Integer arithmetic: within rounding of the same weights.
@@ -566,15 +568,46 @@ mod tests {
         }
         assert!(n >= 100, "{n} reference positions");
         assert!(worst > 0.0 || n > 0);
+        // The reference positions reach most of the output buckets, so a
+        // cut of the game other than the trainer's (`bucket_of` in
+        // scripts/train-nn.py) would show.
+        assert!(net.buckets() > 1);
+        assert!(seen.iter().filter(|&&c| c > 0).count() >= 6, "{seen:?}");
+    }
+
+    // A one-bucket network (format version 1) made from the shipped one:
+    // its first bucket's output alone.
+    fn one_bucket() -> Network {
+        let mut net = (*Network::builtin()).clone();
+        net.w2.truncate(1);
+        net.b2.truncate(1);
+        net
     }
 
     #[test]
     fn every_refusal_is_typed() {
-        let good = Network::builtin().to_bytes();
         assert_eq!(
-            Network::from_bytes(&good).as_ref(),
+            Network::from_bytes(&Network::builtin().to_bytes()).as_ref(),
             Ok(&*Network::builtin())
         );
+        // The shipped network has output buckets (version 2); a flipped bit
+        // in its output weights or a missing bucket is refused.
+        let shipped = Network::builtin().to_bytes();
+        assert_eq!(le_u32(&shipped, 8), 2);
+        let mut v = shipped.clone();
+        let at = v.len() - 10;
+        v[at] ^= 1;
+        assert!(matches!(
+            Network::from_bytes(&v),
+            Err(NetError::Checksum { .. })
+        ));
+        assert!(matches!(
+            Network::from_bytes(&shipped[..shipped.len() - 4 * 8]),
+            Err(NetError::Length { .. })
+        ));
+        let good = one_bucket().to_bytes();
+        assert_eq!(le_u32(&good, 8), 1);
+        assert_eq!(Network::from_bytes(&good), Ok(one_bucket()));
         assert_eq!(Network::from_bytes(b"hello"), Err(NetError::NotANetwork));
         assert_eq!(
             Network::from_bytes(b"OWAREBK\n0000000000000000000000"),
@@ -635,10 +668,10 @@ mod tests {
             .contains("version 3"));
     }
 
-    // A network of `buckets` output buckets made from the shipped one: each
-    // bucket's output weights and bias scaled by its own factor.
+    // A network of `buckets` output buckets made from a one-bucket one:
+    // each bucket's output weights and bias scaled by its own factor.
     fn bucketed(buckets: usize) -> Network {
-        let mut net = (*Network::builtin()).clone();
+        let mut net = one_bucket();
         let (w2, b2) = (net.w2[0], net.b2[0]);
         net.w2 = (0..buckets)
             .map(|k| w2.map(|w| w * (k as i32 + 1)))
@@ -678,8 +711,8 @@ mod tests {
         assert_eq!(back, net);
         assert_eq!(back.buckets(), 8);
         // A one-bucket network is still written as version 1.
-        assert_eq!(le_u32(&Network::builtin().to_bytes(), 8), 1);
-        let plain = Network::builtin();
+        let plain = one_bucket();
+        assert_eq!(le_u32(&plain.to_bytes(), 8), 1);
         for pos in random_positions(300, 3) {
             let k = bucket(8, pos.seeds_on_board() as u32);
             // The shared part (the linear terms) is the shipped network's;
