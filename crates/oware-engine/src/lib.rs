@@ -972,7 +972,11 @@ mod wait_tests {
     #[test]
     fn the_deepest_completed_search_plays() {
         let main = result(12, Some('A'));
-        let helpers = [result(13, Some('B')), result(14, Some('C')), result(14, Some('D'))];
+        let helpers = [
+            result(13, Some('B')),
+            result(14, Some('C')),
+            result(14, Some('D')),
+        ];
         // The deepest helper; of two as deep, the first.
         let best = deepest(&main, helpers.iter()).unwrap();
         assert_eq!((best.depth, best.best), (14, Move::from_letter('C')));

@@ -1006,7 +1006,11 @@ impl Searcher {
             pv: best.map_or_else(Vec::new, |r| r.pv.clone()),
             // The depth searched: a helper's iterations are `depth_offset`
             // deeper than their number.
-            depth: if depth > 0 { depth + self.depth_offset } else { 0 },
+            depth: if depth > 0 {
+                depth + self.depth_offset
+            } else {
+                0
+            },
             nodes: self.nodes,
             elapsed: started.elapsed(),
         }

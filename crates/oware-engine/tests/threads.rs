@@ -79,7 +79,14 @@ fn a_timed_search_on_two_threads_answers_at_the_depth_told_last() {
     // iteration plays a move that beat the last one told.)
     let mut e = engine();
     e.set_threads(2);
-    for moves in ["", "Fd", "FdAf", "FdAfAcAd", "FdAfAcAdFfEaDf", "FdAfAcAdFfEaDfEbAcDf"] {
+    for moves in [
+        "",
+        "Fd",
+        "FdAf",
+        "FdAfAcAd",
+        "FdAfAcAdFfEaDf",
+        "FdAfAcAdFfEaDfEbAcDf",
+    ] {
         let game = Game::from_moves(Position::start(), &parse_moves(moves).unwrap()).unwrap();
         let mut infos = Vec::new();
         let limits = Limits {
@@ -91,6 +98,9 @@ fn a_timed_search_on_two_threads_answers_at_the_depth_told_last() {
         assert!(game.legal_moves().contains(r.best.unwrap()), "{moves}");
         assert_eq!(r.best, r.pv.first().copied(), "{moves}");
         assert_eq!(last.depth, r.depth, "{moves}");
-        assert!(infos.windows(2).all(|w| w[0].depth <= w[1].depth), "{moves}");
+        assert!(
+            infos.windows(2).all(|w| w[0].depth <= w[1].depth),
+            "{moves}"
+        );
     }
 }
