@@ -298,7 +298,7 @@ impl StopHandle {
 // run; a channel's receiver there never woke.)
 #[derive(Default)]
 struct Returned {
-    back: Mutex<(Vec<Back>, usize)>,
+    back: Mutex<(Vec<(usize, search::Searcher)>, usize)>,
     ended: Condvar,
 }
 
@@ -313,7 +313,7 @@ impl Returned {
         policy: threads::WaitPolicy,
         lost: impl Fn() -> usize,
         lost_before: usize,
-    ) -> Vec<Back> {
+    ) -> Vec<(usize, search::Searcher)> {
         let started = clock::Instant::now();
         let mut back = self.back.lock().unwrap_or_else(PoisonError::into_inner);
         while back.1 > 0 {
@@ -341,36 +341,11 @@ impl Returned {
     }
 }
 
-// The result of a helper's search that went deeper than the main one's
-// (Lazy SMP's helpers run an iteration ahead of it, and one that completes
-// it knows more), or none: the deepest completed search, the main one's on
-// a tie. A helper's partial iteration counts for no more depth than the
-// main one's.
-fn deepest<'a>(
-    main: &SearchResult,
-    helpers: impl Iterator<Item = &'a SearchResult>,
-) -> Option<&'a SearchResult> {
-    helpers
-        .filter(|h| h.best.is_some() && h.depth > main.depth)
-        .fold(None, |best: Option<&SearchResult>, h| match best {
-            Some(b) if b.depth >= h.depth => Some(b),
-            _ => Some(h),
-        })
-}
-
-// A helper handed back: its index, its searcher, and its search's result
-// (none when its job was dropped without running).
-struct Back {
-    index: usize,
-    helper: search::Searcher,
-    result: Option<SearchResult>,
-}
-
 // A helper in its job: handed back when the job ends, or when the job is
 // dropped without running, so the search never waits for it forever.
 struct HandBack {
     to: Arc<Returned>,
-    helper: Option<Back>,
+    helper: Option<(usize, search::Searcher)>,
 }
 
 impl HandBack {
@@ -378,11 +353,7 @@ impl HandBack {
         to.back.lock().unwrap_or_else(PoisonError::into_inner).1 += 1;
         HandBack {
             to: Arc::clone(to),
-            helper: Some(Back {
-                index,
-                helper,
-                result: None,
-            }),
+            helper: Some((index, helper)),
         }
     }
 }
@@ -526,48 +497,19 @@ impl Engine {
             let mut back = HandBack::new(&returned, i, h);
             let (game, stop) = (game.clone(), helper_stop.clone());
             threads::spawn(Box::new(move || {
-                if let Some(b) = back.helper.as_mut() {
-                    let r = b
-                        .helper
-                        .search(&game, &Limits::default(), &stop, &mut |_| {});
-                    b.result = Some(r);
+                if let Some((_, h)) = back.helper.as_mut() {
+                    h.search(&game, &Limits::default(), &stop, &mut |_| {});
                 }
             }));
         }
-        let mut last: Option<SearchInfo> = None;
-        let mut r = self.searcher.search(game, limits, control, &mut |i| {
-            last = Some(i.clone());
-            info(i);
-        });
+        let mut r = self.searcher.search(game, limits, control, info);
         helper_stop.stop();
         // Jobs no thread took (a busy or lost one) are handed back at once.
         threads::reclaim();
         let mut helpers = returned.wait(threads::wait_policy(), threads::lost, lost_before);
-        helpers.sort_by_key(|b| b.index);
-        let nodes = r.nodes + helpers.iter().map(|b| b.helper.nodes()).sum::<u64>();
-        if limits.depth.is_none() && limits.nodes.is_none() {
-            if let Some(deeper) = deepest(&r, helpers.iter().filter_map(|b| b.result.as_ref())) {
-                // The move of the deepest search the threads completed, told
-                // as its last iteration (a GUI shows the line it plays).
-                r = SearchResult {
-                    elapsed: r.elapsed,
-                    ..deeper.clone()
-                };
-                if let Some(last) = last {
-                    info(&SearchInfo {
-                        depth: r.depth,
-                        score: r.score,
-                        pv: r.pv.clone(),
-                        nodes,
-                        elapsed: r.elapsed,
-                        seldepth: last.seldepth.max(r.depth),
-                        ..last
-                    });
-                }
-            }
-        }
-        r.nodes = nodes;
-        self.helpers = helpers.into_iter().map(|b| b.helper).collect();
+        helpers.sort_by_key(|&(i, _)| i);
+        r.nodes += helpers.iter().map(|(_, h)| h.nodes()).sum::<u64>();
+        self.helpers = helpers.into_iter().map(|(_, h)| h).collect();
         self.threads = self.threads.min(threads::max_threads());
         if self.helpers.len() + 1 != self.threads {
             // A helper was lost (its thread panicked while handing it back,
@@ -926,7 +868,7 @@ mod wait_tests {
         // One thread lost since the search began (2 then, 3 now).
         let back = returned.wait(policy(60_000), || 3, 2);
         assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
-        assert_eq!(back.iter().map(|b| b.index).collect::<Vec<_>>(), [0]);
+        assert_eq!(back.iter().map(|(i, _)| *i).collect::<Vec<_>>(), [0]);
     }
 
     #[test]
@@ -956,34 +898,6 @@ mod wait_tests {
             t.elapsed()
         );
         assert!(back.is_empty());
-    }
-
-    fn result(depth: u32, best: Option<char>) -> SearchResult {
-        SearchResult {
-            best: best.map(|c| Move::from_letter(c).unwrap()),
-            score: Score(0),
-            pv: Vec::new(),
-            depth,
-            nodes: 0,
-            elapsed: Duration::ZERO,
-        }
-    }
-
-    #[test]
-    fn the_deepest_completed_search_plays() {
-        let main = result(12, Some('A'));
-        let helpers = [
-            result(13, Some('B')),
-            result(14, Some('C')),
-            result(14, Some('D')),
-        ];
-        // The deepest helper; of two as deep, the first.
-        let best = deepest(&main, helpers.iter()).unwrap();
-        assert_eq!((best.depth, best.best), (14, Move::from_letter('C')));
-        // As deep as the main search, or without a move: the main one plays.
-        assert!(deepest(&main, [result(12, Some('B'))].iter()).is_none());
-        assert!(deepest(&main, [result(15, None)].iter()).is_none());
-        assert!(deepest(&main, std::iter::empty()).is_none());
     }
 
     #[test]

@@ -1004,13 +1004,7 @@ impl Searcher {
             best: best.map(|r| r.mv),
             score: Score(best.map_or(0, |r| if r.score <= -INF + 1 { 0 } else { r.score })),
             pv: best.map_or_else(Vec::new, |r| r.pv.clone()),
-            // The depth searched: a helper's iterations are `depth_offset`
-            // deeper than their number.
-            depth: if depth > 0 {
-                depth + self.depth_offset
-            } else {
-                0
-            },
+            depth,
             nodes: self.nodes,
             elapsed: started.elapsed(),
         }

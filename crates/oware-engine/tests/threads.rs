@@ -69,38 +69,3 @@ fn a_stop_ends_every_thread() {
     assert!(r.best.is_some());
     assert!(started.elapsed() < std::time::Duration::from_secs(5));
 }
-
-#[test]
-fn a_timed_search_on_two_threads_answers_at_the_depth_told_last() {
-    // On two threads a timed search plays the deepest iteration any thread
-    // completed; when that is a helper's, it is told as the last `info`, so
-    // the depth answered is always the last one told. (The move can still
-    // differ from that line's first: a main search stopped inside an
-    // iteration plays a move that beat the last one told.)
-    let mut e = engine();
-    e.set_threads(2);
-    for moves in [
-        "",
-        "Fd",
-        "FdAf",
-        "FdAfAcAd",
-        "FdAfAcAdFfEaDf",
-        "FdAfAcAdFfEaDfEbAcDf",
-    ] {
-        let game = Game::from_moves(Position::start(), &parse_moves(moves).unwrap()).unwrap();
-        let mut infos = Vec::new();
-        let limits = Limits {
-            movetime: Some(std::time::Duration::from_millis(60)),
-            ..Limits::default()
-        };
-        let r = e.search(&game, &limits, &mut |i| infos.push(i.clone()));
-        let last = infos.last().expect("an iteration was told");
-        assert!(game.legal_moves().contains(r.best.unwrap()), "{moves}");
-        assert_eq!(r.best, r.pv.first().copied(), "{moves}");
-        assert_eq!(last.depth, r.depth, "{moves}");
-        assert!(
-            infos.windows(2).all(|w| w[0].depth <= w[1].depth),
-            "{moves}"
-        );
-    }
-}
