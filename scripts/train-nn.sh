@@ -13,6 +13,12 @@
 #   TB_DIR=/work/tb24 GAMES=500 SEEDS="31 32 33" ROUND2_SEEDS="41 42" ROUND2_GAMES=150 \
 #     EPOCHS=20 PARALLEL=1 NICE=0 OUT=target/nn-data/new.nn \
 #     REFERENCE=target/nn-data/new-reference.txt nice -n 5 scripts/train-nn.sh
+#   # issue 37, the shipped network since 5 December 2026: tables to 24
+#   # seeds, two files of the linear evaluation and two played by the
+#   # network of issue 25 (`git show 1f42202:crates/oware-engine/nn/oware.nn`),
+#   # 8 output buckets, margin labels at weight 1:
+#   TB_DIR=/work/tb24 GAMES=500 SEEDS="31 32" ROUND2_SEEDS="51 52" ROUND2_GAMES=2500 \
+#     ROUND2_NETWORK=issue25.nn BUCKETS=8 MARGIN=1.0 PARALLEL=1 scripts/train-nn.sh
 #
 # Environment:
 #   GAMES         games per data file (default 1000)
