@@ -92,7 +92,9 @@ test('main pages render (desktop and phone) and the study page asks the engine',
     await p.goto(`${BASE}/play?mode=hotseat`);
     await p.getByRole('button', { name: 'Start the game' }).click();
     await p.waitForURL(/\/game\//);
-    await p.locator('.house.playable').first().tap();
+    // F, the coach's best at the start (the coach is on here, and would
+    // first warn about a weaker move such as A).
+    await p.locator('.house.playable[data-house="F"]').tap();
     await until(async () => (await p.locator('.moves-list .mv').count()) === 1, 'tap plays a move');
     const width = await p.evaluate(() => document.querySelector('.board').getBoundingClientRect().width);
     assert.ok(width <= 390, `board fits a phone (${width}px)`);
