@@ -13,12 +13,22 @@
 #   TB_DIR=/work/tb24 GAMES=500 SEEDS="31 32 33" ROUND2_SEEDS="41 42" ROUND2_GAMES=150 \
 #     EPOCHS=20 PARALLEL=1 NICE=0 OUT=target/nn-data/new.nn \
 #     REFERENCE=target/nn-data/new-reference.txt nice -n 5 scripts/train-nn.sh
-#   # issue 37, the shipped network since 5 December 2026: tables to 24
+#   # issue 37, E (shipped on 5 December 2026, night): tables to 24
 #   # seeds, two files of the linear evaluation and two played by the
 #   # network of issue 25 (`git show 1f42202:crates/oware-engine/nn/oware.nn`),
 #   # 8 output buckets, margin labels at weight 1:
 #   TB_DIR=/work/tb24 GAMES=500 SEEDS="31 32" ROUND2_SEEDS="51 52" ROUND2_GAMES=2500 \
 #     ROUND2_NETWORK=issue25.nn BUCKETS=8 MARGIN=1.0 PARALLEL=1 scripts/train-nn.sh
+#   # issue 37, H (the shipped network since 5 December 2026, morning): E's
+#   # four files (above, in $DATA) and two of 3,000 games played by E
+#   # (`git show 2664b3f:crates/oware-engine/nn/oware.nn`), 60 epochs:
+#   for s in 61 62; do oware tune nn-gen --games 3000 --seed $s --depth 9 \
+#     --tablebase-dir /work/tb24 --network E.nn --out target/nn-data/e-s$s.txt; done
+#   target/nn-venv/bin/python scripts/train-nn.py E_FILES... \
+#     target/nn-data/e-s61.txt target/nn-data/e-s62.txt --epochs 60 --seed 1 \
+#     --buckets 8 --margin 1.0 --out H.nn --reference H-ref.txt
+#   # (E_FILES: the four data files the E run wrote in target/nn-data, the
+#   # two of seeds 31/32 first, then 51/52, in that order)
 #
 # Environment:
 #   GAMES         games per data file (default 1000)

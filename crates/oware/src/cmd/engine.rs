@@ -204,6 +204,12 @@ pub enum TuneAction {
         /// the board).
         #[arg(long, value_parser = clap::value_parser!(u32).range(0..=30))]
         close: Option<u32>,
+        /// Replace one of the coach's deeper looks: `BAND=DEPTH:MOVES:WITHIN`,
+        /// BAND one of `ending`, `middle`, `opening`, MOVES 0 for every
+        /// close move, WITHIN in tenths of a seed (`middle=20:2:15`: the
+        /// two best within 1.5 seeds to depth 20); `BAND=none` removes it.
+        #[arg(long = "look", value_parser = parse_look, conflicts_with = "close")]
+        looks: Vec<(LookBand, Option<oware_session::Look>)>,
         /// Positions (the sets hold 600 from games between levels).
         #[arg(long, default_value_t = 500)]
         positions: usize,
@@ -668,6 +674,55 @@ fn analyze(args: AnalyzeArgs) -> Result<()> {
 
 /// The coach's budget of `--depth` and `--close` (0: no deeper look;
 /// none: the coach's own deeper look, `Budget::COACH`).
+/// A band of seeds on the board whose deeper look `--look` replaces.
+#[derive(Clone, Copy, Debug)]
+pub enum LookBand {
+    Ending,
+    Middle,
+    Opening,
+}
+
+/// Parses `--look`'s `BAND=DEPTH:MOVES:WITHIN` or `BAND=none`.
+fn parse_look(text: &str) -> Result<(LookBand, Option<oware_session::Look>), String> {
+    let (band, look) = text
+        .split_once('=')
+        .ok_or_else(|| format!("expected BAND=DEPTH:MOVES:WITHIN, got {text:?}"))?;
+    let band = match band {
+        "ending" => LookBand::Ending,
+        "middle" => LookBand::Middle,
+        "opening" => LookBand::Opening,
+        other => return Err(format!("unknown band {other:?}: ending, middle or opening")),
+    };
+    if look == "none" {
+        return Ok((band, None));
+    }
+    let parts: Vec<&str> = look.split(':').collect();
+    let [depth, moves, within] = parts[..] else {
+        return Err(format!("expected DEPTH:MOVES:WITHIN, got {look:?}"));
+    };
+    let depth: u32 = depth
+        .parse()
+        .ok()
+        .filter(|d| (1..=30).contains(d))
+        .ok_or_else(|| format!("depth {depth:?} is not 1 to 30"))?;
+    let moves: usize = moves
+        .parse()
+        .map_err(|_| format!("moves {moves:?} is not a count"))?;
+    let within: u8 = within
+        .parse()
+        .ok()
+        .filter(|w| (1..=120).contains(w))
+        .ok_or_else(|| format!("within {within:?} is not 1 to 120 tenths of a seed"))?;
+    Ok((
+        band,
+        Some(oware_session::Look {
+            depth,
+            moves,
+            within,
+        }),
+    ))
+}
+
 fn coach_budget(depth: u32, close: Option<u32>) -> oware_session::Budget {
     match close {
         None => oware_session::Budget {
@@ -1330,6 +1385,7 @@ fn tune(action: TuneAction) -> Result<()> {
             tables,
             depth,
             close,
+            looks,
             positions,
             reference_depth,
             reference_tables,
@@ -1339,7 +1395,14 @@ fn tune(action: TuneAction) -> Result<()> {
             network,
         } => {
             use oware_tools::coach;
-            let budget = coach_budget(depth, close);
+            let mut budget = coach_budget(depth, close);
+            for (band, look) in looks {
+                match band {
+                    LookBand::Ending => budget.ending = look,
+                    LookBand::Middle => budget.middle = look,
+                    LookBand::Opening => budget.opening = look,
+                }
+            }
             let network = match &network {
                 Some(path) => Some(std::sync::Arc::new(
                     oware_engine::nn::Network::load(path)
