@@ -1703,3 +1703,34 @@ fn coach_rate(a: CoachRateArgs) -> Result<()> {
     print!("{}", coach::format(&config, &report));
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{parse_look, LookBand};
+
+    #[test]
+    fn look_arguments_parse_or_name_what_is_wrong() {
+        let (band, look) = parse_look("middle=20:2:15").unwrap();
+        assert!(matches!(band, LookBand::Middle));
+        let look = look.unwrap();
+        assert_eq!((look.depth, look.moves, look.within), (20, 2, 15));
+        assert!(matches!(
+            parse_look("opening=none").unwrap(),
+            (LookBand::Opening, None)
+        ));
+        assert!(parse_look("ending=22:0:25").unwrap().1.is_some());
+        for (bad, says) in [
+            ("middle", "BAND=DEPTH"),
+            ("late=20:2:15", "unknown band"),
+            ("middle=20:2", "DEPTH:MOVES:WITHIN"),
+            ("middle=31:2:15", "depth"),
+            ("middle=0:2:15", "depth"),
+            ("middle=20:x:15", "moves"),
+            ("middle=20:2:0", "within"),
+            ("middle=20:2:300", "within"),
+        ] {
+            let err = parse_look(bad).unwrap_err();
+            assert!(err.contains(says), "{bad}: {err}");
+        }
+    }
+}
