@@ -438,8 +438,10 @@ impl Engine {
 
     /// Sets the number of search threads (at least 1). With more than one,
     /// full-strength searches run in parallel (Lazy SMP: helper threads
-    /// search the same position and share the transposition table; the
-    /// main thread's result is played) and are no longer deterministic.
+    /// search the same position and share the transposition table, and
+    /// a thread leaves for later the moves another is searching, as in
+    /// ABDADA; the main thread's result is played) and are no longer
+    /// deterministic.
     /// Analyses and the weaker levels' searches stay on one thread.
     /// On WebAssembly it is at most one more than the host's helper
     /// workers (`threads::set_pool`).
@@ -502,7 +504,9 @@ impl Engine {
                 }
             }));
         }
+        self.searcher.set_parallel(true);
         let mut r = self.searcher.search(game, limits, control, info);
+        self.searcher.set_parallel(false);
         helper_stop.stop();
         // Jobs no thread took (a busy or lost one) are handed back at once.
         threads::reclaim();

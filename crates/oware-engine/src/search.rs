@@ -23,7 +23,7 @@ use crate::clock::Instant;
 use crate::eval::{evaluate, Weights};
 use crate::nn::Network;
 use crate::time::TimePlan;
-use crate::tt::{self, Bound, Table};
+use crate::tt::{self, Bound, Busy, Table};
 use crate::{Limits, MoveAnalysis, SearchResult, StopHandle};
 
 /// A position's value for the side to move: centi-seeds of expected final
@@ -209,6 +209,10 @@ const INF: i32 = 31_000;
 /// `n` plies is preferred, but above every heuristic value.
 const TB_WIN: i32 = Score::PROVEN + 500;
 const NO_MOVE: u8 = 255;
+/// The shallowest remaining depth at which the threads of a parallel search
+/// split a node's moves (`Busy`); below it a move costs less than the
+/// bookkeeping.
+const SPLIT_DEPTH: i32 = 3;
 
 #[derive(Clone, Debug)]
 struct RootMove {
@@ -229,6 +233,10 @@ pub struct Searcher {
     // searches odd helpers' iterations one ply deeper for diversity.
     helper: bool,
     depth_offset: u32,
+    // The moves being searched by the threads of a parallel search (shared
+    // like `tt`), consulted while `parallel` is set.
+    busy: Arc<Busy>,
+    parallel: bool,
     weights: Weights,
     // The evaluation network, used instead of the weights when set.
     net: Option<Arc<Network>>,
@@ -328,6 +336,8 @@ impl Searcher {
             tt: Arc::new(Table::new(hash_mb)),
             helper: false,
             depth_offset: 0,
+            busy: Arc::new(Busy::new()),
+            parallel: false,
             weights: Weights::default(),
             net: None,
             oracle: None,
@@ -363,7 +373,15 @@ impl Searcher {
         h.net = self.net.clone();
         h.helper = true;
         h.depth_offset = (index % 2) as u32;
+        h.busy = Arc::clone(&self.busy);
+        h.parallel = true;
         h
+    }
+
+    /// Whether helpers search beside this searcher: its searches then
+    /// leave the moves a helper is searching for later (see [`Busy`]).
+    pub fn set_parallel(&mut self, on: bool) {
+        self.parallel = on || self.helper;
     }
 
     /// Clears the transposition table and the move-ordering statistics.
@@ -618,7 +636,29 @@ impl Searcher {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_rel = NO_MOVE;
-        for (i, &(_, rel, child, cap)) in list.iter().enumerate() {
+        // The moves in their order, then the ones left for later because
+        // another thread was searching them (`Busy`).
+        let split = self.parallel && depth >= SPLIT_DEPTH;
+        let mut order = [0u8; 12];
+        for (k, o) in order.iter_mut().enumerate().take(n) {
+            *o = k as u8;
+        }
+        let mut len = n;
+        let mut k = 0;
+        while k < len {
+            let i = order[k] as usize;
+            let first_pass = k < n;
+            k += 1;
+            let (_, rel, child, cap) = list[i];
+            let key = Busy::key(h, rel);
+            if split && first_pass && i > 0 && self.busy.is_busy(key) {
+                order[len] = i as u8;
+                len += 1;
+                continue;
+            }
+            if split {
+                self.busy.enter(key);
+            }
             let new_depth = depth - 1;
             let v = if i == 0 {
                 -self.negamax(&child, new_depth, ply + 1, -beta, -alpha, pv_node)
@@ -639,6 +679,9 @@ impl Searcher {
                 }
                 v
             };
+            if split {
+                self.busy.leave(key);
+            }
             if self.stopped {
                 self.pop_rep();
                 return 0;

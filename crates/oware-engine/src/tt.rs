@@ -212,9 +212,89 @@ impl Table {
     }
 }
 
+/// The moves a thread of a parallel search is searching now, keyed by the
+/// position's hash and the move (a simplified ABDADA). A thread that meets,
+/// past a node's first move, a move another thread is in the middle of
+/// searches its other moves first and comes back to it at the end, when
+/// its value is usually in the transposition table; so the threads split
+/// a node's moves between them instead of searching the same ones twice.
+/// A slot holds one key or 0; two keys meeting in a slot only make one
+/// thread defer a move it need not have, or not defer one it could have.
+pub(crate) struct Busy {
+    slots: Box<[AtomicU64]>,
+}
+
+const BUSY_SLOTS: usize = 1 << 12;
+
+impl Busy {
+    pub(crate) fn new() -> Busy {
+        Busy {
+            slots: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    /// The key of move `rel` (0-5) from the position of hash `h`: never 0.
+    #[inline]
+    pub(crate) fn key(h: u64, rel: u8) -> u64 {
+        let k = (h ^ (rel as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)).rotate_left(17);
+        k | 1
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> &AtomicU64 {
+        &self.slots[(key >> 7) as usize & (BUSY_SLOTS - 1)]
+    }
+
+    /// Whether some thread is searching this move now.
+    #[inline]
+    pub(crate) fn is_busy(&self, key: u64) -> bool {
+        self.slot(key).load(Ordering::Relaxed) == key
+    }
+
+    /// Marks the move as being searched.
+    #[inline]
+    pub(crate) fn enter(&self, key: u64) {
+        self.slot(key).store(key, Ordering::Relaxed);
+    }
+
+    /// Unmarks the move, unless another key took its slot since.
+    #[inline]
+    pub(crate) fn leave(&self, key: u64) {
+        let _ = self
+            .slot(key)
+            .compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn busy_moves_are_marked_until_left_and_a_newer_key_keeps_its_slot() {
+        let b = Busy::new();
+        let h = hash(0x1234_5678_9abc_def0_1122_3344_5566_7788);
+        let keys: Vec<u64> = (0..6).map(|rel| Busy::key(h, rel)).collect();
+        assert!(keys.iter().all(|&k| k != 0));
+        for (i, &k) in keys.iter().enumerate() {
+            assert!(keys[..i].iter().all(|&o| o != k), "moves share a key");
+        }
+        assert!(!b.is_busy(keys[2]));
+        b.enter(keys[2]);
+        assert!(b.is_busy(keys[2]));
+        assert!(!b.is_busy(keys[3]));
+        b.leave(keys[2]);
+        assert!(!b.is_busy(keys[2]));
+        // Another key in the same slot: leaving the first one keeps it.
+        let other = (1u64..)
+            .map(|x| Busy::key(hash(x as u128), 0))
+            .find(|&k| k != keys[2] && std::ptr::eq(b.slot(k), b.slot(keys[2])))
+            .unwrap();
+        b.enter(keys[2]);
+        b.enter(other);
+        b.leave(keys[2]);
+        assert!(b.is_busy(other) && !b.is_busy(keys[2]));
+    }
 
     #[test]
     fn stores_and_finds() {
