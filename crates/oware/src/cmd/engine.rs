@@ -672,8 +672,6 @@ fn analyze(args: AnalyzeArgs) -> Result<()> {
     Ok(())
 }
 
-/// The coach's budget of `--depth` and `--close` (0: no deeper look;
-/// none: the coach's own deeper look, `Budget::COACH`).
 /// A band of seeds on the board whose deeper look `--look` replaces.
 #[derive(Clone, Copy, Debug)]
 pub enum LookBand {
@@ -723,6 +721,8 @@ fn parse_look(text: &str) -> Result<(LookBand, Option<oware_session::Look>), Str
     ))
 }
 
+/// The coach's budget of `--depth` and `--close` (0: no deeper look;
+/// none: the coach's own deeper look, `Budget::COACH`).
 fn coach_budget(depth: u32, close: Option<u32>) -> oware_session::Budget {
     match close {
         None => oware_session::Budget {
