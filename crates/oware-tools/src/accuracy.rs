@@ -581,6 +581,41 @@ pub fn measure(
     out
 }
 
+/// How the picks that miss the tables' value split (see [`report`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Misses {
+    /// Picks that change the game's result (win, draw, loss).
+    pub result: usize,
+    /// Picks in won positions that keep the win with fewer seeds by the
+    /// tables' count, which goes on past 25 captured (R10 left out).
+    pub smaller_win: usize,
+    /// Picks in drawn or lost positions that keep the result but not the
+    /// value.
+    pub other: usize,
+}
+
+/// Splits the picks that miss the value by what they miss. The tables'
+/// value counts the seeds a player would end with if the game went on
+/// after a store reached 25 (docs/TABLEBASE.md), so in a won position it
+/// can prefer a move that wins later, and by less when the game stops at
+/// 25, over one that wins at once: of the two, the rules reward the second.
+pub fn misses(entries: &[Entry], picks: &[Pick]) -> Misses {
+    let mut m = Misses::default();
+    for (e, p) in entries.iter().zip(picks) {
+        if p.loss == 0 {
+            continue;
+        }
+        if !p.result_kept {
+            m.result += 1;
+        } else if e.result_of(e.value) == 1 {
+            m.smaller_win += 1;
+        } else {
+            m.other += 1;
+        }
+    }
+    m
+}
+
 /// Share of kept values and mean loss of one group, with standard errors.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Summary {
@@ -715,6 +750,22 @@ pub fn report(entries: &[Entry], picks: &[Pick]) -> String {
         100.0 * p,
         100.0 * p_se
     );
+    let m = misses(entries, picks);
+    let won = entries.iter().filter(|e| e.result_of(e.value) == 1).count();
+    let n = picks.len();
+    let kept_by_game = n - m.result - m.other;
+    let _ = writeln!(
+        s,
+        "value missed in {} positions: {} change the result, {} keep a win with fewer seeds \
+         by the tables' count (which goes on past 25 captured, R10 left out), {} keep a draw \
+         or loss with fewer seeds; counting a kept win as kept ({won} positions are won), \
+         the value is kept in {kept_by_game} of {n}, {:.1} %",
+        m.result + m.smaller_win + m.other,
+        m.result,
+        m.smaller_win,
+        m.other,
+        100.0 * kept_by_game as f64 / n.max(1) as f64
+    );
     s.push_str(&header);
     row(&mut s, "all", &chosen(&|_| true));
     let counts: std::collections::BTreeSet<u8> =
@@ -759,6 +810,65 @@ mod tests {
         assert!((s.loss_se - 1.0).abs() < 1e-12);
         assert!((s.loss_all - 1.2).abs() < 1e-12);
         assert_eq!(summarise(&[]), Summary::default());
+    }
+
+    #[test]
+    fn misses_split_into_results_smaller_wins_and_the_rest() {
+        // South holds 20 of the 48, 20 on the board: 5 more win, 4 draw.
+        let won = "4-4-4-4-2-0-0-0-0-0-0-2-20-8-S selfplay 3 9 A:9,B:6,C:4,D:2,E:9";
+        // The same board lost: 3 more make 23.
+        let lost = "4-4-4-4-2-0-0-0-0-0-0-2-20-8-S selfplay 3 3 A:3,B:2,C:1,D:0,E:3";
+        let set = read(&format!("{HEADER}\n{won}\n{lost}\n")).unwrap();
+        assert_eq!(set[0].result_of(set[0].value), 1);
+        assert_eq!(set[1].result_of(set[1].value), -1);
+        let pick = |e: &Entry, mv: &str| {
+            let mv: Move = mv.parse().unwrap();
+            Pick {
+                loss: e.loss(mv).unwrap(),
+                result_kept: e.keeps_result(mv).unwrap(),
+                nodes: 0,
+                depth: 0,
+                time: Duration::ZERO,
+            }
+        };
+        // Won: A keeps the value, B a smaller win, C a draw, D a loss;
+        // lost: B loses by one seed more.
+        let entries = vec![
+            set[0].clone(),
+            set[0].clone(),
+            set[0].clone(),
+            set[0].clone(),
+            set[1].clone(),
+        ];
+        let picks = [
+            pick(&set[0], "A"),
+            pick(&set[0], "B"),
+            pick(&set[0], "C"),
+            pick(&set[0], "D"),
+            pick(&set[1], "B"),
+        ];
+        let m = misses(&entries, &picks);
+        assert_eq!(
+            m,
+            Misses {
+                result: 2,
+                smaller_win: 1,
+                other: 1
+            }
+        );
+        let text = report(&entries, &picks);
+        assert!(
+            text.contains("value missed in 4 positions: 2 change the result, 1 keep a win"),
+            "{text}"
+        );
+        assert!(
+            text.contains("1 keep a draw or loss with fewer seeds"),
+            "{text}"
+        );
+        assert!(
+            text.contains("(4 positions are won), the value is kept in 2 of 5, 40.0 %"),
+            "{text}"
+        );
     }
 
     #[test]
