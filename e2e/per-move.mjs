@@ -15,10 +15,8 @@
 // give the same nodes as the native one for the same depth: a check that they
 // search the same tree). The engines run one after another, never together.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { OwareWasm } from '../crates/oware-server/web/js/engine/wasm.js';
-import { root } from './wasm/common.mjs';
+import { engine as wasmEngine } from './wasm/common.mjs';
 
 const [countArg, seedArg, ...specs] = process.argv.slice(2);
 if (!countArg || !seedArg || specs.length === 0) {
@@ -28,7 +26,7 @@ if (!countArg || !seedArg || specs.length === 0) {
 const warm = process.env.PER_MOVE_WARM === '1';
 
 // The positions: random legal walks, kept when the game is still on.
-const rules = await OwareWasm.instantiate(readFileSync(`${root}crates/oware-server/web/wasm/oware.wasm`));
+const rules = await wasmEngine();
 let state = Number(seedArg) % 2147483648;
 const random = () => {
   state = (state * 1103515245 + 12345) % 2147483648;
@@ -38,13 +36,15 @@ const games = [];
 while (games.length < Number(countArg)) {
   const plies = 14 + Math.floor(random() * 50);
   let moves = '';
-  let playing = true;
-  for (let i = 0; i < plies && playing; i++) {
+  for (let i = 0; ; i++) {
     const r = rules.call({ op: 'replay', game: { start: 'start', moves } });
-    playing = r.ok && r.status === 'playing' && r.legal.length > 0;
-    if (playing) moves += r.legal[Math.floor(random() * r.legal.length)];
+    if (!r.ok || r.status !== 'playing' || r.legal.length === 0) break;
+    if (i === plies) {
+      games.push(moves);
+      break;
+    }
+    moves += r.legal[Math.floor(random() * r.legal.length)];
   }
-  if (playing && rules.call({ op: 'replay', game: { start: 'start', moves } }).status === 'playing') games.push(moves);
 }
 
 function engine(command) {
