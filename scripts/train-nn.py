@@ -189,6 +189,7 @@ def to_bytes(qn):
 
 
 def main():
+    global HIDDEN
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("files", nargs="+")
     ap.add_argument("--out", required=True)
@@ -203,8 +204,13 @@ def main():
                     help="weight of the tables' exact final margin against their result")
     ap.add_argument("--buckets", type=int, default=1,
                     help="output buckets by the seeds on the board (1 to 16)")
+    ap.add_argument("--hidden", type=int, default=HIDDEN,
+                    help="hidden units (a multiple of 8; the engine reads the number its build has, "
+                         "oware_engine::nn::HIDDEN)")
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
+    assert a.hidden > 0 and a.hidden % 8 == 0
+    HIDDEN = a.hidden
     log = lambda s: print(s, file=sys.stderr, flush=True)
 
     pos, res, score, exact, idx, margin = read(a.files)
