@@ -94,10 +94,10 @@ def search_prob(score, scale):
 
 
 class Net:
-    def __init__(self, rng, buckets):
-        self.w1 = rng.normal(0.0, 0.15, (INPUTS, HIDDEN))
-        self.b1 = np.full(HIDDEN, 0.3)
-        w2 = rng.normal(0.0, 0.3, HIDDEN)
+    def __init__(self, rng, buckets, hidden):
+        self.w1 = rng.normal(0.0, 0.15, (INPUTS, hidden))
+        self.b1 = np.full(hidden, 0.3)
+        w2 = rng.normal(0.0, 0.3, hidden)
         # Every bucket starts from the same output (one bucket: as before).
         self.w2 = np.tile(w2, (buckets, 1))
         self.b2 = np.zeros(buckets)
@@ -124,7 +124,7 @@ class Net:
         np.add.at(g_lin, idx.ravel(), np.repeat(dz, ACTIVE))
         dh = dz[:, None] * self.w2[bk] * ((pre > 0) & (pre < 1))
         g_b1 = dh.sum(axis=0)
-        g_w1 = np.zeros((INPUTS, HIDDEN))
+        g_w1 = np.zeros_like(self.w1)
         np.add.at(g_w1, idx.ravel(), np.repeat(dh, ACTIVE, axis=0))
         return [g_w1, g_b1, g_w2, g_b2, g_lin]
 
@@ -181,7 +181,7 @@ def to_bytes(qn):
     buckets = len(b2)
     # One bucket: format version 1, as before buckets; else version 2.
     version, field = (1, 0) if buckets == 1 else (2, buckets)
-    out = MAGIC + struct.pack("<IHHHHI", version, INPUTS, HIDDEN, Q1, Q2, field)
+    out = MAGIC + struct.pack("<IHHHHI", version, INPUTS, w1.shape[1], Q1, Q2, field)
     out += w1.astype("<i2").tobytes() + b1.astype("<i2").tobytes()
     out += w2.astype("<i4").tobytes() + b2.astype("<i4").tobytes()
     out += lin.astype("<i4").tobytes()
@@ -189,7 +189,6 @@ def to_bytes(qn):
 
 
 def main():
-    global HIDDEN
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("files", nargs="+")
     ap.add_argument("--out", required=True)
@@ -209,8 +208,8 @@ def main():
                          "oware_engine::nn::HIDDEN)")
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
-    assert a.hidden > 0 and a.hidden % 8 == 0
-    HIDDEN = a.hidden
+    if a.hidden <= 0 or a.hidden % 8:
+        ap.error(f"--hidden {a.hidden}: a positive multiple of 8")
     log = lambda s: print(s, file=sys.stderr, flush=True)
 
     pos, res, score, exact, idx, margin = read(a.files)
@@ -231,7 +230,7 @@ def main():
     # The last tenth of the positions (the last games) is held out.
     cut = len(t) * 9 // 10
     rng = np.random.default_rng(a.seed)
-    net = Net(rng, a.buckets)
+    net = Net(rng, a.buckets, a.hidden)
     train(net, idx[:cut], bk[:cut], t[:cut], idx[cut:], bk[cut:], t[cut:], a.epochs, a.lr,
           a.batch, a.decay, rng, log)
 
